@@ -1,0 +1,10 @@
+import type { NextConfig } from 'next'
+
+const nextConfig: NextConfig = {
+  // kafkajs and the native CRC32C binding must be loaded by Node's require, once per process, not bundled.
+  serverExternalPackages: ['kafkajs', '@node-rs/crc32'],
+  poweredByHeader: false,
+  reactStrictMode: true,
+}
+
+export default nextConfig

@@ -1,0 +1,2 @@
+// Under vitest server modules run as plain Node code; the real `server-only` would throw there.
+export {}

@@ -1,0 +1,27 @@
+// Prints one closing line for the whole of `npm test`, counted from the runners' JSON reports.
+import { readFileSync, existsSync } from 'node:fs'
+import path from 'node:path'
+
+const dir = process.argv[2] ?? 'test-results/summary'
+let passed = 0
+let failed = 0
+let skipped = 0
+for (const name of ['unit.json', 'integration.json']) {
+  const file = path.join(dir, name)
+  if (!existsSync(file)) throw new Error(`missing vitest report ${file}`)
+  const report = JSON.parse(readFileSync(file, 'utf8'))
+  passed += report.numPassedTests
+  failed += report.numFailedTests
+  skipped += report.numPendingTests + report.numTodoTests
+  console.log(`${name.replace('.json', '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
+}
+const e2eFile = path.join(dir, 'e2e.json')
+if (!existsSync(e2eFile)) throw new Error(`missing playwright report ${e2eFile}`)
+const e2e = JSON.parse(readFileSync(e2eFile, 'utf8')).stats
+passed += e2e.expected + e2e.flaky
+failed += e2e.unexpected
+skipped += e2e.skipped
+console.log(`e2e: ${e2e.expected + e2e.flaky} passed, ${e2e.unexpected} failed`)
+if (passed === 0) throw new Error('no test ran')
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
+process.exit(failed === 0 ? 0 : 1)

@@ -1,0 +1,18 @@
+import 'server-only'
+import path from 'node:path'
+
+export interface RuntimeConfig {
+  /** Where embedded clusters, mirror state, tokens and the audit log live. */
+  dataDir: string
+  /** True when started by `npm run demo` or with MIRRORBOARD_DEMO=1. */
+  demo: boolean
+}
+
+/** Reads the process environment once, at the composition root; nothing else reads env flags. */
+export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+  return {
+    // The data dir is chosen at run time; tracing it at build time would pull the whole project into the output.
+    dataDir: path.resolve(/*turbopackIgnore: true*/ env.MIRRORBOARD_DATA_DIR?.trim() || './data'),
+    demo: env.MIRRORBOARD_DEMO === '1',
+  }
+}
