@@ -19,9 +19,14 @@ mkdir -p "$kafka_dir"
 tmp="$(mktemp -d "$kafka_dir/lib.tmp.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
-mvn -B -q -Dstyle.color=never -f "$here/pom.xml" \
+# Maven's output (even with -q) is noise on success and the diagnosis on failure.
+if ! mvn_output="$(mvn -B -q -Dstyle.color=never -f "$here/pom.xml" \
   org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
-  -DincludeScope=runtime -DoutputDirectory="$tmp"
+  -DincludeScope=runtime -DoutputDirectory="$tmp" 2>&1)"; then
+  echo "$mvn_output" >&2
+  echo "fetch.sh: Maven could not copy the Kafka jars (is Maven Central reachable?)" >&2
+  exit 1
+fi
 
 if [[ ! -f "$tmp/$marker" ]]; then
   echo "fetch.sh: Maven finished but $marker is missing from the copied jars" >&2

@@ -1,0 +1,179 @@
+import 'server-only'
+
+/**
+ * The two ports the mirroring engine talks to clusters through (DESIGN.md §2.1). The embedded cluster
+ * implements both fully; the kafkajs adapter implements SourceCluster fully and MirrorHost by emulation.
+ * The engine never knows which it has.
+ *
+ * Offsets, epochs and producer ids are JS numbers (they stay below 2^53 in every cluster we model).
+ * A `(leaderEpoch: -1, endOffset: -1)` pair means "undefined" as in Kafka's OffsetsForLeaderEpoch.
+ */
+
+export type IsolationLevel = 'read_uncommitted' | 'read_committed'
+
+export interface TopicPartition {
+  topic: string
+  partition: number
+}
+
+export interface EpochEndOffset {
+  leaderEpoch: number
+  endOffset: number
+}
+
+export const UNDEFINED_EPOCH_END_OFFSET: EpochEndOffset = Object.freeze({ leaderEpoch: -1, endOffset: -1 })
+
+export interface PartitionDescription {
+  partition: number
+  /** Broker id of the leader, -1 while the partition is offline. */
+  leader: number
+  replicas: number[]
+  isr: number[]
+  leaderEpoch: number
+  logStartOffset: number
+  highWatermark: number
+  lastStableOffset: number
+  logEndOffset: number
+}
+
+export interface TopicDescription {
+  name: string
+  topicId: string
+  replicationFactor: number
+  /** Dynamic (explicitly set) topic configs only. */
+  configs: Record<string, string>
+  partitions: PartitionDescription[]
+  /** Set on mirror topics until they are STOPPED: client produce, delete-records and partition increases are refused. */
+  readOnly: boolean
+  /** The mirror this topic is the destination of, when any. */
+  mirror: { name: string } | null
+}
+
+export interface FetchPartitionRequest extends TopicPartition {
+  fetchOffset: number
+  /** Epoch of the last batch the caller holds below fetchOffset (KIP-320); -1 when it holds none. */
+  lastFetchedEpoch: number
+  /** Per-partition byte budget; at least one whole batch is returned even when it is larger. */
+  maxBytes: number
+}
+
+export type FetchPartitionResult =
+  | {
+      ok: true
+      topic: string
+      partition: number
+      /** Whole v2 record batches, concatenated, exactly as stored at the source. */
+      records: Uint8Array
+      highWatermark: number
+      lastStableOffset: number
+      logStartOffset: number
+      /** Set when the caller's history diverges from ours; the caller truncates to it and fetches again. */
+      divergingEpoch: EpochEndOffset | null
+      /** The source partition's current leader epoch. */
+      leaderEpoch: number
+      /**
+       * Timestamp of the first record the source holds beyond what this response returned (null when the
+       * response reached the high watermark): the age of the oldest record not yet mirrored is time lag.
+       */
+      nextRecordTimestamp: number | null
+    }
+  | {
+      ok: false
+      topic: string
+      partition: number
+      error: { code: 'UNKNOWN_TOPIC_OR_PARTITION' | 'OFFSET_OUT_OF_RANGE' | 'NOT_LEADER_OR_FOLLOWER' | 'LEADER_NOT_AVAILABLE' | 'SOURCE_UNAVAILABLE' | 'CORRUPT_MESSAGE'; message: string }
+      /** For OFFSET_OUT_OF_RANGE: where the source log starts and ends now. */
+      logStartOffset?: number
+      logEndOffset?: number
+    }
+
+export interface GroupOffsets {
+  groupId: string
+  /** True when the group has active members: its offsets are owned by live consumers and must not be overwritten. */
+  hasActiveMembers: boolean
+  offsets: Array<TopicPartition & { offset: number; leaderEpoch: number | null }>
+}
+
+export interface LastMirrorPosition {
+  epoch: number
+  offset: number
+}
+
+/** What the source knows of mirrors it hosts: for loop detection and the failback (last mirror position) lookup. */
+export interface HostedMirror {
+  name: string
+  sourceClusterId: string
+  topics: string[]
+  /** Per-partition state of each mirrored topic, by `${topic}-${partition}`. */
+  partitionStates: Record<string, string>
+}
+
+export interface SourceCluster {
+  readonly name: string
+  /** The cluster id; a change of it while mirroring fails every partition of the mirror (non-retryable). */
+  clusterId(): Promise<string>
+  /** Topic metadata; topics that do not exist are left out. Omit `topics` for every non-internal topic. */
+  describeTopics(topics?: string[]): Promise<TopicDescription[]>
+  /** A consumer fetch (read_uncommitted) of whole batches for many partitions at once. */
+  fetch(partitions: FetchPartitionRequest[], options: { maxBytes: number }): Promise<FetchPartitionResult[]>
+  /** KIP-101 OffsetsForLeaderEpoch. */
+  endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset>
+  /** Committed offsets of every consumer group. */
+  listGroupOffsets(): Promise<GroupOffsets[]>
+  /** Mirrors this cluster hosts as a destination (DescribeClusterMirrors / ListClusterMirrors). */
+  listHostedMirrors(): Promise<HostedMirror[]>
+  /**
+   * The last mirror positions recorded by mirrors hosted here whose source is `sourceClusterId`,
+   * the max over them per partition; absent partitions have none (mirror from scratch).
+   */
+  lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>>
+}
+
+export interface OpenTransaction {
+  producerId: number
+  producerEpoch: number
+  firstOffset: number
+}
+
+export interface MirrorHost {
+  readonly name: string
+  clusterId(): Promise<string>
+  describeTopics(topics?: string[]): Promise<TopicDescription[]>
+  /** Creates a read-only mirror topic that keeps the source's topic id. */
+  createMirrorTopic(spec: { name: string; topicId: string; partitions: number; replicationFactor?: number; configs?: Record<string, string>; mirror: string }): Promise<TopicDescription>
+  /** Grows a mirror topic to the source's partition count (never shrinks). */
+  createMirrorPartitions(topic: string, totalCount: number): Promise<void>
+  /** Applies synced dynamic configs to a mirror topic. */
+  alterTopicConfigs(topic: string, configs: Record<string, string>): Promise<void>
+  /**
+   * Appends fetched batches exactly as they are (same offsets, epochs, producer ids, sequences, markers) to
+   * the leader; the batch base offset must equal the log end offset. Resolves once durable on the leader and
+   * replicated to the in-sync replicas; producer state is rebuilt from the batches as a follower would.
+   */
+  appendMirroredBatches(topicPartition: TopicPartition, records: Uint8Array): Promise<{ logEndOffset: number; highWatermark: number; lastBatchEpoch: number }>
+  /** Truncates the partition on the leader and every replica to `offset` (whole batches). Returns the records removed. */
+  truncateTo(topicPartition: TopicPartition, offset: number): Promise<{ removedRecords: number; logEndOffset: number }>
+  /** Empties the partition and restarts it at `offset` (mirroring from scratch at the source's log start). */
+  truncateFullyAndStartAt(topicPartition: TopicPartition, offset: number): Promise<{ removedRecords: number }>
+  /** Advances the log start offset (source log-start increments applied locally). */
+  deleteRecordsBefore(topicPartition: TopicPartition, offset: number, options: { bypassReadOnly: true }): Promise<void>
+  /** Raises the partition leader epoch to at least `minimumEpoch`; never lowers it. Returns the resulting epoch. */
+  bumpLeaderEpoch(topicPartition: TopicPartition, minimumEpoch: number): Promise<number>
+  /** Latest epoch in the partition's leader-epoch cache (epoch of the last batch), -1 when empty. */
+  latestEpoch(topicPartition: TopicPartition): Promise<number>
+  endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset>
+  /** Open transactions in the partition's producer state, ordered by first offset. */
+  openTransactions(topicPartition: TopicPartition): Promise<OpenTransaction[]>
+  /** Appends one ABORT marker per given producer, in order, at the current leader epoch. */
+  appendAbortMarkers(topicPartition: TopicPartition, producers: Array<{ producerId: number; producerEpoch: number }>): Promise<{ offsets: number[] }>
+  /** Appends one MIRROR_PID_RESET control record; producer state is empty afterwards (also after replay). */
+  appendMirrorPidReset(topicPartition: TopicPartition): Promise<{ offset: number }>
+  setReadOnly(topic: string, readOnly: boolean, mirror: string | null): Promise<void>
+  /** Commits a synced offset for a group; refused (false) when the group has active members. */
+  commitSyncedGroupOffset(groupId: string, topicPartition: TopicPartition, offset: number): Promise<boolean>
+  listGroupOffsets(): Promise<GroupOffsets[]>
+  /** Appends keyed records to the compacted `__mirror_state` internal topic (null value = tombstone); durable on resolve. */
+  appendMirrorState(entries: Array<{ key: string; value: string | null }>): Promise<void>
+  /** Every record of `__mirror_state` in log order, for replay on start. */
+  readMirrorState(): Promise<Array<{ key: string; value: string | null }>>
+}
