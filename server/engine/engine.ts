@@ -1,0 +1,1150 @@
+import 'server-only'
+import { randomUUID } from 'node:crypto'
+import { splitBatches } from '@/lib/log/record-batch'
+import { DEFAULT_TOPIC_PROPERTIES_EXCLUDE, ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
+import type { MirrorEvent } from '@/lib/mirror/events'
+import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
+import { needsProactiveEpochBump } from '@/lib/mirror/guards'
+import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
+import { isMirrorPartitionState, rulesFor, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
+import { createMirrorPartition, effectsOnRestore, type MirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
+import { truncationPlan, type TruncationPlanInput } from '@/lib/mirror/truncation'
+import type {
+  FetchPartitionRequest,
+  FetchPartitionResult,
+  HostedMirror,
+  LastMirrorPosition,
+  MirrorHost,
+  SourceCluster,
+  TopicDescription,
+  TopicPartition,
+} from '@/server/cluster/ports'
+import { EngineError } from './errors'
+import { PartitionRunner, type RunnerEnvironment } from './partition-runner'
+import { MirrorStateStore } from './state-store'
+import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
+
+/** How the engine reaches clusters; chosen once at the composition root. */
+export interface EngineClusterAccess {
+  names(): string[]
+  get(name: string): { source: SourceCluster; host: MirrorHost } | undefined
+}
+
+export interface EngineOptions {
+  clusters: EngineClusterAccess
+  /** Injected so tests step time; epoch milliseconds. */
+  now?: () => number
+  /** Injected so retry jitter is deterministic in tests; returns [0, 1). */
+  random?: () => number
+  log?: (message: string, fields: Record<string, unknown>) => void
+}
+
+export interface CreateMirrorInput {
+  name: string
+  sourceCluster: string
+  destinationCluster: string
+  topics?: string[]
+  topicsInclude?: string[]
+  topicsExclude?: string[]
+  config?: Partial<MirrorConfig>
+}
+
+export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
+  'topics.include': [],
+  'topics.exclude': ['__.*'],
+  'groups.include': ['.*'],
+  'groups.exclude': [],
+  'topic.properties.exclude': [...DEFAULT_TOPIC_PROPERTIES_EXCLUDE],
+  'fetch.max.bytes': 1024 * 1024,
+  'fetch.response.max.bytes': 10 * 1024 * 1024,
+  'mirror.metadata.refresh.interval.ms': 60_000,
+  'mirror.failed.retry.initial.backoff.ms': 100,
+  'mirror.failed.retry.max.backoff.ms': 300_000,
+  'mirror.failed.retry.max.attempts': 20,
+}
+
+const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
+const LAG_SAMPLE_INTERVAL_MS = 1_000
+const FAILOVER_CONCURRENCY = 64
+
+interface MirrorRuntime {
+  definition: MirrorDefinition
+  partitions: Map<string, PartitionRuntime>
+  nextSyncAt: number
+  /** Consecutive syncs a mirrored topic was missing on the source (two in a row fail it for good). */
+  missingTopicSyncs: Map<string, number>
+  mirroredRecords: number
+  mirroredBytes: number
+  lastLagSampleAt: number
+  lagHistory: Map<string, LagHistory>
+}
+
+function partitionKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`
+}
+
+/**
+ * The destination-side engine of KIP-1279. It keeps one runtime per mirror partition, drives each
+ * through the transition table (lib/mirror) with a PartitionRunner, fetches for MIRRORING partitions
+ * and runs the periodic syncs. `tick()` is one deterministic iteration; `startBackground()` runs ticks
+ * on a timer in the server.
+ */
+export class MirrorEngine {
+  private readonly clusters: EngineClusterAccess
+  private readonly now: () => number
+  private readonly random: () => number
+  private readonly log: (message: string, fields: Record<string, unknown>) => void
+  private readonly mirrors = new Map<string, MirrorRuntime>()
+  private readonly operations = new Map<string, Operation>()
+  private readonly operationDone = new Map<string, Promise<void>>()
+  private readonly listeners = new Set<(event: EngineEvent) => void>()
+  private readonly runner: PartitionRunner
+  private timer: NodeJS.Timeout | null = null
+  private ticking: Promise<void> | null = null
+  private closed = false
+
+  constructor(options: EngineOptions) {
+    this.clusters = options.clusters
+    this.now = options.now ?? Date.now
+    this.random = options.random ?? Math.random
+    this.log = options.log ?? (() => {})
+    const env: RunnerEnvironment = {
+      now: () => this.now(),
+      context: (mirror, runtime) => this.context(mirror, runtime.topic),
+      source: (mirror) => this.cluster(mirror.sourceCluster).source,
+      host: (mirror) => this.cluster(mirror.destinationCluster).host,
+      store: (mirror) => new MirrorStateStore(this.cluster(mirror.destinationCluster).host),
+      topicPartitions: (mirror, topic) => [...this.requireMirror(mirror.name).partitions.values()].filter((runtime) => runtime.topic === topic),
+      lookUpLastMirrorPosition: (mirror, runtime) => this.lookUpLastMirrorPosition(mirror, runtime),
+      emit: (event) => this.emit(event),
+      log: (message, fields) => this.log(message, fields),
+    }
+    this.runner = new PartitionRunner(env)
+  }
+
+  // LIFECYCLE
+
+  /** Replays every cluster's `__mirror_state` and resumes each partition where it was. */
+  async start(): Promise<void> {
+    for (const clusterName of this.clusters.names()) {
+      const cluster = this.clusters.get(clusterName)
+      if (!cluster) continue
+      const records = await new MirrorStateStore(cluster.host).replay()
+      const definitions = [...records.values()].filter((record) => record.key.kind === 'mirror')
+      for (const { value } of definitions) {
+        const definition = value as MirrorDefinition
+        if (definition.destinationCluster !== clusterName) continue
+        this.mirrors.set(definition.name, this.newMirrorRuntime(definition))
+      }
+      for (const { key, value } of records.values()) {
+        if (key.kind === 'mirror') continue
+        const mirror = this.mirrors.get(key.mirror)
+        if (!mirror) continue
+        if (key.kind === 'partition') {
+          const stored = value as MirrorPartition & { topic: string; partition: number }
+          if (!isMirrorPartitionState(stored.state)) continue
+          const { topic, partition, ...partitionValue } = stored
+          const runtime = this.newPartitionRuntime(mirror.definition.name, topic, key.topicId, partition, partitionValue)
+          mirror.partitions.set(partitionKey(topic, partition), runtime)
+        }
+      }
+    }
+    for (const mirror of this.mirrors.values()) {
+      for (const runtime of mirror.partitions.values()) {
+        const effects = effectsOnRestore(runtime.value, this.context(mirror.definition, runtime.topic))
+        await this.runner.withLock(runtime, () => this.runner.resume(mirror.definition, runtime, effects))
+      }
+    }
+  }
+
+  startBackground(intervalMs = 100): void {
+    if (this.timer || this.closed) return
+    const loop = () => {
+      if (this.closed) return
+      this.tick()
+        .catch((error: unknown) => this.log('tick failed', { error: String(error) }))
+        .finally(() => {
+          if (!this.closed) this.timer = setTimeout(loop, intervalMs)
+        })
+    }
+    this.timer = setTimeout(loop, 0)
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    await this.ticking
+    await Promise.all([...this.operationDone.values()])
+  }
+
+  subscribe(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  // ONE ITERATION
+
+  /** One deterministic iteration: due retries, replica waits, syncs, then one fetch round per mirror. */
+  tick(): Promise<void> {
+    if (this.ticking) return this.ticking
+    this.ticking = this.runTick().finally(() => {
+      this.ticking = null
+    })
+    return this.ticking
+  }
+
+  private async runTick(): Promise<void> {
+    for (const mirror of this.mirrors.values()) {
+      await this.runDueRetries(mirror)
+      await this.runConvergenceChecks(mirror)
+      if (this.now() >= mirror.nextSyncAt) await this.sync(mirror)
+      await this.fetchRound(mirror)
+      this.sampleLag(mirror)
+    }
+  }
+
+  private async runDueRetries(mirror: MirrorRuntime): Promise<void> {
+    const now = this.now()
+    for (const runtime of mirror.partitions.values()) {
+      if (runtime.retryAt === null || runtime.retryAt > now) continue
+      const expectedStateEpoch = runtime.retryStateEpoch ?? undefined
+      runtime.retryAt = null
+      await this.runner.withLock(runtime, () =>
+        this.runner.dispatch(mirror.definition, runtime, { type: 'retryDue', expectedStateEpoch }, `retry attempt ${runtime.value.retryAttempt}`),
+      )
+    }
+  }
+
+  private async runConvergenceChecks(mirror: MirrorRuntime): Promise<void> {
+    for (const runtime of mirror.partitions.values()) {
+      if (!runtime.awaitingConvergence || runtime.value.state !== 'ULE_LOG_TRUNCATION') continue
+      await this.runner.withLock(runtime, () =>
+        this.runner.resume(mirror.definition, runtime, [{ kind: 'awaitReplicaConvergence', then: 'replicasConverged' }]),
+      )
+    }
+  }
+
+  // FETCHING
+
+  private async fetchRound(mirror: MirrorRuntime): Promise<void> {
+    const runnable = [...mirror.partitions.values()].filter((runtime) => runtime.fetching && runtime.value.state === 'MIRRORING')
+    if (runnable.length === 0) return
+    const { definition } = mirror
+    const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
+    let destination: TopicDescription[]
+    try {
+      destination = await host.describeTopics(topics)
+      this.rememberDestinationTopics(definition.destinationCluster, destination)
+    } catch (error) {
+      this.log('destination describe failed', { mirror: definition.name, error: String(error) })
+      return
+    }
+    const requests: Array<{ runtime: PartitionRuntime; request: FetchPartitionRequest }> = []
+    for (const runtime of runnable) {
+      const description = destination.find((topic) => topic.name === runtime.topic)?.partitions.find((p) => p.partition === runtime.partition)
+      if (!description) continue
+      runtime.destinationHighWatermark = description.highWatermark
+      runtime.destinationLogEndOffset = description.logEndOffset
+      runtime.destinationLeaderEpoch = description.leaderEpoch
+      const tp = { topic: runtime.topic, partition: runtime.partition }
+      requests.push({
+        runtime,
+        request: { ...tp, fetchOffset: description.logEndOffset, lastFetchedEpoch: await host.latestEpoch(tp), maxBytes: definition.config['fetch.max.bytes'] },
+      })
+    }
+    let results: FetchPartitionResult[]
+    try {
+      results = await source.fetch(
+        requests.map(({ request }) => request),
+        { maxBytes: definition.config['fetch.response.max.bytes'] },
+      )
+    } catch (error) {
+      for (const { runtime } of requests) {
+        await this.runner.withLock(runtime, () =>
+          this.runner.dispatch(definition, runtime, { type: 'failed', error: `source unreachable: ${errorMessage(error)}`, retryable: true }, 'source unreachable'),
+        )
+      }
+      return
+    }
+    for (const result of results) {
+      const entry = requests.find(({ request }) => request.topic === result.topic && request.partition === result.partition)
+      if (!entry) continue
+      await this.runner.withLock(entry.runtime, () => this.applyFetchResult(mirror, entry.runtime, entry.request, result))
+    }
+  }
+
+  private async applyFetchResult(mirror: MirrorRuntime, runtime: PartitionRuntime, request: FetchPartitionRequest, result: FetchPartitionResult): Promise<void> {
+    const { definition } = mirror
+    // A response for a partition that moved on (stopped, paused, truncated) is dropped: appending it
+    // now could land data after the STOPPING markers.
+    if (runtime.value.state !== 'MIRRORING' || !runtime.fetching) return
+    const host = this.cluster(definition.destinationCluster).host
+    const tp = { topic: runtime.topic, partition: runtime.partition }
+    const now = this.now()
+    if (!result.ok) {
+      if (result.error.code === 'OFFSET_OUT_OF_RANGE' && result.logStartOffset !== undefined && request.fetchOffset < result.logStartOffset) {
+        // The source deleted what we had not fetched yet: restart at its log start (KIP-1279.md §11 #12).
+        await host.truncateFullyAndStartAt(tp, result.logStartOffset)
+        this.log('fetch offset below source log start; restarted', { mirror: definition.name, ...tp, logStartOffset: result.logStartOffset })
+        return
+      }
+      await this.runner.dispatch(definition, runtime, { type: 'failed', error: `${result.error.code}: ${result.error.message}`, retryable: true }, 'fetch failed')
+      return
+    }
+    if (request.fetchOffset !== runtime.destinationLogEndOffset) return
+    if (result.divergingEpoch) {
+      const local = await host.endOffsetForEpoch(tp, result.divergingEpoch.leaderEpoch)
+      const [description] = await host.describeTopics([runtime.topic])
+      if (description) this.rememberDestinationTopics(definition.destinationCluster, [description])
+      const partition = description?.partitions.find((p) => p.partition === runtime.partition)
+      await this.runner.dispatch(
+        definition,
+        runtime,
+        {
+          type: 'divergenceDetected',
+          divergingEpoch: { epoch: result.divergingEpoch.leaderEpoch, offset: result.divergingEpoch.endOffset },
+          localEndOffsetForEpoch: { epoch: local.leaderEpoch, offset: local.endOffset },
+          logStartOffset: partition?.logStartOffset ?? 0,
+          logEndOffset: partition?.logEndOffset ?? runtime.destinationLogEndOffset,
+        },
+        `source history diverges at epoch ${result.divergingEpoch.leaderEpoch} offset ${result.divergingEpoch.endOffset}`,
+      )
+      return
+    }
+    if (result.records.byteLength > 0) {
+      const batches = splitBatches(result.records)
+      const highestBatchEpoch = batches.reduce((max, { header }) => Math.max(max, header.partitionLeaderEpoch), -1)
+      const leaderEpoch = runtime.destinationLeaderEpoch
+      if (highestBatchEpoch > leaderEpoch) {
+        // Never append a batch above the destination epoch (DLE ≥ SLE); fence, bump, refetch.
+        await this.runner.dispatch(
+          definition,
+          runtime,
+          { type: 'batchEpochExceeded', batchEpoch: highestBatchEpoch, leaderEpoch, sourceLeaderEpoch: result.leaderEpoch },
+          `batch epoch ${highestBatchEpoch} above destination leader epoch ${leaderEpoch}`,
+        )
+        return
+      }
+      const observedEpoch = Math.max(highestBatchEpoch, result.leaderEpoch)
+      if (needsProactiveEpochBump(observedEpoch, leaderEpoch)) {
+        await this.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch, leaderEpoch }, `epoch ${observedEpoch} near destination epoch ${leaderEpoch}`)
+        if (runtime.value.state !== 'MIRRORING' || !runtime.fetching) return
+      }
+      const appended = await host.appendMirroredBatches(tp, result.records)
+      runtime.destinationLogEndOffset = appended.logEndOffset
+      runtime.destinationHighWatermark = appended.highWatermark
+      mirror.mirroredBytes += result.records.byteLength
+      mirror.mirroredRecords += batches.reduce((sum, { header }) => sum + header.lastOffset - header.baseOffset + 1, 0)
+    }
+    const [description] = await host.describeTopics([runtime.topic])
+    const destinationPartition = description?.partitions.find((p) => p.partition === runtime.partition)
+    if (destinationPartition && result.logStartOffset > destinationPartition.logStartOffset) {
+      await host.deleteRecordsBefore(tp, Math.min(result.logStartOffset, destinationPartition.logEndOffset), { bypassReadOnly: true })
+    }
+    runtime.sourceHighWatermark = result.highWatermark
+    runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
+    runtime.lastFetchAt = now
+    if (runtime.value.error !== null || runtime.value.retryAttempt !== 0) {
+      await this.runner.dispatch(definition, runtime, { type: 'fetchSucceeded' }, 'fetch succeeded')
+    }
+  }
+
+  // PREPARING
+
+  private async lookUpLastMirrorPosition(definition: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent> {
+    const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    const tp = { topic: runtime.topic, partition: runtime.partition }
+    const destinationClusterId = await host.clusterId()
+    const sourceClusterId = await source.clusterId()
+    if (sourceClusterId !== definition.sourceClusterId) {
+      return { type: 'sourceClusterIdChanged', expectedClusterId: definition.sourceClusterId, actualClusterId: sourceClusterId }
+    }
+    const reverse = (await source.listHostedMirrors()).filter(
+      (hosted) => hosted.sourceClusterId === destinationClusterId && hosted.topics.includes(runtime.topic),
+    )
+    for (const hosted of reverse) {
+      const state = hosted.partitionStates[`${runtime.topic}-${runtime.partition}`]
+      if (state === undefined || state === 'STOPPED') continue
+      if (state === 'MIRRORING' || state === 'PREPARING' || state === 'EPOCH_FENCING' || state === 'ULE_LOG_TRUNCATION') {
+        return { type: 'mirrorLoopDetected', detail: `mirror ${hosted.name} on ${definition.sourceCluster} mirrors ${runtime.topic} from this cluster (${state})` }
+      }
+      return { type: 'failed', error: `mirror ${hosted.name} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${state})`, retryable: true }
+    }
+    const input = await this.alignmentInput(definition, tp, destinationClusterId)
+    return { type: 'lastMirrorPositionFound', ...input }
+  }
+
+  private async alignmentInput(definition: MirrorDefinition, tp: TopicPartition, destinationClusterId: string): Promise<Omit<TruncationPlanInput, 'topic' | 'partition'>> {
+    const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    const positions = await source.lastMirrorPositions(destinationClusterId, [tp])
+    const lastMirrorPosition = positions.get(`${tp.topic}-${tp.partition}`) ?? null
+    const [sourceTopic] = await source.describeTopics([tp.topic])
+    const sourcePartition = sourceTopic?.partitions.find((p) => p.partition === tp.partition)
+    const [destinationTopic] = await host.describeTopics([tp.topic])
+    const destinationPartition = destinationTopic?.partitions.find((p) => p.partition === tp.partition)
+    let local = lastMirrorPosition && destinationPartition ? await host.endOffsetForEpoch(tp, lastMirrorPosition.epoch) : null
+    if (lastMirrorPosition && destinationPartition && local && local.leaderEpoch < 0) {
+      // Kafka answers "undefined" for an epoch above every local one; our whole log then precedes the
+      // recorded position, so the local history ends at the latest epoch's end, not nowhere.
+      const latestEpoch = await host.latestEpoch(tp)
+      if (latestEpoch >= 0 && latestEpoch < lastMirrorPosition.epoch) local = { leaderEpoch: latestEpoch, endOffset: destinationPartition.logEndOffset }
+    }
+    return {
+      lastMirrorPosition: lastMirrorPosition ? { epoch: lastMirrorPosition.epoch, offset: lastMirrorPosition.offset } : null,
+      localEndOffsetForEpoch: local ? { epoch: local.leaderEpoch, offset: local.endOffset } : null,
+      logStartOffset: destinationPartition?.logStartOffset ?? 0,
+      logEndOffset: destinationPartition?.logEndOffset ?? 0,
+      sourceLogStartOffset: sourcePartition?.logStartOffset ?? 0,
+    }
+  }
+
+  // SYNCS
+
+  private async sync(mirror: MirrorRuntime): Promise<void> {
+    const { definition } = mirror
+    mirror.nextSyncAt = this.now() + definition.config['mirror.metadata.refresh.interval.ms']
+    let source: SourceCluster, host: MirrorHost
+    try {
+      ;({ source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster))
+    } catch {
+      return
+    }
+    let sourceTopics: TopicDescription[]
+    try {
+      const clusterId = await source.clusterId()
+      if (clusterId !== definition.sourceClusterId) {
+        await this.dispatchAll(mirror, [...mirror.partitions.values()], { type: 'sourceClusterIdChanged', expectedClusterId: definition.sourceClusterId, actualClusterId: clusterId })
+        return
+      }
+      sourceTopics = await source.describeTopics()
+    } catch (error) {
+      this.log('sync: source unreachable', { mirror: definition.name, error: String(error) })
+      return
+    }
+    const byName = new Map(sourceTopics.map((topic) => [topic.name, topic]))
+
+    // New topics matching the include patterns start mirroring by themselves.
+    const discovered = sourceTopics
+      .map((topic) => topic.name)
+      .filter((name) => !definition.topics.includes(name) && matchesFilters(name, definition.config['topics.include'], definition.config['topics.exclude']))
+    if (discovered.length > 0) {
+      await this.startTopics(definition.name, { topics: discovered }).catch((error: unknown) => this.log('sync: start of discovered topics failed', { error: String(error) }))
+    }
+
+    for (const topic of definition.topics) {
+      const runtimes = [...mirror.partitions.values()].filter((runtime) => runtime.topic === topic)
+      const active = runtimes.filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
+      const sourceTopic = byName.get(topic)
+      if (!sourceTopic) {
+        const misses = (mirror.missingTopicSyncs.get(topic) ?? 0) + 1
+        mirror.missingTopicSyncs.set(topic, misses)
+        if (misses >= 2) await this.dispatchAll(mirror, active, { type: 'sourceTopicDeleted' })
+        continue
+      }
+      mirror.missingTopicSyncs.delete(topic)
+      if (active.length === 0) continue
+      // A mirrored topic that starts matching topics.exclude is stopped.
+      if (matchesAny(topic, definition.config['topics.exclude'])) {
+        await this.dispatchAll(mirror, active, { type: 'stopRequested' })
+        continue
+      }
+      const syncable = active.some((runtime) => runtime.value.state !== 'PAUSED' && runtime.value.state !== 'PAUSING')
+      if (!syncable) continue
+      await this.syncPartitionCount(mirror, sourceTopic)
+      await this.syncConfigs(mirror, host, sourceTopic)
+      for (const sourcePartition of sourceTopic.partitions) {
+        const runtime = mirror.partitions.get(partitionKey(topic, sourcePartition.partition))
+        if (!runtime || runtime.value.state !== 'MIRRORING') continue
+        if (needsProactiveEpochBump(sourcePartition.leaderEpoch, runtime.destinationLeaderEpoch)) {
+          await this.runner.withLock(runtime, () =>
+            this.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch: sourcePartition.leaderEpoch, leaderEpoch: runtime.destinationLeaderEpoch }, 'periodic epoch check'),
+          )
+        }
+      }
+    }
+    await this.syncGroupOffsets(mirror, source, host)
+  }
+
+  private async syncPartitionCount(mirror: MirrorRuntime, sourceTopic: TopicDescription): Promise<void> {
+    const { definition } = mirror
+    const host = this.cluster(definition.destinationCluster).host
+    const [destination] = await host.describeTopics([sourceTopic.name])
+    if (!destination || sourceTopic.partitions.length <= destination.partitions.length) return
+    await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
+    const added: PartitionRuntime[] = []
+    for (let partition = destination.partitions.length; partition < sourceTopic.partitions.length; partition++) {
+      const runtime = this.newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
+      mirror.partitions.set(partitionKey(sourceTopic.name, partition), runtime)
+      added.push(runtime)
+    }
+    await this.dispatchAll(mirror, added, { type: 'startRequested' })
+  }
+
+  private async syncConfigs(mirror: MirrorRuntime, host: MirrorHost, sourceTopic: TopicDescription): Promise<void> {
+    const excluded = new Set<string>([...mirror.definition.config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
+    const wanted = Object.fromEntries(Object.entries(sourceTopic.configs).filter(([key]) => !excluded.has(key)))
+    const [destination] = await host.describeTopics([sourceTopic.name])
+    if (!destination) return
+    const changed = Object.entries(wanted).some(([key, value]) => destination.configs[key] !== value)
+    if (changed) await host.alterTopicConfigs(sourceTopic.name, wanted)
+  }
+
+  private async syncGroupOffsets(mirror: MirrorRuntime, source: SourceCluster, host: MirrorHost): Promise<void> {
+    const { definition } = mirror
+    const [sourceGroups, destinationGroups] = await Promise.all([source.listGroupOffsets(), host.listGroupOffsets()])
+    const activeOnDestination = new Set(destinationGroups.filter((group) => group.hasActiveMembers).map((group) => group.groupId))
+    const destinationTopics = await host.describeTopics(definition.topics)
+    for (const group of sourceGroups) {
+      if (activeOnDestination.has(group.groupId)) continue
+      if (!matchesFilters(group.groupId, definition.config['groups.include'], definition.config['groups.exclude'])) continue
+      for (const committed of group.offsets) {
+        const runtime = mirror.partitions.get(partitionKey(committed.topic, committed.partition))
+        // Offsets follow only partitions that are mirroring: a stopped topic belongs to its new writers.
+        if (!runtime || runtime.value.state !== 'MIRRORING') continue
+        const destination = destinationTopics.find((topic) => topic.name === committed.topic)?.partitions.find((p) => p.partition === committed.partition)
+        if (!destination) continue
+        const clamped = Math.max(destination.logStartOffset, Math.min(committed.offset, destination.logEndOffset))
+        const current = destinationGroups.find((candidate) => candidate.groupId === group.groupId)?.offsets.find((o) => o.topic === committed.topic && o.partition === committed.partition)
+        if (current?.offset === clamped) continue
+        await host.commitSyncedGroupOffset(group.groupId, { topic: committed.topic, partition: committed.partition }, clamped)
+      }
+    }
+  }
+
+  private async dispatchAll(mirror: MirrorRuntime, runtimes: PartitionRuntime[], event: MirrorEvent): Promise<void> {
+    for (const runtime of runtimes) {
+      await this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, event))
+    }
+  }
+
+  // LAG
+
+  private sampleLag(mirror: MirrorRuntime): void {
+    const now = this.now()
+    if (now - mirror.lastLagSampleAt < LAG_SAMPLE_INTERVAL_MS) return
+    mirror.lastLagSampleAt = now
+    const partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> = []
+    for (const runtime of mirror.partitions.values()) {
+      if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) continue
+      const { offsetLag, timeLagMs } = this.lagOf(runtime)
+      if (offsetLag === null) continue
+      const key = partitionKey(runtime.topic, runtime.partition)
+      let history = mirror.lagHistory.get(key)
+      if (!history) mirror.lagHistory.set(key, (history = new LagHistory()))
+      history.record(now, offsetLag, timeLagMs)
+      partitions.push({ topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs })
+    }
+    if (partitions.length > 0) this.emit({ type: 'lag', mirror: mirror.definition.name, at: now, partitions })
+  }
+
+  private lagOf(runtime: PartitionRuntime): { offsetLag: number | null; timeLagMs: number | null } {
+    if (runtime.sourceHighWatermark === null) return { offsetLag: null, timeLagMs: null }
+    return {
+      offsetLag: computeOffsetLag(runtime.sourceHighWatermark, runtime.destinationHighWatermark),
+      timeLagMs: computeTimeLag({
+        now: this.now(),
+        sourceHighWatermark: runtime.sourceHighWatermark,
+        destinationHighWatermark: runtime.destinationHighWatermark,
+        oldestUnmirroredTimestamp: runtime.oldestUnmirroredTimestamp,
+      }),
+    }
+  }
+
+  // MIRRORS
+
+  async createMirror(input: CreateMirrorInput): Promise<MirrorDefinition> {
+    assertName(input.name, 'mirror')
+    if (this.mirrors.has(input.name)) throw new EngineError('CONFLICT', `mirror ${input.name} already exists`)
+    if (input.sourceCluster === input.destinationCluster) throw new EngineError('VALIDATION_FAILED', 'a mirror needs two different clusters')
+    const { source, host } = this.cluster(input.sourceCluster, input.destinationCluster)
+    const config = resolveConfig(input)
+    const topics = input.topics ?? []
+    for (const topic of topics) assertName(topic, 'topic')
+    const sourceClusterId = await this.reachSource(source, () => source.clusterId())
+    const sourceTopics = await this.reachSource(source, () => source.describeTopics(topics))
+    const missing = topics.filter((topic) => !sourceTopics.some((described) => described.name === topic))
+    if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${input.sourceCluster}: ${missing.join(', ')}`)
+    await this.assertTopicsStartable(input.name, input.destinationCluster, sourceTopics)
+    const definition: MirrorDefinition = {
+      name: input.name,
+      sourceCluster: input.sourceCluster,
+      destinationCluster: input.destinationCluster,
+      sourceClusterId,
+      topics: [],
+      config,
+      createdAt: this.now(),
+    }
+    await new MirrorStateStore(host).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
+    const runtime = this.newMirrorRuntime(definition)
+    this.mirrors.set(definition.name, runtime)
+    this.emit({ type: 'mirror', mirror: definition.name, change: 'created' })
+    if (topics.length > 0) await this.startTopics(definition.name, { topics })
+    // The first sync discovers topics matching topics.include.
+    runtime.nextSyncAt = this.now()
+    return definition
+  }
+
+  /** The truncation plan a new mirror (or a start of topics) would apply; changes nothing. */
+  async planStart(input: { sourceCluster: string; destinationCluster: string; topics: string[]; mirror?: string }): Promise<TruncationPlanResult> {
+    const { source, host } = this.cluster(input.sourceCluster, input.destinationCluster)
+    const destinationClusterId = await host.clusterId()
+    const sourceTopics = await this.reachSource(source, () => source.describeTopics(input.topics))
+    const missing = input.topics.filter((topic) => !sourceTopics.some((described) => described.name === topic))
+    if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${input.sourceCluster}: ${missing.join(', ')}`)
+    const pseudo: MirrorDefinition = {
+      name: input.mirror ?? 'plan',
+      sourceCluster: input.sourceCluster,
+      destinationCluster: input.destinationCluster,
+      sourceClusterId: '',
+      topics: [],
+      config: DEFAULT_MIRROR_CONFIG,
+      createdAt: 0,
+    }
+    const inputs: TruncationPlanInput[] = []
+    for (const topic of sourceTopics) {
+      for (const { partition } of topic.partitions) {
+        const tp = { topic: topic.name, partition }
+        inputs.push({ ...tp, ...(await this.reachSource(source, () => this.alignmentInput(pseudo, tp, destinationClusterId))) })
+      }
+    }
+    return { mirror: pseudo.name, partitions: truncationPlan(inputs) }
+  }
+
+  async deleteMirror(name: string): Promise<void> {
+    const mirror = this.requireMirror(name)
+    const notStopped = [...mirror.partitions.values()].filter((runtime) => runtime.value.state !== 'STOPPED')
+    if (notStopped.length > 0) {
+      throw new EngineError('INVALID_MIRROR_STATE', `mirror ${name} has ${notStopped.length} partitions that are not STOPPED`, {
+        details: { partitions: notStopped.slice(0, 20).map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state })) },
+      })
+    }
+    const host = this.cluster(mirror.definition.destinationCluster).host
+    await new MirrorStateStore(host).write([
+      ...[...mirror.partitions.values()].flatMap((runtime) => [
+        { key: { kind: 'partition' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
+        { key: { kind: 'position' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
+      ]),
+      { key: { kind: 'mirror', mirror: name }, value: null },
+    ])
+    this.mirrors.delete(name)
+    this.emit({ type: 'mirror', mirror: name, change: 'deleted' })
+  }
+
+  async updateMirrorConfig(name: string, patch: Partial<MirrorConfig>): Promise<MirrorDefinition> {
+    const mirror = this.requireMirror(name)
+    const config = resolveConfig({ config: { ...mirror.definition.config, ...patch } })
+    const definition = { ...mirror.definition, config }
+    await new MirrorStateStore(this.cluster(definition.destinationCluster).host).write([{ key: { kind: 'mirror', mirror: name }, value: definition }])
+    mirror.definition = definition
+    mirror.nextSyncAt = this.now()
+    this.emit({ type: 'mirror', mirror: name, change: 'updated' })
+    return definition
+  }
+
+  listMirrors(): MirrorDefinition[] {
+    return [...this.mirrors.values()].map((mirror) => mirror.definition)
+  }
+
+  getMirror(name: string): MirrorDefinition {
+    return this.requireMirror(name).definition
+  }
+
+  // TOPIC OPERATIONS
+
+  /** Starts (or restarts after STOPPED) mirroring of topics: each partition goes to PREPARING. */
+  async startTopics(mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<{ topics: string[] }> {
+    const mirror = this.requireMirror(mirrorName)
+    const { definition } = mirror
+    const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    const sourceTopics = await this.reachSource(source, () => source.describeTopics())
+    const wanted = new Set(request.topics ?? [])
+    for (const topic of wanted) assertName(topic, 'topic')
+    const patterns = (request.patterns ?? []).map((pattern) => compilePattern(pattern))
+    for (const topic of sourceTopics) if (patterns.some((pattern) => pattern.test(topic.name))) wanted.add(topic.name)
+    const selected = sourceTopics.filter((topic) => wanted.has(topic.name))
+    const missing = [...wanted].filter((topic) => !selected.some((described) => described.name === topic))
+    if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
+    await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected)
+
+    const started: string[] = []
+    for (const sourceTopic of selected) {
+      const [existing] = await host.describeTopics([sourceTopic.name])
+      const destination =
+        existing ??
+        (await host.createMirrorTopic({
+          name: sourceTopic.name,
+          topicId: sourceTopic.topicId,
+          partitions: sourceTopic.partitions.length,
+          replicationFactor: sourceTopic.replicationFactor,
+          configs: filterConfigs(sourceTopic.configs, definition.config),
+          mirror: mirrorName,
+        }))
+      if (existing && destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
+      await host.setReadOnly(sourceTopic.name, true, mirrorName)
+      if (!definition.topics.includes(sourceTopic.name)) {
+        mirror.definition = { ...mirror.definition, topics: [...mirror.definition.topics, sourceTopic.name] }
+        await new MirrorStateStore(host).write([{ key: { kind: 'mirror', mirror: mirrorName }, value: mirror.definition }])
+      }
+      const runtimes: PartitionRuntime[] = []
+      for (const { partition } of sourceTopic.partitions) {
+        const key = partitionKey(sourceTopic.name, partition)
+        let runtime = mirror.partitions.get(key)
+        if (!runtime) {
+          runtime = this.newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
+          mirror.partitions.set(key, runtime)
+        }
+        runtimes.push(runtime)
+      }
+      await Promise.all(runtimes.map((runtime) => this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, { type: 'startRequested' }, 'start requested'))))
+      started.push(sourceTopic.name)
+    }
+    return { topics: started }
+  }
+
+  /** A topic can be (re)started when none of its partitions in this mirror is mid-flight, and no other mirror owns it. */
+  private async assertTopicsStartable(mirrorName: string, destinationCluster: string, topics: TopicDescription[]): Promise<void> {
+    const host = this.cluster(destinationCluster).host
+    for (const topic of topics) {
+      const [existing] = await host.describeTopics([topic.name])
+      if (existing && existing.topicId !== topic.topicId) {
+        throw new EngineError('CONFLICT', `topic ${topic.name} exists on ${destinationCluster} with a different topic id`)
+      }
+      for (const other of this.mirrors.values()) {
+        if (other.definition.destinationCluster !== destinationCluster) continue
+        const busy = [...other.partitions.values()].filter((runtime) => runtime.topic === topic.name && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'UNKNOWN')
+        if (busy.length === 0) continue
+        if (other.definition.name !== mirrorName) throw new EngineError('CONFLICT', `topic ${topic.name} is mirrored by ${other.definition.name}`)
+        throw new EngineError('INVALID_MIRROR_STATE', `topic ${topic.name} is already ${busy[0]!.value.state} in mirror ${mirrorName}`, {
+          details: { partitions: busy.slice(0, 20).map((runtime) => ({ partition: runtime.partition, state: runtime.value.state })) },
+        })
+      }
+    }
+  }
+
+  pauseTopics(mirror: string, topics?: string[]) {
+    return this.requestOnTopics(mirror, topics, 'pauseRequested', ['MIRRORING', 'PAUSING', 'PAUSED'])
+  }
+
+  resumeTopics(mirror: string, topics?: string[]) {
+    return this.requestOnTopics(mirror, topics, 'resumeRequested', ['PAUSED', 'MIRRORING'])
+  }
+
+  recoverTopics(mirror: string, topics?: string[]) {
+    return this.requestOnTopics(mirror, topics, 'recoverRequested', ['FAILED'])
+  }
+
+  /**
+   * Validates every selected partition against `allowed` (KIP-1279.md §6.1) before changing any, so a
+   * refused request changes nothing; then dispatches the event to each.
+   */
+  private async requestOnTopics(mirrorName: string, topics: string[] | undefined, eventType: MirrorEventType, allowed: MirrorPartitionState[]): Promise<{ topics: string[] }> {
+    const mirror = this.requireMirror(mirrorName)
+    const runtimes = this.selectPartitions(mirror, topics)
+    const refused = runtimes.filter((runtime) => !allowed.includes(runtime.value.state) || rulesFor(runtime.value.state, eventType).length === 0)
+    if (refused.length > 0) {
+      throw new EngineError('INVALID_MIRROR_STATE', `${eventType.replace('Requested', '')} needs partitions in ${allowed.join(' or ')}; ${refused.length} are not`, {
+        details: { partitions: refused.slice(0, 20).map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state })) },
+      })
+    }
+    await Promise.all(runtimes.map((runtime) => this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, { type: eventType } as MirrorEvent, `${eventType} by operator`))))
+    return { topics: [...new Set(runtimes.map((runtime) => runtime.topic))] }
+  }
+
+  private selectPartitions(mirror: MirrorRuntime, topics: string[] | undefined): PartitionRuntime[] {
+    const all = [...mirror.partitions.values()]
+    if (!topics || topics.length === 0) {
+      if (all.length === 0) throw new EngineError('INVALID_MIRROR_STATE', `mirror ${mirror.definition.name} has no topics`)
+      return all
+    }
+    const unknown = topics.filter((topic) => !all.some((runtime) => runtime.topic === topic))
+    if (unknown.length > 0) throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} does not mirror ${unknown.join(', ')}`)
+    return all.filter((runtime) => topics.includes(runtime.topic))
+  }
+
+  // FAILOVER
+
+  async failoverPlan(mirrorName: string, topics?: string[]): Promise<FailoverPlan> {
+    const mirror = this.requireMirror(mirrorName)
+    const { definition } = mirror
+    const runtimes = this.selectPartitions(mirror, topics).sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+    const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    const topicNames = [...new Set(runtimes.map((runtime) => runtime.topic))]
+    const sourceTopics = await withTimeout(source.describeTopics(topicNames), 5_000).catch(() => null)
+    const sourceGroups = sourceTopics ? await withTimeout(source.listGroupOffsets(), 5_000).catch(() => null) : null
+    const destinationTopics = await host.describeTopics(topicNames)
+    const destinationGroups = await host.listGroupOffsets()
+    const partitions: FailoverPartitionInput[] = []
+    for (const runtime of runtimes) {
+      const tp = { topic: runtime.topic, partition: runtime.partition }
+      const destination = destinationTopics.find((topic) => topic.name === runtime.topic)?.partitions.find((p) => p.partition === runtime.partition)
+      const sourcePartition = sourceTopics?.find((topic) => topic.name === runtime.topic)?.partitions.find((p) => p.partition === runtime.partition)
+      const destinationLogEndOffset = destination?.logEndOffset ?? 0
+      const oldestUnmirroredTimestamp =
+        sourcePartition && sourcePartition.logEndOffset > destinationLogEndOffset ? await this.sourceTimestampAt(source, tp, destinationLogEndOffset) : null
+      const groupIds = new Set([...(sourceGroups ?? []), ...destinationGroups].map((group) => group.groupId))
+      const consumerGroups: ConsumerGroupPosition[] = []
+      for (const groupId of groupIds) {
+        const find = (groups: typeof destinationGroups | null) =>
+          groups?.find((group) => group.groupId === groupId)?.offsets.find((o) => o.topic === tp.topic && o.partition === tp.partition)?.offset ?? null
+        const sourceCommittedOffset = find(sourceGroups)
+        const destinationCommittedOffset = find(destinationGroups)
+        if (sourceCommittedOffset === null && destinationCommittedOffset === null) continue
+        consumerGroups.push({ groupId, sourceCommittedOffset, destinationCommittedOffset })
+      }
+      partitions.push({
+        topic: runtime.topic,
+        partition: runtime.partition,
+        state: runtime.value.state,
+        destinationLogEndOffset,
+        lastMirrorPosition: runtime.value.lastMirrorPosition,
+        source: sourcePartition ? { logEndOffset: sourcePartition.logEndOffset, oldestUnmirroredTimestamp } : null,
+        openTransactions: await host.openTransactions(tp),
+        consumerGroups,
+      })
+    }
+    return buildFailoverPlan({ mirror: mirrorName, now: this.now(), sourceReachable: sourceTopics !== null, partitions })
+  }
+
+  private async sourceTimestampAt(source: SourceCluster, tp: TopicPartition, offset: number): Promise<number | null> {
+    try {
+      const [result] = await withTimeout(source.fetch([{ ...tp, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: 1 }], { maxBytes: 1 }), 5_000)
+      if (!result?.ok || result.records.byteLength === 0) return null
+      const [first] = splitBatches(result.records)
+      return first ? first.header.baseTimestamp : null
+    } catch {
+      return null
+    }
+  }
+
+  /** The failover (STOPPING) of the selected partitions, as an operation that runs on. */
+  async failover(mirrorName: string, request: { topics?: string[]; confirm?: string }): Promise<{ operation: Operation }> {
+    const mirror = this.requireMirror(mirrorName)
+    if (request.confirm !== mirrorName) {
+      throw new EngineError('CONFIRMATION_REQUIRED', `type the mirror name "${mirrorName}" as confirm to fail over`)
+    }
+    const plan = await this.failoverPlan(mirrorName, request.topics)
+    if (!plan.canProceed) {
+      throw new EngineError('INVALID_MIRROR_STATE', 'the failover preflight has a blocking gate', { details: { gates: plan.gates } })
+    }
+    const runtimes = this.selectPartitions(mirror, request.topics).filter((runtime) => runtime.value.state !== 'STOPPED')
+    const operation: Operation = {
+      id: randomUUID(),
+      kind: 'failover',
+      mirror: mirrorName,
+      status: 'running',
+      startedAt: this.now(),
+      finishedAt: null,
+      plan,
+      partitions: runtimes.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, step: runtime.value.stopping?.step ?? null, state: runtime.value.state, error: null })),
+    }
+    this.operations.set(operation.id, operation)
+    this.emit({ type: 'operation', operation })
+    const done = this.runFailover(mirror, operation, runtimes)
+    this.operationDone.set(operation.id, done)
+    return { operation }
+  }
+
+  private async runFailover(mirror: MirrorRuntime, operation: Operation, runtimes: PartitionRuntime[]): Promise<void> {
+    const queue = [...runtimes]
+    const worker = async () => {
+      for (let runtime = queue.shift(); runtime; runtime = queue.shift()) {
+        const current = runtime
+        await this.runner.withLock(current, () => this.runner.dispatch(mirror.definition, current, { type: 'stopRequested' }, 'failover requested'))
+        const entry = operation.partitions.find((p) => p.topic === current.topic && p.partition === current.partition)
+        if (entry) {
+          entry.state = current.value.state
+          entry.step = current.value.stopping?.step ?? null
+          entry.error = current.value.error
+        }
+        this.emit({ type: 'operation', operation })
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(FAILOVER_CONCURRENCY, Math.max(1, queue.length)) }, worker))
+    operation.status = operation.partitions.every((p) => p.state === 'STOPPED') ? 'succeeded' : 'failed'
+    operation.finishedAt = this.now()
+    this.emit({ type: 'operation', operation })
+  }
+
+  /** Resolves when the operation has finished (for tests and scripts). */
+  async awaitOperation(id: string): Promise<Operation> {
+    await this.operationDone.get(id)
+    return this.getOperation(id)
+  }
+
+  getOperation(id: string): Operation {
+    const operation = this.operations.get(id)
+    if (!operation) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
+    for (const entry of operation.partitions) {
+      const runtime = this.mirrors.get(operation.mirror)?.partitions.get(partitionKey(entry.topic, entry.partition))
+      if (runtime && operation.status === 'running') {
+        entry.state = runtime.value.state
+        entry.step = runtime.value.stopping?.step ?? null
+        entry.error = runtime.value.error
+      }
+    }
+    return operation
+  }
+
+  listOperations(status?: Operation['status']): Operation[] {
+    return [...this.operations.keys()].map((id) => this.getOperation(id)).filter((operation) => !status || operation.status === status)
+  }
+
+  // READS
+
+  partitions(mirrorName: string, filter: { topic?: string; state?: MirrorPartitionState } = {}): PartitionSnapshot[] {
+    const mirror = this.requireMirror(mirrorName)
+    const snapshots: PartitionSnapshot[] = []
+    for (const runtime of mirror.partitions.values()) {
+      if (filter.topic !== undefined && runtime.topic !== filter.topic) continue
+      if (filter.state !== undefined && runtime.value.state !== filter.state) continue
+      snapshots.push(this.snapshotOf(runtime))
+    }
+    return snapshots.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+  }
+
+  partitionHistory(mirrorName: string, topic: string, partition: number) {
+    const runtime = this.requireMirror(mirrorName).partitions.get(partitionKey(topic, partition))
+    if (!runtime) throw new EngineError('NOT_FOUND', `mirror ${mirrorName} has no partition ${topic}-${partition}`)
+    return [...runtime.transitions]
+  }
+
+  lagSeries(mirrorName: string, query: { topic?: string; from?: number; to?: number; stepMs?: number } = {}) {
+    const mirror = this.requireMirror(mirrorName)
+    const series: Array<{ topic: string; partition: number; points: LagPoint[] }> = []
+    for (const runtime of mirror.partitions.values()) {
+      if (query.topic !== undefined && runtime.topic !== query.topic) continue
+      const history = mirror.lagHistory.get(partitionKey(runtime.topic, runtime.partition))
+      series.push({ topic: runtime.topic, partition: runtime.partition, points: history ? history.points({ from: query.from, to: query.to, stepMs: query.stepMs }) : [] })
+    }
+    return series.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+  }
+
+  mirrorSummary(name: string) {
+    const mirror = this.requireMirror(name)
+    const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
+    let maxOffsetLag = 0
+    let maxTimeLagMs = 0
+    for (const runtime of mirror.partitions.values()) {
+      partitionsByState[runtime.value.state] = (partitionsByState[runtime.value.state] ?? 0) + 1
+      if (runtime.value.state !== 'MIRRORING') continue
+      const lag = this.lagOf(runtime)
+      maxOffsetLag = Math.max(maxOffsetLag, lag.offsetLag ?? 0)
+      maxTimeLagMs = Math.max(maxTimeLagMs, lag.timeLagMs ?? 0)
+    }
+    return { ...mirror.definition, partitionsByState, maxOffsetLag, maxTimeLagMs, mirroredRecords: mirror.mirroredRecords, mirroredBytes: mirror.mirroredBytes }
+  }
+
+  /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */
+  hostedMirrors(clusterName: string): HostedMirror[] {
+    return [...this.mirrors.values()]
+      .filter((mirror) => mirror.definition.destinationCluster === clusterName)
+      .map((mirror) => ({
+        name: mirror.definition.name,
+        sourceClusterId: mirror.definition.sourceClusterId,
+        topics: [...mirror.definition.topics],
+        partitionStates: Object.fromEntries([...mirror.partitions.values()].map((runtime) => [`${runtime.topic}-${runtime.partition}`, runtime.value.state])),
+      }))
+  }
+
+  /** Max last mirror position per partition over mirrors hosted on `clusterName` whose source is `sourceClusterId`. */
+  lastMirrorPositions(clusterName: string, sourceClusterId: string, partitions: TopicPartition[]): Map<string, LastMirrorPosition> {
+    const positions = new Map<string, LastMirrorPosition>()
+    for (const mirror of this.mirrors.values()) {
+      if (mirror.definition.destinationCluster !== clusterName || mirror.definition.sourceClusterId !== sourceClusterId) continue
+      for (const tp of partitions) {
+        const position = mirror.partitions.get(partitionKey(tp.topic, tp.partition))?.value.lastMirrorPosition
+        if (!position) continue
+        const key = `${tp.topic}-${tp.partition}`
+        const current = positions.get(key)
+        if (!current || position.epoch > current.epoch || (position.epoch === current.epoch && position.offset > current.offset)) {
+          positions.set(key, { epoch: position.epoch, offset: position.offset })
+        }
+      }
+    }
+    return positions
+  }
+
+  private snapshotOf(runtime: PartitionRuntime): PartitionSnapshot {
+    const value = runtime.value
+    const lag = value.state === 'MIRRORING' ? this.lagOf(runtime) : { offsetLag: null, timeLagMs: null }
+    return {
+      topic: runtime.topic,
+      partition: runtime.partition,
+      state: value.state,
+      stateEpoch: value.stateEpoch,
+      stateSince: value.stateSince,
+      previousState: value.previousState,
+      retryAttempt: value.retryAttempt,
+      error: value.error,
+      sourceHighWatermark: runtime.sourceHighWatermark,
+      destinationHighWatermark: runtime.destinationHighWatermark,
+      destinationLogEndOffset: runtime.destinationLogEndOffset,
+      offsetLag: lag.offsetLag,
+      timeLagMs: lag.timeLagMs,
+      lastFetchAt: runtime.lastFetchAt,
+      destinationLeaderEpoch: runtime.destinationLeaderEpoch,
+      lastMirrorPosition: value.lastMirrorPosition ? { epoch: value.lastMirrorPosition.epoch, offset: value.lastMirrorPosition.offset } : null,
+      lastTruncation: value.lastTruncation ? { ...value.lastTruncation } : null,
+      stoppingStep: value.state === 'STOPPING' || value.state === 'STOPPED' ? (value.stopping?.step ?? null) : null,
+    }
+  }
+
+  // INTERNALS
+
+  private context(mirror: MirrorDefinition, topic: string | null): TransitionContext {
+    const configs = topic === null ? {} : (this.destinationTopicConfigs.get(`${mirror.destinationCluster}\u0000${topic}`) ?? {})
+    return {
+      now: this.now(),
+      random: this.random,
+      retryConfig: {
+        initialBackoffMs: mirror.config['mirror.failed.retry.initial.backoff.ms'],
+        maxBackoffMs: mirror.config['mirror.failed.retry.max.backoff.ms'],
+        maxAttempts: mirror.config['mirror.failed.retry.max.attempts'],
+      },
+      mirrorSupportUncleanLeaderElection: configs[MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION] === 'true',
+    }
+  }
+
+  /** Destination topic configs as last described; the guards read `mirror.support.unclean.leader.election` from it. */
+  private readonly destinationTopicConfigs = new Map<string, Record<string, string>>()
+
+  private rememberDestinationTopics(clusterName: string, topics: TopicDescription[]): void {
+    for (const topic of topics) this.destinationTopicConfigs.set(`${clusterName}\u0000${topic.name}`, topic.configs)
+  }
+
+  private cluster(name: string): { source: SourceCluster; host: MirrorHost }
+  private cluster(sourceName: string, destinationName: string): { source: SourceCluster; host: MirrorHost }
+  private cluster(first: string, second?: string): { source: SourceCluster; host: MirrorHost } {
+    const source = this.clusters.get(first)
+    if (!source) throw new EngineError('NOT_FOUND', `cluster ${first} not found`)
+    if (second === undefined) return source
+    const destination = this.clusters.get(second)
+    if (!destination) throw new EngineError('NOT_FOUND', `cluster ${second} not found`)
+    return { source: source.source, host: destination.host }
+  }
+
+  private requireMirror(name: string): MirrorRuntime {
+    const mirror = this.mirrors.get(name)
+    if (!mirror) throw new EngineError('NOT_FOUND', `mirror ${name} not found`)
+    return mirror
+  }
+
+  private async reachSource<T>(_source: SourceCluster, call: () => Promise<T>): Promise<T> {
+    try {
+      return await withTimeout(call(), 10_000)
+    } catch (error) {
+      if (error instanceof EngineError) throw error
+      const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : ''
+      if (code === 'NOT_FOUND' || code === 'VALIDATION_FAILED') throw error
+      throw new EngineError('SOURCE_UNAVAILABLE', `source cluster unreachable: ${errorMessage(error)}`, { cause: error })
+    }
+  }
+
+  private newMirrorRuntime(definition: MirrorDefinition): MirrorRuntime {
+    return {
+      definition,
+      partitions: new Map(),
+      nextSyncAt: this.now(),
+      missingTopicSyncs: new Map(),
+      mirroredRecords: 0,
+      mirroredBytes: 0,
+      lastLagSampleAt: 0,
+      lagHistory: new Map(),
+    }
+  }
+
+  private newPartitionRuntime(mirror: string, topic: string, topicId: string, partition: number, value: MirrorPartition): PartitionRuntime {
+    return {
+      mirror,
+      topic,
+      topicId,
+      partition,
+      value,
+      fetching: false,
+      retryAt: null,
+      retryStateEpoch: null,
+      awaitingConvergence: false,
+      lock: Promise.resolve(),
+      sourceHighWatermark: null,
+      oldestUnmirroredTimestamp: null,
+      lastFetchAt: null,
+      destinationHighWatermark: 0,
+      destinationLogEndOffset: 0,
+      destinationLeaderEpoch: 0,
+      transitions: [],
+    }
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event)
+      } catch (error) {
+        this.log('listener failed', { error: String(error) })
+      }
+    }
+  }
+}
+
+function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<MirrorConfig> }): MirrorConfig {
+  const config: MirrorConfig = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
+  if (input.topicsInclude) config['topics.include'] = input.topicsInclude
+  if (input.topicsExclude) config['topics.exclude'] = input.topicsExclude
+  for (const key of ['topics.include', 'topics.exclude', 'groups.include', 'groups.exclude'] as const) {
+    for (const pattern of config[key]) compilePattern(pattern)
+  }
+  for (const key of ['fetch.max.bytes', 'fetch.response.max.bytes', 'mirror.metadata.refresh.interval.ms', 'mirror.failed.retry.initial.backoff.ms', 'mirror.failed.retry.max.backoff.ms', 'mirror.failed.retry.max.attempts'] as const) {
+    const value = config[key]
+    if (!Number.isSafeInteger(value) || value < 0 || (key !== 'mirror.failed.retry.max.attempts' && value === 0)) {
+      throw new EngineError('VALIDATION_FAILED', `${key} must be a positive integer`)
+    }
+  }
+  return config
+}
+
+function filterConfigs(configs: Record<string, string>, config: MirrorConfig): Record<string, string> {
+  const excluded = new Set<string>([...config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
+  return Object.fromEntries(Object.entries(configs).filter(([key]) => !excluded.has(key)))
+}
+
+function compilePattern(pattern: string): RegExp {
+  try {
+    return new RegExp(`^(?:${pattern})$`)
+  } catch (error) {
+    throw new EngineError('VALIDATION_FAILED', `invalid topic pattern ${JSON.stringify(pattern)}`, { cause: error })
+  }
+}
+
+function matchesAny(name: string, patterns: string[]): boolean {
+  return patterns.some((pattern) => compilePattern(pattern).test(name))
+}
+
+function matchesFilters(name: string, include: string[], exclude: string[]): boolean {
+  return include.length > 0 && matchesAny(name, include) && !matchesAny(name, exclude)
+}
+
+function assertName(name: string, what: string): void {
+  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
+    throw new EngineError('VALIDATION_FAILED', `${what} name must match ${NAME_PATTERN.source}`)
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
+      }),
+    ])
+  } finally {
+    if (timer) clearTimeout(timer)
+  }
+}

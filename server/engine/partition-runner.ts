@@ -1,0 +1,292 @@
+import 'server-only'
+import { readControlInfo, splitBatches } from '@/lib/log/record-batch'
+import { STATE_METADATA } from '@/lib/mirror/states'
+import { planStoppingAction, type StoppingObservation } from '@/lib/mirror/stopping'
+import { transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
+import type { MirrorEvent } from '@/lib/mirror/events'
+import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
+import { MirrorStateStore } from './state-store'
+import type { EngineEvent, MirrorDefinition, PartitionRuntime } from './types'
+
+/** What a runner needs from the engine around it. */
+export interface RunnerEnvironment {
+  now(): number
+  context(mirror: MirrorDefinition, runtime: PartitionRuntime): TransitionContext
+  source(mirror: MirrorDefinition): SourceCluster
+  host(mirror: MirrorDefinition): MirrorHost
+  store(mirror: MirrorDefinition): MirrorStateStore
+  /** Partitions of the same topic in the same mirror: the read-only flag is per topic. */
+  topicPartitions(mirror: MirrorDefinition, topic: string): PartitionRuntime[]
+  /** Loop check, reverse-mirror check and last mirror position lookup (KIP-1279.md §3.4). */
+  lookUpLastMirrorPosition(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent>
+  emit(event: EngineEvent): void
+  log(message: string, fields: Record<string, unknown>): void
+}
+
+const MAX_TRANSITIONS_KEPT = 500
+/** A chain of follow-up events longer than this is a bug in the table, not progress. */
+const MAX_CHAINED_EVENTS = 64
+
+/**
+ * The only place that executes the effects `transition()` returns. Every accepted transition is
+ * persisted to `__mirror_state` before any other effect touches a cluster; effects run in order, and
+ * an effect with `then` dispatches that event when its work is done.
+ */
+export class PartitionRunner {
+  constructor(private readonly env: RunnerEnvironment) {}
+
+  /** Runs `work` with this partition's lock held, so nothing else changes the partition meanwhile. */
+  withLock<T>(runtime: PartitionRuntime, work: () => Promise<T>): Promise<T> {
+    const result = runtime.lock.then(work)
+    runtime.lock = result.then(
+      () => undefined,
+      () => undefined,
+    )
+    return result
+  }
+
+  /** Dispatches an event and its follow-ups; the caller holds the lock. Returns whether the first was accepted. */
+  async dispatch(mirror: MirrorDefinition, runtime: PartitionRuntime, event: MirrorEvent, reason?: string): Promise<boolean> {
+    const queue: Array<{ event: MirrorEvent; reason: string }> = [{ event, reason: reason ?? event.type }]
+    let first = true
+    let firstAccepted = false
+    for (let handled = 0; queue.length > 0; handled++) {
+      if (handled > MAX_CHAINED_EVENTS) throw new Error(`event chain too long for ${runtime.topic}-${runtime.partition}`)
+      const next = queue.shift()!
+      const followUps = await this.apply(mirror, runtime, next.event, next.reason)
+      if (first) firstAccepted = followUps !== null
+      first = false
+      if (followUps) queue.push(...followUps)
+    }
+    return firstAccepted
+  }
+
+  /** Effects that put a partition restored from `__mirror_state` back to work (no persisting: nothing changed). */
+  async resume(mirror: MirrorDefinition, runtime: PartitionRuntime, effects: readonly MirrorEffect[]): Promise<void> {
+    const followUps = await this.runEffects(mirror, runtime, effects)
+    for (const followUp of followUps) await this.dispatch(mirror, runtime, followUp.event, followUp.reason)
+  }
+
+  private async apply(
+    mirror: MirrorDefinition,
+    runtime: PartitionRuntime,
+    event: MirrorEvent,
+    reason: string,
+  ): Promise<Array<{ event: MirrorEvent; reason: string }> | null> {
+    const ctx = this.env.context(mirror, runtime)
+    const result = transition(runtime.value, event, ctx)
+    if (result.outcome === 'ignored') {
+      this.env.log('event ignored', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, state: runtime.value.state, event: event.type, why: result.reason })
+      return null
+    }
+    const from = runtime.value.state
+    const effects = result.effects
+    if (effects[0]?.kind === 'persistState') {
+      // Durable before anything else happens: a crash after this point replays into the new state.
+      await this.persist(mirror, runtime, result.next)
+    }
+    runtime.value = result.next
+    if (result.outcome === 'transitioned') this.recordTransition(mirror, runtime, from, result.to, reason)
+    return this.runEffects(mirror, runtime, effects)
+  }
+
+  private async persist(mirror: MirrorDefinition, runtime: PartitionRuntime, value: PartitionRuntime['value']): Promise<void> {
+    await this.env.store(mirror).write([
+      {
+        key: { kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition },
+        value: { topic: runtime.topic, partition: runtime.partition, ...value },
+      },
+    ])
+  }
+
+  private recordTransition(mirror: MirrorDefinition, runtime: PartitionRuntime, from: PartitionRuntime['value']['state'], to: PartitionRuntime['value']['state'], reason: string): void {
+    const at = runtime.value.stateSince
+    runtime.transitions.push({ from, to, at, reason })
+    if (runtime.transitions.length > MAX_TRANSITIONS_KEPT) runtime.transitions.splice(0, runtime.transitions.length - MAX_TRANSITIONS_KEPT)
+    this.env.emit({ type: 'partition', mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, from, to, at, reason, stateEpoch: runtime.value.stateEpoch })
+  }
+
+  private async runEffects(mirror: MirrorDefinition, runtime: PartitionRuntime, effects: readonly MirrorEffect[]): Promise<Array<{ event: MirrorEvent; reason: string }>> {
+    const followUps: Array<{ event: MirrorEvent; reason: string }> = []
+    for (const effect of effects) {
+      try {
+        const followUp = await this.runEffect(mirror, runtime, effect)
+        if (followUp) followUps.push(followUp)
+      } catch (error) {
+        // The remaining effects depend on this one; the partition fails and retries per the table.
+        const failure = classifyEffectError(error)
+        this.env.log('effect failed', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, effect: effect.kind, error: failure.error })
+        return [{ event: { type: 'failed', error: `${effect.kind}: ${failure.error}`, retryable: failure.retryable }, reason: `${effect.kind} failed` }]
+      }
+    }
+    return followUps
+  }
+
+  private async runEffect(mirror: MirrorDefinition, runtime: PartitionRuntime, effect: MirrorEffect): Promise<{ event: MirrorEvent; reason: string } | null> {
+    const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
+    const host = this.env.host(mirror)
+    switch (effect.kind) {
+      case 'persistState':
+        return null
+      case 'setReadOnly':
+        await host.setReadOnly(runtime.topic, true, mirror.name)
+        return null
+      case 'clearReadOnly': {
+        // The flag is per topic: lift it only once every partition of the topic has stopped.
+        const allStopped = this.env.topicPartitions(mirror, runtime.topic).every((other) => !STATE_METADATA[other.value.state].readOnly)
+        if (allStopped) await host.setReadOnly(runtime.topic, false, null)
+        return null
+      }
+      case 'startFetcher':
+        runtime.fetching = true
+        return null
+      case 'removeFetcher':
+        runtime.fetching = false
+        return effect.then ? { event: { type: effect.then }, reason: 'fetcher removed' } : null
+      case 'lookUpLastMirrorPosition':
+        return { event: await this.env.lookUpLastMirrorPosition(mirror, runtime), reason: 'last mirror position looked up' }
+      case 'truncate': {
+        const before = (await this.describePartition(host, tp)).logEndOffset
+        const removed =
+          effect.truncateTo === null
+            ? (await host.truncateFullyAndStartAt(tp, effect.fetchOffset)).removedRecords
+            : (await host.truncateTo(tp, effect.truncateTo)).removedRecords
+        const after = await this.describePartition(host, tp)
+        this.refreshDestination(runtime, after)
+        this.env.log('truncated', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, from: before, to: after.logEndOffset, removed })
+        return {
+          event: { type: 'truncationCompleted', offset: after.logEndOffset, recordsRemoved: removed, reason: effect.reason },
+          reason: `truncated to ${after.logEndOffset} (${removed} records removed, ${effect.reason})`,
+        }
+      }
+      case 'awaitReplicaConvergence': {
+        const description = await this.describePartition(host, tp)
+        if (description.isr.length >= description.replicas.length) {
+          runtime.awaitingConvergence = false
+          return { event: { type: 'replicasConverged' }, reason: 'every replica holds the truncated log' }
+        }
+        // A replica is offline: the engine's tick asks again until it has caught up.
+        runtime.awaitingConvergence = true
+        return null
+      }
+      case 'bumpLeaderEpoch': {
+        const leaderEpoch = await host.bumpLeaderEpoch(tp, effect.minimumEpoch)
+        runtime.destinationLeaderEpoch = leaderEpoch
+        return effect.then ? { event: { type: effect.then, leaderEpoch }, reason: `leader epoch raised to ${leaderEpoch}` } : null
+      }
+      case 'runStoppingSequence':
+        await this.runStoppingSequence(mirror, runtime)
+        return { event: { type: 'stopCompleted' }, reason: 'failover sequence finished' }
+      case 'scheduleRetry':
+        runtime.retryAt = this.env.now() + effect.delayMs
+        runtime.retryStateEpoch = effect.stateEpoch
+        return null
+      case 'cancelScheduledRetry':
+        runtime.retryAt = null
+        runtime.retryStateEpoch = null
+        return null
+    }
+  }
+
+  /**
+   * STOPPING (DESIGN.md §4): each step is planned from what the log holds now and the persisted
+   * progress, executed, then recorded as done; a crash between two of these resumes at the right step
+   * without writing any marker twice.
+   */
+  private async runStoppingSequence(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
+    const host = this.env.host(mirror)
+    const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
+    for (let guard = 0; guard < 16; guard++) {
+      const progress = runtime.value.stopping
+      if (progress === null) throw new Error('STOPPING without progress')
+      const action = planStoppingAction(progress, await this.observeForStopping(mirror, runtime, progress.lastMirrorPosition?.offset ?? null))
+      switch (action.kind) {
+        case 'complete':
+          return
+        case 'removeFetcher':
+          runtime.fetching = false
+          break
+        case 'persistPosition':
+          await this.env.store(mirror).write([
+            { key: { kind: 'position', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }, value: action.lastMirrorPosition },
+          ])
+          break
+        case 'bumpLeaderEpoch':
+          runtime.destinationLeaderEpoch = await host.bumpLeaderEpoch(tp, action.minimumEpoch)
+          break
+        case 'appendAbortMarkers':
+          await host.appendAbortMarkers(tp, action.transactions.map(({ producerId, producerEpoch }) => ({ producerId, producerEpoch })))
+          break
+        case 'appendPidReset':
+          await host.appendMirrorPidReset(tp)
+          break
+        case 'skip':
+          break
+      }
+      if (action.completesStep) {
+        const completion =
+          action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
+        await this.dispatch(mirror, runtime, { type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`)
+      }
+    }
+    throw new Error('the failover sequence did not converge')
+  }
+
+  private async observeForStopping(mirror: MirrorDefinition, runtime: PartitionRuntime, positionOffset: number | null): Promise<StoppingObservation> {
+    const host = this.env.host(mirror)
+    const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
+    const [description, latestEpoch, openTransactions] = await Promise.all([
+      this.describePartition(host, tp),
+      host.latestEpoch(tp),
+      host.openTransactions(tp),
+    ])
+    this.refreshDestination(runtime, description)
+    return {
+      latestEpoch,
+      logEndOffset: description.logEndOffset,
+      leaderEpoch: description.leaderEpoch,
+      openTransactions,
+      pidResetOffset: positionOffset === null ? null : await this.findPidReset(mirror, tp, positionOffset, description.logEndOffset),
+    }
+  }
+
+  /** The offset of a MIRROR_PID_RESET written at or after `fromOffset`, read back from the destination log itself. */
+  private async findPidReset(mirror: MirrorDefinition, tp: TopicPartition, fromOffset: number, logEndOffset: number): Promise<number | null> {
+    if (fromOffset >= logEndOffset) return null
+    const destinationAsSource = this.env.source({ ...mirror, sourceCluster: mirror.destinationCluster })
+    let fetchOffset = fromOffset
+    while (fetchOffset < logEndOffset) {
+      const [result] = await destinationAsSource.fetch([{ ...tp, fetchOffset, lastFetchedEpoch: -1, maxBytes: 1 << 20 }], { maxBytes: 1 << 20 })
+      if (!result || !result.ok || result.records.byteLength === 0) return null
+      for (const { header, position } of splitBatches(result.records)) {
+        if (header.isControl && header.baseOffset >= fromOffset) {
+          const bytes = result.records.subarray(position, position + header.sizeInBytes)
+          if (readControlInfo(bytes, header).type === 'MIRROR_PID_RESET') return header.baseOffset
+        }
+        fetchOffset = header.lastOffset + 1
+      }
+    }
+    return null
+  }
+
+  private async describePartition(host: MirrorHost, tp: TopicPartition) {
+    const [topic] = await host.describeTopics([tp.topic])
+    const description = topic?.partitions.find((candidate) => candidate.partition === tp.partition)
+    if (!description) throw Object.assign(new Error(`unknown destination partition ${tp.topic}-${tp.partition}`), { code: 'NOT_FOUND' })
+    return description
+  }
+
+  private refreshDestination(runtime: PartitionRuntime, description: { highWatermark: number; logEndOffset: number; leaderEpoch: number }): void {
+    runtime.destinationHighWatermark = description.highWatermark
+    runtime.destinationLogEndOffset = description.logEndOffset
+    runtime.destinationLeaderEpoch = description.leaderEpoch
+  }
+}
+
+/** Sorts an effect's failure: storage and validation bugs are not retried; everything else is. */
+export function classifyEffectError(error: unknown): { error: string; retryable: boolean } {
+  const message = error instanceof Error ? error.message : String(error)
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : ''
+  const nonRetryable = new Set(['CORRUPT_RECORD', 'KAFKA_STORAGE_ERROR', 'INVALID_RECORD'])
+  return { error: code ? `${code}: ${message}` : message, retryable: !nonRetryable.has(code) }
+}

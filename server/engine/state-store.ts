@@ -1,0 +1,61 @@
+import 'server-only'
+import type { MirrorHost } from '@/server/cluster/ports'
+
+/**
+ * The destination's `__mirror_state` compacted topic, read and written through MirrorHost. Three keyed
+ * record kinds, all JSON:
+ *   mirror/<mirror>                         → the mirror definition (name, source, config, topics)
+ *   partition/<mirror>/<topicId>/<partition> → the partition's state record (state, stateEpoch, ...)
+ *   position/<mirror>/<topicId>/<partition>  → the last mirror position { epoch, offset }
+ * A null value is a tombstone. Replay keeps the last value per key, as log compaction would.
+ */
+export type StateRecordKey =
+  | { kind: 'mirror'; mirror: string }
+  | { kind: 'partition'; mirror: string; topicId: string; partition: number }
+  | { kind: 'position'; mirror: string; topicId: string; partition: number }
+
+export function encodeKey(key: StateRecordKey): string {
+  return key.kind === 'mirror' ? `mirror/${key.mirror}` : `${key.kind}/${key.mirror}/${key.topicId}/${key.partition}`
+}
+
+export function decodeKey(text: string): StateRecordKey | null {
+  const parts = text.split('/')
+  if (parts[0] === 'mirror' && parts.length === 2 && parts[1]) return { kind: 'mirror', mirror: parts[1] }
+  if ((parts[0] === 'partition' || parts[0] === 'position') && parts.length === 4) {
+    const partition = Number(parts[3])
+    if (!parts[1] || !parts[2] || !Number.isSafeInteger(partition) || partition < 0) return null
+    return { kind: parts[0], mirror: parts[1], topicId: parts[2], partition }
+  }
+  return null
+}
+
+export interface StateRecordWrite {
+  key: StateRecordKey
+  /** JSON-serialisable value; null writes a tombstone. */
+  value: unknown
+}
+
+export class MirrorStateStore {
+  constructor(private readonly host: MirrorHost) {}
+
+  /** Durable once resolved: the engine runs a transition's effects only after this. */
+  async write(records: StateRecordWrite[]): Promise<void> {
+    if (records.length === 0) return
+    await this.host.appendMirrorState(
+      records.map(({ key, value }) => ({ key: encodeKey(key), value: value === null ? null : JSON.stringify(value) })),
+    )
+  }
+
+  /** Last value per key (tombstoned keys are left out), in the order keys were first written. */
+  async replay(): Promise<Map<string, { key: StateRecordKey; value: unknown }>> {
+    const latest = new Map<string, { key: StateRecordKey; value: unknown }>()
+    for (const record of await this.host.readMirrorState()) {
+      const key = decodeKey(record.key)
+      // Keys this version does not know are left alone, so an older engine can read a newer log.
+      if (!key) continue
+      if (record.value === null) latest.delete(record.key)
+      else latest.set(record.key, { key, value: JSON.parse(record.value) as unknown })
+    }
+    return latest
+  }
+}

@@ -1,0 +1,118 @@
+import 'server-only'
+import type { FailoverPlan } from '@/lib/mirror/failover-plan'
+import type { MirrorPartition } from '@/lib/mirror/transition'
+import type { MirrorPartitionState } from '@/lib/mirror/states'
+import type { StoppingStep } from '@/lib/mirror/stopping'
+import type { TruncationPlanEntry } from '@/lib/mirror/truncation'
+
+/** Mirror-level settings (KIP-1279.md §7.3 keys), as stored with the mirror definition. */
+export interface MirrorConfig {
+  'topics.include': string[]
+  'topics.exclude': string[]
+  'groups.include': string[]
+  'groups.exclude': string[]
+  'topic.properties.exclude': string[]
+  'fetch.max.bytes': number
+  'fetch.response.max.bytes': number
+  'mirror.metadata.refresh.interval.ms': number
+  'mirror.failed.retry.initial.backoff.ms': number
+  'mirror.failed.retry.max.backoff.ms': number
+  'mirror.failed.retry.max.attempts': number
+}
+
+export interface MirrorDefinition {
+  name: string
+  sourceCluster: string
+  destinationCluster: string
+  /** The source cluster id seen when the mirror was created; a change fails every partition. */
+  sourceClusterId: string
+  /** Topics started explicitly or discovered through `topics.include`, in the order they were added. */
+  topics: string[]
+  config: MirrorConfig
+  createdAt: number
+}
+
+/** A mirror partition as the API shows it (API.md `Partition`). */
+export interface PartitionSnapshot {
+  topic: string
+  partition: number
+  state: MirrorPartitionState
+  stateEpoch: number
+  stateSince: number
+  previousState: MirrorPartitionState
+  retryAttempt: number
+  error: string | null
+  sourceHighWatermark: number | null
+  destinationHighWatermark: number
+  destinationLogEndOffset: number
+  offsetLag: number | null
+  timeLagMs: number | null
+  lastFetchAt: number | null
+  destinationLeaderEpoch: number
+  lastMirrorPosition: { epoch: number; offset: number } | null
+  lastTruncation: { offset: number; removedRecords: number; at: number; reason: string } | null
+  stoppingStep: StoppingStep | null
+}
+
+export interface PartitionTransitionRecord {
+  from: MirrorPartitionState
+  to: MirrorPartitionState
+  at: number
+  reason: string
+}
+
+export interface OperationPartition {
+  topic: string
+  partition: number
+  step: StoppingStep | null
+  state: MirrorPartitionState
+  error: string | null
+}
+
+export interface Operation {
+  id: string
+  kind: 'failover'
+  mirror: string
+  status: 'running' | 'succeeded' | 'failed'
+  startedAt: number
+  finishedAt: number | null
+  plan: FailoverPlan
+  partitions: OperationPartition[]
+}
+
+export type EngineEvent =
+  | { type: 'partition'; mirror: string; topic: string; partition: number; from: MirrorPartitionState; to: MirrorPartitionState; at: number; reason: string; stateEpoch: number }
+  | { type: 'lag'; mirror: string; at: number; partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> }
+  | { type: 'operation'; operation: Operation }
+  | { type: 'mirror'; mirror: string; change: 'created' | 'deleted' | 'updated' }
+
+export interface StartTopicsResult {
+  topics: string[]
+}
+
+export interface TruncationPlanResult {
+  mirror: string
+  partitions: TruncationPlanEntry[]
+}
+
+/** The in-memory side of one mirror partition; `value` is what `__mirror_state` holds. */
+export interface PartitionRuntime {
+  readonly mirror: string
+  readonly topic: string
+  readonly topicId: string
+  readonly partition: number
+  value: MirrorPartition
+  fetching: boolean
+  retryAt: number | null
+  retryStateEpoch: number | null
+  awaitingConvergence: boolean
+  /** Serialises every change of this partition: API calls, the fetch loop and retries never interleave. */
+  lock: Promise<void>
+  sourceHighWatermark: number | null
+  oldestUnmirroredTimestamp: number | null
+  lastFetchAt: number | null
+  destinationHighWatermark: number
+  destinationLogEndOffset: number
+  destinationLeaderEpoch: number
+  transitions: PartitionTransitionRecord[]
+}
