@@ -37,6 +37,8 @@ export interface EngineOptions {
   /** Injected so retry jitter is deterministic in tests; returns [0, 1). */
   random?: () => number
   log?: (message: string, fields: Record<string, unknown>) => void
+  /** Fault injection around each STOPPING action (crash tests, demo scenarios). */
+  onStoppingAction?: RunnerEnvironment['onStoppingAction']
 }
 
 export interface CreateMirrorInput {
@@ -117,6 +119,7 @@ export class MirrorEngine {
       topicPartitions: (mirror, topic) => [...this.requireMirror(mirror.name).partitions.values()].filter((runtime) => runtime.topic === topic),
       lookUpLastMirrorPosition: (mirror, runtime) => this.lookUpLastMirrorPosition(mirror, runtime),
       emit: (event) => this.emit(event),
+      onStoppingAction: options.onStoppingAction,
       log: (message, fields) => this.log(message, fields),
     }
     this.runner = new PartitionRunner(env)

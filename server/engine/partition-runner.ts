@@ -1,7 +1,7 @@
 import 'server-only'
 import { readControlInfo, splitBatches } from '@/lib/log/record-batch'
 import { STATE_METADATA } from '@/lib/mirror/states'
-import { planStoppingAction, type StoppingObservation } from '@/lib/mirror/stopping'
+import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
 import { transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
@@ -20,6 +20,8 @@ export interface RunnerEnvironment {
   /** Loop check, reverse-mirror check and last mirror position lookup (KIP-1279.md §3.4). */
   lookUpLastMirrorPosition(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent>
   emit(event: EngineEvent): void
+  /** Fault injection (tests, demo): called around each STOPPING action; may kill the process. */
+  onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void
   log(message: string, fields: Record<string, unknown>): void
 }
 
@@ -200,6 +202,7 @@ export class PartitionRunner {
       const progress = runtime.value.stopping
       if (progress === null) throw new Error('STOPPING without progress')
       const action = planStoppingAction(progress, await this.observeForStopping(mirror, runtime, progress.lastMirrorPosition?.offset ?? null))
+      if (action.kind !== 'complete') this.env.onStoppingAction?.('beforeAction', action.step, tp)
       switch (action.kind) {
         case 'complete':
           return
@@ -223,6 +226,7 @@ export class PartitionRunner {
         case 'skip':
           break
       }
+      this.env.onStoppingAction?.('afterAction', action.step, tp)
       if (action.completesStep) {
         const completion =
           action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }

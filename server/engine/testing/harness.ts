@@ -9,6 +9,7 @@ import { MirrorEngine, type EngineClusterAccess } from '../engine'
 
 /** @internal test harness: embedded clusters in temp dirs, one manual clock, and an engine over them. */
 export interface EngineHarness {
+  root: string
   clock: ManualClock
   clusters: Map<string, EmbeddedCluster>
   engine: MirrorEngine
@@ -23,10 +24,13 @@ export interface EngineHarness {
 export interface HarnessOptions {
   clusters: Record<string, { brokers?: number; config?: Partial<EmbeddedClusterConfig> }>
   random?: () => number
+  /** Reuse an existing data root (a restart after a crash); default: a fresh temp dir. */
+  root?: string
+  onStoppingAction?: import('../engine').EngineOptions['onStoppingAction']
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'mirror-engine-'))
+  const root = options.root ?? (await mkdtemp(path.join(os.tmpdir(), 'mirror-engine-')))
   const clock = new ManualClock()
   const clusters = new Map<string, EmbeddedCluster>()
   const open = async () => {
@@ -40,7 +44,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
         return cluster ? { source: cluster, host: cluster } : undefined
       },
     }
-    const engine = new MirrorEngine({ clusters: access, now: () => clock.now(), random: options.random ?? (() => 0.5) })
+    const engine = new MirrorEngine({ clusters: access, now: () => clock.now(), random: options.random ?? (() => 0.5), onStoppingAction: options.onStoppingAction })
     for (const [name, cluster] of clusters) {
       cluster.setMirrorDirectory({
         listHostedMirrors: async () => engine.hostedMirrors(name),
@@ -51,6 +55,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
     return engine
   }
   const harness: EngineHarness = {
+    root,
     clock,
     clusters,
     engine: await open(),
