@@ -250,7 +250,8 @@ export class PartitionRunner {
       logEndOffset: description.logEndOffset,
       leaderEpoch: description.leaderEpoch,
       openTransactions,
-      pidResetOffset: positionOffset === null ? null : await this.findPidReset(mirror, tp, positionOffset, description.logEndOffset),
+      // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
+      pidResetOffset: positionOffset === null ? null : await this.findPidReset(mirror, tp, Math.max(positionOffset, description.logStartOffset, 0), description.logEndOffset),
     }
   }
 
