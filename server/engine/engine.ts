@@ -7,7 +7,7 @@ import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionIn
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
 import { isMirrorPartitionState, rulesFor, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
-import { createMirrorPartition, effectsOnRestore, type MirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
+import { createMirrorPartition, type MirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
 import { truncationPlan, type TruncationPlanInput } from '@/lib/mirror/truncation'
 import type {
   FetchPartitionRequest,
@@ -20,7 +20,7 @@ import type {
   TopicPartition,
 } from '@/server/cluster/ports'
 import { EngineError } from './errors'
-import { PartitionRunner, type RunnerEnvironment } from './partition-runner'
+import { classifyEffectError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 
@@ -68,6 +68,8 @@ export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
 const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
 const LAG_SAMPLE_INTERVAL_MS = 1_000
 const FAILOVER_CONCURRENCY = 64
+/** Calls to a source that may be down are bounded, so a disaster never hangs the engine. */
+const SOURCE_CALL_TIMEOUT_MS = 10_000
 
 interface MirrorRuntime {
   definition: MirrorDefinition
@@ -117,7 +119,7 @@ export class MirrorEngine {
       host: (mirror) => this.cluster(mirror.destinationCluster).host,
       store: (mirror) => new MirrorStateStore(this.cluster(mirror.destinationCluster).host),
       topicPartitions: (mirror, topic) => [...this.requireMirror(mirror.name).partitions.values()].filter((runtime) => runtime.topic === topic),
-      lookUpLastMirrorPosition: (mirror, runtime) => this.lookUpLastMirrorPosition(mirror, runtime),
+      lookUpLastMirrorPosition: (mirror, runtime) => withTimeout(this.lookUpLastMirrorPosition(mirror, runtime), SOURCE_CALL_TIMEOUT_MS),
       emit: (event) => this.emit(event),
       onStoppingAction: options.onStoppingAction,
       log: (message, fields) => this.log(message, fields),
@@ -154,9 +156,41 @@ export class MirrorEngine {
     }
     for (const mirror of this.mirrors.values()) {
       for (const runtime of mirror.partitions.values()) {
-        const effects = effectsOnRestore(runtime.value, this.context(mirror.definition, runtime.topic))
-        await this.runner.withLock(runtime, () => this.runner.resume(mirror.definition, runtime, effects))
+        // Not awaited: a partition whose source is down must not hold up the server's start; the
+        // per-partition lock still orders everything that follows.
+        void this.runner.withLock(runtime, () => this.runner.restore(mirror.definition, runtime)).catch((error: unknown) =>
+          this.log('resume failed', { mirror: mirror.definition.name, topic: runtime.topic, partition: runtime.partition, error: errorMessage(error) }),
+        )
       }
+      // A crash between adding a topic to the mirror and writing its partitions' first state leaves
+      // partitions without a record; they start now (KIP-1279.md §2.3 row 1).
+      void this.startMissingPartitions(mirror).catch((error: unknown) => this.log('start of missing partitions failed', { mirror: mirror.definition.name, error: errorMessage(error) }))
+    }
+  }
+
+  private async startMissingPartitions(mirror: MirrorRuntime): Promise<void> {
+    const { definition } = mirror
+    const host = this.cluster(definition.destinationCluster).host
+    const missing: PartitionRuntime[] = []
+    for (const topic of await host.describeTopics(definition.topics)) {
+      for (const { partition } of topic.partitions) {
+        const key = partitionKey(topic.name, partition)
+        if (mirror.partitions.has(key)) continue
+        const runtime = this.newPartitionRuntime(definition.name, topic.name, topic.topicId, partition, createMirrorPartition(this.now()))
+        mirror.partitions.set(key, runtime)
+        missing.push(runtime)
+      }
+    }
+    await this.dispatchAll(mirror, missing, { type: 'startRequested' })
+  }
+
+  /** Resolves once no partition has work queued (restores, failovers, API requests): for tests and scripts. */
+  async settle(): Promise<void> {
+    for (;;) {
+      const locks = [...this.mirrors.values()].flatMap((mirror) => [...mirror.partitions.values()].map((runtime) => runtime.lock))
+      await Promise.all(locks)
+      const after = [...this.mirrors.values()].flatMap((mirror) => [...mirror.partitions.values()].map((runtime) => runtime.lock))
+      if (after.length === locks.length && after.every((lock, i) => lock === locks[i])) return
     }
   }
 
@@ -199,11 +233,30 @@ export class MirrorEngine {
 
   private async runTick(): Promise<void> {
     for (const mirror of this.mirrors.values()) {
-      await this.runDueRetries(mirror)
-      await this.runConvergenceChecks(mirror)
-      if (this.now() >= mirror.nextSyncAt) await this.sync(mirror)
-      await this.fetchRound(mirror)
+      // One mirror's trouble (or one step's) never stops the others: each step is isolated.
+      await this.isolated(mirror, 'restore', () => this.runPendingRestores(mirror))
+      await this.isolated(mirror, 'retries', () => this.runDueRetries(mirror))
+      await this.isolated(mirror, 'convergence', () => this.runConvergenceChecks(mirror))
+      if (this.now() >= mirror.nextSyncAt) await this.isolated(mirror, 'sync', () => this.sync(mirror))
+      await this.isolated(mirror, 'fetch', () => this.fetchRound(mirror))
       this.sampleLag(mirror)
+    }
+  }
+
+  private async isolated(mirror: MirrorRuntime, step: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work()
+    } catch (error) {
+      this.log('tick step failed', { mirror: mirror.definition.name, step, error: errorMessage(error) })
+    }
+  }
+
+  /** Partitions whose state write failed: their effects are re-run from the last durable state. */
+  private async runPendingRestores(mirror: MirrorRuntime): Promise<void> {
+    for (const runtime of mirror.partitions.values()) {
+      if (!runtime.needsRestore) continue
+      runtime.needsRestore = false
+      await this.runner.withLock(runtime, () => this.runner.restore(mirror.definition, runtime))
     }
   }
 
@@ -244,7 +297,7 @@ export class MirrorEngine {
       this.log('destination describe failed', { mirror: definition.name, error: String(error) })
       return
     }
-    const requests: Array<{ runtime: PartitionRuntime; request: FetchPartitionRequest }> = []
+    const requests: Array<{ runtime: PartitionRuntime; request: FetchPartitionRequest; stateEpoch: number }> = []
     for (const runtime of runnable) {
       const description = destination.find((topic) => topic.name === runtime.topic)?.partitions.find((p) => p.partition === runtime.partition)
       if (!description) continue
@@ -254,6 +307,7 @@ export class MirrorEngine {
       const tp = { topic: runtime.topic, partition: runtime.partition }
       requests.push({
         runtime,
+        stateEpoch: runtime.value.stateEpoch,
         request: { ...tp, fetchOffset: description.logEndOffset, lastFetchedEpoch: await host.latestEpoch(tp), maxBytes: definition.config['fetch.max.bytes'] },
       })
     }
@@ -274,15 +328,22 @@ export class MirrorEngine {
     for (const result of results) {
       const entry = requests.find(({ request }) => request.topic === result.topic && request.partition === result.partition)
       if (!entry) continue
-      await this.runner.withLock(entry.runtime, () => this.applyFetchResult(mirror, entry.runtime, entry.request, result))
+      await this.runner.withLock(entry.runtime, async () => {
+        try {
+          await this.applyFetchResult(mirror, entry.runtime, entry.request, entry.stateEpoch, result)
+        } catch (error) {
+          const failure = classifyEffectError(error)
+          await this.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
+        }
+      })
     }
   }
 
-  private async applyFetchResult(mirror: MirrorRuntime, runtime: PartitionRuntime, request: FetchPartitionRequest, result: FetchPartitionResult): Promise<void> {
+  private async applyFetchResult(mirror: MirrorRuntime, runtime: PartitionRuntime, request: FetchPartitionRequest, stateEpoch: number, result: FetchPartitionResult): Promise<void> {
     const { definition } = mirror
-    // A response for a partition that moved on (stopped, paused, truncated) is dropped: appending it
-    // now could land data after the STOPPING markers.
-    if (runtime.value.state !== 'MIRRORING' || !runtime.fetching) return
+    // A response for a partition that moved on (stopped, paused, truncated, failed and retried) is
+    // dropped: appending it now could land data after the STOPPING markers.
+    if (runtime.value.state !== 'MIRRORING' || !runtime.fetching || runtime.value.stateEpoch !== stateEpoch) return
     const host = this.cluster(definition.destinationCluster).host
     const tp = { topic: runtime.topic, partition: runtime.partition }
     const now = this.now()
@@ -375,6 +436,11 @@ export class MirrorEngine {
       }
       return { type: 'failed', error: `mirror ${hosted.name} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${state})`, retryable: true }
     }
+    const [sourceTopic] = await source.describeTopics([runtime.topic])
+    if (!sourceTopic?.partitions.some((p) => p.partition === runtime.partition)) {
+      // Unknown is not empty: without the source partition's log start a full truncation could erase data.
+      return { type: 'failed', error: `source partition ${runtime.topic}-${runtime.partition} is not known to ${definition.sourceCluster} yet`, retryable: true }
+    }
     const input = await this.alignmentInput(definition, tp, destinationClusterId)
     return { type: 'lastMirrorPositionFound', ...input }
   }
@@ -457,12 +523,18 @@ export class MirrorEngine {
       if (!syncable) continue
       await this.syncPartitionCount(mirror, sourceTopic)
       await this.syncConfigs(mirror, host, sourceTopic)
+      const [destinationTopic] = await host.describeTopics([topic])
+      if (destinationTopic?.configs['remote.storage.enable'] === 'true') {
+        await this.dispatchAll(mirror, active, { type: 'tieredStorageDetected' })
+        continue
+      }
       for (const sourcePartition of sourceTopic.partitions) {
         const runtime = mirror.partitions.get(partitionKey(topic, sourcePartition.partition))
-        if (!runtime || runtime.value.state !== 'MIRRORING') continue
-        if (needsProactiveEpochBump(sourcePartition.leaderEpoch, runtime.destinationLeaderEpoch)) {
+        const destinationEpoch = destinationTopic?.partitions.find((p) => p.partition === sourcePartition.partition)?.leaderEpoch
+        if (!runtime || runtime.value.state !== 'MIRRORING' || destinationEpoch === undefined) continue
+        if (needsProactiveEpochBump(sourcePartition.leaderEpoch, destinationEpoch)) {
           await this.runner.withLock(runtime, () =>
-            this.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch: sourcePartition.leaderEpoch, leaderEpoch: runtime.destinationLeaderEpoch }, 'periodic epoch check'),
+            this.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch: sourcePartition.leaderEpoch, leaderEpoch: destinationEpoch }, 'periodic epoch check'),
           )
         }
       }
@@ -474,10 +546,13 @@ export class MirrorEngine {
     const { definition } = mirror
     const host = this.cluster(definition.destinationCluster).host
     const [destination] = await host.describeTopics([sourceTopic.name])
-    if (!destination || sourceTopic.partitions.length <= destination.partitions.length) return
-    await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
+    if (!destination) return
+    const known = [...mirror.partitions.values()].filter((runtime) => runtime.topic === sourceTopic.name).length
+    if (sourceTopic.partitions.length <= known) return
+    if (destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
     const added: PartitionRuntime[] = []
-    for (let partition = destination.partitions.length; partition < sourceTopic.partitions.length; partition++) {
+    for (let partition = 0; partition < sourceTopic.partitions.length; partition++) {
+      if (mirror.partitions.has(partitionKey(sourceTopic.name, partition))) continue
       const runtime = this.newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
       mirror.partitions.set(partitionKey(sourceTopic.name, partition), runtime)
       added.push(runtime)
@@ -569,7 +644,7 @@ export class MirrorEngine {
     const sourceTopics = await this.reachSource(source, () => source.describeTopics(topics))
     const missing = topics.filter((topic) => !sourceTopics.some((described) => described.name === topic))
     if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${input.sourceCluster}: ${missing.join(', ')}`)
-    await this.assertTopicsStartable(input.name, input.destinationCluster, sourceTopics)
+    await this.assertTopicsStartable(input.name, input.destinationCluster, sourceTopics, source)
     const definition: MirrorDefinition = {
       name: input.name,
       sourceCluster: input.sourceCluster,
@@ -669,7 +744,7 @@ export class MirrorEngine {
     const selected = sourceTopics.filter((topic) => wanted.has(topic.name))
     const missing = [...wanted].filter((topic) => !selected.some((described) => described.name === topic))
     if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
-    await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected)
+    await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected, source)
 
     const started: string[] = []
     for (const sourceTopic of selected) {
@@ -685,7 +760,6 @@ export class MirrorEngine {
           mirror: mirrorName,
         }))
       if (existing && destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
-      await host.setReadOnly(sourceTopic.name, true, mirrorName)
       if (!definition.topics.includes(sourceTopic.name)) {
         mirror.definition = { ...mirror.definition, topics: [...mirror.definition.topics, sourceTopic.name] }
         await new MirrorStateStore(host).write([{ key: { kind: 'mirror', mirror: mirrorName }, value: mirror.definition }])
@@ -707,8 +781,9 @@ export class MirrorEngine {
   }
 
   /** A topic can be (re)started when none of its partitions in this mirror is mid-flight, and no other mirror owns it. */
-  private async assertTopicsStartable(mirrorName: string, destinationCluster: string, topics: TopicDescription[]): Promise<void> {
+  private async assertTopicsStartable(mirrorName: string, destinationCluster: string, topics: TopicDescription[], source?: SourceCluster): Promise<void> {
     const host = this.cluster(destinationCluster).host
+    if (source) await this.assertNoMirrorLoop(source, host, topics.map((topic) => topic.name))
     for (const topic of topics) {
       const [existing] = await host.describeTopics([topic.name])
       if (existing && existing.topicId !== topic.topicId) {
@@ -722,6 +797,27 @@ export class MirrorEngine {
         throw new EngineError('INVALID_MIRROR_STATE', `topic ${topic.name} is already ${busy[0]!.value.state} in mirror ${mirrorName}`, {
           details: { partitions: busy.slice(0, 20).map((runtime) => ({ partition: runtime.partition, state: runtime.value.state })) },
         })
+      }
+    }
+  }
+
+  /**
+   * Refuses a start that would mirror a topic back to a cluster that is still mirroring it from us
+   * (KIP-1279.md §11 #19), before anything is changed; PREPARING checks again for races.
+   */
+  private async assertNoMirrorLoop(source: SourceCluster, host: MirrorHost, topics: string[]): Promise<void> {
+    const destinationClusterId = await host.clusterId()
+    const hosted = await this.reachSource(source, () => source.listHostedMirrors())
+    for (const mirror of hosted) {
+      if (mirror.sourceClusterId !== destinationClusterId) continue
+      for (const topic of topics) {
+        if (!mirror.topics.includes(topic)) continue
+        const live = Object.entries(mirror.partitionStates).filter(([key, state]) => key.startsWith(`${topic}-`) && state !== 'STOPPED')
+        if (live.length > 0) {
+          throw new EngineError('CONFLICT', `mirror loop: mirror ${mirror.name} on the source still mirrors ${topic} from this cluster (${live[0]![1]}); fail it over or stop it first`, {
+            details: { mirror: mirror.name, topic, states: Object.fromEntries(live) },
+          })
+        }
       }
     }
   }
@@ -844,7 +940,7 @@ export class MirrorEngine {
     }
     this.operations.set(operation.id, operation)
     this.emit({ type: 'operation', operation })
-    const done = this.runFailover(mirror, operation, runtimes)
+    const done = this.runFailover(mirror, operation, runtimes).catch((error: unknown) => this.log('failover failed', { operation: operation.id, error: errorMessage(error) }))
     this.operationDone.set(operation.id, done)
     return { operation }
   }
@@ -854,7 +950,9 @@ export class MirrorEngine {
     const worker = async () => {
       for (let runtime = queue.shift(); runtime; runtime = queue.shift()) {
         const current = runtime
-        await this.runner.withLock(current, () => this.runner.dispatch(mirror.definition, current, { type: 'stopRequested' }, 'failover requested'))
+        await this.runner
+          .withLock(current, () => this.runner.dispatch(mirror.definition, current, { type: 'stopRequested' }, 'failover requested'))
+          .catch((error: unknown) => this.log('failover of a partition failed', { topic: current.topic, partition: current.partition, error: errorMessage(error) }))
         const entry = operation.partitions.find((p) => p.topic === current.topic && p.partition === current.partition)
         if (entry) {
           entry.state = current.value.state
@@ -865,9 +963,32 @@ export class MirrorEngine {
       }
     }
     await Promise.all(Array.from({ length: Math.min(FAILOVER_CONCURRENCY, Math.max(1, queue.length)) }, worker))
-    operation.status = operation.partitions.every((p) => p.state === 'STOPPED') ? 'succeeded' : 'failed'
-    operation.finishedAt = this.now()
+    this.refreshOperation(operation)
     this.emit({ type: 'operation', operation })
+  }
+
+  /**
+   * An operation's partitions and status are read from the partitions themselves: a stop that failed
+   * and is being retried keeps the operation running, and finishes it when the retry succeeds.
+   */
+  private refreshOperation(operation: Operation): Operation {
+    const mirror = this.mirrors.get(operation.mirror)
+    for (const entry of operation.partitions) {
+      const runtime = mirror?.partitions.get(partitionKey(entry.topic, entry.partition))
+      if (!runtime) continue
+      entry.state = runtime.value.state
+      entry.step = runtime.value.stopping?.step ?? null
+      entry.error = runtime.value.error
+    }
+    const stillStopping = operation.partitions.some((p) => {
+      const runtime = mirror?.partitions.get(partitionKey(p.topic, p.partition))
+      return p.state === 'STOPPING' || (p.state === 'FAILED' && runtime?.value.previousState === 'STOPPING' && runtime.value.retryAttempt > 0)
+    })
+    const status = stillStopping ? 'running' : operation.partitions.every((p) => p.state === 'STOPPED') ? 'succeeded' : 'failed'
+    if (status !== 'running' && operation.finishedAt === null) operation.finishedAt = this.now()
+    if (status === 'running') operation.finishedAt = null
+    operation.status = status
+    return operation
   }
 
   /** Resolves when the operation has finished (for tests and scripts). */
@@ -879,15 +1000,7 @@ export class MirrorEngine {
   getOperation(id: string): Operation {
     const operation = this.operations.get(id)
     if (!operation) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
-    for (const entry of operation.partitions) {
-      const runtime = this.mirrors.get(operation.mirror)?.partitions.get(partitionKey(entry.topic, entry.partition))
-      if (runtime && operation.status === 'running') {
-        entry.state = runtime.value.state
-        entry.step = runtime.value.stopping?.step ?? null
-        entry.error = runtime.value.error
-      }
-    }
-    return operation
+    return this.refreshOperation(operation)
   }
 
   listOperations(status?: Operation['status']): Operation[] {
@@ -1069,6 +1182,7 @@ export class MirrorEngine {
       retryAt: null,
       retryStateEpoch: null,
       awaitingConvergence: false,
+      needsRestore: false,
       lock: Promise.resolve(),
       sourceHighWatermark: null,
       oldestUnmirroredTimestamp: null,

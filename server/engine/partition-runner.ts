@@ -2,7 +2,7 @@ import 'server-only'
 import { readControlInfo, splitBatches } from '@/lib/log/record-batch'
 import { STATE_METADATA } from '@/lib/mirror/states'
 import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
-import { transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
+import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import { MirrorStateStore } from './state-store'
@@ -63,6 +63,11 @@ export class PartitionRunner {
     return firstAccepted
   }
 
+  /** Puts a partition back to work from its last durable state, as after a restart. */
+  async restore(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
+    await this.resume(mirror, runtime, effectsOnRestore(runtime.value, this.env.context(mirror, runtime)))
+  }
+
   /** Effects that put a partition restored from `__mirror_state` back to work (no persisting: nothing changed). */
   async resume(mirror: MirrorDefinition, runtime: PartitionRuntime, effects: readonly MirrorEffect[]): Promise<void> {
     const followUps = await this.runEffects(mirror, runtime, effects)
@@ -85,7 +90,15 @@ export class PartitionRunner {
     const effects = result.effects
     if (effects[0]?.kind === 'persistState') {
       // Durable before anything else happens: a crash after this point replays into the new state.
-      await this.persist(mirror, runtime, result.next)
+      try {
+        await this.persist(mirror, runtime, result.next)
+      } catch (error) {
+        // Nothing happened: the partition stays in its last durable state, whose effects the engine
+        // runs again on its next tick (as after a restart).
+        runtime.needsRestore = true
+        this.env.log('state write failed', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error) })
+        return null
+      }
     }
     runtime.value = result.next
     if (result.outcome === 'transitioned') this.recordTransition(mirror, runtime, from, result.to, reason)

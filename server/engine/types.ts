@@ -106,6 +106,8 @@ export interface PartitionRuntime {
   retryAt: number | null
   retryStateEpoch: number | null
   awaitingConvergence: boolean
+  /** A state write failed: the next tick re-runs the effects of the last durable state. */
+  needsRestore: boolean
   /** Serialises every change of this partition: API calls, the fetch loop and retries never interleave. */
   lock: Promise<void>
   sourceHighWatermark: number | null

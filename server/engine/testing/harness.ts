@@ -52,6 +52,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       })
     }
     await engine.start()
+    await engine.settle()
     return engine
   }
   const harness: EngineHarness = {
@@ -69,6 +70,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
         clock.advance(stepMs)
         for (const cluster of clusters.values()) await cluster.tick()
         await harness.engine.tick()
+        await harness.engine.settle()
       }
     },
     async restart() {

@@ -1,0 +1,129 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { ClusterEvent } from '@/lib/api/events'
+import { logger } from '@/server/http/logger'
+import { ClusterRegistry } from './registry'
+
+let dataDir: string
+const open: ClusterRegistry[] = []
+const events: ClusterEvent[] = []
+
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-registry-'))
+  events.length = 0
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+})
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((registry) => registry.close()))
+  vi.restoreAllMocks()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+async function openRegistry(): Promise<ClusterRegistry> {
+  const registry = await ClusterRegistry.open({ dataDir, log: logger, publish: (event) => events.push(event), now: () => 1234 })
+  open.push(registry)
+  return registry
+}
+
+describe('ClusterRegistry', () => {
+  it('creates an embedded cluster under <dataDir>/clusters/<name> and lists it', async () => {
+    const registry = await openRegistry()
+    const created = await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    expect(created).toMatchObject({ name: 'east', kind: 'embedded', brokers: [{ id: 1, alive: true }], topicCount: 0, status: 'ok' })
+    expect(created.clusterId).toMatch(/^[A-Za-z0-9_-]{22}$/)
+    expect(existsSync(path.join(dataDir, 'clusters', 'east', 'metadata.json'))).toBe(true)
+    expect(JSON.parse(readFileSync(path.join(dataDir, 'clusters.json'), 'utf8'))).toEqual({
+      version: 1,
+      clusters: [{ name: 'east', kind: 'embedded', brokers: 1, config: {}, createdAt: 1234 }],
+    })
+    expect(await registry.list()).toEqual([created])
+    expect(events).toEqual([{ cluster: 'east', change: 'created' }])
+  })
+
+  it('reopens its clusters with their topics, records and creation settings after a restart', async () => {
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1, firstProducerId: 4001 })
+    await registry.createTopic('east', { name: 'orders', partitions: 1 })
+    await registry.produce('east', 'orders', { idempotent: false, records: [{ key: 'Z', value: '10' }] })
+    const before = await registry.describe('east')
+    await registry.close()
+
+    const reopened = await openRegistry()
+    expect(await reopened.describe('east')).toEqual({ ...before, topicCount: 1 })
+    const { producerId } = await reopened.createProducer('east', 'tx')
+    expect(producerId).toBe(4001)
+    const page = await reopened.readRecords('east', 'orders', 0, { fromOffset: 0, limit: 100, isolation: 'read_uncommitted' })
+    expect(page.records.map(({ offset, key, value, producerId: id, producerEpoch }) => ({ offset, key, value, id, producerEpoch }))).toEqual([
+      { offset: 0, key: 'Z', value: '10', id: null, producerEpoch: null },
+    ])
+    expect(page.nextOffset).toBe(1)
+  })
+
+  it('refuses a second cluster of the same name, kafka clusters, and unknown names, changing nothing', async () => {
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    await expect(registry.create({ name: 'east', kind: 'embedded', brokers: 1 })).rejects.toMatchObject({ code: 'CONFLICT' })
+    await expect(registry.create({ name: 'west', kind: 'kafka', bootstrapServers: ['localhost:9092'] })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/not supported yet/),
+    })
+    await expect(registry.describe('west')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(registry.listTopics('west')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(registry.names()).toEqual(['east'])
+    expect(existsSync(path.join(dataDir, 'clusters', 'west'))).toBe(false)
+  })
+
+  it('serialises concurrent creations of one name: exactly one wins', async () => {
+    const registry = await openRegistry()
+    const results = await Promise.allSettled([
+      registry.create({ name: 'race', kind: 'embedded', brokers: 1 }),
+      registry.create({ name: 'race', kind: 'embedded', brokers: 1 }),
+    ])
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected'])
+  })
+
+  it('clears a directory that no definition names before creating a cluster there', async () => {
+    const leftover = path.join(dataDir, 'clusters', 'east')
+    mkdirSync(leftover, { recursive: true })
+    writeFileSync(path.join(leftover, 'stray.txt'), 'from a crashed creation')
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    expect(existsSync(path.join(leftover, 'stray.txt'))).toBe(false)
+  })
+
+  it('lists a cluster that cannot be opened as unavailable and answers SOURCE_UNAVAILABLE for it', async () => {
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    await registry.close()
+    writeFileSync(path.join(dataDir, 'clusters', 'east', 'metadata.json'), '{"version": 99}')
+    const reopened = await openRegistry()
+    expect(await reopened.list()).toEqual([
+      { name: 'east', kind: 'embedded', clusterId: '', brokers: [], topicCount: 0, status: 'unavailable', error: expect.any(String) },
+    ])
+    await expect(reopened.listTopics('east')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' })
+  })
+
+  it('reports cluster gauges for metrics', async () => {
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    await registry.createTopic('east', { name: 'orders', partitions: 2 })
+    await registry.produce('east', 'orders', { partition: 1, records: [{ value: 'a' }, { value: 'b' }] })
+    const families = new Map((await registry.collectMetrics()).map((family) => [family.name, family.samples]))
+    expect(families.get('mirrorboard_clusters')).toEqual([{ value: 1 }])
+    expect(families.get('mirrorboard_cluster_topics')).toEqual([{ labels: { cluster: 'east' }, value: 1 }])
+    expect(families.get('mirrorboard_partition_log_end_offset')).toEqual([
+      { labels: { cluster: 'east', topic: 'orders', partition: 0 }, value: 0 },
+      { labels: { cluster: 'east', topic: 'orders', partition: 1 }, value: 2 },
+    ])
+    expect(events.map((event) => event.change)).toEqual(['created', 'topicCreated', 'recordsAppended'])
+    expect(events[2]).toEqual({ cluster: 'east', change: 'recordsAppended', topic: 'orders', partitions: [1] })
+  })
+
+  it('refuses new clusters once closed', async () => {
+    const registry = await openRegistry()
+    await registry.close()
+    await expect(registry.create({ name: 'late', kind: 'embedded', brokers: 1 })).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' })
+  })
+})
