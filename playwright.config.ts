@@ -7,6 +7,9 @@ const port = Number(process.env.E2E_PORT ?? 3310)
 // Every run gets a fresh data dir so journeys never see state left by an earlier run.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'mirrorboard-e2e-'))
 process.env.E2E_DATA_DIR = dataDir
+// Known tokens, so journeys can sign in; the server would otherwise generate its own at first start.
+const operatorToken = (process.env.E2E_OPERATOR_TOKEN ??= 'e2e-operator-token')
+const viewerToken = (process.env.E2E_VIEWER_TOKEN ??= 'e2e-viewer-token')
 
 // Debian's Chromium, never a downloaded browser; the flags keep it off the (closed) network.
 const chromiumArgs = [
@@ -35,7 +38,8 @@ export default defineConfig({
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } },
-    { name: 'phone', use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } } },
+    // The HTTP API suite has no viewport: it runs once, in the desktop project.
+    { name: 'phone', use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } }, testIgnore: /api\.spec\.ts$/ },
   ],
   webServer: {
     command: `npx next start -H 127.0.0.1 -p ${port}`,
@@ -43,6 +47,6 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 90_000,
     stdout: 'pipe',
-    env: { MIRRORBOARD_DATA_DIR: dataDir },
+    env: { MIRRORBOARD_DATA_DIR: dataDir, MIRRORBOARD_OPERATOR_TOKEN: operatorToken, MIRRORBOARD_VIEWER_TOKEN: viewerToken },
   },
 })

@@ -1,7 +1,14 @@
 import 'server-only'
 import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
 import packageJson from '@/package.json'
+import { AuditLog } from './audit/audit-log'
+import { ClusterRegistry } from './cluster/registry'
 import { readRuntimeConfig, type RuntimeConfig } from './config'
+import { Auth, SessionStore, loadTokens } from './http/auth'
+import { EventHub } from './http/events'
+import { logger } from './http/logger'
+import { MetricsRegistry } from './http/metrics'
 
 /**
  * The composition root: the one place that builds clusters, the engine and stores.
@@ -13,6 +20,13 @@ export interface Runtime {
   readonly version: string
   readonly config: RuntimeConfig
   readonly startedAt: number
+  /** The live stream behind GET /api/v1/events. */
+  readonly events: EventHub
+  readonly audit: AuditLog
+  readonly auth: Auth
+  readonly clusters: ClusterRegistry
+  /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
+  readonly metrics: MetricsRegistry
   close(): Promise<void>
 }
 
@@ -21,11 +35,43 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
 async function createRuntime(): Promise<Runtime> {
   const config = readRuntimeConfig()
   await mkdir(config.dataDir, { recursive: true })
+  const log = logger.child({ module: 'runtime' })
+  const events = new EventHub()
+  const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
+    onAppend: (entry) => events.publish('audit', entry),
+    onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
+  })
+  const auth = new Auth(await loadTokens(config.dataDir, config.tokens, log), await SessionStore.open(config.dataDir, Date.now, log))
+  const clusters = await ClusterRegistry.open({
+    dataDir: config.dataDir,
+    log: logger.child({ module: 'clusters' }),
+    publish: (event) => events.publish('cluster', event),
+  })
+  const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }))
+  metrics.register('clusters', () => clusters.collectMetrics())
+  metrics.register('http', () => [
+    { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
+    { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
+  ])
+
+  let closing: Promise<void> | null = null
   const runtime: Runtime = {
     version: packageJson.version,
     config,
     startedAt: Date.now(),
-    async close() {},
+    events,
+    audit,
+    auth,
+    clusters,
+    metrics,
+    close() {
+      closing ??= (async () => {
+        events.close()
+        await clusters.close()
+        await audit.close()
+      })()
+      return closing
+    },
   }
   installShutdownHooks(runtime)
   return runtime

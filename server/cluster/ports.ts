@@ -147,7 +147,8 @@ export interface MirrorHost {
   alterTopicConfigs(topic: string, configs: Record<string, string>): Promise<void>
   /**
    * Appends fetched batches exactly as they are (same offsets, epochs, producer ids, sequences, markers) to
-   * the leader; the batch base offset must equal the log end offset. Resolves once durable on the leader and
+   * the leader; batches continue the log end offset, with gaps allowed as a compacted source leaves them;
+   * a batch whose epoch is above the partition leader epoch is refused. Resolves once durable on the leader and
    * replicated to the in-sync replicas; producer state is rebuilt from the batches as a follower would.
    */
   appendMirroredBatches(topicPartition: TopicPartition, records: Uint8Array): Promise<{ logEndOffset: number; highWatermark: number; lastBatchEpoch: number }>
@@ -162,6 +163,14 @@ export interface MirrorHost {
   /** Latest epoch in the partition's leader-epoch cache (epoch of the last batch), -1 when empty. */
   latestEpoch(topicPartition: TopicPartition): Promise<number>
   endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset>
+  /** One partition's description, without describing the rest of its topic. */
+  describePartition(topicPartition: TopicPartition): Promise<PartitionDescription>
+  /**
+   * The offset of the first control record of `type` at or after `fromOffset` in the leader's log, up to
+   * the log end offset (not only the high watermark: a record appended just before a crash counts), or
+   * null. STOPPING uses it to tell whether its MIRROR_PID_RESET was already written.
+   */
+  findControlRecord(topicPartition: TopicPartition, type: 'MIRROR_PID_RESET' | 'ABORT' | 'COMMIT', fromOffset: number): Promise<number | null>
   /** Open transactions in the partition's producer state, ordered by first offset. */
   openTransactions(topicPartition: TopicPartition): Promise<OpenTransaction[]>
   /** Appends one ABORT marker per given producer, in order, at the current leader epoch. */
@@ -169,8 +178,11 @@ export interface MirrorHost {
   /** Appends one MIRROR_PID_RESET control record; producer state is empty afterwards (also after replay). */
   appendMirrorPidReset(topicPartition: TopicPartition): Promise<{ offset: number }>
   setReadOnly(topic: string, readOnly: boolean, mirror: string | null): Promise<void>
-  /** Commits a synced offset for a group; refused (false) when the group has active members. */
-  commitSyncedGroupOffset(groupId: string, topicPartition: TopicPartition, offset: number): Promise<boolean>
+  /**
+   * Commits a synced offset for a group, with the leader epoch it belongs to (KIP-1279.md §3.6); refused
+   * (false) when the group has active members.
+   */
+  commitSyncedGroupOffset(groupId: string, topicPartition: TopicPartition, offset: number, leaderEpoch?: number | null): Promise<boolean>
   listGroupOffsets(): Promise<GroupOffsets[]>
   /** Appends keyed records to the compacted `__mirror_state` internal topic (null value = tombstone); durable on resolve. */
   appendMirrorState(entries: Array<{ key: string; value: string | null }>): Promise<void>

@@ -362,7 +362,7 @@ export class MirrorEngine {
       const local = await host.endOffsetForEpoch(tp, result.divergingEpoch.leaderEpoch)
       const [description] = await host.describeTopics([runtime.topic])
       if (description) this.rememberDestinationTopics(definition.destinationCluster, [description])
-      const partition = description?.partitions.find((p) => p.partition === runtime.partition)
+      const partition = await host.describePartition(tp)
       await this.runner.dispatch(
         definition,
         runtime,
@@ -370,8 +370,8 @@ export class MirrorEngine {
           type: 'divergenceDetected',
           divergingEpoch: { epoch: result.divergingEpoch.leaderEpoch, offset: result.divergingEpoch.endOffset },
           localEndOffsetForEpoch: { epoch: local.leaderEpoch, offset: local.endOffset },
-          logStartOffset: partition?.logStartOffset ?? 0,
-          logEndOffset: partition?.logEndOffset ?? runtime.destinationLogEndOffset,
+          logStartOffset: partition.logStartOffset,
+          logEndOffset: partition.logEndOffset,
         },
         `source history diverges at epoch ${result.divergingEpoch.leaderEpoch} offset ${result.divergingEpoch.endOffset}`,
       )
@@ -402,9 +402,8 @@ export class MirrorEngine {
       mirror.mirroredBytes += result.records.byteLength
       mirror.mirroredRecords += batches.reduce((sum, { header }) => sum + header.lastOffset - header.baseOffset + 1, 0)
     }
-    const [description] = await host.describeTopics([runtime.topic])
-    const destinationPartition = description?.partitions.find((p) => p.partition === runtime.partition)
-    if (destinationPartition && result.logStartOffset > destinationPartition.logStartOffset) {
+    const destinationPartition = await host.describePartition(tp)
+    if (result.logStartOffset > destinationPartition.logStartOffset) {
       await host.deleteRecordsBefore(tp, Math.min(result.logStartOffset, destinationPartition.logEndOffset), { bypassReadOnly: true })
     }
     runtime.sourceHighWatermark = result.highWatermark

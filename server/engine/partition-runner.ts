@@ -1,5 +1,4 @@
 import 'server-only'
-import { readControlInfo, splitBatches } from '@/lib/log/record-batch'
 import { STATE_METADATA } from '@/lib/mirror/states'
 import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
 import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
@@ -264,34 +263,12 @@ export class PartitionRunner {
       leaderEpoch: description.leaderEpoch,
       openTransactions,
       // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
-      pidResetOffset: positionOffset === null ? null : await this.findPidReset(mirror, tp, Math.max(positionOffset, description.logStartOffset, 0), description.logEndOffset),
+      pidResetOffset: positionOffset === null ? null : await host.findControlRecord(tp, 'MIRROR_PID_RESET', Math.max(positionOffset, 0)),
     }
   }
 
-  /** The offset of a MIRROR_PID_RESET written at or after `fromOffset`, read back from the destination log itself. */
-  private async findPidReset(mirror: MirrorDefinition, tp: TopicPartition, fromOffset: number, logEndOffset: number): Promise<number | null> {
-    if (fromOffset >= logEndOffset) return null
-    const destinationAsSource = this.env.source({ ...mirror, sourceCluster: mirror.destinationCluster })
-    let fetchOffset = fromOffset
-    while (fetchOffset < logEndOffset) {
-      const [result] = await destinationAsSource.fetch([{ ...tp, fetchOffset, lastFetchedEpoch: -1, maxBytes: 1 << 20 }], { maxBytes: 1 << 20 })
-      if (!result || !result.ok || result.records.byteLength === 0) return null
-      for (const { header, position } of splitBatches(result.records)) {
-        if (header.isControl && header.baseOffset >= fromOffset) {
-          const bytes = result.records.subarray(position, position + header.sizeInBytes)
-          if (readControlInfo(bytes, header).type === 'MIRROR_PID_RESET') return header.baseOffset
-        }
-        fetchOffset = header.lastOffset + 1
-      }
-    }
-    return null
-  }
-
-  private async describePartition(host: MirrorHost, tp: TopicPartition) {
-    const [topic] = await host.describeTopics([tp.topic])
-    const description = topic?.partitions.find((candidate) => candidate.partition === tp.partition)
-    if (!description) throw Object.assign(new Error(`unknown destination partition ${tp.topic}-${tp.partition}`), { code: 'NOT_FOUND' })
-    return description
+  private describePartition(host: MirrorHost, tp: TopicPartition) {
+    return host.describePartition(tp)
   }
 
   private refreshDestination(runtime: PartitionRuntime, description: { highWatermark: number; logEndOffset: number; leaderEpoch: number }): void {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { MIRROR_STATE_TOPIC } from '@/lib/mirror/constants'
+import { readControlInfo } from '@/lib/log/record-batch'
 import { decodeRecords } from '@/lib/log/records-view'
 import type { EpochEndOffset } from '@/lib/log/types'
 import { PartitionLog } from '@/server/storage/partition-log'
@@ -400,7 +401,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     const partition = this.requirePartition(topicPartition)
     this.requireBroker(brokerId)
     await partition.electLeader(brokerId, options)
-    return this.describePartition(partition)
+    return this.describeReplicatedPartition(partition)
   }
 
   // TOPICS
@@ -425,7 +426,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return partition
   }
 
-  private describePartition(partition: ReplicatedPartition): PartitionDescription {
+  private describeReplicatedPartition(partition: ReplicatedPartition): PartitionDescription {
     const m = partition.metadata
     return { partition: m.partition, leader: m.leader, replicas: [...m.replicas], isr: [...m.isr], leaderEpoch: m.leaderEpoch, ...partition.offsets() }
   }
@@ -436,7 +437,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
       topicId: topic.topicId,
       replicationFactor: topic.replicationFactor,
       configs: { ...topic.configs },
-      partitions: topic.partitions.map((p) => this.describePartition(this.partitions.get(partitionKey(topic.name, p.partition))!)),
+      partitions: topic.partitions.map((p) => this.describeReplicatedPartition(this.partitions.get(partitionKey(topic.name, p.partition))!)),
       readOnly: topic.readOnly,
       mirror: topic.mirror ? { name: topic.mirror.name } : null,
     }
@@ -1114,6 +1115,26 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
   async latestEpoch(topicPartition: TopicPartition): Promise<number> {
     this.ensureReachable()
     return this.requirePartition(topicPartition).leaderLog().latestEpoch()
+  }
+
+  async describePartition(topicPartition: TopicPartition): Promise<PartitionDescription> {
+    this.ensureReachable()
+    return this.describeReplicatedPartition(this.requirePartition(topicPartition))
+  }
+
+  async findControlRecord(topicPartition: TopicPartition, type: 'MIRROR_PID_RESET' | 'ABORT' | 'COMMIT', fromOffset: number): Promise<number | null> {
+    this.ensureReachable()
+    const log = this.requirePartition(topicPartition).leaderLog()
+    let fetchOffset = Math.max(fromOffset, log.logStartOffset)
+    while (fetchOffset < log.logEndOffset) {
+      const result = await log.read(fetchOffset, READ_CHUNK_BYTES, { maxOffset: log.logEndOffset })
+      if (result.batches.length === 0) return null
+      for (const batch of result.batches) {
+        if (batch.isControl && batch.lastOffset >= fromOffset && readControlInfo(batch.raw, batch).type === type) return batch.baseOffset
+        fetchOffset = batch.lastOffset + 1
+      }
+    }
+    return null
   }
 
   async openTransactions(topicPartition: TopicPartition): Promise<OpenTransaction[]> {

@@ -1,0 +1,47 @@
+import { z } from 'zod'
+import { IntegerString, NonNegativeInt, Timestamp } from './common'
+import { Role } from './session'
+
+export const AuditOutcome = z.enum(['ok', 'rejected', 'failed'])
+export type AuditOutcome = z.infer<typeof AuditOutcome>
+
+/** One mutation as the server saw it: who, what, when, how it ended. Never holds tokens or secrets. */
+export const AuditEntry = z.object({
+  id: NonNegativeInt,
+  at: Timestamp,
+  /** "token:operator", "session:<id prefix>", or "anonymous" when the caller gave no valid credentials. */
+  actor: z.string(),
+  role: Role.nullable(),
+  /** Dotted verb such as "topic.create". */
+  action: z.string(),
+  /** The resource acted on, as its API path below /api/v1. */
+  target: z.string(),
+  /** The request with secrets removed and long values shortened; null when the body could not be read. */
+  request: z.unknown(),
+  outcome: AuditOutcome,
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  dryRun: z.boolean(),
+  /** The plan a dry run returned. */
+  plan: z.unknown().optional(),
+})
+export type AuditEntry = z.infer<typeof AuditEntry>
+
+export const AuditQuery = z.object({
+  actor: z.string().max(300).optional(),
+  action: z.string().max(300).optional(),
+  outcome: AuditOutcome.optional(),
+  from: IntegerString.optional().describe('Entries at or after this time (ms).'),
+  to: IntegerString.optional().describe('Entries before this time (ms).'),
+  before: IntegerString.optional().describe('Entries with a smaller id (paging back).'),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'must be an integer from 1 to 1000')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .default(100),
+})
+export type AuditQuery = z.infer<typeof AuditQuery>
+
+/** Newest first. */
+export const AuditList = z.object({ entries: z.array(AuditEntry) })
+export type AuditList = z.infer<typeof AuditList>

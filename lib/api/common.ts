@@ -1,0 +1,76 @@
+import { z } from 'zod'
+
+/**
+ * Building blocks shared by every request and response schema of the HTTP API (API.md). Request objects
+ * are strict (an unknown field is a typo the caller wants to hear about); responses strip what they do
+ * not declare, so nothing the server did not mean to publish leaves it.
+ */
+
+/** Cluster, mirror and topic names (API.md conventions). */
+export const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
+
+// "." and ".." match the pattern but are not names: Kafka refuses them as topics, and a cluster called ".."
+// would be a directory outside the data dir.
+export const Name = z
+  .string()
+  .regex(NAME_PATTERN, 'must be 1 to 249 characters of A-Z, a-z, 0-9, ".", "_" or "-"')
+  .refine((name) => name !== '.' && name !== '..', 'must not be "." or ".."')
+
+/** Offsets, counts, producer ids: what Kafka keeps in an int64, which our clusters keep below 2^53. */
+export const NonNegativeInt = z.number().int().nonnegative()
+
+/** A partition index (Kafka int32). */
+export const PartitionIndex = z.number().int().nonnegative().max(2 ** 31 - 1)
+
+/** Milliseconds since the epoch. */
+export const Timestamp = z.number().int()
+
+/** Broker id, or -1 while a partition is offline (Kafka's convention). */
+export const BrokerIdOrNone = z.number().int().min(-1)
+
+/**
+ * A non-negative integer in a query string or path segment: digits only, so "-1", "1e3", " 7" and "0x10"
+ * are refused rather than coerced.
+ */
+export const IntegerString = z
+  .string()
+  .regex(/^\d{1,16}$/, 'must be a non-negative integer')
+  .transform(Number)
+  .pipe(NonNegativeInt)
+
+export const PartitionString = z
+  .string()
+  .regex(/^\d{1,10}$/, 'must be a non-negative integer')
+  .transform(Number)
+  .pipe(PartitionIndex)
+
+export const OkResponse = z.object({ ok: z.literal(true) })
+export type OkResponse = z.infer<typeof OkResponse>
+
+/** A comma-separated list in a query string (`?topic=a,b`), trimmed, empty entries dropped. */
+export function commaList<T extends z.ZodType<string, string>>(item: T) {
+  return z
+    .string()
+    .max(10_000)
+    .transform((text) =>
+      text
+        .split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+    )
+    .pipe(z.array(item).max(1000))
+}
+
+/** A regular expression given as a string (topic include/exclude filters); refused when it does not compile. */
+export const RegexString = z
+  .string()
+  .min(1)
+  .max(1000)
+  .refine((source) => {
+    try {
+      new RegExp(source)
+      return true
+    } catch {
+      return false
+    }
+  }, 'must be a valid regular expression')

@@ -1,0 +1,541 @@
+import { z } from 'zod'
+import { AuditList, AuditQuery } from './audit'
+import { Cluster, ClusterList, ClusterParams, CreateClusterRequest } from './clusters'
+import { OkResponse } from './common'
+import type { ApiErrorCode } from './errors'
+import { EventsQuery } from './events'
+import { CommitGroupOffsetsRequest, GroupList, GroupParams } from './groups'
+import { HealthResponse } from './health'
+import {
+  CreateMirrorRequest,
+  FailoverAccepted,
+  FailoverPlanResponse,
+  FailoverRequest,
+  LagQuery,
+  LagResponse,
+  Mirror,
+  MirrorList,
+  MirrorParams,
+  MirrorPartitionList,
+  MirrorPartitionParams,
+  MirrorPartitionsQuery,
+  MirrorTopicsRequest,
+  MirrorTopicsResponse,
+  PartitionHistory,
+  PatchMirrorRequest,
+  StartTopicsRequest,
+  TruncationPlanResponse,
+} from './mirrors'
+import { Operation, OperationList, OperationParams, OperationsQuery } from './operations'
+import {
+  CreateProducerRequest,
+  ProduceRequest,
+  ProduceResponse,
+  ProducerCreated,
+  ProducerParams,
+  ProducerSendRequest,
+  RecordsQuery,
+  RecordsResponse,
+} from './records'
+import { Session, SessionRequest } from './session'
+import { CreateTopicRequest, PartitionList, PartitionParams, Topic, TopicList, TopicParams } from './topics'
+
+/**
+ * The catalog of HTTP endpoints: method, path, who may call it, what it reads and returns. Route handlers
+ * are built from these entries (`server/http/route.ts`), the OpenAPI document is generated from them, and a
+ * test checks that every served entry has its route file and every route file its entry, so the contract,
+ * the code and the documentation cannot drift apart.
+ */
+
+export type AccessRole = 'public' | 'viewer' | 'operator'
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
+
+/** A 204 response. */
+export interface EmptyContent {
+  readonly kind: 'empty'
+}
+/** A non-JSON response (event stream, Prometheus text). */
+export interface TextContent {
+  readonly kind: 'text'
+  readonly contentType: string
+}
+
+export const EMPTY: EmptyContent = { kind: 'empty' }
+
+export interface Endpoint {
+  readonly operationId: string
+  readonly method: HttpMethod
+  /** OpenAPI path template, e.g. `/api/v1/clusters/{cluster}`. */
+  readonly path: string
+  readonly role: AccessRole
+  readonly summary: string
+  /** Audit action; set on every mutation, which is then logged whatever its outcome. */
+  readonly audit?: string
+  readonly params?: z.ZodType<Record<string, unknown>, Record<string, string>>
+  readonly query?: z.ZodType<Record<string, unknown>, Record<string, string | undefined>>
+  readonly body?: z.ZodType
+  /** The success status and its content. */
+  readonly status: number
+  readonly response: z.ZodType | EmptyContent | TextContent
+  /** Further success statuses a handler may choose (dry runs vs real runs). */
+  readonly otherResponses?: Readonly<Record<number, z.ZodType>>
+  /** Error codes beyond those every endpoint of its kind may return (validation, auth, not found). */
+  readonly errors?: readonly ApiErrorCode[]
+}
+
+function endpoint<const E extends Endpoint>(definition: E): E {
+  return definition
+}
+
+const v1 = '/api/v1'
+
+export const systemEndpoints = {
+  health: endpoint({
+    operationId: 'getHealth',
+    method: 'GET',
+    path: `${v1}/health`,
+    role: 'public',
+    summary: 'Liveness and version',
+    status: 200,
+    response: HealthResponse,
+  }),
+  openapi: endpoint({
+    operationId: 'getOpenApiDocument',
+    method: 'GET',
+    path: `${v1}/openapi.json`,
+    role: 'public',
+    summary: 'This API as an OpenAPI 3.1 document',
+    status: 200,
+    response: { kind: 'text', contentType: 'application/json' },
+  }),
+  metrics: endpoint({
+    operationId: 'getMetrics',
+    method: 'GET',
+    path: '/api/metrics',
+    role: 'viewer',
+    summary: 'Prometheus metrics (public when MIRRORBOARD_METRICS_PUBLIC=1)',
+    status: 200,
+    response: { kind: 'text', contentType: 'text/plain; version=0.0.4; charset=utf-8' },
+  }),
+  events: endpoint({
+    operationId: 'streamEvents',
+    method: 'GET',
+    path: `${v1}/events`,
+    role: 'viewer',
+    summary: 'Server-sent events: partition, lag, operation, cluster, audit (resume with Last-Event-ID)',
+    query: EventsQuery,
+    status: 200,
+    response: { kind: 'text', contentType: 'text/event-stream' },
+  }),
+  audit: endpoint({
+    operationId: 'listAuditEntries',
+    method: 'GET',
+    path: `${v1}/audit`,
+    role: 'viewer',
+    summary: 'Audit log of every mutation, newest first',
+    query: AuditQuery,
+    status: 200,
+    response: AuditList,
+  }),
+} as const
+
+export const sessionEndpoints = {
+  createSession: endpoint({
+    operationId: 'createSession',
+    method: 'POST',
+    path: `${v1}/session`,
+    role: 'public',
+    summary: 'Exchange a token for an httpOnly session cookie',
+    audit: 'session.create',
+    body: SessionRequest,
+    status: 200,
+    response: Session,
+  }),
+  getSession: endpoint({
+    operationId: 'getSession',
+    method: 'GET',
+    path: `${v1}/session`,
+    role: 'viewer',
+    summary: 'The role of the current credentials',
+    status: 200,
+    response: Session,
+  }),
+  deleteSession: endpoint({
+    operationId: 'deleteSession',
+    method: 'DELETE',
+    path: `${v1}/session`,
+    role: 'public',
+    summary: 'End the session and clear its cookie',
+    audit: 'session.delete',
+    status: 204,
+    response: EMPTY,
+  }),
+} as const
+
+export const clusterEndpoints = {
+  listClusters: endpoint({
+    operationId: 'listClusters',
+    method: 'GET',
+    path: `${v1}/clusters`,
+    role: 'viewer',
+    summary: 'Clusters the app manages',
+    status: 200,
+    response: ClusterList,
+  }),
+  createCluster: endpoint({
+    operationId: 'createCluster',
+    method: 'POST',
+    path: `${v1}/clusters`,
+    role: 'operator',
+    summary: 'Create an embedded cluster (Kafka clusters are not supported yet)',
+    audit: 'cluster.create',
+    body: CreateClusterRequest,
+    status: 201,
+    response: Cluster,
+    errors: ['CONFLICT'],
+  }),
+  getCluster: endpoint({
+    operationId: 'getCluster',
+    method: 'GET',
+    path: `${v1}/clusters/{cluster}`,
+    role: 'viewer',
+    summary: 'One cluster with its brokers',
+    params: ClusterParams,
+    status: 200,
+    response: Cluster,
+  }),
+  listTopics: endpoint({
+    operationId: 'listTopics',
+    method: 'GET',
+    path: `${v1}/clusters/{cluster}/topics`,
+    role: 'viewer',
+    summary: 'Topics of a cluster',
+    params: ClusterParams,
+    status: 200,
+    response: TopicList,
+  }),
+  createTopic: endpoint({
+    operationId: 'createTopic',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/topics`,
+    role: 'operator',
+    summary: 'Create a topic',
+    audit: 'topic.create',
+    params: ClusterParams,
+    body: CreateTopicRequest,
+    status: 201,
+    response: Topic,
+    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE'],
+  }),
+  listPartitions: endpoint({
+    operationId: 'listPartitions',
+    method: 'GET',
+    path: `${v1}/clusters/{cluster}/topics/{topic}/partitions`,
+    role: 'viewer',
+    summary: 'Partitions of a topic: leader, ISR, leader epoch and offsets',
+    params: TopicParams,
+    status: 200,
+    response: PartitionList,
+  }),
+  readRecords: endpoint({
+    operationId: 'readRecords',
+    method: 'GET',
+    path: `${v1}/clusters/{cluster}/topics/{topic}/partitions/{partition}/records`,
+    role: 'viewer',
+    summary: 'Records of a partition, one entry per offset, control records included',
+    params: PartitionParams,
+    query: RecordsQuery,
+    status: 200,
+    response: RecordsResponse,
+    errors: ['OFFSET_OUT_OF_RANGE', 'LEADER_NOT_AVAILABLE'],
+  }),
+  produce: endpoint({
+    operationId: 'produceRecords',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/topics/{topic}/records`,
+    role: 'operator',
+    summary: 'Append records (idempotent by default; idempotent: false writes without a producer id)',
+    audit: 'records.produce',
+    params: TopicParams,
+    body: ProduceRequest,
+    status: 200,
+    response: ProduceResponse,
+    errors: ['TOPIC_READ_ONLY', 'RECORD_TOO_LARGE', 'INVALID_RECORD', 'NOT_ENOUGH_REPLICAS', 'LEADER_NOT_AVAILABLE'],
+  }),
+  createProducer: endpoint({
+    operationId: 'createProducer',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/producers`,
+    role: 'operator',
+    summary: 'Start a transactional producer (fences an older one with the same transactional id)',
+    audit: 'producer.create',
+    params: ClusterParams,
+    body: CreateProducerRequest,
+    status: 201,
+    response: ProducerCreated,
+    errors: ['CONCURRENT_TRANSACTIONS'],
+  }),
+  producerSend: endpoint({
+    operationId: 'producerSend',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/producers/{handle}/send`,
+    role: 'operator',
+    summary: 'Send records in the open transaction (opening one when none is open)',
+    audit: 'producer.send',
+    params: ProducerParams,
+    body: ProducerSendRequest,
+    status: 200,
+    response: ProduceResponse,
+    errors: ['TOPIC_READ_ONLY', 'INVALID_PRODUCER_EPOCH', 'OUT_OF_ORDER_SEQUENCE', 'INVALID_TXN_STATE', 'RECORD_TOO_LARGE'],
+  }),
+  producerCommit: endpoint({
+    operationId: 'producerCommit',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/producers/{handle}/commit`,
+    role: 'operator',
+    summary: 'Commit the open transaction',
+    audit: 'producer.commit',
+    params: ProducerParams,
+    status: 200,
+    response: OkResponse,
+    errors: ['INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE'],
+  }),
+  producerAbort: endpoint({
+    operationId: 'producerAbort',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/producers/{handle}/abort`,
+    role: 'operator',
+    summary: 'Abort the open transaction',
+    audit: 'producer.abort',
+    params: ProducerParams,
+    status: 200,
+    response: OkResponse,
+    errors: ['INVALID_PRODUCER_EPOCH', 'INVALID_TXN_STATE'],
+  }),
+  closeProducer: endpoint({
+    operationId: 'closeProducer',
+    method: 'DELETE',
+    path: `${v1}/clusters/{cluster}/producers/{handle}`,
+    role: 'operator',
+    summary: 'Drop the handle, leaving any open transaction open as a crashed producer would',
+    audit: 'producer.close',
+    params: ProducerParams,
+    status: 204,
+    response: EMPTY,
+  }),
+  listGroups: endpoint({
+    operationId: 'listGroups',
+    method: 'GET',
+    path: `${v1}/clusters/{cluster}/groups`,
+    role: 'viewer',
+    summary: 'Consumer groups with their committed offsets',
+    params: ClusterParams,
+    status: 200,
+    response: GroupList,
+  }),
+  commitGroupOffsets: endpoint({
+    operationId: 'commitGroupOffsets',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/groups/{group}/offsets`,
+    role: 'operator',
+    summary: 'Commit offsets for a consumer group',
+    audit: 'group.commitOffsets',
+    params: GroupParams,
+    body: CommitGroupOffsetsRequest,
+    status: 200,
+    response: OkResponse,
+    errors: ['CONFLICT'],
+  }),
+} as const
+
+/**
+ * Mirror and operation endpoints of API.md. They are served once the mirroring engine is wired in: add
+ * their route files and spread this group into SERVED_ENDPOINTS.
+ */
+export const mirrorEndpoints = {
+  listMirrors: endpoint({
+    operationId: 'listMirrors',
+    method: 'GET',
+    path: `${v1}/mirrors`,
+    role: 'viewer',
+    summary: 'Mirrors with partition counts per state and their worst lag',
+    status: 200,
+    response: MirrorList,
+  }),
+  createMirror: endpoint({
+    operationId: 'createMirror',
+    method: 'POST',
+    path: `${v1}/mirrors`,
+    role: 'operator',
+    summary: 'Create a mirror (dryRun: the truncation plan, nothing created)',
+    audit: 'mirror.create',
+    body: CreateMirrorRequest,
+    status: 201,
+    response: Mirror,
+    otherResponses: { 200: TruncationPlanResponse },
+    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE'],
+  }),
+  getMirror: endpoint({
+    operationId: 'getMirror',
+    method: 'GET',
+    path: `${v1}/mirrors/{mirror}`,
+    role: 'viewer',
+    summary: 'One mirror with its config',
+    params: MirrorParams,
+    status: 200,
+    response: Mirror,
+  }),
+  patchMirror: endpoint({
+    operationId: 'patchMirror',
+    method: 'PATCH',
+    path: `${v1}/mirrors/{mirror}`,
+    role: 'operator',
+    summary: "Change a mirror's config",
+    audit: 'mirror.update',
+    params: MirrorParams,
+    body: PatchMirrorRequest,
+    status: 200,
+    response: Mirror,
+  }),
+  deleteMirror: endpoint({
+    operationId: 'deleteMirror',
+    method: 'DELETE',
+    path: `${v1}/mirrors/{mirror}`,
+    role: 'operator',
+    summary: 'Delete a mirror whose topics are all STOPPED',
+    audit: 'mirror.delete',
+    params: MirrorParams,
+    status: 204,
+    response: EMPTY,
+    errors: ['INVALID_MIRROR_STATE'],
+  }),
+  startMirrorTopics: endpoint({
+    operationId: 'startMirrorTopics',
+    method: 'POST',
+    path: `${v1}/mirrors/{mirror}/topics/start`,
+    role: 'operator',
+    summary: 'Start mirroring topics (dryRun: the truncation plan)',
+    audit: 'mirror.topics.start',
+    params: MirrorParams,
+    body: StartTopicsRequest,
+    status: 200,
+    response: z.union([MirrorTopicsResponse, TruncationPlanResponse]),
+    errors: ['INVALID_MIRROR_STATE', 'SOURCE_UNAVAILABLE'],
+  }),
+  pauseMirrorTopics: endpoint({
+    operationId: 'pauseMirrorTopics',
+    method: 'POST',
+    path: `${v1}/mirrors/{mirror}/topics/pause`,
+    role: 'operator',
+    summary: 'Pause mirroring (all topics when none are named)',
+    audit: 'mirror.topics.pause',
+    params: MirrorParams,
+    body: MirrorTopicsRequest,
+    status: 200,
+    response: MirrorTopicsResponse,
+    errors: ['INVALID_MIRROR_STATE'],
+  }),
+  resumeMirrorTopics: endpoint({
+    operationId: 'resumeMirrorTopics',
+    method: 'POST',
+    path: `${v1}/mirrors/{mirror}/topics/resume`,
+    role: 'operator',
+    summary: 'Resume paused topics',
+    audit: 'mirror.topics.resume',
+    params: MirrorParams,
+    body: MirrorTopicsRequest,
+    status: 200,
+    response: MirrorTopicsResponse,
+    errors: ['INVALID_MIRROR_STATE'],
+  }),
+  recoverMirrorTopics: endpoint({
+    operationId: 'recoverMirrorTopics',
+    method: 'POST',
+    path: `${v1}/mirrors/{mirror}/topics/recover`,
+    role: 'operator',
+    summary: 'Retry FAILED partitions',
+    audit: 'mirror.topics.recover',
+    params: MirrorParams,
+    body: MirrorTopicsRequest,
+    status: 200,
+    response: MirrorTopicsResponse,
+    errors: ['INVALID_MIRROR_STATE'],
+  }),
+  failover: endpoint({
+    operationId: 'failover',
+    method: 'POST',
+    path: `${v1}/mirrors/{mirror}/failover`,
+    role: 'operator',
+    summary: 'Fail over: stop mirroring and make the topics writable (dryRun: the plan only)',
+    audit: 'mirror.failover',
+    params: MirrorParams,
+    body: FailoverRequest,
+    status: 202,
+    response: FailoverAccepted,
+    otherResponses: { 200: FailoverPlanResponse },
+    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE'],
+  }),
+  listMirrorPartitions: endpoint({
+    operationId: 'listMirrorPartitions',
+    method: 'GET',
+    path: `${v1}/mirrors/{mirror}/partitions`,
+    role: 'viewer',
+    summary: 'Mirror partitions with state and lag',
+    params: MirrorParams,
+    query: MirrorPartitionsQuery,
+    status: 200,
+    response: MirrorPartitionList,
+  }),
+  partitionHistory: endpoint({
+    operationId: 'getMirrorPartitionHistory',
+    method: 'GET',
+    path: `${v1}/mirrors/{mirror}/partitions/{topic}/{partition}/history`,
+    role: 'viewer',
+    summary: "A mirror partition's state transitions",
+    params: MirrorPartitionParams,
+    status: 200,
+    response: PartitionHistory,
+  }),
+  mirrorLag: endpoint({
+    operationId: 'getMirrorLag',
+    method: 'GET',
+    path: `${v1}/mirrors/{mirror}/lag`,
+    role: 'viewer',
+    summary: 'Lag history per partition',
+    params: MirrorParams,
+    query: LagQuery,
+    status: 200,
+    response: LagResponse,
+  }),
+  listOperations: endpoint({
+    operationId: 'listOperations',
+    method: 'GET',
+    path: `${v1}/operations`,
+    role: 'viewer',
+    summary: 'Failover and failback operations',
+    query: OperationsQuery,
+    status: 200,
+    response: OperationList,
+  }),
+  getOperation: endpoint({
+    operationId: 'getOperation',
+    method: 'GET',
+    path: `${v1}/operations/{id}`,
+    role: 'viewer',
+    summary: 'One operation with the STOPPING step of each partition',
+    params: OperationParams,
+    status: 200,
+    response: Operation,
+  }),
+} as const
+
+/** Every endpoint this build serves (the OpenAPI document lists exactly these). */
+export const SERVED_ENDPOINTS: readonly Endpoint[] = [
+  ...Object.values(systemEndpoints),
+  ...Object.values(sessionEndpoints),
+  ...Object.values(clusterEndpoints),
+]
+
+export function isMutation(endpoint: Pick<Endpoint, 'method'>): boolean {
+  return endpoint.method !== 'GET'
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod'
+
+/**
+ * Error codes an API response may carry. The first group is API.md's contract; the rest are Kafka's names
+ * for producer, storage and availability failures, passed through so a client can tell a fenced producer
+ * from a full disk. The status of each code is decided in one place, `server/http/problem.ts`.
+ */
+export const API_ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'INVALID_MIRROR_STATE',
+  'CONFIRMATION_REQUIRED',
+  'CONFLICT',
+  'TOPIC_READ_ONLY',
+  'SOURCE_UNAVAILABLE',
+  'INTERNAL',
+  'PAYLOAD_TOO_LARGE',
+  'OFFSET_OUT_OF_RANGE',
+  'OUT_OF_ORDER_SEQUENCE',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_TXN_STATE',
+  'CONCURRENT_TRANSACTIONS',
+  'TRANSACTION_COORDINATOR_FENCED',
+  'FENCED_LEADER_EPOCH',
+  'MIRROR_LEADER_EPOCH_EXCEEDED',
+  'RECORD_TOO_LARGE',
+  'INVALID_RECORD',
+  'UNSUPPORTED_COMPRESSION_TYPE',
+  'CORRUPT_RECORD',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_OR_FOLLOWER',
+  'NOT_ENOUGH_REPLICAS',
+  'REQUEST_TIMED_OUT',
+  'LOG_TRUNCATED',
+  'LOG_CLOSED',
+  'KAFKA_STORAGE_ERROR',
+] as const
+
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number]
+
+export function isApiErrorCode(value: unknown): value is ApiErrorCode {
+  return typeof value === 'string' && (API_ERROR_CODES as readonly string[]).includes(value)
+}
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.enum(API_ERROR_CODES),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+})
+export type ErrorBody = z.infer<typeof ErrorBody>
+
+/**
+ * An error with an API code: thrown by the server's HTTP layer and route handlers, and by client code when
+ * a response carries an error body, so both sides branch on the same `code`.
+ */
+export class ApiError extends Error {
+  readonly code: ApiErrorCode
+  readonly details: Record<string, unknown> | undefined
+
+  constructor(code: ApiErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'ApiError'
+    this.code = code
+    this.details = options?.details
+  }
+}
+
+export function isApiError(error: unknown, code?: ApiErrorCode): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code)
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { Name, PartitionIndex, commaList } from './common'
+
+/**
+ * Server-sent event names (API.md "Live updates"). Every event carries an id `<stream>:<sequence>`; a client
+ * reconnecting with Last-Event-ID gets what it missed. `resync` says the server no longer holds what the
+ * client missed (or restarted): refetch everything.
+ */
+export const EVENT_TYPES = ['partition', 'lag', 'operation', 'cluster', 'audit', 'resync'] as const
+export const EventType = z.enum(EVENT_TYPES)
+export type EventType = z.infer<typeof EventType>
+
+export const EventsQuery = z.object({
+  types: commaList(EventType).optional().describe('Only these event names (comma-separated); all by default.'),
+})
+
+export const ClusterChange = z.enum([
+  'created',
+  'topicCreated',
+  'recordsAppended',
+  'transactionCommitted',
+  'transactionAborted',
+  'producerClosed',
+  'groupOffsetsCommitted',
+])
+export type ClusterChange = z.infer<typeof ClusterChange>
+
+/** `cluster` event data: something changed on a cluster; refetch what shows it. */
+export const ClusterEvent = z.object({
+  cluster: Name,
+  change: ClusterChange,
+  topic: Name.optional(),
+  partitions: z.array(PartitionIndex).optional(),
+})
+export type ClusterEvent = z.infer<typeof ClusterEvent>
+
+export const ResyncEvent = z.object({ reason: z.enum(['eventsDropped', 'serverRestarted']) })
+export type ResyncEvent = z.infer<typeof ResyncEvent>

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { Name, PartitionIndex, Timestamp } from './common'
+import { MirrorPartitionState } from './mirrors'
+
+/** Steps of a partition's STOPPING transition, in order (API.md "Operations"). */
+export const StoppingStep = z.enum(['removeFetcher', 'persistPosition', 'bumpEpoch', 'abortTransactions', 'pidReset', 'done'])
+export type StoppingStep = z.infer<typeof StoppingStep>
+
+export const OperationStatus = z.enum(['running', 'succeeded', 'failed'])
+
+export const Operation = z.object({
+  id: z.string(),
+  kind: z.string(),
+  mirror: Name,
+  status: OperationStatus,
+  startedAt: Timestamp,
+  finishedAt: Timestamp.nullable(),
+  partitions: z.array(
+    z.object({
+      topic: Name,
+      partition: PartitionIndex,
+      step: StoppingStep,
+      state: MirrorPartitionState,
+      error: z.string().nullable(),
+    }),
+  ),
+})
+export type Operation = z.infer<typeof Operation>
+
+export const OperationList = z.object({ operations: z.array(Operation) })
+export const OperationsQuery = z.object({ status: OperationStatus.optional() })
+export const OperationParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an operation id') })

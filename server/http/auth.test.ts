@@ -1,0 +1,197 @@
+import { mkdtempSync, rmSync, statSync, writeFileSync, chmodSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { isApiError } from '@/lib/api/errors'
+import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies } from './auth'
+import { logger } from './logger'
+
+let dir: string
+const quiet = logger.child({})
+let stdout: { mock: { calls: unknown[][] }; mockClear(): void }
+
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-auth-'))
+  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const tokens = { operator: 'op-secret-token', viewer: 'view-secret-token' }
+
+function request(init: { method?: string; headers?: Record<string, string> } = {}): Request {
+  return new Request('http://127.0.0.1:3310/api/v1/clusters', { method: init.method ?? 'GET', headers: { host: '127.0.0.1:3310', ...init.headers } })
+}
+
+async function authWith(now: () => number = Date.now): Promise<{ auth: Auth; sessions: SessionStore }> {
+  const sessions = await SessionStore.open(dir, now)
+  return { auth: new Auth(tokens, sessions), sessions }
+}
+
+function expectApiError(fn: () => unknown, code: string): void {
+  try {
+    fn()
+  } catch (error) {
+    expect(isApiError(error) ? error.code : error).toBe(code)
+    return
+  }
+  expect.unreachable(`expected ${code}`)
+}
+
+describe('loadTokens', () => {
+  it('generates both tokens at first start, prints them once and keeps them in a 0600 file', async () => {
+    const first = await loadTokens(dir, {}, quiet)
+    expect(first.operator).toMatch(/^mbo_[A-Za-z0-9_-]{43}$/)
+    expect(first.viewer).toMatch(/^mbv_[A-Za-z0-9_-]{43}$/)
+    const file = path.join(dir, 'tokens.json')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(first)
+    const printed = stdout.mock.calls.map((call: unknown[]) => String(call[0])).join('')
+    expect(printed).toContain(first.operator)
+    expect(printed).toContain(first.viewer)
+
+    stdout.mockClear()
+    expect(await loadTokens(dir, {}, quiet)).toEqual(first)
+    expect(stdout).not.toHaveBeenCalled()
+  })
+
+  it('prefers the environment and generates only what it leaves out', async () => {
+    const result = await loadTokens(dir, { operator: 'from-env' }, quiet)
+    expect(result.operator).toBe('from-env')
+    expect(result.viewer).toMatch(/^mbv_/)
+    const stored = JSON.parse(readFileSync(path.join(dir, 'tokens.json'), 'utf8')) as Record<string, string>
+    expect(stored).toEqual({ viewer: result.viewer })
+  })
+
+  it('writes no file when the environment gives both', async () => {
+    await loadTokens(dir, tokens, quiet)
+    expect(() => statSync(path.join(dir, 'tokens.json'))).toThrow()
+  })
+
+  it('tightens a tokens file that others can read', async () => {
+    const file = path.join(dir, 'tokens.json')
+    writeFileSync(file, JSON.stringify(tokens))
+    chmodSync(file, 0o644)
+    expect(await loadTokens(dir, {}, quiet)).toEqual(tokens)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('refuses equal operator and viewer tokens', async () => {
+    await expect(loadTokens(dir, { operator: 'same', viewer: 'same' }, quiet)).rejects.toThrow(/must differ/)
+  })
+})
+
+describe('Auth', () => {
+  it('maps bearer tokens to roles and refuses unknown or malformed ones', async () => {
+    const { auth } = await authWith()
+    expect(auth.authenticate(request({ headers: { authorization: `Bearer ${tokens.operator}` } }))).toMatchObject({
+      status: 'authenticated',
+      principal: { role: 'operator', actor: 'token:operator', via: 'bearer' },
+    })
+    expect(auth.authenticate(request({ headers: { authorization: `bearer ${tokens.viewer}` } }))).toMatchObject({ principal: { role: 'viewer' } })
+    expect(auth.authenticate(request({ headers: { authorization: 'Bearer nope' } })).status).toBe('invalid')
+    expect(auth.authenticate(request({ headers: { authorization: tokens.operator } })).status).toBe('invalid')
+    expect(auth.authenticate(request({ headers: { authorization: `Bearer ${tokens.operator}x` } })).status).toBe('invalid')
+    expect(auth.authenticate(request()).status).toBe('anonymous')
+  })
+
+  it('opens an httpOnly SameSite=Strict session whose cookie authenticates, and survives a restart', async () => {
+    const { auth } = await authWith()
+    const { setCookie, principal } = await auth.login(tokens.viewer, request({ method: 'POST' }))
+    expect(principal.role).toBe('viewer')
+    expect(setCookie).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200$`))
+    const cookie = setCookie.split(';')[0] ?? ''
+    expect(auth.authenticate(request({ headers: { cookie } }))).toMatchObject({ status: 'authenticated', principal: { role: 'viewer', via: 'cookie' } })
+
+    const restarted = new Auth(tokens, await SessionStore.open(dir))
+    expect(restarted.authenticate(request({ headers: { cookie: `other=1; ${cookie}` } }))).toMatchObject({ principal: { role: 'viewer' } })
+    expect(statSync(path.join(dir, 'sessions.json')).mode & 0o777).toBe(0o600)
+    expect(readFileSync(path.join(dir, 'sessions.json'), 'utf8')).not.toContain(cookie.split('=')[1])
+  })
+
+  it('marks the cookie Secure behind https', async () => {
+    const { auth } = await authWith()
+    const { setCookie } = await auth.login(tokens.operator, request({ method: 'POST', headers: { 'x-forwarded-proto': 'https' } }))
+    expect(setCookie).toMatch(/; Secure$/)
+  })
+
+  it('refuses a wrong token at sign-in', async () => {
+    const { auth, sessions } = await authWith()
+    await expect(auth.login('wrong', request({ method: 'POST' }))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' })
+    expect(sessions.size).toBe(0)
+  })
+
+  it('ends a session on logout and when it expires', async () => {
+    let now = 1_000_000
+    const { auth } = await authWith(() => now)
+    const first = (await auth.login(tokens.operator, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    const second = (await auth.login(tokens.operator, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    const cleared = await auth.logout(request({ method: 'DELETE', headers: { cookie: first } }))
+    expect(cleared).toMatch(new RegExp(`^${SESSION_COOKIE}=; .*Max-Age=0`))
+    expect(auth.authenticate(request({ headers: { cookie: first } })).status).toBe('invalid')
+    expect(auth.authenticate(request({ headers: { cookie: second } })).status).toBe('authenticated')
+    now += SESSION_TTL_MS
+    expect(auth.authenticate(request({ headers: { cookie: second } })).status).toBe('invalid')
+  })
+
+  it('ends sessions opened with a token that has since been rotated', async () => {
+    const { auth } = await authWith()
+    const cookie = (await auth.login(tokens.operator, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    const rotated = new Auth({ ...tokens, operator: 'new-operator-token' }, await SessionStore.open(dir))
+    expect(rotated.authenticate(request({ headers: { cookie } })).status).toBe('invalid')
+  })
+})
+
+describe('authorize', () => {
+  const operator = { status: 'authenticated', principal: { role: 'operator', actor: 'token:operator', via: 'bearer', sessionExpiresAt: null } } as const
+  const viewer = { status: 'authenticated', principal: { role: 'viewer', actor: 'token:viewer', via: 'bearer', sessionExpiresAt: null } } as const
+  const cookieOperator = { status: 'authenticated', principal: { role: 'operator', actor: 'session:1', via: 'cookie', sessionExpiresAt: 1 } } as const
+
+  it('needs credentials for viewer and operator endpoints, none for public ones', () => {
+    expectApiError(() => authorize({ status: 'anonymous' }, 'viewer', request(), false), 'UNAUTHENTICATED')
+    expectApiError(() => authorize({ status: 'invalid', message: 'bad' }, 'viewer', request(), false), 'UNAUTHENTICATED')
+    expect(authorize({ status: 'anonymous' }, 'public', request(), false)).toBeNull()
+    expect(authorize(viewer, 'viewer', request(), false)).toEqual(viewer.principal)
+  })
+
+  it('refuses a viewer on an operator endpoint', () => {
+    expectApiError(() => authorize(viewer, 'operator', request({ method: 'POST' }), true), 'FORBIDDEN')
+    expect(authorize(operator, 'operator', request({ method: 'POST' }), true)).toEqual(operator.principal)
+  })
+
+  it('requires a same-origin Origin on cookie-authenticated mutations only', () => {
+    const sameOrigin = request({ method: 'POST', headers: { origin: 'http://127.0.0.1:3310' } })
+    expect(authorize(cookieOperator, 'operator', sameOrigin, true)).toEqual(cookieOperator.principal)
+    expectApiError(() => authorize(cookieOperator, 'operator', request({ method: 'POST' }), true), 'FORBIDDEN')
+    expectApiError(
+      () => authorize(cookieOperator, 'operator', request({ method: 'POST', headers: { origin: 'http://evil.example' } }), true),
+      'FORBIDDEN',
+    )
+    expect(authorize(cookieOperator, 'viewer', request(), false)).toEqual(cookieOperator.principal)
+    // API clients send no Origin.
+    expect(authorize(operator, 'operator', request({ method: 'POST' }), true)).toEqual(operator.principal)
+  })
+
+  it('refuses any mutation that names another origin, bearer or not', () => {
+    expectApiError(() => authorize(operator, 'operator', request({ method: 'POST', headers: { origin: 'http://evil.example' } }), true), 'FORBIDDEN')
+    expectApiError(() => authorize({ status: 'anonymous' }, 'public', request({ method: 'POST', headers: { origin: 'null' } }), true), 'FORBIDDEN')
+  })
+})
+
+describe('helpers', () => {
+  it('compares Origin with the Host (or X-Forwarded-Host) the request was sent to', () => {
+    expect(isSameOrigin(request({ headers: { origin: 'http://127.0.0.1:3310' } }))).toBe(true)
+    expect(isSameOrigin(request({ headers: { origin: 'http://127.0.0.1:3311' } }))).toBe(false)
+    expect(isSameOrigin(request({ headers: { origin: 'not a url' } }))).toBe(false)
+    expect(isSameOrigin(request())).toBe(false)
+    expect(isSameOrigin(request({ headers: { origin: 'https://board.example', 'x-forwarded-host': 'board.example' } }))).toBe(true)
+  })
+
+  it('parses cookie headers', () => {
+    expect(parseCookies('a=1; b = two ; c=%41;broken')).toEqual(new Map([['a', '1'], ['b', 'two'], ['c', 'A']]))
+    expect(parseCookies(null).size).toBe(0)
+  })
+})

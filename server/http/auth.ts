@@ -1,0 +1,321 @@
+import 'server-only'
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { chmod, stat } from 'node:fs/promises'
+import path from 'node:path'
+import { z } from 'zod'
+import type { AccessRole } from '@/lib/api/endpoints'
+import { ApiError } from '@/lib/api/errors'
+import type { Role } from '@/lib/api/session'
+import { SnapshotWriter, readTextIfExists, writeFileAtomic } from './files'
+import type { Logger } from './logger'
+
+/**
+ * Who is calling (API.md "Authentication and roles"). API clients send `Authorization: Bearer <token>`;
+ * browsers exchange a token for an httpOnly, SameSite=Strict session cookie. The server keeps only a hash
+ * of each session id, so a leaked sessions file opens nothing, and each session remembers a fingerprint of
+ * the token it was opened with, so rotating a token ends the sessions it opened.
+ */
+
+export const SESSION_COOKIE = 'mirrorboard_session'
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000
+const MAX_SESSIONS = 1000
+
+export interface Principal {
+  role: Role
+  /** Audit name: `token:operator`, `session:1a2b3c4d`. */
+  actor: string
+  via: 'bearer' | 'cookie'
+  /** Cookie sessions only. */
+  sessionExpiresAt: number | null
+}
+
+export type Authentication =
+  | { status: 'anonymous' }
+  | { status: 'authenticated'; principal: Principal }
+  | { status: 'invalid'; message: string }
+
+export interface Tokens {
+  operator: string
+  viewer: string
+}
+
+const TokensFile = z.object({ operator: z.string().min(1).optional(), viewer: z.string().min(1).optional() })
+
+function generateToken(role: Role): string {
+  return `mb${role === 'operator' ? 'o' : 'v'}_${randomBytes(32).toString('base64url')}`
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest()
+}
+
+function fingerprint(token: string): string {
+  return sha256(`fingerprint:${token}`).toString('hex').slice(0, 16)
+}
+
+/**
+ * Tokens from the environment, else from `<dataDir>/tokens.json`, else generated now, kept there (mode 0600)
+ * and printed once so the person who started the server can sign in.
+ */
+export async function loadTokens(
+  dataDir: string,
+  fromEnv: { operator?: string | undefined; viewer?: string | undefined },
+  log: Logger,
+): Promise<Tokens> {
+  const file = path.join(dataDir, 'tokens.json')
+  const text = await readTextIfExists(file)
+  let stored: z.infer<typeof TokensFile> = {}
+  if (text !== undefined) {
+    const parsed = TokensFile.safeParse(JSON.parse(text))
+    if (!parsed.success) throw new Error(`${file} is not a tokens file; remove it to generate new tokens`, { cause: parsed.error })
+    stored = parsed.data
+    // A copy restored from a backup may have lost its mode; tokens are secrets.
+    if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600)
+  }
+
+  const generated: Partial<Tokens> = {}
+  const pick = (role: Role): string => {
+    const value = fromEnv[role] ?? stored[role]
+    if (value !== undefined) return value
+    generated[role] = generateToken(role)
+    return generated[role]
+  }
+  const tokens: Tokens = { operator: pick('operator'), viewer: pick('viewer') }
+  if (tokens.operator === tokens.viewer) {
+    throw new Error('the operator and viewer tokens must differ (MIRRORBOARD_OPERATOR_TOKEN, MIRRORBOARD_VIEWER_TOKEN)')
+  }
+  if (generated.operator !== undefined || generated.viewer !== undefined) {
+    await writeFileAtomic(file, `${JSON.stringify({ ...stored, ...generated }, null, 1)}\n`, 0o600)
+    const lines = Object.entries(generated).map(([role, token]) => `  ${role.padEnd(8)} ${token}`)
+    // Printed on purpose, once: this is how the person starting the server learns the generated tokens.
+    process.stdout.write(`Mirrorboard access tokens (kept in ${file}):\n${lines.join('\n')}\n`)
+    log.info('generated access tokens', { file, roles: Object.keys(generated) })
+  }
+  return tokens
+}
+
+interface StoredSession {
+  /** sha256 of the session id, hex. */
+  idHash: string
+  role: Role
+  tokenFingerprint: string
+  createdAt: number
+  expiresAt: number
+}
+
+const SessionsFile = z.object({
+  sessions: z.array(
+    z.object({
+      idHash: z.string().regex(/^[0-9a-f]{64}$/),
+      role: z.enum(['viewer', 'operator']),
+      tokenFingerprint: z.string(),
+      createdAt: z.number(),
+      expiresAt: z.number(),
+    }),
+  ),
+})
+
+/** Sessions by hashed id, kept in `<dataDir>/sessions.json` (mode 0600) so a restart does not sign anyone out. */
+export class SessionStore {
+  private readonly sessions = new Map<string, StoredSession>()
+  private readonly writer: SnapshotWriter
+
+  private constructor(
+    readonly file: string,
+    private readonly now: () => number,
+  ) {
+    this.writer = new SnapshotWriter(() =>
+      writeFileAtomic(this.file, `${JSON.stringify({ sessions: [...this.sessions.values()] })}\n`, 0o600),
+    )
+  }
+
+  static async open(dataDir: string, now: () => number = Date.now, log?: Logger): Promise<SessionStore> {
+    const store = new SessionStore(path.join(dataDir, 'sessions.json'), now)
+    const text = await readTextIfExists(store.file)
+    if (text !== undefined) {
+      let parsed: z.ZodSafeParseResult<z.infer<typeof SessionsFile>> | undefined
+      try {
+        parsed = SessionsFile.safeParse(JSON.parse(text))
+      } catch {
+        parsed = undefined
+      }
+      // Sessions are a convenience: an unreadable file signs everyone out instead of stopping the server.
+      if (parsed?.success) for (const session of parsed.data.sessions) store.sessions.set(session.idHash, session)
+      else log?.warn('ignoring an unreadable sessions file', { file: store.file })
+    }
+    return store
+  }
+
+  get size(): number {
+    return this.sessions.size
+  }
+
+  async create(role: Role, tokenFingerprint: string): Promise<{ id: string; expiresAt: number }> {
+    const id = randomBytes(32).toString('base64url')
+    const createdAt = this.now()
+    const session: StoredSession = { idHash: sha256(id).toString('hex'), role, tokenFingerprint, createdAt, expiresAt: createdAt + SESSION_TTL_MS }
+    this.pruneExpired()
+    while (this.sessions.size >= MAX_SESSIONS) {
+      const oldest = this.sessions.keys().next()
+      if (oldest.done) break
+      this.sessions.delete(oldest.value)
+    }
+    this.sessions.set(session.idHash, session)
+    await this.writer.save()
+    return { id, expiresAt: session.expiresAt }
+  }
+
+  find(id: string): StoredSession | null {
+    const session = this.sessions.get(sha256(id).toString('hex'))
+    if (session === undefined || session.expiresAt <= this.now()) return null
+    return session
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const deleted = this.sessions.delete(sha256(id).toString('hex'))
+    if (deleted) await this.writer.save()
+    return deleted
+  }
+
+  private pruneExpired(): void {
+    const now = this.now()
+    for (const [key, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(key)
+  }
+}
+
+export function parseCookies(header: string | null): Map<string, string> {
+  const cookies = new Map<string, string>()
+  if (header === null) return cookies
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=')
+    if (index <= 0) continue
+    const name = part.slice(0, index).trim()
+    const raw = part.slice(index + 1).trim()
+    try {
+      cookies.set(name, decodeURIComponent(raw))
+    } catch {
+      cookies.set(name, raw)
+    }
+  }
+  return cookies
+}
+
+/**
+ * True when the request's Origin header names the host the request was sent to. A browser sends Origin on
+ * every cross-site and same-site non-GET fetch, so a mutation riding on a cookie without a matching Origin
+ * did not come from our pages.
+ */
+export function isSameOrigin(request: Request): boolean {
+  const origin = request.headers.get('origin')
+  if (origin === null || origin === 'null') return false
+  let originHost: string
+  try {
+    originHost = new URL(origin).host
+  } catch {
+    return false
+  }
+  const forwarded = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()
+  const host = forwarded || request.headers.get('host') || new URL(request.url).host
+  return originHost.toLowerCase() === host.toLowerCase()
+}
+
+function isSecureRequest(request: Request): boolean {
+  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim()
+  return (proto ?? new URL(request.url).protocol.replace(':', '')) === 'https'
+}
+
+export class Auth {
+  private readonly digests: Array<{ role: Role; digest: Buffer; fingerprint: string }>
+
+  constructor(
+    tokens: Tokens,
+    private readonly sessions: SessionStore,
+  ) {
+    this.digests = (['operator', 'viewer'] as const).map((role) => ({
+      role,
+      digest: sha256(tokens[role]),
+      fingerprint: fingerprint(tokens[role]),
+    }))
+  }
+
+  /** Compares digests in constant time, so the response time says nothing about how much of a token matched. */
+  roleForToken(token: string): { role: Role; fingerprint: string } | null {
+    const digest = sha256(token)
+    let match: { role: Role; fingerprint: string } | null = null
+    for (const entry of this.digests) if (timingSafeEqual(entry.digest, digest)) match = { role: entry.role, fingerprint: entry.fingerprint }
+    return match
+  }
+
+  /** A bearer token wins over a cookie; bad credentials are `invalid`, never silently anonymous. */
+  authenticate(request: Request): Authentication {
+    const authorization = request.headers.get('authorization')
+    if (authorization !== null) {
+      const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)
+      if (!match?.[1]) return { status: 'invalid', message: 'the Authorization header must be "Bearer <token>"' }
+      const found = this.roleForToken(match[1])
+      if (found === null) return { status: 'invalid', message: 'the bearer token is not valid' }
+      return { status: 'authenticated', principal: { role: found.role, actor: `token:${found.role}`, via: 'bearer', sessionExpiresAt: null } }
+    }
+    const sessionId = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
+    if (sessionId === undefined || sessionId === '') return { status: 'anonymous' }
+    const session = this.sessions.find(sessionId)
+    const current = session && this.digests.find((entry) => entry.role === session.role)
+    if (!session || current?.fingerprint !== session.tokenFingerprint) {
+      return { status: 'invalid', message: 'the session has expired or was ended; sign in again' }
+    }
+    return {
+      status: 'authenticated',
+      principal: { role: session.role, actor: `session:${session.idHash.slice(0, 8)}`, via: 'cookie', sessionExpiresAt: session.expiresAt },
+    }
+  }
+
+  /** Opens a session for a valid token; the cookie is httpOnly, SameSite=Strict, Secure over https. */
+  async login(token: string, request: Request): Promise<{ principal: Principal; setCookie: string }> {
+    const found = this.roleForToken(token)
+    if (found === null) throw new ApiError('UNAUTHENTICATED', 'the token is not valid')
+    const session = await this.sessions.create(found.role, found.fingerprint)
+    const maxAge = Math.floor(SESSION_TTL_MS / 1000)
+    const secure = isSecureRequest(request) ? '; Secure' : ''
+    return {
+      principal: {
+        role: found.role,
+        actor: `session:${sha256(session.id).toString('hex').slice(0, 8)}`,
+        via: 'cookie',
+        sessionExpiresAt: session.expiresAt,
+      },
+      setCookie: `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`,
+    }
+  }
+
+  /** Ends the request's session, if any, and returns the header that clears the cookie. */
+  async logout(request: Request): Promise<string> {
+    const sessionId = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
+    if (sessionId) await this.sessions.delete(sessionId)
+    const secure = isSecureRequest(request) ? '; Secure' : ''
+    return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}`
+  }
+}
+
+/**
+ * Decides whether the caller may use an endpoint: 401 without (valid) credentials, 403 for a viewer on an
+ * operator endpoint, 403 for a cookie-authenticated mutation without a same-origin Origin header, and 403
+ * for any mutation whose Origin names another site. Returns the principal, null for anonymous public calls.
+ */
+export function authorize(authentication: Authentication, required: AccessRole, request: Request, mutation: boolean): Principal | null {
+  if (mutation && request.headers.get('origin') !== null && !isSameOrigin(request)) {
+    throw new ApiError('FORBIDDEN', 'cross-origin requests may not change anything')
+  }
+  if (required === 'public') {
+    return authentication.status === 'authenticated' ? authentication.principal : null
+  }
+  if (authentication.status === 'anonymous') throw new ApiError('UNAUTHENTICATED', 'credentials required: a bearer token or a session cookie')
+  if (authentication.status === 'invalid') throw new ApiError('UNAUTHENTICATED', authentication.message)
+  const { principal } = authentication
+  if (mutation && principal.via === 'cookie' && !isSameOrigin(request)) {
+    throw new ApiError('FORBIDDEN', 'a cookie-authenticated change must carry a same-origin Origin header')
+  }
+  if (required === 'operator' && principal.role !== 'operator') {
+    throw new ApiError('FORBIDDEN', 'this action needs the operator role')
+  }
+  return principal
+}

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { mirrorEndpoints, SERVED_ENDPOINTS, type Endpoint } from '@/lib/api/endpoints'
+import { buildOpenApiDocument } from './openapi'
+
+const root = path.resolve(__dirname, '../..')
+
+function routeFileOf(endpoint: Endpoint): string {
+  return path.join(root, 'app', endpoint.path.replace(/\{([^}]+)\}/g, '[$1]'), 'route.ts')
+}
+
+function routeFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return routeFiles(full)
+    return entry.name === 'route.ts' ? [full] : []
+  })
+}
+
+function exportedMethods(file: string): string[] {
+  return [...readFileSync(file, 'utf8').matchAll(/^export (?:const|async function) (GET|POST|PATCH|PUT|DELETE)\b/gm)].map((match) => match[1] ?? '')
+}
+
+describe('the endpoint catalog', () => {
+  it('has a route file exporting the method of every served endpoint', () => {
+    for (const endpoint of SERVED_ENDPOINTS) {
+      expect(exportedMethods(routeFileOf(endpoint)), `${endpoint.method} ${endpoint.path}`).toContain(endpoint.method)
+    }
+  })
+
+  it('lists every method of every route file under app/api', () => {
+    const served = new Set(SERVED_ENDPOINTS.map((endpoint) => `${endpoint.method} ${routeFileOf(endpoint)}`))
+    for (const file of routeFiles(path.join(root, 'app', 'api'))) {
+      for (const method of exportedMethods(file)) expect(served, `${method} ${path.relative(root, file)}`).toContain(`${method} ${file}`)
+    }
+  })
+
+  it('names an audit action on every mutation and on nothing else', () => {
+    for (const endpoint of [...SERVED_ENDPOINTS, ...(Object.values(mirrorEndpoints) as Endpoint[])]) {
+      expect(endpoint.audit !== undefined, `${endpoint.method} ${endpoint.path}`).toBe(endpoint.method !== 'GET')
+    }
+  })
+
+  it('has unique operation ids and method+path pairs', () => {
+    const all: Endpoint[] = [...SERVED_ENDPOINTS, ...Object.values(mirrorEndpoints)]
+    expect(new Set(all.map((endpoint) => endpoint.operationId)).size).toBe(all.length)
+    expect(new Set(all.map((endpoint) => `${endpoint.method} ${endpoint.path}`)).size).toBe(all.length)
+  })
+
+  it('marks every dynamic route force-dynamic', () => {
+    for (const file of routeFiles(path.join(root, 'app', 'api'))) {
+      expect(readFileSync(file, 'utf8'), path.relative(root, file)).toMatch(/^export const dynamic = 'force-dynamic'$/m)
+    }
+  })
+})
+
+describe('buildOpenApiDocument', () => {
+  const document = buildOpenApiDocument(SERVED_ENDPOINTS, { version: '1.2.3' }) as {
+    openapi: string
+    info: { version: string }
+    paths: Record<string, Record<string, { parameters: Array<{ name: string; in: string; required: boolean }>; requestBody?: unknown; responses: Record<string, unknown>; security: unknown[] }>>
+    components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }> }
+  }
+
+  it('lists every served path and method', () => {
+    expect(document.openapi).toBe('3.1.0')
+    expect(document.info.version).toBe('1.2.3')
+    for (const endpoint of SERVED_ENDPOINTS) expect(document.paths[endpoint.path]?.[endpoint.method.toLowerCase()]).toBeDefined()
+    const operations = Object.values(document.paths).flatMap((methods) => Object.keys(methods))
+    expect(operations).toHaveLength(SERVED_ENDPOINTS.length)
+  })
+
+  it('describes path and query parameters, bodies, responses and errors', () => {
+    const records = document.paths['/api/v1/clusters/{cluster}/topics/{topic}/partitions/{partition}/records']?.get
+    expect(records?.parameters.map((p) => `${p.in}:${p.name}:${p.required}`)).toEqual([
+      'path:cluster:true',
+      'path:topic:true',
+      'path:partition:true',
+      'query:fromOffset:false',
+      'query:limit:false',
+      'query:isolation:false',
+    ])
+    expect(Object.keys(records?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '416', '500', '503'])
+
+    const createTopic = document.paths['/api/v1/clusters/{cluster}/topics']?.post
+    expect(createTopic?.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateTopicRequest' } } } })
+    expect(createTopic?.responses['201']).toEqual({ description: 'Success', content: { 'application/json': { schema: { $ref: '#/components/schemas/Topic' } } } })
+    expect(Object.keys(createTopic?.responses ?? {})).toEqual(expect.arrayContaining(['400', '401', '403', '404', '409', '413', '500']))
+
+    expect(document.paths['/api/v1/health']?.get?.security).toEqual([])
+  })
+
+  it('turns the zod schemas into components, with defaults optional in requests', () => {
+    const schemas = document.components.schemas
+    expect(schemas.CreateTopicRequest?.required).toEqual(['name', 'partitions'])
+    expect(schemas.ErrorBody).toBeDefined()
+    expect(schemas.TopicList?.properties?.topics).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Topic' } })
+    expect(JSON.stringify(document)).not.toContain('"$schema"')
+  })
+})

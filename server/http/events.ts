@@ -1,0 +1,197 @@
+import 'server-only'
+import { randomBytes } from 'node:crypto'
+import type { EventType, ResyncEvent } from '@/lib/api/events'
+
+/**
+ * The one live stream (STYLE B31): producers of events (the audit log, the cluster registry, later the
+ * engine) `publish`; each `GET /api/v1/events` subscribes. The hub keeps the most recent events in a ring
+ * buffer, numbered `<stream>:<sequence>`; the stream id changes with every process, so a client that
+ * reconnects after a restart is told to refetch (`resync`) instead of being fed a wrong resume point.
+ */
+
+export interface HubEvent {
+  /** `<stream>:<sequence>`, the SSE `id` a client sends back as Last-Event-ID. */
+  id: string
+  sequence: number
+  type: EventType
+  data: unknown
+}
+
+export type EventListener = (event: HubEvent) => void
+
+export type Replay =
+  | { ok: true; events: HubEvent[] }
+  /** The client missed events the hub no longer holds (or held in another process). */
+  | { ok: false; reason: ResyncEvent['reason'] }
+
+export interface EventHubOptions {
+  /** How many recent events are kept for Last-Event-ID resume. */
+  capacity?: number
+  streamId?: string
+}
+
+export class EventHub {
+  readonly streamId: string
+  private readonly capacity: number
+  private readonly buffer: HubEvent[] = []
+  private readonly listeners = new Set<EventListener>()
+  private readonly closers = new Map<EventListener, () => void>()
+  private sequence = 0
+  private closed = false
+
+  constructor(options: EventHubOptions = {}) {
+    this.capacity = options.capacity ?? 2000
+    this.streamId = options.streamId ?? randomBytes(6).toString('base64url').replace(/[-_]/g, 'x')
+  }
+
+  get subscriberCount(): number {
+    return this.listeners.size
+  }
+
+  get lastSequence(): number {
+    return this.sequence
+  }
+
+  publish(type: EventType, data: unknown): HubEvent {
+    this.sequence += 1
+    const event: HubEvent = { id: `${this.streamId}:${this.sequence}`, sequence: this.sequence, type, data }
+    this.buffer.push(event)
+    if (this.buffer.length > this.capacity) this.buffer.shift()
+    // A throwing listener must not keep the event from the others.
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event)
+      } catch {
+        this.listeners.delete(listener)
+        this.closers.delete(listener)
+      }
+    }
+    return event
+  }
+
+  /** `onClose` runs when the hub closes (the server shuts down), so open streams can end. */
+  subscribe(listener: EventListener, onClose?: () => void): () => void {
+    if (this.closed) {
+      onClose?.()
+      return () => {}
+    }
+    this.listeners.add(listener)
+    if (onClose) this.closers.set(listener, onClose)
+    return () => {
+      this.listeners.delete(listener)
+      this.closers.delete(listener)
+    }
+  }
+
+  /** Ends every subscription: long-lived event streams would otherwise hold a graceful shutdown open. */
+  close(): void {
+    this.closed = true
+    const closers = [...this.closers.values()]
+    this.listeners.clear()
+    this.closers.clear()
+    for (const close of closers) close()
+  }
+
+  /** Events after `lastEventId`, or why they cannot be replayed. A malformed id counts as another stream's. */
+  replaySince(lastEventId: string): Replay {
+    const match = /^([A-Za-z0-9]+):(\d+)$/.exec(lastEventId.trim())
+    if (!match || match[1] !== this.streamId) return { ok: false, reason: 'serverRestarted' }
+    const last = Number(match[2])
+    if (last > this.sequence) return { ok: false, reason: 'serverRestarted' }
+    const oldest = this.buffer[0]?.sequence ?? this.sequence + 1
+    if (last + 1 < oldest) return { ok: false, reason: 'eventsDropped' }
+    return { ok: true, events: this.buffer.filter((event) => event.sequence > last) }
+  }
+}
+
+export const HEARTBEAT_MS = 15_000
+/** A client that falls this many chunks behind is dropped; it reconnects and resumes from its last id. */
+const MAX_QUEUED_CHUNKS = 1000
+
+export function formatEvent(event: Pick<HubEvent, 'id' | 'type' | 'data'>): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`
+}
+
+export interface StreamOptions {
+  /** Only these event types; all when absent. */
+  types?: readonly EventType[]
+  heartbeatMs?: number
+}
+
+/**
+ * An SSE response: first whatever the client missed since Last-Event-ID (or a `resync` event when that is
+ * gone), then live events, and a comment line every 15 s so proxies keep the connection open. The
+ * subscription ends when the client goes away (request aborted or stream cancelled).
+ */
+export function eventStreamResponse(hub: EventHub, request: Request, options: StreamOptions = {}): Response {
+  const encoder = new TextEncoder()
+  const wanted = options.types && options.types.length > 0 ? new Set(options.types) : null
+  const lastEventId = request.headers.get('last-event-id')
+  let cleanup: () => void = () => {}
+
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const state: { closed: boolean; unsubscribe: () => void; heartbeat: ReturnType<typeof setInterval> | undefined } = {
+        closed: false,
+        unsubscribe: () => {},
+        heartbeat: undefined,
+      }
+      const close = () => {
+        if (state.closed) return
+        state.closed = true
+        state.unsubscribe()
+        if (state.heartbeat !== undefined) clearInterval(state.heartbeat)
+        request.signal.removeEventListener('abort', close)
+        try {
+          controller.close()
+        } catch {
+          // Already closed or errored by the runtime: nothing left to release.
+        }
+      }
+      cleanup = close
+      const send = (text: string) => {
+        if (state.closed) return
+        if ((controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) {
+          close()
+          return
+        }
+        try {
+          controller.enqueue(encoder.encode(text))
+        } catch {
+          close()
+        }
+      }
+      const deliver = (event: HubEvent) => {
+        if (wanted === null || wanted.has(event.type)) send(formatEvent(event))
+      }
+
+      if (request.signal.aborted) {
+        close()
+        return
+      }
+      send('retry: 2000\n\n')
+      // Replay and subscribe in the same synchronous step: no event can slip in between.
+      if (lastEventId !== null) {
+        const replay = hub.replaySince(lastEventId)
+        if (replay.ok) replay.events.forEach(deliver)
+        else send(formatEvent({ id: `${hub.streamId}:${hub.lastSequence}`, type: 'resync', data: { reason: replay.reason } }))
+      }
+      state.unsubscribe = hub.subscribe(deliver, close)
+      state.heartbeat = setInterval(() => send(': ping\n\n'), options.heartbeatMs ?? HEARTBEAT_MS)
+      state.heartbeat.unref?.()
+      request.signal.addEventListener('abort', close)
+    },
+    cancel() {
+      cleanup()
+    },
+  })
+
+  return new Response(stream, {
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    },
+  })
+}

@@ -1,0 +1,212 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
+import { EMPTY, type Endpoint } from '@/lib/api/endpoints'
+import { ApiError } from '@/lib/api/errors'
+import { AuditLog } from '@/server/audit/audit-log'
+import { ClusterRegistry } from '@/server/cluster/registry'
+import type { Runtime } from '@/server/runtime'
+import { Auth, SessionStore } from './auth'
+import { EventHub } from './events'
+import { logger } from './logger'
+import { MetricsRegistry } from './metrics'
+import { reply, route } from './route'
+
+const tokens = { operator: 'route-op', viewer: 'route-view' }
+const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promise<Runtime> }
+let dataDir: string
+let runtime: Runtime
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-route-'))
+  const events = new EventHub()
+  const audit = await AuditLog.open(path.join(dataDir, 'audit.jsonl'), { onAppend: (entry) => events.publish('audit', entry) })
+  runtime = {
+    version: '0.0.0-test',
+    config: { dataDir, demo: false, metricsPublic: false, tokens },
+    startedAt: 0,
+    events,
+    audit,
+    auth: new Auth(tokens, await SessionStore.open(dataDir)),
+    clusters: await ClusterRegistry.open({ dataDir, log: logger }),
+    metrics: new MetricsRegistry(),
+    close: async () => {
+      await audit.close()
+    },
+  }
+  holder.__mirrorboardRuntime = Promise.resolve(runtime)
+})
+afterAll(async () => {
+  await runtime.close()
+  delete holder.__mirrorboardRuntime
+  rmSync(dataDir, { recursive: true, force: true })
+})
+beforeEach(() => {
+  vi.restoreAllMocks()
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+})
+
+const Thing = z.object({ id: z.number() })
+const mutation = {
+  operationId: 'makeThing',
+  method: 'POST',
+  path: '/api/v1/things/{name}',
+  role: 'operator',
+  summary: 'test',
+  audit: 'thing.make',
+  params: z.object({ name: z.string().regex(/^[a-z]+$/) }),
+  body: z.strictObject({ size: z.number().int().nonnegative(), dryRun: z.boolean().optional(), token: z.string().optional() }),
+  status: 201,
+  response: Thing,
+  otherResponses: { 200: z.object({ plan: z.array(z.string()) }) },
+} as const satisfies Endpoint
+const read = {
+  operationId: 'readThing',
+  method: 'GET',
+  path: '/api/v1/things',
+  role: 'viewer',
+  summary: 'test',
+  query: z.object({ limit: z.string().regex(/^\d+$/).transform(Number).default(10) }),
+  status: 200,
+  response: z.object({ limit: z.number() }),
+} as const satisfies Endpoint
+const removal = { operationId: 'dropThing', method: 'DELETE', path: '/api/v1/things', role: 'operator', summary: 'test', audit: 'thing.drop', status: 204, response: EMPTY } as const satisfies Endpoint
+
+function call(handler: (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>, init: { method?: string; body?: string; headers?: Record<string, string>; name?: string; query?: string } = {}) {
+  const request = new Request(`http://127.0.0.1/api/v1/things/${init.name ?? 'box'}${init.query ?? ''}`, {
+    method: init.method ?? 'POST',
+    headers: { host: '127.0.0.1', authorization: `Bearer ${tokens.operator}`, ...init.headers },
+    ...(init.body === undefined ? {} : { body: init.body }),
+  })
+  return handler(request, { params: Promise.resolve({ name: init.name ?? 'box' }) })
+}
+
+async function lastAudit() {
+  const [entry] = await runtime.audit.query({ limit: 1 })
+  return entry
+}
+
+describe('route', () => {
+  it('parses, calls and answers with the declared status, auditing the accepted mutation', async () => {
+    const handler = route(mutation, ({ params, body, principal }) => {
+      expect(principal.role).toBe('operator')
+      return { id: body.size + params.name.length }
+    })
+    const response = await call(handler, { body: '{"size":4}' })
+    expect(response.status).toBe(201)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    expect(await response.json()).toEqual({ id: 7 })
+    expect(await lastAudit()).toMatchObject({
+      actor: 'token:operator',
+      role: 'operator',
+      action: 'thing.make',
+      target: '/things/box',
+      request: { size: 4 },
+      outcome: 'ok',
+      error: null,
+      dryRun: false,
+    })
+  })
+
+  it('lets a handler answer another declared status and attach a dry-run plan to the audit entry', async () => {
+    const handler = route(mutation, ({ audit }) => {
+      audit.plan = ['truncate orders-0 to 3']
+      return reply(200, { plan: ['truncate orders-0 to 3'] })
+    })
+    const response = await call(handler, { body: '{"size":1,"dryRun":true}' })
+    expect(response.status).toBe(200)
+    expect(await lastAudit()).toMatchObject({ outcome: 'ok', dryRun: true, plan: ['truncate orders-0 to 3'] })
+  })
+
+  it('attaches the plan a dry run answered with when the handler did not', async () => {
+    const response = await call(route(mutation, () => reply(200, { plan: ['remove 3 records'] })), { body: '{"size":1,"dryRun":true}' })
+    expect(response.status).toBe(200)
+    expect(await lastAudit()).toMatchObject({ dryRun: true, plan: ['remove 3 records'] })
+  })
+
+  it('refuses before reading anything when credentials are missing, and audits the attempt as anonymous', async () => {
+    const handler = vi.fn(() => ({ id: 1 }))
+    const response = await call(route(mutation, handler), { body: '{"size":1}', headers: { authorization: '' } })
+    expect(response.status).toBe(401)
+    expect(handler).not.toHaveBeenCalled()
+    expect(await lastAudit()).toMatchObject({ actor: 'anonymous', role: null, request: null, outcome: 'rejected', error: { code: 'UNAUTHENTICATED' } })
+  })
+
+  it('audits invalid input with the request summary, secrets removed', async () => {
+    const handler = vi.fn(() => ({ id: 1 }))
+    const response = await call(route(mutation, handler), { body: '{"size":-1,"token":"hunter2"}' })
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^body\.size: /)
+    expect(handler).not.toHaveBeenCalled()
+    const entry = await lastAudit()
+    expect(entry).toMatchObject({ request: { size: -1, token: '[redacted]' }, outcome: 'rejected', error: { code: 'VALIDATION_FAILED' } })
+    expect(JSON.stringify(entry)).not.toContain('hunter2')
+  })
+
+  it('validates path params before the body', async () => {
+    const response = await call(route(mutation, () => ({ id: 1 })), { name: 'NOT-lower', body: '{' })
+    expect(response.status).toBe(400)
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^params\.name: /)
+  })
+
+  it('answers INTERNAL for a handler bug, audits it as failed and logs it', async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+    const response = await call(
+      route(mutation, () => {
+        throw new TypeError('cannot read properties of undefined')
+      }),
+      { body: '{"size":1}' },
+    )
+    expect(response.status).toBe(500)
+    const body = (await response.json()) as { error: { code: string; message: string } }
+    expect(body.error.code).toBe('INTERNAL')
+    expect(body.error.message).not.toContain('undefined')
+    expect(await lastAudit()).toMatchObject({ outcome: 'failed', error: { code: 'INTERNAL' } })
+    expect(write.mock.calls.some((args) => String(args[0]).includes('cannot read properties of undefined'))).toBe(true)
+  })
+
+  it('answers INTERNAL when a handler returns a body its schema does not allow, or an undeclared status', async () => {
+    const wrongBody = await call(route(mutation, () => ({ id: 'one' }) as unknown as { id: number }), { body: '{"size":1}' })
+    expect(wrongBody.status).toBe(500)
+    const wrongStatus = await call(route(mutation, () => reply(202, { id: 1 })), { body: '{"size":1}' })
+    expect(wrongStatus.status).toBe(500)
+  })
+
+  it('keeps the code and status of typed errors from handlers', async () => {
+    const response = await call(
+      route(mutation, () => {
+        throw new ApiError('CONFLICT', 'thing exists', { details: { name: 'box' } })
+      }),
+      { body: '{"size":1}' },
+    )
+    expect(response.status).toBe(409)
+    expect(await response.json()).toEqual({ error: { code: 'CONFLICT', message: 'thing exists', details: { name: 'box' } } })
+  })
+
+  it('parses queries with defaults and does not audit reads', async () => {
+    const before = runtime.audit.lastEntryId
+    const handler = route(read, ({ query }) => ({ limit: query.limit }))
+    const viewer = { authorization: `Bearer ${tokens.viewer}` }
+    expect(await (await call(handler, { method: 'GET', headers: viewer })).json()).toEqual({ limit: 10 })
+    expect(await (await call(handler, { method: 'GET', headers: viewer, query: '?limit=3' })).json()).toEqual({ limit: 3 })
+    expect((await call(handler, { method: 'GET', headers: viewer, query: '?limit=-3' })).status).toBe(400)
+    expect(runtime.audit.lastEntryId).toBe(before)
+  })
+
+  it('answers 204 without a body for empty responses', async () => {
+    const response = await call(route(removal, () => undefined), { method: 'DELETE' })
+    expect(response.status).toBe(204)
+    expect(await response.text()).toBe('')
+    expect(await lastAudit()).toMatchObject({ action: 'thing.drop', outcome: 'ok' })
+  })
+
+  it('publishes each audit entry to the event hub', async () => {
+    const seen: unknown[] = []
+    const unsubscribe = runtime.events.subscribe((event) => seen.push(event.data))
+    await call(route(mutation, () => ({ id: 1 })), { body: '{"size":1}' })
+    unsubscribe()
+    expect(seen).toEqual([expect.objectContaining({ action: 'thing.make', outcome: 'ok' })])
+  })
+})

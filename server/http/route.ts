@@ -1,0 +1,176 @@
+import 'server-only'
+import type { z } from 'zod'
+import { isMutation, type AccessRole, type EmptyContent, type Endpoint } from '@/lib/api/endpoints'
+import { summarizePlan, summarizeRequest } from '@/server/audit/summarize'
+import { getRuntime, type Runtime } from '@/server/runtime'
+import { authorize, type Authentication, type Principal } from './auth'
+import { logger } from './logger'
+import { problem, problemResponse, toProblem } from './problem'
+import { parseInput, queryObject, readJsonBody } from './request'
+
+/**
+ * Builds a route handler from a catalog entry (lib/api/endpoints.ts), so each `route.ts` stays
+ * parse → call → respond:
+ *
+ *   export const POST = route(clusterEndpoints.createTopic, async ({ params, body, runtime }) =>
+ *     (await runtime.clusters.get(params.cluster)).createTopic(body))
+ *
+ * In order: authenticate and authorise (401/403 before anything is read), parse params, query and body
+ * (400/413), run the handler, check its result against the response schema (a mismatch is a bug, so 500),
+ * and for a mutation append the audit entry whatever the outcome. Every thrown error becomes a response in
+ * `problem()`; none escapes to Next.js.
+ */
+
+type Output<S> = S extends z.ZodType ? z.output<S> : Record<string, never>
+type ResponseBody<E extends Endpoint> = E['response'] extends z.ZodType ? z.input<E['response']> : never
+
+/** A response with a status other than the endpoint's default (a dry run's 200), or with extra headers. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export function reply(status: number, body: unknown, headers?: Record<string, string>): Reply {
+  return new Reply(status, body, headers)
+}
+
+/** What a handler may add to its audit entry. */
+export interface AuditNote {
+  target?: string
+  dryRun?: boolean
+  plan?: unknown
+  /** Overrides the caller's identity (a sign-in names the session it opened). */
+  actor?: { actor: string; role: Principal['role'] }
+}
+
+export interface RouteContext<E extends Endpoint> {
+  request: Request
+  url: URL
+  runtime: Runtime
+  /** null only on public endpoints called without credentials. */
+  principal: E['role'] extends 'public' ? Principal | null : Principal
+  params: Output<E['params']>
+  query: Output<E['query']>
+  body: Output<E['body']>
+  audit: AuditNote
+}
+
+export type HandlerResult<E extends Endpoint> =
+  | ResponseBody<E>
+  | Reply
+  | Response
+  | (E['response'] extends EmptyContent ? void : never)
+
+export interface RouteOptions {
+  /** Decides the required role per request (metrics are public when configured so). */
+  role?: (runtime: Runtime) => AccessRole
+}
+
+type NextContext = { params: Promise<Record<string, string | string[] | undefined>> }
+
+const NO_STORE = { 'Cache-Control': 'no-store' }
+
+function hasDryRun(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { dryRun?: unknown }).dryRun === true
+}
+
+/** The `plan` a dry run answered with, for its audit entry. */
+function planOf(result: unknown): unknown {
+  const body = result instanceof Reply ? result.body : result
+  return typeof body === 'object' && body !== null && !(body instanceof Response) && 'plan' in body ? (body as { plan: unknown }).plan : undefined
+}
+
+function buildResponse(endpoint: Endpoint, result: unknown): Response {
+  if (result instanceof Response) return result
+  const status = result instanceof Reply ? result.status : endpoint.status
+  const body = result instanceof Reply ? result.body : result
+  const headers = { ...NO_STORE, ...(result instanceof Reply ? result.headers : {}) }
+  const schema = status === endpoint.status ? endpoint.response : endpoint.otherResponses?.[status]
+  if (schema === undefined || ('kind' in schema && schema.kind === 'text')) {
+    throw new Error(`${endpoint.operationId} answered status ${status}, which its catalog entry does not declare`)
+  }
+  if ('kind' in schema && schema.kind === 'empty') return new Response(null, { status, headers })
+  const parsed = (schema as z.ZodType).safeParse(body)
+  if (!parsed.success) throw new Error(`${endpoint.operationId} answered a body that does not match its schema`, { cause: parsed.error })
+  return Response.json(parsed.data, { status, headers })
+}
+
+export function route<const E extends Endpoint>(
+  endpoint: E,
+  handler: (context: RouteContext<E>) => Promise<HandlerResult<E>> | HandlerResult<E>,
+  options: RouteOptions = {},
+): (request: Request, context: NextContext) => Promise<Response> {
+  const mutation = isMutation(endpoint)
+  return async (request, context) => {
+    let runtime: Runtime
+    try {
+      runtime = await getRuntime()
+    } catch (error) {
+      return problem(error)
+    }
+    const url = new URL(request.url)
+    const note: AuditNote = {}
+    let authentication: Authentication = { status: 'anonymous' }
+    let requestSummary: unknown = null
+    let response: Response
+    let failure: { code: string; message: string } | null = null
+    try {
+      authentication = runtime.auth.authenticate(request)
+      const principal = authorize(authentication, options.role?.(runtime) ?? endpoint.role, request, mutation)
+      const params = endpoint.params ? parseInput(endpoint.params, (await context.params) ?? {}, 'params') : {}
+      const query = endpoint.query ? parseInput(endpoint.query, queryObject(url), 'query') : {}
+      let body: unknown = undefined
+      if (endpoint.body) {
+        const read = await readJsonBody(request)
+        if (!read.ok) throw read.error
+        requestSummary = summarizeRequest(read.value)
+        if (hasDryRun(read.value)) note.dryRun = true
+        body = parseInput(endpoint.body, read.value, 'body')
+      }
+      const result = await handler({
+        request,
+        url,
+        runtime,
+        principal: principal as RouteContext<E>['principal'],
+        params: params as RouteContext<E>['params'],
+        query: query as RouteContext<E>['query'],
+        body: body as RouteContext<E>['body'],
+        audit: note,
+      })
+      if (note.dryRun && note.plan === undefined) note.plan = planOf(result)
+      response = buildResponse(endpoint, result)
+    } catch (error) {
+      const details = toProblem(error)
+      failure = { code: details.body.error.code, message: details.body.error.message }
+      response = problemResponse(details)
+    }
+
+    if (endpoint.audit !== undefined) {
+      const identity =
+        note.actor ??
+        (authentication.status === 'authenticated'
+          ? { actor: authentication.principal.actor, role: authentication.principal.role }
+          : { actor: 'anonymous', role: null })
+      try {
+        await runtime.audit.append({
+          actor: identity.actor,
+          role: identity.role,
+          action: endpoint.audit,
+          target: note.target ?? url.pathname.replace(/^\/api\/v1/, ''),
+          request: requestSummary,
+          outcome: response.status < 400 ? 'ok' : response.status < 500 ? 'rejected' : 'failed',
+          error: failure,
+          dryRun: note.dryRun ?? false,
+          ...(note.plan === undefined ? {} : { plan: summarizePlan(note.plan) }),
+        })
+      } catch (error) {
+        // The change (if any) has happened; the caller still gets its outcome, and the gap is in the log.
+        logger.error('could not append to the audit log', { action: endpoint.audit, error })
+      }
+    }
+    return response
+  }
+}
