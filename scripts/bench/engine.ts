@@ -90,7 +90,7 @@ async function mirrorThroughputOnce(): Promise<{ append: number; mirror: number 
   }
 }
 
-export async function stoppingLatencyOnce(): Promise<number> {
+export async function stoppingLatencyOnce(around: { before?: () => Promise<void>; after?: () => Promise<void> } = {}): Promise<number> {
   const partitions = 1000
   const openTransactions = 100
   const pair = await openPair(1)
@@ -109,10 +109,12 @@ export async function stoppingLatencyOnce(): Promise<number> {
       const caughtUp = pair.engine.partitions('wide').every((p) => p.state === 'MIRRORING' && p.offsetLag === 0)
       if (caughtUp) break
     }
+    await around.before?.()
     const started = performance.now()
     const { operation } = await pair.engine.failover('wide', { confirm: 'wide' })
     const done = await pair.engine.awaitOperation(operation.id)
     const elapsed = performance.now() - started
+    await around.after?.()
     if (done.status !== 'succeeded') throw new Error(`failover ${done.status}`)
     return elapsed
   } finally {

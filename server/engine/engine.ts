@@ -67,7 +67,7 @@ export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
 
 const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
 const LAG_SAMPLE_INTERVAL_MS = 1_000
-const FAILOVER_CONCURRENCY = 64
+const FAILOVER_CONCURRENCY = 256
 /** Calls to a source that may be down are bounded, so a disaster never hangs the engine. */
 const SOURCE_CALL_TIMEOUT_MS = 10_000
 
@@ -117,7 +117,7 @@ export class MirrorEngine {
       context: (mirror, runtime) => this.context(mirror, runtime.topic),
       source: (mirror) => this.cluster(mirror.sourceCluster).source,
       host: (mirror) => this.cluster(mirror.destinationCluster).host,
-      store: (mirror) => new MirrorStateStore(this.cluster(mirror.destinationCluster).host),
+      store: (mirror) => this.stateStore(mirror.destinationCluster),
       topicPartitions: (mirror, topic) => [...this.requireMirror(mirror.name).partitions.values()].filter((runtime) => runtime.topic === topic),
       lookUpLastMirrorPosition: (mirror, runtime) => withTimeout(this.lookUpLastMirrorPosition(mirror, runtime), SOURCE_CALL_TIMEOUT_MS),
       emit: (event) => this.emit(event),
@@ -653,7 +653,7 @@ export class MirrorEngine {
       config,
       createdAt: this.now(),
     }
-    await new MirrorStateStore(host).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
+    await this.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
     const runtime = this.newMirrorRuntime(definition)
     this.mirrors.set(definition.name, runtime)
     this.emit({ type: 'mirror', mirror: definition.name, change: 'created' })
@@ -697,8 +697,7 @@ export class MirrorEngine {
         details: { partitions: notStopped.slice(0, 20).map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state })) },
       })
     }
-    const host = this.cluster(mirror.definition.destinationCluster).host
-    await new MirrorStateStore(host).write([
+    await this.stateStore(mirror.definition.destinationCluster).write([
       ...[...mirror.partitions.values()].flatMap((runtime) => [
         { key: { kind: 'partition' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
         { key: { kind: 'position' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
@@ -713,7 +712,7 @@ export class MirrorEngine {
     const mirror = this.requireMirror(name)
     const config = resolveConfig({ config: { ...mirror.definition.config, ...patch } })
     const definition = { ...mirror.definition, config }
-    await new MirrorStateStore(this.cluster(definition.destinationCluster).host).write([{ key: { kind: 'mirror', mirror: name }, value: definition }])
+    await this.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: name }, value: definition }])
     mirror.definition = definition
     mirror.nextSyncAt = this.now()
     this.emit({ type: 'mirror', mirror: name, change: 'updated' })
@@ -761,7 +760,7 @@ export class MirrorEngine {
       if (existing && destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
       if (!definition.topics.includes(sourceTopic.name)) {
         mirror.definition = { ...mirror.definition, topics: [...mirror.definition.topics, sourceTopic.name] }
-        await new MirrorStateStore(host).write([{ key: { kind: 'mirror', mirror: mirrorName }, value: mirror.definition }])
+        await this.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: mirrorName }, value: mirror.definition }])
       }
       const runtimes: PartitionRuntime[] = []
       for (const { partition } of sourceTopic.partitions) {
@@ -1138,6 +1137,15 @@ export class MirrorEngine {
     const destination = this.clusters.get(second)
     if (!destination) throw new EngineError('NOT_FOUND', `cluster ${second} not found`)
     return { source: source.source, host: destination.host }
+  }
+
+  private readonly stateStores = new Map<string, MirrorStateStore>()
+
+  /** One store per destination cluster, so concurrent state writes share appends. */
+  private stateStore(clusterName: string): MirrorStateStore {
+    let store = this.stateStores.get(clusterName)
+    if (!store) this.stateStores.set(clusterName, (store = new MirrorStateStore(this.cluster(clusterName).host)))
+    return store
   }
 
   private requireMirror(name: string): MirrorRuntime {

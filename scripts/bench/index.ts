@@ -1,0 +1,23 @@
+// `npm run bench`: prints figures with ratios against baselines measured in the same run. Not a test.
+import { formatResult, type BenchResult } from './result'
+import { benchEngine } from './engine'
+import { benchStorage } from './storage'
+
+const suites: Array<[string, () => Promise<BenchResult[]>]> = [
+  ['embedded log storage', benchStorage],
+  ['mirroring engine', benchEngine],
+]
+
+async function main() {
+  const only = process.argv[2]
+  for (const [name, run] of suites) {
+    if (only && !name.includes(only)) continue
+    console.log(`\n## ${name}`)
+    for (const result of await run()) console.log(formatResult(result))
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
