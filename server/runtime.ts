@@ -9,6 +9,8 @@ import { Auth, SessionStore, loadTokens } from './http/auth'
 import { EventHub } from './http/events'
 import { logger } from './http/logger'
 import { MetricsRegistry } from './http/metrics'
+import type { MirrorEngine } from './engine/engine'
+import { createEngine } from './engine/runtime'
 
 /**
  * The composition root: the one place that builds clusters, the engine and stores.
@@ -25,6 +27,8 @@ export interface Runtime {
   readonly audit: AuditLog
   readonly auth: Auth
   readonly clusters: ClusterRegistry
+  /** The KIP-1279 mirroring engine over the registry's clusters. */
+  readonly engine: MirrorEngine
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
   close(): Promise<void>
@@ -53,6 +57,7 @@ async function createRuntime(): Promise<Runtime> {
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
     { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
   ])
+  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }) })
 
   let closing: Promise<void> | null = null
   const runtime: Runtime = {
@@ -63,10 +68,12 @@ async function createRuntime(): Promise<Runtime> {
     audit,
     auth,
     clusters,
+    engine,
     metrics,
     close() {
       closing ??= (async () => {
         events.close()
+        await engine.close()
         await clusters.close()
         await audit.close()
       })()

@@ -7,6 +7,7 @@ import { EMPTY, type Endpoint } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterRegistry } from '@/server/cluster/registry'
+import { createEngine } from '@/server/engine/runtime'
 import type { Runtime } from '@/server/runtime'
 import { Auth, SessionStore } from './auth'
 import { EventHub } from './events'
@@ -23,6 +24,9 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-route-'))
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(dataDir, 'audit.jsonl'), { onAppend: (entry) => events.publish('audit', entry) })
+  const clusters = await ClusterRegistry.open({ dataDir, log: logger })
+  const metrics = new MetricsRegistry()
+  const engine = await createEngine({ clusters, events, metrics, log: logger })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, metricsPublic: false, tokens },
@@ -30,9 +34,12 @@ beforeAll(async () => {
     events,
     audit,
     auth: new Auth(tokens, await SessionStore.open(dataDir)),
-    clusters: await ClusterRegistry.open({ dataDir, log: logger }),
-    metrics: new MetricsRegistry(),
+    clusters,
+    engine,
+    metrics,
     close: async () => {
+      await engine.close()
+      await clusters.close()
       await audit.close()
     },
   }

@@ -167,8 +167,14 @@ describe('Kafka byte compatibility', () => {
 
     const partitionDir = path.join(a.logDir, `${topic}-0`)
     const file = path.join(partitionDir, '00000000000000000000.log')
-    const bytes = fs.readFileSync(file)
+    // The coordinator writes transaction markers asynchronously after EndTxn returns: wait for both.
+    let bytes = fs.readFileSync(file)
+    for (const deadline = Date.now() + 20_000; decodeSegment(bytes).length < 7 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      bytes = fs.readFileSync(file)
+    }
     const ours = decodeSegment(bytes)
+    expect(ours.at(-1)!.header.lastOffset).toBe(9) // 8 data records + COMMIT + ABORT
     const dumped = await dumpLogSegment(file, { lib })
     expectSameAsKafka(ours, dumped.batches)
     const types = ours.flatMap((b) => b.records.map((r) => r.type))

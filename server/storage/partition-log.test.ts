@@ -558,6 +558,52 @@ describe('recovery', () => {
     expect((await open()).logEndOffset).toBe(20)
   })
 
+  describe('damaged side files', () => {
+    async function writeTransactions() {
+      const log = await open({ segmentBytes: 400, indexIntervalBytes: 50 })
+      for (let i = 0; i < 6; i++) {
+        await log.appendAsLeader(values(2), { leaderEpoch: i, producerId: 1, producerEpoch: 0, baseSequence: i * 2, transactional: true })
+        await log.appendControl(i % 2 === 0 ? 'ABORT' : 'COMMIT', { leaderEpoch: i, producerId: 1, producerEpoch: 0 })
+      }
+      await log.appendAsLeader(values(1), { leaderEpoch: 6, producerId: 2, producerEpoch: 0, baseSequence: 0, transactional: true })
+      const state = { epochs: log.epochEntries(), aborted: log.abortedTransactions(0, 100), open: log.openTransactions(), producers: log.producerStates() }
+      abandon(log)
+      expect(segmentFiles().length).toBeGreaterThan(2)
+      return state
+    }
+    const sideFiles = (suffix: string) => fs.readdirSync(dir).filter((f) => f.endsWith(suffix)).sort()
+    const reopenState = async () => {
+      const log = await open({ segmentBytes: 400, indexIntervalBytes: 50 })
+      log.updateHighWatermark(log.logEndOffset)
+      for (let offset = 0; offset < log.logEndOffset; offset++) {
+        const first = (await log.read(offset, 1)).batches[0]!
+        expect(first.baseOffset <= offset && offset <= first.lastOffset).toBe(true)
+      }
+      return { epochs: log.epochEntries(), aborted: log.abortedTransactions(0, 100), open: log.openTransactions(), producers: log.producerStates() }
+    }
+
+    it('rebuilds missing or torn offset/time indexes of rolled segments', async () => {
+      const state = await writeTransactions()
+      fs.unlinkSync(path.join(dir, sideFiles('.index')[0]!))
+      fs.truncateSync(path.join(dir, sideFiles('.timeindex')[1]!), 5)
+      expect(await reopenState()).toEqual(state)
+      expect(sideFiles('.index')).toHaveLength(segmentFiles().length - 1)
+    })
+
+    it('rebuilds the aborted index by replay when a txnindex is torn', async () => {
+      const state = await writeTransactions()
+      fs.appendFileSync(path.join(dir, sideFiles('.txnindex')[0]!), Buffer.from([1, 2, 3]))
+      expect(await reopenState()).toEqual(state)
+    })
+
+    it('ignores a torn producer snapshot and a torn epoch checkpoint', async () => {
+      const state = await writeTransactions()
+      for (const snapshot of sideFiles('.producer-snapshot')) fs.writeFileSync(path.join(dir, snapshot), 'deadbeef\n{"version":1')
+      fs.writeFileSync(path.join(dir, 'leader-epoch-checkpoint'), '0\n3\n0 0\n')
+      expect(await reopenState()).toEqual(state)
+    })
+  })
+
   it('does not trust a clean-shutdown marker that does not match the files', async () => {
     const log = await open()
     await log.appendAsLeader(values(4), { leaderEpoch: 0 })

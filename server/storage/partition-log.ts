@@ -906,8 +906,13 @@ export class PartitionLog implements PartitionLogApi {
     let needFullReplay = false
     for (const segment of this.segments.slice(0, -1)) {
       const { indexesOk, txnIndexOk } = segment.loadIndexFiles()
-      if (!indexesOk) segment.reloadStatsByScan(this.config.indexIntervalBytes)
-      else this.findSegmentEnd(segment)
+      if (indexesOk) {
+        this.findSegmentEnd(segment)
+      } else {
+        segment.reloadStatsByScan(this.config.indexIntervalBytes)
+        segment.sealTimeIndex()
+        if (txnIndexOk) segment.writeIndexFiles()
+      }
       if (!txnIndexOk) needFullReplay = true
     }
 
@@ -955,6 +960,7 @@ export class PartitionLog implements PartitionLogApi {
       const collectFrom = needFullReplay ? firstKept : trustedClean ? logEnd : this.active.baseOffset
       if (!trustedClean && !needFullReplay) this.active.aborted = []
       this.replay(Math.max(snapshot?.offset ?? firstKept, firstKept), logEnd, collectFrom)
+      if (needFullReplay) for (const segment of this.segments.slice(0, -1)) segment.writeIndexFiles()
     }
     this.producerState.onHighWatermarkUpdated(this.currentHighWatermark)
     // Keep one snapshot per segment base (truncation and recovery start from those); others were for this open.

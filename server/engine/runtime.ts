@@ -1,0 +1,68 @@
+import 'server-only'
+import type { ClusterRegistry } from '@/server/cluster/registry'
+import type { EventHub } from '@/server/http/events'
+import type { Logger } from '@/server/http/logger'
+import type { MetricFamily, MetricsRegistry } from '@/server/http/metrics'
+import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
+import { MirrorEngine } from './engine'
+
+/** How often the server's engine runs a tick (retries, syncs, one fetch round per mirror). */
+const TICK_INTERVAL_MS = 100
+
+/**
+ * Builds the engine over the registry's clusters and connects it to the rest of the server: every
+ * cluster answers mirror lookups from the engine, engine events go to the SSE hub, mirror metrics to
+ * the metrics registry. Called once, from the composition root.
+ */
+export async function createEngine(deps: { clusters: ClusterRegistry; events: EventHub; metrics: MetricsRegistry; log: Logger }): Promise<MirrorEngine> {
+  const { clusters, events, metrics, log } = deps
+  const engine = new MirrorEngine({
+    clusters: {
+      names: () => clusters.names(),
+      get: (name) => {
+        try {
+          const cluster = clusters.embedded(name)
+          return { source: cluster, host: cluster }
+        } catch {
+          return undefined
+        }
+      },
+    },
+    log: (message, fields) => log.info(message, fields),
+  })
+  clusters.onClusterOpened((name, cluster) =>
+    cluster.setMirrorDirectory({
+      listHostedMirrors: async () => engine.hostedMirrors(name),
+      lastMirrorPositions: async (sourceClusterId, partitions) => engine.lastMirrorPositions(name, sourceClusterId, partitions),
+    }),
+  )
+  engine.subscribe((event) => {
+    if (event.type === 'mirror') return
+    events.publish(event.type, event.type === 'operation' ? event.operation : event)
+  })
+  metrics.register('engine', () => mirrorMetrics(engine))
+  await engine.start()
+  engine.startBackground(TICK_INTERVAL_MS)
+  return engine
+}
+
+function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
+  const states: MetricFamily = { name: 'mirrorboard_partitions', help: 'Mirror partitions per state.', type: 'gauge', samples: [] }
+  const offsetLag: MetricFamily = { name: 'mirrorboard_partition_offset_lag', help: 'Source high watermark minus destination high watermark.', type: 'gauge', samples: [] }
+  const timeLag: MetricFamily = { name: 'mirrorboard_partition_time_lag_seconds', help: 'Age of the oldest source record not yet mirrored.', type: 'gauge', samples: [] }
+  const records: MetricFamily = { name: 'mirrorboard_mirrored_records_total', help: 'Records appended to destinations since the server started.', type: 'counter', samples: [] }
+  const bytes: MetricFamily = { name: 'mirrorboard_mirrored_bytes_total', help: 'Bytes appended to destinations since the server started.', type: 'counter', samples: [] }
+  for (const definition of engine.listMirrors()) {
+    const mirror = definition.name
+    const summary = engine.mirrorSummary(mirror)
+    for (const state of MIRROR_PARTITION_STATES) states.samples.push({ labels: { mirror, state }, value: summary.partitionsByState[state] ?? 0 })
+    for (const partition of engine.partitions(mirror)) {
+      const labels = { mirror, topic: partition.topic, partition: String(partition.partition) }
+      if (partition.offsetLag !== null) offsetLag.samples.push({ labels, value: partition.offsetLag })
+      if (partition.timeLagMs !== null) timeLag.samples.push({ labels, value: partition.timeLagMs / 1000 })
+    }
+    records.samples.push({ labels: { mirror }, value: summary.mirroredRecords })
+    bytes.samples.push({ labels: { mirror }, value: summary.mirroredBytes })
+  }
+  return [states, offsetLag, timeLag, records, bytes]
+}
