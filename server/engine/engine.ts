@@ -585,7 +585,10 @@ export class MirrorEngine {
         const clamped = Math.max(destination.logStartOffset, Math.min(committed.offset, destination.logEndOffset))
         const current = destinationGroups.find((candidate) => candidate.groupId === group.groupId)?.offsets.find((o) => o.topic === committed.topic && o.partition === committed.partition)
         if (current?.offset === clamped) continue
-        await host.commitSyncedGroupOffset(group.groupId, { topic: committed.topic, partition: committed.partition }, clamped)
+        // Unclamped, the offset keeps the source's leader epoch (DLE ≥ SLE makes it valid here); a
+        // clamped one points at a different record, whose epoch the source's does not describe.
+        const leaderEpoch = clamped === committed.offset ? committed.leaderEpoch : null
+        await host.commitSyncedGroupOffset(group.groupId, { topic: committed.topic, partition: committed.partition }, clamped, leaderEpoch)
       }
     }
   }
