@@ -638,7 +638,7 @@ export class MirrorEngine {
     assertName(input.name, 'mirror')
     if (this.mirrors.has(input.name)) throw new EngineError('CONFLICT', `mirror ${input.name} already exists`)
     if (input.sourceCluster === input.destinationCluster) throw new EngineError('VALIDATION_FAILED', 'a mirror needs two different clusters')
-    const { source, host } = this.cluster(input.sourceCluster, input.destinationCluster)
+    const { source } = this.cluster(input.sourceCluster, input.destinationCluster)
     const config = resolveConfig(input)
     const topics = input.topics ?? []
     for (const topic of topics) assertName(topic, 'topic')
