@@ -71,8 +71,16 @@ const FAILOVER_CONCURRENCY = 256
 /** Calls to a source that may be down are bounded, so a disaster never hangs the engine. */
 const SOURCE_CALL_TIMEOUT_MS = 10_000
 
+interface FetchEntry {
+  runtime: PartitionRuntime
+  request: FetchPartitionRequest
+  stateEpoch: number
+}
+
 interface MirrorRuntime {
   definition: MirrorDefinition
+  /** Source leader of each partition as last described; fetches are grouped by it. */
+  sourceLeaders: Map<string, number>
   partitions: Map<string, PartitionRuntime>
   nextSyncAt: number
   /** Consecutive syncs a mirrored topic was missing on the source (two in a row fail it for good). */
@@ -283,60 +291,76 @@ export class MirrorEngine {
 
   // FETCHING
 
+  /**
+   * One fetch round: the MIRRORING partitions are grouped by their source leader and each group is one
+   * fetch (many partitions, bounded bytes), all groups at once, as a fetcher per source broker would.
+   */
   private async fetchRound(mirror: MirrorRuntime): Promise<void> {
     const runnable = [...mirror.partitions.values()].filter((runtime) => runtime.fetching && runtime.value.state === 'MIRRORING')
     if (runnable.length === 0) return
     const { definition } = mirror
-    const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    const { host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
     const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
-    let destination: TopicDescription[]
-    try {
-      destination = await host.describeTopics(topics)
-      this.rememberDestinationTopics(definition.destinationCluster, destination)
-    } catch (error) {
-      this.log('destination describe failed', { mirror: definition.name, error: String(error) })
-      return
-    }
-    const requests: Array<{ runtime: PartitionRuntime; request: FetchPartitionRequest; stateEpoch: number }> = []
+    const destination = await host.describeTopics(topics)
+    this.rememberDestinationTopics(definition.destinationCluster, destination)
+    const descriptions = new Map<string, TopicDescription['partitions'][number]>()
+    for (const topic of destination) for (const partition of topic.partitions) descriptions.set(partitionKey(topic.name, partition.partition), partition)
+    const byLeader = new Map<number, FetchEntry[]>()
     for (const runtime of runnable) {
-      const description = destination.find((topic) => topic.name === runtime.topic)?.partitions.find((p) => p.partition === runtime.partition)
+      const key = partitionKey(runtime.topic, runtime.partition)
+      const description = descriptions.get(key)
       if (!description) continue
       runtime.destinationHighWatermark = description.highWatermark
       runtime.destinationLogEndOffset = description.logEndOffset
       runtime.destinationLeaderEpoch = description.leaderEpoch
       const tp = { topic: runtime.topic, partition: runtime.partition }
-      requests.push({
+      const entry: FetchEntry = {
         runtime,
         stateEpoch: runtime.value.stateEpoch,
         request: { ...tp, fetchOffset: description.logEndOffset, lastFetchedEpoch: await host.latestEpoch(tp), maxBytes: definition.config['fetch.max.bytes'] },
-      })
+      }
+      const leader = mirror.sourceLeaders.get(key) ?? -1
+      const group = byLeader.get(leader)
+      if (group) group.push(entry)
+      else byLeader.set(leader, [entry])
     }
+    await Promise.all([...byLeader.values()].map((entries) => this.fetchFromLeader(mirror, entries)))
+  }
+
+  private async fetchFromLeader(mirror: MirrorRuntime, entries: FetchEntry[]): Promise<void> {
+    const { definition } = mirror
+    const source = this.cluster(definition.sourceCluster).source
     let results: FetchPartitionResult[]
     try {
       results = await source.fetch(
-        requests.map(({ request }) => request),
+        entries.map(({ request }) => request),
         { maxBytes: definition.config['fetch.response.max.bytes'] },
       )
     } catch (error) {
-      for (const { runtime } of requests) {
+      for (const { runtime } of entries) {
         await this.runner.withLock(runtime, () =>
           this.runner.dispatch(definition, runtime, { type: 'failed', error: `source unreachable: ${errorMessage(error)}`, retryable: true }, 'source unreachable'),
         )
       }
       return
     }
-    for (const result of results) {
-      const entry = requests.find(({ request }) => request.topic === result.topic && request.partition === result.partition)
-      if (!entry) continue
-      await this.runner.withLock(entry.runtime, async () => {
-        try {
-          await this.applyFetchResult(mirror, entry.runtime, entry.request, entry.stateEpoch, result)
-        } catch (error) {
-          const failure = classifyEffectError(error)
-          await this.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
-        }
-      })
-    }
+    const byPartition = new Map(entries.map((entry) => [partitionKey(entry.request.topic, entry.request.partition), entry]))
+    // Partitions are independent: their appends run side by side and share the destination's fsyncs.
+    await Promise.all(
+      results.map((result) => {
+        const entry = byPartition.get(partitionKey(result.topic, result.partition))
+        if (!entry) return undefined
+        if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = this.now()
+        return this.runner.withLock(entry.runtime, async () => {
+          try {
+            await this.applyFetchResult(mirror, entry.runtime, entry.request, entry.stateEpoch, result)
+          } catch (error) {
+            const failure = classifyEffectError(error)
+            await this.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
+          }
+        })
+      }),
+    )
   }
 
   private async applyFetchResult(mirror: MirrorRuntime, runtime: PartitionRuntime, request: FetchPartitionRequest, stateEpoch: number, result: FetchPartitionResult): Promise<void> {
@@ -492,6 +516,7 @@ export class MirrorEngine {
       return
     }
     const byName = new Map(sourceTopics.map((topic) => [topic.name, topic]))
+    for (const topic of sourceTopics) for (const partition of topic.partitions) mirror.sourceLeaders.set(partitionKey(topic.name, partition.partition), partition.leader)
 
     // New topics matching the include patterns start mirroring by themselves.
     const discovered = sourceTopics
@@ -1171,6 +1196,7 @@ export class MirrorEngine {
   private newMirrorRuntime(definition: MirrorDefinition): MirrorRuntime {
     return {
       definition,
+      sourceLeaders: new Map(),
       partitions: new Map(),
       nextSyncAt: this.now(),
       missingTopicSyncs: new Map(),
