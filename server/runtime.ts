@@ -57,7 +57,7 @@ async function createRuntime(): Promise<Runtime> {
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
     { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
   ])
-  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }) })
+  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir })
 
   let closing: Promise<void> | null = null
   const runtime: Runtime = {

@@ -20,6 +20,7 @@ import type {
   TopicPartition,
 } from '@/server/cluster/ports'
 import { EngineError } from './errors'
+import type { LagArchive } from './lag-archive'
 import { classifyEffectError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -37,6 +38,8 @@ export interface EngineOptions {
   /** Injected so retry jitter is deterministic in tests; returns [0, 1). */
   random?: () => number
   log?: (message: string, fields: Record<string, unknown>) => void
+  /** Where downsampled lag history is persisted; without one, history lives in memory only. */
+  lagArchive?: LagArchive
   /** Fault injection around each STOPPING action (crash tests, demo scenarios). */
   onStoppingAction?: RunnerEnvironment['onStoppingAction']
 }
@@ -89,6 +92,8 @@ interface MirrorRuntime {
   mirroredBytes: number
   lastLagSampleAt: number
   lagHistory: Map<string, LagHistory>
+  /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
+  lagMinute: { t: number; worst: Map<string, [string, number, number, number | null]> }
 }
 
 function partitionKey(topic: string, partition: number): string {
@@ -106,6 +111,7 @@ export class MirrorEngine {
   private readonly now: () => number
   private readonly random: () => number
   private readonly log: (message: string, fields: Record<string, unknown>) => void
+  private readonly lagArchive: LagArchive | undefined
   private readonly mirrors = new Map<string, MirrorRuntime>()
   private readonly operations = new Map<string, Operation>()
   private readonly operationDone = new Map<string, Promise<void>>()
@@ -120,6 +126,7 @@ export class MirrorEngine {
     this.now = options.now ?? Date.now
     this.random = options.random ?? Math.random
     this.log = options.log ?? (() => {})
+    this.lagArchive = options.lagArchive
     const env: RunnerEnvironment = {
       now: () => this.now(),
       context: (mirror, runtime) => this.context(mirror, runtime.topic),
@@ -163,6 +170,7 @@ export class MirrorEngine {
       }
     }
     for (const mirror of this.mirrors.values()) {
+      await this.loadLagArchive(mirror).catch((error: unknown) => this.log('lag archive load failed', { mirror: mirror.definition.name, error: errorMessage(error) }))
       for (const runtime of mirror.partitions.values()) {
         // Not awaited: a partition whose source is down must not hold up the server's start; the
         // per-partition lock still orders everything that follows.
@@ -630,6 +638,12 @@ export class MirrorEngine {
     const now = this.now()
     if (now - mirror.lastLagSampleAt < LAG_SAMPLE_INTERVAL_MS) return
     mirror.lastLagSampleAt = now
+    const minuteStart = Math.floor(now / 60_000) * 60_000
+    if (mirror.lagMinute.t !== minuteStart) {
+      const finished = mirror.lagMinute
+      mirror.lagMinute = { t: minuteStart, worst: new Map() }
+      if (finished.t > 0) this.archiveLagMinute(mirror.definition.name, finished)
+    }
     const partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> = []
     for (const runtime of mirror.partitions.values()) {
       if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) continue
@@ -639,9 +653,39 @@ export class MirrorEngine {
       let history = mirror.lagHistory.get(key)
       if (!history) mirror.lagHistory.set(key, (history = new LagHistory()))
       history.record(now, offsetLag, timeLagMs)
+      if (offsetLag > 0 || (timeLagMs ?? 0) > 0) {
+        const worst = mirror.lagMinute.worst.get(key)
+        mirror.lagMinute.worst.set(key, [
+          runtime.topic,
+          runtime.partition,
+          Math.max(worst?.[2] ?? 0, offsetLag),
+          timeLagMs === null ? (worst?.[3] ?? null) : Math.max(worst?.[3] ?? 0, timeLagMs),
+        ])
+      }
       partitions.push({ topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs })
     }
     if (partitions.length > 0) this.emit({ type: 'lag', mirror: mirror.definition.name, at: now, partitions })
+  }
+
+  private archiveLagMinute(mirror: string, minute: MirrorRuntime['lagMinute']): void {
+    if (!this.lagArchive) return
+    this.lagArchive
+      .append(mirror, { t: minute.t, p: [...minute.worst.values()] })
+      .catch((error: unknown) => this.log('lag archive append failed', { mirror, error: errorMessage(error) }))
+  }
+
+  /** Puts the archived minutes of the last day back into each partition's history after a restart. */
+  private async loadLagArchive(mirror: MirrorRuntime): Promise<void> {
+    if (!this.lagArchive) return
+    const now = this.now()
+    for (const minute of await this.lagArchive.load(mirror.definition.name, now, now - 24 * 60 * 60 * 1000)) {
+      for (const [topic, partition, offsetLag, timeLagMs] of minute.p) {
+        const key = partitionKey(topic, partition)
+        let history = mirror.lagHistory.get(key)
+        if (!history) mirror.lagHistory.set(key, (history = new LagHistory()))
+        history.record(minute.t, offsetLag, timeLagMs)
+      }
+    }
   }
 
   private lagOf(runtime: PartitionRuntime): { offsetLag: number | null; timeLagMs: number | null } {
@@ -1204,6 +1248,7 @@ export class MirrorEngine {
       mirroredBytes: 0,
       lastLagSampleAt: 0,
       lagHistory: new Map(),
+      lagMinute: { t: 0, worst: new Map() },
     }
   }
 

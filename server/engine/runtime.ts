@@ -1,10 +1,12 @@
 import 'server-only'
+import path from 'node:path'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { EventHub } from '@/server/http/events'
 import type { Logger } from '@/server/http/logger'
 import type { MetricFamily, MetricsRegistry } from '@/server/http/metrics'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { MirrorEngine } from './engine'
+import { LagArchive } from './lag-archive'
 
 /** How often the server's engine runs a tick (retries, syncs, one fetch round per mirror). */
 const TICK_INTERVAL_MS = 100
@@ -14,9 +16,10 @@ const TICK_INTERVAL_MS = 100
  * cluster answers mirror lookups from the engine, engine events go to the SSE hub, mirror metrics to
  * the metrics registry. Called once, from the composition root.
  */
-export async function createEngine(deps: { clusters: ClusterRegistry; events: EventHub; metrics: MetricsRegistry; log: Logger }): Promise<MirrorEngine> {
+export async function createEngine(deps: { clusters: ClusterRegistry; events: EventHub; metrics: MetricsRegistry; log: Logger; dataDir: string }): Promise<MirrorEngine> {
   const { clusters, events, metrics, log } = deps
   const engine = new MirrorEngine({
+    lagArchive: new LagArchive(path.join(deps.dataDir, 'lag')),
     clusters: {
       names: () => clusters.names(),
       get: (name) => {

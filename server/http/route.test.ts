@@ -26,7 +26,7 @@ beforeAll(async () => {
   const audit = await AuditLog.open(path.join(dataDir, 'audit.jsonl'), { onAppend: (entry) => events.publish('audit', entry) })
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
-  const engine = await createEngine({ clusters, events, metrics, log: logger })
+  const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, metricsPublic: false, tokens },

@@ -6,6 +6,7 @@ import { ManualClock } from '@/server/cluster/embedded/clock'
 import type { EmbeddedClusterConfig } from '@/server/cluster/embedded/config'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { MirrorEngine, type EngineClusterAccess } from '../engine'
+import { LagArchive } from '../lag-archive'
 
 /** @internal test harness: embedded clusters in temp dirs, one manual clock, and an engine over them. */
 export interface EngineHarness {
@@ -27,6 +28,8 @@ export interface HarnessOptions {
   /** Reuse an existing data root (a restart after a crash); default: a fresh temp dir. */
   root?: string
   onStoppingAction?: import('../engine').EngineOptions['onStoppingAction']
+  /** Persist downsampled lag history under `<root>/lag`. */
+  archiveLag?: boolean
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
@@ -44,7 +47,13 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
         return cluster ? { source: cluster, host: cluster } : undefined
       },
     }
-    const engine = new MirrorEngine({ clusters: access, now: () => clock.now(), random: options.random ?? (() => 0.5), onStoppingAction: options.onStoppingAction })
+    const engine = new MirrorEngine({
+      clusters: access,
+      now: () => clock.now(),
+      random: options.random ?? (() => 0.5),
+      onStoppingAction: options.onStoppingAction,
+      lagArchive: options.archiveLag ? new LagArchive(path.join(root, 'lag')) : undefined,
+    })
     for (const [name, cluster] of clusters) {
       cluster.setMirrorDirectory({
         listHostedMirrors: async () => engine.hostedMirrors(name),
