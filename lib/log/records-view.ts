@@ -25,13 +25,14 @@ export function* decodeRecords(batches: Iterable<BatchWithBytes>, options: Decod
 }
 
 /**
- * What a read_committed consumer returns from a fetch: data records only, with the records of aborted
- * transactions removed. Follows Kafka's consumer (Fetcher/CompletedFetch): an aborted transaction applies to a
- * producer from its first offset until that producer's ABORT marker.
+ * What a read_committed consumer returns from a fetch: data records with the records of aborted transactions
+ * removed (control records too, unless `includeControl`: the API's records view shows markers like the KIP's
+ * tables). Follows Kafka's consumer (Fetcher/CompletedFetch): an aborted transaction applies to a producer
+ * from its first offset until that producer's ABORT marker.
  */
 export function* committedRecords(
   read: { batches: Iterable<BatchWithBytes>; abortedTransactions: ReadonlyArray<{ producerId: number; firstOffset: number }> },
-  options: { fromOffset?: number } = {},
+  options: { fromOffset?: number; includeControl?: boolean } = {},
 ): Generator<LogRecord> {
   const fromOffset = options.fromOffset ?? -1
   const aborted = [...read.abortedTransactions].sort((a, b) => a.firstOffset - b.firstOffset)
@@ -45,11 +46,9 @@ export function* committedRecords(
       }
       if (batch.isControl) {
         if (readControlInfo(batch.raw, batch).type === 'ABORT') abortedProducers.delete(batch.producerId)
-        continue
-      }
-      if (batch.isTransactional && abortedProducers.has(batch.producerId)) continue
+      } else if (batch.isTransactional && abortedProducers.has(batch.producerId)) continue
     }
-    if (batch.isControl || batch.lastOffset < fromOffset) continue
+    if ((batch.isControl && !options.includeControl) || batch.lastOffset < fromOffset) continue
     for (const record of decodeBatchRecords(batch.raw, batch)) {
       if (record.offset >= fromOffset) yield record
     }

@@ -1,6 +1,5 @@
 import 'server-only'
-import { readControlInfo } from '@/lib/log/record-batch'
-import { decodeRecords } from '@/lib/log/records-view'
+import { committedRecords, decodeRecords } from '@/lib/log/records-view'
 import type { LogRecord } from '@/lib/log/types'
 import type { IsolationLevel, ReadResult } from '@/server/storage/types'
 
@@ -94,18 +93,5 @@ export function* recordsOfRead(read: ReadResult, fromOffset: number, isolation: 
     yield* decodeRecords(read.batches, { fromOffset })
     return
   }
-  const aborted = [...read.abortedTransactions].sort((a, b) => a.firstOffset - b.firstOffset)
-  let next = 0
-  const abortedProducers = new Set<number>()
-  for (const batch of read.batches) {
-    if (batch.producerId >= 0) {
-      while (next < aborted.length && aborted[next]!.firstOffset <= batch.lastOffset) {
-        abortedProducers.add(aborted[next]!.producerId)
-        next++
-      }
-      if (batch.isControl && readControlInfo(batch.raw, batch).type === 'ABORT') abortedProducers.delete(batch.producerId)
-      else if (!batch.isControl && batch.isTransactional && abortedProducers.has(batch.producerId)) continue
-    }
-    yield* decodeRecords([batch], { fromOffset })
-  }
+  yield* committedRecords(read, { fromOffset, includeControl: true })
 }
