@@ -357,3 +357,40 @@ describe('admin surface and persistence', () => {
     await expect(harness.cluster('b').produce('t', { records: [{ value: 'x' }] })).rejects.toMatchObject({ code: 'TOPIC_READ_ONLY' })
   })
 })
+
+describe('tiered storage', () => {
+  it('#36 a destination mirror partition with remote storage enabled fails for good', async () => {
+    await twoClusters()
+    await harness.cluster('a').createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    await harness.run(2)
+    await harness.cluster('b').alterTopicConfigs('t', { 'remote.storage.enable': 'true' })
+    await harness.run(2, 1_000)
+    expect(harness.engine.partitions('m')[0]).toMatchObject({ state: 'FAILED', retryAttempt: -1 })
+    expect(harness.engine.partitions('m')[0]!.error).toContain('tiered storage')
+  })
+})
+
+describe('failover racing the fetcher', () => {
+  it('#25 #30 nothing fetched is appended after the markers, and no later refresh restarts fetching', async () => {
+    await twoClusters()
+    const a = harness.cluster('a')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    const producer = await a.createTransactionalProducer('racer')
+    for (let i = 0; i < 20; i++) await producer.send('t', { partition: 0, records: [{ value: `tx ${i}` }] })
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: { ...FAST_SYNC, 'fetch.max.bytes': 1 } })
+    await harness.run(2)
+    // A fetch round and the failover start together; the round must not land anything after the stop.
+    const round = harness.engine.tick()
+    const { operation } = await harness.engine.failover('m', { confirm: 'm' })
+    await round
+    expect((await harness.engine.awaitOperation(operation.id)).status).toBe('succeeded')
+    await producer.commit()
+    await harness.run(5, 1_000)
+    const records = await recordsOf(harness.cluster('b'), 't')
+    const firstMarker = records.findIndex((record) => record.type !== 'DATA')
+    expect(firstMarker).toBeGreaterThan(0)
+    expect(records.slice(firstMarker).map((record) => record.type)).toEqual(['ABORT', 'MIRROR_PID_RESET'])
+    expect(harness.engine.partitions('m')[0]!.state).toBe('STOPPED')
+  })
+})
