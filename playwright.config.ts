@@ -39,7 +39,7 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } },
     // The HTTP API suite has no viewport: it runs once, in the desktop project.
-    { name: 'phone', use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } }, testIgnore: /api\.spec\.ts$/ },
+    { name: 'phone', use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } }, testIgnore: /api(-[a-z]+)?\.spec\.ts$/ },
   ],
   webServer: {
     command: `npx next start -H 127.0.0.1 -p ${port}`,

@@ -47,18 +47,24 @@ export const PartitionString = z
 export const OkResponse = z.object({ ok: z.literal(true) })
 export type OkResponse = z.infer<typeof OkResponse>
 
-/** A comma-separated list in a query string (`?topic=a,b`), trimmed, empty entries dropped. */
+/**
+ * A comma-separated list of names or enum values in a query string (`?state=MIRRORING,FAILED`), trimmed,
+ * empty entries dropped. The raw text is held to the characters such items are made of and to 1,000 of
+ * them, so the published schema never admits a query that Node's 16 KiB request-header limit would refuse
+ * (431) before the API sees it.
+ */
 export function commaList<T extends z.ZodType<string, string>>(item: T) {
   return z
     .string()
-    .max(10_000)
+    .max(1000)
+    .regex(/^[A-Za-z0-9._, -]*$/, 'must be a comma-separated list of names')
     .transform((text) =>
       text
         .split(',')
         .map((part) => part.trim())
         .filter((part) => part !== ''),
     )
-    .pipe(z.array(item).max(1000))
+    .pipe(z.array(item).max(500))
 }
 
 /** A regular expression given as a string (topic include/exclude filters); refused when it does not compile. */
@@ -74,3 +80,17 @@ export const RegexString = z
       return false
     }
   }, 'must be a valid regular expression')
+
+/**
+ * Ids Kafka accepts as any non-empty string (group ids, transactional ids), with control characters (Unicode
+ * category Cc: U+0000-U+001F, U+007F-U+009F) refused so they stay printable. The range is spelled out rather
+ * than written `\p{Cc}`: the pattern is published in the OpenAPI document, and clients that generate values
+ * from it (schemathesis, Python's `re`) have no Unicode property classes.
+ */
+export function printableId(maxLength: number) {
+  return z
+    .string()
+    .min(1)
+    .max(maxLength)
+    .regex(/^[^\u0000-\u001f\u007f-\u009f]+$/, 'must not contain control characters')
+}

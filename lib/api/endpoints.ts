@@ -348,10 +348,7 @@ export const clusterEndpoints = {
   }),
 } as const
 
-/**
- * Mirror and operation endpoints of API.md. They are served once the mirroring engine is wired in: add
- * their route files and spread this group into SERVED_ENDPOINTS.
- */
+/** Mirror and operation endpoints of API.md, served over the mirroring engine (server/engine/api-adapter.ts). */
 export const mirrorEndpoints = {
   listMirrors: endpoint({
     operationId: 'listMirrors',
@@ -420,7 +417,7 @@ export const mirrorEndpoints = {
     body: StartTopicsRequest,
     status: 200,
     response: z.union([MirrorTopicsResponse, TruncationPlanResponse]),
-    errors: ['INVALID_MIRROR_STATE', 'SOURCE_UNAVAILABLE'],
+    errors: ['INVALID_MIRROR_STATE', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
   }),
   pauseMirrorTopics: endpoint({
     operationId: 'pauseMirrorTopics',
@@ -512,7 +509,7 @@ export const mirrorEndpoints = {
     method: 'GET',
     path: `${v1}/operations`,
     role: 'viewer',
-    summary: 'Failover and failback operations',
+    summary: 'Failover operations, newest first (without their plans)',
     query: OperationsQuery,
     status: 200,
     response: OperationList,
@@ -534,6 +531,7 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(systemEndpoints),
   ...Object.values(sessionEndpoints),
   ...Object.values(clusterEndpoints),
+  ...Object.values(mirrorEndpoints),
 ]
 
 export function isMutation(endpoint: Pick<Endpoint, 'method'>): boolean {

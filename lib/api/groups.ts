@@ -1,12 +1,8 @@
 import { z } from 'zod'
-import { Name, NonNegativeInt, PartitionIndex } from './common'
+import { Name, NonNegativeInt, PartitionIndex, printableId } from './common'
 
 /** Kafka accepts any non-empty group id; control characters are refused so ids stay printable. */
-export const GroupId = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+export const GroupId = printableId(255)
 
 export const GroupOffset = z.object({
   topic: Name,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
+import { MIRROR_PARTITION_STATES, MIRROR_PARTITION_STATE_SYNONYMS, isMirrorPartitionState } from '@/lib/mirror/states'
+import { STOPPING_STEPS } from '@/lib/mirror/stopping'
 import { IntegerString, Name, NonNegativeInt, PartitionIndex, PartitionString, RegexString, Timestamp, commaList } from './common'
 
 /**
@@ -15,11 +16,35 @@ export const MirrorParams = z.object({ mirror: Name })
 export const MirrorPartitionParams = z.object({ mirror: Name, topic: Name, partition: PartitionString })
 
 const ConfigValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.array(z.string().max(4096)).max(1000)])
-/** Mirror-level configs in Kafka's vocabulary (`request.timeout.ms`, `topics.include`, ...). */
+/** Mirror-level configs in Kafka's vocabulary (`request.timeout.ms`, `topics.include`, ...), as a mirror shows them. */
 export const MirrorConfig = z
   .record(z.string().min(1).max(255), ConfigValue)
   .refine((config) => Object.keys(config).length <= 200, 'at most 200 configs')
 export type MirrorConfig = z.infer<typeof MirrorConfig>
+
+// Kafka keeps sizes, intervals and counts in an int32; larger values are typos, not settings.
+const PositiveInt32 = z.number().int().min(1).max(2 ** 31 - 1)
+const PatternList = z.array(RegexString).max(100)
+
+/**
+ * The configs a request may set (KIP-1279.md §7.3), each with its type: an unknown key or a wrong type is
+ * refused here, so the engine never stores a setting it would later trip over. Keys left out keep their
+ * current value (PATCH) or default (create).
+ */
+export const MirrorConfigInput = z.strictObject({
+  'topics.include': PatternList.optional(),
+  'topics.exclude': PatternList.optional(),
+  'groups.include': PatternList.optional(),
+  'groups.exclude': PatternList.optional(),
+  'topic.properties.exclude': z.array(z.string().min(1).max(255)).max(200).optional(),
+  'fetch.max.bytes': PositiveInt32.optional(),
+  'fetch.response.max.bytes': PositiveInt32.optional(),
+  'mirror.metadata.refresh.interval.ms': PositiveInt32.optional(),
+  'mirror.failed.retry.initial.backoff.ms': PositiveInt32.optional(),
+  'mirror.failed.retry.max.backoff.ms': PositiveInt32.optional(),
+  'mirror.failed.retry.max.attempts': z.number().int().min(0).max(2 ** 31 - 1).optional(),
+})
+export type MirrorConfigInput = z.infer<typeof MirrorConfigInput>
 
 export const PartitionsByState = z.partialRecord(MirrorPartitionState, NonNegativeInt)
 
@@ -49,6 +74,12 @@ export const TruncationPlanEntry = z.object({
   truncateTo: NonNegativeInt.nullable(),
   recordsToRemove: NonNegativeInt,
   lastMirrorPosition: EpochOffset.nullable(),
+  /** Where fetching from the source resumes (the log end offset after the truncation). */
+  fetchOffset: NonNegativeInt.optional(),
+  /** `fromScratch`, `failback` or `uncleanLeaderElection`. */
+  reason: z.string().optional(),
+  /** Which case of the truncation decision applied (lib/mirror/truncation.ts). */
+  basis: z.string().optional(),
 })
 export const TruncationPlan = z.object({ mirror: Name, partitions: z.array(TruncationPlanEntry) })
 export type TruncationPlan = z.infer<typeof TruncationPlan>
@@ -63,7 +94,7 @@ export const CreateMirrorRequest = z
     topics: z.array(Name).max(10_000).optional(),
     topicsInclude: z.array(RegexString).max(100).optional(),
     topicsExclude: z.array(RegexString).max(100).optional(),
-    config: MirrorConfig.optional(),
+    config: MirrorConfigInput.optional(),
     dryRun: z.boolean().optional(),
   })
   .refine((request) => request.sourceCluster !== request.destinationCluster, {
@@ -72,47 +103,77 @@ export const CreateMirrorRequest = z
   })
 export type CreateMirrorRequest = z.infer<typeof CreateMirrorRequest>
 
-export const PatchMirrorRequest = z.strictObject({ config: MirrorConfig })
+export const PatchMirrorRequest = z.strictObject({ config: MirrorConfigInput })
 export type PatchMirrorRequest = z.infer<typeof PatchMirrorRequest>
 
-export const StartTopicsRequest = z.strictObject({
-  topics: z.array(Name).max(10_000).optional(),
-  patterns: z.array(RegexString).max(100).optional(),
-  dryRun: z.boolean().optional(),
-})
+export const StartTopicsRequest = z
+  .strictObject({
+    topics: z.array(Name).max(10_000).optional(),
+    patterns: z.array(RegexString).max(100).optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .refine((request) => (request.topics?.length ?? 0) + (request.patterns?.length ?? 0) > 0, {
+    message: 'name at least one topic or pattern to start',
+    path: ['topics'],
+  })
 export type StartTopicsRequest = z.infer<typeof StartTopicsRequest>
 
+// An empty list is refused rather than read as "all": `topics: []` built from an empty selection must
+// never pause, or fail over, every topic of the mirror.
+const TopicSelection = z.array(Name).min(1, 'name at least one topic, or leave topics out for all').max(10_000)
+
 /** pause, resume, recover: every topic of the mirror when `topics` is absent. */
-export const MirrorTopicsRequest = z.strictObject({ topics: z.array(Name).max(10_000).optional() })
+export const MirrorTopicsRequest = z.strictObject({ topics: TopicSelection.optional() })
 export type MirrorTopicsRequest = z.infer<typeof MirrorTopicsRequest>
 
 export const MirrorTopicsResponse = z.object({ topics: z.array(Name) })
 
 export const FailoverRequest = z.strictObject({
-  topics: z.array(Name).max(10_000).optional(),
+  topics: TopicSelection.optional(),
   dryRun: z.boolean().optional(),
   confirm: z.string().max(249).optional().describe("Must equal the mirror's name for a real failover."),
 })
 export type FailoverRequest = z.infer<typeof FailoverRequest>
 
-export const FailoverGate = z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })
+export const FailoverGate = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  /** A failed `blocking` gate refuses the failover; a failed `warning` gate only informs. */
+  severity: z.enum(['blocking', 'warning']).optional(),
+  detail: z.string(),
+})
 
 export const FailoverPlanPartition = z.object({
   topic: Name,
   partition: PartitionIndex,
   state: MirrorPartitionState,
+  /** `stop`, `stopInProgress`, `alreadyStopped` or `cannotStop`. */
+  action: z.enum(['stop', 'stopInProgress', 'alreadyStopped', 'cannotStop']).optional(),
   mirroredOffset: NonNegativeInt,
   /** null when the source cannot be reached, as are the two at-risk figures. */
   sourceLogEndOffset: NonNegativeInt.nullable(),
   recordsAtRisk: NonNegativeInt.nullable(),
   timeAtRiskMs: NonNegativeInt.nullable(),
   transactionsToAbort: z.array(z.object({ producerId: NonNegativeInt, producerEpoch: NonNegativeInt, firstOffset: NonNegativeInt })),
-  consumerGroupsBehind: z.array(z.object({ groupId: z.string(), committedOffset: NonNegativeInt })),
+  consumerGroupsBehind: z.array(
+    z.object({
+      groupId: z.string(),
+      /** Where the group resumes on the destination; null when it has no committed offset there. */
+      committedOffset: NonNegativeInt.nullable(),
+      sourceCommittedOffset: NonNegativeInt.optional(),
+      /** Mirrored offsets the group will read a second time; null when it has no offset on the destination. */
+      offsetsToReprocess: NonNegativeInt.nullable().optional(),
+      /** Offsets the group consumed on the source that were never mirrored. */
+      offsetsNotMirrored: NonNegativeInt.optional(),
+    }),
+  ),
 })
 
 export const FailoverPlan = z.object({
   mirror: Name,
   gates: z.array(FailoverGate),
+  /** No blocking gate failed: a real failover with this selection would start. */
+  canProceed: z.boolean().optional(),
   partitions: z.array(FailoverPlanPartition),
 })
 export type FailoverPlan = z.infer<typeof FailoverPlan>
@@ -140,12 +201,31 @@ export const MirrorPartition = z.object({
   lastTruncation: z
     .object({ offset: NonNegativeInt, removedRecords: NonNegativeInt, at: Timestamp, reason: z.string() })
     .nullable(),
+  /** The next STOPPING step while STOPPING (`done` once STOPPED); null in every other state. */
+  stoppingStep: z.enum(STOPPING_STEPS).nullable().optional(),
 })
 export type MirrorPartition = z.infer<typeof MirrorPartition>
 
+/**
+ * A state name as operators write it: any case, and the KIP's newer names LOG_ALIGNMENT (PREPARING) and
+ * ULE_RECOVERY (ULE_LOG_TRUNCATION), as `parseMirrorPartitionState` reads them.
+ */
+export const MirrorPartitionStateName = z
+  .string()
+  .transform((text, context) => {
+    const name = text.trim().toUpperCase()
+    if (isMirrorPartitionState(name)) return name
+    if (Object.hasOwn(MIRROR_PARTITION_STATE_SYNONYMS, name)) return MIRROR_PARTITION_STATE_SYNONYMS[name as keyof typeof MIRROR_PARTITION_STATE_SYNONYMS]
+    context.addIssue({ code: 'custom', message: `unknown mirror partition state "${text}"`, input: text })
+    return z.NEVER
+  })
+  .pipe(MirrorPartitionState)
+
 export const MirrorPartitionsQuery = z.object({
   topic: Name.optional(),
-  state: commaList(MirrorPartitionState).optional(),
+  state: commaList(MirrorPartitionStateName)
+    .optional()
+    .describe('Comma-separated states; LOG_ALIGNMENT and ULE_RECOVERY are accepted for PREPARING and ULE_LOG_TRUNCATION.'),
 })
 export const MirrorPartitionList = z.object({ partitions: z.array(MirrorPartition) })
 
@@ -158,17 +238,22 @@ export const PartitionTransition = z.object({
 export const PartitionHistory = z.object({ transitions: z.array(PartitionTransition) })
 export type PartitionHistory = z.infer<typeof PartitionHistory>
 
-export const LagQuery = z.object({
-  topic: Name.optional(),
-  from: IntegerString.optional(),
-  to: IntegerString.optional(),
-  stepMs: z
-    .string()
-    .regex(/^\d{1,10}$/, 'must be a positive integer')
-    .transform(Number)
-    .pipe(z.number().int().min(100))
-    .optional(),
-})
+export const LagQuery = z
+  .object({
+    topic: Name.optional(),
+    from: IntegerString.optional(),
+    to: IntegerString.optional(),
+    stepMs: z
+      .string()
+      .regex(/^\d{1,10}$/, 'must be a positive integer')
+      .transform(Number)
+      .pipe(z.number().int().min(100))
+      .optional(),
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  })
 
 /** `[t, offsetLag, timeLagMs]` */
 export const LagPoint = z.tuple([Timestamp, NonNegativeInt.nullable(), NonNegativeInt.nullable()])

@@ -1,8 +1,11 @@
 import { z } from 'zod'
 import { Name, PartitionIndex, Timestamp } from './common'
-import { MirrorPartitionState } from './mirrors'
+import { FailoverPlan, MirrorPartitionState } from './mirrors'
 
-/** Steps of a partition's STOPPING transition, in order (API.md "Operations"). */
+/**
+ * Steps of a partition's STOPPING transition, in order (API.md "Operations"). A partition's `step` is the
+ * step it performs next: `removeFetcher` until its stop begins, `done` once it is STOPPED.
+ */
 export const StoppingStep = z.enum(['removeFetcher', 'persistPosition', 'bumpEpoch', 'abortTransactions', 'pidReset', 'done'])
 export type StoppingStep = z.infer<typeof StoppingStep>
 
@@ -24,6 +27,8 @@ export const Operation = z.object({
       error: z.string().nullable(),
     }),
   ),
+  /** The failover plan the operation committed to (GET /operations/{id} only; lists leave it out). */
+  plan: FailoverPlan.optional(),
 })
 export type Operation = z.infer<typeof Operation>
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IntegerString, Name, NonNegativeInt, PartitionIndex, Timestamp } from './common'
+import { IntegerString, Name, NonNegativeInt, PartitionIndex, Timestamp, printableId } from './common'
 
 export const RecordType = z.enum(['DATA', 'COMMIT', 'ABORT', 'MIRROR_PID_RESET', 'CONTROL'])
 export type RecordType = z.infer<typeof RecordType>
@@ -99,11 +99,7 @@ export const ProducerHandle = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not 
 export const ProducerParams = z.object({ cluster: Name, handle: ProducerHandle })
 
 export const CreateProducerRequest = z.strictObject({
-  transactionalId: z
-    .string()
-    .min(1)
-    .max(255)
-    .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters'),
+  transactionalId: printableId(255),
 })
 export type CreateProducerRequest = z.infer<typeof CreateProducerRequest>
 

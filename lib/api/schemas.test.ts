@@ -1,7 +1,9 @@
 import fc from 'fast-check'
+import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
 import { CreateClusterRequest } from './clusters'
 import { IntegerString, Name, NAME_PATTERN } from './common'
+import { GroupId } from './groups'
 import { MirrorPartitionsQuery } from './mirrors'
 import { ProduceRequest, RecordsQuery } from './records'
 import { CreateTopicRequest } from './topics'
@@ -15,6 +17,20 @@ describe('names', () => {
     )
     expect(Name.safeParse('x'.repeat(249)).success).toBe(true)
     expect(Name.safeParse('x'.repeat(250)).success).toBe(false)
+  })
+})
+
+describe('group and transactional ids', () => {
+  it('refuse exactly the control characters (Unicode Cc), with a pattern that names no property class', () => {
+    const cc = /^[^\p{Cc}]+$/u
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }), (text) => {
+        expect(GroupId.safeParse(text).success).toBe(cc.test(text))
+      }),
+    )
+    for (const text of ['a\u0000', 'a\u001f', 'a\u007f', 'a\u0085', 'a\u009f']) expect(GroupId.safeParse(text).success, JSON.stringify(text)).toBe(false)
+    for (const text of ['billing', 'a\u00a0b', 'é ü', 'a\u2028']) expect(GroupId.safeParse(text).success, JSON.stringify(text)).toBe(true)
+    expect(JSON.stringify(z.toJSONSchema(GroupId))).not.toContain('\\\\p{')
   })
 })
 
@@ -35,6 +51,13 @@ describe('numbers in query strings', () => {
   it('reads comma-separated state filters', () => {
     expect(MirrorPartitionsQuery.parse({ state: 'MIRRORING, FAILED,' })).toEqual({ state: ['MIRRORING', 'FAILED'] })
     expect(MirrorPartitionsQuery.safeParse({ state: 'MIRRORING,SLEEPING' }).success).toBe(false)
+  })
+
+  it('keep lists to what fits in a request line: name characters, 1,000 at most', () => {
+    expect(MirrorPartitionsQuery.safeParse({ state: 'MIRRORING,'.repeat(100) }).success).toBe(true)
+    expect(MirrorPartitionsQuery.safeParse({ state: 'MIRRORING,'.repeat(100) + 'X' }).success).toBe(false)
+    expect(MirrorPartitionsQuery.safeParse({ state: 'MIRRORING\u00f6' }).success).toBe(false)
+    expect(MirrorPartitionsQuery.safeParse({ state: 'MIRRORING;FAILED' }).success).toBe(false)
   })
 })
 

@@ -16,7 +16,7 @@ import type {
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { FailoverPlan } from '@/lib/mirror/failover-plan'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import type { MirrorEngine } from './engine'
+import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
 import { EngineError } from './errors'
 import type { MirrorConfig, Operation } from './types'
 
@@ -156,8 +156,9 @@ export class MirrorApi {
     }
     const config = configPatch(request.config)
     checkBackoff(config)
-    const include = (request.topicsInclude ?? config['topics.include'] ?? []).map(compile)
-    const exclude = (request.topicsExclude ?? config['topics.exclude'] ?? ['__.*']).map(compile)
+    // The engine's precedence: topicsInclude/topicsExclude over config keys over defaults.
+    const include = (request.topicsInclude ?? config['topics.include'] ?? DEFAULT_MIRROR_CONFIG['topics.include']).map(compile)
+    const exclude = (request.topicsExclude ?? config['topics.exclude'] ?? DEFAULT_MIRROR_CONFIG['topics.exclude']).map(compile)
     const sourceTopics = await this.clusters.topics(request.sourceCluster)
     await this.clusters.clusterId(request.destinationCluster)
     const topics = new Set(request.topics ?? [])

@@ -91,6 +91,17 @@ describe('buildOpenApiDocument', () => {
     expect(document.paths['/api/v1/health']?.get?.security).toEqual([])
   })
 
+  it('describes text responses by what a client parses: the JSON document as an object, streams as text', () => {
+    expect(document.paths['/api/v1/openapi.json']?.get?.responses['200']).toEqual({
+      description: 'Success',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    })
+    expect(document.paths['/api/v1/events']?.get?.responses['200']).toEqual({
+      description: 'Success',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    })
+  })
+
   it('turns the zod schemas into components, with defaults optional in requests', () => {
     const schemas = document.components.schemas
     expect(schemas.CreateTopicRequest?.required).toEqual(['name', 'partitions'])

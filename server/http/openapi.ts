@@ -149,7 +149,9 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], info: { ver
     } else if (success.kind === 'empty') {
       result[String(endpoint.status)] = { description: 'No content' }
     } else {
-      result[String(endpoint.status)] = { description: 'Success', content: { [success.contentType]: { schema: { type: 'string' } } } }
+      // A JSON document served as text (this document itself) is still an object to a client that parses it.
+      const schema = /[/+]json\b/.test(success.contentType) ? { type: 'object' } : { type: 'string' }
+      result[String(endpoint.status)] = { description: 'Success', content: { [success.contentType]: { schema } } }
     }
     for (const [status, schema] of Object.entries(endpoint.otherResponses ?? {})) {
       const name = register(responses, schema, `${capitalize(endpoint.operationId)}Response${status}`)

@@ -1,0 +1,9 @@
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { route } from '@/server/http/route'
+
+export const dynamic = 'force-dynamic'
+
+export const GET = route(mirrorEndpoints.listMirrorPartitions, ({ runtime, params, query }) => ({
+  partitions: mirrorApiOf(runtime).partitions(params.mirror, query),
+}))

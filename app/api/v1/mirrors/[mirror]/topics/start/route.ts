@@ -1,0 +1,11 @@
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { route } from '@/server/http/route'
+
+export const dynamic = 'force-dynamic'
+
+export const POST = route(mirrorEndpoints.startMirrorTopics, async ({ runtime, params, body }) => {
+  const api = mirrorApiOf(runtime)
+  if (body.dryRun) return { plan: await api.planStart(params.mirror, body) }
+  return api.start(params.mirror, body)
+})

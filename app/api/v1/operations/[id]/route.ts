@@ -1,0 +1,7 @@
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { route } from '@/server/http/route'
+
+export const dynamic = 'force-dynamic'
+
+export const GET = route(mirrorEndpoints.getOperation, ({ runtime, params }) => mirrorApiOf(runtime).operation(params.id))
