@@ -71,6 +71,7 @@ export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
 const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
 const LAG_SAMPLE_INTERVAL_MS = 1_000
 const FAILOVER_CONCURRENCY = 256
+const OPERATION_PROGRESS_INTERVAL_MS = 250
 /** Calls to a source that may be down are bounded, so a disaster never hangs the engine. */
 const SOURCE_CALL_TIMEOUT_MS = 10_000
 
@@ -479,11 +480,25 @@ export class MirrorEngine {
   private async alignmentInput(definition: MirrorDefinition, tp: TopicPartition, destinationClusterId: string): Promise<Omit<TruncationPlanInput, 'topic' | 'partition'>> {
     const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
     const positions = await source.lastMirrorPositions(destinationClusterId, [tp])
-    const lastMirrorPosition = positions.get(`${tp.topic}-${tp.partition}`) ?? null
     const [sourceTopic] = await source.describeTopics([tp.topic])
-    const sourcePartition = sourceTopic?.partitions.find((p) => p.partition === tp.partition)
     const [destinationTopic] = await host.describeTopics([tp.topic])
-    const destinationPartition = destinationTopic?.partitions.find((p) => p.partition === tp.partition)
+    return this.alignmentFrom(
+      host,
+      tp,
+      positions.get(`${tp.topic}-${tp.partition}`) ?? null,
+      sourceTopic?.partitions.find((p) => p.partition === tp.partition),
+      destinationTopic?.partitions.find((p) => p.partition === tp.partition),
+    )
+  }
+
+  /** What decideTruncation needs, from the last mirror position and both sides' descriptions. */
+  private async alignmentFrom(
+    host: MirrorHost,
+    tp: TopicPartition,
+    lastMirrorPosition: LastMirrorPosition | null,
+    sourcePartition: { logStartOffset: number } | undefined,
+    destinationPartition: { logStartOffset: number; logEndOffset: number } | undefined,
+  ): Promise<Omit<TruncationPlanInput, 'topic' | 'partition'>> {
     let local = lastMirrorPosition && destinationPartition ? await host.endOffsetForEpoch(tp, lastMirrorPosition.epoch) : null
     if (lastMirrorPosition && destinationPartition && local && local.leaderEpoch < 0) {
       // Kafka answers "undefined" for an epoch above every local one; our whole log then precedes the
@@ -742,20 +757,22 @@ export class MirrorEngine {
     const sourceTopics = await this.reachSource(source, () => source.describeTopics(input.topics))
     const missing = input.topics.filter((topic) => !sourceTopics.some((described) => described.name === topic))
     if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${input.sourceCluster}: ${missing.join(', ')}`)
-    const pseudo: MirrorDefinition = {
-      name: input.mirror ?? 'plan',
-      sourceCluster: input.sourceCluster,
-      destinationCluster: input.destinationCluster,
-      sourceClusterId: '',
-      topics: [],
-      config: DEFAULT_MIRROR_CONFIG,
-      createdAt: 0,
-    }
+    const pseudo = { name: input.mirror ?? 'plan' }
     const inputs: TruncationPlanInput[] = []
+    const [destinationTopics, positions] = await Promise.all([
+      host.describeTopics(sourceTopics.map((topic) => topic.name)),
+      this.reachSource(source, () =>
+        source.lastMirrorPositions(
+          destinationClusterId,
+          sourceTopics.flatMap((topic) => topic.partitions.map(({ partition }) => ({ topic: topic.name, partition }))),
+        ),
+      ),
+    ])
     for (const topic of sourceTopics) {
-      for (const { partition } of topic.partitions) {
-        const tp = { topic: topic.name, partition }
-        inputs.push({ ...tp, ...(await this.reachSource(source, () => this.alignmentInput(pseudo, tp, destinationClusterId))) })
+      const destination = destinationTopics.find((candidate) => candidate.name === topic.name)
+      for (const sourcePartition of topic.partitions) {
+        const tp = { topic: topic.name, partition: sourcePartition.partition }
+        inputs.push({ ...tp, ...(await this.alignmentFrom(host, tp, positions.get(`${tp.topic}-${tp.partition}`) ?? null, sourcePartition, destination?.partitions.find((p) => p.partition === tp.partition))) })
       }
     }
     return { mirror: pseudo.name, partitions: truncationPlan(inputs) }
@@ -1017,19 +1034,28 @@ export class MirrorEngine {
 
   private async runFailover(mirror: MirrorRuntime, operation: Operation, runtimes: PartitionRuntime[]): Promise<void> {
     const queue = [...runtimes]
+    const entries = new Map(operation.partitions.map((entry) => [partitionKey(entry.topic, entry.partition), entry]))
+    // Progress events are coalesced: one per interval and a last one, not one per partition.
+    let lastProgressAt = 0
+    const progress = () => {
+      const now = this.now()
+      if (now - lastProgressAt < OPERATION_PROGRESS_INTERVAL_MS) return
+      lastProgressAt = now
+      this.emit({ type: 'operation', operation })
+    }
     const worker = async () => {
       for (let runtime = queue.shift(); runtime; runtime = queue.shift()) {
         const current = runtime
         await this.runner
           .withLock(current, () => this.runner.dispatch(mirror.definition, current, { type: 'stopRequested' }, 'failover requested'))
           .catch((error: unknown) => this.log('failover of a partition failed', { topic: current.topic, partition: current.partition, error: errorMessage(error) }))
-        const entry = operation.partitions.find((p) => p.topic === current.topic && p.partition === current.partition)
+        const entry = entries.get(partitionKey(current.topic, current.partition))
         if (entry) {
           entry.state = current.value.state
           entry.step = current.value.stopping?.step ?? null
           entry.error = current.value.error
         }
-        this.emit({ type: 'operation', operation })
+        progress()
       }
     }
     await Promise.all(Array.from({ length: Math.min(FAILOVER_CONCURRENCY, Math.max(1, queue.length)) }, worker))

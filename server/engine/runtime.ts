@@ -5,6 +5,7 @@ import type { EventHub } from '@/server/http/events'
 import type { Logger } from '@/server/http/logger'
 import type { MetricFamily, MetricsRegistry } from '@/server/http/metrics'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
+import { toOperation } from './api-adapter'
 import { MirrorEngine } from './engine'
 import { LagArchive } from './lag-archive'
 
@@ -41,7 +42,8 @@ export async function createEngine(deps: { clusters: ClusterRegistry; events: Ev
   )
   engine.subscribe((event) => {
     if (event.type === 'mirror') return
-    events.publish(event.type, event.type === 'operation' ? event.operation : event)
+    // Operations change as they run: the hub keeps a copy in the API's shape, never the live object.
+    events.publish(event.type, event.type === 'operation' ? toOperation(event.operation) : event)
   })
   metrics.register('engine', () => mirrorMetrics(engine))
   await engine.start()
