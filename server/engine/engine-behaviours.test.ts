@@ -231,6 +231,22 @@ describe('preparing, loops and failback preconditions', () => {
     await expect(a.produce('t', { records: [{ value: '3' }] })).resolves.toBeDefined()
   })
 
+  it('#20 failback while the reverse mirror is paused (not STOPPED) is refused before anything is truncated', async () => {
+    await twoClusters()
+    const a = harness.cluster('a')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await produceValues(a, 't', ['1', '2'])
+    await harness.engine.createMirror({ name: 'forward', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await harness.run(2)
+    await harness.engine.pauseTopics('forward')
+    await harness.run(1)
+    await produceValues(a, 't', ['3'])
+    const before = await recordsOf(a, 't')
+    await expectEngineError(harness.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: ['t'] }), 'CONFLICT')
+    await expectEngineError(harness.engine.planStart({ sourceCluster: 'b', destinationCluster: 'a', topics: ['t'] }).then(() => harness.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: ['t'] })), 'CONFLICT')
+    expect(await recordsOf(a, 't')).toEqual(before)
+  })
+
   it('#21 a new mirror without a last mirror position starts from scratch and copies the source log', async () => {
     await twoClusters()
     const a = harness.cluster('a')
@@ -392,5 +408,53 @@ describe('failover racing the fetcher', () => {
     expect(firstMarker).toBeGreaterThan(0)
     expect(records.slice(firstMarker).map((record) => record.type)).toEqual(['ABORT', 'MIRROR_PID_RESET'])
     expect(harness.engine.partitions('m')[0]!.state).toBe('STOPPED')
+  })
+})
+
+describe('log start and epoch cache', () => {
+  it('#12 a destination starts at the source log start, resets when the source deletes unfetched records, and follows log-start increments', async () => {
+    await twoClusters()
+    const a = harness.cluster('a')
+    const b = harness.cluster('b')
+    const tp = { topic: 't', partition: 0 }
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await produceValues(a, 't', ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+    await a.deleteRecords(tp, 5)
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await harness.run(2)
+    expect((await b.describeTopic('t')).partitions[0]).toMatchObject({ logStartOffset: 5, logEndOffset: 10 })
+
+    await harness.engine.pauseTopics('m')
+    await harness.run(1)
+    await produceValues(a, 't', ['10', '11', '12', '13', '14', '15', '16', '17', '18', '19'])
+    await a.deleteRecords(tp, 15)
+    await harness.engine.resumeTopics('m')
+    await harness.run(3)
+    expect((await b.describeTopic('t')).partitions[0]).toMatchObject({ logStartOffset: 15, logEndOffset: 20 })
+    expect((await recordsOf(b, 't')).map((r) => r.value)).toEqual(['15', '16', '17', '18', '19'])
+
+    await a.deleteRecords(tp, 17)
+    await produceValues(a, 't', ['20'])
+    await harness.run(2)
+    expect((await b.describeTopic('t')).partitions[0]).toMatchObject({ logStartOffset: 17, logEndOffset: 21 })
+  })
+
+  it('#14 a mirror partition epoch cache holds only the epochs of mirrored batches, whatever the destination epoch', async () => {
+    await twoClusters()
+    const a = harness.cluster('a')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 3 })
+    await produceValues(a, 't', ['1'])
+    await a.bumpLeaderEpoch({ topic: 't', partition: 0 }, 4)
+    await produceValues(a, 't', ['2'])
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await harness.run(3)
+    const b = harness.cluster('b')
+    const description = (await b.describeTopic('t')).partitions[0]!
+    expect(description.leaderEpoch).toBeGreaterThanOrEqual(14)
+    const sourceEpochs = (await recordsOf(a, 't')).map((r) => r.leaderEpoch)
+    for (const replica of description.replicas) {
+      const epochs = b.replicaLog({ topic: 't', partition: 0 }, replica)!.epochEntries().map((entry) => entry.epoch)
+      expect(epochs.every((epoch) => sourceEpochs.includes(epoch))).toBe(true)
+    }
   })
 })

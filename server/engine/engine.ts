@@ -429,6 +429,15 @@ export class MirrorEngine {
         await this.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch, leaderEpoch }, `epoch ${observedEpoch} near destination epoch ${leaderEpoch}`)
         if (runtime.value.state !== 'MIRRORING' || !runtime.fetching) return
       }
+      const firstBaseOffset = batches[0]!.header.baseOffset
+      if (firstBaseOffset < request.fetchOffset) {
+        // The source's log start is inside this batch, and so is our (empty) log's end. Like Kafka's
+        // follower on UnexpectedAppendOffsetException, restart the empty log at the batch's base offset;
+        // the log-start sync below moves our log start back up to the source's.
+        const current = await host.describePartition(tp)
+        if (current.logStartOffset !== current.logEndOffset) return
+        await host.truncateFullyAndStartAt(tp, firstBaseOffset)
+      }
       const appended = await host.appendMirroredBatches(tp, result.records)
       runtime.destinationLogEndOffset = appended.logEndOffset
       runtime.destinationHighWatermark = appended.highWatermark

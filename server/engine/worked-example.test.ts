@@ -129,6 +129,19 @@ describe('the KIP-1279 worked example', () => {
     expect(await b.openTransactions({ topic: TOPIC, partition: 0 })).toEqual([])
   })
 
+  it('#28 after the reset record a producer whose id was mirrored starts at sequence 0, also after a restart', async () => {
+    await mirrorOffsets0To2()
+    const { operation } = await harness.engine.failover('dr', { confirm: 'dr' })
+    await harness.engine.awaitOperation(operation.id)
+    const tp = { topic: TOPIC, partition: 0 }
+    // 4001 wrote sequences 0 and 1 on the source; without the reset, sequence 0 would be a duplicate or out of order.
+    const first = await harness.cluster('b').produceBatch(tp, { producerId: 4001, producerEpoch: 0, baseSequence: 0, records: [{ value: 'new life' }] })
+    expect(first).toMatchObject({ baseOffset: 6, duplicate: false })
+    await harness.restart()
+    const second = await harness.cluster('b').produceBatch(tp, { producerId: 4002, producerEpoch: 0, baseSequence: 0, records: [{ value: 'also new' }] })
+    expect(second).toMatchObject({ baseOffset: 7, duplicate: false })
+  })
+
   it('failback truncates the old source to offset 3 and then both logs are identical batch for batch', async () => {
     await mirrorOffsets0To2()
     const { operation } = await harness.engine.failover('dr', { confirm: 'dr' })
