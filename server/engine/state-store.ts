@@ -84,8 +84,17 @@ export class MirrorStateStore {
       const key = decodeKey(record.key)
       // Keys this version does not know are left alone, so an older engine can read a newer log.
       if (!key) continue
-      if (record.value === null) latest.delete(record.key)
-      else latest.set(record.key, { key, value: JSON.parse(record.value) as unknown })
+      if (record.value === null) {
+        latest.delete(record.key)
+        continue
+      }
+      try {
+        latest.set(record.key, { key, value: JSON.parse(record.value) as unknown })
+      } catch {
+        // The log's CRC protects what was written; an unreadable value is a bug of some other writer, and
+        // must not keep every other mirror from starting. The key's earlier value (if any) stays.
+        continue
+      }
     }
     return latest
   }
