@@ -36,5 +36,7 @@ step "production build"
 npx next build
 step "browser journeys (Debian chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
+step "API fuzzing (schemathesis)"
+bash scripts/fuzz/run.sh
 step "summary"
 node scripts/test/summary.mjs "$results"

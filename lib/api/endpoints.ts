@@ -150,6 +150,8 @@ export const sessionEndpoints = {
     body: SessionRequest,
     status: 200,
     response: Session,
+    // A token that matches neither role.
+    errors: ['UNAUTHENTICATED'],
   }),
   getSession: endpoint({
     operationId: 'getSession',
@@ -370,7 +372,8 @@ export const mirrorEndpoints = {
     status: 201,
     response: Mirror,
     otherResponses: { 200: TruncationPlanResponse },
-    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE'],
+    // NOT_FOUND: a source or destination cluster, or a topic, that does not exist.
+    errors: ['NOT_FOUND', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
   }),
   getMirror: endpoint({
     operationId: 'getMirror',

@@ -1,11 +1,21 @@
 // `npm run bench`: prints figures with ratios against baselines measured in the same run. Not a test.
 import { formatResult, type BenchResult } from './result'
+import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
 import { benchStorage } from './storage'
+
+async function benchApiIfBuilt(): Promise<BenchResult[]> {
+  if (!hasProductionBuild()) {
+    console.log('skipped: no production build (.next/BUILD_ID); run `npx next build` first')
+    return []
+  }
+  return benchApi()
+}
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['embedded log storage', benchStorage],
   ['mirroring engine', benchEngine],
+  ['http api', benchApiIfBuilt],
 ]
 
 async function main() {

@@ -87,6 +87,17 @@ describe('eventStreamResponse', () => {
     expect((await reader.read()).done).toBe(true)
   })
 
+  it('serialises an event once for every stream that carries it', async () => {
+    const hub = new EventHub({ streamId: 's' })
+    const readers = [get(), get()].map(({ request }) => eventStreamResponse(hub, request).body!.getReader())
+    for (const reader of readers) expect(new TextDecoder().decode((await reader.read()).value)).toBe('retry: 2000\n\n')
+    const event = hub.publish('lag', { partitions: [{ topic: 't', partition: 0, offsetLag: 1 }] })
+    const [first, second] = await Promise.all(readers.map(async (reader) => (await reader.read()).value))
+    expect(first).toBe(second)
+    expect(new TextDecoder().decode(first)).toBe(formatEvent(event))
+    await Promise.all(readers.map((reader) => reader.cancel()))
+  })
+
   it('unsubscribes when the reader cancels', async () => {
     const hub = new EventHub()
     const response = eventStreamResponse(hub, get().request)

@@ -1,0 +1,378 @@
+// HTTP API benchmarks (issue: HTTP API), against the production server (`next start`) as clients see it:
+// the partition list of a 10,000-partition mirror against GET /health in the same run, and the live event
+// stream fanned out to 50 clients while a producer writes to the mirrored source.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import http from 'node:http'
+import { mkdtemp, rm } from 'node:fs/promises'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import type { BenchResult } from './result'
+
+const ROOT = path.resolve(__dirname, '..', '..')
+const OPERATOR_TOKEN = 'bench-operator-token'
+const VIEWER_TOKEN = 'bench-viewer-token'
+
+/** Up to 10 topics × 1,000 partitions (the API caps a topic at 1,000 partitions): see mirroredTopics(). */
+const MAX_TOPICS = 10
+const PARTITIONS_PER_TOPIC = 1000
+/** Descriptors the server needs besides its partition logs (sockets, segments read, internal topics). */
+const DESCRIPTOR_HEADROOM = 3000
+const LATENCY_REQUESTS = 200
+const WARMUP_REQUESTS = 20
+const SSE_CLIENTS = 50
+const SSE_WINDOW_MS = 10_000
+/** The producer's pace during the fan-out window: one POST of RECORDS_PER_POST records every PRODUCE_EVERY_MS. */
+const PRODUCE_EVERY_MS = 50
+const RECORDS_PER_POST = 10
+const MIRRORING_TIMEOUT_MS = 15 * 60_000
+const FILE_DESCRIPTORS = 65_536
+
+/** The soft limit on open files of a process; Linux only (elsewhere: no limit assumed). */
+function openFilesLimit(pid: number): number {
+  try {
+    const limits = readFileSync(`/proc/${pid}/limits`, 'utf8')
+    const soft = /^Max open files\s+(\d+|unlimited)/m.exec(limits)?.[1]
+    return soft === undefined || soft === 'unlimited' ? Infinity : Number(soft)
+  } catch {
+    return Infinity
+  }
+}
+
+/**
+ * How many 1,000-partition topics to mirror. Every partition log holds its active segment open, and a mirror
+ * of N partitions has 2N logs in the one server process (source and destination), so the open-files limit
+ * decides: 10 topics need about 23,000 descriptors, more than the common 20,000 a container may not raise.
+ */
+function mirroredTopics(limit: number): number {
+  return Math.max(1, Math.min(MAX_TOPICS, Math.floor((limit - DESCRIPTOR_HEADROOM) / 2 / PARTITIONS_PER_TOPIC)))
+}
+
+export function hasProductionBuild(): boolean {
+  return existsSync(path.join(ROOT, '.next', 'BUILD_ID'))
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) throw new RangeError('percentile of no values')
+  const sorted = [...values].sort((a, b) => a - b)
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  return sorted[index]!
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+interface Server {
+  base: string
+  openFiles: number
+  /** The server's last log lines reporting errors, for a failure's message. */
+  errors(): string
+  close(): Promise<void>
+}
+
+async function startServer(): Promise<Server> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-api-'))
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const output: string[] = []
+  // Every partition log holds its active segment open: the two clusters need over 20,000 descriptors,
+  // the usual default limit, so the server gets a limit a Kafka broker would be given (when allowed to).
+  const next = [process.execPath, path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
+  const command = `ulimit -n ${FILE_DESCRIPTORS} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`
+  // Its own process group, so stopping it stops anything it started.
+  const child: ChildProcess = spawn('/bin/sh', ['-c', command, 'sh', ...next], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      NEXT_TELEMETRY_DISABLED: '1',
+      MIRRORBOARD_DATA_DIR: dataDir,
+      MIRRORBOARD_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      MIRRORBOARD_VIEWER_TOKEN: VIEWER_TOKEN,
+    },
+  })
+  // Keep only the tail, and the error lines apart: the engine logs a line per partition transition.
+  const errors: string[] = []
+  const keep = (chunk: Buffer) => {
+    const text = chunk.toString('utf8')
+    output.push(text)
+    if (output.length > 200) output.splice(0, output.length - 200)
+    for (const line of text.split('\n')) if (/"level":"(error|warn)"|Error/.test(line)) errors.push(line.slice(0, 2000))
+    if (errors.length > 20) errors.splice(0, errors.length - 20)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  let exited = false
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())))
+
+  // Interrupted (Ctrl-C): the server and its data dir go with this process.
+  const onSignal = () => {
+    if (!exited && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+    rmSync(dataDir, { recursive: true, force: true })
+    process.exit(130)
+  }
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+
+  const close = async () => {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    if (!exited && child.pid !== undefined) {
+      process.kill(-child.pid, 'SIGTERM')
+      // Closing 20,000 partition logs takes a while; past 30 s it is stuck.
+      const stopped = await Promise.race([exit.then(() => true), sleep(30_000).then(() => false)])
+      if (!stopped) process.kill(-child.pid, 'SIGKILL')
+      await exit
+    }
+    await rm(dataDir, { recursive: true, force: true })
+  }
+
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (exited) throw new Error(`next start exited:\n${output.join('')}`)
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) break
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await close()
+      throw new Error(`next start did not answer within 60 s:\n${output.join('')}`)
+    }
+    await sleep(200)
+  }
+  return { base, close, errors: () => errors.join('\n'), openFiles: child.pid === undefined ? Infinity : openFilesLimit(child.pid) }
+}
+
+/**
+ * One API call over node:http rather than fetch: creating a mirror of thousands of partitions answers after
+ * minutes, past fetch's fixed 300 s wait for response headers.
+ */
+function call(base: string, method: string, pathname: string, body?: unknown): Promise<unknown> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${base}${pathname}`,
+      {
+        method,
+        headers: { Authorization: `Bearer ${OPERATOR_TOKEN}`, ...(payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': payload.length }) },
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('error', reject)
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8')
+          const status = response.statusCode ?? 0
+          if (status < 200 || status >= 300) reject(new Error(`${method} ${pathname} → ${status} ${text.slice(0, 500)}`))
+          else resolve(text === '' ? null : (JSON.parse(text) as unknown))
+        })
+      },
+    )
+    request.on('error', reject)
+    request.end(payload)
+  })
+}
+
+async function setUpMirror(base: string, topicCount: number): Promise<{ topics: string[]; setupMs: number }> {
+  const started = performance.now()
+  await call(base, 'POST', '/api/v1/clusters', { name: 'source', kind: 'embedded', brokers: 1 })
+  await call(base, 'POST', '/api/v1/clusters', { name: 'destination', kind: 'embedded', brokers: 1 })
+  const topics = Array.from({ length: topicCount }, (_, i) => `orders-${i}`)
+  for (const topic of topics) await call(base, 'POST', '/api/v1/clusters/source/topics', { name: topic, partitions: PARTITIONS_PER_TOPIC })
+  await call(base, 'POST', '/api/v1/mirrors', { name: 'bench', sourceCluster: 'source', destinationCluster: 'destination', topics })
+  await waitForState(base, 'MIRRORING', topicCount * PARTITIONS_PER_TOPIC)
+  return { topics, setupMs: performance.now() - started }
+}
+
+async function waitForState(base: string, state: string, count: number): Promise<void> {
+  const deadline = Date.now() + MIRRORING_TIMEOUT_MS
+  for (;;) {
+    const mirror = (await call(base, 'GET', '/api/v1/mirrors/bench')) as { partitionsByState: Record<string, number> }
+    if ((mirror.partitionsByState[state] ?? 0) === count) return
+    if (Date.now() > deadline) throw new Error(`mirror partitions not all ${state} after ${MIRRORING_TIMEOUT_MS} ms: ${JSON.stringify(mirror.partitionsByState)}`)
+    await sleep(500)
+  }
+}
+
+/** Sequential GETs (one client, as a dashboard refreshing): per-request time until the whole body is read. */
+async function latencies(url: string, count: number): Promise<{ ms: number[]; bytes: number }> {
+  const headers = { Authorization: `Bearer ${VIEWER_TOKEN}` }
+  let bytes = 0
+  for (let i = 0; i < WARMUP_REQUESTS; i++) await (await fetch(url, { headers })).arrayBuffer()
+  const ms: number[] = []
+  for (let i = 0; i < count; i++) {
+    const started = performance.now()
+    const response = await fetch(url, { headers })
+    const body = await response.arrayBuffer()
+    ms.push(performance.now() - started)
+    if (!response.ok) throw new Error(`GET ${url} → ${response.status}`)
+    bytes = body.byteLength
+  }
+  return { ms, bytes }
+}
+
+interface ClientStats {
+  events: number
+  bytes: number
+  /** Receipt time minus the event's own `at`, for events that carry one. */
+  delaysMs: number[]
+  byType: Map<string, number>
+}
+
+/**
+ * One SSE client: reads the stream, splits events at blank lines and takes the receipt time of each. Only
+ * the head of `data` is looked at for the event's `at`: parsing every 1 MB lag event in 50 clients would
+ * make this process, not the server, the bottleneck on 2 cores.
+ */
+function openClient(base: string, signal: AbortSignal, measuring: () => boolean): { stats: ClientStats; done: Promise<void>; connected: Promise<void> } {
+  const stats: ClientStats = { events: 0, bytes: 0, delaysMs: [], byType: new Map() }
+  let connectedResolve: () => void = () => {}
+  const connected = new Promise<void>((resolve) => (connectedResolve = resolve))
+  const done = (async () => {
+    const response = await fetch(`${base}/api/v1/events`, { headers: { Authorization: `Bearer ${VIEWER_TOKEN}`, Accept: 'text/event-stream' }, signal })
+    if (!response.ok || !response.body) throw new Error(`GET /api/v1/events → ${response.status}`)
+    connectedResolve()
+    const reader = response.body.getReader()
+    const decoder = new TextDecoder()
+    let buffer = ''
+    try {
+      for (;;) {
+        const { done: ended, value } = await reader.read()
+        if (ended) break
+        const receivedAt = Date.now()
+        buffer += decoder.decode(value, { stream: true })
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) !== -1) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          if (!measuring()) continue
+          const type = /^event: (.+)$/m.exec(block)?.[1]
+          if (type === undefined) continue
+          stats.events += 1
+          stats.bytes += block.length
+          stats.byType.set(type, (stats.byType.get(type) ?? 0) + 1)
+          const dataStart = block.indexOf('\ndata: ')
+          const at = /"at":(\d{13})/.exec(block.slice(dataStart, dataStart + 400))
+          if (at) stats.delaysMs.push(receivedAt - Number(at[1]))
+        }
+      }
+    } catch (error) {
+      if (!signal.aborted) throw error
+    }
+  })()
+  return { stats, done, connected }
+}
+
+async function fanOut(base: string, topics: string[]): Promise<{ perClient: number[]; delaysMs: number[]; bytesPerClientPerSecond: number; byType: Record<string, number>; produced: number }> {
+  const controller = new AbortController()
+  let measuring = false
+  const clients = Array.from({ length: SSE_CLIENTS }, () => openClient(base, controller.signal, () => measuring))
+  await Promise.all(clients.map((client) => client.connected))
+
+  let produced = 0
+  let producing = true
+  const producer = (async () => {
+    for (let i = 0; producing; i++) {
+      const topic = topics[i % topics.length]!
+      const next = performance.now() + PRODUCE_EVERY_MS
+      await call(base, 'POST', `/api/v1/clusters/source/topics/${topic}/records`, {
+        partition: (i * 7) % PARTITIONS_PER_TOPIC,
+        records: Array.from({ length: RECORDS_PER_POST }, (_, r) => ({ key: `k${r}`, value: `value ${i}-${r}` })),
+      })
+      produced += RECORDS_PER_POST
+      await sleep(Math.max(0, next - performance.now()))
+    }
+  })()
+
+  // A second of traffic first, so the window starts in steady state.
+  await sleep(1000)
+  measuring = true
+  const started = performance.now()
+  await sleep(SSE_WINDOW_MS)
+  measuring = false
+  const seconds = (performance.now() - started) / 1000
+  producing = false
+  await producer
+  controller.abort()
+  await Promise.allSettled(clients.map((client) => client.done))
+
+  const byType: Record<string, number> = {}
+  for (const { stats } of clients) for (const [type, count] of stats.byType) byType[type] = (byType[type] ?? 0) + count / SSE_CLIENTS / seconds
+  return {
+    perClient: clients.map(({ stats }) => stats.events / seconds),
+    delaysMs: clients.flatMap(({ stats }) => stats.delaysMs),
+    bytesPerClientPerSecond: clients.reduce((sum, { stats }) => sum + stats.bytes, 0) / SSE_CLIENTS / seconds,
+    byType,
+    produced,
+  }
+}
+
+export async function benchApi(): Promise<BenchResult[]> {
+  if (!hasProductionBuild()) throw new Error('the HTTP API benchmark needs the production build (.next/BUILD_ID is missing): run `npx next build` first')
+  const server = await startServer()
+  try {
+    // The floor: the cheapest route while the server has nothing else to do.
+    const idle = await latencies(`${server.base}/api/v1/health`, LATENCY_REQUESTS)
+    const topicCount = mirroredTopics(server.openFiles)
+    const mirrored = (topicCount * PARTITIONS_PER_TOPIC).toLocaleString('en-US')
+    if (topicCount < MAX_TOPICS) {
+      console.log(`  (${mirrored} partitions, not 10,000: the server may open ${server.openFiles} files and holds one per partition log, source and destination)`)
+    }
+    const { topics, setupMs } = await setUpMirror(server.base, topicCount)
+    const health = await latencies(`${server.base}/api/v1/health`, LATENCY_REQUESTS)
+    const partitions = await latencies(`${server.base}/api/v1/mirrors/bench/partitions`, LATENCY_REQUESTS)
+    const fan = await fanOut(server.base, topics)
+    // The same list with the engine idle (every partition PAUSED, nothing fetched): the route's own cost.
+    await call(server.base, 'POST', '/api/v1/mirrors/bench/topics/pause', {})
+    await waitForState(server.base, 'PAUSED', topicCount * PARTITIONS_PER_TOPIC)
+    const paused = await latencies(`${server.base}/api/v1/mirrors/bench/partitions`, LATENCY_REQUESTS)
+    const typeMix = Object.entries(fan.byType)
+      .map(([type, rate]) => `${type} ${rate.toFixed(1)}/s`)
+      .join(', ')
+    console.log(
+      `  (setup: ${topicCount} × 1,000-partition topics mirrored in ${(setupMs / 1000).toFixed(1)} s; partition list ${(partitions.bytes / 1e6).toFixed(1)} MB; ` +
+        `fan-out: ${fan.produced} records produced, per client ${typeMix}, ${(fan.bytesPerClientPerSecond / 1e6).toFixed(2)} MB/s)`,
+    )
+    const p50 = percentile(partitions.ms, 50)
+    const p99 = percentile(partitions.ms, 99)
+    const healthP50 = percentile(health.ms, 50)
+    const healthP99 = percentile(health.ms, 99)
+    return [
+      { name: `GET mirror partitions (${mirrored}) p50`, value: p50, unit: 'ms', baseline: { name: 'GET /health p50', value: healthP50 }, ratio: p50 / healthP50 },
+      { name: `GET mirror partitions (${mirrored}) p99`, value: p99, unit: 'ms', baseline: { name: 'GET /health p99', value: healthP99 }, ratio: p99 / healthP99, goal: '< 100 ms' },
+      { name: `GET mirror partitions (${mirrored}) p50, all PAUSED`, value: percentile(paused.ms, 50), unit: 'ms' },
+      { name: `GET mirror partitions (${mirrored}) p99, all PAUSED`, value: percentile(paused.ms, 99), unit: 'ms', goal: '< 100 ms' },
+      {
+        name: `GET /health p99 while mirroring ${mirrored}`,
+        value: healthP99,
+        unit: 'ms',
+        baseline: { name: 'idle server', value: percentile(idle.ms, 99) },
+        ratio: healthP99 / percentile(idle.ms, 99),
+      },
+      { name: `SSE events per client (${SSE_CLIENTS} clients, median)`, value: percentile(fan.perClient, 50), unit: 'events/s', baseline: { name: 'slowest client', value: Math.min(...fan.perClient) } },
+      { name: 'SSE delivery delay p50 (event `at` → client)', value: percentile(fan.delaysMs, 50), unit: 'ms' },
+      { name: 'SSE delivery delay p99 (event `at` → client)', value: percentile(fan.delaysMs, 99), unit: 'ms' },
+    ]
+  } catch (error) {
+    throw new Error(`HTTP API benchmark failed; the server's last errors:\n${server.errors()}`, { cause: error })
+  } finally {
+    await server.close()
+  }
+}
