@@ -29,6 +29,7 @@ const PRODUCE_EVERY_MS = 50
 const RECORDS_PER_POST = 10
 const MIRRORING_TIMEOUT_MS = 15 * 60_000
 const FILE_DESCRIPTORS = 65_536
+const PAUSE_TIMEOUT_MS = 120_000
 
 /** The soft limit on open files of a process; Linux only (elsewhere: no limit assumed). */
 function openFilesLimit(pid: number): number {
@@ -201,14 +202,27 @@ async function setUpMirror(base: string, topicCount: number): Promise<{ topics: 
   return { topics, setupMs: performance.now() - started }
 }
 
-async function waitForState(base: string, state: string, count: number): Promise<void> {
-  const deadline = Date.now() + MIRRORING_TIMEOUT_MS
+async function waitForState(base: string, state: string, count: number, timeoutMs = MIRRORING_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs
   for (;;) {
     const mirror = (await call(base, 'GET', '/api/v1/mirrors/bench')) as { partitionsByState: Record<string, number> }
     if ((mirror.partitionsByState[state] ?? 0) === count) return
-    if (Date.now() > deadline) throw new Error(`mirror partitions not all ${state} after ${MIRRORING_TIMEOUT_MS} ms: ${JSON.stringify(mirror.partitionsByState)}`)
+    if (Date.now() > deadline) throw new Error(`mirror partitions not all ${state} after ${timeoutMs} ms: ${JSON.stringify(mirror.partitionsByState)}`)
     await sleep(500)
   }
+}
+
+/** The partition list with the engine idle (every partition PAUSED, nothing fetched): the route's own cost. */
+async function pausedLatencies(base: string, topics: string[]): Promise<number[] | string> {
+  try {
+    // A topic per request: the state records of a whole 8,000-partition pause were once written as one
+    // batch past the destination's message size limit, and the pause did not take.
+    for (const topic of topics) await call(base, 'POST', '/api/v1/mirrors/bench/topics/pause', { topics: [topic] })
+    await waitForState(base, 'PAUSED', topics.length * PARTITIONS_PER_TOPIC, PAUSE_TIMEOUT_MS)
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+  return (await latencies(`${base}/api/v1/mirrors/bench/partitions`, LATENCY_REQUESTS)).ms
 }
 
 /** Sequential GETs (one client, as a dashboard refreshing): per-request time until the whole body is read. */
@@ -339,10 +353,8 @@ export async function benchApi(): Promise<BenchResult[]> {
     const health = await latencies(`${server.base}/api/v1/health`, LATENCY_REQUESTS)
     const partitions = await latencies(`${server.base}/api/v1/mirrors/bench/partitions`, LATENCY_REQUESTS)
     const fan = await fanOut(server.base, topics)
-    // The same list with the engine idle (every partition PAUSED, nothing fetched): the route's own cost.
-    await call(server.base, 'POST', '/api/v1/mirrors/bench/topics/pause', {})
-    await waitForState(server.base, 'PAUSED', topicCount * PARTITIONS_PER_TOPIC)
-    const paused = await latencies(`${server.base}/api/v1/mirrors/bench/partitions`, LATENCY_REQUESTS)
+    const paused = await pausedLatencies(server.base, topics)
+    if (typeof paused === 'string') console.log(`  (no figures with every partition PAUSED: ${paused}; the server's last error: ${server.errors().split('\n').at(-1) ?? 'none'})`)
     const typeMix = Object.entries(fan.byType)
       .map(([type, rate]) => `${type} ${rate.toFixed(1)}/s`)
       .join(', ')
@@ -357,8 +369,12 @@ export async function benchApi(): Promise<BenchResult[]> {
     return [
       { name: `GET mirror partitions (${mirrored}) p50`, value: p50, unit: 'ms', baseline: { name: 'GET /health p50', value: healthP50 }, ratio: p50 / healthP50 },
       { name: `GET mirror partitions (${mirrored}) p99`, value: p99, unit: 'ms', baseline: { name: 'GET /health p99', value: healthP99 }, ratio: p99 / healthP99, goal: '< 100 ms' },
-      { name: `GET mirror partitions (${mirrored}) p50, all PAUSED`, value: percentile(paused.ms, 50), unit: 'ms' },
-      { name: `GET mirror partitions (${mirrored}) p99, all PAUSED`, value: percentile(paused.ms, 99), unit: 'ms', goal: '< 100 ms' },
+      ...(typeof paused === 'string'
+        ? []
+        : [
+            { name: `GET mirror partitions (${mirrored}) p50, all PAUSED`, value: percentile(paused, 50), unit: 'ms' },
+            { name: `GET mirror partitions (${mirrored}) p99, all PAUSED`, value: percentile(paused, 99), unit: 'ms', goal: '< 100 ms' },
+          ]),
       {
         name: `GET /health p99 while mirroring ${mirrored}`,
         value: healthP99,
