@@ -346,7 +346,7 @@ export const clusterEndpoints = {
     body: CommitGroupOffsetsRequest,
     status: 200,
     response: OkResponse,
-    errors: ['CONFLICT'],
+    errors: ['CONFLICT', 'OFFSET_OUT_OF_RANGE'],
   }),
 } as const
 

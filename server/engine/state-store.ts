@@ -35,6 +35,9 @@ export interface StateRecordWrite {
   value: unknown
 }
 
+/** Combined state writes per append; a single write larger than this still goes alone. */
+const MAX_APPEND_BYTES = 512 * 1024
+
 interface PendingWrite {
   entries: Array<{ key: string; value: string | null }>
   resolve: () => void
@@ -55,16 +58,42 @@ export class MirrorStateStore {
   write(records: StateRecordWrite[]): Promise<void> {
     if (records.length === 0) return Promise.resolve()
     const entries = records.map(({ key, value }) => ({ key: encodeKey(key), value: value === null ? null : JSON.stringify(value) }))
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ entries, resolve, reject })
-      this.flush()
-    })
+    // A write larger than one append (the tombstones of a big mirror) goes as several pending writes.
+    const chunks: Array<typeof entries> = [[]]
+    let bytes = 0
+    for (const entry of entries) {
+      const size = entry.key.length + (entry.value?.length ?? 0) + 32
+      if (bytes + size > MAX_APPEND_BYTES && chunks[chunks.length - 1]!.length > 0) {
+        chunks.push([])
+        bytes = 0
+      }
+      chunks[chunks.length - 1]!.push(entry)
+      bytes += size
+    }
+    return Promise.all(
+      chunks.map(
+        (chunk) =>
+          new Promise<void>((resolve, reject) => {
+            this.pending.push({ entries: chunk, resolve, reject })
+            this.flush()
+          }),
+      ),
+    ).then(() => undefined)
   }
 
   private flush(): void {
     if (this.flushing || this.pending.length === 0) return
     this.flushing = true
-    const batch = this.pending.splice(0)
+    // One append stays well under the log's 1 MiB message limit; the rest waits for the next flush.
+    let bytes = 0
+    let count = 0
+    while (count < this.pending.length) {
+      const size = this.pending[count]!.entries.reduce((sum, entry) => sum + entry.key.length + (entry.value?.length ?? 0) + 32, 0)
+      if (count > 0 && bytes + size > MAX_APPEND_BYTES) break
+      bytes += size
+      count++
+    }
+    const batch = this.pending.splice(0, count)
     this.host
       .appendMirrorState(batch.flatMap((write) => write.entries))
       .then(
