@@ -82,7 +82,7 @@ export const RegexString = z
   }, 'must be a valid regular expression')
 
 /**
- * Ids Kafka accepts as any non-empty string (group ids, transactional ids), with control characters (Unicode
+ * Ids Kafka accepts as arbitrary non-empty strings (group ids, transactional ids), with control characters (Unicode
  * category Cc: U+0000-U+001F, U+007F-U+009F) refused so they stay printable. The range is spelled out rather
  * than written `\p{Cc}`: the pattern is published in the OpenAPI document, and clients that generate values
  * from it (schemathesis, Python's `re`) have no Unicode property classes.
