@@ -47,6 +47,6 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 90_000,
     stdout: 'pipe',
-    env: { MIRRORBOARD_DATA_DIR: dataDir, MIRRORBOARD_OPERATOR_TOKEN: operatorToken, MIRRORBOARD_VIEWER_TOKEN: viewerToken },
+    env: { MIRRORBOARD_DATA_DIR: dataDir, MIRRORBOARD_OPERATOR_TOKEN: operatorToken, MIRRORBOARD_VIEWER_TOKEN: viewerToken, MIRRORBOARD_CHECK_RESPONSES: '1' },
   },
 })

@@ -8,6 +8,12 @@ export interface RuntimeConfig {
   demo: boolean
   /** MIRRORBOARD_METRICS_PUBLIC=1 lets anyone scrape /api/metrics; otherwise it needs a viewer. */
   metricsPublic: boolean
+  /**
+   * Check every response body against its schema before sending it (a mismatch is a 500). On outside
+   * production builds and when MIRRORBOARD_CHECK_RESPONSES=1 (the test suites); off in production, where
+   * the types derived from the same schemas are trusted and a 10,000-partition list would pay ~20 ms a call.
+   */
+  checkResponses: boolean
   /** Tokens given in the environment; the ones left out are generated and kept in `<dataDir>/tokens.json`. */
   tokens: { operator: string | undefined; viewer: string | undefined }
 }
@@ -24,6 +30,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.MIRRORBOARD_DATA_DIR?.trim() || './data'),
     demo: env.MIRRORBOARD_DEMO === '1',
     metricsPublic: env.MIRRORBOARD_METRICS_PUBLIC === '1',
+    checkResponses: env.MIRRORBOARD_CHECK_RESPONSES === '1' || env.NODE_ENV !== 'production',
     tokens: { operator: nonEmpty(env.MIRRORBOARD_OPERATOR_TOKEN), viewer: nonEmpty(env.MIRRORBOARD_VIEWER_TOKEN) },
   }
 }

@@ -32,7 +32,7 @@ async function openPair(brokers: number): Promise<Pair> {
   })
   for (const [name, cluster] of clusters) {
     cluster.setMirrorDirectory({
-      listHostedMirrors: async () => engine.hostedMirrors(name),
+      listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
       lastMirrorPositions: async (id, partitions) => engine.lastMirrorPositions(name, id, partitions),
     })
   }

@@ -56,7 +56,7 @@ trap 'exit 130' INT TERM
 echo "fuzz: starting next start on $base (data dir $data_dir)"
 # A fatal error or an uncaught exception leaves a diagnostic report beside the server log.
 NODE_OPTIONS="--report-on-fatalerror --report-uncaught-exception --report-directory=$root/$out" \
-  NEXT_TELEMETRY_DISABLED=1 MIRRORBOARD_DATA_DIR="$data_dir" \
+  NEXT_TELEMETRY_DISABLED=1 MIRRORBOARD_DATA_DIR="$data_dir" MIRRORBOARD_CHECK_RESPONSES=1 \
   MIRRORBOARD_OPERATOR_TOKEN="$operator_token" MIRRORBOARD_VIEWER_TOKEN="$viewer_token" \
   setsid node node_modules/next/dist/bin/next start -H 127.0.0.1 -p "$port" >"$out/server.log" 2>&1 &
 server_pid=$!

@@ -108,20 +108,39 @@ export interface HostedMirror {
   partitionStates: Record<string, string>
 }
 
+export interface FetchOptions {
+  /** The response's total size bound, as fetch.response.max.bytes. */
+  maxBytes: number
+  /** How long to hold a fetch that has nothing to return; 0 or absent answers at once. */
+  maxWaitMs?: number
+  /** Ends a held fetch early: it answers with what there is. */
+  signal?: AbortSignal
+}
+
 export interface SourceCluster {
   readonly name: string
   /** The cluster id; a change of it while mirroring fails every partition of the mirror (non-retryable). */
   clusterId(): Promise<string>
   /** Topic metadata; topics that do not exist are left out. Omit `topics` for every non-internal topic. */
   describeTopics(topics?: string[]): Promise<TopicDescription[]>
-  /** A consumer fetch (read_uncommitted) of whole batches for many partitions at once. */
-  fetch(partitions: FetchPartitionRequest[], options: { maxBytes: number }): Promise<FetchPartitionResult[]>
+  /**
+   * A consumer fetch (read_uncommitted) of whole batches for many partitions at once. With `maxWaitMs`, a
+   * fetch that would return nothing new for every partition waits, as Kafka's FetchRequest with min_bytes 1
+   * and max_wait_ms does, until one of them has something (records, a divergence, an error), the wait
+   * ends, or `signal` aborts; then it answers as a fetch made at that moment would.
+   */
+  fetch(partitions: FetchPartitionRequest[], options: FetchOptions): Promise<FetchPartitionResult[]>
   /** KIP-101 OffsetsForLeaderEpoch. */
   endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset>
+  /** One partition's description, without describing the rest of its topic; NOT_FOUND when absent. */
+  describePartition(topicPartition: TopicPartition): Promise<PartitionDescription>
   /** Committed offsets of every consumer group. */
   listGroupOffsets(): Promise<GroupOffsets[]>
-  /** Mirrors this cluster hosts as a destination (DescribeClusterMirrors / ListClusterMirrors). */
-  listHostedMirrors(): Promise<HostedMirror[]>
+  /**
+   * Mirrors this cluster hosts as a destination (DescribeClusterMirrors / ListClusterMirrors). With `topics`,
+   * only mirrors of those topics, with only their partitions' states: PREPARING asks once per partition.
+   */
+  listHostedMirrors(filter?: { topics?: string[] }): Promise<HostedMirror[]>
   /**
    * The last mirror positions recorded by mirrors hosted here whose source is `sourceClusterId`,
    * the max over them per partition; absent partitions have none (mirror from scratch).

@@ -458,3 +458,43 @@ describe('log start and epoch cache', () => {
     }
   })
 })
+
+describe('fetches that wait at the source (fetchMaxWaitMs)', () => {
+  /** Resolves to true once `promise` settles, false if it is still pending after many event-loop turns. */
+  async function settlesSoon(promise: Promise<unknown>): Promise<boolean> {
+    let settled = false
+    void promise.finally(() => (settled = true))
+    for (let i = 0; i < 50 && !settled; i++) await new Promise((resolve) => setImmediate(resolve))
+    return settled
+  }
+
+  it('a caught-up round waits for new records, and a pause or a close ends the wait at once', async () => {
+    // A wait of ten minutes: any of the steps below that did not end it would time the test out.
+    harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } }, fetchMaxWaitMs: 600_000 })
+    const a = harness.cluster('a')
+    await a.createTopic({ name: 't', partitions: 2, replicationFactor: 1 })
+    await produceValues(a, 't', ['1'])
+    await produceValues(a, 't', ['x'], 1)
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await harness.engine.tick()
+    expect((await recordsOf(harness.cluster('b'), 't')).map((r) => r.value)).toEqual(['1'])
+
+    const waiting = harness.engine.tick()
+    expect(await settlesSoon(waiting)).toBe(false)
+    await produceValues(a, 't', ['2'])
+    await waiting
+    expect((await recordsOf(harness.cluster('b'), 't')).map((r) => r.value)).toEqual(['1', '2'])
+
+    const beforePause = harness.engine.tick()
+    expect(await settlesSoon(beforePause)).toBe(false)
+    await harness.engine.pauseTopics('m')
+    await beforePause
+    expect(harness.engine.partitions('m').map((p) => p.state)).toEqual(['PAUSED', 'PAUSED'])
+
+    await harness.engine.resumeTopics('m')
+    const afterResume = harness.engine.tick()
+    expect(await settlesSoon(afterResume)).toBe(false)
+    await harness.engine.close()
+    await afterResume
+  })
+})

@@ -19,8 +19,10 @@ import type {
   TopicDescription,
   TopicPartition,
 } from '@/server/cluster/ports'
+import { isClusterError } from '@/server/cluster/errors'
 import { EngineError } from './errors'
 import type { LagArchive } from './lag-archive'
+import { forEachConcurrently, TimeSlice } from '@/server/util/cooperative'
 import { classifyEffectError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -42,6 +44,12 @@ export interface EngineOptions {
   lagArchive?: LagArchive
   /** Fault injection around each STOPPING action (crash tests, demo scenarios). */
   onStoppingAction?: RunnerEnvironment['onStoppingAction']
+  /**
+   * How long a fetch round may wait at the source for something new (replica.fetch.wait.max.ms). The
+   * server waits, so a caught-up mirror of 10,000 partitions is not polled ten times a second; tests
+   * step a manual clock and leave it at 0.
+   */
+  fetchMaxWaitMs?: number
 }
 
 export interface CreateMirrorInput {
@@ -70,6 +78,11 @@ export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
 
 const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
 const LAG_SAMPLE_INTERVAL_MS = 1_000
+/**
+ * Partitions worked on at once by sweeps (start, stop, epoch checks): enough that their durable writes
+ * share fsyncs, few enough that one sweep does not queue every partition's promise at once.
+ */
+const PARTITION_CONCURRENCY = 128
 const FAILOVER_CONCURRENCY = 256
 const OPERATION_PROGRESS_INTERVAL_MS = 250
 /** Calls to a source that may be down are bounded, so a disaster never hangs the engine. */
@@ -79,6 +92,8 @@ interface FetchEntry {
   runtime: PartitionRuntime
   request: FetchPartitionRequest
   stateEpoch: number
+  /** The destination's log start offset when the request was built: a source start above it is synced. */
+  destinationLogStartOffset: number
 }
 
 interface MirrorRuntime {
@@ -95,6 +110,8 @@ interface MirrorRuntime {
   lagHistory: Map<string, LagHistory>
   /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
   lagMinute: { t: number; worst: Map<string, [string, number, number, number | null]> }
+  /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
+  fetchInterrupt: AbortController | null
 }
 
 function partitionKey(topic: string, partition: number): string {
@@ -118,6 +135,7 @@ export class MirrorEngine {
   private readonly operationDone = new Map<string, Promise<void>>()
   private readonly listeners = new Set<(event: EngineEvent) => void>()
   private readonly runner: PartitionRunner
+  private readonly fetchMaxWaitMs: number
   private timer: NodeJS.Timeout | null = null
   private ticking: Promise<void> | null = null
   private closed = false
@@ -128,6 +146,7 @@ export class MirrorEngine {
     this.random = options.random ?? Math.random
     this.log = options.log ?? (() => {})
     this.lagArchive = options.lagArchive
+    this.fetchMaxWaitMs = options.fetchMaxWaitMs ?? 0
     const env: RunnerEnvironment = {
       now: () => this.now(),
       context: (mirror, runtime) => this.context(mirror, runtime.topic),
@@ -139,6 +158,8 @@ export class MirrorEngine {
       emit: (event) => this.emit(event),
       onStoppingAction: options.onStoppingAction,
       log: (message, fields) => this.log(message, fields),
+      // A waiting fetch round would hold a partition that stops (or starts) fetching for up to the wait.
+      fetcherChanged: (mirror) => this.mirrors.get(mirror.name)?.fetchInterrupt?.abort(),
     }
     this.runner = new PartitionRunner(env)
   }
@@ -228,6 +249,7 @@ export class MirrorEngine {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    for (const mirror of this.mirrors.values()) mirror.fetchInterrupt?.abort()
     await this.ticking
     await Promise.all([...this.operationDone.values()])
   }
@@ -249,15 +271,17 @@ export class MirrorEngine {
   }
 
   private async runTick(): Promise<void> {
-    for (const mirror of this.mirrors.values()) {
+    const mirrors = [...this.mirrors.values()]
+    for (const mirror of mirrors) {
       // One mirror's trouble (or one step's) never stops the others: each step is isolated.
       await this.isolated(mirror, 'restore', () => this.runPendingRestores(mirror))
       await this.isolated(mirror, 'retries', () => this.runDueRetries(mirror))
       await this.isolated(mirror, 'convergence', () => this.runConvergenceChecks(mirror))
       if (this.now() >= mirror.nextSyncAt) await this.isolated(mirror, 'sync', () => this.sync(mirror))
-      await this.isolated(mirror, 'fetch', () => this.fetchRound(mirror))
-      this.sampleLag(mirror)
     }
+    // Side by side: a round may wait at its source, and one mirror's wait must not hold another's data.
+    await Promise.all(mirrors.map((mirror) => this.isolated(mirror, 'fetch', () => this.fetchRound(mirror))))
+    for (const mirror of mirrors) this.sampleLag(mirror)
   }
 
   private async isolated(mirror: MirrorRuntime, step: string, work: () => Promise<void>): Promise<void> {
@@ -315,7 +339,9 @@ export class MirrorEngine {
     const descriptions = new Map<string, TopicDescription['partitions'][number]>()
     for (const topic of destination) for (const partition of topic.partitions) descriptions.set(partitionKey(topic.name, partition.partition), partition)
     const byLeader = new Map<number, FetchEntry[]>()
+    const slice = new TimeSlice()
     for (const runtime of runnable) {
+      await slice.maybeYield()
       const key = partitionKey(runtime.topic, runtime.partition)
       const description = descriptions.get(key)
       if (!description) continue
@@ -326,6 +352,7 @@ export class MirrorEngine {
       const entry: FetchEntry = {
         runtime,
         stateEpoch: runtime.value.stateEpoch,
+        destinationLogStartOffset: description.logStartOffset,
         request: { ...tp, fetchOffset: description.logEndOffset, lastFetchedEpoch: await host.latestEpoch(tp), maxBytes: definition.config['fetch.max.bytes'] },
       }
       const leader = mirror.sourceLeaders.get(key) ?? -1
@@ -333,17 +360,25 @@ export class MirrorEngine {
       if (group) group.push(entry)
       else byLeader.set(leader, [entry])
     }
-    await Promise.all([...byLeader.values()].map((entries) => this.fetchFromLeader(mirror, entries)))
+    // Each source leader's fetch may wait for data; the first answer ends the others' waits, so the next
+    // round starts as soon as any partition has moved (a fetcher per broker, in one round).
+    const interrupt = new AbortController()
+    mirror.fetchInterrupt = interrupt
+    try {
+      await Promise.all([...byLeader.values()].map((entries) => this.fetchFromLeader(mirror, entries, interrupt.signal).finally(() => interrupt.abort())))
+    } finally {
+      if (mirror.fetchInterrupt === interrupt) mirror.fetchInterrupt = null
+    }
   }
 
-  private async fetchFromLeader(mirror: MirrorRuntime, entries: FetchEntry[]): Promise<void> {
+  private async fetchFromLeader(mirror: MirrorRuntime, entries: FetchEntry[], signal: AbortSignal): Promise<void> {
     const { definition } = mirror
     const source = this.cluster(definition.sourceCluster).source
     let results: FetchPartitionResult[]
     try {
       results = await source.fetch(
         entries.map(({ request }) => request),
-        { maxBytes: definition.config['fetch.response.max.bytes'] },
+        { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: this.fetchMaxWaitMs, signal },
       )
     } catch (error) {
       for (const { runtime } of entries) {
@@ -354,12 +389,26 @@ export class MirrorEngine {
       return
     }
     const byPartition = new Map(entries.map((entry) => [partitionKey(entry.request.topic, entry.request.partition), entry]))
+    const slice = new TimeSlice()
+    const busy: Array<{ entry: FetchEntry; result: FetchPartitionResult }> = []
+    for (const result of results) {
+      await slice.maybeYield()
+      const entry = byPartition.get(partitionKey(result.topic, result.partition))
+      if (!entry) continue
+      if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = this.now()
+      if (this.isQuietFetch(entry, result)) {
+        // Most partitions of a large mirror have nothing new each round: record what the source said and
+        // move on, without the partition lock, a destination lookup or a promise per partition.
+        entry.runtime.sourceHighWatermark = result.highWatermark
+        entry.runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
+        entry.runtime.lastFetchAt = this.now()
+      } else {
+        busy.push({ entry, result })
+      }
+    }
     // Partitions are independent: their appends run side by side and share the destination's fsyncs.
     await Promise.all(
-      results.map((result) => {
-        const entry = byPartition.get(partitionKey(result.topic, result.partition))
-        if (!entry) return undefined
-        if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = this.now()
+      busy.map(({ entry, result }) => {
         return this.runner.withLock(entry.runtime, async () => {
           try {
             await this.applyFetchResult(mirror, entry.runtime, entry.request, entry.stateEpoch, result)
@@ -369,6 +418,23 @@ export class MirrorEngine {
           }
         })
       }),
+    )
+  }
+
+  /** An answer with no records, no divergence and nothing for the partition to act on. */
+  private isQuietFetch(entry: FetchEntry, result: FetchPartitionResult): result is Extract<FetchPartitionResult, { ok: true }> {
+    const { runtime } = entry
+    return (
+      result.ok &&
+      result.records.byteLength === 0 &&
+      result.divergingEpoch === null &&
+      result.logStartOffset <= entry.destinationLogStartOffset &&
+      runtime.value.state === 'MIRRORING' &&
+      runtime.fetching &&
+      runtime.value.stateEpoch === entry.stateEpoch &&
+      runtime.value.error === null &&
+      runtime.value.retryAttempt === 0 &&
+      entry.request.fetchOffset === runtime.destinationLogEndOffset
     )
   }
 
@@ -466,7 +532,7 @@ export class MirrorEngine {
     if (sourceClusterId !== definition.sourceClusterId) {
       return { type: 'sourceClusterIdChanged', expectedClusterId: definition.sourceClusterId, actualClusterId: sourceClusterId }
     }
-    const reverse = (await source.listHostedMirrors()).filter(
+    const reverse = (await source.listHostedMirrors({ topics: [runtime.topic] })).filter(
       (hosted) => hosted.sourceClusterId === destinationClusterId && hosted.topics.includes(runtime.topic),
     )
     for (const hosted of reverse) {
@@ -477,8 +543,11 @@ export class MirrorEngine {
       }
       return { type: 'failed', error: `mirror ${hosted.name} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${state})`, retryable: true }
     }
-    const [sourceTopic] = await source.describeTopics([runtime.topic])
-    if (!sourceTopic?.partitions.some((p) => p.partition === runtime.partition)) {
+    const sourcePartition = await source.describePartition(tp).catch((error: unknown) => {
+      if (isClusterError(error, 'NOT_FOUND')) return null
+      throw error
+    })
+    if (!sourcePartition) {
       // Unknown is not empty: without the source partition's log start a full truncation could erase data.
       return { type: 'failed', error: `source partition ${runtime.topic}-${runtime.partition} is not known to ${definition.sourceCluster} yet`, retryable: true }
     }
@@ -489,15 +558,15 @@ export class MirrorEngine {
   private async alignmentInput(definition: MirrorDefinition, tp: TopicPartition, destinationClusterId: string): Promise<Omit<TruncationPlanInput, 'topic' | 'partition'>> {
     const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
     const positions = await source.lastMirrorPositions(destinationClusterId, [tp])
-    const [sourceTopic] = await source.describeTopics([tp.topic])
-    const [destinationTopic] = await host.describeTopics([tp.topic])
-    return this.alignmentFrom(
-      host,
-      tp,
-      positions.get(`${tp.topic}-${tp.partition}`) ?? null,
-      sourceTopic?.partitions.find((p) => p.partition === tp.partition),
-      destinationTopic?.partitions.find((p) => p.partition === tp.partition),
-    )
+    const absent = (error: unknown) => {
+      if (isClusterError(error, 'NOT_FOUND')) return undefined
+      throw error
+    }
+    // One partition each, not its whole topic: PREPARING runs per partition, and a 1,000-partition topic
+    // described 1,000 times made starting a large mirror quadratic.
+    const sourcePartition = await source.describePartition(tp).catch(absent)
+    const destinationPartition = await host.describePartition(tp).catch(absent)
+    return this.alignmentFrom(host, tp, positions.get(`${tp.topic}-${tp.partition}`) ?? null, sourcePartition, destinationPartition)
   }
 
   /** What decideTruncation needs, from the last mirror position and both sides' descriptions. */
@@ -584,16 +653,17 @@ export class MirrorEngine {
         await this.dispatchAll(mirror, active, { type: 'tieredStorageDetected' })
         continue
       }
+      const destinationEpochs = new Map(destinationTopic?.partitions.map((p) => [p.partition, p.leaderEpoch]))
+      const bumps: Array<{ runtime: PartitionRuntime; observedEpoch: number; leaderEpoch: number }> = []
       for (const sourcePartition of sourceTopic.partitions) {
         const runtime = mirror.partitions.get(partitionKey(topic, sourcePartition.partition))
-        const destinationEpoch = destinationTopic?.partitions.find((p) => p.partition === sourcePartition.partition)?.leaderEpoch
+        const destinationEpoch = destinationEpochs.get(sourcePartition.partition)
         if (!runtime || runtime.value.state !== 'MIRRORING' || destinationEpoch === undefined) continue
-        if (needsProactiveEpochBump(sourcePartition.leaderEpoch, destinationEpoch)) {
-          await this.runner.withLock(runtime, () =>
-            this.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch: sourcePartition.leaderEpoch, leaderEpoch: destinationEpoch }, 'periodic epoch check'),
-          )
-        }
+        if (needsProactiveEpochBump(sourcePartition.leaderEpoch, destinationEpoch)) bumps.push({ runtime, observedEpoch: sourcePartition.leaderEpoch, leaderEpoch: destinationEpoch })
       }
+      await forEachConcurrently(bumps, PARTITION_CONCURRENCY, ({ runtime, observedEpoch, leaderEpoch }) =>
+        this.runner.withLock(runtime, () => this.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch, leaderEpoch }, 'periodic epoch check')),
+      )
     }
     await this.syncGroupOffsets(mirror, source, host)
   }
@@ -651,9 +721,7 @@ export class MirrorEngine {
   }
 
   private async dispatchAll(mirror: MirrorRuntime, runtimes: PartitionRuntime[], event: MirrorEvent): Promise<void> {
-    for (const runtime of runtimes) {
-      await this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, event))
-    }
+    await forEachConcurrently(runtimes, PARTITION_CONCURRENCY, (runtime) => this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, event)))
   }
 
   // LAG
@@ -669,8 +737,15 @@ export class MirrorEngine {
       if (finished.t > 0) this.archiveLagMinute(mirror.definition.name, finished)
     }
     const partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> = []
+    let sampled = 0
+    let maxOffsetLag = 0
+    let totalOffsetLag = 0
+    let maxTimeLagMs = 0
     for (const runtime of mirror.partitions.values()) {
-      if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) continue
+      if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) {
+        runtime.lastLagEvent = null
+        continue
+      }
       const { offsetLag, timeLagMs } = this.lagOf(runtime)
       if (offsetLag === null) continue
       const key = partitionKey(runtime.topic, runtime.partition)
@@ -686,9 +761,18 @@ export class MirrorEngine {
           timeLagMs === null ? (worst?.[3] ?? null) : Math.max(worst?.[3] ?? 0, timeLagMs),
         ])
       }
+      maxOffsetLag = Math.max(maxOffsetLag, offsetLag)
+      totalOffsetLag += offsetLag
+      maxTimeLagMs = Math.max(maxTimeLagMs, timeLagMs ?? 0)
+      sampled += 1
+      // Only what changed since the last event: a 10,000-partition mirror that is caught up would
+      // otherwise send every viewer a megabyte of zeros each second. Pages seed from GET .../partitions.
+      const previous = runtime.lastLagEvent
+      if (previous && previous[0] === offsetLag && previous[1] === timeLagMs) continue
+      runtime.lastLagEvent = [offsetLag, timeLagMs]
       partitions.push({ topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs })
     }
-    if (partitions.length > 0) this.emit({ type: 'lag', mirror: mirror.definition.name, at: now, partitions })
+    if (sampled > 0) this.emit({ type: 'lag', mirror: mirror.definition.name, at: now, sampledPartitions: sampled, maxOffsetLag, totalOffsetLag, maxTimeLagMs, partitions })
   }
 
   private archiveLagMinute(mirror: string, minute: MirrorRuntime['lagMinute']): void {
@@ -1158,14 +1242,17 @@ export class MirrorEngine {
   }
 
   /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */
-  hostedMirrors(clusterName: string): HostedMirror[] {
+  hostedMirrors(clusterName: string, filter: { topics?: string[] } = {}): HostedMirror[] {
+    const wanted = filter.topics ? new Set(filter.topics) : null
     return [...this.mirrors.values()]
-      .filter((mirror) => mirror.definition.destinationCluster === clusterName)
+      .filter((mirror) => mirror.definition.destinationCluster === clusterName && (!wanted || mirror.definition.topics.some((topic) => wanted.has(topic))))
       .map((mirror) => ({
         name: mirror.definition.name,
         sourceClusterId: mirror.definition.sourceClusterId,
         topics: [...mirror.definition.topics],
-        partitionStates: Object.fromEntries([...mirror.partitions.values()].map((runtime) => [`${runtime.topic}-${runtime.partition}`, runtime.value.state])),
+        partitionStates: Object.fromEntries(
+          [...mirror.partitions.values()].filter((runtime) => !wanted || wanted.has(runtime.topic)).map((runtime) => [`${runtime.topic}-${runtime.partition}`, runtime.value.state]),
+        ),
       }))
   }
 
@@ -1284,6 +1371,7 @@ export class MirrorEngine {
       lastLagSampleAt: 0,
       lagHistory: new Map(),
       lagMinute: { t: 0, worst: new Map() },
+      fetchInterrupt: null,
     }
   }
 
@@ -1306,6 +1394,7 @@ export class MirrorEngine {
       destinationHighWatermark: 0,
       destinationLogEndOffset: 0,
       destinationLeaderEpoch: 0,
+      lastLagEvent: null,
       transitions: [],
     }
   }

@@ -22,3 +22,31 @@ it('lag is sampled per partition, and its per-minute worst survives a restart', 
   const restored = harness.engine.lagSeries('m')[0]!.points
   expect(Math.max(...restored.map(([, offsetLag]) => offsetLag))).toBeGreaterThan(20)
 })
+
+it('lag events carry the mirror-wide figures and only the partitions whose lag changed', async () => {
+  harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+  const a = harness.cluster('a')
+  await a.createTopic({ name: 't', partitions: 4, replicationFactor: 1 })
+  // One batch per fetch: records produced as separate batches stay behind for a few rounds.
+  await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: { 'fetch.max.bytes': 1 } })
+  const events: Array<Extract<import('./types').EngineEvent, { type: 'lag' }>> = []
+  harness.engine.subscribe((event) => {
+    if (event.type === 'lag') events.push(event)
+  })
+  await harness.run(3, 2_000)
+  expect(events.length).toBeGreaterThan(1)
+  // The first event introduces every partition; a caught-up mirror's later events name none.
+  expect(events[0]!.partitions).toHaveLength(4)
+  expect(events[0]).toMatchObject({ sampledPartitions: 4, maxOffsetLag: 0, totalOffsetLag: 0 })
+  expect(events.at(-1)!.partitions).toEqual([])
+  expect(events.at(-1)!.sampledPartitions).toBe(4)
+
+  // Lag on one partition names that partition alone, with the mirror-wide figures, until it clears.
+  events.length = 0
+  for (let i = 0; i < 6; i++) await a.produce('t', { partition: 2, records: [{ value: `record ${i}` }] })
+  await harness.run(10, 2_000)
+  expect(new Set(events.flatMap((event) => event.partitions.map((p) => p.partition)))).toEqual(new Set([2]))
+  expect(Math.max(...events.map((event) => event.maxOffsetLag))).toBeGreaterThan(1)
+  expect(events.some((event) => event.totalOffsetLag === event.maxOffsetLag && event.maxOffsetLag > 0)).toBe(true)
+  expect(events.at(-1)).toMatchObject({ maxOffsetLag: 0, partitions: [] })
+})

@@ -22,6 +22,8 @@ export interface RunnerEnvironment {
   /** Fault injection (tests, demo): called around each STOPPING action; may kill the process. */
   onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void
   log(message: string, fields: Record<string, unknown>): void
+  /** A partition started or stopped fetching. */
+  fetcherChanged?(mirror: MirrorDefinition): void
 }
 
 const MAX_TRANSITIONS_KEPT = 500
@@ -153,9 +155,11 @@ export class PartitionRunner {
       }
       case 'startFetcher':
         runtime.fetching = true
+        this.env.fetcherChanged?.(mirror)
         return null
       case 'removeFetcher':
         runtime.fetching = false
+        this.env.fetcherChanged?.(mirror)
         return effect.then ? { event: { type: effect.then }, reason: 'fetcher removed' } : null
       case 'lookUpLastMirrorPosition':
         return { event: await this.env.lookUpLastMirrorPosition(mirror, runtime), reason: 'last mirror position looked up' }
@@ -220,6 +224,7 @@ export class PartitionRunner {
           return
         case 'removeFetcher':
           runtime.fetching = false
+          this.env.fetcherChanged?.(mirror)
           break
         case 'persistPosition':
           await this.env.store(mirror).write([

@@ -11,6 +11,8 @@ import { LagArchive } from './lag-archive'
 
 /** How often the server's engine runs a tick (retries, syncs, one fetch round per mirror). */
 const TICK_INTERVAL_MS = 100
+/** Kafka's replica.fetch.wait.max.ms default: a caught-up mirror asks its source twice a second, not ten times. */
+const FETCH_MAX_WAIT_MS = 500
 
 /**
  * Builds the engine over the registry's clusters and connects it to the rest of the server: every
@@ -33,10 +35,11 @@ export async function createEngine(deps: { clusters: ClusterRegistry; events: Ev
       },
     },
     log: (message, fields) => log.info(message, fields),
+    fetchMaxWaitMs: FETCH_MAX_WAIT_MS,
   })
   clusters.onClusterOpened((name, cluster) =>
     cluster.setMirrorDirectory({
-      listHostedMirrors: async () => engine.hostedMirrors(name),
+      listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
       lastMirrorPositions: async (sourceClusterId, partitions) => engine.lastMirrorPositions(name, sourceClusterId, partitions),
     }),
   )

@@ -82,7 +82,18 @@ export interface Operation {
 
 export type EngineEvent =
   | { type: 'partition'; mirror: string; topic: string; partition: number; from: MirrorPartitionState; to: MirrorPartitionState; at: number; reason: string; stateEpoch: number }
-  | { type: 'lag'; mirror: string; at: number; partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> }
+  | {
+      type: 'lag'
+      mirror: string
+      at: number
+      /** MIRRORING partitions with a known source high watermark, which the figures below cover. */
+      sampledPartitions: number
+      maxOffsetLag: number
+      totalOffsetLag: number
+      maxTimeLagMs: number
+      /** Partitions whose lag changed since the previous lag event (all of them in a mirror's first). */
+      partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }>
+    }
   | { type: 'operation'; operation: Operation }
   | { type: 'mirror'; mirror: string; change: 'created' | 'deleted' | 'updated' }
 
@@ -116,5 +127,7 @@ export interface PartitionRuntime {
   destinationHighWatermark: number
   destinationLogEndOffset: number
   destinationLeaderEpoch: number
+  /** [offsetLag, timeLagMs] as last sent in a lag event; null until sent or after leaving MIRRORING. */
+  lastLagEvent: [number, number | null] | null
   transitions: PartitionTransitionRecord[]
 }

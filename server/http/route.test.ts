@@ -29,7 +29,7 @@ beforeAll(async () => {
   const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, metricsPublic: false, tokens },
+    config: { dataDir, demo: false, metricsPublic: false, checkResponses: true, tokens },
     startedAt: 0,
     events,
     audit,
@@ -179,6 +179,21 @@ describe('route', () => {
     expect(wrongBody.status).toBe(500)
     const wrongStatus = await call(route(mutation, () => reply(202, { id: 1 })), { body: '{"size":1}' })
     expect(wrongStatus.status).toBe(500)
+    // A field the schema would strip is a leak of internals, not something to drop silently.
+    const extraField = await call(route(mutation, () => ({ id: 1, secret: 'x' }) as unknown as { id: number }), { body: '{"size":1}' })
+    expect(extraField.status).toBe(500)
+  })
+
+  it('sends the body unchecked when response checks are off (production), exactly as built', async () => {
+    const config = runtime.config
+    ;(runtime as { config: typeof config }).config = { ...config, checkResponses: false }
+    try {
+      const response = await call(route(mutation, () => ({ id: 7 })), { body: '{"size":1}' })
+      expect(response.status).toBe(201)
+      expect(await response.json()).toEqual({ id: 7 })
+    } finally {
+      ;(runtime as { config: typeof config }).config = config
+    }
   })
 
   it('keeps the code and status of typed errors from handlers', async () => {

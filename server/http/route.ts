@@ -83,7 +83,7 @@ function planOf(result: unknown): unknown {
   return typeof body === 'object' && body !== null && !(body instanceof Response) && 'plan' in body ? (body as { plan: unknown }).plan : undefined
 }
 
-function buildResponse(endpoint: Endpoint, result: unknown): Response {
+function buildResponse(endpoint: Endpoint, result: unknown, checkResponses: boolean): Response {
   if (result instanceof Response) return result
   const status = result instanceof Reply ? result.status : endpoint.status
   const body = result instanceof Reply ? result.body : result
@@ -93,9 +93,24 @@ function buildResponse(endpoint: Endpoint, result: unknown): Response {
     throw new Error(`${endpoint.operationId} answered status ${status}, which its catalog entry does not declare`)
   }
   if ('kind' in schema && schema.kind === 'empty') return new Response(null, { status, headers })
-  const parsed = (schema as z.ZodType).safeParse(body)
+  if (checkResponses) checkBody(endpoint, schema as z.ZodType, body)
+  // The body goes out as the handler built it, checked or not, so checking never changes what clients see.
+  return Response.json(body, { status, headers })
+}
+
+/** A body that fails its schema, or carries fields the schema would strip or values it would transform, is a bug. */
+function checkBody(endpoint: Endpoint, schema: z.ZodType, body: unknown): void {
+  const parsed = schema.safeParse(body)
   if (!parsed.success) throw new Error(`${endpoint.operationId} answered a body that does not match its schema`, { cause: parsed.error })
-  return Response.json(parsed.data, { status, headers })
+  if (canonicalJson(parsed.data) !== canonicalJson(body)) {
+    throw new Error(`${endpoint.operationId} answered fields or values its schema does not declare: ${canonicalJson(body).slice(0, 300)}`)
+  }
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  )
 }
 
 export function route<const E extends Endpoint>(
@@ -141,7 +156,7 @@ export function route<const E extends Endpoint>(
         audit: note,
       })
       if (note.dryRun && note.plan === undefined) note.plan = planOf(result)
-      response = buildResponse(endpoint, result)
+      response = buildResponse(endpoint, result, runtime.config.checkResponses)
     } catch (error) {
       const details = toProblem(error)
       failure = { code: details.body.error.code, message: details.body.error.message }

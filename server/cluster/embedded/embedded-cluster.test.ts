@@ -189,6 +189,36 @@ describe('EmbeddedCluster as a SourceCluster', () => {
     expect(end.records.byteLength).toBe(0)
   })
 
+  it('holds a fetch with nothing new until records reach the high watermark (maxWaitMs), then answers with them', async () => {
+    t = await openTestCluster()
+    await t.cluster.createTopic({ name: 'orders', partitions: 2 })
+    const quiet = [0, 1].map((partition) => ({ topic: 'orders', partition, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: 1 << 20 }))
+    let answered = false
+    const held = t.cluster.fetch(quiet, { maxBytes: 1 << 20, maxWaitMs: 60_000 }).finally(() => (answered = true))
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve))
+    expect(answered).toBe(false)
+    await t.cluster.produce('orders', { partition: 1, records: [{ value: 'wake' }] })
+    const results = await held
+    expect(okFetch(results[0]).records.byteLength).toBe(0)
+    expect(okFetch(results[1])).toMatchObject({ highWatermark: 1 })
+    expect(okFetch(results[1]).records.byteLength).toBeGreaterThan(0)
+  })
+
+  it('answers a held fetch with nothing after maxWaitMs, at once when aborted, and never holds one with data', async () => {
+    t = await openTestCluster()
+    await t.cluster.createTopic({ name: 'orders', partitions: 1 })
+    const request = [{ ...tp, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: 1 << 20 }]
+    expect(okFetch((await t.cluster.fetch(request, { maxBytes: 1 << 20, maxWaitMs: 20 }))[0]).records.byteLength).toBe(0)
+    const controller = new AbortController()
+    const held = t.cluster.fetch(request, { maxBytes: 1 << 20, maxWaitMs: 600_000, signal: controller.signal })
+    controller.abort()
+    expect(okFetch((await held)[0]).highWatermark).toBe(0)
+    await t.cluster.produce('orders', { records: [{ value: 'a' }] })
+    // Would time the test out if it waited: the data is there already.
+    expect(okFetch((await t.cluster.fetch(request, { maxBytes: 1 << 20, maxWaitMs: 600_000 }))[0]).highWatermark).toBe(1)
+    await expectErrorCode(t.cluster.fetch(request, { maxBytes: 1 << 20, maxWaitMs: -1 }), 'VALIDATION_FAILED')
+  })
+
   it('reports per-partition errors: unknown partition, out of range, unknown epoch, offline leader', async () => {
     t = await openTestCluster({ brokers: 1 })
     await t.cluster.createTopic({ name: 'orders', partitions: 1 })

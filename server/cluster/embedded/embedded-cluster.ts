@@ -7,9 +7,11 @@ import { readControlInfo } from '@/lib/log/record-batch'
 import { decodeRecords } from '@/lib/log/records-view'
 import type { EpochEndOffset } from '@/lib/log/types'
 import { PartitionLog } from '@/server/storage/partition-log'
+import { TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import type { IsolationLevel, PartitionLogApi, PartitionLogConfig } from '@/server/storage/types'
 import { ClusterError, isClusterError, toClusterError } from '../errors'
 import type {
+  FetchOptions,
   FetchPartitionRequest,
   FetchPartitionResult,
   GroupOffsets,
@@ -90,7 +92,7 @@ export interface EmbeddedClusterOptions {
  * but cannot interpret it, so the engine registers itself here (`setMirrorDirectory`).
  */
 export interface MirrorDirectory {
-  listHostedMirrors(): Promise<HostedMirror[]>
+  listHostedMirrors(filter?: { topics?: string[] }): Promise<HostedMirror[]>
   lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>>
 }
 
@@ -137,6 +139,8 @@ export type OffsetSpec = 'earliest' | 'latest' | { timestamp: number }
 
 const INTERNAL_TOPIC_REPLICATION_FACTOR = 3
 const MAX_PARTITIONS = 10_000
+/** Partitions per step of a cluster tick between turns of the event loop. */
+const TICK_CHUNK = 256
 const MAX_READ_LIMIT = 10_000
 const READ_CHUNK_BYTES = 1 << 20
 
@@ -168,6 +172,8 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
   private mirrorDirectory: MirrorDirectory | null = null
   private closed = false
   private tickInFlight: Promise<void> | null = null
+  /** Fetches held until one of their partitions has something to answer (maxWaitMs). */
+  private readonly fetchWaiters = new Set<{ partitions: Set<ReplicatedPartition>; wake: () => void }>()
   private tickTimer: NodeJS.Timeout | null = null
   private readonly partitionHost: PartitionHost
   /** Serialises broker stops and starts with the opening of new partitions' logs. */
@@ -186,6 +192,9 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
       config: this.config,
       persistMetadata: () => this.metadataFile.save(),
       openReplicaLog: (topic, partition, brokerId) => this.openReplicaLog(this.requireTopic(topic), partition, brokerId),
+      fetchableChanged: (partition) => {
+        for (const waiter of this.fetchWaiters) if (waiter.partitions.has(partition)) waiter.wake()
+      },
     }
   }
 
@@ -259,6 +268,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    for (const waiter of this.fetchWaiters) waiter.wake()
     if (this.tickTimer) clearInterval(this.tickTimer)
     await this.tickInFlight?.catch(() => undefined)
     for (const producer of [...this.transactionalProducers.values()]) producer.close()
@@ -344,7 +354,13 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
   }
 
   private async runTick(): Promise<void> {
-    await Promise.all([...this.partitions.values()].map((p) => p.tick()))
+    // Partitions tick a chunk at a time with the event loop given back in between: with thousands of
+    // partitions, one Promise.all over all of them holds requests for the whole sweep.
+    const partitions = [...this.partitions.values()]
+    for (let start = 0; start < partitions.length; start += TICK_CHUNK) {
+      await Promise.all(partitions.slice(start, start + TICK_CHUNK).map((p) => p.tick()))
+      if (start + TICK_CHUNK < partitions.length) await yieldToEventLoop()
+    }
     await this.coordinator.onTick()
     await this.groups.expireMembers()
   }
@@ -887,17 +903,58 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
 
   // SOURCE CLUSTER PORT
 
-  async fetch(requests: FetchPartitionRequest[], options: { maxBytes: number }): Promise<FetchPartitionResult[]> {
+  async fetch(requests: FetchPartitionRequest[], options: FetchOptions): Promise<FetchPartitionResult[]> {
     if (!Array.isArray(requests)) throw new ClusterError('VALIDATION_FAILED', 'fetch needs an array of partitions')
     if (!isInteger(options?.maxBytes, 1)) throw new ClusterError('VALIDATION_FAILED', 'fetch maxBytes must be a positive integer')
+    const maxWaitMs = options.maxWaitMs ?? 0
+    if (!isInteger(maxWaitMs, 0)) throw new ClusterError('VALIDATION_FAILED', 'fetch maxWaitMs must be a non-negative integer')
     for (const r of requests) {
       if (typeof r?.topic !== 'string' || !isInteger(r.partition, 0) || !isInteger(r.fetchOffset, 0) || !isInteger(r.lastFetchedEpoch, -1) || !isInteger(r.maxBytes, 1)) {
         throw new ClusterError('VALIDATION_FAILED', `invalid fetch request ${JSON.stringify(r)}`)
       }
     }
-    let remaining = options.maxBytes
-    const results: FetchPartitionResult[] = []
+    if (maxWaitMs === 0 || options.signal?.aborted) return this.fetchNow(requests, options.maxBytes)
+    // Registered before the first pass: data that lands while the pass yields to the event loop still wakes it.
+    let woken = false
+    let wake: () => void = () => {
+      woken = true
+    }
+    const partitions = new Set<ReplicatedPartition>()
     for (const request of requests) {
+      const partition = this.partitions.get(partitionKey(request.topic, request.partition))
+      if (partition) partitions.add(partition)
+    }
+    const waiter = { partitions, wake: () => wake() }
+    this.fetchWaiters.add(waiter)
+    try {
+      const first = await this.fetchNow(requests, options.maxBytes)
+      if (woken || this.closed || options.signal?.aborted || first.some((result) => !isQuietResult(result))) {
+        return woken ? await this.fetchNow(requests, options.maxBytes) : first
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, maxWaitMs)
+        function done() {
+          clearTimeout(timer)
+          options.signal?.removeEventListener('abort', done)
+          resolve()
+        }
+        wake = done
+        options.signal?.addEventListener('abort', done, { once: true })
+      })
+      return await this.fetchNow(requests, options.maxBytes)
+    } finally {
+      this.fetchWaiters.delete(waiter)
+    }
+  }
+
+  private async fetchNow(requests: FetchPartitionRequest[], maxBytes: number): Promise<FetchPartitionResult[]> {
+    let remaining = maxBytes
+    const results: FetchPartitionResult[] = []
+    // A fetch for thousands of partitions is thousands of microtasks; without turns of the event loop in
+    // between, one fetch would hold every request the server is serving.
+    const slice = new TimeSlice()
+    for (const request of requests) {
+      await slice.maybeYield()
       const result = await this.fetchPartition(request, remaining)
       if (result.ok) remaining -= result.records.byteLength
       results.push(result)
@@ -993,9 +1050,9 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     this.mirrorDirectory = directory
   }
 
-  async listHostedMirrors(): Promise<HostedMirror[]> {
+  async listHostedMirrors(filter?: { topics?: string[] }): Promise<HostedMirror[]> {
     this.ensureReachable()
-    return this.mirrorDirectory ? this.mirrorDirectory.listHostedMirrors() : []
+    return this.mirrorDirectory ? this.mirrorDirectory.listHostedMirrors(filter) : []
   }
 
   async lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>> {
@@ -1246,4 +1303,9 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
   replicatedPartition(topicPartition: TopicPartition): ReplicatedPartition {
     return this.requirePartition(topicPartition)
   }
+}
+
+/** A fetch answer with nothing in it for the fetcher to act on: no records, no divergence, no error. */
+function isQuietResult(result: FetchPartitionResult): boolean {
+  return result.ok && result.records.byteLength === 0 && result.divergingEpoch === null
 }

@@ -32,6 +32,8 @@ export interface PartitionHost {
   persistMetadata(): Promise<void>
   /** Opens a replica's log, also for a stopped broker (used to truncate it in place). */
   openReplicaLog(topic: string, partition: number, brokerId: number): Promise<PartitionLogApi>
+  /** The high watermark or the leader moved: a fetch waiting on this partition has something to answer. */
+  fetchableChanged(partition: ReplicatedPartition): void
 }
 
 interface FollowerState {
@@ -199,6 +201,7 @@ export class ReplicatedPartition {
     this.metadata.isr = isr
     this.metadata.leaderEpoch += 1
     await this.host.persistMetadata()
+    this.host.fetchableChanged(this)
     this.becomeLeader()
   }
 
@@ -418,7 +421,8 @@ export class ReplicatedPartition {
       await this.replicateLocked()
       await this.maybeShrinkIsrLocked()
       const now = this.host.clock.now()
-      this.rejectWaiters((w) => w.deadline <= now, this.timeoutError())
+      // An Error captures a stack: build one only when a waiter has expired, not on every tick of every partition.
+      if (this.waiters.some((w) => w.deadline <= now)) this.rejectWaiters((w) => w.deadline <= now, this.timeoutError())
     })
   }
 
@@ -565,6 +569,7 @@ export class ReplicatedPartition {
       for (const [brokerId, log] of this.logs) {
         if (brokerId !== leader) log.updateHighWatermark(Math.min(leaderLog.highWatermark, log.logEndOffset))
       }
+      this.host.fetchableChanged(this)
     }
     this.resolveWaiters()
   }

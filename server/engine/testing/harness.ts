@@ -30,6 +30,7 @@ export interface HarnessOptions {
   onStoppingAction?: import('../engine').EngineOptions['onStoppingAction']
   /** Persist downsampled lag history under `<root>/lag`. */
   archiveLag?: boolean
+  fetchMaxWaitMs?: number
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
@@ -52,11 +53,12 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       now: () => clock.now(),
       random: options.random ?? (() => 0.5),
       onStoppingAction: options.onStoppingAction,
+      fetchMaxWaitMs: options.fetchMaxWaitMs,
       lagArchive: options.archiveLag ? new LagArchive(path.join(root, 'lag')) : undefined,
     })
     for (const [name, cluster] of clusters) {
       cluster.setMirrorDirectory({
-        listHostedMirrors: async () => engine.hostedMirrors(name),
+        listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
         lastMirrorPositions: async (sourceClusterId, partitions) => engine.lastMirrorPositions(name, sourceClusterId, partitions),
       })
     }

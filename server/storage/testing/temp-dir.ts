@@ -6,5 +6,6 @@ import path from 'node:path'
 /** A fresh directory under the OS temp dir; `cleanup()` removes it. */
 export function makeTempDir(prefix = 'mirrorboard-storage-'): { dir: string; cleanup: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) }
+  // An abandoned log instance (the crash tests leave some open on purpose) may still be writing a file.
+  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }) }
 }

@@ -1,0 +1,51 @@
+import 'server-only'
+
+/**
+ * Long loops over thousands of partitions share one event loop with HTTP requests and SSE streams.
+ * Awaited promises that resolve at once are microtasks, which never let I/O in; these helpers give
+ * the loop back (a macrotask turn) so a 10,000-partition sweep costs requests a few ms, not the sweep.
+ */
+
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
+}
+
+/** Yields once `budgetMs` of synchronous work has run since the last yield. */
+export class TimeSlice {
+  private sliceStart = performance.now()
+
+  constructor(private readonly budgetMs = 4) {}
+
+  async maybeYield(): Promise<void> {
+    if (performance.now() - this.sliceStart < this.budgetMs) return
+    await yieldToEventLoop()
+    this.sliceStart = performance.now()
+  }
+}
+
+/**
+ * Runs `work` over `items` with at most `limit` in flight, yielding to the event loop between starts
+ * when the time slice is used up. Concurrency lets durable writes of many partitions share one fsync
+ * (state store, metadata file); the limit keeps a sweep from queueing 10,000 promises at once.
+ * Rejects with the first failure after every started item has settled.
+ */
+export async function forEachConcurrently<T>(items: Iterable<T>, limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`concurrency limit must be a positive integer, got ${limit}`)
+  const iterator = items[Symbol.iterator]()
+  const slice = new TimeSlice()
+  let failure: { error: unknown } | null = null
+  const worker = async () => {
+    for (;;) {
+      const next = iterator.next()
+      if (next.done) return
+      try {
+        await work(next.value)
+      } catch (error) {
+        failure ??= { error }
+      }
+      await slice.maybeYield()
+    }
+  }
+  await Promise.all(Array.from({ length: limit }, worker))
+  if (failure) throw (failure as { error: unknown }).error
+}
