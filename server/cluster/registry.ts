@@ -1,5 +1,4 @@
 import 'server-only'
-import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
@@ -43,30 +42,6 @@ const DefinitionsFile = z.object({ version: z.literal(1), clusters: z.array(Embe
 /** How often each embedded cluster runs its timers (transaction timeouts, ISR shrink, member expiry). */
 const TICK_INTERVAL_MS = 500
 
-/**
- * Every partition replica's log keeps its active segment open, so the process's open-files limit bounds
- * how many partitions all clusters together can hold; past it every open fails (EMFILE) and the server
- * stops answering. Topics created through the API may use this share of the limit: a mirror of all of them
- * needs as many logs again on its destination, and sockets and reads need the rest.
- */
-const TOPIC_SHARE_OF_OPEN_FILES = 0.45
-
-export interface OpenFiles {
-  open: number
-  limit: number
-}
-
-/** This process's open files and their limit (Linux's /proc); null where that cannot be known. */
-export function processOpenFiles(): OpenFiles | null {
-  try {
-    const soft = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1]
-    if (soft === undefined || soft === 'unlimited') return null
-    return { open: readdirSync('/proc/self/fd').length, limit: Number(soft) }
-  } catch {
-    return null
-  }
-}
-
 interface OpenCluster {
   definition: ClusterDefinition
   cluster: EmbeddedCluster | null
@@ -83,8 +58,6 @@ export interface ClusterRegistryOptions {
   /** Receives a `cluster` event after every change made through the registry. */
   publish?: (event: ClusterEvent) => void
   now?: () => number
-  /** Injected in tests; processOpenFiles by default. */
-  openFiles?: () => OpenFiles | null
 }
 
 function toRecordEntry(view: RecordView): RecordEntry {
@@ -288,26 +261,10 @@ export class ClusterRegistry {
 
   async createTopic(cluster: string, request: CreateTopicRequest): Promise<Topic> {
     const embedded = this.embedded(cluster)
-    // Replication is at most the broker count, so this bounds the logs the topic opens.
-    this.checkOpenFiles(request.partitions * (request.replicationFactor ?? embedded.brokers().length))
     const created = await embedded.createTopic(request)
     this.entry(cluster).topicCount += 1
     this.publish({ cluster, change: 'topicCreated', topic: created.name })
     return toTopic(created)
-  }
-
-  /** Refuses, before anything is created, a topic whose logs would take the process past its share of files. */
-  private checkOpenFiles(newLogs: number): void {
-    const files = (this.options.openFiles ?? processOpenFiles)()
-    if (files === null) return
-    const budget = Math.floor(files.limit * TOPIC_SHARE_OF_OPEN_FILES)
-    if (files.open + newLogs <= budget) return
-    throw new ApiError(
-      'VALIDATION_FAILED',
-      `the server cannot hold ${newLogs} more partition logs: it has ${files.open} files open, and topics may use ${budget} of its ${files.limit} (one file per partition replica); ` +
-        'use fewer partitions, or raise the open-files limit (ulimit -n) of the server',
-      { details: { newLogs, openFiles: files.open, budget, openFilesLimit: files.limit } },
-    )
   }
 
   async listPartitions(cluster: string, topic: string): Promise<PartitionInfo[]> {

@@ -406,9 +406,9 @@ export class MirrorEngine {
         busy.push({ entry, result })
       }
     }
-    // Partitions are independent: their appends run side by side and share the destination's fsyncs.
-    await Promise.all(
-      busy.map(({ entry, result }) => {
+    // Partitions are independent: their appends run side by side and share the destination's fsyncs,
+    // a bounded number at once (each holds its log's descriptor until its fsync is done).
+    await forEachConcurrently(busy, PARTITION_CONCURRENCY, ({ entry, result }) => {
         return this.runner.withLock(entry.runtime, async () => {
           try {
             await this.applyFetchResult(mirror, entry.runtime, entry.request, entry.stateEpoch, result)
@@ -417,8 +417,7 @@ export class MirrorEngine {
             await this.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
           }
         })
-      }),
-    )
+      })
   }
 
   /** An answer with no records, no divergence and nothing for the partition to act on. */

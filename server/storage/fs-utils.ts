@@ -52,8 +52,33 @@ export function writeFileDurably(file: string, data: string | Uint8Array): void 
   fsyncDirectory(path.dirname(file))
 }
 
+/**
+ * Background checkpoints of thousands of partitions can fall due together; each holds two descriptors
+ * while it waits on fsync. This many run at once, the rest queue, so they never exhaust open files.
+ */
+const MAX_CONCURRENT_ASYNC_WRITES = 16
+let asyncWritesRunning = 0
+const asyncWriteQueue: Array<() => void> = []
+
+async function withAsyncWriteSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (asyncWritesRunning >= MAX_CONCURRENT_ASYNC_WRITES) await new Promise<void>((resolve) => asyncWriteQueue.push(resolve))
+  else asyncWritesRunning += 1
+  try {
+    return await work()
+  } finally {
+    // The slot passes straight to the next waiter, so the count never dips and lets a newcomer jump the queue.
+    const next = asyncWriteQueue.shift()
+    if (next) next()
+    else asyncWritesRunning -= 1
+  }
+}
+
 /** Async variant of writeFileDurably for background checkpoints. */
-export async function writeFileDurablyAsync(file: string, data: string): Promise<void> {
+export function writeFileDurablyAsync(file: string, data: string): Promise<void> {
+  return withAsyncWriteSlot(() => writeFileDurablyNow(file, data))
+}
+
+async function writeFileDurablyNow(file: string, data: string): Promise<void> {
   const tmp = `${file}.tmp`
   const handle = await fs.promises.open(tmp, 'w')
   try {

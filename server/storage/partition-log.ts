@@ -30,6 +30,7 @@ import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '@/lib/log/types'
 import { crc32c } from './crc32c'
 import { fsyncDirectory, readFileIfExists, unlinkIfExists, writeFileDurably, writeFileDurablyAsync } from './fs-utils'
 import { deleteProducerSnapshots, latestProducerSnapshot, readProducerSnapshot, writeProducerSnapshot } from './producer-snapshots'
+import { processDescriptorBudget, type DescriptorHolder } from './descriptor-budget'
 import { LOG_SUFFIX, LogSegment, parseOffsetFileName } from './segment'
 import type {
   AppendAsFollowerOptions,
@@ -51,7 +52,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 const INT32_MAX = 2147483647
 const INT16_MAX = 32767
 
-const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now'>> = {
+const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudget'>> = {
   segmentBytes: 64 * 1024 * 1024,
   segmentMs: 7 * DAY_MS,
   indexIntervalBytes: 4096,
@@ -109,7 +110,7 @@ function contiguousBytes(run: PreparedBatch[]): Uint8Array {
 }
 
 function resolveConfig(config: PartitionLogConfig): ResolvedConfig {
-  const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, ...config }
+  const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, descriptorBudget: processDescriptorBudget, ...config }
   requireInteger('segmentBytes', resolved.segmentBytes, BATCH_HEADER_SIZE, INT32_MAX)
   requireInteger('indexIntervalBytes', resolved.indexIntervalBytes, 0, INT32_MAX)
   requireInteger('maxMessageBytes', resolved.maxMessageBytes, BATCH_HEADER_SIZE)
@@ -124,7 +125,7 @@ function resolveConfig(config: PartitionLogConfig): ResolvedConfig {
  * interleaving: state in memory always matches the bytes in the page cache. Appends resolve once an fdatasync
  * that started after their write has completed.
  */
-export class PartitionLog implements PartitionLogApi {
+export class PartitionLog implements PartitionLogApi, DescriptorHolder {
   private segments: LogSegment[] = []
   private epochCache = new LeaderEpochCache()
   private producerState = new ProducerStateManager()
@@ -315,6 +316,7 @@ export class PartitionLog implements PartitionLogApi {
       let position = segment.size
       const bytes = contiguousBytes(run)
       try {
+        this.useWriter()
         segment.append(bytes)
       } catch (cause) {
         throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `write to ${segment.logPath} failed`, { cause }))
@@ -371,6 +373,7 @@ export class PartitionLog implements PartitionLogApi {
       fsyncDirectory(this.dir)
       this.retireFd(old.detachWriter())
       this.segments.push(next)
+      this.config.descriptorBudget.touch(this)
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `rolling segment ${old.baseOffset} failed`, { cause }))
     }
@@ -420,6 +423,7 @@ export class PartitionLog implements PartitionLogApi {
       }
       this.markDurable(target, generation === this.truncationGeneration ? endOffset : undefined)
       if (this.waiters.length > 0) this.startFlush()
+      else this.config.descriptorBudget.idle()
     })
   }
 
@@ -728,6 +732,7 @@ export class PartitionLog implements PartitionLogApi {
       this.segments.length = index + 1
       this.truncationGeneration++
       segment.openWriter()
+      this.config.descriptorBudget.touch(this)
       segment.truncateToPosition(cutPosition)
       // The segment is active again: its index files no longer describe it and are rewritten on roll/close.
       segment.deleteIndexFiles()
@@ -764,6 +769,7 @@ export class PartitionLog implements PartitionLogApi {
         doomed.deleteFiles()
       }
       this.segments = [LogSegment.create(this.dir, offset, this.config.now())]
+      this.config.descriptorBudget.touch(this)
       fsyncDirectory(this.dir)
       this.truncationGeneration++
       this.rejectWaitersFrom(-Infinity)
@@ -968,6 +974,7 @@ export class PartitionLog implements PartitionLogApi {
     deleteProducerSnapshots(this.dir, (o) => !segmentBases.has(o))
 
     this.active.openWriter()
+    this.config.descriptorBudget.touch(this)
     // Any later crash must recover by scanning again: the marker goes, durably, before the first new write.
     unlinkIfExists(path.join(this.dir, CLEAN_SHUTDOWN_FILE))
     fsyncDirectory(this.dir)
@@ -1062,6 +1069,23 @@ export class PartitionLog implements PartitionLogApi {
     } finally {
       for (const segment of this.segments) this.retireFd(segment.detachWriter())
       this.closeRetiredFds()
+      this.config.descriptorBudget.forget(this)
     }
+  }
+
+  // DESCRIPTORS
+
+  /** Reopens the active segment's descriptor if the budget took it, and marks this log recently written. */
+  private useWriter(): void {
+    this.active.openWriter()
+    this.config.descriptorBudget.touch(this)
+  }
+
+  releaseDescriptor(): boolean {
+    // Only with everything written already fdatasync'ed: a pending flush needs this descriptor.
+    if (this.closed || this.failure || this.flushing || this.flushScheduled || this.waiters.length > 0 || this.durableSeq < this.writeSeq) return false
+    if (this.active.fd === undefined) return true
+    this.retireFd(this.active.detachWriter())
+    return true
   }
 }

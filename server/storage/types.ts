@@ -34,6 +34,8 @@ export interface PartitionLogConfig {
   highWatermarkCheckpointIntervalMs?: number
   /** Clock (ms since epoch) for record timestamps, segment.ms and retention.ms. Default `Date.now`. */
   now?: () => number
+  /** Bounds the open writer descriptors shared with other logs. Default: the process-wide budget. */
+  descriptorBudget?: import('./descriptor-budget').DescriptorBudget
 }
 
 export interface AppendAsLeaderOptions {
