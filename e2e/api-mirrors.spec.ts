@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from '@playwright/test'
+import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test'
+import { asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, type StreamEvent } from './support/http'
 
 /**
  * The mirror and operation endpoints of API.md against the production server: the KIP's worked example
@@ -6,38 +7,9 @@ import { expect, request as playwrightRequest, test, type APIRequestContext, typ
  * back, and the live partition events. Every test makes its own clusters and mirrors.
  */
 
-const operatorToken = process.env.E2E_OPERATOR_TOKEN ?? ''
-const viewerToken = process.env.E2E_VIEWER_TOKEN ?? ''
-const asOperator = { Authorization: `Bearer ${operatorToken}` }
-const asViewer = { Authorization: `Bearer ${viewerToken}` }
 
 /** How long the background engine may take to get somewhere (it ticks every 100 ms). */
 const SETTLE = { timeout: 30_000, intervals: [100, 200, 250] }
-
-let counter = 0
-function unique(prefix: string): string {
-  counter += 1
-  return `${prefix}-${Date.now().toString(36)}-${counter}`
-}
-
-interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> }
-}
-
-async function expectError(response: APIResponse, status: number, code: string): Promise<ErrorBody> {
-  const text = await response.text()
-  expect(response.status(), `${response.url()} ${text}`).toBe(status)
-  const body = JSON.parse(text) as ErrorBody
-  expect(body.error.code, text).toBe(code)
-  expect(body.error.message.length).toBeGreaterThan(0)
-  return body
-}
-
-async function okJson<T>(response: APIResponse, status = 200): Promise<T> {
-  const text = await response.text()
-  expect(response.status(), `${response.url()} ${text}`).toBe(status)
-  return JSON.parse(text) as T
-}
 
 interface MirrorPartition {
   topic: string
@@ -74,14 +46,6 @@ interface RecordEntry {
   leaderEpoch: number
   key: string | null
   value: string | null
-}
-
-async function createCluster(request: APIRequestContext, name: string, extra: Record<string, unknown> = {}): Promise<void> {
-  await okJson(await request.post('/api/v1/clusters', { headers: asOperator, data: { name, kind: 'embedded', ...extra } }), 201)
-}
-
-async function createTopic(request: APIRequestContext, cluster: string, name: string, partitions = 1): Promise<void> {
-  await okJson(await request.post(`/api/v1/clusters/${cluster}/topics`, { headers: asOperator, data: { name, partitions } }), 201)
 }
 
 async function partitionsOf(request: APIRequestContext, mirror: string, query = ''): Promise<MirrorPartition[]> {
@@ -532,62 +496,6 @@ test.describe('bad mirror input gets a 4xx with a code and changes nothing', () 
     expect(rejected.entries.map((entry) => entry.outcome)).toEqual(Array(13).fill('rejected'))
   })
 })
-
-interface StreamEvent {
-  id: string
-  event: string
-  receivedAt: number
-  data: { mirror?: string; topic?: string; partition?: number; from?: string; to?: string; action?: string; target?: string }
-}
-
-/** A minimal EventSource over fetch: `ready` resolves once the server answered; events are parsed as they come. */
-function openStream(baseURL: string, lastEventId?: string) {
-  const controller = new AbortController()
-  const received: StreamEvent[] = []
-  const waiters: Array<{ predicate: (event: StreamEvent) => boolean; resolve: (event: StreamEvent) => void }> = []
-  const headers: Record<string, string> = { ...asViewer, Accept: 'text/event-stream' }
-  if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId
-  let settleReady: (error?: unknown) => void = () => {}
-  const ready = new Promise<void>((resolve, reject) => (settleReady = (error) => (error === undefined ? resolve() : reject(error))))
-  void (async () => {
-    const response = await fetch(`${baseURL}/api/v1/events`, { headers, signal: controller.signal })
-    if (response.status !== 200 || !response.body) throw new Error(`GET /api/v1/events answered ${response.status}`)
-    settleReady()
-    const reader = response.body.getReader()
-    const decoder = new TextDecoder()
-    let buffer = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      buffer += decoder.decode(value, { stream: true })
-      let end: number
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        const fields = new Map<string, string>()
-        for (const line of block.split('\n')) if (!line.startsWith(':') && line.includes(': ')) fields.set(line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2))
-        const type = fields.get('event')
-        if (type === undefined) continue
-        const event: StreamEvent = { id: fields.get('id') ?? '', event: type, receivedAt: Date.now(), data: JSON.parse(fields.get('data') ?? 'null') as StreamEvent['data'] }
-        received.push(event)
-        for (const waiter of waiters.splice(0)) {
-          if (waiter.predicate(event)) waiter.resolve(event)
-          else waiters.push(waiter)
-        }
-      }
-    }
-  })().catch((error: unknown) => settleReady(error ?? new Error('event stream failed')))
-  return {
-    ready,
-    received,
-    next: (predicate: (event: StreamEvent) => boolean): Promise<StreamEvent> => {
-      const found = received.find(predicate)
-      if (found) return Promise.resolve(found)
-      return new Promise((resolve) => waiters.push({ predicate, resolve }))
-    },
-    close: () => controller.abort(),
-  }
-}
 
 function sequenceOf(id: string): { stream: string; sequence: number } {
   const [stream = '', sequence = ''] = id.split(':')

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from '@playwright/test'
+import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test'
+import { asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, viewerToken } from './support/http'
 
 /**
  * The HTTP API against the production server (API.md): who may call what, what bad input gets back, the
@@ -6,42 +7,6 @@ import { expect, request as playwrightRequest, test, type APIRequestContext, typ
  * so the order of tests does not matter.
  */
 
-const operatorToken = process.env.E2E_OPERATOR_TOKEN ?? ''
-const viewerToken = process.env.E2E_VIEWER_TOKEN ?? ''
-const asOperator = { Authorization: `Bearer ${operatorToken}` }
-const asViewer = { Authorization: `Bearer ${viewerToken}` }
-
-let counter = 0
-function unique(prefix: string): string {
-  counter += 1
-  return `${prefix}-${Date.now().toString(36)}-${counter}`
-}
-
-interface ErrorBody {
-  error: { code: string; message: string; details?: Record<string, unknown> }
-}
-
-async function expectError(response: APIResponse, status: number, code: string): Promise<ErrorBody> {
-  const body = (await response.json()) as ErrorBody
-  expect(response.status(), JSON.stringify(body)).toBe(status)
-  expect(body.error.code).toBe(code)
-  expect(body.error.message.length).toBeGreaterThan(0)
-  return body
-}
-
-async function okJson<T>(response: APIResponse, status = 200): Promise<T> {
-  const text = await response.text()
-  expect(response.status(), text).toBe(status)
-  return JSON.parse(text) as T
-}
-
-async function createCluster(request: APIRequestContext, name: string, extra: Record<string, unknown> = {}): Promise<void> {
-  await okJson(await request.post('/api/v1/clusters', { headers: asOperator, data: { name, kind: 'embedded', ...extra } }), 201)
-}
-
-async function createTopic(request: APIRequestContext, cluster: string, name: string, partitions = 1): Promise<void> {
-  await okJson(await request.post(`/api/v1/clusters/${cluster}/topics`, { headers: asOperator, data: { name, partitions } }), 201)
-}
 
 interface RecordEntry {
   offset: number
@@ -443,57 +408,6 @@ test.describe("the KIP's worked example, source side", () => {
     expect(groups.groups).toEqual([{ groupId: 'billing', state: 'Empty', members: [], offsets: [{ topic: 'orders', partition: 0, offset: 1, leaderEpoch: null }] }])
   })
 })
-
-interface StreamEvent {
-  id: string
-  event: string
-  data: { action?: string; id?: number; cluster?: string; change?: string; reason?: string }
-}
-
-/** A minimal EventSource over fetch: yields parsed events until aborted. */
-function openStream(baseURL: string, lastEventId?: string): { next: (predicate: (event: StreamEvent) => boolean) => Promise<StreamEvent>; received: StreamEvent[]; close: () => void } {
-  const controller = new AbortController()
-  const received: StreamEvent[] = []
-  const waiters: Array<{ predicate: (event: StreamEvent) => boolean; resolve: (event: StreamEvent) => void }> = []
-  const headers: Record<string, string> = { ...asViewer, Accept: 'text/event-stream' }
-  if (lastEventId !== undefined) headers['Last-Event-ID'] = lastEventId
-  void (async () => {
-    const response = await fetch(`${baseURL}/api/v1/events`, { headers, signal: controller.signal })
-    if (!response.body) return
-    const reader = response.body.getReader()
-    const decoder = new TextDecoder()
-    let buffer = ''
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      buffer += decoder.decode(value, { stream: true })
-      let end: number
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end)
-        buffer = buffer.slice(end + 2)
-        const fields = new Map<string, string>()
-        for (const line of block.split('\n')) if (!line.startsWith(':') && line.includes(': ')) fields.set(line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2))
-        const type = fields.get('event')
-        if (type === undefined) continue
-        const event: StreamEvent = { id: fields.get('id') ?? '', event: type, data: JSON.parse(fields.get('data') ?? 'null') as StreamEvent['data'] }
-        received.push(event)
-        for (const waiter of waiters.splice(0)) {
-          if (waiter.predicate(event)) waiter.resolve(event)
-          else waiters.push(waiter)
-        }
-      }
-    }
-  })().catch(() => undefined)
-  return {
-    received,
-    next: (predicate) => {
-      const found = received.find(predicate)
-      if (found) return Promise.resolve(found)
-      return new Promise((resolve) => waiters.push({ predicate, resolve }))
-    },
-    close: () => controller.abort(),
-  }
-}
 
 test.describe('live events', () => {
   test('a client receives audit and cluster events, and resumes with Last-Event-ID without gaps', async ({ request, baseURL }) => {

@@ -61,7 +61,7 @@ interface Server {
   close(): Promise<void>
 }
 
-async function startServer(): Promise<Server> {
+export async function startServer(): Promise<Server> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-api-'))
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
@@ -141,7 +141,7 @@ async function startServer(): Promise<Server> {
  * One API call over node:http rather than fetch: creating a mirror of thousands of partitions answers after
  * minutes, past fetch's fixed 300 s wait for response headers.
  */
-function call(base: string, method: string, pathname: string, body?: unknown): Promise<unknown> {
+export function call(base: string, method: string, pathname: string, body?: unknown): Promise<unknown> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body))
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -167,7 +167,7 @@ function call(base: string, method: string, pathname: string, body?: unknown): P
   })
 }
 
-async function setUpMirror(base: string, topicCount: number): Promise<{ topics: string[]; setupMs: number }> {
+export async function setUpMirror(base: string, topicCount: number): Promise<{ topics: string[]; setupMs: number }> {
   const started = performance.now()
   await call(base, 'POST', '/api/v1/clusters', { name: 'source', kind: 'embedded', brokers: 1 })
   await call(base, 'POST', '/api/v1/clusters', { name: 'destination', kind: 'embedded', brokers: 1 })

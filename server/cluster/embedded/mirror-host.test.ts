@@ -3,7 +3,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PartitionLog } from '@/server/storage/partition-log'
 import type { FetchPartitionResult } from '../ports'
-import { expectErrorCode, openTestCluster, type TestCluster } from './testing'
+import { expectErrorCode, openTestCluster, writeWorkedExample, type TestCluster } from './testing'
 
 let source: TestCluster
 let destination: TestCluster
@@ -19,15 +19,7 @@ const tp = { topic: 'orders', partition: 0 }
 async function openSourceWithWorkedExample() {
   source = await openTestCluster({ name: 'us-east', config: { firstProducerId: 4001 } })
   const { cluster } = source
-  await cluster.createTopic({ name: 'orders', partitions: 1 })
-  const p4001 = await cluster.createTransactionalProducer('app-1')
-  const p4002 = await cluster.createTransactionalProducer('app-2')
-  const p4003 = await cluster.createTransactionalProducer('app-3')
-  await p4001.send('orders', { records: [{ key: 'A', value: '1' }, { key: 'B', value: '2' }] })
-  await p4002.send('orders', { records: [{ key: 'X', value: '9' }] })
-  await p4001.commit()
-  await p4003.send('orders', { records: [{ key: 'Y', value: '5' }] })
-  await cluster.produce('orders', { idempotent: false, records: [{ key: 'Z', value: '10' }] })
+  await writeWorkedExample(cluster)
   return (await cluster.describeTopic('orders')).topicId
 }
 

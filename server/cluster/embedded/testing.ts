@@ -49,3 +49,20 @@ export async function expectErrorCode(action: Promise<unknown> | (() => unknown)
   const actual = (caught as { code?: unknown }).code
   if (actual !== code) throw new Error(`expected error code ${code}, got ${String(actual)}: ${(caught as Error).message}`, { cause: caught })
 }
+
+/**
+ * KIP-1279's worked example on the source (kip-1279-excerpt.txt): 4001 writes A,B; 4002 writes X; 4001
+ * commits; 4003 writes Y; a plain write Z. Offsets 0-5 of `orders`, with 4002 and 4003 left open.
+ */
+export async function writeWorkedExample(cluster: EmbeddedCluster) {
+  await cluster.createTopic({ name: 'orders', partitions: 1 })
+  const p4001 = await cluster.createTransactionalProducer('app-1')
+  const p4002 = await cluster.createTransactionalProducer('app-2')
+  const p4003 = await cluster.createTransactionalProducer('app-3')
+  await p4001.send('orders', { records: [{ key: 'A', value: '1' }, { key: 'B', value: '2' }] })
+  await p4002.send('orders', { records: [{ key: 'X', value: '9' }] })
+  await p4001.commit()
+  await p4003.send('orders', { records: [{ key: 'Y', value: '5' }] })
+  await cluster.produce('orders', { idempotent: false, records: [{ key: 'Z', value: '10' }] })
+  return { p4001, p4002, p4003 }
+}

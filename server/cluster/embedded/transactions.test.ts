@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { RecordView } from './records-view'
-import { expectErrorCode, openTestCluster, type TestCluster } from './testing'
+import { expectErrorCode, openTestCluster, writeWorkedExample, type TestCluster } from './testing'
 
 let t: TestCluster
 
@@ -14,25 +14,11 @@ function rows(records: RecordView[]) {
   return records.map((r) => [r.offset, r.type, r.producerId, r.key, r.value])
 }
 
-/** KIP-1279's worked example on the source (kip-1279-excerpt.txt): 4001 writes A,B; 4002 writes X; 4001 commits; 4003 writes Y; a plain write Z. */
-async function writeWorkedExample(t: TestCluster) {
-  const { cluster } = t
-  await cluster.createTopic({ name: 'orders', partitions: 1 })
-  const p4001 = await cluster.createTransactionalProducer('app-1')
-  const p4002 = await cluster.createTransactionalProducer('app-2')
-  const p4003 = await cluster.createTransactionalProducer('app-3')
-  await p4001.send('orders', { records: [{ key: 'A', value: '1' }, { key: 'B', value: '2' }] })
-  await p4002.send('orders', { records: [{ key: 'X', value: '9' }] })
-  await p4001.commit()
-  await p4003.send('orders', { records: [{ key: 'Y', value: '5' }] })
-  await cluster.produce('orders', { idempotent: false, records: [{ key: 'Z', value: '10' }] })
-  return { p4001, p4002, p4003 }
-}
 
 describe('transactions', () => {
   it('reproduces the source log of the KIP worked example, offsets and producer ids exactly', async () => {
     t = await openTestCluster({ config: { firstProducerId: 4001 } })
-    const { p4001, p4002, p4003 } = await writeWorkedExample(t)
+    const { p4001, p4002, p4003 } = await writeWorkedExample(t.cluster)
     expect([p4001.producerId, p4002.producerId, p4003.producerId]).toEqual([4001, 4002, 4003])
     const page = await t.cluster.readRecords('orders', 0, { isolation: 'read_uncommitted' })
     expect(rows(page.records)).toEqual([
@@ -49,7 +35,7 @@ describe('transactions', () => {
 
   it('read_committed stops at the LSO and leaves out aborted data, keeping control records', async () => {
     t = await openTestCluster({ config: { firstProducerId: 4001 } })
-    const { p4002, p4003 } = await writeWorkedExample(t)
+    const { p4002, p4003 } = await writeWorkedExample(t.cluster)
     const before = await t.cluster.readRecords('orders', 0, { isolation: 'read_committed' })
     // 4002's transaction is open from offset 2: nothing at or above it is visible yet.
     expect(rows(before.records)).toEqual([
