@@ -1,6 +1,4 @@
 import 'server-only'
-import { promisify } from 'node:util'
-import { gzip as gzipCallback } from 'node:zlib'
 import type { z } from 'zod'
 import { isMutation, type AccessRole, type EmptyContent, type Endpoint } from '@/lib/api/endpoints'
 import { summarizePlan, summarizeRequest } from '@/server/audit/summarize'
@@ -72,17 +70,16 @@ export interface RouteOptions {
   /**
    * Keep the last answer's encoded bytes and send them again while the handler's result stays equal to it
    * (compared value by value, so never stale). For large, mostly unchanging lists: a 10,000-partition list
-   * costs ~3 ms to compare and ~30 ms to serialize and compress.
+   * costs ~5 ms to compare and ~15 ms to serialize.
    */
   reuseEncodedBody?: boolean
 }
 
-/** The last body a route answered and its encodings, by URL query. */
+/** The last body a route answered and its JSON text, by URL query. */
 interface EncodedBody {
   search: string
   body: unknown
   text: string
-  gzipped: Uint8Array<ArrayBuffer> | null
 }
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> }
@@ -99,33 +96,12 @@ function planOf(result: unknown): unknown {
   return typeof body === 'object' && body !== null && !(body instanceof Response) && 'plan' in body ? (body as { plan: unknown }).plan : undefined
 }
 
-/**
- * JSON bodies from this size on are gzipped here, at level 1 and off the event loop (zlib's thread pool),
- * for clients that accept it. Next's own compression (level 6, for pages) costs a 4.6 MB partition list of a
- * 10,000-partition mirror about 30 ms more for a body a tenth smaller; JSON this repetitive shrinks ~50× at level 1.
- */
-const COMPRESS_FROM_CHARS = 32 * 1024
-const gzip = promisify(gzipCallback)
-
-/** Whether an Accept-Encoding header allows gzip (by name or `*`, with a non-zero q). */
-export function acceptsGzip(header: string | null): boolean {
-  if (!header) return false
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.split(';').map((piece) => piece.trim().toLowerCase())
-    if (name !== 'gzip' && name !== '*') continue
-    const q = params.find((param) => param.startsWith('q='))
-    if (q === undefined || Number(q.slice(2)) > 0) return true
-  }
-  return false
-}
-
-async function buildResponse(
+function buildResponse(
   endpoint: Endpoint,
   result: unknown,
   checkResponses: boolean,
-  acceptEncoding: string | null,
   memo: { get: () => EncodedBody | null; set: (encoded: EncodedBody) => void; search: string } | null,
-): Promise<Response> {
+): Response {
   if (result instanceof Response) return result
   const status = result instanceof Reply ? result.status : endpoint.status
   const body = result instanceof Reply ? result.body : result
@@ -139,20 +115,10 @@ async function buildResponse(
   // The body goes out as the handler built it, checked or not, so checking never changes what clients see.
   const previous = memo?.get()
   const encoded: EncodedBody =
-    previous && previous.search === memo?.search && sameJson(previous.body, body) ? previous : { search: memo?.search ?? '', body, text: JSON.stringify(body), gzipped: null }
-  const json = { ...headers, 'Content-Type': 'application/json' }
-  if (encoded.text.length < COMPRESS_FROM_CHARS || !acceptsGzip(acceptEncoding)) {
-    memo?.set(encoded)
-    return new Response(encoded.text, { status, headers: json })
-  }
-  encoded.gzipped ??= await gzipped(encoded.text)
+    previous && previous.search === memo?.search && sameJson(previous.body, body) ? previous : { search: memo?.search ?? '', body, text: JSON.stringify(body) }
   memo?.set(encoded)
-  return new Response(encoded.gzipped, { status, headers: { ...json, 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } })
-}
-
-async function gzipped(text: string): Promise<Uint8Array<ArrayBuffer>> {
-  const compressed = await gzip(text, { level: 1 })
-  return new Uint8Array(compressed.buffer as ArrayBuffer, compressed.byteOffset, compressed.byteLength)
+  // Compression is Next's (`next start` gzips what the client accepts); a Content-Encoding set here is dropped.
+  return new Response(encoded.text, { status, headers: { ...headers, 'Content-Type': 'application/json' } })
 }
 
 /** Deep equality of JSON values (what JSON.stringify would make of them), without building the strings. */
@@ -236,7 +202,7 @@ export function route<const E extends Endpoint>(
       })
       if (note.dryRun && note.plan === undefined) note.plan = planOf(result)
       const memo = options.reuseEncodedBody ? { get: () => lastEncoded, set: (encoded: EncodedBody) => (lastEncoded = encoded), search: url.search } : null
-      response = await buildResponse(endpoint, result, runtime.config.checkResponses, request.headers.get('accept-encoding'), memo)
+      response = buildResponse(endpoint, result, runtime.config.checkResponses, memo)
     } catch (error) {
       const details = toProblem(error)
       failure = { code: details.body.error.code, message: details.body.error.message }
