@@ -181,6 +181,8 @@ export interface MirrorHost {
   bumpLeaderEpoch(topicPartition: TopicPartition, minimumEpoch: number): Promise<number>
   /** Latest epoch in the partition's leader-epoch cache (epoch of the last batch), -1 when empty. */
   latestEpoch(topicPartition: TopicPartition): Promise<number>
+  /** latestEpoch of many partitions in one call (a fetch round asks for every partition it fetches). */
+  latestEpochs(topicPartitions: TopicPartition[]): Promise<number[]>
   endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset>
   /** One partition's description, without describing the rest of its topic. */
   describePartition(topicPartition: TopicPartition): Promise<PartitionDescription>

@@ -338,13 +338,15 @@ export class MirrorEngine {
     this.rememberDestinationTopics(definition.destinationCluster, destination)
     const descriptions = new Map<string, TopicDescription['partitions'][number]>()
     for (const topic of destination) for (const partition of topic.partitions) descriptions.set(partitionKey(topic.name, partition.partition), partition)
+    const described = runnable.filter((runtime) => descriptions.has(partitionKey(runtime.topic, runtime.partition)))
+    const latestEpochs = await host.latestEpochs(described.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition })))
     const byLeader = new Map<number, FetchEntry[]>()
     const slice = new TimeSlice()
-    for (const runtime of runnable) {
-      await slice.maybeYield()
+    for (const [index, runtime] of described.entries()) {
+      const turn = slice.maybeYield()
+      if (turn) await turn
       const key = partitionKey(runtime.topic, runtime.partition)
-      const description = descriptions.get(key)
-      if (!description) continue
+      const description = descriptions.get(key)!
       runtime.destinationHighWatermark = description.highWatermark
       runtime.destinationLogEndOffset = description.logEndOffset
       runtime.destinationLeaderEpoch = description.leaderEpoch
@@ -353,7 +355,7 @@ export class MirrorEngine {
         runtime,
         stateEpoch: runtime.value.stateEpoch,
         destinationLogStartOffset: description.logStartOffset,
-        request: { ...tp, fetchOffset: description.logEndOffset, lastFetchedEpoch: await host.latestEpoch(tp), maxBytes: definition.config['fetch.max.bytes'] },
+        request: { ...tp, fetchOffset: description.logEndOffset, lastFetchedEpoch: latestEpochs[index]!, maxBytes: definition.config['fetch.max.bytes'] },
       }
       const leader = mirror.sourceLeaders.get(key) ?? -1
       const group = byLeader.get(leader)
@@ -392,7 +394,8 @@ export class MirrorEngine {
     const slice = new TimeSlice()
     const busy: Array<{ entry: FetchEntry; result: FetchPartitionResult }> = []
     for (const result of results) {
-      await slice.maybeYield()
+      const turn = slice.maybeYield()
+      if (turn) await turn
       const entry = byPartition.get(partitionKey(result.topic, result.partition))
       if (!entry) continue
       if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = this.now()

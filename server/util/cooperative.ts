@@ -16,10 +16,16 @@ export class TimeSlice {
 
   constructor(private readonly budgetMs = 4) {}
 
-  async maybeYield(): Promise<void> {
-    if (performance.now() - this.sliceStart < this.budgetMs) return
-    await yieldToEventLoop()
-    this.sliceStart = performance.now()
+  /**
+   * A promise to await when the slice is used up, else undefined: `const turn = slice.maybeYield(); if (turn)
+   * await turn`. Not async on purpose: under Next.js every promise pays for async-context tracking, and a
+   * sweep asks once per partition.
+   */
+  maybeYield(): Promise<void> | undefined {
+    if (performance.now() - this.sliceStart < this.budgetMs) return undefined
+    return yieldToEventLoop().then(() => {
+      this.sliceStart = performance.now()
+    })
   }
 }
 
@@ -43,7 +49,8 @@ export async function forEachConcurrently<T>(items: Iterable<T>, limit: number, 
       } catch (error) {
         failure ??= { error }
       }
-      await slice.maybeYield()
+      const turn = slice.maybeYield()
+      if (turn) await turn
     }
   }
   await Promise.all(Array.from({ length: limit }, worker))

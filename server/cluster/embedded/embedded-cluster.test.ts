@@ -118,6 +118,18 @@ describe('EmbeddedCluster topics', () => {
     for (const replica of p!.replicas) expect(t.cluster.replicaLog(tp, replica)!.logStartOffset).toBe(p!.logStartOffset)
   })
 
+  it('applies retention on a single-replica partition too, though its idle ticks are skipped', async () => {
+    t = await openTestCluster({ brokers: 1, config: { retentionCheckIntervalMs: 60_000 } })
+    await t.cluster.createTopic({ name: 'orders', partitions: 1, configs: { 'retention.ms': '1000', 'segment.bytes': '100' } })
+    for (let i = 0; i < 4; i++) await t.cluster.produce('orders', { records: [{ value: `old-${i}`, timestamp: 1 }] })
+    await t.cluster.produce('orders', { records: [{ value: 'fresh', timestamp: t.clock.now() + 60_000 }] })
+    await t.cluster.tick()
+    expect((await t.cluster.describeTopic('orders')).partitions[0]!.logStartOffset).toBe(0)
+    t.clock.advance(60_000)
+    await t.cluster.tick()
+    expect((await t.cluster.describeTopic('orders')).partitions[0]!.logStartOffset).toBeGreaterThan(0)
+  })
+
   it('refuses acks=all appends when the ISR is below min.insync.replicas', async () => {
     t = await openTestCluster({ config: { replicaLagTimeMaxMs: 1000 } })
     await t.cluster.createTopic({ name: 'orders', partitions: 1, configs: { 'min.insync.replicas': '3' } })

@@ -413,6 +413,18 @@ export class ReplicatedPartition {
     await this.lock.run(() => this.replicateLocked())
   }
 
+  /**
+   * True when tick() would change nothing: one replica that leads, is at its high watermark, has no waiting
+   * appends and no retention check due. A cluster of thousands of such partitions skips their ticks (and
+   * the lock and promises each costs).
+   */
+  idleForTick(): boolean {
+    if (this.metadata.replicas.length !== 1 || this.metadata.leader < 0 || this.waiters.length > 0) return false
+    if (this.host.clock.now() - this.lastRetentionCheckMs >= this.host.config.retentionCheckIntervalMs) return false
+    const log = this.logs.get(this.metadata.leader)
+    return log !== undefined && log.highWatermark === log.logEndOffset
+  }
+
   /** The periodic step: election if offline, retention, replication, ISR shrink by lag time, expiry of waiting appends. */
   async tick(): Promise<void> {
     await this.lock.run(async () => {
