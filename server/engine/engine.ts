@@ -22,7 +22,7 @@ import type {
 import { isClusterError } from '@/server/cluster/errors'
 import { EngineError } from './errors'
 import type { LagArchive } from './lag-archive'
-import { forEachConcurrently, TimeSlice } from '@/server/util/cooperative'
+import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { classifyEffectError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -334,10 +334,15 @@ export class MirrorEngine {
     const { definition } = mirror
     const { host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
     const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
-    const destination = await host.describeTopics(topics)
-    this.rememberDestinationTopics(definition.destinationCluster, destination)
+    // A topic at a time, with turns of the event loop between: describing 10,000 partitions in one call
+    // holds the loop for tens of milliseconds.
     const descriptions = new Map<string, TopicDescription['partitions'][number]>()
-    for (const topic of destination) for (const partition of topic.partitions) descriptions.set(partitionKey(topic.name, partition.partition), partition)
+    for (const topic of topics) {
+      const destination = await host.describeTopics([topic])
+      this.rememberDestinationTopics(definition.destinationCluster, destination)
+      for (const described of destination) for (const partition of described.partitions) descriptions.set(partitionKey(described.name, partition.partition), partition)
+      await yieldToEventLoop()
+    }
     const described = runnable.filter((runtime) => descriptions.has(partitionKey(runtime.topic, runtime.partition)))
     const latestEpochs = await host.latestEpochs(described.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition })))
     const byLeader = new Map<number, FetchEntry[]>()

@@ -14,7 +14,7 @@ export function yieldToEventLoop(): Promise<void> {
 export class TimeSlice {
   private sliceStart = performance.now()
 
-  constructor(private readonly budgetMs = 4) {}
+  constructor(private readonly budgetMs = 2) {}
 
   /**
    * A promise to await when the slice is used up, else undefined: `const turn = slice.maybeYield(); if (turn)
