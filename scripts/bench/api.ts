@@ -207,21 +207,21 @@ type Client = 'http' | 'fetch'
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 })
 
 /**
- * One GET the way a browser does it: keep-alive, `Accept-Encoding: gzip`, the body decoded by native zlib.
- * Resolves with the decoded size once the whole body is decoded.
+ * One GET the way a browser does it: keep-alive, `Accept-Encoding: gzip`, the body decoded by native zlib as
+ * it arrives. Resolves with the decoded size once the whole body is decoded.
  */
 function leanGet(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, { agent: keepAlive, headers: { ...headers, 'Accept-Encoding': 'gzip' } }, (response) => {
+      if ((response.statusCode ?? 0) !== 200) {
+        response.resume()
+        return reject(new Error(`GET ${url} → ${response.statusCode}`))
+      }
+      const body = response.headers['content-encoding'] === 'gzip' ? response.pipe(zlib.createGunzip()) : response
       const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('error', reject)
-      response.on('end', () => {
-        if ((response.statusCode ?? 0) !== 200) return reject(new Error(`GET ${url} → ${response.statusCode}`))
-        const body = Buffer.concat(chunks)
-        if (response.headers['content-encoding'] !== 'gzip') return resolve(body.byteLength)
-        zlib.gunzip(body, (error, decoded) => (error ? reject(error) : resolve(decoded.byteLength)))
-      })
+      body.on('data', (chunk: Buffer) => chunks.push(chunk))
+      body.on('error', reject)
+      body.on('end', () => resolve(Buffer.concat(chunks).byteLength))
     })
     request.on('error', reject)
   })
