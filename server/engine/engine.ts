@@ -114,6 +114,13 @@ interface MirrorRuntime {
   fetchInterrupt: AbortController | null
 }
 
+/** What a successful fetch tells about the source: its high watermark and the age of what is not mirrored yet. */
+function recordSourcePosition(runtime: PartitionRuntime, result: Extract<FetchPartitionResult, { ok: true }>, now: number): void {
+  runtime.sourceHighWatermark = result.highWatermark
+  runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
+  runtime.lastFetchAt = now
+}
+
 function partitionKey(topic: string, partition: number): string {
   return `${topic}\u0000${partition}`
 }
@@ -407,9 +414,7 @@ export class MirrorEngine {
       if (this.isQuietFetch(entry, result)) {
         // Most partitions of a large mirror have nothing new each round: record what the source said and
         // move on, without the partition lock, a destination lookup or a promise per partition.
-        entry.runtime.sourceHighWatermark = result.highWatermark
-        entry.runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
-        entry.runtime.lastFetchAt = this.now()
+        recordSourcePosition(entry.runtime, result, this.now())
       } else {
         busy.push({ entry, result })
       }
@@ -521,9 +526,7 @@ export class MirrorEngine {
     if (result.logStartOffset > destinationPartition.logStartOffset) {
       await host.deleteRecordsBefore(tp, Math.min(result.logStartOffset, destinationPartition.logEndOffset), { bypassReadOnly: true })
     }
-    runtime.sourceHighWatermark = result.highWatermark
-    runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
-    runtime.lastFetchAt = now
+    recordSourcePosition(runtime, result, now)
     if (runtime.value.error !== null || runtime.value.retryAttempt !== 0) {
       await this.runner.dispatch(definition, runtime, { type: 'fetchSucceeded' }, 'fetch succeeded')
     }
