@@ -62,14 +62,15 @@ interface Server {
   close(): Promise<void>
 }
 
-export async function startServer(): Promise<Server> {
+/** `nodeArgs`: flags for the server's Node, e.g. `--cpu-prof` when looking into a figure. */
+export async function startServer(options: { nodeArgs?: string[] } = {}): Promise<Server> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-api-'))
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   const output: string[] = []
   // The server runs with this machine's own open-files limit: 20,000 partition logs fit in it because idle
   // logs give their descriptors back (server/storage/descriptor-budget.ts).
-  const next = [process.execPath, path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
+  const next = [process.execPath, ...(options.nodeArgs ?? []), path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
   const command = 'exec "$@"'
   // Its own process group, so stopping it stops anything it started.
   const child: ChildProcess = spawn('/bin/sh', ['-c', command, 'sh', ...next], {

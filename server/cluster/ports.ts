@@ -127,7 +127,8 @@ export interface SourceCluster {
    * A consumer fetch (read_uncommitted) of whole batches for many partitions at once. With `maxWaitMs`, a
    * fetch that would return nothing new for every partition waits, as Kafka's FetchRequest with min_bytes 1
    * and max_wait_ms does, until one of them has something (records, a divergence, an error), the wait
-   * ends, or `signal` aborts; then it answers as a fetch made at that moment would.
+   * ends, or `signal` aborts; then it answers as a fetch made at that moment would. One result per request,
+   * in the order of the requests.
    */
   fetch(partitions: FetchPartitionRequest[], options: FetchOptions): Promise<FetchPartitionResult[]>
   /** KIP-101 OffsetsForLeaderEpoch. */

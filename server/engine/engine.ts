@@ -342,34 +342,37 @@ export class MirrorEngine {
     const { host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
     const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
     // A topic at a time, with turns of the event loop between: describing 10,000 partitions in one call
-    // holds the loop for tens of milliseconds.
-    const descriptions = new Map<string, TopicDescription['partitions'][number]>()
+    // holds the loop for tens of milliseconds. Kept by topic, then by partition number: a round looks up
+    // every mirrored partition, and a string key per lookup costs more than the rest of a quiet partition.
+    const descriptions = new Map<string, Array<TopicDescription['partitions'][number] | undefined>>()
     for (const topic of topics) {
       const destination = await host.describeTopics([topic])
       this.rememberDestinationTopics(definition.destinationCluster, destination)
-      for (const described of destination) for (const partition of described.partitions) descriptions.set(partitionKey(described.name, partition.partition), partition)
+      for (const described of destination) {
+        const byPartition: Array<TopicDescription['partitions'][number] | undefined> = []
+        for (const partition of described.partitions) byPartition[partition.partition] = partition
+        descriptions.set(described.name, byPartition)
+      }
       await yieldToEventLoop()
     }
-    const described = runnable.filter((runtime) => descriptions.has(partitionKey(runtime.topic, runtime.partition)))
+    const described = runnable.filter((runtime) => descriptions.get(runtime.topic)?.[runtime.partition] !== undefined)
     const latestEpochs = await host.latestEpochs(described.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition })))
     const byLeader = new Map<number, FetchEntry[]>()
     const slice = new TimeSlice()
     for (const [index, runtime] of described.entries()) {
       const turn = slice.maybeYield()
       if (turn) await turn
-      const key = partitionKey(runtime.topic, runtime.partition)
-      const description = descriptions.get(key)!
+      const description = descriptions.get(runtime.topic)![runtime.partition]!
       runtime.destinationHighWatermark = description.highWatermark
       runtime.destinationLogEndOffset = description.logEndOffset
       runtime.destinationLeaderEpoch = description.leaderEpoch
-      const tp = { topic: runtime.topic, partition: runtime.partition }
       const entry: FetchEntry = {
         runtime,
         stateEpoch: runtime.value.stateEpoch,
         destinationLogStartOffset: description.logStartOffset,
-        request: { ...tp, fetchOffset: description.logEndOffset, lastFetchedEpoch: latestEpochs[index]!, maxBytes: definition.config['fetch.max.bytes'] },
+        request: { topic: runtime.topic, partition: runtime.partition, fetchOffset: description.logEndOffset, lastFetchedEpoch: latestEpochs[index]!, maxBytes: definition.config['fetch.max.bytes'] },
       }
-      const leader = mirror.sourceLeaders.get(key) ?? -1
+      const leader = mirror.sourceLeaders.get(partitionKey(runtime.topic, runtime.partition)) ?? -1
       const group = byLeader.get(leader)
       if (group) group.push(entry)
       else byLeader.set(leader, [entry])
@@ -402,19 +405,24 @@ export class MirrorEngine {
       }
       return
     }
-    const byPartition = new Map(entries.map((entry) => [partitionKey(entry.request.topic, entry.request.partition), entry]))
+    if (results.length !== entries.length) throw new Error(`the source answered ${results.length} partitions of a fetch for ${entries.length}`)
     const slice = new TimeSlice()
     const busy: Array<{ entry: FetchEntry; result: FetchPartitionResult }> = []
-    for (const result of results) {
+    // Read once per answer: the quiet partitions of one answer were all fetched at the same moment.
+    const now = this.now()
+    for (const [index, result] of results.entries()) {
       const turn = slice.maybeYield()
       if (turn) await turn
-      const entry = byPartition.get(partitionKey(result.topic, result.partition))
-      if (!entry) continue
-      if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = this.now()
+      // Results come in the order of the requests (SourceCluster.fetch); a mismatch would be a port bug.
+      const entry = entries[index]!
+      if (entry.request.topic !== result.topic || entry.request.partition !== result.partition) {
+        throw new Error(`the source answered ${result.topic}-${result.partition} for ${entry.request.topic}-${entry.request.partition}`)
+      }
+      if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = now
       if (this.isQuietFetch(entry, result)) {
         // Most partitions of a large mirror have nothing new each round: record what the source said and
         // move on, without the partition lock, a destination lookup or a promise per partition.
-        recordSourcePosition(entry.runtime, result, this.now())
+        recordSourcePosition(entry.runtime, result, now)
       } else {
         busy.push({ entry, result })
       }

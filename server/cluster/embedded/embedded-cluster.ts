@@ -913,23 +913,21 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
         throw new ClusterError('VALIDATION_FAILED', `invalid fetch request ${JSON.stringify(r)}`)
       }
     }
-    if (maxWaitMs === 0 || options.signal?.aborted) return this.fetchNow(requests, options.maxBytes)
+    // Each partition is looked up once per fetch, not once per pass: a held fetch passes over its partitions
+    // twice, and a mirror's fetch names thousands.
+    const partitions = requests.map((request) => (this.topicNamed(request.topic) ? this.partitions.get(partitionKey(request.topic, request.partition)) : undefined))
+    if (maxWaitMs === 0 || options.signal?.aborted) return this.fetchNow(requests, partitions, options.maxBytes)
     // Registered before the first pass: data that lands while the pass yields to the event loop still wakes it.
     let woken = false
     let wake: () => void = () => {
       woken = true
     }
-    const partitions = new Set<ReplicatedPartition>()
-    for (const request of requests) {
-      const partition = this.partitions.get(partitionKey(request.topic, request.partition))
-      if (partition) partitions.add(partition)
-    }
-    const waiter = { partitions, wake: () => wake() }
+    const waiter = { partitions: new Set(partitions.filter((partition) => partition !== undefined)), wake: () => wake() }
     this.fetchWaiters.add(waiter)
     try {
-      const first = await this.fetchNow(requests, options.maxBytes)
+      const first = await this.fetchNow(requests, partitions, options.maxBytes)
       if (woken || this.closed || options.signal?.aborted || first.some((result) => !isQuietResult(result))) {
-        return woken ? await this.fetchNow(requests, options.maxBytes) : first
+        return woken ? await this.fetchNow(requests, partitions, options.maxBytes) : first
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, maxWaitMs)
@@ -941,23 +939,23 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
         wake = done
         options.signal?.addEventListener('abort', done, { once: true })
       })
-      return await this.fetchNow(requests, options.maxBytes)
+      return await this.fetchNow(requests, partitions, options.maxBytes)
     } finally {
       this.fetchWaiters.delete(waiter)
     }
   }
 
-  private async fetchNow(requests: FetchPartitionRequest[], maxBytes: number): Promise<FetchPartitionResult[]> {
+  private async fetchNow(requests: FetchPartitionRequest[], partitions: Array<ReplicatedPartition | undefined>, maxBytes: number): Promise<FetchPartitionResult[]> {
     let remaining = maxBytes
     const results: FetchPartitionResult[] = []
     // A fetch for thousands of partitions is thousands of microtasks; without turns of the event loop in
     // between, one fetch would hold every request the server is serving.
     const slice = new TimeSlice()
-    for (const request of requests) {
+    for (const [index, request] of requests.entries()) {
       const turn = slice.maybeYield()
       if (turn) await turn
       // Most partitions of a large fetch have nothing to read; they are answered without a promise each.
-      const result = this.answerWithoutRead(request) ?? (await this.fetchPartition(request, remaining))
+      const result = this.answerWithoutRead(request, partitions[index]) ?? (await this.fetchPartition(request, remaining))
       if (result.ok) remaining -= result.records.byteLength
       results.push(result)
     }
@@ -968,10 +966,12 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
    * The answer for a partition whose fetch reads nothing (the fetcher is at the high watermark, or the answer
    * is an error or a divergence), or null when records must be read: then fetchPartition answers.
    */
-  private answerWithoutRead(request: FetchPartitionRequest): FetchPartitionResult | null {
+  private answerWithoutRead(request: FetchPartitionRequest, partition: ReplicatedPartition | undefined): FetchPartitionResult | null {
     if (this.closed || this.alive.size === 0) return null
-    const partition = this.topicNamed(request.topic) ? this.partitions.get(partitionKey(request.topic, request.partition)) : undefined
-    if (!partition || partition.metadata.leader < 0 || !this.alive.has(partition.metadata.leader)) return null
+    // A partition looked up before a pass that yielded may have been deleted since (its topic's metadata is
+    // gone or new): fetchPartition says what there is now.
+    if (!partition || this.topicNamed(request.topic) !== partition.topicMetadata) return null
+    if (partition.metadata.leader < 0 || !this.alive.has(partition.metadata.leader)) return null
     let log: PartitionLogApi
     try {
       log = partition.leaderLog()

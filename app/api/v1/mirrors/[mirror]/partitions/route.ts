@@ -4,8 +4,6 @@ import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(
-  mirrorEndpoints.listMirrorPartitions,
-  ({ runtime, params, query }) => ({ partitions: mirrorApiOf(runtime).partitions(params.mirror, query) }),
-  { reuseEncodedBody: true },
-)
+export const GET = route(mirrorEndpoints.listMirrorPartitions, ({ runtime, params, query }) => ({
+  partitions: mirrorApiOf(runtime).partitions(params.mirror, query),
+}))
