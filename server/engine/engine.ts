@@ -23,7 +23,9 @@ import { isClusterError } from '@/server/cluster/errors'
 import { EngineError } from './errors'
 import type { LagArchive } from './lag-archive'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
+import { JsonTemplate, jsonTemplate, templateOf } from '@/server/util/json-template'
 import { classifyEffectError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
+import { compareSnapshots } from './snapshot'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 
@@ -1216,9 +1218,10 @@ export class MirrorEngine {
 
   // READS
 
-  partitions(mirrorName: string, filter: { topic?: string; state?: MirrorPartitionState } = {}): PartitionSnapshot[] {
+  /** Frozen snapshots: the same object again for a partition that reads the same as when last asked. */
+  partitions(mirrorName: string, filter: { topic?: string; state?: MirrorPartitionState } = {}): Array<Readonly<PartitionSnapshot>> {
     const mirror = this.requireMirror(mirrorName)
-    const snapshots: PartitionSnapshot[] = []
+    const snapshots: Array<Readonly<PartitionSnapshot>> = []
     for (const runtime of mirror.partitions.values()) {
       if (filter.topic !== undefined && runtime.topic !== filter.topic) continue
       if (filter.state !== undefined && runtime.value.state !== filter.state) continue
@@ -1292,10 +1295,13 @@ export class MirrorEngine {
     return positions
   }
 
-  private snapshotOf(runtime: PartitionRuntime): PartitionSnapshot {
+  private snapshotOf(runtime: PartitionRuntime): Readonly<PartitionSnapshot> {
     const value = runtime.value
     const lag = value.state === 'MIRRORING' ? this.lagOf(runtime) : { offsetLag: null, timeLagMs: null }
-    return {
+    const position = value.lastMirrorPosition
+    const truncation = value.lastTruncation
+    const stoppingStep = value.state === 'STOPPING' || value.state === 'STOPPED' ? (value.stopping?.step ?? null) : null
+    const snapshot = {
       topic: runtime.topic,
       partition: runtime.partition,
       state: value.state,
@@ -1311,10 +1317,19 @@ export class MirrorEngine {
       timeLagMs: lag.timeLagMs,
       lastFetchAt: runtime.lastFetchAt,
       destinationLeaderEpoch: runtime.destinationLeaderEpoch,
-      lastMirrorPosition: value.lastMirrorPosition ? { epoch: value.lastMirrorPosition.epoch, offset: value.lastMirrorPosition.offset } : null,
-      lastTruncation: value.lastTruncation ? { ...value.lastTruncation } : null,
-      stoppingStep: value.state === 'STOPPING' || value.state === 'STOPPED' ? (value.stopping?.step ?? null) : null,
-    }
+      lastMirrorPosition: position ? Object.freeze({ epoch: position.epoch, offset: position.offset }) : null,
+      lastTruncation: truncation ? Object.freeze({ offset: truncation.offset, removedRecords: truncation.removedRecords, at: truncation.at, reason: truncation.reason }) : null,
+      stoppingStep,
+      [jsonTemplate]: undefined as JsonTemplate | undefined,
+    } satisfies PartitionSnapshot & { [jsonTemplate]: JsonTemplate | undefined }
+    const last = runtime.lastSnapshot
+    const difference = last === null ? 'different' : compareSnapshots(last, snapshot)
+    if (difference === 'same') return last!
+    // A snapshot that moved in lastFetchAt alone reads like the last one around that value: the response
+    // encoder reuses the last one's JSON.
+    snapshot[jsonTemplate] = (difference === 'lastFetchAt' ? templateOf(last!) : undefined) ?? new JsonTemplate('lastFetchAt')
+    runtime.lastSnapshot = Object.freeze(snapshot)
+    return runtime.lastSnapshot
   }
 
   // INTERNALS
@@ -1414,6 +1429,7 @@ export class MirrorEngine {
       destinationLeaderEpoch: 0,
       lastLagEvent: null,
       transitions: [],
+      lastSnapshot: null,
     }
   }
 

@@ -130,4 +130,9 @@ export interface PartitionRuntime {
   /** [offsetLag, timeLagMs] as last sent in a lag event; null until sent or after leaving MIRRORING. */
   lastLagEvent: [number, number | null] | null
   transitions: PartitionTransitionRecord[]
+  /**
+   * The last snapshot handed out, frozen. Handed out again while the partition reads the same, so a
+   * response encoder can reuse its JSON by identity (server/http/json-body.ts).
+   */
+  lastSnapshot: Readonly<PartitionSnapshot> | null
 }

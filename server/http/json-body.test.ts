@@ -1,53 +1,69 @@
-import { describe, expect, it } from 'vitest'
-import { jsonBody, PIECE_LENGTH, STREAMED_ARRAY_LENGTH } from './json-body'
+import { describe, expect, it, vi } from 'vitest'
+import { JsonTemplate, jsonTemplate } from '@/server/util/json-template'
+import { ELEMENT_CACHED_ARRAY_LENGTH, jsonBody } from './json-body'
 
-async function pieces(body: ReturnType<typeof jsonBody>): Promise<string[]> {
-  if (!(body instanceof ReadableStream)) return [Buffer.from(body).toString('utf8')]
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  const texts: string[] = []
-  for (let read = await reader.read(); !read.done; read = await reader.read()) texts.push(decoder.decode(read.value))
-  return texts
+const text = (body: unknown) => Buffer.from(jsonBody(body)).toString('utf8')
+
+const element = (n: number) => ({ topic: `orders-"${n % 7}"\u2028é`, partition: n, lastTruncation: null, position: { epoch: 1, offset: n }, skipped: undefined })
+const long = (length: number) => Array.from({ length }, (_, n) => element(n))
+const deepFreeze = <T extends object>(value: T): T => {
+  for (const member of Object.values(value)) if (typeof member === 'object' && member !== null) deepFreeze(member)
+  return Object.freeze(value)
 }
 
-const long = (length: number) => Array.from({ length }, (_, n) => ({ topic: `orders-"${n % 7}"\u2028é`, partition: n, lastTruncation: null, skipped: undefined }))
-
 describe('jsonBody', () => {
-  it('makes exactly what JSON.stringify makes, whether or not it streams', async () => {
+  it('makes exactly what JSON.stringify makes', () => {
+    const frozen = long(ELEMENT_CACHED_ARRAY_LENGTH + 3).map(deepFreeze)
     const bodies: unknown[] = [
-      { partitions: long(STREAMED_ARRAY_LENGTH) },
-      { partitions: long(STREAMED_ARRAY_LENGTH + 1) },
-      { partitions: long(3 * PIECE_LENGTH + STREAMED_ARRAY_LENGTH), count: 3, gone: undefined },
-      { first: long(STREAMED_ARRAY_LENGTH + 7), middle: { a: [1, 2] }, second: [...long(STREAMED_ARRAY_LENGTH + 1), undefined, null] },
-      { gone: undefined, series: long(PIECE_LENGTH * 5) },
-      [long(STREAMED_ARRAY_LENGTH + 1)],
+      { partitions: long(ELEMENT_CACHED_ARRAY_LENGTH) },
+      { partitions: long(ELEMENT_CACHED_ARRAY_LENGTH + 1) },
+      { partitions: frozen, count: 3, gone: undefined },
+      { partitions: frozen, count: 4 },
+      { first: long(ELEMENT_CACHED_ARRAY_LENGTH + 7), middle: { a: [1, 2] }, second: [...long(ELEMENT_CACHED_ARRAY_LENGTH + 1), undefined, null, 5, 'x', () => 1] },
+      { gone: undefined, series: [...frozen.slice(0, 10), ...long(ELEMENT_CACHED_ARRAY_LENGTH)] },
+      { dates: Array.from({ length: ELEMENT_CACHED_ARRAY_LENGTH + 1 }, (_, n) => Object.freeze(new Date(n))) },
+      [long(ELEMENT_CACHED_ARRAY_LENGTH + 1)],
       null,
       'text',
     ]
-    for (const body of bodies) expect((await pieces(jsonBody(body))).join('')).toBe(JSON.stringify(body))
+    for (const body of bodies) expect(text(body)).toBe(JSON.stringify(body))
   })
+})
 
-  it('streams a long top-level array a piece at a time and keeps short bodies whole', async () => {
-    expect(jsonBody({ partitions: long(STREAMED_ARRAY_LENGTH) })).not.toBeInstanceOf(ReadableStream)
-    const streamed = await pieces(jsonBody({ partitions: long(10_000) }))
-    expect(streamed.length).toBe(10_000 / PIECE_LENGTH)
-    expect(streamed[0]!.startsWith('{"partitions":[{"topic"')).toBe(true)
-    expect(streamed.at(-1)!.endsWith('}]}')).toBe(true)
-  })
+describe('jsonBody with templates', () => {
+  const withTemplate = <T extends object>(value: T, template: JsonTemplate): T => deepFreeze({ ...value, [jsonTemplate]: template })
 
-  it('lets the event loop in between pieces', async () => {
-    const stream = jsonBody({ partitions: long(10_000) }) as ReadableStream<Uint8Array>
-    const reader = stream.getReader()
-    let timerRan = false
-    setTimeout(() => (timerRan = true), 0)
-    let piecesBeforeTimer = 0
-    for (;;) {
-      const { done } = await reader.read()
-      if (done || timerRan) break
-      piecesBeforeTimer += 1
+  it('writes an element sharing a template as the template around its own value, identical to JSON.stringify', () => {
+    const templates = Array.from({ length: ELEMENT_CACHED_ARRAY_LENGTH + 1 }, () => new JsonTemplate('lastFetchAt'))
+    const round = (at: number | null) => templates.map((template, n) => withTemplate({ topic: `t-"${n}"`, partition: n, lastFetchAt: at, error: n % 2 ? 'said "lastFetchAt":5' : null, after: { n } }, template))
+    const first = round(1)
+    expect(text({ partitions: first })).toBe(JSON.stringify({ partitions: first }))
+    expect(templates.every((template) => template.parts !== null)).toBe(true)
+    // A template is only the caller's word for frozen objects: an unfrozen one is encoded whole, as it is.
+    const unfrozen = templates.map((template, n) => ({ topic: 'other', partition: n, lastFetchAt: 3, [jsonTemplate]: template }))
+    expect(text({ partitions: unfrozen })).toBe(JSON.stringify({ partitions: unfrozen }))
+    const stringify = vi.spyOn(JSON, 'stringify')
+    try {
+      for (const at of [1764400000000, null, 7]) {
+        const next = round(at)
+        const encoded = text({ partitions: next })
+        // Only the values were encoded, not the elements.
+        expect(stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && 'partition' in value)).toEqual([])
+        stringify.mockClear()
+        expect(encoded).toBe(JSON.stringify({ partitions: next }))
+      }
+    } finally {
+      stringify.mockRestore()
     }
-    // Reads resolved by promise callbacks alone would run all 20 pieces before the timer.
-    expect(timerRan).toBe(true)
-    expect(piecesBeforeTimer).toBeLessThan(10_000 / PIECE_LENGTH)
+  })
+
+  it('encodes elements whole when the volatile key appears twice in them', () => {
+    const template = new JsonTemplate('lastFetchAt')
+    const make = (at: number) => Array.from({ length: ELEMENT_CACHED_ARRAY_LENGTH + 1 }, (_, n) => withTemplate({ lastFetchAt: at, nested: { lastFetchAt: at }, n }, template))
+    const first = make(1)
+    expect(text({ items: first })).toBe(JSON.stringify({ items: first }))
+    expect(template.unsplittable).toBe(true)
+    const next = make(2)
+    expect(text({ items: next })).toBe(JSON.stringify({ items: next }))
   })
 })
