@@ -42,7 +42,7 @@ export default defineConfig({
     { name: 'phone', use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } }, testIgnore: /api(-[a-z]+)?\.spec\.ts$/ },
   ],
   webServer: {
-    command: `npx next start -H 127.0.0.1 -p ${port}`,
+    command: `node --import tsx server/main.ts -H 127.0.0.1 -p ${port}`,
     url: `http://127.0.0.1:${port}/api/v1/health`,
     reuseExistingServer: false,
     timeout: 90_000,

@@ -1,3 +1,5 @@
+import http from 'node:http'
+import zlib from 'node:zlib'
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test'
 import { asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, viewerToken } from './support/http'
 
@@ -450,5 +452,40 @@ test.describe('live events', () => {
     } finally {
       stale.close()
     }
+  })
+})
+
+test.describe('the production server (server/main.ts)', () => {
+  /** A GET with a chosen Accept-Encoding, over node:http: Playwright's client would decode the body for us. */
+  function rawGet(url: string, acceptEncoding: string | null): Promise<{ encoding: string | undefined; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      http
+        .get(url, { headers: acceptEncoding === null ? {} : { 'Accept-Encoding': acceptEncoding } }, (response) => {
+          const chunks: Buffer[] = []
+          response.on('data', (chunk: Buffer) => chunks.push(chunk))
+          response.on('end', () => resolve({ encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }))
+          response.on('error', reject)
+        })
+        .on('error', reject)
+    })
+  }
+
+  test('compresses what the client accepts: brotli for browsers, gzip otherwise, nothing when asked for nothing', async ({ baseURL }) => {
+    const url = `${baseURL}/api/v1/openapi.json`
+    const plain = await rawGet(url, null)
+    expect(plain.encoding).toBeUndefined()
+    const document = JSON.parse(plain.body.toString('utf8')) as { openapi: string }
+    expect(document.openapi).toMatch(/^3\./)
+    const browser = await rawGet(url, 'gzip, deflate, br, zstd')
+    expect(browser.encoding).toBe('br')
+    expect(zlib.brotliDecompressSync(browser.body).equals(plain.body)).toBe(true)
+    const script = await rawGet(url, 'gzip')
+    expect(script.encoding).toBe('gzip')
+    expect(zlib.gunzipSync(script.body).equals(plain.body)).toBe(true)
+    expect(browser.body.length).toBeLessThan(plain.body.length / 3)
+  })
+
+  test('TRACE is refused with 405, not echoed', async ({ request }) => {
+    await expectError(await request.fetch('/api/v1/health', { method: 'TRACE', headers: { Cookie: 'secret=1' } }), 405, 'METHOD_NOT_ALLOWED')
   })
 })

@@ -12,4 +12,4 @@ port="${PORT:-3000}"
 host="${HOST:-127.0.0.1}"
 echo
 echo "==> Mirrorboard demo: http://${host}:${port}  (data in ${MIRRORBOARD_DATA_DIR:-./data})"
-MIRRORBOARD_DEMO=1 exec npx next start -H "$host" -p "$port"
+MIRRORBOARD_DEMO=1 exec node --import tsx server/main.ts -H "$host" -p "$port"

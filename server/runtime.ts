@@ -85,7 +85,7 @@ async function createRuntime(): Promise<Runtime> {
 }
 
 function installShutdownHooks(runtime: Runtime): void {
-  // next start finishes in-flight requests on SIGTERM but knows nothing of the engine's files.
+  // The HTTP server knows nothing of the engine's files: close them, then let the signal end the process.
   let closing = false
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return

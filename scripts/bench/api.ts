@@ -1,4 +1,4 @@
-// HTTP API benchmarks (issue: HTTP API), against the production server (`next start`) as clients see it:
+// HTTP API benchmarks (issue: HTTP API), against the production server (server/main.ts) as clients see it:
 // the partition list of a 10,000-partition mirror against GET /health in the same run, and the live event
 // stream fanned out to 50 clients while a producer writes to the mirrored source.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -70,7 +70,7 @@ export async function startServer(options: { nodeArgs?: string[] } = {}): Promis
   const output: string[] = []
   // The server runs with this machine's own open-files limit: 20,000 partition logs fit in it because idle
   // logs give their descriptors back (server/storage/descriptor-budget.ts).
-  const next = [process.execPath, ...(options.nodeArgs ?? []), path.join(ROOT, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', '127.0.0.1', '-p', String(port)]
+  const next = [process.execPath, ...(options.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'server', 'main.ts'), '-H', '127.0.0.1', '-p', String(port)]
   const command = 'exec "$@"'
   // Its own process group, so stopping it stops anything it started.
   const child: ChildProcess = spawn('/bin/sh', ['-c', command, 'sh', ...next], {
@@ -124,7 +124,7 @@ export async function startServer(options: { nodeArgs?: string[] } = {}): Promis
 
   const deadline = Date.now() + 60_000
   for (;;) {
-    if (exited) throw new Error(`next start exited:\n${output.join('')}`)
+    if (exited) throw new Error(`the server exited:\n${output.join('')}`)
     try {
       if ((await fetch(`${base}/api/v1/health`)).ok) break
     } catch {
@@ -132,7 +132,7 @@ export async function startServer(options: { nodeArgs?: string[] } = {}): Promis
     }
     if (Date.now() > deadline) {
       await close()
-      throw new Error(`next start did not answer within 60 s:\n${output.join('')}`)
+      throw new Error(`the server did not answer within 60 s:\n${output.join('')}`)
     }
     await sleep(200)
   }
@@ -208,17 +208,19 @@ type Client = 'http' | 'fetch'
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 })
 
 /**
- * One GET the way a browser does it: keep-alive, `Accept-Encoding: gzip`, the body decoded by native zlib as
- * it arrives. Resolves with the decoded size once the whole body is decoded.
+ * One GET the way a browser does it: keep-alive, Chromium's `Accept-Encoding`, the body decoded by native
+ * zlib as it arrives. Resolves with the decoded size once the whole body is decoded.
  */
 function leanGet(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.get(url, { agent: keepAlive, headers: { ...headers, 'Accept-Encoding': 'gzip' } }, (response) => {
+    const request = http.get(url, { agent: keepAlive, headers: { ...headers, 'Accept-Encoding': 'gzip, deflate, br, zstd' } }, (response) => {
       if ((response.statusCode ?? 0) !== 200) {
         response.resume()
         return reject(new Error(`GET ${url} → ${response.statusCode}`))
       }
-      const body = response.headers['content-encoding'] === 'gzip' ? response.pipe(zlib.createGunzip()) : response
+      const encoding = response.headers['content-encoding']
+      const body =
+        encoding === 'br' ? response.pipe(zlib.createBrotliDecompress()) : encoding === 'gzip' ? response.pipe(zlib.createGunzip()) : encoding === 'deflate' ? response.pipe(zlib.createInflate()) : response
       const chunks: Buffer[] = []
       body.on('data', (chunk: Buffer) => chunks.push(chunk))
       body.on('error', reject)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# API fuzzing: schemathesis against the served OpenAPI document of a production server (`next start`), with
+# API fuzzing: schemathesis against the served OpenAPI document of a production server (server/main.ts), with
 # real clusters, topics, a producer, a group and (when the mirror endpoints are served) a mirror seeded first,
 # so generated requests reach real resources and not only 404s. Fails on any 5xx or a response that breaks
 # its declared schema. Needs the production build (`npx next build`); run by `npm test` after it.
@@ -53,12 +53,12 @@ stop_server() {
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
-echo "fuzz: starting next start on $base (data dir $data_dir)"
+echo "fuzz: starting the production server on $base (data dir $data_dir)"
 # A fatal error or an uncaught exception leaves a diagnostic report beside the server log.
 NODE_OPTIONS="--report-on-fatalerror --report-uncaught-exception --report-directory=$root/$out" \
   NEXT_TELEMETRY_DISABLED=1 MIRRORBOARD_DATA_DIR="$data_dir" MIRRORBOARD_CHECK_RESPONSES=1 \
   MIRRORBOARD_OPERATOR_TOKEN="$operator_token" MIRRORBOARD_VIEWER_TOKEN="$viewer_token" \
-  setsid node node_modules/next/dist/bin/next start -H 127.0.0.1 -p "$port" >"$out/server.log" 2>&1 &
+  setsid node --import tsx server/main.ts -H 127.0.0.1 -p "$port" >"$out/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 300); do
   curl -fsS "$base/api/v1/health" >/dev/null 2>&1 && break

@@ -96,7 +96,7 @@ function buildResponse(endpoint: Endpoint, result: unknown, checkResponses: bool
   if ('kind' in schema && schema.kind === 'empty') return new Response(null, { status, headers })
   if (checkResponses) checkBody(endpoint, schema as z.ZodType, body)
   // The body goes out as the handler built it, checked or not, so checking never changes what clients see.
-  // Compression is Next's (`next start` gzips what the client accepts); a Content-Encoding set here is dropped.
+  // Compression is the server's (server/main.ts), by what the client accepts; a Content-Encoding set here is dropped.
   return new Response(jsonBody(body), { status, headers: { ...headers, 'Content-Type': 'application/json' } })
 }
 
