@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { JsonTemplate, jsonTemplate } from '@/server/util/json-template'
-import { ELEMENT_CACHED_ARRAY_LENGTH, jsonBody } from './json-body'
+import { ELEMENT_WISE_ARRAY_LENGTH, jsonBody } from './json-body'
 
 const text = (body: unknown) => Buffer.from(jsonBody(body)).toString('utf8')
 
@@ -13,16 +13,16 @@ const deepFreeze = <T extends object>(value: T): T => {
 
 describe('jsonBody', () => {
   it('makes exactly what JSON.stringify makes', () => {
-    const frozen = long(ELEMENT_CACHED_ARRAY_LENGTH + 3).map(deepFreeze)
+    const frozen = long(ELEMENT_WISE_ARRAY_LENGTH + 3).map(deepFreeze)
     const bodies: unknown[] = [
-      { partitions: long(ELEMENT_CACHED_ARRAY_LENGTH) },
-      { partitions: long(ELEMENT_CACHED_ARRAY_LENGTH + 1) },
+      { partitions: long(ELEMENT_WISE_ARRAY_LENGTH) },
+      { partitions: long(ELEMENT_WISE_ARRAY_LENGTH + 1) },
       { partitions: frozen, count: 3, gone: undefined },
       { partitions: frozen, count: 4 },
-      { first: long(ELEMENT_CACHED_ARRAY_LENGTH + 7), middle: { a: [1, 2] }, second: [...long(ELEMENT_CACHED_ARRAY_LENGTH + 1), undefined, null, 5, 'x', () => 1] },
-      { gone: undefined, series: [...frozen.slice(0, 10), ...long(ELEMENT_CACHED_ARRAY_LENGTH)] },
-      { dates: Array.from({ length: ELEMENT_CACHED_ARRAY_LENGTH + 1 }, (_, n) => Object.freeze(new Date(n))) },
-      [long(ELEMENT_CACHED_ARRAY_LENGTH + 1)],
+      { first: long(ELEMENT_WISE_ARRAY_LENGTH + 7), middle: { a: [1, 2] }, second: [...long(ELEMENT_WISE_ARRAY_LENGTH + 1), undefined, null, 5, 'x', () => 1] },
+      { gone: undefined, series: [...frozen.slice(0, 10), ...long(ELEMENT_WISE_ARRAY_LENGTH)] },
+      { dates: Array.from({ length: ELEMENT_WISE_ARRAY_LENGTH + 1 }, (_, n) => Object.freeze(new Date(n))) },
+      [long(ELEMENT_WISE_ARRAY_LENGTH + 1)],
       null,
       'text',
     ]
@@ -34,7 +34,7 @@ describe('jsonBody with templates', () => {
   const withTemplate = <T extends object>(value: T, template: JsonTemplate): T => deepFreeze({ ...value, [jsonTemplate]: template })
 
   it('writes an element sharing a template as the template around its own value, identical to JSON.stringify', () => {
-    const templates = Array.from({ length: ELEMENT_CACHED_ARRAY_LENGTH + 1 }, () => new JsonTemplate('lastFetchAt'))
+    const templates = Array.from({ length: ELEMENT_WISE_ARRAY_LENGTH + 1 }, () => new JsonTemplate('lastFetchAt'))
     const round = (at: number | null) => templates.map((template, n) => withTemplate({ topic: `t-"${n}"`, partition: n, lastFetchAt: at, error: n % 2 ? 'said "lastFetchAt":5' : null, after: { n } }, template))
     const first = round(1)
     expect(text({ partitions: first })).toBe(JSON.stringify({ partitions: first }))
@@ -59,7 +59,7 @@ describe('jsonBody with templates', () => {
 
   it('encodes elements whole when the volatile key appears twice in them', () => {
     const template = new JsonTemplate('lastFetchAt')
-    const make = (at: number) => Array.from({ length: ELEMENT_CACHED_ARRAY_LENGTH + 1 }, (_, n) => withTemplate({ lastFetchAt: at, nested: { lastFetchAt: at }, n }, template))
+    const make = (at: number) => Array.from({ length: ELEMENT_WISE_ARRAY_LENGTH + 1 }, (_, n) => withTemplate({ lastFetchAt: at, nested: { lastFetchAt: at }, n }, template))
     const first = make(1)
     expect(text({ items: first })).toBe(JSON.stringify({ items: first }))
     expect(template.unsplittable).toBe(true)
