@@ -1317,8 +1317,8 @@ export class MirrorEngine {
       timeLagMs: lag.timeLagMs,
       lastFetchAt: runtime.lastFetchAt,
       destinationLeaderEpoch: runtime.destinationLeaderEpoch,
-      lastMirrorPosition: position ? Object.freeze({ epoch: position.epoch, offset: position.offset }) : null,
-      lastTruncation: truncation ? Object.freeze({ offset: truncation.offset, removedRecords: truncation.removedRecords, at: truncation.at, reason: truncation.reason }) : null,
+      lastMirrorPosition: position ? { epoch: position.epoch, offset: position.offset } : null,
+      lastTruncation: truncation ? { offset: truncation.offset, removedRecords: truncation.removedRecords, at: truncation.at, reason: truncation.reason } : null,
       stoppingStep,
       [jsonTemplate]: undefined as JsonTemplate | undefined,
     } satisfies PartitionSnapshot & { [jsonTemplate]: JsonTemplate | undefined }
@@ -1328,6 +1328,10 @@ export class MirrorEngine {
     // A snapshot that moved in lastFetchAt alone reads like the last one around that value: the response
     // encoder reuses the last one's JSON.
     snapshot[jsonTemplate] = (difference === 'lastFetchAt' ? templateOf(last!) : undefined) ?? new JsonTemplate('lastFetchAt')
+    // Frozen only when kept: most calls return the last snapshot and drop this one. A literal, not a spread:
+    // freezing spread copies made building a list ~10× slower.
+    if (snapshot.lastMirrorPosition) Object.freeze(snapshot.lastMirrorPosition)
+    if (snapshot.lastTruncation) Object.freeze(snapshot.lastTruncation)
     runtime.lastSnapshot = Object.freeze(snapshot)
     return runtime.lastSnapshot
   }

@@ -9,6 +9,8 @@ import { type JsonTemplate, templateOf } from '@/server/util/json-template'
 export const ELEMENT_WISE_ARRAY_LENGTH = 1_000
 
 const COMMA = Buffer.from(',')
+const OPEN_ARRAY = Buffer.from('[')
+const CLOSE_ARRAY = Buffer.from(']')
 const NULL = Buffer.from('null')
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -51,12 +53,12 @@ function split(template: JsonTemplate, text: string, value: unknown): void {
 }
 
 function encodeArray(array: readonly unknown[], parts: Buffer[]): void {
-  parts.push(Buffer.from('['))
+  parts.push(OPEN_ARRAY)
   for (let index = 0; index < array.length; index++) {
     if (index > 0) parts.push(COMMA)
     for (const part of encodeElement(array[index])) parts.push(part)
   }
-  parts.push(Buffer.from(']'))
+  parts.push(CLOSE_ARRAY)
 }
 
 /**
