@@ -1,22 +1,34 @@
 import type { Metadata, Viewport } from 'next'
 import type { ReactNode } from 'react'
-import { AppHeader } from '@/components/ui/app-header'
 import { Providers } from '@/components/providers'
+import { AppHeader } from '@/components/ui/app-header'
+import { ConnectionBanner } from '@/components/ui/connection-banner'
+import { THEME_SCRIPT } from '@/components/ui/theme'
+import { getPageSession } from '@/server/pages/session'
 import './globals.css'
 
 export const metadata: Metadata = {
-  title: 'Mirrorboard',
+  title: { default: 'Mirrorboard', template: '%s · Mirrorboard' },
   description: 'Kafka cluster mirroring (KIP-1279): topology, lag, truncation points and guided failover.',
 }
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 }
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+// Every page shows who is signed in, so none is prerendered at build time.
+export const dynamic = 'force-dynamic'
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const info = await getPageSession()
+  const session = info === null ? null : { role: info.principal.role, demo: info.demo }
   return (
-    <html lang="en">
-      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
-        <Providers>
-          <AppHeader />
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+      </head>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        <Providers session={session}>
+          <AppHeader session={session} />
+          <ConnectionBanner />
           <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</main>
         </Providers>
       </body>

@@ -1,9 +1,9 @@
 import { RuntimeSummary } from '@/components/health/runtime-summary'
+import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
-export const dynamic = 'force-dynamic'
-
 export default async function HomePage() {
+  await requirePageSession('/')
   const runtime = await getRuntime()
   return (
     <RuntimeSummary

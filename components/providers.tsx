@@ -2,11 +2,32 @@
 
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
+import { isApiError } from '@/lib/api/errors'
+import { EventStreamProvider } from './data/event-stream'
+import { SessionProvider, type PageSession } from './data/session-context'
+import { ThemeProvider } from './ui/theme'
 
-export function Providers({ children }: { children: ReactNode }) {
+function retryUnlessRefused(failureCount: number, error: unknown): boolean {
+  // A coded refusal (404, 403, 400) will not change on a retry; a lost connection may.
+  if (isApiError(error) && error.code !== 'INTERNAL' && error.code !== 'SOURCE_UNAVAILABLE') return false
+  return failureCount < 2
+}
+
+export function Providers({ session, children }: { session: PageSession | null; children: ReactNode }) {
   // One client per browser tab; created lazily so server rendering never shares a cache between requests.
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 1_000, retry: 1, refetchOnWindowFocus: true } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: { queries: { staleTime: 5_000, retry: retryUnlessRefused, refetchOnWindowFocus: true }, mutations: { retry: false } },
+      }),
   )
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ThemeProvider>
+        <SessionProvider session={session}>
+          <EventStreamProvider enabled={session !== null}>{children}</EventStreamProvider>
+        </SessionProvider>
+      </ThemeProvider>
+    </QueryClientProvider>
+  )
 }

@@ -1,17 +1,45 @@
 import Link from 'next/link'
-import { HealthStatus } from '@/components/health/health-status'
+import type { PageSession } from '@/components/data/session-context'
+import { LiveIndicator } from './live-indicator'
+import { NavLinks, type NavItem } from './nav-links'
+import { SignOutButton } from './sign-out-button'
+import { ThemeSwitch } from './theme-switch'
 
-export function AppHeader() {
+export function AppHeader({ session }: { session: PageSession | null }) {
+  const items: NavItem[] = session === null ? [] : [{ href: '/', label: 'Overview' }, { href: '/audit', label: 'Audit' }]
+  if (session?.demo && session.role === 'operator') items.push({ href: '/demo', label: 'Demo' })
   return (
-    <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex w-full max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6 lg:px-8">
-        <Link href="/" className="flex items-center gap-2 text-lg font-semibold tracking-tight text-slate-900">
+    <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <div className="mx-auto flex w-full max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6 lg:px-8">
+        <Link
+          href="/"
+          className="flex items-center gap-2 rounded-md text-base font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-white"
+        >
           <span aria-hidden className="grid h-7 w-7 place-items-center rounded-md bg-indigo-600 text-sm font-bold text-white">
             M
           </span>
           Mirrorboard
         </Link>
-        <HealthStatus />
+        {items.length > 0 && <NavLinks items={items} />}
+        <div className="ml-auto flex items-center gap-2">
+          {session !== null && <LiveIndicator />}
+          {session !== null ? (
+            <span className="flex items-center gap-1">
+              <span
+                className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+                title={session.role === 'operator' ? 'Operator: can read and change' : 'Viewer: read only'}
+              >
+                {session.role}
+              </span>
+              <SignOutButton />
+            </span>
+          ) : (
+            <Link href="/login" className="rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800">
+              Sign in
+            </Link>
+          )}
+          <ThemeSwitch />
+        </div>
       </div>
     </header>
   )

@@ -12,6 +12,11 @@ export type EventType = z.infer<typeof EventType>
 
 export const EventsQuery = z.object({
   types: commaList(EventType).optional().describe('Only these event names (comma-separated); all by default.'),
+  lastEventId: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('Resume after this event id, as the Last-Event-ID header does (for clients that reconnect by hand); the header wins.'),
 })
 
 export const ClusterChange = z.enum([

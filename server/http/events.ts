@@ -130,6 +130,8 @@ export interface StreamOptions {
   /** Only these event types; all when absent. */
   types?: readonly EventType[]
   heartbeatMs?: number
+  /** From the query string, for a client that had to open a new EventSource (which cannot set the header). */
+  lastEventId?: string
 }
 
 /**
@@ -139,7 +141,7 @@ export interface StreamOptions {
  */
 export function eventStreamResponse(hub: EventHub, request: Request, options: StreamOptions = {}): Response {
   const wanted = options.types && options.types.length > 0 ? new Set(options.types) : null
-  const lastEventId = request.headers.get('last-event-id')
+  const lastEventId = request.headers.get('last-event-id') ?? options.lastEventId ?? null
   let cleanup: () => void = () => {}
 
   const stream = new ReadableStream<Uint8Array>({

@@ -7,5 +7,8 @@ export const dynamic = 'force-dynamic'
 export const runtime = 'nodejs'
 
 export const GET = route(systemEndpoints.events, ({ runtime, request, query }) =>
-  eventStreamResponse(runtime.events, request, query.types ? { types: query.types } : {}),
+  eventStreamResponse(runtime.events, request, {
+    ...(query.types ? { types: query.types } : {}),
+    ...(query.lastEventId !== undefined ? { lastEventId: query.lastEventId } : {}),
+  }),
 )

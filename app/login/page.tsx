@@ -1,0 +1,35 @@
+import Link from 'next/link'
+import { LoginForm } from '@/components/auth/login-form'
+import { getPageSession } from '@/server/pages/session'
+
+export const metadata = { title: 'Sign in' }
+
+/** Only same-site paths: a `next` of "//evil.example" or "https://…" would be an open redirect. */
+function safeNext(value: string | string[] | undefined): string {
+  const next = Array.isArray(value) ? value[0] : value
+  return next !== undefined && next.startsWith('/') && !next.startsWith('//') ? next : '/'
+}
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const next = safeNext((await searchParams).next)
+  const session = await getPageSession()
+  return (
+    <section className="mx-auto mt-8 max-w-md">
+      <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-xl font-semibold tracking-tight">Sign in to Mirrorboard</h1>
+        {session === null ? (
+          <p className="mt-1 mb-5 text-sm text-slate-600 dark:text-slate-300">Viewers see every page; operators can also pause, resume and fail over.</p>
+        ) : (
+          <p className="mt-1 mb-5 text-sm text-slate-600 dark:text-slate-300">
+            You are signed in as <strong>{session.principal.role}</strong>.{' '}
+            <Link href={next} className="font-medium text-indigo-700 underline dark:text-indigo-300">
+              Continue
+            </Link>{' '}
+            or sign in with another token.
+          </p>
+        )}
+        <LoginForm next={next} />
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,38 @@
+'use client'
+
+import Link from 'next/link'
+import { usePathname } from 'next/navigation'
+
+export interface NavItem {
+  readonly href: string
+  readonly label: string
+}
+
+function isActive(pathname: string, href: string): boolean {
+  return href === '/' ? pathname === '/' || pathname.startsWith('/mirrors') || pathname.startsWith('/clusters') : pathname.startsWith(href)
+}
+
+export function NavLinks({ items }: { items: readonly NavItem[] }) {
+  const pathname = usePathname()
+  return (
+    <nav aria-label="Main" className="flex items-center gap-1">
+      {items.map((item) => {
+        const active = isActive(pathname, item.href)
+        return (
+          <Link
+            key={item.href}
+            href={item.href}
+            aria-current={active ? 'page' : undefined}
+            className={`rounded-md px-2.5 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${
+              active
+                ? 'bg-slate-100 text-slate-900 dark:bg-slate-800 dark:text-white'
+                : 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
+            }`}
+          >
+            {item.label}
+          </Link>
+        )
+      })}
+    </nav>
+  )
+}

@@ -1,0 +1,29 @@
+'use client'
+
+import { useRouter } from 'next/navigation'
+import { useState } from 'react'
+import { callEndpoint } from '@/components/data/call-endpoint'
+import { sessionEndpoints } from '@/lib/api/endpoints'
+
+export function SignOutButton() {
+  const router = useRouter()
+  const [pending, setPending] = useState(false)
+  return (
+    <button
+      type="button"
+      disabled={pending}
+      onClick={async () => {
+        setPending(true)
+        try {
+          await callEndpoint(sessionEndpoints.deleteSession)
+        } finally {
+          router.push('/login')
+          router.refresh()
+        }
+      }}
+      className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 disabled:opacity-50 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white"
+    >
+      Sign out
+    </button>
+  )
+}

@@ -1,0 +1,13 @@
+import { expect, type Page } from '@playwright/test'
+
+export const operatorToken = process.env.E2E_OPERATOR_TOKEN ?? 'e2e-operator-token'
+export const viewerToken = process.env.E2E_VIEWER_TOKEN ?? 'e2e-viewer-token'
+
+/** Signs in through the sign-in page, as a person would, and waits for the dashboard. */
+export async function signIn(page: Page, role: 'operator' | 'viewer', next = '/'): Promise<void> {
+  await page.goto(`/login?next=${encodeURIComponent(next)}`)
+  await page.getByLabel('Access token').fill(role === 'operator' ? operatorToken : viewerToken)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
+  await expect(page.getByText(role, { exact: true }).first()).toBeVisible()
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { formatBytes, formatCount, formatDuration, formatOffset, formatRelative } from './format'
+
+describe('formatCount', () => {
+  it.each([
+    [0, '0'],
+    [950, '950'],
+    [1234, '1.2k'],
+    [15_300, '15k'],
+    [999_960, '1M'],
+    [2_500_000, '2.5M'],
+    [-1500, '−1.5k'],
+  ])('%d → %s', (value, text) => expect(formatCount(value)).toBe(text))
+})
+
+describe('formatOffset', () => {
+  it('keeps every digit, grouped in threes', () => {
+    expect(formatOffset(5)).toBe('5')
+    expect(formatOffset(1234567)).toBe('1\u2009234\u2009567')
+    expect(formatOffset(1000)).toBe('1\u2009000')
+  })
+})
+
+describe('formatBytes', () => {
+  it.each([
+    [512, '512 B'],
+    [3_400_000, '3.4 MB'],
+    [27_000, '27 KB'],
+  ])('%d → %s', (value, text) => expect(formatBytes(value)).toBe(text))
+})
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0 s'],
+    [350, '350 ms'],
+    [4100, '4.1 s'],
+    [42_000, '42 s'],
+    [125_000, '2 min 5 s'],
+    [7_200_000, '2 h'],
+    [90_000_000, '1 d 1 h'],
+  ])('%d ms → %s', (value, text) => expect(formatDuration(value)).toBe(text))
+})
+
+describe('formatRelative', () => {
+  it('says how long ago, coarsely', () => {
+    expect(formatRelative(1000, 1500)).toBe('just now')
+    expect(formatRelative(0, 3_400)).toBe('3 s ago')
+    expect(formatRelative(0, 150_000)).toBe('2 min ago')
+    expect(formatRelative(10_000, 0)).toBe('in 10 s')
+  })
+})
