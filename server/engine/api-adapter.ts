@@ -17,6 +17,7 @@ import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { FailoverPlan } from '@/lib/mirror/failover-plan'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
+import { planStartOrRefuse } from './commands/preconditions'
 import { EngineError } from './errors'
 import type { MirrorConfig, Operation } from './types'
 
@@ -194,11 +195,13 @@ export class MirrorApi {
     const definition = this.engine.getMirror(name)
     const sourceTopics = await this.clusters.topics(definition.sourceCluster)
     const patterns = (request.patterns ?? []).map(compile)
-    const topics = new Set(request.topics ?? [])
-    for (const { name: topic } of sourceTopics) if (matchesAny(topic, patterns)) topics.add(topic)
-    const missing = [...topics].filter((topic) => !sourceTopics.some((described) => described.name === topic))
+    const named = [...new Set(request.topics ?? [])]
+    const matched = sourceTopics.filter(({ name: topic }) => matchesAny(topic, patterns)).map(({ name: topic }) => topic)
+    const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
     if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
-    await this.assertStartable(name, definition.sourceCluster, definition.destinationCluster, [...topics], sourceTopics)
+    const wanted = new Set([...named, ...matched])
+    const { topics } = planStartOrRefuse(name, named, matched, this.engine.partitions(name).filter((partition) => wanted.has(partition.topic)))
+    await this.assertStartable(name, definition.sourceCluster, definition.destinationCluster, topics, sourceTopics)
     const plan = await this.engine.planStart({ sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, topics: [...topics], mirror: name })
     return { mirror: name, partitions: plan.partitions }
   }
@@ -216,9 +219,8 @@ export class MirrorApi {
   }
 
   /**
-   * What the engine checks before it starts topics (no other mirror on the destination owns them, this
-   * mirror is not already running them, the same topic id on both sides, no mirror loop), so a dry run
-   * reports the same refusal the real start would.
+   * What the engine checks before it starts topics (no other mirror on the destination owns them, the
+   * same topic id on both sides, no mirror loop), so a dry run reports the same refusal the real start would.
    */
   private async assertStartable(
     mirrorName: string,
@@ -250,14 +252,12 @@ export class MirrorApi {
       }
     }
     for (const definition of this.engine.listMirrors()) {
-      if (definition.destinationCluster !== destinationCluster) continue
+      // This mirror's own partitions are the start's preconditions, planned before (planStartOrRefuse).
+      if (definition.destinationCluster !== destinationCluster || definition.name === mirrorName) continue
       if (!definition.topics.some((topic) => wanted.has(topic))) continue
       for (const partition of this.engine.partitions(definition.name)) {
         if (!wanted.has(partition.topic) || partition.state === 'STOPPED' || partition.state === 'UNKNOWN') continue
-        if (definition.name !== mirrorName) throw new EngineError('CONFLICT', `topic ${partition.topic} is mirrored by ${definition.name}`)
-        throw new EngineError('INVALID_MIRROR_STATE', `topic ${partition.topic} is already ${partition.state} in mirror ${mirrorName}`, {
-          details: { partitions: [{ topic: partition.topic, partition: partition.partition, state: partition.state }] },
-        })
+        throw new EngineError('CONFLICT', `topic ${partition.topic} is mirrored by ${definition.name}`)
       }
     }
   }
