@@ -927,6 +927,23 @@ export class MirrorEngine {
     return this.requireMirror(name).definition
   }
 
+  /**
+   * A client changed a destination topic's configs: the ones the state machine watches apply now, not at
+   * the next sync (KIP-1279.md §2.3): `remote.storage.enable` fails the topic's mirror partitions for good
+   * (§11 #36), `mirror.support.unclean.leader.election` is what the next divergence is judged by.
+   */
+  async destinationTopicConfigsChanged(clusterName: string, topic: string): Promise<void> {
+    for (const mirror of this.mirrors.values()) {
+      if (mirror.definition.destinationCluster !== clusterName || !mirror.definition.topics.includes(topic)) continue
+      const [description] = await this.cluster(clusterName).host.describeTopics([topic])
+      if (!description) continue
+      this.rememberDestinationTopics(clusterName, [description])
+      if (description.configs['remote.storage.enable'] !== 'true') continue
+      const active = [...mirror.partitions.values()].filter((runtime) => runtime.topic === topic && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
+      await this.dispatchAll(mirror, active, { type: 'tieredStorageDetected' })
+    }
+  }
+
   // TOPIC OPERATIONS
 
   /**
