@@ -54,7 +54,7 @@ export const PartitionList = z.object({ partitions: z.array(PartitionInfo) })
 export type PartitionList = z.infer<typeof PartitionList>
 
 export const CreatePartitionsRequest = z.strictObject({
-  count: z.number().int().min(1).max(10_000).describe('The new total partition count; larger than the current one.'),
+  count: z.number().int().min(1).max(1000).describe('The new total partition count: larger than the current one, at most 1000 (as at creation).'),
 })
 export type CreatePartitionsRequest = z.infer<typeof CreatePartitionsRequest>
 

@@ -1258,6 +1258,14 @@ export class MirrorEngine {
     return snapshots.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
   }
 
+  /** What a mirror's state version is made of (commands/state-version.ts), without building snapshots. */
+  stateVersionInputs(mirrorName: string): { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number } {
+    const mirror = this.requireMirror(mirrorName)
+    let stateEpochSum = 0
+    for (const runtime of mirror.partitions.values()) stateEpochSum += runtime.value.stateEpoch
+    return { definition: mirror.definition, partitionCount: mirror.partitions.size, stateEpochSum }
+  }
+
   partitionHistory(mirrorName: string, topic: string, partition: number) {
     const runtime = this.requireMirror(mirrorName).partitions.get(partitionKey(topic, partition))
     if (!runtime) throw new EngineError('NOT_FOUND', `mirror ${mirrorName} has no partition ${topic}-${partition}`)

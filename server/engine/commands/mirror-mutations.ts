@@ -18,7 +18,7 @@ export interface MutationConditions {
 }
 
 export function currentStateVersion(engine: MirrorEngine, mirror: string): string {
-  return mirrorStateVersion(engine.getMirror(mirror), engine.partitions(mirror))
+  return mirrorStateVersion(engine.stateVersionInputs(mirror))
 }
 
 /** Throws PRECONDITION_FAILED (changing nothing) when If-Match does not admit the mirror's current version. */

@@ -22,14 +22,8 @@ function definitionDigest(definition: MirrorDefinition): string {
   return digest
 }
 
-export function mirrorStateVersion(definition: MirrorDefinition, partitions: Iterable<{ stateEpoch: number }>): string {
-  let count = 0
-  let epochs = 0
-  for (const partition of partitions) {
-    count += 1
-    epochs += partition.stateEpoch
-  }
-  return `${definitionDigest(definition)}.${count}.${epochs}`
+export function mirrorStateVersion(inputs: { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number }): string {
+  return `${definitionDigest(inputs.definition)}.${inputs.partitionCount}.${inputs.stateEpochSum}`
 }
 
 /** The ETag header value of a version (a strong entity tag). */
