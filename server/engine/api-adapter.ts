@@ -209,7 +209,6 @@ export class MirrorApi {
   }
 
   async planStart(name: string, request: StartTopicsRequest, conditions?: MutationConditions): Promise<TruncationPlan> {
-    this.engine.getMirror(name)
     checkIfMatch(this.engine, name, conditions)
     const definition = this.engine.getMirror(name)
     const sourceTopics = await this.clusters.topics(definition.sourceCluster)
@@ -284,7 +283,6 @@ export class MirrorApi {
   // FAILOVER
 
   async failoverPlan(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<ApiFailoverPlan> {
-    this.engine.getMirror(name)
     checkIfMatch(this.engine, name, conditions)
     return toFailoverPlan(await this.engine.failoverPlan(name, topics))
   }
