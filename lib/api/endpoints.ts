@@ -415,6 +415,7 @@ export const clusterEndpoints = {
     params: TopicParams,
     status: 200,
     response: TopicConfigs,
+    errors: ['SOURCE_UNAVAILABLE'],
   }),
   patchTopicConfigs: endpoint({
     operationId: 'patchTopicConfigs',

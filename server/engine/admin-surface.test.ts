@@ -112,6 +112,28 @@ describe('#39 preconditions through the engine', () => {
     expect(statesOf()).toEqual(['orders-0:STOPPED', 'payments-0:STOPPED'])
     await refusal(harness.engine.pauseTopics('m'), 'INVALID_MIRROR_STATE')
   })
+
+  it('#40 deletes a mirror only when every partition is STOPPED, naming the others', async () => {
+    const { b } = await setUp({ orders: 1, payments: 2 })
+    await startMirror(['orders', 'payments'])
+    const { operation } = await harness.engine.failover('m', { topics: ['orders'], confirm: 'm' })
+    await harness.engine.awaitOperation(operation.id)
+    const writes = (await b.readMirrorState()).length
+    const error = await refusal(harness.engine.deleteMirror('m'), 'INVALID_MIRROR_STATE')
+    expect(error.details).toMatchObject({
+      command: 'delete',
+      allowedStates: ['STOPPED'],
+      partitions: [
+        { topic: 'payments', partition: 0, state: 'MIRRORING' },
+        { topic: 'payments', partition: 1, state: 'MIRRORING' },
+      ],
+    })
+    expect((await b.readMirrorState()).length).toBe(writes)
+    const rest = await harness.engine.failover('m', { confirm: 'm' })
+    await harness.engine.awaitOperation(rest.operation.id)
+    await harness.engine.deleteMirror('m')
+    expect(harness.engine.listMirrors()).toEqual([])
+  })
 })
 
 describe('#39 state versions and If-Match', () => {

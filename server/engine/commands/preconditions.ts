@@ -10,7 +10,7 @@ import type { PartitionRuntime } from '../types'
  * request refuse alike.
  */
 
-/** Offending partitions listed in a refusal's details; the count says how many there are in all. */
+/** Offending partitions listed in a refusal's details (its `partitionCount` says how many there are in all). */
 const MAX_LISTED = 1000
 
 export interface SkippedPartition {
@@ -25,8 +25,9 @@ export interface CommandResult {
   skipped?: SkippedPartition[]
 }
 
+/** Every skipped partition is listed: the answer says exactly what the command left alone. */
 export function withSkipped(result: { topics: string[] }, skipped: readonly SkippedPartition[]): CommandResult {
-  return skipped.length === 0 ? result : { ...result, skipped: skipped.slice(0, MAX_LISTED).map((p) => ({ topic: p.topic, partition: p.partition, state: p.state })) }
+  return skipped.length === 0 ? result : { ...result, skipped: skipped.map((p) => ({ topic: p.topic, partition: p.partition, state: p.state })) }
 }
 
 /** INVALID_MIRROR_STATE naming every partition in the way (up to MAX_LISTED) and its state. */
