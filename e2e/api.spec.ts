@@ -235,7 +235,7 @@ test.describe('bad input gets a 4xx with a code and changes nothing', () => {
       await expectError(await post(`${base}/topics`, { name: 'n', partitions: 1, replicationFactor: 3 }), 400, 'VALIDATION_FAILED')
       await expectError(await post(`${base}/topics`, { name: 'n', partitions: 1, configs: { 'no.such.config': '1' } }), 400, 'VALIDATION_FAILED')
       await expectError(await post(`${base}/topics`, { name: 'n', partitions: 1, configs: { 'retention.ms': 'soon' } }), 400, 'VALIDATION_FAILED')
-      await expectError(await post(`${base}/topics`, { name: '__internal', partitions: 1 }), 400, 'VALIDATION_FAILED')
+      await expectError(await post(`${base}/topics`, { name: '__mirror_state', partitions: 1 }), 400, 'VALIDATION_FAILED')
       await expectError(await post(`${base}/topics`, { name: 'orders', partitions: 1 }), 409, 'CONFLICT')
       await expectError(await post('/api/v1/clusters/nope/topics', { name: 'n', partitions: 1 }), 404, 'NOT_FOUND')
       await expectError(await request.get(`${base}/topics/nope/partitions`, { headers: asViewer }), 404, 'NOT_FOUND')

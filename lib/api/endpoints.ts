@@ -15,6 +15,7 @@ import {
   LagResponse,
   Mirror,
   MirrorList,
+  MirrorListQuery,
   MirrorParams,
   MirrorPartitionList,
   MirrorPartitionParams,
@@ -38,7 +39,19 @@ import {
   RecordsResponse,
 } from './records'
 import { Session, SessionRequest } from './session'
-import { CreateTopicRequest, PartitionList, PartitionParams, Topic, TopicList, TopicParams } from './topics'
+import {
+  CreatePartitionsRequest,
+  CreateTopicRequest,
+  DeleteRecordsRequest,
+  DeleteRecordsResponse,
+  PartitionList,
+  PartitionParams,
+  PatchTopicConfigsRequest,
+  Topic,
+  TopicConfigs,
+  TopicList,
+  TopicParams,
+} from './topics'
 
 /**
  * The catalog of HTTP endpoints: method, path, who may call it, what it reads and returns. Route handlers
@@ -81,6 +94,10 @@ export interface Endpoint {
   readonly otherResponses?: Readonly<Record<number, z.ZodType>>
   /** Error codes beyond those every endpoint of its kind may return (validation, auth, not found). */
   readonly errors?: readonly ApiErrorCode[]
+  /** The success response carries the mirror's state version as its `ETag` header. */
+  readonly etag?: boolean
+  /** Accepts `If-Match` with a mirror state version; 412 PRECONDITION_FAILED when the mirror moved since. */
+  readonly ifMatch?: boolean
 }
 
 function endpoint<const E extends Endpoint>(definition: E): E {
@@ -348,6 +365,71 @@ export const clusterEndpoints = {
     response: OkResponse,
     errors: ['CONFLICT', 'OFFSET_OUT_OF_RANGE'],
   }),
+  // Topic administration (Kafka's DeleteTopics, CreatePartitions, DeleteRecords, IncrementalAlterConfigs). On a
+  // mirror topic that is not STOPPED the first three are refused with TOPIC_READ_ONLY (KIP-1279.md §11 #8), the
+  // code a produce to it gets; configs stay alterable, as in the KIP.
+  deleteTopic: endpoint({
+    operationId: 'deleteTopic',
+    method: 'DELETE',
+    path: `${v1}/clusters/{cluster}/topics/{topic}`,
+    role: 'operator',
+    summary: 'Delete a topic (refused on a mirror topic that is not STOPPED, and on internal topics)',
+    audit: 'topic.delete',
+    params: TopicParams,
+    status: 204,
+    response: EMPTY,
+    errors: ['TOPIC_READ_ONLY', 'SOURCE_UNAVAILABLE'],
+  }),
+  createPartitions: endpoint({
+    operationId: 'createPartitions',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/topics/{topic}/partitions`,
+    role: 'operator',
+    summary: "Increase a topic's partition count (refused on a mirror topic that is not STOPPED)",
+    audit: 'topic.createPartitions',
+    params: TopicParams,
+    body: CreatePartitionsRequest,
+    status: 200,
+    response: Topic,
+    errors: ['TOPIC_READ_ONLY', 'SOURCE_UNAVAILABLE'],
+  }),
+  deleteRecords: endpoint({
+    operationId: 'deleteRecords',
+    method: 'POST',
+    path: `${v1}/clusters/{cluster}/topics/{topic}/partitions/{partition}/delete-records`,
+    role: 'operator',
+    summary: 'Delete records below an offset: moves the log start offset (refused on a mirror topic that is not STOPPED)',
+    audit: 'records.delete',
+    params: PartitionParams,
+    body: DeleteRecordsRequest,
+    status: 200,
+    response: DeleteRecordsResponse,
+    errors: ['TOPIC_READ_ONLY', 'OFFSET_OUT_OF_RANGE', 'LEADER_NOT_AVAILABLE', 'SOURCE_UNAVAILABLE'],
+  }),
+  getTopicConfigs: endpoint({
+    operationId: 'getTopicConfigs',
+    method: 'GET',
+    path: `${v1}/clusters/{cluster}/topics/{topic}/configs`,
+    role: 'viewer',
+    summary: "A topic's dynamic configs",
+    params: TopicParams,
+    status: 200,
+    response: TopicConfigs,
+    errors: ['SOURCE_UNAVAILABLE'],
+  }),
+  patchTopicConfigs: endpoint({
+    operationId: 'patchTopicConfigs',
+    method: 'PATCH',
+    path: `${v1}/clusters/{cluster}/topics/{topic}/configs`,
+    role: 'operator',
+    summary: "Set and delete a topic's dynamic configs (allowed on mirror topics; remote.storage.enable fails a mirror topic's partitions)",
+    audit: 'topic.configs.update',
+    params: TopicParams,
+    body: PatchTopicConfigsRequest,
+    status: 200,
+    response: TopicConfigs,
+    errors: ['SOURCE_UNAVAILABLE'],
+  }),
 } as const
 
 /** Mirror and operation endpoints of API.md, served over the mirroring engine (server/engine/api-adapter.ts). */
@@ -357,7 +439,8 @@ export const mirrorEndpoints = {
     method: 'GET',
     path: `${v1}/mirrors`,
     role: 'viewer',
-    summary: 'Mirrors with partition counts per state and their worst lag',
+    summary: 'Mirrors with partition counts per state and their worst lag (filters: name, sourceCluster, state)',
+    query: MirrorListQuery,
     status: 200,
     response: MirrorList,
   }),
@@ -380,10 +463,11 @@ export const mirrorEndpoints = {
     method: 'GET',
     path: `${v1}/mirrors/{mirror}`,
     role: 'viewer',
-    summary: 'One mirror with its config',
+    summary: 'One mirror with its config and state version (also its ETag)',
     params: MirrorParams,
     status: 200,
     response: Mirror,
+    etag: true,
   }),
   patchMirror: endpoint({
     operationId: 'patchMirror',
@@ -396,6 +480,7 @@ export const mirrorEndpoints = {
     body: PatchMirrorRequest,
     status: 200,
     response: Mirror,
+    ifMatch: true,
   }),
   deleteMirror: endpoint({
     operationId: 'deleteMirror',
@@ -408,6 +493,7 @@ export const mirrorEndpoints = {
     status: 204,
     response: EMPTY,
     errors: ['INVALID_MIRROR_STATE'],
+    ifMatch: true,
   }),
   startMirrorTopics: endpoint({
     operationId: 'startMirrorTopics',
@@ -421,6 +507,7 @@ export const mirrorEndpoints = {
     status: 200,
     response: z.union([MirrorTopicsResponse, TruncationPlanResponse]),
     errors: ['INVALID_MIRROR_STATE', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
+    ifMatch: true,
   }),
   pauseMirrorTopics: endpoint({
     operationId: 'pauseMirrorTopics',
@@ -434,6 +521,7 @@ export const mirrorEndpoints = {
     status: 200,
     response: MirrorTopicsResponse,
     errors: ['INVALID_MIRROR_STATE'],
+    ifMatch: true,
   }),
   resumeMirrorTopics: endpoint({
     operationId: 'resumeMirrorTopics',
@@ -447,6 +535,7 @@ export const mirrorEndpoints = {
     status: 200,
     response: MirrorTopicsResponse,
     errors: ['INVALID_MIRROR_STATE'],
+    ifMatch: true,
   }),
   recoverMirrorTopics: endpoint({
     operationId: 'recoverMirrorTopics',
@@ -460,6 +549,7 @@ export const mirrorEndpoints = {
     status: 200,
     response: MirrorTopicsResponse,
     errors: ['INVALID_MIRROR_STATE'],
+    ifMatch: true,
   }),
   failover: endpoint({
     operationId: 'failover',
@@ -474,17 +564,19 @@ export const mirrorEndpoints = {
     response: FailoverAccepted,
     otherResponses: { 200: FailoverPlanResponse },
     errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE'],
+    ifMatch: true,
   }),
   listMirrorPartitions: endpoint({
     operationId: 'listMirrorPartitions',
     method: 'GET',
     path: `${v1}/mirrors/{mirror}/partitions`,
     role: 'viewer',
-    summary: 'Mirror partitions with state and lag',
+    summary: "Mirror partitions with state and lag, and the mirror's state version (also its ETag)",
     params: MirrorParams,
     query: MirrorPartitionsQuery,
     status: 200,
     response: MirrorPartitionList,
+    etag: true,
   }),
   partitionHistory: endpoint({
     operationId: 'getMirrorPartitionHistory',

@@ -27,6 +27,10 @@ export const ClusterChange = z.enum([
   'transactionAborted',
   'producerClosed',
   'groupOffsetsCommitted',
+  'topicDeleted',
+  'partitionsCreated',
+  'recordsDeleted',
+  'topicConfigsChanged',
 ])
 export type ClusterChange = z.infer<typeof ClusterChange>
 

@@ -62,7 +62,14 @@ export type MirrorSummary = z.infer<typeof MirrorSummary>
 export const MirrorList = z.object({ mirrors: z.array(MirrorSummary) })
 export type MirrorList = z.infer<typeof MirrorList>
 
-export const Mirror = MirrorSummary.extend({ config: MirrorConfig })
+/**
+ * The mirror's state version (KIP-1279's StateOffset): it changes whenever a partition changes state or the
+ * mirror's definition changes. Sent as the ETag of GET /mirrors/{mirror} and of the partition list; a
+ * mutation with `If-Match` is refused with 412 PRECONDITION_FAILED once it moved.
+ */
+export const StateVersion = z.string().describe("The mirror's state version, also sent as the ETag header")
+
+export const Mirror = MirrorSummary.extend({ config: MirrorConfig, stateVersion: StateVersion })
 export type Mirror = z.infer<typeof Mirror>
 
 export const EpochOffset = z.object({ epoch: z.number().int().min(-1), offset: z.number().int().min(-1) })
@@ -126,7 +133,14 @@ const TopicSelection = z.array(Name).min(1, 'name at least one topic, or leave t
 export const MirrorTopicsRequest = z.strictObject({ topics: TopicSelection.optional() })
 export type MirrorTopicsRequest = z.infer<typeof MirrorTopicsRequest>
 
-export const MirrorTopicsResponse = z.object({ topics: z.array(Name) })
+/** A partition a command left alone because it was not in a state the command applies to. */
+export const SkippedPartition = z.object({ topic: Name, partition: PartitionIndex, state: MirrorPartitionState })
+
+export const MirrorTopicsResponse = z.object({
+  topics: z.array(Name),
+  /** Present when the request named no topics (or gave patterns) and some partitions did not qualify. */
+  skipped: z.array(SkippedPartition).optional(),
+})
 
 export const FailoverRequest = z.strictObject({
   topics: TopicSelection.optional(),
@@ -227,7 +241,16 @@ export const MirrorPartitionsQuery = z.object({
     .optional()
     .describe('Comma-separated states; LOG_ALIGNMENT and ULE_RECOVERY are accepted for PREPARING and ULE_LOG_TRUNCATION.'),
 })
-export const MirrorPartitionList = z.object({ partitions: z.array(MirrorPartition) })
+export const MirrorPartitionList = z.object({ partitions: z.array(MirrorPartition), stateVersion: StateVersion })
+
+/** GET /mirrors filters (ListClusterMirrors options): exact names, and mirrors with any partition in a state. */
+export const MirrorListQuery = z.object({
+  name: Name.optional(),
+  sourceCluster: Name.optional(),
+  state: commaList(MirrorPartitionStateName)
+    .optional()
+    .describe('Comma-separated states: mirrors with at least one partition in one of them.'),
+})
 
 export const PartitionTransition = z.object({
   from: MirrorPartitionState,

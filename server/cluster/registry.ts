@@ -162,6 +162,11 @@ export class ClusterRegistry {
     this.options.publish?.(event)
   }
 
+  /** Publishes a `cluster` event for a change made outside the registry (topic administration). */
+  announce(event: ClusterEvent): void {
+    this.publish(event)
+  }
+
   private entry(name: string): OpenCluster {
     const entry = this.clusters.get(name)
     if (!entry) throw new ApiError('NOT_FOUND', `cluster ${JSON.stringify(name)} does not exist`, { details: { cluster: name } })

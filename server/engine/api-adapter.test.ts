@@ -47,7 +47,7 @@ describe('MirrorApi', () => {
     await harness.run(4)
     expect(MirrorList.parse(api.list()).mirrors).toEqual([expect.objectContaining({ name: 'dr', partitionsByState: { MIRRORING: 2 }, maxOffsetLag: 0 })])
 
-    const partitions = MirrorPartitionList.parse({ partitions: api.partitions('dr', {}) }).partitions
+    const partitions = MirrorPartitionList.parse({ partitions: api.partitions('dr', {}), stateVersion: api.stateVersion('dr') }).partitions
     expect(partitions.map((p) => [p.topic, p.partition, p.state, p.destinationLogEndOffset])).toEqual([
       ['orders', 0, 'MIRRORING', 2],
       ['orders', 1, 'MIRRORING', 0],

@@ -17,6 +17,8 @@ import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { FailoverPlan } from '@/lib/mirror/failover-plan'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
+import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from './commands/mirror-mutations'
+import { planStartOrRefuse, type CommandResult } from './commands/preconditions'
 import { EngineError } from './errors'
 import type { MirrorConfig, Operation } from './types'
 
@@ -122,13 +124,25 @@ export class MirrorApi {
     }
   }
 
-  list(): MirrorList {
-    return { mirrors: this.engine.listMirrors().map((definition) => this.summary(definition.name)) }
+  /** ListClusterMirrors with its filters: exact mirror and source cluster names, any partition in one of `state`. */
+  list(query: { name?: string; sourceCluster?: string; state?: MirrorPartitionState[] } = {}): MirrorList {
+    const states = query.state && query.state.length > 0 ? query.state : null
+    const mirrors = this.engine
+      .listMirrors()
+      .filter((definition) => (query.name === undefined || definition.name === query.name) && (query.sourceCluster === undefined || definition.sourceCluster === query.sourceCluster))
+      .map((definition) => this.summary(definition.name))
+      .filter((summary) => states === null || states.some((state) => (summary.partitionsByState[state] ?? 0) > 0))
+    return { mirrors }
   }
 
   get(name: string): Mirror {
     const summary = this.summary(name)
-    return { ...summary, config: { ...this.engine.getMirror(name).config } }
+    return { ...summary, config: { ...this.engine.getMirror(name).config }, stateVersion: this.stateVersion(name) }
+  }
+
+  /** The mirror's state version (GET's ETag; If-Match compares with it). */
+  stateVersion(name: string): string {
+    return currentStateVersion(this.engine, name)
   }
 
   async create(request: CreateMirrorRequest): Promise<Mirror> {
@@ -170,55 +184,61 @@ export class MirrorApi {
     return { mirror: request.name, partitions: plan.partitions }
   }
 
-  async updateConfig(name: string, config: CreateMirrorRequest['config']): Promise<Mirror> {
-    const patch = configPatch(config)
-    checkBackoff({ ...this.engine.getMirror(name).config, ...patch })
-    await this.engine.updateMirrorConfig(name, patch)
-    return this.get(name)
+  async updateConfig(name: string, config: CreateMirrorRequest['config'], conditions?: MutationConditions): Promise<Mirror> {
+    return mutateMirror(this.engine, name, conditions, async () => {
+      const patch = configPatch(config)
+      checkBackoff({ ...this.engine.getMirror(name).config, ...patch })
+      await this.engine.updateMirrorConfig(name, patch)
+      return this.get(name)
+    })
   }
 
-  async delete(name: string): Promise<void> {
-    await this.engine.deleteMirror(name)
+  async delete(name: string, conditions?: MutationConditions): Promise<void> {
+    await mutateMirror(this.engine, name, conditions, () => this.engine.deleteMirror(name))
   }
 
   // TOPICS
 
-  async start(name: string, request: StartTopicsRequest): Promise<{ topics: string[] }> {
-    return this.engine.startTopics(name, {
-      ...(request.topics === undefined ? {} : { topics: request.topics }),
-      ...(request.patterns === undefined ? {} : { patterns: request.patterns }),
-    })
+  async start(name: string, request: StartTopicsRequest, conditions?: MutationConditions): Promise<CommandResult> {
+    return mutateMirror(this.engine, name, conditions, () =>
+      this.engine.startTopics(name, {
+        ...(request.topics === undefined ? {} : { topics: request.topics }),
+        ...(request.patterns === undefined ? {} : { patterns: request.patterns }),
+      }),
+    )
   }
 
-  async planStart(name: string, request: StartTopicsRequest): Promise<TruncationPlan> {
+  async planStart(name: string, request: StartTopicsRequest, conditions?: MutationConditions): Promise<TruncationPlan> {
+    checkIfMatch(this.engine, name, conditions)
     const definition = this.engine.getMirror(name)
     const sourceTopics = await this.clusters.topics(definition.sourceCluster)
     const patterns = (request.patterns ?? []).map(compile)
-    const topics = new Set(request.topics ?? [])
-    for (const { name: topic } of sourceTopics) if (matchesAny(topic, patterns)) topics.add(topic)
-    const missing = [...topics].filter((topic) => !sourceTopics.some((described) => described.name === topic))
+    const named = [...new Set(request.topics ?? [])]
+    const matched = sourceTopics.filter(({ name: topic }) => matchesAny(topic, patterns)).map(({ name: topic }) => topic)
+    const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
     if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
-    await this.assertStartable(name, definition.sourceCluster, definition.destinationCluster, [...topics], sourceTopics)
+    const wanted = new Set([...named, ...matched])
+    const { topics } = planStartOrRefuse(name, named, matched, this.engine.partitions(name).filter((partition) => wanted.has(partition.topic)))
+    await this.assertStartable(name, definition.sourceCluster, definition.destinationCluster, topics, sourceTopics)
     const plan = await this.engine.planStart({ sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, topics: [...topics], mirror: name })
     return { mirror: name, partitions: plan.partitions }
   }
 
-  pause(name: string, topics: string[] | undefined): Promise<{ topics: string[] }> {
-    return this.engine.pauseTopics(name, topics)
+  pause(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {
+    return mutateMirror(this.engine, name, conditions, () => this.engine.pauseTopics(name, topics))
   }
 
-  resume(name: string, topics: string[] | undefined): Promise<{ topics: string[] }> {
-    return this.engine.resumeTopics(name, topics)
+  resume(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {
+    return mutateMirror(this.engine, name, conditions, () => this.engine.resumeTopics(name, topics))
   }
 
-  recover(name: string, topics: string[] | undefined): Promise<{ topics: string[] }> {
-    return this.engine.recoverTopics(name, topics)
+  recover(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {
+    return mutateMirror(this.engine, name, conditions, () => this.engine.recoverTopics(name, topics))
   }
 
   /**
-   * What the engine checks before it starts topics (no other mirror on the destination owns them, this
-   * mirror is not already running them, the same topic id on both sides, no mirror loop), so a dry run
-   * reports the same refusal the real start would.
+   * What the engine checks before it starts topics (no other mirror on the destination owns them, the
+   * same topic id on both sides, no mirror loop), so a dry run reports the same refusal the real start would.
    */
   private async assertStartable(
     mirrorName: string,
@@ -250,29 +270,36 @@ export class MirrorApi {
       }
     }
     for (const definition of this.engine.listMirrors()) {
-      if (definition.destinationCluster !== destinationCluster) continue
+      // This mirror's own partitions are the start's preconditions, planned before (planStartOrRefuse).
+      if (definition.destinationCluster !== destinationCluster || definition.name === mirrorName) continue
       if (!definition.topics.some((topic) => wanted.has(topic))) continue
       for (const partition of this.engine.partitions(definition.name)) {
         if (!wanted.has(partition.topic) || partition.state === 'STOPPED' || partition.state === 'UNKNOWN') continue
-        if (definition.name !== mirrorName) throw new EngineError('CONFLICT', `topic ${partition.topic} is mirrored by ${definition.name}`)
-        throw new EngineError('INVALID_MIRROR_STATE', `topic ${partition.topic} is already ${partition.state} in mirror ${mirrorName}`, {
-          details: { partitions: [{ topic: partition.topic, partition: partition.partition, state: partition.state }] },
-        })
+        throw new EngineError('CONFLICT', `topic ${partition.topic} is mirrored by ${definition.name}`)
       }
     }
   }
 
   // FAILOVER
 
-  async failoverPlan(name: string, topics: string[] | undefined): Promise<ApiFailoverPlan> {
+  async failoverPlan(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<ApiFailoverPlan> {
+    checkIfMatch(this.engine, name, conditions)
     return toFailoverPlan(await this.engine.failoverPlan(name, topics))
   }
 
-  async failover(name: string, request: FailoverRequest): Promise<{ operation: string; plan: ApiFailoverPlan }> {
-    const { operation } = await this.engine.failover(name, {
-      ...(request.topics === undefined ? {} : { topics: request.topics }),
-      ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
-    })
+  /** The failover holds the mirror's mutations until its operation has run, so none interleaves with its stops. */
+  async failover(name: string, request: FailoverRequest, conditions?: MutationConditions): Promise<{ operation: string; plan: ApiFailoverPlan }> {
+    const { operation } = await mutateMirror(
+      this.engine,
+      name,
+      conditions,
+      () =>
+        this.engine.failover(name, {
+          ...(request.topics === undefined ? {} : { topics: request.topics }),
+          ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
+        }),
+      { holdUntil: ({ operation: started }) => this.engine.awaitOperation(started.id) },
+    )
     return { operation: operation.id, plan: toFailoverPlan(operation.plan) }
   }
 

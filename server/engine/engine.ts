@@ -6,7 +6,8 @@ import type { MirrorEvent } from '@/lib/mirror/events'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
-import { isMirrorPartitionState, rulesFor, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
+import type { MirrorCommand } from '@/lib/mirror/preconditions'
+import { isMirrorPartitionState, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
 import { createMirrorPartition, type MirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
 import { truncationPlan, type TruncationPlanInput } from '@/lib/mirror/truncation'
 import type {
@@ -20,6 +21,7 @@ import type {
   TopicPartition,
 } from '@/server/cluster/ports'
 import { isClusterError } from '@/server/cluster/errors'
+import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult } from './commands/preconditions'
 import { EngineError } from './errors'
 import type { LagArchive } from './lag-archive'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
@@ -893,12 +895,8 @@ export class MirrorEngine {
 
   async deleteMirror(name: string): Promise<void> {
     const mirror = this.requireMirror(name)
-    const notStopped = [...mirror.partitions.values()].filter((runtime) => runtime.value.state !== 'STOPPED')
-    if (notStopped.length > 0) {
-      throw new EngineError('INVALID_MIRROR_STATE', `mirror ${name} has ${notStopped.length} partitions that are not STOPPED`, {
-        details: { partitions: notStopped.slice(0, 20).map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state })) },
-      })
-    }
+    // A mirror without partitions has nothing to stop and may go.
+    if (mirror.partitions.size > 0) planOrRefuse('delete', [...mirror.partitions.values()], { named: true, mirror: name })
     await this.stateStore(mirror.definition.destinationCluster).write([
       ...[...mirror.partitions.values()].flatMap((runtime) => [
         { key: { kind: 'partition' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
@@ -929,22 +927,46 @@ export class MirrorEngine {
     return this.requireMirror(name).definition
   }
 
+  /**
+   * A client changed a destination topic's configs: the ones the state machine watches apply now, not at
+   * the next sync (KIP-1279.md §2.3): `remote.storage.enable` fails the topic's mirror partitions for good
+   * (§11 #36), `mirror.support.unclean.leader.election` is what the next divergence is judged by.
+   */
+  async destinationTopicConfigsChanged(clusterName: string, topic: string): Promise<void> {
+    for (const mirror of this.mirrors.values()) {
+      if (mirror.definition.destinationCluster !== clusterName || !mirror.definition.topics.includes(topic)) continue
+      const [description] = await this.cluster(clusterName).host.describeTopics([topic])
+      if (!description) continue
+      this.rememberDestinationTopics(clusterName, [description])
+      if (description.configs['remote.storage.enable'] !== 'true') continue
+      const active = [...mirror.partitions.values()].filter((runtime) => runtime.topic === topic && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
+      await this.dispatchAll(mirror, active, { type: 'tieredStorageDetected' })
+    }
+  }
+
   // TOPIC OPERATIONS
 
-  /** Starts (or restarts after STOPPED) mirroring of topics: each partition goes to PREPARING. */
-  async startTopics(mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<{ topics: string[] }> {
+  /**
+   * Starts (or restarts after STOPPED) mirroring of topics: each partition goes to PREPARING. Patterns
+   * are added to the mirror's topics.include, so topics created on the source later are discovered.
+   */
+  async startTopics(mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
     const mirror = this.requireMirror(mirrorName)
     const { definition } = mirror
     const { source, host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
     const sourceTopics = await this.reachSource(source, () => source.describeTopics())
-    const wanted = new Set(request.topics ?? [])
-    for (const topic of wanted) assertName(topic, 'topic')
+    const named = [...new Set(request.topics ?? [])]
+    for (const topic of named) assertName(topic, 'topic')
     const patterns = (request.patterns ?? []).map((pattern) => compilePattern(pattern))
-    for (const topic of sourceTopics) if (patterns.some((pattern) => pattern.test(topic.name))) wanted.add(topic.name)
-    const selected = sourceTopics.filter((topic) => wanted.has(topic.name))
-    const missing = [...wanted].filter((topic) => !selected.some((described) => described.name === topic))
+    const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.test(topic.name))).map((topic) => topic.name)
+    const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
     if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
+    const wanted = new Set([...named, ...matched])
+    const plan = planStartOrRefuse(mirrorName, named, matched, runtimeStates([...mirror.partitions.values()].filter((runtime) => wanted.has(runtime.topic))))
+    const starting = new Set(plan.topics)
+    const selected = sourceTopics.filter((topic) => starting.has(topic.name))
     await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected, source)
+    const skippedKeys = new Set(plan.skipped.map((p) => partitionKey(p.topic, p.partition)))
 
     const started: string[] = []
     for (const sourceTopic of selected) {
@@ -960,13 +982,14 @@ export class MirrorEngine {
           mirror: mirrorName,
         }))
       if (existing && destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
-      if (!definition.topics.includes(sourceTopic.name)) {
+      if (!mirror.definition.topics.includes(sourceTopic.name)) {
         mirror.definition = { ...mirror.definition, topics: [...mirror.definition.topics, sourceTopic.name] }
         await this.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: mirrorName }, value: mirror.definition }])
       }
       const runtimes: PartitionRuntime[] = []
       for (const { partition } of sourceTopic.partitions) {
         const key = partitionKey(sourceTopic.name, partition)
+        if (skippedKeys.has(key)) continue
         let runtime = mirror.partitions.get(key)
         if (!runtime) {
           runtime = this.newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
@@ -977,10 +1000,22 @@ export class MirrorEngine {
       await Promise.all(runtimes.map((runtime) => this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, { type: 'startRequested' }, 'start requested'))))
       started.push(sourceTopic.name)
     }
-    return { topics: started }
+    await this.keepStartPatterns(mirror, request.patterns ?? [])
+    return withSkipped({ topics: started }, plan.skipped)
   }
 
-  /** A topic can be (re)started when none of its partitions in this mirror is mid-flight, and no other mirror owns it. */
+  /** Adds start patterns to topics.include (KIP-1279.md §6.3: "Patterns saved"), each once. */
+  private async keepStartPatterns(mirror: MirrorRuntime, patterns: string[]): Promise<void> {
+    const include = mirror.definition.config['topics.include']
+    const added = [...new Set(patterns)].filter((pattern) => !include.includes(pattern))
+    if (added.length === 0) return
+    const definition = { ...mirror.definition, config: { ...mirror.definition.config, 'topics.include': [...include, ...added] } }
+    await this.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
+    mirror.definition = definition
+    this.emit({ type: 'mirror', mirror: definition.name, change: 'updated' })
+  }
+
+  /** A topic can be (re)started when no other mirror on the destination owns it, with the same topic id on both sides, and no loop. */
   private async assertTopicsStartable(mirrorName: string, destinationCluster: string, topics: TopicDescription[], source?: SourceCluster): Promise<void> {
     const host = this.cluster(destinationCluster).host
     if (source) await this.assertNoMirrorLoop(source, host, topics.map((topic) => topic.name))
@@ -990,13 +1025,11 @@ export class MirrorEngine {
         throw new EngineError('CONFLICT', `topic ${topic.name} exists on ${destinationCluster} with a different topic id`)
       }
       for (const other of this.mirrors.values()) {
-        if (other.definition.destinationCluster !== destinationCluster) continue
+        // This mirror's own partitions are the start's preconditions (planStart), checked before.
+        if (other.definition.destinationCluster !== destinationCluster || other.definition.name === mirrorName) continue
         const busy = [...other.partitions.values()].filter((runtime) => runtime.topic === topic.name && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'UNKNOWN')
         if (busy.length === 0) continue
-        if (other.definition.name !== mirrorName) throw new EngineError('CONFLICT', `topic ${topic.name} is mirrored by ${other.definition.name}`)
-        throw new EngineError('INVALID_MIRROR_STATE', `topic ${topic.name} is already ${busy[0]!.value.state} in mirror ${mirrorName}`, {
-          details: { partitions: busy.slice(0, 20).map((runtime) => ({ partition: runtime.partition, state: runtime.value.state })) },
-        })
+        throw new EngineError('CONFLICT', `topic ${topic.name} is mirrored by ${other.definition.name}`)
       }
     }
   }
@@ -1023,40 +1056,32 @@ export class MirrorEngine {
   }
 
   pauseTopics(mirror: string, topics?: string[]) {
-    return this.requestOnTopics(mirror, topics, 'pauseRequested', ['MIRRORING', 'PAUSING', 'PAUSED'])
+    return this.requestOnTopics(mirror, topics, 'pause', 'pauseRequested')
   }
 
   resumeTopics(mirror: string, topics?: string[]) {
-    return this.requestOnTopics(mirror, topics, 'resumeRequested', ['PAUSED', 'MIRRORING'])
+    return this.requestOnTopics(mirror, topics, 'resume', 'resumeRequested')
   }
 
   recoverTopics(mirror: string, topics?: string[]) {
-    return this.requestOnTopics(mirror, topics, 'recoverRequested', ['FAILED'])
+    return this.requestOnTopics(mirror, topics, 'recover', 'recoverRequested')
   }
 
   /**
-   * Validates every selected partition against `allowed` (KIP-1279.md §6.1) before changing any, so a
-   * refused request changes nothing; then dispatches the event to each.
+   * Plans the command against every selected partition (lib/mirror/preconditions.ts) before changing
+   * any, so a refused request changes nothing; then dispatches the event to the partitions it applies to.
    */
-  private async requestOnTopics(mirrorName: string, topics: string[] | undefined, eventType: MirrorEventType, allowed: MirrorPartitionState[]): Promise<{ topics: string[] }> {
+  private async requestOnTopics(mirrorName: string, topics: string[] | undefined, command: MirrorCommand, eventType: MirrorEventType): Promise<CommandResult> {
     const mirror = this.requireMirror(mirrorName)
-    const runtimes = this.selectPartitions(mirror, topics)
-    const refused = runtimes.filter((runtime) => !allowed.includes(runtime.value.state) || rulesFor(runtime.value.state, eventType).length === 0)
-    if (refused.length > 0) {
-      throw new EngineError('INVALID_MIRROR_STATE', `${eventType.replace('Requested', '')} needs partitions in ${allowed.join(' or ')}; ${refused.length} are not`, {
-        details: { partitions: refused.slice(0, 20).map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state })) },
-      })
-    }
-    await Promise.all(runtimes.map((runtime) => this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, { type: eventType } as MirrorEvent, `${eventType} by operator`))))
-    return { topics: [...new Set(runtimes.map((runtime) => runtime.topic))] }
+    const named = topics !== undefined && topics.length > 0
+    const { apply, skipped } = planOrRefuse(command, this.selectPartitions(mirror, topics), { named, mirror: mirrorName })
+    await Promise.all(apply.map((runtime) => this.runner.withLock(runtime, () => this.runner.dispatch(mirror.definition, runtime, { type: eventType } as MirrorEvent, `${eventType} by operator`))))
+    return withSkipped({ topics: [...new Set(apply.map((runtime) => runtime.topic))] }, skipped)
   }
 
   private selectPartitions(mirror: MirrorRuntime, topics: string[] | undefined): PartitionRuntime[] {
     const all = [...mirror.partitions.values()]
-    if (!topics || topics.length === 0) {
-      if (all.length === 0) throw new EngineError('INVALID_MIRROR_STATE', `mirror ${mirror.definition.name} has no topics`)
-      return all
-    }
+    if (!topics || topics.length === 0) return all
     const unknown = topics.filter((topic) => !all.some((runtime) => runtime.topic === topic))
     if (unknown.length > 0) throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} does not mirror ${unknown.join(', ')}`)
     return all.filter((runtime) => topics.includes(runtime.topic))
@@ -1123,11 +1148,14 @@ export class MirrorEngine {
     if (request.confirm !== mirrorName) {
       throw new EngineError('CONFIRMATION_REQUIRED', `type the mirror name "${mirrorName}" as confirm to fail over`)
     }
+    const named = request.topics !== undefined && request.topics.length > 0
+    planOrRefuse('stop', this.selectPartitions(mirror, request.topics), { named, mirror: mirrorName })
     const plan = await this.failoverPlan(mirrorName, request.topics)
     if (!plan.canProceed) {
       throw new EngineError('INVALID_MIRROR_STATE', 'the failover preflight has a blocking gate', { details: { gates: plan.gates } })
     }
-    const runtimes = this.selectPartitions(mirror, request.topics).filter((runtime) => runtime.value.state !== 'STOPPED')
+    // Planned again: the preflight awaited the clusters, and a partition may have moved meanwhile.
+    const { apply: runtimes } = planOrRefuse('stop', this.selectPartitions(mirror, request.topics), { named, mirror: mirrorName })
     const operation: Operation = {
       id: randomUUID(),
       kind: 'failover',
@@ -1228,6 +1256,14 @@ export class MirrorEngine {
       snapshots.push(this.snapshotOf(runtime))
     }
     return snapshots.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+  }
+
+  /** What a mirror's state version is made of (commands/state-version.ts), without building snapshots. */
+  stateVersionInputs(mirrorName: string): { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number } {
+    const mirror = this.requireMirror(mirrorName)
+    let stateEpochSum = 0
+    for (const runtime of mirror.partitions.values()) stateEpochSum += runtime.value.stateEpoch
+    return { definition: mirror.definition, partitionCount: mirror.partitions.size, stateEpochSum }
   }
 
   partitionHistory(mirrorName: string, topic: string, partition: number) {

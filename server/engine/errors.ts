@@ -7,6 +7,7 @@ export type EngineErrorCode =
   | 'INVALID_MIRROR_STATE'
   | 'CONFIRMATION_REQUIRED'
   | 'SOURCE_UNAVAILABLE'
+  | 'PRECONDITION_FAILED'
 
 /** A request the engine refuses; nothing was changed. The HTTP layer maps `code` to a status. */
 export class EngineError extends Error {

@@ -102,6 +102,22 @@ describe('buildOpenApiDocument', () => {
     })
   })
 
+  it('documents If-Match and 412 on mirror mutations, and the ETag of the mirror and its partition list', () => {
+    const mutations = SERVED_ENDPOINTS.filter((endpoint) => endpoint.path.startsWith('/api/v1/mirrors/{mirror}') && endpoint.method !== 'GET')
+    expect(mutations.map((endpoint) => endpoint.operationId).sort()).toEqual(
+      ['deleteMirror', 'failover', 'patchMirror', 'pauseMirrorTopics', 'recoverMirrorTopics', 'resumeMirrorTopics', 'startMirrorTopics'].sort(),
+    )
+    for (const endpoint of mutations) {
+      const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()]
+      expect(operation?.parameters, endpoint.operationId).toContainEqual(expect.objectContaining({ name: 'If-Match', in: 'header', required: false }))
+      expect(operation?.responses['412'], endpoint.operationId).toBeDefined()
+    }
+    for (const path of ['/api/v1/mirrors/{mirror}', '/api/v1/mirrors/{mirror}/partitions']) {
+      expect((document.paths[path]?.get?.responses['200'] as { headers?: Record<string, unknown> }).headers, path).toHaveProperty('ETag')
+    }
+    expect(document.paths['/api/v1/clusters/{cluster}/topics']?.get?.responses['412']).toBeUndefined()
+  })
+
   it('turns the zod schemas into components, with defaults optional in requests', () => {
     const schemas = document.components.schemas
     expect(schemas.CreateTopicRequest?.required).toEqual(['name', 'partitions'])

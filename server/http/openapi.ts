@@ -91,6 +91,7 @@ function errorStatuses(endpoint: Endpoint): Map<number, Set<string>> {
   if (endpoint.role === 'operator' || endpoint.method !== 'GET') codes.push('FORBIDDEN')
   if (endpoint.params) codes.push('NOT_FOUND')
   codes.push(...(endpoint.errors ?? []))
+  if (endpoint.ifMatch) codes.push('PRECONDITION_FAILED')
   const byStatus = new Map<number, Set<string>>()
   for (const code of codes) {
     const status = STATUS_BY_CODE[code]
@@ -100,6 +101,17 @@ function errorStatuses(endpoint: Endpoint): Map<number, Set<string>> {
   }
   return byStatus
 }
+
+/** Optimistic concurrency (KIP-1279's StateOffset): the mirror's state version as an entity tag. */
+const IF_MATCH: JsonObject = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The ETag (state version) of GET /mirrors/{mirror} or its partition list, quoted as sent, or *. When the mirror changed since, the request is refused with 412 PRECONDITION_FAILED and changes nothing. Mutations of one mirror run one at a time.',
+  schema: { type: 'string', maxLength: 1000 },
+}
+const ETAG_HEADER: JsonObject = { description: "The mirror's state version, for If-Match", schema: { type: 'string' } }
 
 const built = new WeakMap<readonly Endpoint[], { version: string; document: JsonObject }>()
 
@@ -134,7 +146,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], info: { ver
       summary: endpoint.summary,
       'x-required-role': endpoint.role,
       security: endpoint.role === 'public' ? [] : [{ bearerToken: [] }, { sessionCookie: [] }],
-      parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query')],
+      parameters: [...parameters(endpoint.params, 'path'), ...parameters(endpoint.query, 'query'), ...(endpoint.ifMatch ? [IF_MATCH] : [])],
     }
     if (endpoint.audit !== undefined) operation['x-audit-action'] = endpoint.audit
     if (endpoint.body !== undefined) {
@@ -145,7 +157,11 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], info: { ver
     const success = endpoint.response
     if (isZod(success)) {
       const name = register(responses, success, `${capitalize(endpoint.operationId)}Response`)
-      result[String(endpoint.status)] = { description: 'Success', content: { 'application/json': { schema: ref(name) } } }
+      result[String(endpoint.status)] = {
+        description: 'Success',
+        ...(endpoint.etag ? { headers: { ETag: ETAG_HEADER } } : {}),
+        content: { 'application/json': { schema: ref(name) } },
+      }
     } else if (success.kind === 'empty') {
       result[String(endpoint.status)] = { description: 'No content' }
     } else {

@@ -17,6 +17,7 @@ describe('toProblem', () => {
       CONFLICT: 409,
       TOPIC_READ_ONLY: 409,
       SOURCE_UNAVAILABLE: 503,
+      PRECONDITION_FAILED: 412,
     } as const
     for (const [code, status] of Object.entries(contract)) {
       const result = toProblem(new ApiError(code as keyof typeof contract, `msg ${code}`))

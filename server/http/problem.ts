@@ -29,6 +29,8 @@ export const STATUS_BY_CODE = {
   TRANSACTION_COORDINATOR_FENCED: 409,
   FENCED_LEADER_EPOCH: 409,
   MIRROR_LEADER_EPOCH_EXCEEDED: 409,
+  // An If-Match that no longer matches the mirror's state version: read it again and decide again.
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   RECORD_TOO_LARGE: 413,
   // A read outside [logStartOffset, logEndOffset]: the requested range cannot be served.

@@ -120,6 +120,11 @@ const TOPIC_CONFIG_RULES: Record<string, ConfigRule> = {
   'mirror.name': 'string',
 }
 
+/** A topic config Kafka knows. */
+export function isTopicConfigName(key: string): boolean {
+  return Object.hasOwn(TOPIC_CONFIG_RULES, key)
+}
+
 function isValidConfigValue(rule: ConfigRule, value: string): boolean {
   if (Array.isArray(rule)) return rule.includes(value)
   switch (rule) {

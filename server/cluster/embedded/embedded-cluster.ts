@@ -25,7 +25,7 @@ import type {
   TopicPartition,
 } from '../ports'
 import { systemClock, type Clock } from './clock'
-import { integerConfig, resolveClusterConfig, validateTopicConfigs, type EmbeddedClusterConfig } from './config'
+import { integerConfig, isTopicConfigName, resolveClusterConfig, validateTopicConfigs, type EmbeddedClusterConfig } from './config'
 import { DurableJsonFile, readJsonIfExists } from './durable-json'
 import { divergingEpoch } from './epochs'
 import { GroupCoordinator, type GroupDescription } from './group-coordinator'
@@ -106,6 +106,8 @@ export interface CreateTopicSpec {
   partitions: number
   replicationFactor?: number
   configs?: Record<string, string>
+  /** The id to give the topic (a mirror topic pre-created with its source's id); a new one by default. */
+  topicId?: string
 }
 
 export type Acks = 'all' | 'leader'
@@ -501,9 +503,10 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     const name = validateTopicName(spec?.name)
     const { partitions, replicationFactor } = this.validateNewTopic(name, spec.partitions, spec.replicationFactor)
     const configs = validateTopicConfigs(spec.configs)
+    const topicId = spec.topicId === undefined ? this.newTopicId() : this.unusedTopicId(validateTopicId(spec.topicId))
     const topic: TopicMetadata = {
       name,
-      topicId: this.newTopicId(),
+      topicId,
       internal: false,
       replicationFactor,
       configs,
@@ -513,6 +516,13 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     }
     await this.addTopic(topic, partitions)
     return this.describe(topic)
+  }
+
+  /** Kafka refuses a topic id another topic has (KIP-1279.md §6.1, JR59.3: TOPIC_ALREADY_EXISTS). */
+  private unusedTopicId(topicId: string): string {
+    const sameId = Object.values(this.metadata.topics).find((t) => t.topicId === topicId)
+    if (sameId) throw new ClusterError('CONFLICT', `topic id ${topicId} is already used by topic ${sameId.name} in ${this.name}`, { details: { topicId, topic: sameId.name } })
+    return topicId
   }
 
   private newTopicId(): string {
@@ -600,6 +610,33 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     }
     topic.configs = merged
     await this.metadataFile.save()
+  }
+
+  /**
+   * Client IncrementalAlterConfigs: sets and removes dynamic configs in one change, all validated first, so
+   * a refused request changes nothing. Allowed on mirror topics (the next sync rewrites the configs it mirrors).
+   */
+  async updateTopicConfigs(topicName: string, change: { set?: Record<string, string>; delete?: string[] }): Promise<Record<string, string>> {
+    this.ensureReachable()
+    const topic = this.requireTopic(topicName)
+    if (topic.internal) throw new ClusterError('VALIDATION_FAILED', `${topic.name} is an internal topic`)
+    const set = validateTopicConfigs(change.set ?? {})
+    const removed = change.delete ?? []
+    if (!Array.isArray(removed) || removed.some((key) => typeof key !== 'string')) throw new ClusterError('VALIDATION_FAILED', 'config keys must be an array of strings')
+    const unknown = removed.filter((key) => !isTopicConfigName(key))
+    if (unknown.length > 0) throw new ClusterError('VALIDATION_FAILED', `unknown topic config ${JSON.stringify(unknown[0])}`, { details: { config: unknown[0] } })
+    const both = removed.find((key) => Object.hasOwn(set, key))
+    if (both !== undefined) throw new ClusterError('VALIDATION_FAILED', `config ${both} cannot be both set and deleted`, { details: { config: both } })
+    const next = { ...topic.configs, ...set }
+    for (const key of removed) delete next[key]
+    if (next['min.insync.replicas'] !== undefined && Number(next['min.insync.replicas']) > topic.replicationFactor) {
+      throw new ClusterError('VALIDATION_FAILED', `min.insync.replicas ${next['min.insync.replicas']} exceeds the replication factor ${topic.replicationFactor} of ${topicName}`, {
+        details: { config: 'min.insync.replicas' },
+      })
+    }
+    topic.configs = next
+    await this.metadataFile.save()
+    return { ...next }
   }
 
   /** Removes dynamic configs (back to the cluster defaults). */
@@ -1156,8 +1193,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     if (typeof spec.mirror !== 'string' || !NAME_PATTERN.test(spec.mirror)) throw new ClusterError('VALIDATION_FAILED', `invalid mirror name ${JSON.stringify(spec.mirror)}`)
     const { partitions, replicationFactor } = this.validateNewTopic(name, spec.partitions, spec.replicationFactor)
     const configs = validateTopicConfigs(spec.configs)
-    const sameId = Object.values(this.metadata.topics).find((t) => t.topicId === topicId)
-    if (sameId) throw new ClusterError('CONFLICT', `topic id ${topicId} is already used by topic ${sameId.name} in ${this.name}`)
+    this.unusedTopicId(topicId)
     const topic: TopicMetadata = { name, topicId, internal: false, replicationFactor, configs, readOnly: true, mirror: { name: spec.mirror }, partitions: [] }
     await this.addTopic(topic, partitions)
     return this.describe(topic)

@@ -1,5 +1,6 @@
 import 'server-only'
 import { z } from 'zod'
+import { MIRROR_STATE_TOPIC } from '@/lib/mirror/constants'
 import { ClusterError } from '../errors'
 
 /**
@@ -41,9 +42,15 @@ export type ClusterMetadata = z.infer<typeof ClusterMetadataSchema>
 /** API.md: cluster, mirror and topic names. */
 export const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
 
-/** Internal topics start with a double underscore (Kafka's `__consumer_offsets`, KIP-1279's `__mirror_state`). */
+/**
+ * The internal topics' names (Kafka's `Topic.isInternal` and its metadata log, KIP-1279's `__mirror_state`).
+ * Other names starting with `__` are ordinary topics, as Kafka allows them; a mirror's default
+ * `topics.exclude` (`__.*`) is what keeps them out of mirrors.
+ */
+export const INTERNAL_TOPIC_NAMES: readonly string[] = ['__consumer_offsets', '__transaction_state', '__share_group_state', '__cluster_metadata', MIRROR_STATE_TOPIC]
+
 export function isInternalTopicName(name: string): boolean {
-  return name.startsWith('__')
+  return INTERNAL_TOPIC_NAMES.includes(name)
 }
 
 export function validateTopicName(name: unknown): string {
@@ -51,7 +58,7 @@ export function validateTopicName(name: unknown): string {
     throw new ClusterError('VALIDATION_FAILED', `invalid topic name ${JSON.stringify(name)}: expected ${NAME_PATTERN.source}, not "." or ".."`)
   }
   if (isInternalTopicName(name)) {
-    throw new ClusterError('VALIDATION_FAILED', `topic names starting with "__" are reserved for internal topics: ${name}`)
+    throw new ClusterError('VALIDATION_FAILED', `${name} is the name of an internal topic`)
   }
   return name
 }

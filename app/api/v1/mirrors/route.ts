@@ -4,7 +4,7 @@ import { reply, route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(mirrorEndpoints.listMirrors, ({ runtime }) => mirrorApiOf(runtime).list())
+export const GET = route(mirrorEndpoints.listMirrors, ({ runtime, query }) => mirrorApiOf(runtime).list(query))
 
 export const POST = route(mirrorEndpoints.createMirror, async ({ runtime, body, audit }) => {
   audit.target = `/mirrors/${body.name}`

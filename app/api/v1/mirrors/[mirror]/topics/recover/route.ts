@@ -1,7 +1,8 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { conditionsOf } from '@/server/http/conditional'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const POST = route(mirrorEndpoints.recoverMirrorTopics, ({ runtime, params, body }) => mirrorApiOf(runtime).recover(params.mirror, body.topics))
+export const POST = route(mirrorEndpoints.recoverMirrorTopics, ({ runtime, params, body, request }) => mirrorApiOf(runtime).recover(params.mirror, body.topics, conditionsOf(request)))

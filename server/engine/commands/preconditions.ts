@@ -1,0 +1,74 @@
+import 'server-only'
+import { planCommand, planStart, type CommandRefusal, type MirrorCommand, type PartitionStateRef } from '@/lib/mirror/preconditions'
+import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { EngineError } from '../errors'
+import type { PartitionRuntime } from '../types'
+
+/**
+ * The engine's side of the command preconditions (lib/mirror/preconditions.ts): plans over partition
+ * runtimes (or the API's snapshots, for dry runs) and the one refusal error, so a dry run and the real
+ * request refuse alike.
+ */
+
+/** Offending partitions listed in a refusal's details (its `partitionCount` says how many there are in all). */
+const MAX_LISTED = 1000
+
+export interface SkippedPartition {
+  topic: string
+  partition: number
+  state: MirrorPartitionState
+}
+
+/** What a topic command answers: the topics it acted on, and the partitions it left alone (only when any). */
+export interface CommandResult {
+  topics: string[]
+  skipped?: SkippedPartition[]
+}
+
+/** Every skipped partition is listed: the answer says exactly what the command left alone. */
+export function withSkipped(result: { topics: string[] }, skipped: readonly SkippedPartition[]): CommandResult {
+  return skipped.length === 0 ? result : { ...result, skipped: skipped.map((p) => ({ topic: p.topic, partition: p.partition, state: p.state })) }
+}
+
+/** INVALID_MIRROR_STATE naming every partition in the way (up to MAX_LISTED) and its state. */
+export function refusalError(refusal: CommandRefusal): EngineError {
+  return new EngineError('INVALID_MIRROR_STATE', refusal.message, {
+    details: {
+      command: refusal.command,
+      allowedStates: [...refusal.allowedStates],
+      partitionCount: refusal.partitions.length,
+      partitions: refusal.partitions.slice(0, MAX_LISTED).map((p) => ({ topic: p.topic, partition: p.partition, state: p.state })),
+    },
+  })
+}
+
+function refsOf(runtimes: readonly PartitionRuntime[]) {
+  return runtimes.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state, runtime }))
+}
+
+/** The command's plan over the engine's partitions; throws (having changed nothing) when it is refused. */
+export function planOrRefuse(
+  command: MirrorCommand,
+  runtimes: readonly PartitionRuntime[],
+  options: { named: boolean; mirror: string },
+): { apply: PartitionRuntime[]; skipped: SkippedPartition[] } {
+  const plan = planCommand(command, refsOf(runtimes), options)
+  if (!plan.ok) throw refusalError(plan.refusal)
+  return { apply: plan.apply.map((ref) => ref.runtime), skipped: [...plan.skipped] }
+}
+
+/** planStart over partitions (runtimes' states or snapshots), or the refusal error. */
+export function planStartOrRefuse(
+  mirror: string,
+  named: readonly string[],
+  matched: readonly string[],
+  partitions: readonly PartitionStateRef[],
+): { topics: readonly string[]; skipped: SkippedPartition[] } {
+  const plan = planStart({ mirror, named, matched, partitions })
+  if (!plan.ok) throw refusalError(plan.refusal)
+  return { topics: plan.topics, skipped: [...plan.skipped] }
+}
+
+export function runtimeStates(runtimes: readonly PartitionRuntime[]): PartitionStateRef[] {
+  return runtimes.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state }))
+}
