@@ -5,7 +5,7 @@ import { Providers } from '@/components/providers'
 import { AppHeader } from '@/components/ui/app-header'
 import { ConnectionBanner } from '@/components/ui/connection-banner'
 import { THEME_SCRIPT } from '@/components/ui/theme'
-import { NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
+import { BROWSER_ZOD_JITLESS_SCRIPT, NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
 import { getPageSession } from '@/server/pages/session'
 import './globals.css'
 
@@ -27,6 +27,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: BROWSER_ZOD_JITLESS_SCRIPT }} />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">

@@ -12,6 +12,15 @@ import { randomBytes } from 'node:crypto'
 /** Request header carrying this request's nonce to the root layout (always overwritten: a client cannot pick it). */
 export const NONCE_REQUEST_HEADER = 'x-mirrorboard-nonce'
 
+/**
+ * Run in the page before any bundle (app/layout.tsx, with the nonce). zod 4 compiles object parsers with
+ * `new Function` and probes for it when the first schema is built; under this policy (no 'unsafe-eval') the
+ * probe fails and zod falls back to plain parsing anyway, but Chromium reports the attempt as a violation.
+ * `jitless` skips the probe. It is zod's config object (what `z.config({ jitless: true })` writes), set here
+ * because it must exist before the first schema module is evaluated, whichever bundle loads first.
+ */
+export const BROWSER_ZOD_JITLESS_SCRIPT = 'globalThis.__zod_globalConfig=Object.assign(globalThis.__zod_globalConfig||{},{jitless:true})'
+
 /** 128 random bits, as the CSP spec asks of a nonce. */
 export function newNonce(): string {
   return randomBytes(16).toString('base64')
