@@ -24,21 +24,26 @@ git ls-files -z --cached --others --exclude-standard | tar --null --files-from=-
 cd "$work"
 echo "clean copy in $work"
 
+phase=$SECONDS
 npm ci --omit=dev --prefer-offline --no-audit --no-fund --loglevel=error
+echo "npm ci --omit=dev: $((SECONDS - phase)) s"
 # The point of the check: nothing below may lean on a dev dependency. (@playwright/test is installed all the
 # same: it is an optional peer of next, and optional packages stay in a production install.)
 for dev in tsx vitest eslint fast-check; do
   if [ -e "node_modules/$dev" ]; then echo "node_modules/$dev is installed: not a production install" >&2; exit 1; fi
 done
 
+phase=$SECONDS
 NEXT_TELEMETRY_DISABLED=1 npm run build --silent > build.log 2>&1 || { cat build.log >&2; exit 1; }
+echo "npm run build: $((SECONDS - phase)) s"
+phase=$SECONDS
 
 # A process group of its own, so the EXIT trap stops npm and the node it started together.
 MIRRORBOARD_DATA_DIR="$work/data" PORT="$port" HOST=127.0.0.1 setsid npm start --silent > server.log 2>&1 &
 server_pid=$!
-for _ in $(seq 1 120); do
+for _ in $(seq 1 180); do
   if body="$(curl -fsS -D headers.txt "http://127.0.0.1:$port/api/v1/health" 2>/dev/null)"; then
-    echo "GET /api/v1/health → $body"
+    echo "npm start → GET /api/v1/health in $((SECONDS - phase)) s: $body"
     # The compiled entry (dist/main.js) is what sets them in production; the journeys run server/main.ts.
     if ! grep -qi '^content-security-policy: .*frame-ancestors' headers.txt; then
       echo "the answer has no Content-Security-Policy:" >&2; cat headers.txt >&2; exit 1
