@@ -11,7 +11,7 @@ const frameworkImports = [
 const nodeBuiltins = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'stream', 'zlib', 'events', 'util', 'url', 'buffer', 'worker_threads']
 
 const config = [
-  { ignores: ['.next/**', 'node_modules/**', '.kafka/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '.tmp/**'] },
+  { ignores: ['.next/**', 'dist/**', 'node_modules/**', '.kafka/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '.tmp/**'] },
   ...nextVitals,
   ...nextTypescript,
   {

@@ -7,6 +7,8 @@ const nextConfig: NextConfig = {
   // server/main.ts compresses, at levels chosen for multi-megabyte JSON; Next's own would compress again.
   compress: false,
   reactStrictMode: true,
+  // The build type-checks the app without its tests (their dev dependencies are absent from a production install).
+  typescript: { tsconfigPath: 'tsconfig.build.json' },
 }
 
 export default nextConfig

@@ -1,9 +1,11 @@
 import type { Metadata, Viewport } from 'next'
+import { headers } from 'next/headers'
 import type { ReactNode } from 'react'
 import { Providers } from '@/components/providers'
 import { AppHeader } from '@/components/ui/app-header'
 import { ConnectionBanner } from '@/components/ui/connection-banner'
 import { THEME_SCRIPT } from '@/components/ui/theme'
+import { BROWSER_ZOD_JITLESS_SCRIPT, NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
 import { getPageSession } from '@/server/pages/session'
 import './globals.css'
 
@@ -20,10 +22,13 @@ export const dynamic = 'force-dynamic'
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const info = await getPageSession()
   const session = info === null ? null : { role: info.principal.role, demo: info.demo }
+  // server/main.ts allows inline scripts by a per-request nonce only (server/http/security-headers.ts).
+  const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: BROWSER_ZOD_JITLESS_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers session={session}>

@@ -34,6 +34,8 @@ step "integration tests (real Kafka brokers)"
 npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
 step "production build"
 npx next build
+step "clean clone: npm ci --omit=dev && npm run build && npm start serves /api/v1/health"
+bash scripts/test/clean-clone.sh
 step "browser journeys (Debian chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
 step "API fuzzing (schemathesis)"

@@ -1,15 +1,20 @@
-// The production server: Next.js's request handler behind our own HTTP server, started as
-// `node --import tsx server/main.ts [-H host] [-p port]` (what `next start` took, PORT and HOSTNAME too).
+// The production server: Next.js's request handler behind our own HTTP server. `npm start` runs it compiled
+// (dist/main.js, built by `npm run build` with tsconfig.server.json, so a production install needs no tsx);
+// the demo and the tests run it as `node --import tsx server/main.ts [-H host] [-p port]` (what `next start`
+// took, PORT and HOSTNAME too). Only relative imports here: tsc does not rewrite the '@/' alias.
 //
-// It exists for compression. `next start` gzips at zlib's level 6 with no way to set it, and a route handler
+// It sets the security headers of every answer (server/http/security-headers.ts), Next's included. And it
+// exists for compression. `next start` gzips at zlib's level 6 with no way to set it, and a route handler
 // cannot answer compressed bytes itself (Next drops the Content-Encoding it sets). A 10,000-partition list is
 // 4.6 MB of JSON: level 6 costs ~38 ms of CPU a request on these machines (190 KB). Here browsers get brotli
 // at quality 2 (~10 ms, 27 KB) and other gzip clients level 1 (~14 ms, 257 KB; nginx's default level).
 import http from 'node:http'
 import path from 'node:path'
 import { Duplex } from 'node:stream'
+import { TLSSocket } from 'node:tls'
 import zlib from 'node:zlib'
 import compression from 'compression'
+import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
 /**
  * A client that goes away mid-response (an SSE viewer closing its tab) leaves the middleware's zlib stream
@@ -44,6 +49,13 @@ async function main(): Promise<void> {
 
   const compress = compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } } })
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    const nonce = newNonce()
+    const tls = isTlsRequest(request.headers['x-forwarded-proto'], request.socket instanceof TLSSocket)
+    const headers = securityHeaders(nonce, tls)
+    for (const [name, value] of Object.entries(headers)) if (value !== undefined) response.setHeader(name, value)
+    // Next takes the script nonce from the request's policy; whatever a client sent in these is replaced.
+    request.headers['content-security-policy'] = headers['Content-Security-Policy']
+    request.headers[NONCE_REQUEST_HEADER] = nonce
     // TRACE echoes requests back (cross-site tracing); Next answers it with a 500 before any route runs.
     if (request.method === 'TRACE' || request.method === 'TRACK') {
       const body = JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not supported` } })
