@@ -73,6 +73,8 @@ type Fate = 'commit' | 'abort' | 'holdOpen'
 interface TransactionSlot {
   transactionalId: string
   producer: TransactionalProducer | null
+  /** The partition the open transaction writes (one order's items stay together). */
+  partition: number
   /** Records sent in the open transaction; 0 when none is open. */
   sent: number
   size: number
@@ -91,9 +93,10 @@ export interface TransactionalWriterOptions {
 
 /**
  * Orders: transactional producers that commit most transactions, abort some and leave some open for a while
- * (the open ones hold the last stable offset back and are what a failover must abort). Each transaction
- * spans a few partitions. A producer that was fenced or closed under it (a restart) is started again with
- * the same transactional id, which aborts whatever its predecessor left open, as Kafka's initTransactions does.
+ * (the open ones hold the last stable offset of their partition back and are what a failover must abort).
+ * Each transaction writes one partition, as an order's items keyed by the order would. A producer that was
+ * fenced or closed under it (a restart) is started again with the same transactional id, which aborts
+ * whatever its predecessor left open, as Kafka's initTransactions does.
  */
 export class TransactionalWriter implements WorkloadClient {
   private readonly slots: TransactionSlot[]
@@ -109,8 +112,8 @@ export class TransactionalWriter implements WorkloadClient {
   ) {
     this.random = options.random ?? Math.random
     this.now = options.now ?? Date.now
-    this.holdOpenMs = options.holdOpenMs ?? [5_000, 15_000]
-    this.slots = options.transactionalIds.map((transactionalId) => ({ transactionalId, producer: null, sent: 0, size: 0, fate: 'commit', holdUntil: 0 }))
+    this.holdOpenMs = options.holdOpenMs ?? [3_000, 10_000]
+    this.slots = options.transactionalIds.map((transactionalId) => ({ transactionalId, producer: null, partition: 0, sent: 0, size: 0, fate: 'commit', holdUntil: 0 }))
   }
 
   /** Counts of transaction endings, for tests and the workload's description. */
@@ -118,7 +121,7 @@ export class TransactionalWriter implements WorkloadClient {
 
   private chooseFate(): Fate {
     const roll = this.random()
-    return roll < 0.8 ? 'commit' : roll < 0.92 ? 'abort' : 'holdOpen'
+    return roll < 0.85 ? 'commit' : roll < 0.95 ? 'abort' : 'holdOpen'
   }
 
   async step(budget: number): Promise<number> {
@@ -138,11 +141,13 @@ export class TransactionalWriter implements WorkloadClient {
       if (slot.sent === 0) {
         slot.size = 5 + Math.floor(this.random() * 20)
         slot.fate = this.chooseFate()
+        const partitions = (await this.cluster().describeTopic(this.topic)).partitions.length
+        slot.partition = Math.floor(this.random() * partitions)
       }
       if (slot.sent < slot.size) {
         const count = Math.min(budget, slot.size - slot.sent, MAX_BATCH)
-        const records = Array.from({ length: count }, (_, i) => ({ key: `order-${Math.floor(this.random() * 1000)}`, value: JSON.stringify({ item: slot.sent + i, txn: slot.transactionalId }) }))
-        await producer.send(this.topic, { records })
+        const records = Array.from({ length: count }, (_, i) => ({ key: `order-${slot.transactionalId}-${slot.partition}`, value: JSON.stringify({ item: slot.sent + i, txn: slot.transactionalId }) }))
+        await producer.send(this.topic, { partition: slot.partition, records })
         slot.sent += count
         if (slot.sent >= slot.size && slot.fate === 'holdOpen') {
           const [low, high] = this.holdOpenMs
