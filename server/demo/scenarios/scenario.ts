@@ -130,7 +130,7 @@ export async function waitForCaughtUp(context: StepContext, mirror: string, sour
 export type TableRow = [offset: number, type: string, producerId: number | null, content: string | null]
 
 /** A partition's log as the KIP's worked example tables show it: offset, type, producer id, key=value. */
-export async function logTable(context: ScenarioEnvironment, cluster: string, topic: string, partition: number): Promise<TableRow[]> {
+export async function logTable(context: Pick<ScenarioEnvironment, 'clusters'>, cluster: string, topic: string, partition: number): Promise<TableRow[]> {
   const page = await context.clusters.embedded(cluster).readRecords(topic, partition, { fromOffset: 0, limit: 1000 })
   return page.records.map((r) => [r.offset, r.type, r.producerId, r.key === null ? null : `${r.key}=${r.value}`])
 }
