@@ -36,6 +36,8 @@ step "production build"
 npx next build
 step "browser journeys (Debian chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
+step "browser journeys in demo mode"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" npx playwright test -c playwright.demo.config.ts --reporter=list,json
 step "API fuzzing (schemathesis)"
 bash scripts/fuzz/run.sh
 step "summary"

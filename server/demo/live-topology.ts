@@ -62,7 +62,7 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       kind: 'transactional',
       ratePerSecond: 20,
       group: null,
-      description: 'Three transactional producers: most transactions commit, some abort, some stay open for 5–15 s before they commit.',
+      description: 'Three transactional producers: most transactions commit, some abort, some stay open for 3–10 s before they commit.',
       client: new TransactionalWriter(source, 'orders', { transactionalIds: ['orders-writer-1', 'orders-writer-2', 'orders-writer-3'] }),
     },
     {
