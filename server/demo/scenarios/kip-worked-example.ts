@@ -101,7 +101,7 @@ export const kipWorkedExample: ScenarioDefinition = {
           const aborts = partition.transactionsToAbort.map((t) => `${t.producerId}@${t.firstOffset}`)
           expectThat(aborts.join(',') === '4001@0,4002@2', `expected to abort 4001 (from 0) and 4002 (from 2), got ${aborts.join(', ') || 'none'}`)
           return {
-            narration: `B mirrored up to offset 3 of A's 6: 3 records are at risk (the COMMIT of 4001, Y=5, Z=10). Transactions to abort at B: 4001 from offset 0 and 4002 from offset 2.`,
+            narration: `B holds offsets 0–2 of A's 0–5: 3 records are at risk (the COMMIT of 4001, Y=5, Z=10). Transactions to abort at B: 4001 from offset 0 and 4002 from offset 2.`,
             target: mirrorPartition,
           }
         },
