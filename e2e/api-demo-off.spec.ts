@@ -10,6 +10,7 @@ test('outside demo mode every /demo endpoint answers 404 and nothing is created'
     ['GET', '/api/v1/demo/faults'],
     ['POST', '/api/v1/demo/scenarios/kip-worked-example/run'],
     ['POST', '/api/v1/demo/session'],
+    ['GET', '/api/v1/demo/session'],
   ] as const) {
     const response = await request.fetch(path, { method, headers: path.endsWith('/session') ? {} : asOperator })
     await expectError(response, 404, 'NOT_FOUND')

@@ -89,6 +89,7 @@ test.describe('the demo API', () => {
 
   test('the one-click sign-in answers loopback only, never a forwarded or rebound request', async ({ playwright, baseURL }) => {
     const anonymous = await playwright.request.newContext({ baseURL })
+    expect(await okJson(await anonymous.get('/api/v1/demo/session'))).toEqual({ oneClickSignIn: true })
     const signedIn = await anonymous.post('/api/v1/demo/session')
     const session = await okJson<{ role: string; via: string }>(signedIn)
     expect(session).toMatchObject({ role: 'operator', via: 'cookie' })

@@ -23,6 +23,9 @@ export const DemoStatus = z.object({
 })
 export type DemoStatus = z.infer<typeof DemoStatus>
 
+/** Whether this caller may sign in with one click (demo mode, and a request from this machine to loopback). */
+export const DemoSignIn = z.object({ oneClickSignIn: z.literal(true) })
+
 // WORKLOADS
 
 export const WorkloadKind = z.enum(['transactional', 'idempotent', 'plain', 'consumer'])

@@ -4,6 +4,7 @@ import { Cluster, ClusterList, ClusterParams, CreateClusterRequest } from './clu
 import { OkResponse } from './common'
 import type { ApiErrorCode } from './errors'
 import {
+  DemoSignIn,
   DemoStatus,
   FaultList,
   FaultParams,
@@ -558,6 +559,15 @@ export const demoEndpoints = {
     summary: 'Whether the demo runs, and its live clusters and mirror (404 outside demo mode)',
     status: 200,
     response: DemoStatus,
+  }),
+  getDemoSignIn: endpoint({
+    operationId: 'getDemoSignIn',
+    method: 'GET',
+    path: `${v1}/demo/session`,
+    role: 'public',
+    summary: 'Whether the one-click operator sign-in is offered to this caller: 200 in demo mode from loopback, 404 otherwise',
+    status: 200,
+    response: DemoSignIn,
   }),
   createDemoSession: endpoint({
     operationId: 'createDemoSession',

@@ -260,6 +260,9 @@ describe('the live demo', () => {
   })
 
   it('signs in as operator with one click only from loopback to a loopback host', async () => {
+    const offered = (headers: Record<string, string>) => callRoute(sessionRoute.GET, { path: '/api/v1/demo/session', headers: { authorization: '', ...headers } })
+    expect(await offered({ 'x-mirrorboard-peer-address': '127.0.0.1', host: 'localhost:3000' })).toMatchObject({ status: 200, body: { oneClickSignIn: true } })
+    expect(await offered({ 'x-mirrorboard-peer-address': '192.168.1.20', host: 'localhost:3000' })).toMatchObject({ status: 404 })
     const post = (headers: Record<string, string>) => callRoute(sessionRoute.POST, { method: 'POST', path: '/api/v1/demo/session', headers: { authorization: '', ...headers } })
     const fromLoopback = await post({ 'x-mirrorboard-peer-address': '127.0.0.1', host: '127.0.0.1:3000' })
     expect(fromLoopback).toMatchObject({ status: 200, body: { role: 'operator', via: 'cookie' } })
@@ -295,6 +298,7 @@ describe('outside demo mode', () => {
       callRoute(runScenarioRoute.POST, { method: 'POST', path: '/x', params: { name: 'kip-worked-example' } }),
       callRoute(runRoute.GET, { path: '/x', params: { id: 'worked-1-abc' } }),
       callRoute(sessionRoute.POST, { method: 'POST', path: '/api/v1/demo/session', headers: { authorization: '', 'x-mirrorboard-peer-address': '127.0.0.1', host: '127.0.0.1:3000' } }),
+      callRoute(sessionRoute.GET, { path: '/api/v1/demo/session', headers: { authorization: '', 'x-mirrorboard-peer-address': '127.0.0.1', host: '127.0.0.1:3000' } }),
     ])
     for (const answer of answers) expect(answer).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } })
     expect(plain.clusters.names()).toEqual([])
