@@ -605,7 +605,7 @@ export const demoEndpoints = {
     method: 'POST',
     path: `${v1}/demo/workloads/{name}/pause`,
     role: 'operator',
-    summary: 'Pause a workload (answers once its call in flight has ended)',
+    summary: 'Pause a workload (answers once its call in flight has ended, or after 2 s)',
     audit: 'demo.workload.pause',
     params: WorkloadParams,
     status: 200,

@@ -29,6 +29,8 @@ export interface WorkloadSpec {
 const TURN_MS = 250
 /** Budget that may build up while a turn is slow: at most this many seconds of records at once. */
 const MAX_BACKLOG_SECONDS = 2
+/** How long a pause or a rate change waits for the workload's call in flight. */
+const CHANGE_WAIT_MS = 2_000
 
 const SettingsFile = z.object({
   version: z.literal(1),
@@ -168,25 +170,14 @@ export class Workloads {
     })
   }
 
-  /** Pauses every producer of `cluster` (a planned switchover stops writes first); returns the names it paused. */
-  async pauseProducersOf(cluster: string): Promise<string[]> {
-    const names = [...this.running.values()].filter((entry) => entry.spec.cluster === cluster && entry.spec.kind !== 'consumer' && !entry.paused).map((e) => e.spec.name)
-    for (const name of names) await this.pause(name)
-    return names
-  }
-
-  /** Resolves once no turn is in flight: a paused workload writes nothing after this. */
-  async quiesce(name: string): Promise<void> {
-    await this.entry(name).turn
-  }
-
   private async change(name: string, apply: (entry: Running) => void): Promise<Workload> {
     const entry = this.entry(name)
     apply(entry)
     entry.credit = 0
     await this.save()
-    // A pause answers once the workload's call in flight (if any) has ended: nothing is written after it.
-    await entry.turn
+    // A pause answers once the workload's call in flight has ended, so nothing is written after it; but not
+    // later than CHANGE_WAIT_MS: an acks=all append held by a stopped broker may wait the request timeout.
+    await Promise.race([entry.turn, new Promise((resolve) => setTimeout(resolve, CHANGE_WAIT_MS).unref())])
     return this.view(entry)
   }
 
