@@ -197,6 +197,36 @@ describe('the live demo', () => {
     expect(await injectFault({ kind: 'unclean-election', cluster: 'us-east', topic: 'no-such-topic' })).toMatchObject({ status: 404 })
   })
 
+  it('after a crash mid-scenario the run is failed with the reason, nothing is duplicated, and the next run succeeds', async () => {
+    const started = await callRoute(runScenarioRoute.POST, { method: 'POST', path: '/x', params: { name: 'planned-switchover' } })
+    const run = (started.body as { run: Run }).run
+    const runsFile = path.join(dataDir, 'demo', 'runs.json')
+    const stored = () => (JSON.parse(readFileSync(runsFile, 'utf8')) as { runs: Run[] }).runs.find((r) => r.id === run.id)
+    await vi.waitFor(() => expect(stored()?.steps[0]!.status).toBe('running'), waitLong)
+    // What the file holds at this instant is what a process killed now leaves behind.
+    copyFileSync(runsFile, `${runsFile}.crash`)
+    const clusterCount = runtime.clusters.names().length
+    await runtime.close()
+    copyFileSync(`${runsFile}.crash`, runsFile)
+    expect(stored()?.status).toBe('running')
+
+    runtime = await openTestRuntime(dataDir, { demo: true })
+    const failed = demo().runs.get(run.id)
+    expect(failed.status).toBe('failed')
+    expect(failed.error).toContain('the server stopped in step 1')
+    expect(failed.steps[0]!.status).toBe('failed')
+    expect(runtime.clusters.names().filter((name) => name === 'us-east' || name === 'eu-west')).toEqual(['us-east', 'eu-west'])
+    expect(runtime.clusters.names().length).toBeLessThanOrEqual(clusterCount + 2)
+    expect(runtime.engine.listMirrors().filter((m) => m.name === LIVE.mirror)).toHaveLength(1)
+    expect(Object.fromEntries((await source().describeTopics()).map((t) => [t.name, t.partitions.length]))).toEqual({ orders: 6, payments: 3, clickstream: 12 })
+    expect(demo().workloads.get('clickstream-plain').ratePerSecond).toBe(60)
+
+    const next = await callRoute(runScenarioRoute.POST, { method: 'POST', path: '/x', params: { name: 'planned-switchover' } })
+    expect(next.status).toBe(202)
+    const finished = await demo().runs.settled((next.body as { run: Run }).run.id)
+    expect(finished.status, finished.error ?? '').toBe('succeeded')
+  })
+
   it('runs every scenario to succeeded on clusters of its own; the worked example reproduces the excerpt', async () => {
     const catalog = await callRoute(scenariosRoute.GET, { path: '/api/v1/demo/scenarios' })
     const scenarios = (catalog.body as { scenarios: Scenario[] }).scenarios
@@ -227,36 +257,6 @@ describe('the live demo', () => {
     expect(WORKED_EXAMPLE_SOURCE.map(([offset]) => offset)).toEqual([0, 1, 2, 3, 4, 5])
     // The live demo kept running meanwhile.
     expect(runtime.engine.partitions(LIVE.mirror, { topic: 'payments' }).every((p) => p.state === 'MIRRORING')).toBe(true)
-  })
-
-  it('after a crash mid-scenario the run is failed with the reason, nothing is duplicated, and the next run succeeds', async () => {
-    const started = await callRoute(runScenarioRoute.POST, { method: 'POST', path: '/x', params: { name: 'planned-switchover' } })
-    const run = (started.body as { run: Run }).run
-    const runsFile = path.join(dataDir, 'demo', 'runs.json')
-    const stored = () => (JSON.parse(readFileSync(runsFile, 'utf8')) as { runs: Run[] }).runs.find((r) => r.id === run.id)
-    await vi.waitFor(() => expect(stored()?.steps[0]!.status).toBe('running'), waitLong)
-    // What the file holds at this instant is what a process killed now leaves behind.
-    copyFileSync(runsFile, `${runsFile}.crash`)
-    const clusterCount = runtime.clusters.names().length
-    await runtime.close()
-    copyFileSync(`${runsFile}.crash`, runsFile)
-    expect(stored()?.status).toBe('running')
-
-    runtime = await openTestRuntime(dataDir, { demo: true })
-    const failed = demo().runs.get(run.id)
-    expect(failed.status).toBe('failed')
-    expect(failed.error).toContain('the server stopped in step 1')
-    expect(failed.steps[0]!.status).toBe('failed')
-    expect(runtime.clusters.names().filter((name) => name === 'us-east' || name === 'eu-west')).toEqual(['us-east', 'eu-west'])
-    expect(runtime.clusters.names().length).toBeLessThanOrEqual(clusterCount + 2)
-    expect(runtime.engine.listMirrors().filter((m) => m.name === LIVE.mirror)).toHaveLength(1)
-    expect(Object.fromEntries((await source().describeTopics()).map((t) => [t.name, t.partitions.length]))).toEqual({ orders: 6, payments: 3, clickstream: 12 })
-    expect(demo().workloads.get('clickstream-plain').ratePerSecond).toBe(60)
-
-    const next = await callRoute(runScenarioRoute.POST, { method: 'POST', path: '/x', params: { name: 'planned-switchover' } })
-    expect(next.status).toBe(202)
-    const finished = await demo().runs.settled((next.body as { run: Run }).run.id)
-    expect(finished.status, finished.error ?? '').toBe('succeeded')
   })
 
   it('signs in as operator with one click only from loopback to a loopback host', async () => {
