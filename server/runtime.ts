@@ -74,6 +74,7 @@ async function createRuntime(): Promise<Runtime> {
         engine,
         links,
         log: logger.child({ module: 'demo' }),
+        publish: (event) => events.publish('demo', event),
       })
     : null
 

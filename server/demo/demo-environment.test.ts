@@ -14,6 +14,7 @@ import * as pauseRoute from '@/app/api/v1/demo/workloads/[name]/pause/route'
 import * as resumeRoute from '@/app/api/v1/demo/workloads/[name]/resume/route'
 import * as workloadsRoute from '@/app/api/v1/demo/workloads/route'
 import type { Fault, Run, Scenario, Workload } from '@/lib/api/demo'
+import { DemoEvent } from '@/lib/api/events'
 import type { Runtime } from '@/server/runtime'
 import { LIVE } from './live-topology'
 import { WORKED_EXAMPLE_DESTINATION, WORKED_EXAMPLE_SOURCE } from './scenarios/kip-worked-example'
@@ -117,6 +118,11 @@ describe('the live demo', () => {
   })
 
   it('stop-broker moves leaders and mirroring carries on; the last broker is refused; start-broker and DELETE heal', async () => {
+    const faultEvents: Fault[] = []
+    const unsubscribe = runtime.events.subscribe((event) => {
+      const data = event.type === 'demo' ? DemoEvent.parse(event.data) : null
+      if (data?.change === 'faultChanged') faultEvents.push(data.fault)
+    })
     const stopped = await injectFault({ kind: 'stop-broker', cluster: 'us-east', broker: 1 })
     expect(stopped).toMatchObject({ status: 202, body: { fault: { kind: 'stop-broker', broker: 1, status: 'active' } } })
     const fault = (stopped.body as { fault: Fault }).fault
@@ -146,6 +152,8 @@ describe('the live demo', () => {
     expect(await callRoute(faultRoute.DELETE, { method: 'DELETE', path: '/x', params: { id: fault.id } })).toMatchObject({ status: 409 })
     expect(await callRoute(faultRoute.DELETE, { method: 'DELETE', path: '/x', params: { id: 'f-unknown' } })).toMatchObject({ status: 404 })
     expect(source().brokers().every((b) => b.alive)).toBe(true)
+    unsubscribe()
+    expect(faultEvents.filter((f) => f.id === fault.id).map((f) => f.status)).toEqual(['active', 'healed'])
     // The restarted brokers catch up and rejoin the ISR.
     await vi.waitFor(async () => {
       for (const topic of await source().describeTopics()) for (const p of topic.partitions) expect(p.isr).toHaveLength(3)
@@ -228,6 +236,10 @@ describe('the live demo', () => {
   })
 
   it('runs every scenario to succeeded on clusters of its own; the worked example reproduces the excerpt', async () => {
+    const published: DemoEvent[] = []
+    const unsubscribe = runtime.events.subscribe((event) => {
+      if (event.type === 'demo') published.push(DemoEvent.parse(event.data))
+    })
     const catalog = await callRoute(scenariosRoute.GET, { path: '/api/v1/demo/scenarios' })
     const scenarios = (catalog.body as { scenarios: Scenario[] }).scenarios
     expect(scenarios.map((s) => s.name)).toEqual(['kip-worked-example', 'source-lost', 'planned-switchover', 'unclean-election'])
@@ -249,6 +261,12 @@ describe('the live demo', () => {
       const read = await callRoute(runRoute.GET, { path: '/x', params: { id: run.id } })
       expect(read).toMatchObject({ status: 200, body: { run: { id: run.id, status: 'succeeded' } } })
     }
+    unsubscribe()
+    // The live stream carried each run from pending through every step to succeeded.
+    const statuses = published.flatMap((event) => (event.change === 'runUpdated' && event.run.id === runs[0]!.id ? [event.run.steps.filter((step) => step.status === 'succeeded').length] : []))
+    expect(statuses[0]).toBe(0)
+    expect(statuses.at(-1)).toBe(8)
+    expect(new Set(statuses).size).toBe(9)
     const worked = runs[0]!.context
     expect(worked.sourceCluster).not.toBe(LIVE.sourceCluster)
     // After the failback both sides hold the destination table of the excerpt; the source's own table is checked mid-run.

@@ -2,6 +2,7 @@ import 'server-only'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import type { DemoStatus } from '@/lib/api/demo'
+import type { DemoEvent } from '@/lib/api/events'
 import type { ClusterLinks } from '@/server/cluster/links'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
@@ -24,6 +25,8 @@ export interface DemoDependencies {
   engine: MirrorEngine
   links: ClusterLinks
   log: Logger
+  /** Receives a `demo` event after every change of a run, fault or workload (the SSE hub in the server). */
+  publish?: (event: DemoEvent) => void
   /** Where the banner goes (stdout in the server). */
   print?: (text: string) => void
   /** @internal visible for testing: other workloads than the live ones. */
@@ -43,9 +46,19 @@ export class DemoEnvironment {
   private error: string | null = null
 
   private constructor(private readonly deps: DemoDependencies) {
-    this.workloads = new Workloads(deps.dataDir, deps.log.child({ module: 'demo-workloads' }))
-    this.faults = new FaultInjector({ dataDir: deps.dataDir, cluster: (name) => deps.clusters.embedded(name), links: deps.links, log: deps.log })
-    this.runs = new ScenarioRuns({ clusters: deps.clusters, engine: deps.engine, links: deps.links, dataDir: deps.dataDir, log: deps.log }, SCENARIOS)
+    const publish = deps.publish ?? (() => {})
+    this.workloads = new Workloads(deps.dataDir, deps.log.child({ module: 'demo-workloads' }), (workload) => publish({ change: 'workloadChanged', workload }))
+    this.faults = new FaultInjector({
+      dataDir: deps.dataDir,
+      cluster: (name) => deps.clusters.embedded(name),
+      links: deps.links,
+      log: deps.log,
+      onChange: (fault) => publish({ change: 'faultChanged', fault }),
+    })
+    this.runs = new ScenarioRuns(
+      { clusters: deps.clusters, engine: deps.engine, links: deps.links, dataDir: deps.dataDir, log: deps.log, onChange: (run) => publish({ change: 'runUpdated', run }) },
+      SCENARIOS,
+    )
   }
 
   static async start(deps: DemoDependencies): Promise<DemoEnvironment> {

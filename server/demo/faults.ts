@@ -41,6 +41,8 @@ export interface FaultDeps {
   links: ClusterLinks
   log: Logger
   now?: () => number
+  /** Called after a fault is injected or healed. */
+  onChange?: (fault: Fault) => void
 }
 
 const SUMMARY: Record<Fault['kind'], string> = {
@@ -214,6 +216,7 @@ export class FaultInjector {
     const healed: Fault = { ...fault, status: 'healed', healedAt: this.now(), detail: `${fault.detail} ${detail}` }
     this.faults[this.faults.indexOf(fault)] = healed
     await this.save()
+    this.deps.onChange?.(healed)
     return healed
   }
 
@@ -237,6 +240,7 @@ export class FaultInjector {
     }
     this.faults.push(fault)
     await this.save()
+    this.deps.onChange?.(fault)
     return fault
   }
 

@@ -28,7 +28,7 @@ export class ScenarioRuns {
   private saving: Promise<void> = Promise.resolve()
 
   constructor(
-    private readonly deps: ScenarioEnvironment & { dataDir: string; log: Logger; now?: () => number },
+    private readonly deps: ScenarioEnvironment & { dataDir: string; log: Logger; now?: () => number; onChange?: (run: Run) => void },
     private readonly scenarios: readonly ScenarioDefinition[],
   ) {
     this.file = path.join(deps.dataDir, 'demo', 'runs.json')
@@ -103,6 +103,7 @@ export class ScenarioRuns {
     this.runs.push(run)
     if (this.runs.length > KEPT_RUNS) this.runs.splice(0, this.runs.length - KEPT_RUNS)
     await this.save()
+    this.deps.onChange?.(run)
     const execution = this.execute(scenario, run.id).finally(() => this.inFlight.delete(run.id))
     this.inFlight.set(run.id, execution)
     return run
@@ -114,10 +115,13 @@ export class ScenarioRuns {
     return this.get(id)
   }
 
-  private update(id: string, change: (run: Run) => Run): Promise<void> {
+  private async update(id: string, change: (run: Run) => Run): Promise<void> {
     const index = this.runs.findIndex((run) => run.id === id)
-    if (index >= 0) this.runs[index] = change(this.runs[index]!)
-    return this.save()
+    if (index < 0) return
+    const run = change(this.runs[index]!)
+    this.runs[index] = run
+    await this.save()
+    this.deps.onChange?.(run)
   }
 
   private updateStep(id: string, stepIndex: number, patch: Partial<Run['steps'][number]>, runPatch: Partial<Run> = {}): Promise<void> {

@@ -58,6 +58,7 @@ export class Workloads {
   constructor(
     dataDir: string,
     private readonly log: Logger,
+    private readonly onChange: (workload: Workload) => void = () => {},
     private readonly now: () => number = Date.now,
   ) {
     this.file = path.join(dataDir, 'demo', 'workloads.json')
@@ -178,7 +179,9 @@ export class Workloads {
     // A pause answers once the workload's call in flight has ended, so nothing is written after it; but not
     // later than CHANGE_WAIT_MS: an acks=all append held by a stopped broker may wait the request timeout.
     await Promise.race([entry.turn, new Promise((resolve) => setTimeout(resolve, CHANGE_WAIT_MS).unref())])
-    return this.view(entry)
+    const view = this.view(entry)
+    this.onChange(view)
+    return view
   }
 
   private save(): Promise<void> {

@@ -31,7 +31,18 @@ export async function openTestRuntime(
   const links = options.demo ? new ClusterLinks() : undefined
   const engine = await createEngine({ clusters, events, metrics, log, dataDir, links })
   const demo = links
-    ? await DemoEnvironment.start({ dataDir, url: 'http://127.0.0.1:3000', tokens: TEST_TOKENS, clusters, engine, links, log, print: options.print ?? (() => {}), workloads: options.workloads })
+    ? await DemoEnvironment.start({
+        dataDir,
+        url: 'http://127.0.0.1:3000',
+        tokens: TEST_TOKENS,
+        clusters,
+        engine,
+        links,
+        log,
+        publish: (event) => events.publish('demo', event),
+        print: options.print ?? (() => {}),
+        workloads: options.workloads,
+      })
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
