@@ -840,9 +840,14 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return producer
   }
 
-  /** Kafka WriteTxnMarkers for one partition, acks=all. */
+  /**
+   * Kafka WriteTxnMarkers for one partition, acks=all. A partition that became a mirror destination after the
+   * transaction began (the old source after a failback) takes its history from the mirror only: the marker is
+   * not written there, and the transaction ends as if it had been (the mirrored log already decided it).
+   */
   private async writeTxnMarker(tp: TopicPartition, type: 'COMMIT' | 'ABORT', producerId: number, producerEpoch: number): Promise<void> {
     this.ensureOpen()
+    if (this.requireTopic(tp.topic).readOnly) return
     const partition = this.requirePartition(tp)
     const deadline = partition.requestDeadline()
     const append = await partition.appendControl(type, { producerId, producerEpoch })
