@@ -7,6 +7,7 @@ import type { EmbeddedClusterConfig } from '@/server/cluster/embedded/config'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { MirrorEngine, type EngineClusterAccess } from '../engine'
 import { LagArchive } from '../lag-archive'
+import { OperationStore } from '../operations/operation-store'
 
 /** @internal test harness: embedded clusters in temp dirs, one manual clock, and an engine over them. */
 export interface EngineHarness {
@@ -31,6 +32,8 @@ export interface HarnessOptions {
   /** Persist downsampled lag history under `<root>/lag`. */
   archiveLag?: boolean
   fetchMaxWaitMs?: number
+  /** Called between the engine's start and the first settle (what a restarted server shows at once). */
+  onStarted?: (engine: MirrorEngine) => void
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
@@ -50,6 +53,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
     }
     const engine = new MirrorEngine({
       clusters: access,
+      operationStore: await OperationStore.open(path.join(root, 'operations')),
       now: () => clock.now(),
       random: options.random ?? (() => 0.5),
       onStoppingAction: options.onStoppingAction,
@@ -63,6 +67,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       })
     }
     await engine.start()
+    options.onStarted?.(engine)
     await engine.settle()
     return engine
   }
