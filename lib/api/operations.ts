@@ -26,7 +26,7 @@ export const Operation = z.object({
   finishedAt: Timestamp.nullable(),
   /** Who asked for it; null for operations started without an API caller (scripts, tests). */
   requestedBy: z.object({ actor: z.string(), role: Role.nullable() }).nullable(),
-  /** Each time a restart found it unfinished and resumed it, oldest first. */
+  /** When restarts found it unfinished and resumed it, oldest first (a restart killed within its first moments may be missing). */
   resumedAt: z.array(Timestamp),
   partitions: z.array(
     z.object({

@@ -20,6 +20,8 @@ export interface EngineHarness {
   run(times?: number, stepMs?: number): Promise<void>
   /** Closes everything and opens it again from disk, as a restarted process would. */
   restart(): Promise<void>
+  /** Closes everything and keeps the data root (another process opens it next). */
+  close(): Promise<void>
   cleanup(): Promise<void>
 }
 
@@ -94,6 +96,11 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       for (const cluster of clusters.values()) await cluster.close()
       clusters.clear()
       harness.engine = await open()
+    },
+    async close() {
+      await harness.engine.close()
+      for (const cluster of clusters.values()) await cluster.close()
+      clusters.clear()
     },
     async cleanup() {
       await harness.engine.close()
