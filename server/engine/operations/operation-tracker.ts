@@ -140,15 +140,16 @@ export class OperationTracker {
     }
     for (const { tracked, runtimes } of resumed) {
       this.env.log('operation resumed after a restart', { operation: tracked.operation.id, mirror: tracked.operation.mirror, stopsSentAgain: runtimes.length })
-      // The resume is history too; the operation goes on whether or not this write lands.
-      this.store.save(this.recordOf(tracked)).catch((error: unknown) => this.env.log('operation write failed', { operation: tracked.operation.id, error: String(error) }))
+      // The resume is history too, written before the stops go out again; the operation goes on whether
+      // or not the write lands.
+      const written = this.store.save(this.recordOf(tracked)).catch((error: unknown) => this.env.log('operation write failed', { operation: tracked.operation.id, error: String(error) }))
       this.env.emit(tracked.operation, 'resumed')
-      this.drive(tracked, runtimes)
+      this.drive(tracked, runtimes, written)
     }
     return stopping
   }
 
-  private drive(tracked: Tracked, runtimes: PartitionRuntime[]): void {
+  private drive(tracked: Tracked, runtimes: PartitionRuntime[], after: Promise<void> = Promise.resolve()): void {
     const { operation } = tracked
     const onEach = (runtime: PartitionRuntime) => {
       const index = tracked.byPartition.get(partitionKey(runtime.topic, runtime.partition))
@@ -158,8 +159,8 @@ export class OperationTracker {
       tracked.lastProgressAt = now
       this.env.emit(operation, 'progress')
     }
-    tracked.done = this.env
-      .stop(operation.mirror, runtimes, onEach)
+    tracked.done = after
+      .then(() => this.env.stop(operation.mirror, runtimes, onEach))
       .catch((error: unknown) => this.env.log('operation drive failed', { operation: operation.id, error: String(error) }))
       .then(() => this.driveEnded(tracked))
   }
