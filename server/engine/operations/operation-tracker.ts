@@ -72,6 +72,8 @@ function partitionKey(topic: string, partition: number): string {
 export class OperationTracker {
   /** By acceptance order, oldest first. */
   private readonly tracked = new Map<string, Tracked>()
+  /** Running and past their drive: what partition events and ticks are looked at for (history is not). */
+  private readonly waiting = new Set<Tracked>()
   private nextSequence: number
   private readonly retention: RetentionPolicy
 
@@ -173,6 +175,7 @@ export class OperationTracker {
     })
     tracked.unsettled = unsettled
     if (unsettled.size === 0) return this.finish(tracked)
+    this.waiting.add(tracked)
     this.env.emit(tracked.operation, 'progress')
     return Promise.resolve()
   }
@@ -181,7 +184,7 @@ export class OperationTracker {
 
   /** A partition of a running operation moved: it may have settled. */
   onPartitionTransition(mirror: string, topic: string, partition: number): void {
-    for (const tracked of this.tracked.values()) {
+    for (const tracked of this.waiting) {
       if (tracked.unsettled === null || tracked.operation.mirror !== mirror) continue
       const index = tracked.byPartition.get(partitionKey(topic, partition))
       if (index === undefined || !tracked.unsettled.has(index)) continue
@@ -194,7 +197,7 @@ export class OperationTracker {
    * exhausted, a non-retryable error recorded in FAILED), which no partition event announces.
    */
   checkUnsettled(): void {
-    for (const tracked of this.tracked.values()) {
+    for (const tracked of this.waiting) {
       if (tracked.unsettled !== null && tracked.unsettled.size > 0) this.recheck(tracked, [...tracked.unsettled])
     }
   }
@@ -236,6 +239,7 @@ export class OperationTracker {
     if (tracked.finishing) return tracked.finishing
     const { operation } = tracked
     tracked.unsettled = null
+    this.waiting.delete(tracked)
     const finishedAt = operation.partitions.reduce<number | null>((latest, entry) => (entry.finishedAt === null ? latest : Math.max(latest ?? entry.finishedAt, entry.finishedAt)), null)
     operation.finishedAt = Math.max(finishedAt ?? this.env.now(), operation.startedAt)
     operation.status = operation.partitions.every((entry) => entry.state === 'STOPPED') ? 'succeeded' : 'failed'
