@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { EngineError } from './errors'
 import { StoredOperation } from './operations/operation-store'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
+import type { EngineEvent } from './types'
 
 /** Operations through the engine, in process: what is on disk when, and how they end (issue #17). */
 
@@ -12,8 +13,8 @@ afterEach(async () => harness?.cleanup())
 
 const REQUESTER = { actor: 'session:1a2b3c4d', role: 'operator' as const }
 
-async function mirrorOfTwoPartitions(onStoppingAction?: () => void): Promise<void> {
-  harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } }, onStoppingAction })
+async function mirrorOfTwoPartitions(onStoppingAction?: () => void, onEvent?: (event: EngineEvent) => void): Promise<void> {
+  harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } }, onStoppingAction, onEvent })
   await harness.cluster('a').createTopic({ name: 't', partitions: 2, replicationFactor: 1 })
   await harness.cluster('a').produce('t', { partition: 0, records: [{ value: 'x' }] })
   await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
@@ -67,5 +68,30 @@ describe('operations', () => {
     await harness.engine.startTopics('m', { topics: ['t'] })
     await harness.run(3)
     expect(harness.engine.getOperation(operation.id).partitions.map((p) => p.state)).toEqual(['STOPPED', 'STOPPED'])
+  })
+
+  it('resume after a restart, telling listeners, and finish there', async () => {
+    let failures = 1
+    const changes: string[] = []
+    await mirrorOfTwoPartitions(
+      () => {
+        if (failures > 0) {
+          failures -= 1
+          throw new Error('injected: broker unavailable')
+        }
+      },
+      (event) => {
+        if (event.type === 'operation') changes.push(`${event.operation.id} ${event.change} ${event.operation.status}`)
+      },
+    )
+    const { operation } = await harness.engine.failover('m', { confirm: 'm', requestedBy: REQUESTER })
+    expect((await harness.engine.awaitOperation(operation.id)).status).toBe('running')
+    changes.length = 0
+    await harness.restart()
+    expect(changes[0]).toBe(`${operation.id} resumed running`)
+    expect(harness.engine.listOperations({ status: 'running' }).map((o) => [o.id, o.resumedAt])).toEqual([[operation.id, [harness.clock.now()]]])
+    await harness.run(5, 1_000)
+    expect(await harness.engine.awaitOperation(operation.id)).toMatchObject({ status: 'succeeded', requestedBy: REQUESTER, resumedAt: [expect.any(Number)] })
+    expect(changes.at(-1)).toBe(`${operation.id} finished succeeded`)
   })
 })

@@ -7,6 +7,7 @@ import type { EmbeddedClusterConfig } from '@/server/cluster/embedded/config'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { MirrorEngine, type EngineClusterAccess } from '../engine'
 import { LagArchive } from '../lag-archive'
+import type { EngineEvent } from '../types'
 import { OperationStore } from '../operations/operation-store'
 
 /** @internal test harness: embedded clusters in temp dirs, one manual clock, and an engine over them. */
@@ -36,6 +37,8 @@ export interface HarnessOptions {
   fetchMaxWaitMs?: number
   /** Called between the engine's start and the first settle (what a restarted server shows at once). */
   onStarted?: (engine: MirrorEngine) => void
+  /** Every engine event, from before the engine starts (a restart's `resumed` operations included). */
+  onEvent?: (event: EngineEvent) => void
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
@@ -68,6 +71,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
         lastMirrorPositions: async (sourceClusterId, partitions) => engine.lastMirrorPositions(name, sourceClusterId, partitions),
       })
     }
+    if (options.onEvent) engine.subscribe(options.onEvent)
     await engine.start()
     options.onStarted?.(engine)
     await engine.settle()
