@@ -8,7 +8,8 @@ import { OPERATION_CRASH_CLUSTERS, OPERATION_CRASH_MIRROR, OPERATION_CRASH_REQUE
  * fact on stdout, and SIGKILLs itself at the `killAt`-th STOPPING action (counting before and after each
  * action; 0: right after the failover is accepted; -1: never).
  *   failover        accept a failover ({"accepted": id}), run it; ({"finished": operation}) if not killed
- *   resume          start on the root ({"startup": [{id, status}]} before anything runs), run to the end
+ *   resume          start on the root ({"startup": [{id, status}], "states": {"STATE[:step]": count}} before anything
+ *                   runs), run to the end
  *   finishThenKill  accept a failover, run it to the end, print it, then SIGKILL itself
  * Run with: node --conditions=react-server --import tsx server/engine/testing/operation-crash-child.ts <root> <mode> <killAt>
  */
@@ -35,7 +36,12 @@ async function main() {
     onStarted: (engine) => {
       if (mode !== 'resume') return
       runningAtStartup = engine.listOperations({ status: 'running' })[0]?.id
-      print({ startup: engine.listOperations().map(({ id, status }) => ({ id, status })) })
+      const states: Record<string, number> = {}
+      for (const { state, stoppingStep } of engine.partitions(OPERATION_CRASH_MIRROR)) {
+        const key = stoppingStep === null ? state : `${state}:${stoppingStep}`
+        states[key] = (states[key] ?? 0) + 1
+      }
+      print({ startup: engine.listOperations().map(({ id, status }) => ({ id, status })), states })
     },
   })
   let id: string
