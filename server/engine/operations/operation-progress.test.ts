@@ -29,6 +29,10 @@ describe('shouldStopAfterRestart', () => {
     expect(shouldStopAfterRestart(view('STOPPED', { stateEpoch: 9 }), 7)).toBe(false)
   })
 
+  it('leaves a partition no stop can enter (UNKNOWN) to its restore', () => {
+    expect(shouldStopAfterRestart(view('UNKNOWN'), 7)).toBe(false)
+  })
+
   it('stops a partition that has not moved since the operation was accepted, whatever its state', () => {
     expect(shouldStopAfterRestart(view('PAUSED'), 7)).toBe(true)
     expect(shouldStopAfterRestart(view('FAILED', { previousState: 'STOPPING', retryAttempt: NON_RETRYABLE_ATTEMPT }), 7)).toBe(true)

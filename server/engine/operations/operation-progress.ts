@@ -1,5 +1,6 @@
 import 'server-only'
 import { isRetryable } from '@/lib/mirror/guards'
+import { rulesFor } from '@/lib/mirror/states'
 import type { MirrorPartition } from '@/lib/mirror/transition'
 
 /**
@@ -34,6 +35,8 @@ export function stopProgressOf(value: PartitionStopView): StopProgress {
 /**
  * Whether a restart must send the stop again to a partition of an unfinished operation. Cases:
  * - STOPPING or STOPPED: no; the partition's own restore finishes (or has finished) the sequence.
+ * - a state the table lets no stop into (UNKNOWN): no; it is restored as any other, and the operation
+ *   reports it not stopped.
  * - stateEpoch unchanged since the operation was accepted: yes; the stop never reached it, whatever state
  *   it was in (a partition FAILED out of an earlier stop included).
  * - otherwise: yes unless it is FAILED out of this stop (retries, or an operator, take it from there).
@@ -42,6 +45,7 @@ export function stopProgressOf(value: PartitionStopView): StopProgress {
  */
 export function shouldStopAfterRestart(value: PartitionStopView, acceptedStateEpoch: number): boolean {
   if (value.state === 'STOPPING' || value.state === 'STOPPED') return false
+  if (rulesFor(value.state, 'stopRequested').length === 0) return false
   if (value.stateEpoch === acceptedStateEpoch) return true
   return stopProgressOf(value) === 'notStopped'
 }
