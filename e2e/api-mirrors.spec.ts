@@ -35,7 +35,9 @@ interface Operation {
   status: string
   startedAt: number
   finishedAt: number | null
-  partitions: Array<{ topic: string; partition: number; step: string; state: string; error: string | null }>
+  requestedBy: { actor: string; role: string | null } | null
+  resumedAt: number[]
+  partitions: Array<{ topic: string; partition: number; step: string; state: string; error: string | null; finishedAt: number | null }>
 }
 
 interface RecordEntry {
@@ -197,11 +199,18 @@ test.describe("the KIP's worked example through the API", () => {
       expect(accepted.plan.partitions.map((p) => p.recordsAtRisk)).toEqual([3])
       await expect.poll(async () => (await okJson<Operation>(await request.get(`/api/v1/operations/${operationId}`, { headers: asViewer }))).status, SETTLE).toBe('succeeded')
       const operation = await okJson<Operation>(await request.get(`/api/v1/operations/${operationId}`, { headers: asViewer }))
-      expect(operation).toMatchObject({ id: operationId, kind: 'failover', mirror, status: 'succeeded' })
+      expect(operation).toMatchObject({ id: operationId, kind: 'failover', mirror, status: 'succeeded', requestedBy: { actor: 'token:operator', role: 'operator' }, resumedAt: [] })
       expect(operation.finishedAt).toBeGreaterThanOrEqual(operation.startedAt)
-      expect(operation.partitions).toEqual([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED', error: null }])
+      expect(operation.partitions).toEqual([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED', error: null, finishedAt: expect.any(Number) }])
+      expect(operation.partitions[0]!.finishedAt).toBeLessThanOrEqual(operation.finishedAt!)
       const listed = await okJson<{ operations: Operation[] }>(await request.get('/api/v1/operations?status=succeeded', { headers: asViewer }))
       expect(listed.operations.map((o) => o.id)).toContain(operationId)
+      const ofMirror = await okJson<{ operations: Operation[] }>(await request.get(`/api/v1/operations?mirror=${mirror}`, { headers: asViewer }))
+      expect(ofMirror.operations.map((o) => o.id)).toEqual([operationId])
+      const started = await okJson<{ entries: Array<{ outcome: string; dryRun: boolean; operation?: string }> }>(
+        await request.get(`/api/v1/audit?operation=${operationId}`, { headers: asViewer }),
+      )
+      expect(started.entries).toEqual([expect.objectContaining({ outcome: 'ok', dryRun: false, operation: operationId })])
       const running = await okJson<{ operations: Operation[] }>(await request.get('/api/v1/operations?status=running', { headers: asViewer }))
       expect(running.operations.map((o) => o.id)).not.toContain(operationId)
     })
@@ -484,6 +493,7 @@ test.describe('bad mirror input gets a 4xx with a code and changes nothing', () 
       expect(lag.series.map(({ topic, partition }) => `${topic}-${partition}`)).toEqual(['orders-0', 'orders-1'])
 
       await expectError(await get('/api/v1/operations?status=sleeping'), 400, 'VALIDATION_FAILED')
+      for (const query of ['mirror=a%20b', 'limit=0', 'limit=1001', 'limit=x']) await expectError(await get(`/api/v1/operations?${query}`), 400, 'VALIDATION_FAILED')
       await expectError(await get('/api/v1/operations/no-such-operation'), 404, 'NOT_FOUND')
       await expectError(await get('/api/v1/operations/bad%20id'), 400, 'VALIDATION_FAILED')
       await expectError(await get(`/api/v1/operations/${'a'.repeat(65)}`), 400, 'VALIDATION_FAILED')

@@ -23,6 +23,8 @@ export const AuditEntry = z.object({
   dryRun: z.boolean(),
   /** The plan a dry run returned. */
   plan: z.unknown().optional(),
+  /** The operation the request started (a failover's 202): GET /operations/{operation}. */
+  operation: z.string().optional(),
 })
 export type AuditEntry = z.infer<typeof AuditEntry>
 
@@ -30,6 +32,7 @@ export const AuditQuery = z.object({
   actor: z.string().max(300).optional(),
   action: z.string().max(300).optional(),
   outcome: AuditOutcome.optional(),
+  operation: z.string().max(64).optional().describe('Only the entry that started this operation.'),
   from: IntegerString.optional().describe('Entries at or after this time (ms).'),
   to: IntegerString.optional().describe('Entries before this time (ms).'),
   before: IntegerString.optional().describe('Entries with a smaller id (paging back).'),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Name, PartitionIndex, Timestamp } from './common'
 import { FailoverPlan, MirrorPartitionState } from './mirrors'
+import { Role } from './session'
 
 /**
  * Steps of a partition's STOPPING transition, in order (API.md "Operations"). A partition's `step` is the
@@ -10,7 +11,12 @@ export const StoppingStep = z.enum(['removeFetcher', 'persistPosition', 'bumpEpo
 export type StoppingStep = z.infer<typeof StoppingStep>
 
 export const OperationStatus = z.enum(['running', 'succeeded', 'failed'])
+export type OperationStatus = z.infer<typeof OperationStatus>
 
+/**
+ * A multi-partition command the API answered with 202 (a failover). It is persisted before that answer and
+ * survives restarts: an unfinished one resumes, a finished one keeps its outcome (API.md "Operations").
+ */
 export const Operation = z.object({
   id: z.string(),
   kind: z.string(),
@@ -18,6 +24,10 @@ export const Operation = z.object({
   status: OperationStatus,
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),
+  /** Who asked for it; null for operations started without an API caller (scripts, tests). */
+  requestedBy: z.object({ actor: z.string(), role: Role.nullable() }).nullable(),
+  /** When restarts found it unfinished and resumed it, oldest first (a restart killed within its first moments may be missing). */
+  resumedAt: z.array(Timestamp),
   partitions: z.array(
     z.object({
       topic: Name,
@@ -25,6 +35,8 @@ export const Operation = z.object({
       step: StoppingStep,
       state: MirrorPartitionState,
       error: z.string().nullable(),
+      /** When the partition reached its final state for this operation (STOPPED, or failed for good). */
+      finishedAt: Timestamp.nullable(),
     }),
   ),
   /** The failover plan the operation committed to (GET /operations/{id} only; lists leave it out). */
@@ -32,6 +44,25 @@ export const Operation = z.object({
 })
 export type Operation = z.infer<typeof Operation>
 
+/**
+ * `operation` event data (GET /events): the operation as listed, and what happened to it. `resumed` is sent
+ * when a restarted server picks up an operation that was running, so an open wizard shows it again.
+ */
+export const OperationChange = z.enum(['accepted', 'progress', 'resumed', 'finished'])
+export type OperationChange = z.infer<typeof OperationChange>
+export const OperationEvent = Operation.omit({ plan: true }).extend({ change: OperationChange })
+export type OperationEvent = z.infer<typeof OperationEvent>
+
 export const OperationList = z.object({ operations: z.array(Operation) })
-export const OperationsQuery = z.object({ status: OperationStatus.optional() })
+export const OperationsQuery = z.object({
+  status: OperationStatus.optional(),
+  mirror: Name.optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'must be an integer from 1 to 1000')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .default(100)
+    .describe('At most this many operations, newest first (history keeps at least the last 1,000 or 30 days).'),
+})
 export const OperationParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'is not an operation id') })

@@ -144,6 +144,17 @@ describe('AuditLog', () => {
     expect(seen).toEqual([1, 2])
   })
 
+  it('keeps the operation an entry started, and finds the entry by it, also after reopening', async () => {
+    const log = await openLog()
+    await log.append(input({ action: 'mirror.failover', dryRun: true }))
+    const started = await log.append(input({ action: 'mirror.failover', operation: 'op-1' }))
+    expect(started.operation).toBe('op-1')
+    await log.close()
+    const reopened = await openLog()
+    expect((await reopened.query({ limit: 10, operation: 'op-1' })).map((entry) => [entry.id, entry.operation])).toEqual([[2, 'op-1']])
+    expect(await reopened.query({ limit: 10, operation: 'op-2' })).toEqual([])
+  })
+
   it('refuses appends once closed', async () => {
     const log = await openLog()
     await log.close()

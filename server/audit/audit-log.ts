@@ -24,6 +24,8 @@ export interface AuditInput {
   error: { code: string; message: string } | null
   dryRun: boolean
   plan?: unknown
+  /** The operation the request started. */
+  operation?: string
 }
 
 export interface AuditFilter {
@@ -31,6 +33,7 @@ export interface AuditFilter {
   /** Exact action, or a prefix when it ends with `*` (`topic.*`). */
   action?: string | undefined
   outcome?: AuditOutcome | undefined
+  operation?: string | undefined
   /** at >= from */
   from?: number | undefined
   /** at < to */
@@ -102,6 +105,7 @@ function matches(entry: AuditEntry, filter: AuditFilter): boolean {
     if (prefix === null ? entry.action !== filter.action : !entry.action.startsWith(prefix)) return false
   }
   if (filter.outcome !== undefined && entry.outcome !== filter.outcome) return false
+  if (filter.operation !== undefined && entry.operation !== filter.operation) return false
   if (filter.from !== undefined && entry.at < filter.from) return false
   if (filter.to !== undefined && entry.at >= filter.to) return false
   if (filter.before !== undefined && entry.id >= filter.before) return false

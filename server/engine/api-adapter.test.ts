@@ -92,7 +92,7 @@ describe('MirrorApi', () => {
     expect(FailoverPlanResponse.parse({ plan: dry }).plan).toMatchObject({ mirror: 'dr', canProceed: true })
     await expectCode(api.failover('dr', {}), 'CONFIRMATION_REQUIRED')
     await expectCode(api.failover('dr', { confirm: 'DR' }), 'CONFIRMATION_REQUIRED')
-    expect(api.operations(undefined)).toEqual([])
+    expect(api.operations()).toEqual([])
 
     const accepted = FailoverAccepted.parse(await api.failover('dr', { confirm: 'dr' }))
     await harness.engine.awaitOperation(accepted.operation)
@@ -102,8 +102,8 @@ describe('MirrorApi', () => {
       [0, 'done', 'STOPPED'],
       [1, 'done', 'STOPPED'],
     ])
-    expect(OperationList.parse({ operations: api.operations('succeeded') }).operations.map((o) => [o.id, o.plan])).toEqual([[accepted.operation, undefined]])
-    expect(api.operations('running')).toEqual([])
+    expect(OperationList.parse({ operations: api.operations({ status: 'succeeded' }) }).operations.map((o) => [o.id, o.plan])).toEqual([[accepted.operation, undefined]])
+    expect(api.operations({ status: 'running' })).toEqual([])
     await api.delete('dr')
     await expectCode(() => api.get('dr'), 'NOT_FOUND')
   })

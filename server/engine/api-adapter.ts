@@ -14,13 +14,15 @@ import type {
   TruncationPlan,
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
-import type { FailoverPlan } from '@/lib/mirror/failover-plan'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
 import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from './commands/mirror-mutations'
 import { planStartOrRefuse, type CommandResult } from './commands/preconditions'
 import { EngineError } from './errors'
-import type { MirrorConfig, Operation } from './types'
+import { toFailoverPlan } from './operations/failover-plan-view'
+import type { MirrorConfig, Operation, OperationRequester } from './types'
+
+export { toFailoverPlan }
 
 /**
  * The mirror endpoints of API.md over the engine: engine shapes become API shapes, and dry runs check
@@ -63,27 +65,11 @@ function checkBackoff(config: Partial<MirrorConfig>): void {
   }
 }
 
-export function toFailoverPlan(plan: FailoverPlan): ApiFailoverPlan {
-  return {
-    mirror: plan.mirror,
-    canProceed: plan.canProceed,
-    gates: plan.gates.map((gate) => ({ name: gate.name, ok: gate.ok, severity: gate.severity, detail: gate.detail })),
-    partitions: plan.partitions.map((partition) => ({
-      topic: partition.topic,
-      partition: partition.partition,
-      state: partition.state,
-      action: partition.action,
-      mirroredOffset: partition.mirroredOffset,
-      sourceLogEndOffset: partition.sourceLogEndOffset,
-      recordsAtRisk: partition.recordsAtRisk,
-      timeAtRiskMs: partition.timeAtRiskMs,
-      transactionsToAbort: partition.transactionsToAbort.map(({ producerId, producerEpoch, firstOffset }) => ({ producerId, producerEpoch, firstOffset })),
-      consumerGroupsBehind: partition.consumerGroupsBehind.map((group) => ({ ...group })),
-    })),
-  }
-}
-
-/** `step` is the step a partition performs next: removeFetcher until its stop begins (API.md "Operations"). */
+/**
+ * A copy in the API's shape (the engine's object changes as the operation runs). `step` is the step a
+ * partition performs next: removeFetcher until its stop begins (API.md "Operations"). The plan is never
+ * changed once accepted, so it is shared, not copied.
+ */
 export function toOperation(operation: Operation, options: { withPlan?: boolean } = {}): ApiOperation {
   return {
     id: operation.id,
@@ -92,14 +78,17 @@ export function toOperation(operation: Operation, options: { withPlan?: boolean 
     status: operation.status,
     startedAt: operation.startedAt,
     finishedAt: operation.finishedAt,
+    requestedBy: operation.requestedBy ? { actor: operation.requestedBy.actor, role: operation.requestedBy.role } : null,
+    resumedAt: [...operation.resumedAt],
     partitions: operation.partitions.map((partition) => ({
       topic: partition.topic,
       partition: partition.partition,
       step: partition.step ?? (partition.state === 'STOPPED' ? 'done' : 'removeFetcher'),
       state: partition.state,
       error: partition.error,
+      finishedAt: partition.finishedAt,
     })),
-    ...(options.withPlan ? { plan: toFailoverPlan(operation.plan) } : {}),
+    ...(options.withPlan ? { plan: operation.plan } : {}),
   }
 }
 
@@ -287,8 +276,16 @@ export class MirrorApi {
     return toFailoverPlan(await this.engine.failoverPlan(name, topics))
   }
 
-  /** The failover holds the mirror's mutations until its operation has run, so none interleaves with its stops. */
-  async failover(name: string, request: FailoverRequest, conditions?: MutationConditions): Promise<{ operation: string; plan: ApiFailoverPlan }> {
+  /**
+   * Resolves once the operation is durable (the caller answers 202 only then); the mirror's other mutations
+   * wait until its operation has run, so none interleaves with its stops.
+   */
+  async failover(
+    name: string,
+    request: FailoverRequest,
+    conditions?: MutationConditions,
+    requestedBy?: OperationRequester,
+  ): Promise<{ operation: string; plan: ApiFailoverPlan }> {
     const { operation } = await mutateMirror(
       this.engine,
       name,
@@ -297,10 +294,11 @@ export class MirrorApi {
         this.engine.failover(name, {
           ...(request.topics === undefined ? {} : { topics: request.topics }),
           ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
+          ...(requestedBy === undefined ? {} : { requestedBy }),
         }),
       { holdUntil: ({ operation: started }) => this.engine.awaitOperation(started.id) },
     )
-    return { operation: operation.id, plan: toFailoverPlan(operation.plan) }
+    return { operation: operation.id, plan: operation.plan }
   }
 
   // READS
@@ -337,11 +335,9 @@ export class MirrorApi {
     }
   }
 
-  operations(status: ApiOperation['status'] | undefined): ApiOperation[] {
-    return this.engine
-      .listOperations(status)
-      .sort((a, b) => b.startedAt - a.startedAt)
-      .map((operation) => toOperation(operation))
+  /** Newest first. */
+  operations(query: { status?: ApiOperation['status'] | undefined; mirror?: string | undefined; limit?: number | undefined } = {}): ApiOperation[] {
+    return this.engine.listOperations(query).map((operation) => toOperation(operation))
   }
 
   operation(id: string): ApiOperation {

@@ -1,5 +1,4 @@
 import 'server-only'
-import { randomUUID } from 'node:crypto'
 import { splitBatches } from '@/lib/log/record-batch'
 import { DEFAULT_TOPIC_PROPERTIES_EXCLUDE, ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
 import type { MirrorEvent } from '@/lib/mirror/events'
@@ -26,10 +25,13 @@ import { EngineError } from './errors'
 import type { LagArchive } from './lag-archive'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { JsonTemplate, jsonTemplate, templateOf } from '@/server/util/json-template'
+import { toFailoverPlan } from './operations/failover-plan-view'
+import { OperationStore } from './operations/operation-store'
+import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
 import { classifyEffectError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { compareSnapshots } from './snapshot'
 import { MirrorStateStore } from './state-store'
-import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
+import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, OperationRequester, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 
 /** How the engine reaches clusters; chosen once at the composition root. */
 export interface EngineClusterAccess {
@@ -54,6 +56,11 @@ export interface EngineOptions {
    * step a manual clock and leave it at 0.
    */
   fetchMaxWaitMs?: number
+  /**
+   * Where operations are kept (opened by the composition root before the engine starts); without one they
+   * live in memory only and do not survive a restart.
+   */
+  operationStore?: OperationStore
 }
 
 export interface CreateMirrorInput {
@@ -88,7 +95,6 @@ const LAG_SAMPLE_INTERVAL_MS = 1_000
  */
 const PARTITION_CONCURRENCY = 128
 const FAILOVER_CONCURRENCY = 256
-const OPERATION_PROGRESS_INTERVAL_MS = 250
 /** Calls to a source that may be down are bounded, so a disaster never hangs the engine. */
 const SOURCE_CALL_TIMEOUT_MS = 10_000
 
@@ -142,8 +148,7 @@ export class MirrorEngine {
   private readonly log: (message: string, fields: Record<string, unknown>) => void
   private readonly lagArchive: LagArchive | undefined
   private readonly mirrors = new Map<string, MirrorRuntime>()
-  private readonly operations = new Map<string, Operation>()
-  private readonly operationDone = new Map<string, Promise<void>>()
+  private readonly operations: OperationTracker
   private readonly listeners = new Set<(event: EngineEvent) => void>()
   private readonly runner: PartitionRunner
   private readonly fetchMaxWaitMs: number
@@ -173,6 +178,13 @@ export class MirrorEngine {
       fetcherChanged: (mirror) => this.mirrors.get(mirror.name)?.fetchInterrupt?.abort(),
     }
     this.runner = new PartitionRunner(env)
+    this.operations = new OperationTracker(options.operationStore ?? OperationStore.inMemory(), {
+      now: () => this.now(),
+      log: (message, fields) => this.log(message, fields),
+      emit: (operation, change) => this.emit({ type: 'operation', operation, change }),
+      partition: (mirror, topic, partition) => this.mirrors.get(mirror)?.partitions.get(partitionKey(topic, partition)),
+      stop: (mirror, runtimes, onEach) => this.stopPartitions(mirror, runtimes, onEach),
+    })
   }
 
   // LIFECYCLE
@@ -202,9 +214,13 @@ export class MirrorEngine {
         }
       }
     }
+    // Unfinished operations resume first: the partitions they still have to stop get the stop instead of
+    // their restore, so none of them fetches again after the failover the operator was told was accepted.
+    const stopping = this.operations.recover()
     for (const mirror of this.mirrors.values()) {
       await this.loadLagArchive(mirror).catch((error: unknown) => this.log('lag archive load failed', { mirror: mirror.definition.name, error: errorMessage(error) }))
       for (const runtime of mirror.partitions.values()) {
+        if (stopping.has(runtime)) continue
         // Not awaited: a partition whose source is down must not hold up the server's start; the
         // per-partition lock still orders everything that follows.
         void this.runner.withLock(runtime, () => this.runner.restore(mirror.definition, runtime)).catch((error: unknown) =>
@@ -262,7 +278,7 @@ export class MirrorEngine {
     this.timer = null
     for (const mirror of this.mirrors.values()) mirror.fetchInterrupt?.abort()
     await this.ticking
-    await Promise.all([...this.operationDone.values()])
+    await this.operations.close()
   }
 
   subscribe(listener: (event: EngineEvent) => void): () => void {
@@ -293,6 +309,7 @@ export class MirrorEngine {
     // Side by side: a round may wait at its source, and one mirror's wait must not hold another's data.
     await Promise.all(mirrors.map((mirror) => this.isolated(mirror, 'fetch', () => this.fetchRound(mirror))))
     for (const mirror of mirrors) this.sampleLag(mirror)
+    this.operations.checkUnsettled()
   }
 
   private async isolated(mirror: MirrorRuntime, step: string, work: () => Promise<void>): Promise<void> {
@@ -965,6 +982,12 @@ export class MirrorEngine {
     const plan = planStartOrRefuse(mirrorName, named, matched, runtimeStates([...mirror.partitions.values()].filter((runtime) => wanted.has(runtime.topic))))
     const starting = new Set(plan.topics)
     const selected = sourceTopics.filter((topic) => starting.has(topic.name))
+    // A running failover's stopped partitions stay stopped until it has finished: a restart resumes the
+    // operation from the partitions' states and must not find one of them mirroring again.
+    for (const topic of selected) {
+      const [running] = this.operations.runningOn(mirrorName, topic.name)
+      if (running) throw new EngineError('INVALID_MIRROR_STATE', `topic ${topic.name} is part of running operation ${running}; start it once that has finished`, { details: { operation: running } })
+    }
     await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected, source)
     const skippedKeys = new Set(plan.skipped.map((p) => partitionKey(p.topic, p.partition)))
 
@@ -1142,8 +1165,11 @@ export class MirrorEngine {
     }
   }
 
-  /** The failover (STOPPING) of the selected partitions, as an operation that runs on. */
-  async failover(mirrorName: string, request: { topics?: string[]; confirm?: string }): Promise<{ operation: Operation }> {
+  /**
+   * The failover (STOPPING) of the selected partitions, as an operation that runs on. The operation is
+   * durable before this resolves (so before the caller's 202): a crash from then on resumes it at restart.
+   */
+  async failover(mirrorName: string, request: { topics?: string[]; confirm?: string; requestedBy?: OperationRequester }): Promise<{ operation: Operation }> {
     const mirror = this.requireMirror(mirrorName)
     if (request.confirm !== mirrorName) {
       throw new EngineError('CONFIRMATION_REQUIRED', `type the mirror name "${mirrorName}" as confirm to fail over`)
@@ -1156,92 +1182,39 @@ export class MirrorEngine {
     }
     // Planned again: the preflight awaited the clusters, and a partition may have moved meanwhile.
     const { apply: runtimes } = planOrRefuse('stop', this.selectPartitions(mirror, request.topics), { named, mirror: mirrorName })
-    const operation: Operation = {
-      id: randomUUID(),
-      kind: 'failover',
-      mirror: mirrorName,
-      status: 'running',
-      startedAt: this.now(),
-      finishedAt: null,
-      plan,
-      partitions: runtimes.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, step: runtime.value.stopping?.step ?? null, state: runtime.value.state, error: null })),
-    }
-    this.operations.set(operation.id, operation)
-    this.emit({ type: 'operation', operation })
-    const done = this.runFailover(mirror, operation, runtimes).catch((error: unknown) => this.log('failover failed', { operation: operation.id, error: errorMessage(error) }))
-    this.operationDone.set(operation.id, done)
+    const operation = await this.operations.accept({ mirror: mirrorName, plan: toFailoverPlan(plan), requestedBy: request.requestedBy ?? null, runtimes })
     return { operation }
   }
 
-  private async runFailover(mirror: MirrorRuntime, operation: Operation, runtimes: PartitionRuntime[]): Promise<void> {
+  /** Sends the stop to each partition, a bounded number at once; one partition's failure never stops the rest. */
+  private async stopPartitions(mirrorName: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void> {
+    const mirror = this.mirrors.get(mirrorName)
+    if (!mirror) return
     const queue = [...runtimes]
-    const entries = new Map(operation.partitions.map((entry) => [partitionKey(entry.topic, entry.partition), entry]))
-    // Progress events are coalesced: one per interval and a last one, not one per partition.
-    let lastProgressAt = 0
-    const progress = () => {
-      const now = this.now()
-      if (now - lastProgressAt < OPERATION_PROGRESS_INTERVAL_MS) return
-      lastProgressAt = now
-      this.emit({ type: 'operation', operation })
-    }
     const worker = async () => {
       for (let runtime = queue.shift(); runtime; runtime = queue.shift()) {
         const current = runtime
         await this.runner
           .withLock(current, () => this.runner.dispatch(mirror.definition, current, { type: 'stopRequested' }, 'failover requested'))
           .catch((error: unknown) => this.log('failover of a partition failed', { topic: current.topic, partition: current.partition, error: errorMessage(error) }))
-        const entry = entries.get(partitionKey(current.topic, current.partition))
-        if (entry) {
-          entry.state = current.value.state
-          entry.step = current.value.stopping?.step ?? null
-          entry.error = current.value.error
-        }
-        progress()
+        onEach(current)
       }
     }
     await Promise.all(Array.from({ length: Math.min(FAILOVER_CONCURRENCY, Math.max(1, queue.length)) }, worker))
-    this.refreshOperation(operation)
-    this.emit({ type: 'operation', operation })
   }
 
-  /**
-   * An operation's partitions and status are read from the partitions themselves: a stop that failed
-   * and is being retried keeps the operation running, and finishes it when the retry succeeds.
-   */
-  private refreshOperation(operation: Operation): Operation {
-    const mirror = this.mirrors.get(operation.mirror)
-    for (const entry of operation.partitions) {
-      const runtime = mirror?.partitions.get(partitionKey(entry.topic, entry.partition))
-      if (!runtime) continue
-      entry.state = runtime.value.state
-      entry.step = runtime.value.stopping?.step ?? null
-      entry.error = runtime.value.error
-    }
-    const stillStopping = operation.partitions.some((p) => {
-      const runtime = mirror?.partitions.get(partitionKey(p.topic, p.partition))
-      return p.state === 'STOPPING' || (p.state === 'FAILED' && runtime?.value.previousState === 'STOPPING' && runtime.value.retryAttempt > 0)
-    })
-    const status = stillStopping ? 'running' : operation.partitions.every((p) => p.state === 'STOPPED') ? 'succeeded' : 'failed'
-    if (status !== 'running' && operation.finishedAt === null) operation.finishedAt = this.now()
-    if (status === 'running') operation.finishedAt = null
-    operation.status = status
-    return operation
-  }
-
-  /** Resolves when the operation has finished (for tests and scripts). */
-  async awaitOperation(id: string): Promise<Operation> {
-    await this.operationDone.get(id)
-    return this.getOperation(id)
+  /** Resolves once the operation's partitions have all had their stop, with the outcome durable if it finished (tests, scripts). */
+  awaitOperation(id: string): Promise<Operation> {
+    return this.operations.awaitOperation(id)
   }
 
   getOperation(id: string): Operation {
-    const operation = this.operations.get(id)
-    if (!operation) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
-    return this.refreshOperation(operation)
+    return this.operations.get(id)
   }
 
-  listOperations(status?: Operation['status']): Operation[] {
-    return [...this.operations.keys()].map((id) => this.getOperation(id)).filter((operation) => !status || operation.status === status)
+  /** Newest first; history kept as operation-store.ts's retention says. */
+  listOperations(filter: OperationFilter = {}): Operation[] {
+    return this.operations.list(filter)
   }
 
   // READS
@@ -1474,6 +1447,7 @@ export class MirrorEngine {
   }
 
   private emit(event: EngineEvent): void {
+    if (event.type === 'partition') this.operations.onPartitionTransition(event.mirror, event.topic, event.partition)
     for (const listener of this.listeners) {
       try {
         listener(event)

@@ -10,6 +10,7 @@ import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { toOperation } from './api-adapter'
 import { MirrorEngine } from './engine'
 import { LagArchive } from './lag-archive'
+import { OperationStore } from './operations/operation-store'
 
 /** How often the server's engine runs a tick (retries, syncs, one fetch round per mirror). */
 const TICK_INTERVAL_MS = 100
@@ -44,8 +45,12 @@ export async function createEngine(deps: {
     if (!remote) remoteSources.set(cluster, (remote = links.remoteSource(cluster, () => destinationsOf(name))))
     return remote
   }
+  const operationStore = await OperationStore.open(path.join(deps.dataDir, 'operations'), {
+    onDamagedFile: (info) => log.warn('skipped a damaged operation record', info),
+  })
   const engine: MirrorEngine = new MirrorEngine({
     lagArchive: new LagArchive(path.join(deps.dataDir, 'lag')),
+    operationStore,
     clusters: {
       names: () => clusters.names(),
       get: (name) => {
@@ -69,7 +74,7 @@ export async function createEngine(deps: {
   engine.subscribe((event) => {
     if (event.type === 'mirror') return
     // Operations change as they run: the hub keeps a copy in the API's shape, never the live object.
-    events.publish(event.type, event.type === 'operation' ? toOperation(event.operation) : event)
+    events.publish(event.type, event.type === 'operation' ? { ...toOperation(event.operation), change: event.change } : event)
   })
   metrics.register('engine', () => mirrorMetrics(engine))
   await engine.start()

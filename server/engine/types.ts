@@ -1,5 +1,7 @@
 import 'server-only'
-import type { FailoverPlan } from '@/lib/mirror/failover-plan'
+import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
+import type { OperationChange } from '@/lib/api/operations'
+import type { Role } from '@/lib/api/session'
 import type { MirrorPartition } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { StoppingStep } from '@/lib/mirror/stopping'
@@ -67,8 +69,17 @@ export interface OperationPartition {
   step: StoppingStep | null
   state: MirrorPartitionState
   error: string | null
+  /** When the partition reached its final state for the operation (STOPPED, or failed for good). */
+  finishedAt: number | null
 }
 
+/** Who asked for an operation, as the audit log names them. */
+export interface OperationRequester {
+  actor: string
+  role: Role | null
+}
+
+/** A multi-partition command answered with 202 (server/engine/operations/operation-tracker.ts). */
 export interface Operation {
   id: string
   kind: 'failover'
@@ -76,7 +87,11 @@ export interface Operation {
   status: 'running' | 'succeeded' | 'failed'
   startedAt: number
   finishedAt: number | null
-  plan: FailoverPlan
+  requestedBy: OperationRequester | null
+  /** Each time a restart resumed it. */
+  resumedAt: number[]
+  /** The plan the operation committed to, in the API's shape (it is kept on disk as such). */
+  plan: ApiFailoverPlan
   partitions: OperationPartition[]
 }
 
@@ -94,7 +109,7 @@ export type EngineEvent =
       /** Partitions whose lag changed since the previous lag event (all of them in a mirror's first). */
       partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }>
     }
-  | { type: 'operation'; operation: Operation }
+  | { type: 'operation'; operation: Operation; change: OperationChange }
   | { type: 'mirror'; mirror: string; change: 'created' | 'deleted' | 'updated' }
 
 export interface StartTopicsResult {

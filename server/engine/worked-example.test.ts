@@ -103,7 +103,8 @@ describe('the KIP-1279 worked example', () => {
     const { operation } = await harness.engine.failover('dr', { confirm: 'dr' })
     const finished = await harness.engine.awaitOperation(operation.id)
     expect(finished.status).toBe('succeeded')
-    expect(finished.partitions).toEqual([{ topic: TOPIC, partition: 0, step: 'done', state: 'STOPPED', error: null }])
+    expect(finished.partitions).toEqual([{ topic: TOPIC, partition: 0, step: 'done', state: 'STOPPED', error: null, finishedAt: harness.clock.now() }])
+    expect(finished.finishedAt).toBe(harness.clock.now())
 
     const uncommitted = await b.readRecords(TOPIC, 0, { fromOffset: 0, limit: 100, isolation: 'read_uncommitted' })
     expect(table(uncommitted.records)).toEqual([

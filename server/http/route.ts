@@ -43,6 +43,8 @@ export interface AuditNote {
   target?: string
   dryRun?: boolean
   plan?: unknown
+  /** The operation the request started, so its audit entry links to it. */
+  operation?: string
   /** Overrides the caller's identity (a sign-in names the session it opened). */
   actor?: { actor: string; role: Principal['role'] }
 }
@@ -182,6 +184,7 @@ export function route<const E extends Endpoint>(
           error: failure,
           dryRun: note.dryRun ?? false,
           ...(note.plan === undefined ? {} : { plan: summarizePlan(note.plan) }),
+          ...(note.operation === undefined ? {} : { operation: note.operation }),
         })
       } catch (error) {
         // The change (if any) has happened; the caller still gets its outcome, and the gap is in the log.

@@ -7,6 +7,8 @@ import type { EmbeddedClusterConfig } from '@/server/cluster/embedded/config'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { MirrorEngine, type EngineClusterAccess } from '../engine'
 import { LagArchive } from '../lag-archive'
+import type { EngineEvent } from '../types'
+import { OperationStore } from '../operations/operation-store'
 
 /** @internal test harness: embedded clusters in temp dirs, one manual clock, and an engine over them. */
 export interface EngineHarness {
@@ -19,6 +21,8 @@ export interface EngineHarness {
   run(times?: number, stepMs?: number): Promise<void>
   /** Closes everything and opens it again from disk, as a restarted process would. */
   restart(): Promise<void>
+  /** Closes everything and keeps the data root (another process opens it next). */
+  close(): Promise<void>
   cleanup(): Promise<void>
 }
 
@@ -31,6 +35,10 @@ export interface HarnessOptions {
   /** Persist downsampled lag history under `<root>/lag`. */
   archiveLag?: boolean
   fetchMaxWaitMs?: number
+  /** Called between the engine's start and the first settle (what a restarted server shows at once). */
+  onStarted?: (engine: MirrorEngine) => void
+  /** Every engine event, from before the engine starts (a restart's `resumed` operations included). */
+  onEvent?: (event: EngineEvent) => void
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
@@ -50,6 +58,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
     }
     const engine = new MirrorEngine({
       clusters: access,
+      operationStore: await OperationStore.open(path.join(root, 'operations')),
       now: () => clock.now(),
       random: options.random ?? (() => 0.5),
       onStoppingAction: options.onStoppingAction,
@@ -62,7 +71,9 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
         lastMirrorPositions: async (sourceClusterId, partitions) => engine.lastMirrorPositions(name, sourceClusterId, partitions),
       })
     }
+    if (options.onEvent) engine.subscribe(options.onEvent)
     await engine.start()
+    options.onStarted?.(engine)
     await engine.settle()
     return engine
   }
@@ -89,6 +100,11 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       for (const cluster of clusters.values()) await cluster.close()
       clusters.clear()
       harness.engine = await open()
+    },
+    async close() {
+      await harness.engine.close()
+      for (const cluster of clusters.values()) await cluster.close()
+      clusters.clear()
     },
     async cleanup() {
       await harness.engine.close()

@@ -4,4 +4,4 @@ import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(mirrorEndpoints.listOperations, ({ runtime, query }) => ({ operations: mirrorApiOf(runtime).operations(query.status) }))
+export const GET = route(mirrorEndpoints.listOperations, ({ runtime, query }) => ({ operations: mirrorApiOf(runtime).operations(query) }))

@@ -1,0 +1,24 @@
+import 'server-only'
+import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
+import type { FailoverPlan } from '@/lib/mirror/failover-plan'
+
+/** The engine's failover plan in the API's shape: what a dry run answers and what an operation keeps on disk. */
+export function toFailoverPlan(plan: FailoverPlan): ApiFailoverPlan {
+  return {
+    mirror: plan.mirror,
+    canProceed: plan.canProceed,
+    gates: plan.gates.map((gate) => ({ name: gate.name, ok: gate.ok, severity: gate.severity, detail: gate.detail })),
+    partitions: plan.partitions.map((partition) => ({
+      topic: partition.topic,
+      partition: partition.partition,
+      state: partition.state,
+      action: partition.action,
+      mirroredOffset: partition.mirroredOffset,
+      sourceLogEndOffset: partition.sourceLogEndOffset,
+      recordsAtRisk: partition.recordsAtRisk,
+      timeAtRiskMs: partition.timeAtRiskMs,
+      transactionsToAbort: partition.transactionsToAbort.map(({ producerId, producerEpoch, firstOffset }) => ({ producerId, producerEpoch, firstOffset })),
+      consumerGroupsBehind: partition.consumerGroupsBehind.map((group) => ({ ...group })),
+    })),
+  }
+}

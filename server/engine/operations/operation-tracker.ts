@@ -1,0 +1,363 @@
+import 'server-only'
+import { randomUUID } from 'node:crypto'
+import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
+import type { OperationChange } from '@/lib/api/operations'
+import { EngineError } from '../errors'
+import type { Operation, OperationPartition, OperationRequester, PartitionRuntime } from '../types'
+import { isSettled, shouldStopAfterRestart, stopProgressOf } from './operation-progress'
+import { DEFAULT_RETENTION, expiredOperations, STORED_OPERATION_VERSION, type OperationStore, type RetentionPolicy, type StoredOperation } from './operation-store'
+
+/**
+ * The engine's operations: accepted durably before the caller hears 202, run to the end, rebuilt after a
+ * restart, kept as history once finished (API.md "Operations").
+ *
+ * Life of an operation:
+ *   accept    its record (plan, partitions with their stateEpoch, who, when) is written to the store;
+ *   run       the engine sends every partition the stop (the "drive"); while it does, the operation runs;
+ *   settle    after the drive, it waits for partitions whose stop goes on by itself (a STOPPING retried
+ *             after a failure) and follows them through their transitions and the engine's ticks;
+ *   finish    once every partition is settled, its outcome is computed from the partitions, frozen, and
+ *             written; only then is it reported finished to those awaiting it.
+ * After a crash, `recover` rebuilds each unfinished operation from its record and the partitions' replayed
+ * states (operation-progress.ts) and drives it again; a finished one comes back as it was written.
+ * Outcomes are functions of the partitions' durable states (a partition's finish time is when it entered
+ * its final state), so an operation whose finish was not yet written when the process died finishes after
+ * the restart with the same outcome and times it would have had.
+ */
+
+export interface TrackerEnvironment {
+  now(): number
+  log(message: string, fields: Record<string, unknown>): void
+  emit(operation: Operation, change: OperationChange): void
+  /** The partition's runtime; undefined when its mirror no longer has it. */
+  partition(mirror: string, topic: string, partition: number): PartitionRuntime | undefined
+  /** Sends each partition the stop (bounded concurrency); `onEach` after each partition's dispatch ends. */
+  stop(mirror: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void>
+}
+
+export interface AcceptInput {
+  mirror: string
+  plan: ApiFailoverPlan
+  requestedBy: OperationRequester | null
+  runtimes: PartitionRuntime[]
+}
+
+export interface OperationFilter {
+  status?: Operation['status'] | undefined
+  mirror?: string | undefined
+  limit?: number | undefined
+}
+
+/** Progress events are coalesced: one per interval and the last one, not one per partition. */
+const PROGRESS_INTERVAL_MS = 250
+
+interface Tracked {
+  readonly operation: Operation
+  readonly sequence: number
+  /** Parallel to operation.partitions. */
+  readonly acceptedStateEpochs: number[]
+  readonly byPartition: Map<string, number>
+  /** Entries not settled yet, once the drive has ended; null while driving and after finishing. */
+  unsettled: Set<number> | null
+  /** Resolves when the drive and whatever finishing it led to have ended. */
+  done: Promise<void>
+  finishing: Promise<void> | null
+  lastProgressAt: number
+}
+
+function partitionKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`
+}
+
+export class OperationTracker {
+  /** By acceptance order, oldest first. */
+  private readonly tracked = new Map<string, Tracked>()
+  /** Running and past their drive: what partition events and ticks are looked at for (history is not). */
+  private readonly waiting = new Set<Tracked>()
+  private nextSequence: number
+  private readonly retention: RetentionPolicy
+
+  constructor(
+    private readonly store: OperationStore,
+    private readonly env: TrackerEnvironment,
+    options: { retention?: RetentionPolicy } = {},
+  ) {
+    this.retention = options.retention ?? DEFAULT_RETENTION
+    this.nextSequence = (store.loaded.at(-1)?.sequence ?? -1) + 1
+  }
+
+  // ACCEPT AND RUN
+
+  /** Writes the operation durably, then starts sending the stop to `runtimes`. Resolves once it is durable. */
+  async accept(input: AcceptInput): Promise<Operation> {
+    const operation: Operation = {
+      id: randomUUID(),
+      kind: 'failover',
+      mirror: input.mirror,
+      status: 'running',
+      startedAt: this.env.now(),
+      finishedAt: null,
+      requestedBy: input.requestedBy,
+      resumedAt: [],
+      plan: input.plan,
+      partitions: input.runtimes.map((runtime) => ({
+        topic: runtime.topic,
+        partition: runtime.partition,
+        step: runtime.value.stopping?.step ?? null,
+        state: runtime.value.state,
+        error: null,
+        finishedAt: null,
+      })),
+    }
+    const tracked = this.track(operation, this.nextSequence++, input.runtimes.map((runtime) => runtime.value.stateEpoch))
+    // The promise of the 202: once this resolves, a crash at any instant still ends in this operation.
+    await this.store.save(this.recordOf(tracked))
+    this.tracked.set(operation.id, tracked)
+    this.env.emit(operation, 'accepted')
+    this.drive(tracked, input.runtimes)
+    return operation
+  }
+
+  /**
+   * Rebuilds every operation the store holds. Unfinished ones are driven again: their partitions still in
+   * a pre-stop state get the stop now, those in STOPPING finish through their own restore. Returns the
+   * partitions it stops, which the engine must not restore to their pre-stop work (a MIRRORING partition
+   * would fetch again before its stop arrives). Call once, after the partitions are replayed.
+   */
+  recover(): Set<PartitionRuntime> {
+    const stopping = new Set<PartitionRuntime>()
+    const resumed: Array<{ tracked: Tracked; runtimes: PartitionRuntime[] }> = []
+    for (const record of this.store.loaded) {
+      const tracked = this.track(operationOf(record), record.sequence, record.partitions.map((partition) => partition.acceptedStateEpoch))
+      this.tracked.set(record.id, tracked)
+      if (record.status !== 'running') continue
+      const runtimes: PartitionRuntime[] = []
+      record.partitions.forEach((entry, index) => {
+        const runtime = this.env.partition(record.mirror, entry.topic, entry.partition)
+        if (runtime && shouldStopAfterRestart(runtime.value, tracked.acceptedStateEpochs[index]!)) runtimes.push(runtime)
+      })
+      for (const runtime of runtimes) stopping.add(runtime)
+      tracked.operation.resumedAt.push(this.env.now())
+      resumed.push({ tracked, runtimes })
+    }
+    for (const { tracked, runtimes } of resumed) {
+      this.env.log('operation resumed after a restart', { operation: tracked.operation.id, mirror: tracked.operation.mirror, stopsSentAgain: runtimes.length })
+      // The resume is history too, written before the stops go out again; the operation goes on whether
+      // or not the write lands.
+      const written = this.store.save(this.recordOf(tracked)).catch((error: unknown) => this.env.log('operation write failed', { operation: tracked.operation.id, error: String(error) }))
+      this.env.emit(tracked.operation, 'resumed')
+      this.drive(tracked, runtimes, written)
+    }
+    return stopping
+  }
+
+  private drive(tracked: Tracked, runtimes: PartitionRuntime[], after: Promise<void> = Promise.resolve()): void {
+    const { operation } = tracked
+    const onEach = (runtime: PartitionRuntime) => {
+      const index = tracked.byPartition.get(partitionKey(runtime.topic, runtime.partition))
+      if (index !== undefined) this.refreshEntry(tracked, index)
+      const now = this.env.now()
+      if (now - tracked.lastProgressAt < PROGRESS_INTERVAL_MS) return
+      tracked.lastProgressAt = now
+      this.env.emit(operation, 'progress')
+    }
+    tracked.done = after
+      .then(() => this.env.stop(operation.mirror, runtimes, onEach))
+      .catch((error: unknown) => this.env.log('operation drive failed', { operation: operation.id, error: String(error) }))
+      .then(() => this.driveEnded(tracked))
+  }
+
+  /** Every partition has had its stop; from here the operation waits for those still stopping. */
+  private driveEnded(tracked: Tracked): Promise<void> {
+    const unsettled = new Set<number>()
+    tracked.operation.partitions.forEach((_, index) => {
+      if (!this.refreshEntry(tracked, index, { driveEnded: true })) unsettled.add(index)
+    })
+    tracked.unsettled = unsettled
+    if (unsettled.size === 0) return this.finish(tracked)
+    this.waiting.add(tracked)
+    this.env.emit(tracked.operation, 'progress')
+    return Promise.resolve()
+  }
+
+  // FOLLOWING PARTITIONS
+
+  /** A partition of a running operation moved: it may have settled. */
+  onPartitionTransition(mirror: string, topic: string, partition: number): void {
+    for (const tracked of this.waiting) {
+      if (tracked.unsettled === null || tracked.operation.mirror !== mirror) continue
+      const index = tracked.byPartition.get(partitionKey(topic, partition))
+      if (index === undefined || !tracked.unsettled.has(index)) continue
+      this.recheck(tracked, [index])
+    }
+  }
+
+  /**
+   * Looks again at every unsettled partition: a failure can become final without a transition (retries
+   * exhausted, a non-retryable error recorded in FAILED), which no partition event announces.
+   */
+  checkUnsettled(): void {
+    for (const tracked of this.waiting) {
+      if (tracked.unsettled !== null && tracked.unsettled.size > 0) this.recheck(tracked, [...tracked.unsettled])
+    }
+  }
+
+  private recheck(tracked: Tracked, indexes: number[]): void {
+    const unsettled = tracked.unsettled
+    if (unsettled === null) return
+    for (const index of indexes) if (this.refreshEntry(tracked, index, { driveEnded: true })) unsettled.delete(index)
+    if (unsettled.size === 0) void this.finish(tracked)
+  }
+
+  /**
+   * Reads one entry from its partition; returns whether the partition is settled for the operation. After
+   * the drive, a partition the stop never reached (or that refused it) is settled as not stopped.
+   */
+  private refreshEntry(tracked: Tracked, index: number, options: { driveEnded?: boolean } = {}): boolean {
+    const entry = tracked.operation.partitions[index]!
+    const runtime = this.env.partition(tracked.operation.mirror, entry.topic, entry.partition)
+    if (!runtime) {
+      entry.error ??= `mirror ${tracked.operation.mirror} no longer has partition ${entry.topic}-${entry.partition}`
+      entry.finishedAt ??= this.env.now()
+      return true
+    }
+    const value = runtime.value
+    const progress = stopProgressOf(value)
+    entry.state = value.state
+    entry.step = value.stopping?.step ?? null
+    entry.error = value.error
+    const settled = isSettled(progress) || (options.driveEnded === true && progress === 'notStopped')
+    // A partition that refused the stop has been in its state since before the operation began.
+    entry.finishedAt = settled ? Math.max(value.stateSince, tracked.operation.startedAt) : null
+    if (settled && progress === 'notStopped') entry.error ??= `the stop was not applied in state ${value.state}`
+    return settled
+  }
+
+  // FINISHING
+
+  private finish(tracked: Tracked): Promise<void> {
+    if (tracked.finishing) return tracked.finishing
+    const { operation } = tracked
+    tracked.unsettled = null
+    this.waiting.delete(tracked)
+    const finishedAt = operation.partitions.reduce<number | null>((latest, entry) => (entry.finishedAt === null ? latest : Math.max(latest ?? entry.finishedAt, entry.finishedAt)), null)
+    operation.finishedAt = Math.max(finishedAt ?? this.env.now(), operation.startedAt)
+    operation.status = operation.partitions.every((entry) => entry.state === 'STOPPED') ? 'succeeded' : 'failed'
+    tracked.finishing = this.store
+      .save(this.recordOf(tracked))
+      .catch((error: unknown) => this.env.log('operation write failed', { operation: operation.id, error: String(error) }))
+      .then(() => {
+        this.env.emit(operation, 'finished')
+        return this.dropExpired()
+      })
+      .catch((error: unknown) => this.env.log('operation history pruning failed', { error: String(error) }))
+    return tracked.finishing
+  }
+
+  private async dropExpired(): Promise<void> {
+    const newestFirst = [...this.tracked.values()].reverse().map((tracked) => tracked.operation)
+    const expired = expiredOperations(newestFirst, this.env.now(), this.retention)
+    if (expired.length === 0) return
+    for (const id of expired) this.tracked.delete(id)
+    await this.store.remove(expired)
+  }
+
+  // READS
+
+  get(id: string): Operation {
+    const tracked = this.tracked.get(id)
+    if (!tracked) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
+    return this.current(tracked)
+  }
+
+  /** Newest first. */
+  list(filter: OperationFilter = {}): Operation[] {
+    const found: Operation[] = []
+    const all = [...this.tracked.values()]
+    for (let index = all.length - 1; index >= 0 && found.length < (filter.limit ?? Infinity); index--) {
+      const tracked = all[index]!
+      if (filter.mirror !== undefined && tracked.operation.mirror !== filter.mirror) continue
+      if (filter.status !== undefined && tracked.operation.status !== filter.status) continue
+      found.push(this.current(tracked))
+    }
+    return found
+  }
+
+  /** Resolves once the drive has ended, and the outcome is durable if that finished it (tests, scripts). */
+  async awaitOperation(id: string): Promise<Operation> {
+    const tracked = this.tracked.get(id)
+    if (!tracked) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
+    await tracked.done
+    await tracked.finishing
+    return this.current(tracked)
+  }
+
+  /** Ids of running operations that cover `topic` of `mirror`. */
+  runningOn(mirror: string, topic: string): string[] {
+    const ids: string[] = []
+    for (const tracked of this.tracked.values()) {
+      if (tracked.operation.status !== 'running' || tracked.operation.mirror !== mirror) continue
+      if (tracked.operation.partitions.some((entry) => entry.topic === topic)) ids.push(tracked.operation.id)
+    }
+    return ids
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.tracked.values()].map(async (tracked) => (await tracked.done, await tracked.finishing)))
+    await this.store.flush()
+  }
+
+  /** A running operation reads its partitions now; a finished one is as it was frozen. */
+  private current(tracked: Tracked): Operation {
+    if (tracked.operation.status === 'running' && tracked.unsettled === null) {
+      tracked.operation.partitions.forEach((_, index) => this.refreshEntry(tracked, index))
+    }
+    return tracked.operation
+  }
+
+  private track(operation: Operation, sequence: number, acceptedStateEpochs: number[]): Tracked {
+    return {
+      operation,
+      sequence,
+      acceptedStateEpochs,
+      byPartition: new Map(operation.partitions.map((entry, index) => [partitionKey(entry.topic, entry.partition), index])),
+      unsettled: null,
+      done: Promise.resolve(),
+      finishing: null,
+      lastProgressAt: 0,
+    }
+  }
+
+  private recordOf(tracked: Tracked): StoredOperation {
+    const { operation } = tracked
+    return {
+      version: STORED_OPERATION_VERSION,
+      sequence: tracked.sequence,
+      id: operation.id,
+      kind: operation.kind,
+      mirror: operation.mirror,
+      status: operation.status,
+      startedAt: operation.startedAt,
+      finishedAt: operation.finishedAt,
+      requestedBy: operation.requestedBy,
+      resumedAt: [...operation.resumedAt],
+      plan: operation.plan,
+      partitions: operation.partitions.map((entry: OperationPartition, index) => ({ ...entry, acceptedStateEpoch: tracked.acceptedStateEpochs[index]! })),
+    }
+  }
+}
+
+function operationOf(record: StoredOperation): Operation {
+  return {
+    id: record.id,
+    kind: record.kind,
+    mirror: record.mirror,
+    status: record.status,
+    startedAt: record.startedAt,
+    finishedAt: record.finishedAt,
+    requestedBy: record.requestedBy,
+    resumedAt: [...record.resumedAt],
+    plan: record.plan,
+    partitions: record.partitions.map(({ topic, partition, step, state, error, finishedAt }) => ({ topic, partition, step, state, error, finishedAt })),
+  }
+}
