@@ -978,16 +978,18 @@ export class MirrorEngine {
     const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.test(topic.name))).map((topic) => topic.name)
     const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
     if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
-    const wanted = new Set([...named, ...matched])
-    const plan = planStartOrRefuse(mirrorName, named, matched, runtimeStates([...mirror.partitions.values()].filter((runtime) => wanted.has(runtime.topic))))
+    // A running failover's stopped partitions stay stopped until it has finished: a restart resumes the
+    // operation from the partitions' states and must not find one of them mirroring again. Checked before the
+    // state preconditions, so the operator learns which operation is in the way, not just a state.
+    for (const topic of named) {
+      const [running] = this.operations.runningOn(mirrorName, topic)
+      if (running) throw new EngineError('INVALID_MIRROR_STATE', `topic ${topic} is part of running operation ${running}; start it once that has finished`, { details: { operation: running } })
+    }
+    const matchedFree = matched.filter((topic) => this.operations.runningOn(mirrorName, topic).length === 0)
+    const wanted = new Set([...named, ...matchedFree])
+    const plan = planStartOrRefuse(mirrorName, named, matchedFree, runtimeStates([...mirror.partitions.values()].filter((runtime) => wanted.has(runtime.topic))))
     const starting = new Set(plan.topics)
     const selected = sourceTopics.filter((topic) => starting.has(topic.name))
-    // A running failover's stopped partitions stay stopped until it has finished: a restart resumes the
-    // operation from the partitions' states and must not find one of them mirroring again.
-    for (const topic of selected) {
-      const [running] = this.operations.runningOn(mirrorName, topic.name)
-      if (running) throw new EngineError('INVALID_MIRROR_STATE', `topic ${topic.name} is part of running operation ${running}; start it once that has finished`, { details: { operation: running } })
-    }
     await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected, source)
     const skippedKeys = new Set(plan.skipped.map((p) => partitionKey(p.topic, p.partition)))
 
