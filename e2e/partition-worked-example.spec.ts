@@ -109,8 +109,8 @@ test('the worked example reads like the KIP tables: source 0-5 with the COMMIT a
       [4, 'DATA Y=5, producer 4003'],
       [5, 'DATA Z=10, no producer id'],
     ] as const
-    for (const [offset, text] of kipRows) await expect(cell(page, 'source', offset)).toHaveAttribute('aria-label', new RegExp(`^source offset ${offset}, ${text}`))
-    for (const [offset, text] of kipRows.slice(0, 3)) await expect(cell(page, 'destination', offset)).toHaveAttribute('aria-label', new RegExp(`^destination offset ${offset}, ${text}`))
+    for (const [offset, text] of kipRows) await expect(cell(page, 'source', offset)).toHaveAccessibleName(new RegExp(`^source offset ${offset}, ${text}`))
+    for (const [offset, text] of kipRows.slice(0, 3)) await expect(cell(page, 'destination', offset)).toHaveAccessibleName(new RegExp(`^destination offset ${offset}, ${text}`))
     await expect(cell(page, 'source', 3)).toContainText('✓')
     expect(await atRisk(page, 'source')).toEqual([3, 4, 5])
     expect(await atRisk(page, 'destination')).toEqual([3, 4, 5])
@@ -227,8 +227,8 @@ test('after failover the destination shows ABORT 4001 at 3, ABORT 4002 at 4 and 
       [4, 'ABORT'],
       [5, 'MIRROR_PID_RESET'],
     ])
-    await expect(cell(page, 'destination', 3)).toHaveAttribute('aria-label', /^destination offset 3, ABORT, producer 4001/)
-    await expect(cell(page, 'destination', 4)).toHaveAttribute('aria-label', /^destination offset 4, ABORT, producer 4002/)
+    await expect(cell(page, 'destination', 3)).toHaveAccessibleName(/^destination offset 3, ABORT, producer 4001/)
+    await expect(cell(page, 'destination', 4)).toHaveAccessibleName(/^destination offset 4, ABORT, producer 4002/)
     await expect(cell(page, 'destination', 5)).toContainText('⟲')
     // The COMMIT at 3 never reached the destination: 3-5 of the source are lost to its readers.
     expect(await atRisk(page, 'source')).toEqual([3, 4, 5])

@@ -202,7 +202,6 @@ const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected
       role="gridcell"
       tabIndex={tabbable ? 0 : -1}
       aria-selected={selected}
-      aria-label={description}
       title={description}
       data-lane={lane}
       data-offset={cell.offset}
@@ -218,8 +217,12 @@ const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected
       }`}
       style={{ width: CELL_WIDTH }}
     >
-      {cell.record !== null ? <RecordBox record={cell.record} atRisk={cell.atRisk} selected={selected} /> : <EmptyBox cell={cell} selected={selected} />}
-      {cell.removed !== null && cell.record === null && <GhostBox record={cell.removed} />}
+      {/* The cell's name is the sentence; the drawing is for the eyes (it abbreviates what the sentence says). */}
+      <span className="sr-only">{description}</span>
+      <div aria-hidden className="h-full">
+        {cell.record !== null ? <RecordBox record={cell.record} atRisk={cell.atRisk} selected={selected} /> : <EmptyBox cell={cell} selected={selected} />}
+        {cell.removed !== null && cell.record === null && <GhostBox record={cell.removed} />}
+      </div>
     </div>
   )
 }, sameCell)
@@ -256,8 +259,8 @@ function RecordBox({ record, atRisk, selected }: { record: RecordEntry; atRisk: 
         </span>
         <span className="truncate">{recordContent(record)}</span>
       </span>
-      <span className="truncate text-slate-600 dark:text-slate-300">{record.producerId === null ? 'no pid' : `pid ${record.producerId}`}</span>
-      <span className="flex justify-between text-slate-500 dark:text-slate-400">
+      <span className="truncate text-slate-700 dark:text-slate-300">{record.producerId === null ? 'no pid' : `pid ${record.producerId}`}</span>
+      <span className="flex justify-between text-slate-700 dark:text-slate-300">
         <span>e{record.producerEpoch ?? '–'}</span>
         <span>L{record.leaderEpoch}</span>
       </span>

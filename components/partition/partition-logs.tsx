@@ -69,7 +69,8 @@ export function PartitionLogs({
   }
   const sourceLane = lane(sourceExtent, sourceRead, sourceRecords)
   const destinationLane = lane(destinationExtent, destinationRead, destinationRecords)
-  const truncation = partition.lastTruncation
+  // A start from scratch records a truncation that removed nothing: no cut to show.
+  const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords > 0 ? partition.lastTruncation : null
   // Cheap even for 1,000 offsets; the cells compare what they show, so an unchanged cell does not re-render.
   const aligned = alignLogs({
     window,

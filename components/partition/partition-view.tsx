@@ -3,6 +3,7 @@
 import { useMirror } from '@/components/data/use-mirrors'
 import { useMirrorPartition } from '@/components/data/use-mirror-partition'
 import { usePartitionHistory } from '@/components/data/use-partition-history'
+import { useLogExtent } from '@/components/data/use-records'
 import { StateGraph } from '@/components/state-graph/state-graph'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { NotFoundPanel } from '@/components/ui/not-found-panel'
@@ -30,6 +31,7 @@ export function PartitionView({
   const mirrorQuery = useMirror(mirror)
   const partitionQuery = useMirrorPartition(mirror, topic, partition)
   const history = usePartitionHistory(mirror, topic, partition)
+  const sourceLog = useLogExtent(mirrorQuery.data?.sourceCluster, topic, partition)
 
   if (mirrorQuery.isError) return <ErrorPanel title={`Could not load mirror ${mirror}`} error={mirrorQuery.error} onRetry={() => void mirrorQuery.refetch()} />
   if (partitionQuery.isError) return <ErrorPanel title={`Could not load ${topic} / ${partition}`} error={partitionQuery.error} onRetry={() => void partitionQuery.refetch()} />
@@ -48,7 +50,7 @@ export function PartitionView({
   const transitions = history.data?.transitions ?? []
   return (
     <div className="flex flex-col gap-6">
-      <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} />
+      <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} sourceHighWatermark={sourceLog.data?.highWatermark ?? null} />
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph" id="state-graph">
           <StateGraph current={found.state} transitions={transitions} />
