@@ -240,7 +240,8 @@ test('after failover the destination shows ABORT 4001 at 3, ABORT 4002 at 4 and 
   await test.step('the failback mirror: the old source cut back to 3, three records removed, then matching', async () => {
     const back = unique('back')
     await okJson(await request.post('/api/v1/mirrors', { headers: asOperator, data: { name: back, sourceCluster: example.destination, destinationCluster: example.source, topics: ['orders'] } }), 201)
-    await expect.poll(async () => (await partitionOf(request, back)).state, SETTLE).toBe('MIRRORING')
+    // MIRRORING comes first; the old source then fetches the markers back from the new one.
+    await expect.poll(async () => partitionOf(request, back), SETTLE).toMatchObject({ state: 'MIRRORING', destinationLogEndOffset: 6 })
     await page.goto(`/mirrors/${back}/partitions/orders/0`)
     await expect(page.getByText(/Last truncation cut .+ at 3, removing 3 records/)).toBeVisible()
     await expect(cell(page, 'destination', 5)).toHaveAttribute('data-type', 'MIRROR_PID_RESET')

@@ -26,7 +26,7 @@ export interface StripSelection {
   readonly lane: LaneId
 }
 
-const CELL_WIDTH = 88
+const CELL_WIDTH = 96
 const LANES: readonly LaneId[] = ['source', 'destination']
 
 /** `aligned` comes from alignLogs (lib/ui/log-strip.ts); the caller keeps it to show the selected column's details. */
@@ -249,11 +249,11 @@ function RecordBox({ record, atRisk, selected }: { record: RecordEntry; atRisk: 
   const marker = record.type !== 'DATA'
   return (
     <div
-      className={`flex h-full flex-col justify-between overflow-hidden border-2 px-1.5 py-0.5 font-mono text-[11px] leading-tight ${TONE_CELL[look.tone]} ${marker ? 'rounded-full' : 'rounded-sm'} ${
+      className={`flex h-full flex-col justify-between overflow-hidden border-2 px-1.5 py-0.5 font-mono text-[11px] leading-tight ${TONE_CELL[look.tone]} ${marker ? 'rounded-[14px]' : 'rounded-sm'} ${
         selected ? 'outline-2 outline-offset-1 outline-indigo-600 dark:outline-indigo-300' : ''
       } ${atRisk ? HATCH : ''}`}
     >
-      <span className="flex items-center gap-1 truncate text-[12px] font-semibold text-slate-900 dark:text-slate-50">
+      <span className={`flex items-center gap-1 truncate font-semibold text-slate-900 dark:text-slate-50 ${marker ? 'text-[11px] tracking-tight' : 'text-[12px]'}`}>
         <span aria-hidden className={GLYPH_COLOUR[look.tone]}>
           {look.glyph}
         </span>
@@ -264,11 +264,6 @@ function RecordBox({ record, atRisk, selected }: { record: RecordEntry; atRisk: 
         <span>e{record.producerEpoch ?? '–'}</span>
         <span>L{record.leaderEpoch}</span>
       </span>
-      {atRisk && (
-        <span className="absolute right-1.5 top-1.5 rounded-sm bg-amber-100 px-0.5 text-[9px] font-bold uppercase text-amber-900 dark:bg-amber-900 dark:text-amber-100" aria-hidden>
-          risk
-        </span>
-      )}
     </div>
   )
 }
@@ -314,7 +309,7 @@ export function LogStripsLegend({ atRiskCount }: { atRiskCount: number | null })
         const look = RECORD_LOOK[type]
         return (
           <li key={type} className="flex items-center gap-1.5">
-            <span aria-hidden className={`inline-grid h-4 w-6 place-items-center border-2 font-mono text-[10px] ${TONE_CELL[look.tone]} ${type === 'DATA' ? 'rounded-sm' : 'rounded-full'} ${GLYPH_COLOUR[look.tone]}`}>
+            <span aria-hidden className={`inline-grid h-4 w-6 place-items-center border-2 font-mono text-[10px] ${TONE_CELL[look.tone]} ${type === 'DATA' ? 'rounded-sm' : 'rounded-lg'} ${GLYPH_COLOUR[look.tone]}`}>
               {look.glyph}
             </span>
             {type === 'DATA' ? 'data (key=value)' : type === 'MIRROR_PID_RESET' ? 'MIRROR_PID_RESET' : type}

@@ -101,10 +101,13 @@ export function PartitionLogs({
         ) : (
           <>
             <strong className="font-semibold text-amber-900 dark:text-amber-200">
-              {formatCount(atRisk.count)} {atRisk.count === 1 ? 'record' : 'records'} at risk
+              {formatCount(atRisk.count)} {atRisk.count === 1 ? 'record' : 'records'} {partition.state === 'STOPPED' || partition.state === 'STOPPING' ? 'not mirrored' : 'at risk'}
             </strong>{' '}
             (offsets <span className="font-mono">{formatOffset(atRisk.from)}</span>–<span className="font-mono">{formatOffset(atRisk.to - 1)}</span>): on {mirror.sourceCluster}, beyond the mirrored position{' '}
-            <span className="font-mono">{formatOffset(mirroredOffset)}</span>; lost to {mirror.destinationCluster}&apos;s readers if the mirror fails over now.
+            <span className="font-mono">{formatOffset(mirroredOffset)}</span>;{' '}
+            {partition.state === 'STOPPED' || partition.state === 'STOPPING'
+              ? `the failover left them behind: ${mirror.destinationCluster}'s readers never got them.`
+              : `lost to ${mirror.destinationCluster}'s readers if the mirror fails over now.`}
           </>
         )}
         {truncation !== null && (

@@ -14,7 +14,10 @@ import { PartitionLogs } from './partition-logs'
 import { PartitionSkeleton } from './partition-skeleton'
 import { TransitionTimeline } from './transition-timeline'
 
-/** The partition page (UI.md §2): header, state graph and timeline side by side, then the log tapes. */
+/**
+ * The partition page (UI.md §2): header, the log tapes (what a failover would cost, above the fold), then the
+ * state graph and the timeline side by side.
+ */
 export function PartitionView({
   mirror,
   topic,
@@ -51,6 +54,9 @@ export function PartitionView({
   return (
     <div className="flex flex-col gap-6">
       <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} sourceHighWatermark={sourceLog.data?.highWatermark ?? null} />
+      <Panel title="Logs, aligned by offset" id="logs">
+        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} />
+      </Panel>
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph" id="state-graph">
           <StateGraph current={found.state} transitions={transitions} />
@@ -71,9 +77,6 @@ export function PartitionView({
           )}
         </Panel>
       </div>
-      <Panel title="Logs, aligned by offset" id="logs">
-        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} />
-      </Panel>
     </div>
   )
 }
