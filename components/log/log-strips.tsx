@@ -18,6 +18,8 @@ export type LaneId = 'source' | 'destination'
 export interface LaneName {
   /** "source", "destination", or what the caller calls them ("old source"). */
   readonly title: string
+  /** For narrow screens: "src", "dest". */
+  readonly short: string
   readonly cluster: string
 }
 
@@ -120,7 +122,10 @@ export function LogStrips({
               className="sticky left-0 z-20 flex shrink-0 flex-col justify-center border-r border-slate-200 bg-white px-2 py-1 dark:border-slate-800 dark:bg-slate-900"
               style={{ width: labelWidth }}
             >
-              <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-200">{names[lane].title}</span>
+              <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-200">
+                <span className="sm:hidden">{names[lane].short}</span>
+                <span className="hidden sm:inline">{names[lane].title}</span>
+              </span>
               <span className="truncate text-[11px] text-slate-500 dark:text-slate-400" title={names[lane].cluster}>
                 {names[lane].cluster}
               </span>
@@ -148,7 +153,7 @@ export function LogStrips({
         {aligned.mirroredLine !== null && (
           <div aria-hidden data-testid="mirrored-line" className="pointer-events-none absolute top-0 z-10" style={{ left: lineLeft(aligned.mirroredLine), bottom: '0.25rem' }}>
             <div className="absolute inset-y-0 -left-px w-0.5 bg-indigo-600 dark:bg-indigo-400" />
-            <span className="absolute bottom-0 left-1 whitespace-nowrap rounded bg-indigo-600 px-1.5 py-px text-[11px] font-semibold text-white dark:bg-indigo-500">
+            <span className="absolute bottom-0 left-1 whitespace-nowrap rounded bg-indigo-600 px-1.5 py-px text-[11px] font-semibold text-white">
               ◂ mirrored to {formatOffset(aligned.mirroredOffset ?? 0)}
             </span>
           </div>
@@ -156,7 +161,7 @@ export function LogStrips({
         {aligned.truncation !== null && aligned.truncationLine !== null && (
           <span
             aria-hidden
-            className="pointer-events-none absolute bottom-1 z-10 whitespace-nowrap rounded bg-red-600 px-1.5 py-px text-[11px] font-semibold text-white dark:bg-red-500"
+            className="pointer-events-none absolute bottom-1 z-10 whitespace-nowrap rounded bg-red-700 px-1.5 py-px text-[11px] font-semibold text-white"
             style={{ left: `calc(${lineLeft(aligned.truncationLine)} - 0.25rem)`, transform: 'translateX(-100%)' }}
           >
             cut at {formatOffset(aligned.truncation.offset)} ✂

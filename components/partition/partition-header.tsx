@@ -125,15 +125,16 @@ export function PartitionHeader({
             </span>
           )}
         </Figure>
-        <Figure label="Last fetch">{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
+        <Figure label="Last fetch" wide>{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
       </dl>
     </header>
   )
 }
 
-function Figure({ label, title, children }: { label: string; title?: string; children: ReactNode }) {
+/** `wide`: the last of an odd count, spanning both columns on phones rather than leaving a hole. */
+function Figure({ label, title, wide = false, children }: { label: string; title?: string; wide?: boolean; children: ReactNode }) {
   return (
-    <div className="min-w-0 bg-white px-3 py-2 dark:bg-slate-900" title={title}>
+    <div className={`min-w-0 bg-white px-3 py-2 dark:bg-slate-900 ${wide ? 'col-span-2 sm:col-span-1' : ''}`} title={title}>
       <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
       <dd className="mt-0.5 break-words font-medium text-slate-900 dark:text-slate-100">{children}</dd>
     </div>

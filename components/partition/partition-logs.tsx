@@ -80,7 +80,10 @@ export function PartitionLogs({
     truncation: truncation === null ? null : { offset: truncation.offset, removedRecords: truncation.removedRecords },
   })
 
-  const names: Record<LaneId, LaneName> = { source: { title: 'source', cluster: mirror.sourceCluster }, destination: { title: 'destination', cluster: mirror.destinationCluster } }
+  const names: Record<LaneId, LaneName> = {
+    source: { title: 'source', short: 'src', cluster: mirror.sourceCluster },
+    destination: { title: 'destination', short: 'dest', cluster: mirror.destinationCluster },
+  }
   const errors = [
     { title: `Could not read ${mirror.sourceCluster}'s log`, query: sourceExtent },
     { title: `Could not read ${mirror.sourceCluster}'s records`, query: sourceRecords },

@@ -73,7 +73,7 @@ function StateNode({ data }: NodeProps<StateFlowNode>) {
       <span aria-hidden className="w-4 shrink-0 text-center font-mono text-sm leading-none" style={{ color: tone.color }}>
         {style.icon}
       </span>
-      <span className={`min-w-0 truncate text-[11px] font-semibold tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
+      <span className={`min-w-0 truncate text-[10.5px] font-semibold tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
         {node.id}
       </span>
       {current && (
@@ -147,6 +147,13 @@ export function StateGraph({ current, transitions }: { current: MirrorPartitionS
     observer.observe(element)
     return () => observer.disconnect()
   }, [])
+  // Where the box scrolls sideways (phones), the current state starts in view.
+  useEffect(() => {
+    const element = box.current
+    const node = GRAPH.nodes.find((entry) => entry.id === current)
+    if (element === null || node === undefined || element.scrollWidth <= element.clientWidth) return
+    element.scrollLeft = (node.x + PAD.left) * zoom - element.clientWidth / 2
+  }, [current, zoom])
 
   const taken = useMemo(() => {
     const counts = new Map<string, number>()
