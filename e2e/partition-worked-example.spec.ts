@@ -201,7 +201,7 @@ test('an operator resumes from the partition page: a refusal shows the API error
       [4, 'DATA'],
       [5, 'DATA'],
     ])
-    expect(await atRisk(page, 'source')).toEqual([])
+    await expect.poll(() => atRisk(page, 'source'), SETTLE).toEqual([])
     await expect(page.getByText('nothing is at risk')).toBeVisible()
     await expect(page.getByRole('button', { name: 'Pause topic' })).toBeVisible()
   })

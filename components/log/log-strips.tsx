@@ -1,5 +1,6 @@
 'use client'
 
+import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useCallback, useRef, type KeyboardEvent } from 'react'
 import type { RecordEntry } from '@/lib/api/records'
 import { formatCount, formatOffset } from '@/lib/ui/format'
@@ -46,7 +47,18 @@ export function LogStrips({
   label: string
 }) {
   const grid = useRef<HTMLDivElement>(null)
+  const scroller = useRef<HTMLDivElement>(null)
   const { columns } = aligned
+  // A page of 1,000 offsets is 2,000 cells: only the columns in view (and a few either side) are in the DOM.
+  const virtualizer = useVirtualizer({
+    horizontal: true,
+    count: columns.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => CELL_WIDTH,
+    overscan: 8,
+    // The server renders the first columns a wide screen shows.
+    initialRect: { width: 1280, height: 200 },
+  })
   const firstOffset = columns[0]?.offset ?? 0
   const lastOffset = columns.at(-1)?.offset ?? 0
   // The cell Tab lands on: the selection when it is on this page, else the first cell.
@@ -56,14 +68,17 @@ export function LogStrips({
   const move = useCallback(
     (next: StripSelection) => {
       onSelect(next)
-      // Focus follows the selection once React has rendered the new roving tab stop.
-      requestAnimationFrame(() => {
-        const cell = grid.current?.querySelector<HTMLElement>(`[data-lane="${next.lane}"][data-offset="${next.offset}"]`)
-        cell?.focus()
-        cell?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
-      })
+      virtualizer.scrollToIndex(next.offset - firstOffset, { align: 'auto' })
+      // Focus follows the selection once React has rendered the new roving tab stop (and its column).
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          const cell = grid.current?.querySelector<HTMLElement>(`[data-lane="${next.lane}"][data-offset="${next.offset}"]`)
+          cell?.focus({ preventScroll: true })
+          cell?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+        }),
+      )
     },
-    [onSelect],
+    [onSelect, virtualizer, firstOffset],
   )
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -85,10 +100,16 @@ export function LogStrips({
     return <p className="rounded-md border border-dashed border-slate-300 px-3 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">Both logs are empty: nothing has been written to this partition yet.</p>
   }
 
+  const focusIndex = focusOffset - firstOffset
+  const rendered = virtualizer.getVirtualItems().map((item) => item.index)
+  // The roving tab stop is always in the DOM, so Tab can enter the grid wherever it is scrolled.
+  if (!rendered.includes(focusIndex)) rendered.push(focusIndex)
+  const shown = rendered.map((index) => columns[index]).filter((column) => column !== undefined)
+  const trackWidth = columns.length * CELL_WIDTH
   const labelWidth = 'var(--strip-label-width)'
   const lineLeft = (index: number) => `calc(${labelWidth} + ${index * CELL_WIDTH}px)`
   return (
-    <div className="overflow-x-auto overscroll-x-contain rounded-md border border-slate-200 dark:border-slate-800" data-testid="log-strips-scroller">
+    <div ref={scroller} className="overflow-x-auto overscroll-x-contain rounded-md border border-slate-200 dark:border-slate-800" data-testid="log-strips-scroller">
       <div
         ref={grid}
         role="grid"
@@ -102,18 +123,21 @@ export function LogStrips({
           <div role="columnheader" className="sticky left-0 z-20 flex shrink-0 items-center bg-slate-50 px-2 text-[11px] font-medium uppercase tracking-wide text-slate-500 dark:bg-slate-950 dark:text-slate-400" style={{ width: labelWidth }}>
             offset
           </div>
-          {columns.map((column) => (
-            <div
-              key={column.offset}
-              role="columnheader"
-              className={`flex shrink-0 items-center justify-center border-l border-slate-200 px-1.5 font-mono text-[12px] tabular-nums dark:border-slate-800 ${
-                selection?.offset === column.offset ? 'bg-indigo-100 font-semibold text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100' : 'text-slate-700 dark:text-slate-300'
-              }`}
-              style={{ width: CELL_WIDTH }}
-            >
-              {formatOffset(column.offset)}
-            </div>
-          ))}
+          <div className="relative shrink-0" style={{ width: trackWidth }}>
+            {shown.map((column) => (
+              <div
+                key={column.offset}
+                role="columnheader"
+                aria-colindex={column.offset - firstOffset + 2}
+                className={`absolute inset-y-0 flex items-center justify-center border-l border-slate-200 px-1.5 font-mono text-[12px] tabular-nums dark:border-slate-800 ${
+                  selection?.offset === column.offset ? 'bg-indigo-100 font-semibold text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100' : 'text-slate-700 dark:text-slate-300'
+                }`}
+                style={{ left: (column.offset - firstOffset) * CELL_WIDTH, width: CELL_WIDTH }}
+              >
+                {formatOffset(column.offset)}
+              </div>
+            ))}
+          </div>
         </div>
         {LANES.map((lane) => (
           <div key={lane} role="row" className={`flex ${lane === 'source' ? 'border-b border-slate-200 dark:border-slate-800' : ''}`}>
@@ -130,9 +154,12 @@ export function LogStrips({
                 {names[lane].cluster}
               </span>
             </div>
-            {columns.map((column) => (
+            <div className="relative h-[4.25rem] shrink-0" style={{ width: trackWidth }}>
+              {shown.map((column) => (
               <StripCell
                 key={column.offset}
+                left={(column.offset - firstOffset) * CELL_WIDTH}
+                column={column.offset - firstOffset + 2}
                 lane={lane}
                 cell={column[lane]}
                 mirroredOffset={aligned.mirroredOffset}
@@ -140,7 +167,8 @@ export function LogStrips({
                 tabbable={column.offset === focusOffset && lane === focusLane}
                 onSelect={onSelect}
               />
-            ))}
+              ))}
+            </div>
           </div>
         ))}
         {aligned.truncation !== null && aligned.truncationLine !== null && (
@@ -192,6 +220,10 @@ const GLYPH_COLOUR = {
 const HATCH = 'bg-[repeating-linear-gradient(135deg,rgb(245_158_11/0.28)_0_4px,transparent_4px_9px)] dark:bg-[repeating-linear-gradient(135deg,rgb(251_191_36/0.3)_0_4px,transparent_4px_9px)]'
 
 interface StripCellProps {
+  /** Where the column sits on the track, in px. */
+  left: number
+  /** aria-colindex: the row header is column 1. */
+  column: number
   lane: LaneId
   cell: LogCell
   mirroredOffset: number | null
@@ -200,11 +232,12 @@ interface StripCellProps {
   onSelect: (selection: StripSelection) => void
 }
 
-const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected, tabbable, onSelect }: StripCellProps) {
+const StripCell = memo(function StripCell({ left, column, lane, cell, mirroredOffset, selected, tabbable, onSelect }: StripCellProps) {
   const description = describeCell(lane, cell, mirroredOffset)
   return (
     <div
       role="gridcell"
+      aria-colindex={column}
       tabIndex={tabbable ? 0 : -1}
       aria-selected={selected}
       title={description}
@@ -217,10 +250,10 @@ const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected
       onFocus={() => {
         if (!selected) onSelect({ lane, offset: cell.offset })
       }}
-      className={`relative h-[4.25rem] shrink-0 cursor-pointer border-l border-slate-200 p-1 outline-none focus-visible:z-20 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-600 dark:border-slate-800 dark:focus-visible:ring-indigo-300 ${
+      className={`absolute inset-y-0 cursor-pointer border-l border-slate-200 p-1 outline-none focus-visible:z-20 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-600 dark:border-slate-800 dark:focus-visible:ring-indigo-300 ${
         selected ? 'bg-indigo-50 dark:bg-indigo-950/60' : ''
       }`}
-      style={{ width: CELL_WIDTH }}
+      style={{ left, width: CELL_WIDTH }}
     >
       {/* The cell's name is the sentence; the drawing is for the eyes (it abbreviates what the sentence says). */}
       <span className="sr-only">{description}</span>
@@ -236,6 +269,8 @@ const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected
 // so comparing what a cell shows spares the unchanged ones of a 1,000-offset page.
 function sameCell(previous: StripCellProps, next: StripCellProps): boolean {
   return (
+    previous.left === next.left &&
+    previous.column === next.column &&
     previous.lane === next.lane &&
     previous.selected === next.selected &&
     previous.tabbable === next.tabbable &&

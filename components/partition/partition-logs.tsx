@@ -45,13 +45,13 @@ export function PartitionLogs({
   const index = partition.partition
   const sourceExtent = useLogExtent(mirror.sourceCluster, topic, index)
   const destinationExtent = useLogExtent(mirror.destinationCluster, topic, index)
-  const mirroredOffset = mirroredPosition(partition)
+  const partitionMirrored = mirroredPosition(partition)
   const [size, setSize] = useState<LogWindowSize>(initialSize)
   const [anchor, setAnchor] = useState<WindowAnchor>(initialSelection === null ? { kind: 'auto' } : { kind: 'around', offset: initialSelection })
   const [selection, setSelection] = useState<StripSelection | null>(initialSelection === null ? null : { offset: initialSelection, lane: 'source' })
 
   const bounds = logBounds([sourceExtent.data, destinationExtent.data])
-  const window = resolveWindow(anchor, size, bounds, mirroredOffset)
+  const window = resolveWindow(anchor, size, bounds, partitionMirrored)
   const sourceRead = sourceExtent.data ? recordsRead(window, sourceExtent.data) : null
   const destinationRead = destinationExtent.data ? recordsRead(window, destinationExtent.data) : null
   const sourceRecords = useRecords(mirror.sourceCluster, topic, index, sourceRead)
@@ -69,6 +69,10 @@ export function PartitionLogs({
   }
   const sourceLane = lane(sourceExtent, sourceRead, sourceRecords)
   const destinationLane = lane(destinationExtent, destinationRead, destinationRecords)
+  // Until a failover fixes it, the mirrored position is the destination's high watermark: the log's own answer
+  // is fresher than the partition's (refetched at most once a second), so the tapes never contradict themselves.
+  const fixed = partition.state === 'STOPPING' || partition.state === 'STOPPED'
+  const mirroredOffset = fixed ? partitionMirrored : (destinationLane.extent?.highWatermark ?? partitionMirrored)
   // A start from scratch records a truncation that removed nothing: no cut to show.
   const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords > 0 ? partition.lastTruncation : null
   // Cheap even for 1,000 offsets; the cells compare what they show, so an unchanged cell does not re-render.

@@ -73,8 +73,18 @@ function StateNode({ data }: NodeProps<StateFlowNode>) {
       <span aria-hidden className="w-4 shrink-0 text-center font-mono text-sm leading-none" style={{ color: tone.color }}>
         {style.icon}
       </span>
-      <span className={`min-w-0 truncate text-[10.5px] font-semibold tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
-        {node.id}
+      <span className={`min-w-0 text-[10.5px] font-semibold leading-tight tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
+        {/* Long names (ULE_LOG_TRUNCATION) wrap after an underscore rather than losing their end. */}
+        {node.id.split('_').map((part, index, parts) => (
+          <span key={part}>
+            {part}
+            {index < parts.length - 1 && (
+              <>
+                _<wbr />
+              </>
+            )}
+          </span>
+        ))}
       </span>
       {current && (
         <span className="absolute -top-3 right-2 rounded bg-indigo-600 px-1.5 py-px text-[10px] font-bold uppercase tracking-wide text-white dark:bg-indigo-500">
