@@ -50,6 +50,9 @@ export function LogStrips({
   const scroller = useRef<HTMLDivElement>(null)
   const { columns } = aligned
   // A page of 1,000 offsets is 2,000 cells: only the columns in view (and a few either side) are in the DOM.
+  // The React Compiler cannot memoize the virtualizer's functions; this component is not compiled, and the
+  // virtualizer re-renders it on scroll by design.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     horizontal: true,
     count: columns.length,
