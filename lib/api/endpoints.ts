@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AttentionQuery, AttentionResponse } from './attention'
 import { AuditList, AuditQuery } from './audit'
 import { Cluster, ClusterList, ClusterParams, CreateClusterRequest } from './clusters'
 import { OkResponse } from './common'
@@ -529,12 +530,27 @@ export const mirrorEndpoints = {
   }),
 } as const
 
+/** What the overview reads beyond the lists: computed on the server so the browser never walks every partition. */
+export const overviewEndpoints = {
+  attention: endpoint({
+    operationId: 'listAttention',
+    method: 'GET',
+    path: `${v1}/attention`,
+    role: 'viewer',
+    summary: 'Mirror partitions that need attention (FAILED, lag growing for over a minute, stale fetches), worst first',
+    query: AttentionQuery,
+    status: 200,
+    response: AttentionResponse,
+  }),
+} as const
+
 /** Every endpoint this build serves (the OpenAPI document lists exactly these). */
 export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(systemEndpoints),
   ...Object.values(sessionEndpoints),
   ...Object.values(clusterEndpoints),
   ...Object.values(mirrorEndpoints),
+  ...Object.values(overviewEndpoints),
 ]
 
 export function isMutation(endpoint: Pick<Endpoint, 'method'>): boolean {
