@@ -7,7 +7,7 @@
  * other, a chain A→B→C reads left to right, and a mirror that skips a rank is routed around the cluster in
  * between. Clusters no mirror touches sit in rows under the graph rather than in one tall column.
  */
-import dagre from '@dagrejs/dagre'
+import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre'
 import type { MirrorPartitionState } from '../mirror/states'
 import { worstState } from '../ui/state-style'
 
@@ -97,7 +97,7 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
   const directions = new Set(mirrors.map((mirror) => `${mirror.sourceCluster}\u0000${mirror.destinationCluster}`))
   const sortedMirrors = [...mirrors].sort((a, b) => a.name.localeCompare(b.name))
 
-  const graph = new dagre.graphlib.Graph({ multigraph: true })
+  const graph = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>({ multigraph: true })
   graph.setGraph({ rankdir: 'LR', nodesep: 28, edgesep: 24, ranksep: 56, marginx: MARGIN, marginy: MARGIN })
   graph.setDefaultEdgeLabel(() => ({}))
   for (const name of names) if (connected.has(name)) graph.setNode(name, { width: NODE_WIDTH, height: NODE_HEIGHT })
@@ -112,7 +112,7 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
   const positions = new Map<string, Point>()
   for (const name of connected) {
     const node = graph.node(name)
-    positions.set(name, { x: node.x - NODE_WIDTH / 2, y: node.y - NODE_HEIGHT / 2 })
+    positions.set(name, { x: (node.x ?? 0) - NODE_WIDTH / 2, y: (node.y ?? 0) - NODE_HEIGHT / 2 })
   }
   const isolated = names.filter((name) => !connected.has(name))
   if (isolated.length > 0) {
