@@ -1,35 +1,36 @@
 import 'server-only'
 import { DEFAULT_ATTENTION_THRESHOLDS } from '@/lib/overview/attention'
+import { isApiError } from '@/lib/api/errors'
 import { clusterEndpoints, mirrorEndpoints, overviewEndpoints, type Endpoint } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/engine/api-adapter'
 import { logger } from '@/server/http/logger'
 import type { Runtime } from '@/server/runtime'
 import { attentionOf } from './attention'
 
-const log = logger.child({ module: 'overview-prefetch' })
+const log = logger.child({ module: 'page-prefetch' })
 
 /** One answer for the page's dehydrated cache (components/data/prefetch.ts `Prefetched`). */
 export interface PrefetchedAnswer {
   readonly endpoint: Endpoint
+  readonly params?: Readonly<Record<string, string>>
   readonly value: unknown
 }
 
+interface Read {
+  readonly endpoint: Endpoint
+  readonly params?: Readonly<Record<string, string>>
+  readonly read: () => unknown
+}
+
 /**
- * The overview's first data, computed with the functions the route handlers call. A read that fails is left
- * out rather than failing the page: the client then asks the API itself and shows the error with a retry.
+ * A page's first data, computed with the functions the route handlers call. A read that fails is left out
+ * rather than failing the page: the client then asks the API itself and shows the error with a retry.
  */
-export async function overviewAnswers(runtime: Runtime): Promise<PrefetchedAnswer[]> {
-  const api = mirrorApiOf(runtime)
-  const reads: Array<[Endpoint, () => unknown]> = [
-    [clusterEndpoints.listClusters, async () => ({ clusters: await runtime.clusters.list() })],
-    [mirrorEndpoints.listMirrors, () => api.list()],
-    [overviewEndpoints.attention, () => attentionOf(runtime.engine, { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs })],
-    [mirrorEndpoints.listOperations, () => ({ operations: api.operations(undefined) })],
-  ]
+async function settle(reads: readonly Read[]): Promise<PrefetchedAnswer[]> {
   const answers = await Promise.all(
-    reads.map(async ([endpoint, read]): Promise<PrefetchedAnswer | null> => {
+    reads.map(async ({ endpoint, params, read }): Promise<PrefetchedAnswer | null> => {
       try {
-        return { endpoint, value: await read() }
+        return { endpoint, ...(params === undefined ? {} : { params }), value: await read() }
       } catch (error) {
         log.warn('prefetch failed; the page loads it in the browser', { operationId: endpoint.operationId, error: error instanceof Error ? error.message : String(error) })
         return null
@@ -37,4 +38,30 @@ export async function overviewAnswers(runtime: Runtime): Promise<PrefetchedAnswe
     }),
   )
   return answers.filter((answer) => answer !== null)
+}
+
+export function overviewAnswers(runtime: Runtime): Promise<PrefetchedAnswer[]> {
+  const api = mirrorApiOf(runtime)
+  return settle([
+    { endpoint: clusterEndpoints.listClusters, read: async () => ({ clusters: await runtime.clusters.list() }) },
+    { endpoint: mirrorEndpoints.listMirrors, read: () => api.list() },
+    { endpoint: overviewEndpoints.attention, read: () => attentionOf(runtime.engine, { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs }) },
+    { endpoint: mirrorEndpoints.listOperations, read: () => ({ operations: api.operations(undefined) }) },
+  ])
+}
+
+/** null: no such cluster (the page answers 404). */
+export async function clusterAnswers(runtime: Runtime, cluster: string): Promise<PrefetchedAnswer[] | null> {
+  try {
+    await runtime.clusters.describe(cluster)
+  } catch (error) {
+    if (isApiError(error) && error.code === 'NOT_FOUND') return null
+  }
+  const params = { cluster }
+  return settle([
+    { endpoint: clusterEndpoints.getCluster, params, read: () => runtime.clusters.describe(cluster) },
+    { endpoint: clusterEndpoints.listTopics, params, read: async () => ({ topics: await runtime.clusters.listTopics(cluster) }) },
+    { endpoint: clusterEndpoints.listGroups, params, read: async () => ({ groups: await runtime.clusters.listGroups(cluster) }) },
+    { endpoint: mirrorEndpoints.listMirrors, read: () => mirrorApiOf(runtime).list() },
+  ])
 }
