@@ -6,7 +6,7 @@ import { systemEndpoints } from '@/lib/api/endpoints'
 import { callEndpoint } from './call-endpoint'
 import { queryKeys } from './query-keys'
 
-export interface AuditFilters {
+export interface AuditQueryFilters {
   readonly actor?: string
   readonly action?: string
   readonly outcome?: AuditOutcome
@@ -16,16 +16,12 @@ export interface AuditFilters {
 
 export const AUDIT_PAGE_SIZE = 50
 
-/** The audit log, newest first, a page at a time: each older page starts below the last id seen (`before`). */
-export function useAuditEntries(filters: AuditFilters) {
-  const query = {
-    actor: filters.actor,
-    action: filters.action,
-    outcome: filters.outcome,
-    from: filters.from,
-    to: filters.to,
-    limit: AUDIT_PAGE_SIZE,
-  }
+/**
+ * The audit log, newest first, a page at a time: each older page asks for ids below the last one seen
+ * (`before`), so entries appended meanwhile never shift a page. Audit events refetch it (cache-sync).
+ */
+export function useAuditEntries(filters: AuditQueryFilters) {
+  const query = { ...filters, limit: AUDIT_PAGE_SIZE }
   return useInfiniteQuery({
     queryKey: queryKeys.request(systemEndpoints.audit, {}, query),
     queryFn: ({ signal, pageParam }) => callEndpoint(systemEndpoints.audit, { query: { ...query, before: pageParam }, signal }),
