@@ -17,6 +17,7 @@ const KIND_LOOK = {
   failed: { glyph: STATE_STYLE.FAILED.icon, label: 'FAILED', tone: TONE_STYLE.danger.badge },
   lagGrowing: { glyph: '▲', label: 'Lag growing', tone: TONE_STYLE.paused.badge },
   staleFetch: { glyph: '◷', label: 'Stale fetch', tone: TONE_STYLE.neutral.badge },
+  paused: { glyph: STATE_STYLE.PAUSED.icon, label: 'Paused', tone: TONE_STYLE.paused.badge },
 } as const satisfies Record<AttentionItem['kind'], { glyph: string; label: string; tone: string }>
 
 /** A partition transition can make or clear a finding: refetch, at most every two seconds. */
@@ -37,7 +38,7 @@ function useRefetchOnPartitionEvents(): void {
 
 export function AttentionPanel({ attention, error, onRetry }: { attention: AttentionResponse | undefined; error: unknown; onRetry: () => void }) {
   useRefetchOnPartitionEvents()
-  const total = attention === undefined ? 0 : attention.totals.failed + attention.totals.lagGrowing + attention.totals.staleFetch
+  const total = attention === undefined ? 0 : attention.totals.failed + attention.totals.lagGrowing + attention.totals.staleFetch + attention.totals.paused
   return (
     <Panel id="attention" title={attention === undefined || total === 0 ? 'Needs attention' : `Needs attention (${total.toLocaleString('en-US')})`}>
       {error !== null && attention === undefined ? (
@@ -53,7 +54,7 @@ export function AttentionPanel({ attention, error, onRetry }: { attention: Atten
           <span aria-hidden className="text-emerald-600 dark:text-emerald-400">
             ✓
           </span>
-          Nothing needs attention: no FAILED partition, no lag growing for over a minute, every fetch within {formatDuration(attention.staleAfterMs)}.
+          Nothing needs attention: no FAILED or paused partition, no lag growing for over a minute, every fetch within {formatDuration(attention.staleAfterMs)}.
         </p>
       ) : (
         <div className="space-y-3">
@@ -142,6 +143,12 @@ function Detail({ item, staleAfterMs }: { item: AttentionItem; staleAfterMs: num
       ) : (
         <>
           last fetch <RelativeTime at={item.lastFetchAt} /> (over {formatDuration(staleAfterMs)})
+        </>
+      )
+    case 'paused':
+      return (
+        <>
+          {item.state === 'PAUSING' ? 'pausing' : 'paused'} since <RelativeTime at={item.since} /> · nothing is mirrored until it is resumed
         </>
       )
   }

@@ -8,7 +8,7 @@ import { MirrorPartitionState } from './mirrors'
  * mirror, computed on the server from the engine so the overview never downloads 10,000-partition lists.
  */
 
-export const AttentionKind = z.enum(['failed', 'lagGrowing', 'staleFetch'])
+export const AttentionKind = z.enum(['failed', 'lagGrowing', 'staleFetch', 'paused'])
 
 export const AttentionItem = z.object({
   kind: AttentionKind,
@@ -30,7 +30,7 @@ export const AttentionResponse = z.object({
   /** Worst first, at most `limit`. */
   items: z.array(AttentionItem),
   /** How many partitions have each finding, whatever the limit. */
-  totals: z.object({ failed: NonNegativeInt, lagGrowing: NonNegativeInt, staleFetch: NonNegativeInt }),
+  totals: z.object({ failed: NonNegativeInt, lagGrowing: NonNegativeInt, staleFetch: NonNegativeInt, paused: NonNegativeInt }),
   staleAfterMs: NonNegativeInt,
   at: Timestamp,
 })

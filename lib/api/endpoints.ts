@@ -537,7 +537,7 @@ export const overviewEndpoints = {
     method: 'GET',
     path: `${v1}/attention`,
     role: 'viewer',
-    summary: 'Mirror partitions that need attention (FAILED, lag growing for over a minute, stale fetches), worst first',
+    summary: 'Mirror partitions that need attention (FAILED, lag growing for over a minute, stale fetches, paused), worst first',
     query: AttentionQuery,
     status: 200,
     response: AttentionResponse,

@@ -56,11 +56,13 @@ describe('findAttention', () => {
       [0, 'failed'],
       [1, 'lagGrowing'],
       [2, 'staleFetch'],
+      [4, 'paused'],
       [5, 'staleFetch'],
     ])
     expect(items[0]).toMatchObject({ mirror: 'dr', since: NOW - 5_000, error: 'fetch failed', retryAttempt: 2 })
     expect(items[1]).toMatchObject({ since: NOW - 65_000, lagGrowth: 13 })
-    expect(items[3]).toMatchObject({ since: NOW - 31_000, lastFetchAt: null })
+    expect(items[3]).toMatchObject({ since: NOW - 600_000 })
+    expect(items[4]).toMatchObject({ since: NOW - 31_000, lastFetchAt: null })
   })
 
   it('never asks for the history of a partition without lag', () => {
@@ -76,7 +78,7 @@ describe('findAttention', () => {
 describe('ordering', () => {
   const base = { mirror: 'dr', topic: 't', state: 'MIRRORING' as const, offsetLag: 0, timeLagMs: 0, lastFetchAt: null, error: null, retryAttempt: 0, lagGrowth: null }
 
-  it('puts FAILED first (longest failing first), then growing lag by time lag, then stale by staleness', () => {
+  it('puts FAILED first (longest failing first), then growing lag by time lag, then stale by staleness, then paused', () => {
     const items = [
       { ...base, partition: 1, kind: 'staleFetch' as const, since: NOW - 40_000 },
       { ...base, partition: 2, kind: 'lagGrowing' as const, since: NOW - 70_000, timeLagMs: 2_000 },
@@ -84,14 +86,15 @@ describe('ordering', () => {
       { ...base, partition: 4, kind: 'staleFetch' as const, since: NOW - 400_000 },
       { ...base, partition: 5, kind: 'lagGrowing' as const, since: NOW - 70_000, timeLagMs: 9_000 },
       { ...base, partition: 6, kind: 'failed' as const, state: 'FAILED' as const, since: NOW - 50_000 },
+      { ...base, partition: 7, kind: 'paused' as const, state: 'PAUSED' as const, since: NOW - 900_000 },
     ]
-    expect([...items].sort(compareAttention).map((item) => item.partition)).toEqual([6, 3, 5, 2, 4, 1])
+    expect([...items].sort(compareAttention).map((item) => item.partition)).toEqual([6, 3, 5, 2, 4, 1, 7])
   })
 
   it('cuts the list at the limit but counts every finding', () => {
     const items = Array.from({ length: 7 }, (_, index) => ({ ...base, partition: index, kind: index < 2 ? ('failed' as const) : ('staleFetch' as const), since: NOW - index }))
     const summary = summarizeAttention(items, 3)
     expect(summary.items.map((item) => item.partition)).toEqual([1, 0, 6])
-    expect(summary.totals).toEqual({ failed: 2, lagGrowing: 0, staleFetch: 5 })
+    expect(summary.totals).toEqual({ failed: 2, lagGrowing: 0, staleFetch: 5, paused: 0 })
   })
 })

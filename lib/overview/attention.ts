@@ -6,18 +6,20 @@
  * - `lagGrowing`: its offset lag has not shrunk for over `growingForMs` (a minute) and rose within the last
  *   `stillRisingWithinMs`, so the destination is falling further behind rather than catching up;
  * - `staleFetch`: a MIRRORING partition whose last successful fetch is older than `staleAfterMs` (or that
- *   never fetched since it entered MIRRORING that long ago): the lag figures shown for it are not current.
+ *   never fetched since it entered MIRRORING that long ago): the lag figures shown for it are not current;
+ * - `paused`: PAUSING or PAUSED. Deliberate, so the mildest finding, but nothing is mirrored meanwhile and the
+ *   engine samples no lag for it, so the point the destination would fail over to stops moving.
  * A partition gets one item, for its worst finding. Items are ordered by finding, then within a finding by
- * what makes it worse: failed longest first, growing lag by time lag then offset lag, stale by staleness.
+ * what makes it worse: failed longest first, growing lag by time lag then offset lag, stale and paused longest first.
  *
  * Pure: the server feeds it partition snapshots and lag points (server/overview/attention.ts).
  */
 import type { MirrorPartitionState } from '../mirror/states'
 
-export type AttentionKind = 'failed' | 'lagGrowing' | 'staleFetch'
+export type AttentionKind = 'failed' | 'lagGrowing' | 'staleFetch' | 'paused'
 
 /** Higher is worse; also the order of the overview's list. */
-export const ATTENTION_SEVERITY = { failed: 3, lagGrowing: 2, staleFetch: 1 } as const satisfies Record<AttentionKind, number>
+export const ATTENTION_SEVERITY = { failed: 4, lagGrowing: 3, staleFetch: 2, paused: 1 } as const satisfies Record<AttentionKind, number>
 
 export interface AttentionThresholds {
   readonly staleAfterMs: number
@@ -49,7 +51,7 @@ export interface AttentionItem {
   readonly topic: string
   readonly partition: number
   readonly state: MirrorPartitionState
-  /** failed: when it entered FAILED; lagGrowing: since when the lag has not shrunk; staleFetch: the last fetch (or entering MIRRORING). */
+  /** failed, paused: when it entered that state; lagGrowing: since when the lag has not shrunk; staleFetch: the last fetch (or entering MIRRORING). */
   readonly since: number
   readonly offsetLag: number | null
   readonly timeLagMs: number | null
@@ -116,6 +118,10 @@ export function findAttention(
       items.push({ ...base, kind: 'failed', since: partition.stateSince })
       continue
     }
+    if (partition.state === 'PAUSED' || partition.state === 'PAUSING') {
+      items.push({ ...base, kind: 'paused', since: partition.stateSince })
+      continue
+    }
     if (partition.state !== 'MIRRORING') continue
     if ((partition.offsetLag ?? 0) > 0) {
       const growing = lagGrowingSince(lagOf(partition.topic, partition.partition), thresholds)
@@ -130,7 +136,7 @@ export function findAttention(
   return items
 }
 
-/** Worst first: by finding, then failed longest first, growing lag by time lag then offset lag, stale by staleness; then by name. */
+/** Worst first: by finding, then growing lag by time lag then offset lag, the others longest first; then by name. */
 export function compareAttention(a: AttentionItem, b: AttentionItem): number {
   const bySeverity = ATTENTION_SEVERITY[b.kind] - ATTENTION_SEVERITY[a.kind]
   if (bySeverity !== 0) return bySeverity
@@ -147,7 +153,7 @@ export interface AttentionSummary {
 
 /** The worst `limit` items and how many there are of each finding (the list may be cut, the totals never are). */
 export function summarizeAttention(items: readonly AttentionItem[], limit: number): AttentionSummary {
-  const totals: Record<AttentionKind, number> = { failed: 0, lagGrowing: 0, staleFetch: 0 }
+  const totals: Record<AttentionKind, number> = { failed: 0, lagGrowing: 0, staleFetch: 0, paused: 0 }
   for (const item of items) totals[item.kind] += 1
   return { items: [...items].sort(compareAttention).slice(0, limit), totals }
 }
