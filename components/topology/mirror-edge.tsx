@@ -38,13 +38,16 @@ export function MirrorEdge({ data }: EdgeProps<MirrorEdgeType>) {
             borderColor: color,
             pointerEvents: 'all',
           }}
-          aria-label={`Mirror ${edge.mirror}, ${edge.source} to ${edge.target}: ${style?.label ?? 'no partitions yet'}, ${lag.spoken}`}
         >
           <span className="flex items-center gap-1 truncate font-semibold text-slate-900 dark:text-white">
             <span aria-hidden className="font-mono" style={{ color }}>
               {style?.icon ?? '○'}
             </span>
+            <span className="sr-only">Mirror </span>
             <span className="truncate">{edge.mirror}</span>
+            <span className="sr-only">
+              , {edge.source} to {edge.target}: {style?.label ?? 'no partitions yet'},
+            </span>
             {!healthy && style !== null && <span className="ml-auto shrink-0 text-[10px] font-medium text-slate-600 dark:text-slate-300">{style.short}</span>}
           </span>
           <span className="truncate text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>

@@ -1,6 +1,5 @@
 import 'server-only'
 import { DEFAULT_ATTENTION_THRESHOLDS } from '@/lib/overview/attention'
-import { isApiError } from '@/lib/api/errors'
 import { clusterEndpoints, mirrorEndpoints, overviewEndpoints, type Endpoint } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/engine/api-adapter'
 import { logger } from '@/server/http/logger'
@@ -52,11 +51,7 @@ export function overviewAnswers(runtime: Runtime): Promise<PrefetchedAnswer[]> {
 
 /** null: no such cluster (the page answers 404). */
 export async function clusterAnswers(runtime: Runtime, cluster: string): Promise<PrefetchedAnswer[] | null> {
-  try {
-    await runtime.clusters.describe(cluster)
-  } catch (error) {
-    if (isApiError(error) && error.code === 'NOT_FOUND') return null
-  }
+  if (!runtime.clusters.names().includes(cluster)) return null
   const params = { cluster }
   return settle([
     { endpoint: clusterEndpoints.getCluster, params, read: () => runtime.clusters.describe(cluster) },
