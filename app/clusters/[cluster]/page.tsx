@@ -20,8 +20,9 @@ function decoded(segment: string): string {
 }
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const { cluster } = await params
-  return { title: `Cluster ${decoded(cluster)}: brokers, topics and consumer groups` }
+  const cluster = decoded((await params).cluster)
+  const known = (await getRuntime()).clusters.names().includes(cluster)
+  return { title: known ? `Cluster ${cluster}: brokers, topics and consumer groups` : 'Cluster not found' }
 }
 
 export default async function ClusterRoute({ params }: Props) {
