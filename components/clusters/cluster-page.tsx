@@ -42,7 +42,9 @@ export function ClusterPage({ cluster: name }: { cluster: string }) {
             <span className="font-mono text-xs leading-5 break-all" title="Cluster id">
               id {cluster.data.clusterId}
             </span>
-            <span>{cluster.data.topicCount} topics</span>
+            <span>
+              {cluster.data.topicCount} {cluster.data.topicCount === 1 ? 'topic' : 'topics'}
+            </span>
           </p>
         )}
         {(incoming.length > 0 || outgoing.length > 0) && (

@@ -38,13 +38,17 @@ export function ClusterNode({ data }: NodeProps<ClusterNodeType>) {
           health.tone === 'down' ? 'border-red-300 dark:border-red-800' : 'border-slate-300 dark:border-slate-700'
         }`}
         style={{ width: node.width, height: node.height }}
-        aria-label={`Cluster ${node.cluster}: ${node.kind ?? 'unknown kind'}, ${health.text}`}
       >
         <span className="truncate text-sm font-semibold text-slate-900 dark:text-white" title={node.cluster}>
+          <span className="sr-only">Cluster </span>
           {node.cluster}
+          <span className="sr-only">:</span>
         </span>
         <span className="mt-0.5 flex items-center gap-1.5 text-xs">
-          <span className="text-slate-500 dark:text-slate-400">{node.kind ?? 'unknown'}</span>
+          <span className="text-slate-500 dark:text-slate-400">
+            {node.kind ?? 'unknown'}
+            <span className="sr-only">,</span>
+          </span>
           <span aria-hidden className="text-slate-300 dark:text-slate-600">·</span>
           <span className={HEALTH_CLASS[health.tone]}>
             <span aria-hidden className="mr-0.5">

@@ -43,11 +43,11 @@ export function MirrorEdge({ data }: EdgeProps<MirrorEdgeType>) {
             <span aria-hidden className="font-mono" style={{ color }}>
               {style?.icon ?? '○'}
             </span>
-            <span className="sr-only">Mirror </span>
             <span className="truncate" title={edge.mirror}>
+              <span className="sr-only">Mirror </span>
               {edge.mirror}
+              <span className="sr-only">{`, ${edge.source} to ${edge.target}: ${style?.label ?? 'no partitions yet'},`}</span>
             </span>
-            <span className="sr-only">{`, ${edge.source} to ${edge.target}: ${style?.label ?? 'no partitions yet'},`}</span>
             {!healthy && style !== null && <span className="ml-auto shrink-0 text-[10px] font-medium text-slate-600 dark:text-slate-300">{style.short}</span>}
           </span>
           <span className="truncate text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
