@@ -3,7 +3,7 @@
 import { useMemo } from 'react'
 import type { Cluster } from '@/lib/api/clusters'
 import type { MirrorSummary } from '@/lib/api/mirrors'
-import { buildTopology } from '@/lib/graph/topology'
+import { buildTopology, topologyShapeKey, withLiveValues } from '@/lib/graph/topology'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { MirrorList } from './mirror-list'
 import { TopologyGraph } from './topology-graph'
@@ -13,7 +13,15 @@ import { TopologyGraph } from './topology-graph'
  * edge) and the same as a list. `clusters`/`mirrors` undefined: still loading, rendered as a skeleton.
  */
 export function TopologyPanel({ clusters, mirrors }: { clusters: readonly Cluster[] | undefined; mirrors: readonly MirrorSummary[] | undefined }) {
-  const topology = useMemo(() => (clusters === undefined || mirrors === undefined ? undefined : buildTopology(clusters, mirrors)), [clusters, mirrors])
+  // Laid out again only when clusters or mirrors come or go; each refresh of lag and states (every second
+  // while lag moves) only relabels the kept layout.
+  const shape = clusters === undefined || mirrors === undefined ? null : topologyShapeKey(clusters, mirrors)
+  const layout = useMemo(
+    () => (clusters === undefined || mirrors === undefined ? undefined : buildTopology(clusters, mirrors)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the layout depends on the shape only
+    [shape],
+  )
+  const topology = useMemo(() => (layout === undefined || clusters === undefined || mirrors === undefined ? undefined : withLiveValues(layout, clusters, mirrors)), [layout, clusters, mirrors])
   return (
     <Panel id="topology" title="Topology" actions={topology && <TopologyLegend />}>
       {topology === undefined ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LABEL_HEIGHT, NODE_HEIGHT, NODE_WIDTH, buildTopology, edgeGeometry, type TopologyClusterInput, type TopologyMirrorInput } from './topology'
+import { LABEL_HEIGHT, NODE_HEIGHT, NODE_WIDTH, buildTopology, edgeGeometry, topologyShapeKey, withLiveValues, type TopologyClusterInput, type TopologyMirrorInput } from './topology'
 
 function cluster(name: string, alive = [true, true, true]): TopologyClusterInput {
   return { name, kind: 'embedded', brokers: alive.map((up) => ({ alive: up })), status: 'ok' }
@@ -75,6 +75,28 @@ describe('buildTopology', () => {
     expect(topology.edges).toEqual([])
     expect(topology.nodes.map((node) => node.position.y)).toEqual([16, 16])
     expect(buildTopology([], [])).toEqual({ nodes: [], edges: [], width: 0, height: 0 })
+  })
+})
+
+describe('live values over a kept layout', () => {
+  it('changes states, lag and brokers without moving anything, and equals a fresh build', () => {
+    const clusters = [cluster('a'), cluster('b')]
+    const before = [mirror('ab', 'a', 'b')]
+    const laidOut = buildTopology(clusters, before)
+    const now = [{ ...mirror('ab', 'a', 'b', { MIRRORING: 2, FAILED: 1 }), totalOffsetLag: 900, maxTimeLagMs: 12_000 }]
+    const later = [cluster('a', [true, false, true]), cluster('b')]
+    expect(topologyShapeKey(later, now)).toBe(topologyShapeKey(clusters, before))
+    const live = withLiveValues(laidOut, later, now)
+    expect(live).toEqual(buildTopology(later, now))
+    expect(live.edges[0]).toMatchObject({ worstState: 'FAILED', totalOffsetLag: 900, maxTimeLagMs: 12_000, path: laidOut.edges[0]!.path })
+    expect(live.nodes[0]).toMatchObject({ brokersAlive: 2, position: laidOut.nodes[0]!.position })
+  })
+
+  it('gives a new shape key when a mirror or cluster comes or goes', () => {
+    const key = topologyShapeKey([cluster('a'), cluster('b')], [mirror('ab', 'a', 'b')])
+    expect(topologyShapeKey([cluster('a'), cluster('b')], [])).not.toBe(key)
+    expect(topologyShapeKey([cluster('a'), cluster('b'), cluster('c')], [mirror('ab', 'a', 'b')])).not.toBe(key)
+    expect(topologyShapeKey([cluster('a'), cluster('b')], [mirror('ab', 'b', 'a')])).not.toBe(key)
   })
 })
 

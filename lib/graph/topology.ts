@@ -168,6 +168,41 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
 }
 
 /**
+ * What decides the layout: cluster names and which mirror joins which clusters. Equal keys give equal layouts,
+ * so a page can lay out once and refresh states, lag and broker counts with `withLiveValues` each second.
+ */
+export function topologyShapeKey(clusters: readonly Pick<TopologyClusterInput, 'name'>[], mirrors: readonly Pick<TopologyMirrorInput, 'name' | 'sourceCluster' | 'destinationCluster'>[]): string {
+  return JSON.stringify([clusters.map((cluster) => cluster.name), mirrors.map((mirror) => [mirror.name, mirror.sourceCluster, mirror.destinationCluster])])
+}
+
+/** The same layout with today's states, lag and brokers (the inputs must have the layout's shape key). */
+export function withLiveValues(topology: Topology, clusters: readonly TopologyClusterInput[], mirrors: readonly TopologyMirrorInput[]): Topology {
+  const fresh = buildValues(clusters, mirrors)
+  return {
+    ...topology,
+    nodes: topology.nodes.map((node) => ({ ...node, ...fresh.nodes.get(node.id) })),
+    edges: topology.edges.map((edge) => ({ ...edge, ...fresh.edges.get(edge.id) })),
+  }
+}
+
+function buildValues(clusters: readonly TopologyClusterInput[], mirrors: readonly TopologyMirrorInput[]) {
+  const nodes = new Map<string, Pick<TopologyNode, 'kind' | 'status' | 'brokersAlive' | 'brokersTotal'>>()
+  for (const cluster of clusters) {
+    nodes.set(cluster.name, { kind: cluster.kind, status: cluster.status, brokersAlive: cluster.brokers.filter((broker) => broker.alive).length, brokersTotal: cluster.brokers.length })
+  }
+  const edges = new Map<string, Pick<TopologyEdge, 'worstState' | 'partitions' | 'totalOffsetLag' | 'maxTimeLagMs'>>()
+  for (const mirror of mirrors) {
+    edges.set(mirror.name, {
+      worstState: worstState(mirror.partitionsByState),
+      partitions: Object.values(mirror.partitionsByState).reduce((sum, count) => sum + (count ?? 0), 0),
+      totalOffsetLag: mirror.totalOffsetLag,
+      maxTimeLagMs: mirror.maxTimeLagMs,
+    })
+  }
+  return { nodes, edges }
+}
+
+/**
  * A smooth curve through dagre's points (each inner point pulls the curve towards it, the curve passes the
  * midpoints between them), stopped short of the last point by the arrowhead, which ends exactly on the
  * destination box.
