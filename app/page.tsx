@@ -10,10 +10,10 @@ export const metadata: Metadata = { title: 'Overview: topology, partition states
 
 export default async function OverviewPage() {
   await requirePageSession('/')
-  const answers = await overviewAnswers(await getRuntime())
+  const { answers, layout } = await overviewAnswers(await getRuntime())
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
-      <Overview />
+      <Overview initialLayout={layout} />
     </HydrationBoundary>
   )
 }

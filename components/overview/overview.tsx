@@ -5,7 +5,7 @@ import { useClusters } from '@/components/data/use-clusters'
 import { useMirrors } from '@/components/data/use-mirrors'
 import { useOperations } from '@/components/data/use-operations'
 import { useCanOperate, usePageSession } from '@/components/data/session-context'
-import { TopologyPanel } from '@/components/topology/topology-panel'
+import { TopologyPanel, type InitialTopologyLayout } from '@/components/topology/topology-panel'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { AttentionPanel } from './attention-panel'
 import { DemoBanner } from './demo-banner'
@@ -18,7 +18,7 @@ import { StateCounts } from './state-counts'
  * latest operations below. Live through the event stream: cache-sync refetches the mirror list on lag and
  * partition events (at most once a second), the attention list on partition events and every few seconds.
  */
-export function Overview() {
+export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayout | null }) {
   const session = usePageSession()
   const canOperate = useCanOperate()
   const clusters = useClusters()
@@ -62,7 +62,7 @@ export function Overview() {
               <AttentionPanel attention={attention.data} error={attention.error} onRetry={() => void attention.refetch()} />
             </div>
             <div className="min-w-0 lg:col-span-2">
-              <TopologyPanel clusters={clusters.data?.clusters} mirrors={mirrors.data?.mirrors} />
+              <TopologyPanel clusters={clusters.data?.clusters} mirrors={mirrors.data?.mirrors} initialLayout={initialLayout} />
             </div>
           </div>
           <StateCounts mirrors={mirrors.data?.mirrors} />

@@ -31,7 +31,7 @@ export function MirrorEdge({ data }: EdgeProps<MirrorEdgeType>) {
       <EdgeLabelRenderer>
         <Link
           href={`/mirrors/${encodeURIComponent(edge.mirror)}`}
-          className="nodrag nopan absolute flex flex-col justify-center rounded-md border bg-white/95 px-2 py-1 text-xs shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900/95 dark:hover:bg-slate-800"
+          className="nodrag nopan absolute flex flex-col justify-center rounded-md border bg-white px-2 py-1 text-xs shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:hover:bg-slate-800"
           style={{
             transform: `translate(-50%, -50%) translate(${edge.label.x}px, ${edge.label.y}px)`,
             width: LABEL_WIDTH,

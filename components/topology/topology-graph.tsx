@@ -60,7 +60,8 @@ export function TopologyGraph({ topology }: { topology: Topology }) {
       proOptions={{ hideAttribution: true }}
       className="!bg-transparent [--xy-controls-button-background-color-hover:#f1f5f9] [--xy-controls-button-background-color:#fff] [--xy-controls-button-border-color:#cbd5e1] [--xy-controls-button-color:#334155] dark:[--xy-controls-button-background-color-hover:#334155] dark:[--xy-controls-button-background-color:#1e293b] dark:[--xy-controls-button-border-color:#475569] dark:[--xy-controls-button-color:#e2e8f0]"
     >
-      <Controls showInteractive={false} position="bottom-right" />
+      {/* Phones zoom by pinching; the buttons would cover the graph there. */}
+      <Controls showInteractive={false} position="bottom-right" className="max-sm:!hidden" />
     </ReactFlow>
   )
 }

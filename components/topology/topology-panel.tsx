@@ -3,21 +3,39 @@
 import { useMemo } from 'react'
 import type { Cluster } from '@/lib/api/clusters'
 import type { MirrorSummary } from '@/lib/api/mirrors'
-import { buildTopology, topologyShapeKey, withLiveValues } from '@/lib/graph/topology'
+import { buildTopology, topologyShapeKey, withLiveValues, type Topology } from '@/lib/graph/topology'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { MirrorList } from './mirror-list'
 import { TopologyGraph } from './topology-graph'
+
+/** A layout the server already made (server/overview/topology-layout.ts), for the shape it was made for. */
+export interface InitialTopologyLayout {
+  readonly shape: string
+  readonly topology: Topology
+}
 
 /**
  * Clusters and the mirrors between them: the graph (worst partition state as colour and glyph, lag on each
  * edge) and the same as a list. `clusters`/`mirrors` undefined: still loading, rendered as a skeleton.
  */
-export function TopologyPanel({ clusters, mirrors }: { clusters: readonly Cluster[] | undefined; mirrors: readonly MirrorSummary[] | undefined }) {
-  // Laid out again only when clusters or mirrors come or go; each refresh of lag and states (every second
-  // while lag moves) only relabels the kept layout.
+export function TopologyPanel({
+  clusters,
+  mirrors,
+  initialLayout = null,
+}: {
+  clusters: readonly Cluster[] | undefined
+  mirrors: readonly MirrorSummary[] | undefined
+  initialLayout?: InitialTopologyLayout | null
+}) {
+  // Laid out again only when clusters or mirrors come or go (the server's layout serves while the shape is
+  // the one it was made for); each refresh of lag and states, every second while lag moves, only relabels it.
   const shape = clusters === undefined || mirrors === undefined ? null : topologyShapeKey(clusters, mirrors)
   const layout = useMemo(
-    () => (clusters === undefined || mirrors === undefined ? undefined : buildTopology(clusters, mirrors)),
+    () => {
+      if (clusters === undefined || mirrors === undefined) return undefined
+      if (initialLayout !== null && initialLayout.shape === shape) return initialLayout.topology
+      return buildTopology(clusters, mirrors)
+    },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the layout depends on the shape only
     [shape],
   )

@@ -84,6 +84,12 @@ const ARROW_HALF_WIDTH = 5
 const MARGIN = 16
 const ISOLATED_GAP = 24
 const ISOLATED_PER_ROW = 4
+/**
+ * Past this many connected clusters dagre's search for a better ordering (several extra sweeps) costs more
+ * than it buys: ~1 s at 50 clusters and 100 mirrors against ~0.3 s without, and such a graph is read through
+ * zoom and the mirror list anyway.
+ */
+const THOROUGH_ORDERING_UP_TO = 20
 
 export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors: readonly TopologyMirrorInput[]): Topology {
   const byName = new Map(clusters.map((cluster) => [cluster.name, cluster]))
@@ -104,7 +110,7 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
   for (const mirror of sortedMirrors) {
     graph.setEdge(mirror.sourceCluster, mirror.destinationCluster, { width: LABEL_WIDTH, height: LABEL_HEIGHT, labelpos: 'c' }, mirror.name)
   }
-  if (connected.size > 0) dagre.layout(graph)
+  if (connected.size > 0) dagre.layout(graph, { disableOptimalOrderHeuristic: connected.size > THOROUGH_ORDERING_UP_TO })
   const laidOut = graph.graph()
   let width = connected.size > 0 ? (laidOut.width ?? 0) : 0
   let height = connected.size > 0 ? (laidOut.height ?? 0) : 0

@@ -4,7 +4,10 @@ import { clusterEndpoints, mirrorEndpoints, overviewEndpoints, type Endpoint } f
 import { mirrorApiOf } from '@/server/engine/api-adapter'
 import { logger } from '@/server/http/logger'
 import type { Runtime } from '@/server/runtime'
+import type { Cluster } from '@/lib/api/clusters'
+import type { MirrorList } from '@/lib/api/mirrors'
 import { attentionOf } from './attention'
+import { topologyLayoutFor, type TopologyLayout } from './topology-layout'
 
 const log = logger.child({ module: 'page-prefetch' })
 
@@ -39,14 +42,18 @@ async function settle(reads: readonly Read[]): Promise<PrefetchedAnswer[]> {
   return answers.filter((answer) => answer !== null)
 }
 
-export function overviewAnswers(runtime: Runtime): Promise<PrefetchedAnswer[]> {
+/** The overview's first data, and the topology laid out for it (null when a list could not be read). */
+export async function overviewAnswers(runtime: Runtime): Promise<{ answers: PrefetchedAnswer[]; layout: TopologyLayout | null }> {
   const api = mirrorApiOf(runtime)
-  return settle([
+  const answers = await settle([
     { endpoint: clusterEndpoints.listClusters, read: async () => ({ clusters: await runtime.clusters.list() }) },
     { endpoint: mirrorEndpoints.listMirrors, read: () => api.list() },
     { endpoint: overviewEndpoints.attention, read: () => attentionOf(runtime.engine, { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs }) },
     { endpoint: mirrorEndpoints.listOperations, read: () => ({ operations: api.operations(undefined) }) },
   ])
+  const clusters = answers.find((answer) => answer.endpoint === clusterEndpoints.listClusters)?.value as { clusters: Cluster[] } | undefined
+  const mirrors = answers.find((answer) => answer.endpoint === mirrorEndpoints.listMirrors)?.value as MirrorList | undefined
+  return { answers, layout: clusters === undefined || mirrors === undefined ? null : topologyLayoutFor(clusters.clusters, mirrors.mirrors) }
 }
 
 /** null: no such cluster (the page answers 404). */
