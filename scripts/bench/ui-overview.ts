@@ -45,10 +45,10 @@ async function timeToReady(page: Page, url: string, ready: string, timings?: str
   const handle = await page.waitForFunction(`(() => { if (!(${ready})) return false; return performance.now() })()`, undefined, { polling: 'raf', timeout: 30_000 })
   const readyAt = (await handle.jsonValue()) as number
   if (timings !== undefined) {
-    const navigation = (await page.evaluate(() => {
-      const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
-      return entry === undefined ? null : [entry.responseStart, entry.responseEnd, entry.domContentLoadedEventEnd]
-    })) as [number, number, number] | null
+    // A string: this file is typed for Node, whose performance has no navigation entries.
+    const navigation = (await page.evaluate(
+      `(() => { const entry = performance.getEntriesByType('navigation')[0]; return entry === undefined ? null : [entry.responseStart, entry.responseEnd, entry.domContentLoadedEventEnd] })()`,
+    )) as [number, number, number] | null
     if (navigation !== null) timings.push(`first byte ${Math.round(navigation[0])}, HTML ${Math.round(navigation[1])}, DOM ready ${Math.round(navigation[2])}, drawn ${Math.round(readyAt)}`)
   }
   return readyAt
