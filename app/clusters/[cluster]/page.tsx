@@ -25,6 +25,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   return { title: known ? `Cluster ${cluster}: brokers, topics and consumer groups` : 'Cluster not found' }
 }
 
+// No loading.tsx beside this page: its Suspense boundary would start the response with 200 before an unknown
+// cluster could answer 404.
 export default async function ClusterRoute({ params }: Props) {
   const cluster = decoded((await params).cluster)
   await requirePageSession(`/clusters/${encodeURIComponent(cluster)}`)
