@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { asOperator, createCluster, unique } from './support/http'
 import { lookAt } from './support/look'
+import { expectNoSidewaysScroll } from './support/overview-setup'
 import { signIn } from './support/session'
 
 /**
@@ -30,6 +31,7 @@ test('audit filters narrow the list, survive a reload, and an entry opens to its
   await ours.locator('summary').click()
   await expect(ours).toContainText('CONFLICT')
   await expect(ours.getByText(`"name": "${name}"`)).toBeVisible()
+  await expectNoSidewaysScroll(page)
   await lookAt(page, testInfo, 'audit-filtered')
 
   await page.reload()

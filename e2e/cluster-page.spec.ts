@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { asOperator, okJson, unique } from './support/http'
 import { lookAt } from './support/look'
-import { createMirroredPair } from './support/overview-setup'
+import { createMirroredPair, expectNoSidewaysScroll } from './support/overview-setup'
 import { signIn } from './support/session'
 
 /**
@@ -36,6 +36,7 @@ test('a cluster page shows brokers, topics with their mirror role and consumer g
 
   // Read-only for viewers: the page holds no control that changes anything.
   await expect(page.locator('main').getByRole('button')).toHaveCount(0)
+  await expectNoSidewaysScroll(page)
   await lookAt(page, testInfo, 'cluster-source')
 
   await page.goto(`/clusters/${pair.destination}`)
@@ -43,6 +44,7 @@ test('a cluster page shows brokers, topics with their mirror role and consumer g
   await expect(mirrored).toContainText('read-only')
   await expect(mirrored).toContainText(`destination of ${pair.mirror} (from ${pair.source})`)
   await expect(page.getByText(`Mirrors into this cluster: ${pair.mirror}`)).toBeVisible()
+  await expectNoSidewaysScroll(page)
   await lookAt(page, testInfo, 'cluster-destination')
 })
 

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { asOperator, createTopic, okJson, unique } from './support/http'
 import { lookAt } from './support/look'
-import { createMirroredPair, expectPartitions } from './support/overview-setup'
+import { createMirroredPair, expectNoSidewaysScroll, expectPartitions } from './support/overview-setup'
 import { signIn } from './support/session'
 
 /**
@@ -49,6 +49,7 @@ test('the overview draws the clusters and the mirror, counts partitions by state
   const buttons = await page.locator('main').getByRole('button').evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label') ?? element.textContent))
   expect(buttons.every((name) => name === 'Zoom In' || name === 'Zoom Out' || name === 'Fit View')).toBe(true)
 
+  await expectNoSidewaysScroll(page)
   await lookAt(page, testInfo, 'overview')
 
   await edge.click()

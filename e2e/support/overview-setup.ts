@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from '@playwright/test'
+import { expect, type APIRequestContext, type Page } from '@playwright/test'
 import { asOperator, asViewer, createCluster, createTopic, okJson, unique } from './http'
 
 /** Two clusters, a topic and a mirror between them, made through the API with names no other test uses. */
@@ -33,4 +33,9 @@ export async function expectPartitions(request: APIRequestContext, mirror: strin
       { timeout: 30_000, intervals: [100, 250, 500] },
     )
     .toBe(count)
+}
+
+/** The page never scrolls sideways (UI.md §3): wide tables and the graph scroll inside their own boxes. */
+export async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)
 }
