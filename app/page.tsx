@@ -1,16 +1,19 @@
-import { RuntimeSummary } from '@/components/health/runtime-summary'
+import { HydrationBoundary } from '@tanstack/react-query'
+import type { Metadata } from 'next'
+import { dehydrateAnswers } from '@/components/data/prefetch'
+import { Overview } from '@/components/overview/overview'
+import { overviewAnswers } from '@/server/overview/prefetch'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
-export default async function HomePage() {
+export const metadata: Metadata = { title: 'Overview: topology, partition states and what needs attention' }
+
+export default async function OverviewPage() {
   await requirePageSession('/')
-  const runtime = await getRuntime()
+  const { answers, layout } = await overviewAnswers(await getRuntime())
   return (
-    <RuntimeSummary
-      version={runtime.version}
-      dataDir={runtime.config.dataDir}
-      startedAt={runtime.startedAt}
-      demo={runtime.config.demo}
-    />
+    <HydrationBoundary state={dehydrateAnswers(answers)}>
+      <Overview initialLayout={layout} />
+    </HydrationBoundary>
   )
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AttentionQuery, AttentionResponse } from './attention'
 import { AuditList, AuditQuery } from './audit'
 import { Cluster, ClusterList, ClusterParams, CreateClusterRequest } from './clusters'
 import { OkResponse } from './common'
@@ -789,6 +790,20 @@ export const demoEndpoints = {
   }),
 } as const
 
+/** What the overview reads beyond the lists: computed on the server so the browser never walks every partition. */
+export const overviewEndpoints = {
+  attention: endpoint({
+    operationId: 'listAttention',
+    method: 'GET',
+    path: `${v1}/attention`,
+    role: 'viewer',
+    summary: 'Mirror partitions that need attention (FAILED, lag growing for over a minute, stale fetches, paused), worst first',
+    query: AttentionQuery,
+    status: 200,
+    response: AttentionResponse,
+  }),
+} as const
+
 /** Every endpoint this build serves (the OpenAPI document lists exactly these). */
 export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(systemEndpoints),
@@ -796,6 +811,7 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(clusterEndpoints),
   ...Object.values(mirrorEndpoints),
   ...Object.values(demoEndpoints),
+  ...Object.values(overviewEndpoints),
 ]
 
 export function isMutation(endpoint: Pick<Endpoint, 'method'>): boolean {

@@ -55,6 +55,8 @@ export const MirrorSummary = z.object({
   topics: z.array(Name),
   partitionsByState: PartitionsByState,
   maxOffsetLag: NonNegativeInt.nullable(),
+  /** Offset lag summed over the mirror's MIRRORING partitions: how many records the destination is behind. */
+  totalOffsetLag: NonNegativeInt.nullable(),
   maxTimeLagMs: NonNegativeInt.nullable(),
 })
 export type MirrorSummary = z.infer<typeof MirrorSummary>

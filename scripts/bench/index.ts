@@ -4,6 +4,7 @@ import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
 import { benchStorage } from './storage'
 import { benchUiPartition } from './ui-partition'
+import { benchUiOverview } from './ui-overview'
 
 async function ifBuilt(run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
@@ -22,6 +23,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['mirroring engine', benchEngine],
   ['http api', benchApiIfBuilt],
   ['ui partition page', () => ifBuilt(benchUiPartition)],
+  ['ui overview', benchUiOverview],
 ]
 
 async function main() {

@@ -109,6 +109,7 @@ export class MirrorApi {
       topics: [...summary.topics],
       partitionsByState: { ...summary.partitionsByState },
       maxOffsetLag: summary.maxOffsetLag,
+      totalOffsetLag: summary.totalOffsetLag,
       maxTimeLagMs: summary.maxTimeLagMs,
     }
   }

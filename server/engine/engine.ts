@@ -1262,15 +1262,17 @@ export class MirrorEngine {
     const mirror = this.requireMirror(name)
     const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
     let maxOffsetLag = 0
+    let totalOffsetLag = 0
     let maxTimeLagMs = 0
     for (const runtime of mirror.partitions.values()) {
       partitionsByState[runtime.value.state] = (partitionsByState[runtime.value.state] ?? 0) + 1
       if (runtime.value.state !== 'MIRRORING') continue
       const lag = this.lagOf(runtime)
       maxOffsetLag = Math.max(maxOffsetLag, lag.offsetLag ?? 0)
+      totalOffsetLag += lag.offsetLag ?? 0
       maxTimeLagMs = Math.max(maxTimeLagMs, lag.timeLagMs ?? 0)
     }
-    return { ...mirror.definition, partitionsByState, maxOffsetLag, maxTimeLagMs, mirroredRecords: mirror.mirroredRecords, mirroredBytes: mirror.mirroredBytes }
+    return { ...mirror.definition, partitionsByState, maxOffsetLag, totalOffsetLag, maxTimeLagMs, mirroredRecords: mirror.mirroredRecords, mirroredBytes: mirror.mirroredBytes }
   }
 
   /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */

@@ -1,0 +1,72 @@
+import type { AuditEntry } from '@/lib/api/audit'
+import { dateTime, exactTime } from '@/lib/ui/format'
+import { RelativeTime } from '@/components/ui/relative-time'
+
+const OUTCOME_LOOK = {
+  ok: { glyph: '✓', label: 'ok', className: 'bg-emerald-50 text-emerald-800 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/40' },
+  rejected: { glyph: '⊘', label: 'rejected', className: 'bg-amber-50 text-amber-900 ring-amber-600/40 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-400/40' },
+  failed: { glyph: '✕', label: 'failed', className: 'bg-red-50 text-red-800 ring-red-600/40 dark:bg-red-950 dark:text-red-200 dark:ring-red-400/50' },
+} as const satisfies Record<AuditEntry['outcome'], { glyph: string; label: string; className: string }>
+
+/** One audit entry: who did what to what and how it ended; opens to the request, the plan and the error. */
+export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
+  const look = OUTCOME_LOOK[entry.outcome]
+  return (
+    <li data-outcome={entry.outcome} data-action={entry.action}>
+      <details className="group">
+        <summary className="grid cursor-pointer list-none grid-cols-[auto_1fr] gap-x-3 gap-y-0.5 rounded-md px-2 py-2 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 sm:grid-cols-[7.5rem_6rem_minmax(0,1fr)_minmax(0,14rem)] sm:items-center dark:hover:bg-slate-800/60 [&::-webkit-details-marker]:hidden">
+          <span className="text-xs text-slate-600 tabular-nums dark:text-slate-300" title={exactTime(entry.at)}>
+            <span aria-hidden className="mr-1 inline-block text-slate-400 transition-transform group-open:rotate-90">
+              ▸
+            </span>
+            <RelativeTime at={entry.at} />
+          </span>
+          <span className="justify-self-end sm:justify-self-start">
+            <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${look.className}`}>
+              <span aria-hidden>{look.glyph}</span>
+              {look.label}
+            </span>
+          </span>
+          <span className="col-span-2 min-w-0 sm:col-span-1">
+            <span className="font-mono text-sm font-medium text-slate-900 dark:text-white">{entry.action}</span>
+            {entry.dryRun && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">dry run</span>}
+            <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-300" title={entry.target}>
+              {entry.target}
+            </span>
+          </span>
+          <span className="col-span-2 min-w-0 truncate text-xs text-slate-600 sm:col-span-1 sm:text-right dark:text-slate-300" title={entry.actor}>
+            {entry.actor}
+            {entry.role !== null && <span className="text-slate-500 dark:text-slate-400"> · {entry.role}</span>}
+          </span>
+        </summary>
+        <div className="mt-1 mb-2 ml-2 space-y-3 border-l-2 border-slate-200 pl-3 text-sm sm:ml-6 dark:border-slate-700">
+          <p className="text-xs text-slate-600 dark:text-slate-300">
+            Entry {entry.id} · {dateTime(entry.at)}
+          </p>
+          {entry.error !== null && (
+            <p className="text-red-900 dark:text-red-200">
+              <code className="rounded bg-red-100 px-1 py-0.5 font-mono text-xs font-semibold dark:bg-red-900/70">{entry.error.code}</code> {entry.error.message}
+            </p>
+          )}
+          <JsonBlock title="Request" value={entry.request} />
+          {entry.plan !== undefined && <JsonBlock title="Plan (dry run)" value={entry.plan} />}
+        </div>
+      </details>
+    </li>
+  )
+}
+
+function JsonBlock({ title, value }: { title: string; value: unknown }) {
+  return (
+    <div className="min-w-0">
+      <h3 className="text-xs font-semibold text-slate-700 dark:text-slate-200">{title}</h3>
+      {value === null || value === undefined ? (
+        <p className="text-xs text-slate-500 dark:text-slate-400">{value === null ? 'No body (or it could not be read).' : 'None.'}</p>
+      ) : (
+        <pre tabIndex={0} className="mt-1 max-h-80 max-w-full overflow-auto rounded-md bg-slate-100 p-2 font-mono text-xs text-slate-800 dark:bg-slate-950 dark:text-slate-200">
+          {JSON.stringify(value, null, 2)}
+        </pre>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,123 @@
+'use client'
+
+import Link from 'next/link'
+import { useId, useState } from 'react'
+import type { MirrorSummary } from '@/lib/api/mirrors'
+import type { Topic } from '@/lib/api/topics'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { Panel, Skeleton } from '@/components/ui/panel'
+import { topicRoles } from './topic-roles'
+
+export function TopicsPanel({
+  cluster,
+  topics,
+  mirrors,
+  error,
+  onRetry,
+}: {
+  cluster: string
+  topics: readonly Topic[] | undefined
+  mirrors: readonly MirrorSummary[]
+  error: unknown
+  onRetry: () => void
+}) {
+  const [filter, setFilter] = useState('')
+  const filterId = useId()
+  const shown = topics?.filter((topic) => topic.name.toLowerCase().includes(filter.trim().toLowerCase()))
+  return (
+    <Panel
+      id="topics"
+      title={topics === undefined ? 'Topics' : `Topics (${topics.length.toLocaleString('en-US')})`}
+      actions={
+        topics !== undefined &&
+        topics.length > 5 && (
+          <span className="flex items-center gap-2">
+            <label htmlFor={filterId} className="text-xs text-slate-600 dark:text-slate-300">
+              Filter
+            </label>
+            <input
+              id={filterId}
+              type="search"
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+              placeholder="topic name"
+              className="w-40 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-600 dark:bg-slate-800"
+            />
+          </span>
+        )
+      }
+    >
+      {error !== null && topics === undefined ? (
+        <ErrorPanel error={error} title="Could not load topics" onRetry={onRetry} compact />
+      ) : shown === undefined ? (
+        <div className="space-y-2" aria-hidden>
+          <Skeleton className="h-6 w-full" />
+          <Skeleton className="h-6 w-full" />
+          <Skeleton className="h-6 w-3/4" />
+        </div>
+      ) : topics!.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">No topics on this cluster yet.</p>
+      ) : (
+        <div className="-mx-4 overflow-x-auto px-4" tabIndex={0} role="region" aria-label="Topics table">
+          <table className="w-full min-w-[36rem] text-left text-sm">
+            <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+              <tr>
+                <th scope="col" className="py-2 pr-3 font-medium">Topic</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">Partitions</th>
+                <th scope="col" className="py-2 pr-3 text-right font-medium">RF</th>
+                <th scope="col" className="py-2 pr-3 font-medium">Writes</th>
+                <th scope="col" className="py-2 font-medium">Mirror role</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {shown.map((topic) => (
+                <tr key={topic.name}>
+                  <td className="max-w-[16rem] truncate py-2 pr-3 font-mono text-slate-900 dark:text-white" title={`${topic.name} (id ${topic.topicId})`}>
+                    {topic.name}
+                  </td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{topic.partitions}</td>
+                  <td className="py-2 pr-3 text-right tabular-nums">{topic.replicationFactor}</td>
+                  <td className="py-2 pr-3">
+                    {topic.readOnly ? (
+                      <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900 ring-1 ring-amber-600/40 ring-inset dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-400/40">
+                        <span aria-hidden>⊘</span> read-only
+                      </span>
+                    ) : (
+                      <span className="text-xs text-slate-600 dark:text-slate-300">writable</span>
+                    )}
+                  </td>
+                  <td className="py-2">
+                    <MirrorRoles cluster={cluster} topic={topic} mirrors={mirrors} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {shown.length === 0 && <p className="py-3 text-sm text-slate-600 dark:text-slate-300">No topic matches “{filter}”.</p>}
+        </div>
+      )}
+    </Panel>
+  )
+}
+
+function MirrorRoles({ cluster, topic, mirrors }: { cluster: string; topic: Topic; mirrors: readonly MirrorSummary[] }) {
+  const roles = topicRoles(cluster, topic, mirrors)
+  if (roles.length === 0) return <span className="text-xs text-slate-500 dark:text-slate-400">—</span>
+  return (
+    <ul className="space-y-0.5">
+      {roles.map((role) => (
+        <li key={`${role.role}:${role.mirror}`} className="text-xs whitespace-nowrap">
+          <span className="text-slate-600 dark:text-slate-300">{role.role === 'destination' ? 'destination of ' : 'source of '}</span>
+          <Link href={`/mirrors/${encodeURIComponent(role.mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+            {role.mirror}
+          </Link>
+          {role.otherCluster !== null && (
+            <span className="text-slate-500 dark:text-slate-400">
+              {role.role === 'destination' ? ` (from ${role.otherCluster})` : ` (to ${role.otherCluster})`}
+            </span>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+}

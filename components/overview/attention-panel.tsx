@@ -1,0 +1,155 @@
+'use client'
+
+import { useQueryClient } from '@tanstack/react-query'
+import Link from 'next/link'
+import { useCallback, useRef } from 'react'
+import type { AttentionItem, AttentionResponse } from '@/lib/api/attention'
+import { overviewEndpoints } from '@/lib/api/endpoints'
+import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
+import { useEventListener } from '@/components/data/event-stream'
+import { queryKeys } from '@/components/data/query-keys'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { Panel, Skeleton } from '@/components/ui/panel'
+import { RelativeTime } from '@/components/ui/relative-time'
+
+const KIND_LOOK = {
+  failed: { glyph: STATE_STYLE.FAILED.icon, label: 'FAILED', tone: TONE_STYLE.danger.badge },
+  lagGrowing: { glyph: '▲', label: 'Lag growing', tone: TONE_STYLE.paused.badge },
+  staleFetch: { glyph: '◷', label: 'Stale fetch', tone: TONE_STYLE.neutral.badge },
+  paused: { glyph: STATE_STYLE.PAUSED.icon, label: 'Paused', tone: TONE_STYLE.paused.badge },
+} as const satisfies Record<AttentionItem['kind'], { glyph: string; label: string; tone: string }>
+
+/** A partition transition can make or clear a finding: refetch, at most every two seconds. */
+const REFETCH_AFTER_EVENT_MS = 2_000
+
+function useRefetchOnPartitionEvents(): void {
+  const queryClient = useQueryClient()
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const listener = useCallback(() => {
+    if (timer.current !== undefined) return
+    timer.current = setTimeout(() => {
+      timer.current = undefined
+      void queryClient.invalidateQueries({ queryKey: queryKeys.of(overviewEndpoints.attention) })
+    }, REFETCH_AFTER_EVENT_MS)
+  }, [queryClient])
+  useEventListener('partition', listener)
+}
+
+export function AttentionPanel({ attention, error, onRetry }: { attention: AttentionResponse | undefined; error: unknown; onRetry: () => void }) {
+  useRefetchOnPartitionEvents()
+  const total = attention === undefined ? 0 : attention.totals.failed + attention.totals.lagGrowing + attention.totals.staleFetch + attention.totals.paused
+  return (
+    <Panel id="attention" title={attention === undefined || total === 0 ? 'Needs attention' : `Needs attention (${total.toLocaleString('en-US')})`}>
+      {error !== null && attention === undefined ? (
+        <ErrorPanel error={error} title="Could not load what needs attention" onRetry={onRetry} compact />
+      ) : attention === undefined ? (
+        <div className="space-y-3" aria-hidden>
+          <Skeleton className="h-12 w-full" />
+          <Skeleton className="h-12 w-full" />
+          <Skeleton className="h-12 w-4/5" />
+        </div>
+      ) : total === 0 ? (
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <span aria-hidden className="text-emerald-600 dark:text-emerald-400">
+            ✓
+          </span>
+          Nothing needs attention: no FAILED or paused partition, no lag growing for over a minute, every fetch within {formatDuration(attention.staleAfterMs)}.
+        </p>
+      ) : (
+        <div className="space-y-3">
+          <Totals totals={attention.totals} />
+          <ol aria-label="Partitions that need attention, worst first" className="space-y-2">
+            {attention.items.map((item) => (
+              <AttentionRow key={`${item.mirror}/${item.topic}/${item.partition}`} item={item} staleAfterMs={attention.staleAfterMs} />
+            ))}
+          </ol>
+          {attention.items.length < total && (
+            <p className="text-xs text-slate-500 dark:text-slate-400">
+              The {attention.items.length} worst of {total.toLocaleString('en-US')} are listed; each mirror&apos;s page filters the rest by state.
+            </p>
+          )}
+        </div>
+      )}
+    </Panel>
+  )
+}
+
+function Totals({ totals }: { totals: AttentionResponse['totals'] }) {
+  return (
+    <p className="flex flex-wrap gap-1.5">
+      {(Object.keys(KIND_LOOK) as Array<keyof typeof KIND_LOOK>)
+        .filter((kind) => totals[kind] > 0)
+        .map((kind) => (
+          <span key={kind} className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_LOOK[kind].tone}`}>
+            <span aria-hidden className="font-mono">
+              {KIND_LOOK[kind].glyph}
+            </span>
+            {totals[kind].toLocaleString('en-US')} {KIND_LOOK[kind].label.toLowerCase()}
+          </span>
+        ))}
+    </p>
+  )
+}
+
+function AttentionRow({ item, staleAfterMs }: { item: AttentionItem; staleAfterMs: number }) {
+  const look = KIND_LOOK[item.kind]
+  const href = `/mirrors/${encodeURIComponent(item.mirror)}/partitions/${encodeURIComponent(item.topic)}/${item.partition}`
+  return (
+    <li data-kind={item.kind}>
+      <Link
+        href={href}
+        className="flex gap-2.5 rounded-md border border-slate-200 p-2.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 dark:border-slate-800 dark:hover:bg-slate-800/60"
+      >
+        <span aria-hidden className={`mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-full font-mono text-xs ring-1 ring-inset ${look.tone}`}>
+          {look.glyph}
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="flex flex-wrap items-baseline gap-x-2">
+            <span className="text-xs font-semibold tracking-wide text-slate-700 uppercase dark:text-slate-200">{look.label}</span>
+            <span className="min-w-0 truncate font-mono text-sm font-medium text-slate-900 dark:text-white">
+              {item.mirror} / {item.topic}-{item.partition}
+            </span>
+          </span>
+          <span className="mt-0.5 block text-xs break-words text-slate-600 dark:text-slate-300">
+            <Detail item={item} staleAfterMs={staleAfterMs} />
+          </span>
+        </span>
+      </Link>
+    </li>
+  )
+}
+
+function Detail({ item, staleAfterMs }: { item: AttentionItem; staleAfterMs: number }) {
+  switch (item.kind) {
+    case 'failed':
+      return (
+        <>
+          since <RelativeTime at={item.since} />
+          {item.retryAttempt > 0 && ` · retry ${item.retryAttempt}`}
+          {item.error !== null && <span className="block text-red-800 dark:text-red-300">{item.error}</span>}
+        </>
+      )
+    case 'lagGrowing':
+      return (
+        <>
+          <span title={`${formatOffset(item.offsetLag ?? 0)} records`}>lag {formatCount(item.offsetLag ?? 0)}</span>
+          {item.lagGrowth !== null && ` (+${formatCount(item.lagGrowth)})`} · {formatDuration(item.timeLagMs ?? 0)} behind · growing since <RelativeTime at={item.since} />
+        </>
+      )
+    case 'staleFetch':
+      return item.lastFetchAt === null ? (
+        <>no fetch since it started mirroring <RelativeTime at={item.since} /></>
+      ) : (
+        <>
+          last fetch <RelativeTime at={item.lastFetchAt} /> (over {formatDuration(staleAfterMs)})
+        </>
+      )
+    case 'paused':
+      return (
+        <>
+          {item.state === 'PAUSING' ? 'pausing' : 'paused'} since <RelativeTime at={item.since} /> · nothing is mirrored until it is resumed
+        </>
+      )
+  }
+}

@@ -1,0 +1,14 @@
+import type { TopologyEdge } from '@/lib/graph/topology'
+import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+
+/** What a mirror's label says of its lag: shown compactly, exact on hover. */
+export function edgeLagText(edge: Pick<TopologyEdge, 'totalOffsetLag' | 'maxTimeLagMs' | 'worstState' | 'partitions'>): { shown: string; exact: string } {
+  if (edge.partitions === 0) return { shown: 'no partitions yet', exact: 'No partitions yet' }
+  const offsets = edge.totalOffsetLag ?? 0
+  const time = edge.maxTimeLagMs ?? 0
+  const noun = offsets === 1 ? 'record' : 'records'
+  return {
+    shown: `lag ${formatCount(offsets)} · ${formatDuration(time)}`,
+    exact: `Total offset lag ${formatOffset(offsets)} ${noun} over mirroring partitions; max time lag ${formatDuration(time)}`,
+  }
+}

@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test'
+import { asOperator, okJson, unique } from './support/http'
+import { lookAt } from './support/look'
+import { createMirroredPair, expectNoSidewaysScroll } from './support/overview-setup'
+import { signIn } from './support/session'
+
+/**
+ * The cluster page: brokers, topics with their mirror role (the source side from the mirror list, the
+ * destination side read-only), consumer groups with their offsets; an unknown cluster is a real 404 page.
+ */
+test('a cluster page shows brokers, topics with their mirror role and consumer groups', async ({ page, request }, testInfo) => {
+  const pair = await createMirroredPair(request, 2)
+  const group = unique('billing')
+  await okJson(await request.post(`/api/v1/clusters/${pair.source}/topics/${pair.topic}/records`, { headers: asOperator, data: { partition: 0, records: [{ value: 'a' }, { value: 'b' }, { value: 'c' }] } }))
+  await okJson(await request.post(`/api/v1/clusters/${pair.source}/groups/${group}/offsets`, { headers: asOperator, data: { offsets: [{ topic: pair.topic, partition: 0, offset: 2 }] } }))
+
+  await signIn(page, 'viewer', `/clusters/${pair.source}`)
+  await expect(page).toHaveTitle(new RegExp(`^Cluster ${pair.source}`))
+  await expect(page.getByRole('heading', { level: 1, name: pair.source })).toBeVisible()
+  const brokers = page.getByRole('list', { name: 'Brokers' })
+  await expect(brokers.getByRole('listitem')).toHaveCount(3)
+  await expect(brokers.locator('[data-alive="true"]')).toHaveCount(3)
+  await expect(page.getByRole('heading', { name: 'Brokers (3/3 alive)' })).toBeVisible()
+
+  const topics = page.getByRole('region', { name: 'Topics table' })
+  const orders = topics.getByRole('row', { name: new RegExp(`^${pair.topic}\\b`) })
+  await expect(orders.getByRole('cell').nth(1)).toHaveText('2')
+  await expect(orders).toContainText('writable')
+  await expect(orders).toContainText(`source of ${pair.mirror} (to ${pair.destination})`)
+  await expect(orders.getByRole('link', { name: pair.mirror })).toHaveAttribute('href', `/mirrors/${pair.mirror}`)
+
+  const groups = page.getByRole('list', { name: 'Consumer groups' })
+  await expect(groups).toContainText(group)
+  await groups.getByText(group).click()
+  await expect(page.getByRole('region', { name: `Committed offsets of ${group}` }).getByRole('row', { name: `${pair.topic} 0 2` })).toBeVisible()
+
+  // Read-only for viewers: the page holds no control that changes anything.
+  await expect(page.locator('main').getByRole('button')).toHaveCount(0)
+  await expectNoSidewaysScroll(page)
+  await lookAt(page, testInfo, 'cluster-source')
+
+  await page.goto(`/clusters/${pair.destination}`)
+  const mirrored = page.getByRole('region', { name: 'Topics table' }).getByRole('row', { name: new RegExp(`^${pair.topic}\\b`) })
+  await expect(mirrored).toContainText('read-only')
+  await expect(mirrored).toContainText(`destination of ${pair.mirror} (from ${pair.source})`)
+  await expect(page.getByText(`Mirrors into this cluster: ${pair.mirror}`)).toBeVisible()
+  await expectNoSidewaysScroll(page)
+  await lookAt(page, testInfo, 'cluster-destination')
+})
+
+test('an unknown cluster gets a real not-found page with a way back', async ({ page }, testInfo) => {
+  await signIn(page, 'viewer')
+  const response = await page.goto('/clusters/no-such-cluster')
+  expect(response?.status()).toBe(404)
+  await expect(page.getByRole('heading', { name: 'Cluster not found' })).toBeVisible()
+  await expect(page).toHaveTitle(/Cluster not found/)
+  await page.getByRole('link', { name: 'Back to the overview' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await page.goto('/clusters/not%20a%20name')
+  await expect(page.getByRole('heading', { name: 'Cluster not found' })).toBeVisible()
+  await page.goto('/clusters/no-such-cluster')
+  await lookAt(page, testInfo, 'cluster-not-found')
+})

@@ -1,0 +1,68 @@
+import { expect, test } from '@playwright/test'
+import { asOperator, createTopic, okJson, unique } from './support/http'
+import { lookAt } from './support/look'
+import { createMirroredPair, expectNoSidewaysScroll, expectPartitions } from './support/overview-setup'
+import { signIn } from './support/session'
+
+/**
+ * The overview on two clusters and a mirror: the graph shows both clusters and the mirror as an edge whose
+ * label leads to the mirror page, partitions are counted by state, and a paused partition is listed under
+ * "needs attention" with a link to its partition page. Other journeys share the server, so counts are
+ * checked for what this test made, not for exact totals.
+ */
+test('the overview draws the clusters and the mirror, counts partitions by state and lists a paused partition', async ({ page, request }, testInfo) => {
+  const pair = await createMirroredPair(request)
+  const held = unique('held')
+  await createTopic(request, pair.source, 'clicks', 1)
+  await okJson(
+    await request.post('/api/v1/mirrors', { headers: asOperator, data: { name: held, sourceCluster: pair.source, destinationCluster: pair.destination, topics: ['clicks'] } }),
+    201,
+  )
+  await expectPartitions(request, held, 'MIRRORING', 1)
+  await okJson(await request.post(`/api/v1/mirrors/${held}/topics/pause`, { headers: asOperator, data: {} }))
+  await expectPartitions(request, held, 'PAUSED', 1)
+
+  await signIn(page, 'viewer')
+  await expect(page).toHaveTitle(/^Overview/)
+  const graph = page.getByRole('group', { name: /Topology graph/ })
+  await expect(graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.source} ?:`) })).toContainText('embedded')
+  await expect(graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.source} ?:`) })).toContainText('3/3 brokers')
+  await expect(graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.destination} ?:`) })).toBeVisible()
+  // (Chromium's accessible name puts a space where a visually hidden span starts: "Mirror dr , east …".)
+  const edge = graph.getByRole('link', { name: new RegExp(`^Mirror ${pair.mirror} ?, ${pair.source} to ${pair.destination}: Mirroring`) })
+  await expect(edge).toBeVisible()
+  await expect(graph.getByRole('link', { name: new RegExp(`^Mirror ${held} ?, .*: Paused`) })).toBeVisible()
+  // The same mirrors as text, for screen readers and small screens.
+  await expect(page.getByRole('list', { name: 'Mirrors' }).getByRole('link', { name: pair.mirror, exact: true })).toBeVisible()
+
+  const counts = page.getByRole('list', { name: 'Partitions per state' })
+  await expect(counts.locator('[data-state="MIRRORING"]')).toContainText(/MIRRORING\s*[1-9]/)
+  await expect(counts.locator('[data-state="PAUSED"]')).toContainText(/PAUSED\s*[1-9]/)
+  await expect(counts.locator('[data-state="FAILED"]')).toBeVisible()
+
+  const attention = page.getByRole('list', { name: 'Partitions that need attention, worst first' })
+  const pausedItem = attention.getByRole('link', { name: new RegExp(`Paused\\s*${held} / clicks-0`) })
+  await expect(pausedItem).toBeVisible()
+  await expect(pausedItem).toHaveAttribute('href', `/mirrors/${held}/partitions/clicks/0`)
+
+  // A viewer sees no control that changes anything: the only buttons in the page are the graph's zoom.
+  const buttons = await page.locator('main').getByRole('button').evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label') ?? element.textContent))
+  expect(buttons.every((name) => name === 'Zoom In' || name === 'Zoom Out' || name === 'Fit View')).toBe(true)
+
+  await expectNoSidewaysScroll(page)
+  await lookAt(page, testInfo, 'overview')
+
+  await edge.click()
+  await expect(page).toHaveURL(new RegExp(`/mirrors/${pair.mirror}$`))
+})
+
+test('a cluster box in the graph opens its cluster page, by keyboard too', async ({ page, request }) => {
+  const pair = await createMirroredPair(request, 1)
+  await signIn(page, 'viewer')
+  const node = page.getByRole('group', { name: /Topology graph/ }).getByRole('link', { name: new RegExp(`^Cluster ${pair.destination} ?:`) })
+  await node.focus()
+  await expect(node).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(new RegExp(`/clusters/${pair.destination}$`))
+  await expect(page.getByRole('heading', { level: 1, name: pair.destination })).toBeVisible()
+})

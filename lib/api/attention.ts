@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { DEFAULT_ATTENTION_THRESHOLDS } from '@/lib/overview/attention'
+import { Name, NonNegativeInt, PartitionIndex, Timestamp } from './common'
+import { MirrorPartitionState } from './mirrors'
+
+/**
+ * GET /attention: the mirror partitions that need an operator first (lib/overview/attention.ts), across every
+ * mirror, computed on the server from the engine so the overview never downloads 10,000-partition lists.
+ */
+
+export const AttentionKind = z.enum(['failed', 'lagGrowing', 'staleFetch', 'paused'])
+
+export const AttentionItem = z.object({
+  kind: AttentionKind,
+  mirror: Name,
+  topic: Name,
+  partition: PartitionIndex,
+  state: MirrorPartitionState,
+  since: Timestamp,
+  offsetLag: NonNegativeInt.nullable(),
+  timeLagMs: NonNegativeInt.nullable(),
+  lastFetchAt: Timestamp.nullable(),
+  error: z.string().nullable(),
+  retryAttempt: z.number().int().min(-1),
+  lagGrowth: NonNegativeInt.nullable(),
+})
+export type AttentionItem = z.infer<typeof AttentionItem>
+
+export const AttentionResponse = z.object({
+  /** Worst first, at most `limit`. */
+  items: z.array(AttentionItem),
+  /** How many partitions have each finding, whatever the limit. */
+  totals: z.object({ failed: NonNegativeInt, lagGrowing: NonNegativeInt, staleFetch: NonNegativeInt, paused: NonNegativeInt }),
+  staleAfterMs: NonNegativeInt,
+  at: Timestamp,
+})
+export type AttentionResponse = z.infer<typeof AttentionResponse>
+
+export const AttentionQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'must be an integer from 1 to 1000')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .default(50),
+  staleAfterMs: z
+    .string()
+    .regex(/^\d{1,9}$/, 'must be an integer of milliseconds')
+    .transform(Number)
+    .pipe(z.number().int().min(1_000))
+    .default(DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs)
+    .describe('A MIRRORING partition whose last fetch is older than this is stale (30 s by default).'),
+})
+export type AttentionQuery = z.infer<typeof AttentionQuery>
