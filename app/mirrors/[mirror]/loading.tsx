@@ -1,0 +1,5 @@
+import { MirrorPageSkeleton } from '@/components/mirror/mirror-page-skeleton'
+
+export default function Loading() {
+  return <MirrorPageSkeleton />
+}

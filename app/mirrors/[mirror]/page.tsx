@@ -1,0 +1,41 @@
+import { HydrationBoundary } from '@tanstack/react-query'
+import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
+import { dehydrateAnswers } from '@/components/data/prefetch'
+import { MirrorPageView } from '@/components/mirror/mirror-page-view'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { EngineError } from '@/server/engine/errors'
+import { requirePageSession } from '@/server/pages/session'
+import { getRuntime } from '@/server/runtime'
+
+type Params = Promise<{ mirror: string }>
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { mirror } = await params
+  return { title: `Mirror ${decodeURIComponent(mirror)}` }
+}
+
+export default async function MirrorPage({ params }: { params: Params }) {
+  const mirror = decodeURIComponent((await params).mirror)
+  await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}`)
+  const summary = await findMirror(mirror)
+  if (summary === null) notFound()
+  // The small summary comes with the page; the 10,000-row partition list is fetched by the browser.
+  return (
+    <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror }, value: summary }])}>
+      <MirrorPageView mirror={mirror} />
+    </HydrationBoundary>
+  )
+}
+
+async function findMirror(name: string) {
+  const runtime = await getRuntime()
+  try {
+    return mirrorApiOf(runtime).get(name)
+  } catch (error) {
+    // A name no mirror has, or one no mirror could have (the API's name rule): either way, not found.
+    if (error instanceof EngineError && (error.code === 'NOT_FOUND' || error.code === 'VALIDATION_FAILED')) return null
+    throw error
+  }
+}
