@@ -31,7 +31,9 @@ function toAligned(data: LagChartData): uPlot.AlignedData {
   return [data.times.map((time) => time / 1000), ...groups.map((group) => group.offsetLag), ...groups.map((group) => group.timeLagMs)]
 }
 
-function chartOptions(labels: readonly string[]): Omit<uPlot.Options, 'width' | 'height'> {
+function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Options, 'width' | 'height'> {
+  // Clock times in UTC like the rest of the app; seconds only where the range is short enough to need them.
+  const tick = (seconds: number) => (range === '5m' ? clockTime(seconds * 1000) : clockTime(seconds * 1000).slice(0, 5))
   const stroke = (name: string) => () => cssVariable(name)
   const axis = { stroke: stroke('--chart-axis'), grid: { stroke: stroke('--chart-grid'), width: 1 }, ticks: { stroke: stroke('--chart-grid'), width: 1 } }
   const series: uPlot.Series[] = [{}]
@@ -45,14 +47,13 @@ function chartOptions(labels: readonly string[]): Omit<uPlot.Options, 'width' | 
     series,
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
-    tzDate: (seconds) => new Date(seconds * 1000 + new Date(seconds * 1000).getTimezoneOffset() * 60_000),
     scales: {
       x: { time: true },
       records: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 10] },
       ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1000] },
     },
     axes: [
-      { ...axis },
+      { ...axis, values: (_u, splits) => splits.map(tick), space: 70 },
       { ...axis, scale: 'records', label: 'offset lag (records)', labelSize: 18, size: 56, values: (_u, splits) => splits.map((value) => formatCount(value)) },
       { ...axis, scale: 'ms', side: 1, label: 'time lag', labelSize: 18, size: 64, grid: { show: false }, values: (_u, splits) => splits.map((value) => formatDuration(value)) },
     ],
@@ -91,10 +92,10 @@ export function LagChart({ mirror, store }: { mirror: string; store: MirrorParti
   )
   const data = base === null ? null : extended !== null && extended.base === base ? extended.data : base
   const labels = useMemo(() => (data === null ? [] : ['total', ...data.groups.map((group) => group.label)]), [data])
-  const layout = labels.join('\u0000')
+  const layout = `${range}\u0000${labels.join('\u0000')}`
   // Rebuilt only when the series change, so the chart is not re-created on every tick.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const options = useMemo(() => chartOptions(labels), [layout])
+  const options = useMemo(() => chartOptions(labels, range), [layout])
   const aligned = useMemo(() => (data === null ? null : toAligned(data)), [data])
   const trend = useMemo(() => (data === null ? null : lagTrend(data.times, data.total.offsetLag, LAG_RANGES[range].trendWindowMs)), [data, range])
   const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label)
@@ -201,7 +202,7 @@ function LagLegend({
           </svg>
           time lag (right axis)
         </span>
-        <span className="tabular-nums">{at === undefined || at === null ? 'latest values' : `at ${clockTime(at)} UTC`}</span>
+        <span className="tabular-nums">{at === undefined || at === null ? 'latest values (times in UTC)' : `at ${clockTime(at)} UTC`}</span>
       </p>
       <ul className="flex flex-wrap gap-1.5" aria-label="Series (select to show or hide)">
         {groups.map((group, index) => {

@@ -75,7 +75,7 @@ export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorP
           </span>
         </p>
         <div className="mt-3 flex flex-wrap items-center gap-1.5" aria-label="Partitions by state" role="group">
-          <span className="mr-1 text-sm text-slate-600 dark:text-slate-300">{total.toLocaleString('en-US')} partitions</span>
+          <span className="mr-1 text-sm text-slate-600 dark:text-slate-300">{total.toLocaleString('en-US')} {total === 1 ? 'partition' : 'partitions'}</span>
           {states.map((state) => (
             <StateBadge key={state} state={state} count={figures.counts[state]} />
           ))}

@@ -7,8 +7,9 @@ export const PARTITION_COLUMNS: ReadonlyArray<{ column: SortColumn; label: strin
   { column: 'state', label: 'State', track: '9.5rem' },
   { column: 'offsetLag', label: 'Offset lag', track: '7rem', numeric: true, title: 'Records the destination high watermark is behind the source' },
   { column: 'timeLagMs', label: 'Time lag', track: '6.5rem', numeric: true, title: 'Age of the oldest source record not yet mirrored' },
-  { column: 'freshness', label: 'Freshness', track: '6.5rem', numeric: true, title: 'Time since the last successful fetch from the source (as of the last refresh)' },
-  { column: 'destinationLeaderEpoch', label: 'Leader epoch', track: '6.5rem', numeric: true, title: 'Leader epoch of the destination partition' },
+  { column: 'destinationHighWatermark', label: 'Mirrored to', track: '7.5rem', numeric: true, title: 'Destination high watermark: offsets mirrored and replicated (as of the last refresh)' },
+  { column: 'freshness', label: 'Freshness', track: '7rem', numeric: true, title: 'Time since the last successful fetch from the source (as of the last refresh)' },
+  { column: 'destinationLeaderEpoch', label: 'Leader epoch', track: '7.5rem', numeric: true, title: 'Leader epoch of the destination partition' },
   { column: 'lastTruncation', label: 'Last truncation', track: 'minmax(11rem,1.2fr)', title: 'Where the destination log was last truncated, and how many records it lost' },
 ]
 

@@ -39,6 +39,7 @@ export function PartitionFilters({
     onChange({ ...filter, states })
   }
   const all = Object.values(counts).reduce((sum, count) => sum + count, 0)
+  const labelClass = 'text-xs font-medium text-slate-600 dark:text-slate-300'
   const field =
     'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100'
   return (
@@ -79,8 +80,10 @@ export function PartitionFilters({
         })}
       </div>
       <div className="flex flex-wrap items-end gap-2">
-        <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600 dark:text-slate-300" htmlFor={`${id}-topic`}>
-          Topic
+        <div className="flex flex-col gap-0.5">
+          <label className={labelClass} htmlFor={`${id}-topic`}>
+            Topic
+          </label>
           <select
             id={`${id}-topic`}
             value={filter.topic ?? ''}
@@ -94,9 +97,11 @@ export function PartitionFilters({
               </option>
             ))}
           </select>
-        </label>
-        <label className="flex flex-col gap-0.5 text-xs font-medium text-slate-600 dark:text-slate-300" htmlFor={`${id}-lag`}>
-          Offset lag
+        </div>
+        <div className="flex flex-col gap-0.5">
+          <label className={labelClass} htmlFor={`${id}-lag`}>
+            Offset lag
+          </label>
           <select
             id={`${id}-lag`}
             value={filter.minOffsetLag === null ? '' : String(filter.minOffsetLag)}
@@ -109,9 +114,11 @@ export function PartitionFilters({
               </option>
             ))}
           </select>
-        </label>
-        <label className="flex min-w-[12rem] flex-1 flex-col gap-0.5 text-xs font-medium text-slate-600 dark:text-slate-300" htmlFor={`${id}-search`}>
-          Search
+        </div>
+        <div className="flex min-w-[12rem] flex-1 flex-col gap-0.5">
+          <label className={labelClass} htmlFor={`${id}-search`}>
+            Search
+          </label>
           <input
             id={`${id}-search`}
             type="search"
@@ -120,7 +127,7 @@ export function PartitionFilters({
             onChange={(event) => onChange({ ...filter, text: event.target.value })}
             className={field}
           />
-        </label>
+        </div>
         {isFiltering(filter) && (
           <button type="button" onClick={() => onChange(NO_FILTER)} className={buttonClass('ghost', 'sm')}>
             Clear filters

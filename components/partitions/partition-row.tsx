@@ -77,6 +77,10 @@ export const PartitionRowView = memo(function PartitionRowView({
           {narrow && <span className="text-slate-500 dark:text-slate-400">time </span>}
           {row.timeLagMs === null ? '–' : formatDuration(row.timeLagMs)}
         </div>
+        <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title="destination high watermark">
+          {narrow && <span className="text-slate-500 dark:text-slate-400">at </span>}
+          {formatOffset(row.destinationHighWatermark)}
+        </div>
         <div role="cell" className={`${cell} ${numeric}`}>
           {narrow && <span className="text-slate-500 dark:text-slate-400">fetched </span>}
           <Freshness lastFetchAt={row.lastFetchAt} mirroring={row.state === 'MIRRORING'} />
@@ -93,7 +97,7 @@ export const PartitionRowView = memo(function PartitionRowView({
           ) : (
             <span title={`truncated to offset ${formatOffset(row.lastTruncation.offset)}, ${formatOffset(row.lastTruncation.removedRecords)} records removed (${row.lastTruncation.reason}) at ${exactTime(row.lastTruncation.at)}`}>
               {narrow && <span className="text-slate-500 dark:text-slate-400">truncated </span>}
-              <span className="font-mono text-xs">@{formatOffset(row.lastTruncation.offset)}</span>
+              <span className="tabular-nums">to {formatOffset(row.lastTruncation.offset)}</span>
               {row.lastTruncation.removedRecords > 0 && <span className="text-red-700 dark:text-red-300"> −{formatCount(row.lastTruncation.removedRecords)}</span>}{' '}
               <RelativeTime at={row.lastTruncation.at} className="text-xs text-slate-500 dark:text-slate-400" />
             </span>

@@ -1,7 +1,7 @@
 'use client'
 
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useDeferredValue, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { MirrorPartitionStore, StoreChange } from '@/components/data/mirror-partition-store'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
@@ -115,7 +115,7 @@ export function PartitionTable({
       title="Partitions"
       actions={
         <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="partition-count">
-          {keys.length === total ? `${total.toLocaleString('en-US')} partitions` : `${keys.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} partitions`}
+          {keys.length === total ? `${total.toLocaleString('en-US')} ${total === 1 ? 'partition' : 'partitions'}` : `${keys.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} partitions`}
           {isFetching && <span className="sr-only"> (refreshing)</span>}
         </p>
       }
@@ -131,9 +131,10 @@ export function PartitionTable({
           aria-rowcount={keys.length + 1}
           tabIndex={0}
           data-testid="partition-scroll"
-          className="relative h-[min(70vh,36rem)] overflow-auto overscroll-contain rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800"
+          style={{ height: `min(70vh, 36rem, ${Math.max(headerHeight + keys.length * rowHeight + 2, 160)}px)` }}
+          className="relative overflow-auto overscroll-contain rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800"
         >
-          <div style={{ minWidth: narrow ? undefined : '58rem' }}>
+          <div style={{ minWidth: narrow ? undefined : '65rem' }}>
             <div role="rowgroup" className={narrow ? 'sr-only' : 'sticky top-0 z-10'}>
               <div
                 role="row"
@@ -147,7 +148,7 @@ export function PartitionTable({
                       type="button"
                       title={title}
                       onClick={() => setSort((current) => nextSort(current, column))}
-                      className={`flex w-full items-center gap-1 px-3 py-2 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:text-white ${numeric ? 'justify-end text-right' : 'text-left'}`}
+                      className={`flex w-full items-center gap-1 whitespace-nowrap px-3 py-2 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:text-white ${numeric ? 'justify-end text-right' : 'text-left'}`}
                     >
                       {label}
                       <span aria-hidden className={sort.column === column ? 'text-slate-900 dark:text-white' : 'text-slate-300 dark:text-slate-600'}>
@@ -192,10 +193,14 @@ const SORT_LABELS: Record<SortColumn, string> = Object.fromEntries(PARTITION_COL
 
 /** On narrow screens the column headers are hidden (rows are cards): sorting is a select instead. */
 function SortSelect({ sort, onChange }: { sort: PartitionSort; onChange: (sort: PartitionSort) => void }) {
+  const id = useId()
   return (
-    <label className="flex items-center gap-2 text-xs font-medium text-slate-600 dark:text-slate-300">
-      Sort by
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-xs font-medium text-slate-600 dark:text-slate-300">
+        Sort by
+      </label>
       <select
+        id={id}
         value={`${sort.column}:${sort.direction}`}
         onChange={(event) => {
           const [column, direction] = event.target.value.split(':') as [SortColumn, 'asc' | 'desc']
@@ -212,7 +217,7 @@ function SortSelect({ sort, onChange }: { sort: PartitionSort; onChange: (sort: 
           </option>,
         ])}
       </select>
-    </label>
+    </div>
   )
 }
 

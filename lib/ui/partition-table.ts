@@ -9,7 +9,7 @@ import { STATE_STYLE } from './state-style'
 
 export type PartitionRow = MirrorPartition
 
-export const SORT_COLUMNS = ['topic', 'partition', 'state', 'offsetLag', 'timeLagMs', 'freshness', 'destinationLeaderEpoch', 'lastTruncation'] as const
+export const SORT_COLUMNS = ['topic', 'partition', 'state', 'offsetLag', 'timeLagMs', 'destinationHighWatermark', 'freshness', 'destinationLeaderEpoch', 'lastTruncation'] as const
 export type SortColumn = (typeof SORT_COLUMNS)[number]
 export type SortDirection = 'asc' | 'desc'
 
@@ -51,6 +51,8 @@ function sortValue(row: PartitionRow, column: SortColumn): number | string | nul
       return row.offsetLag
     case 'timeLagMs':
       return row.timeLagMs
+    case 'destinationHighWatermark':
+      return row.destinationHighWatermark
     // Older fetch first when ascending would read backwards: freshness is "time since", so the newest
     // fetch is the smallest freshness.
     case 'freshness':

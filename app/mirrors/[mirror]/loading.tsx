@@ -1,5 +1,0 @@
-import { MirrorPageSkeleton } from '@/components/mirror/mirror-page-skeleton'
-
-export default function Loading() {
-  return <MirrorPageSkeleton />
-}
