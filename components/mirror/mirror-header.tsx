@@ -65,13 +65,13 @@ export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorP
           <span aria-hidden>→</span>
           <span className="sr-only">mirrored to</span>
           <ClusterLink name={mirror.destinationCluster} role="Destination" />
-          <span className="text-slate-500 dark:text-slate-400">
-            · {mirror.topics.length} {mirror.topics.length === 1 ? 'topic' : 'topics'}
-            {mirror.topics.length > 0 && ': '}
-            <span className="font-mono text-xs" title={mirror.topics.join(', ')}>
-              {mirror.topics.slice(0, TOPICS_SHOWN).join(', ')}
-              {mirror.topics.length > TOPICS_SHOWN && ` +${mirror.topics.length - TOPICS_SHOWN} more`}
-            </span>
+        </p>
+        <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400">
+          {mirror.topics.length} {mirror.topics.length === 1 ? 'topic' : 'topics'}
+          {mirror.topics.length > 0 && ': '}
+          <span className="break-words font-mono text-xs" title={mirror.topics.join(', ')}>
+            {mirror.topics.slice(0, TOPICS_SHOWN).join(', ')}
+            {mirror.topics.length > TOPICS_SHOWN && ` +${mirror.topics.length - TOPICS_SHOWN} more`}
           </span>
         </p>
         <div className="mt-3 flex flex-wrap items-center gap-1.5" aria-label="Partitions by state" role="group">

@@ -90,7 +90,7 @@ export function PartitionTable({
   /* eslint-enable react-hooks/exhaustive-deps */
 
   const scrollBox = useRef<HTMLDivElement>(null)
-  const narrow = useNarrow(scrollBox, status === 'success' || store.isLoaded)
+  const narrow = useNarrow(scrollBox, store.isLoaded)
   const rowHeight = narrow ? ROW_HEIGHT.narrow : ROW_HEIGHT.wide
   const virtualizer = useVirtualizer({
     count: keys.length,

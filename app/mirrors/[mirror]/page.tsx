@@ -5,7 +5,6 @@ import { dehydrateAnswers } from '@/components/data/prefetch'
 import { MirrorPageView } from '@/components/mirror/mirror-page-view'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/engine/api-adapter'
-import { EngineError } from '@/server/engine/errors'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
@@ -34,8 +33,11 @@ async function findMirror(name: string) {
   try {
     return mirrorApiOf(runtime).get(name)
   } catch (error) {
-    // A name no mirror has, or one no mirror could have (the API's name rule): either way, not found.
-    if (error instanceof EngineError && (error.code === 'NOT_FOUND' || error.code === 'VALIDATION_FAILED')) return null
+    // A name no mirror has, or one no mirror could have (the API's name rule): either way, not found. The
+    // code is read off the error rather than by class: the runtime is built in another bundle than this
+    // page, so its EngineError is another class object.
+    const code = error instanceof Error && 'code' in error ? error.code : undefined
+    if (code === 'NOT_FOUND' || code === 'VALIDATION_FAILED') return null
     throw error
   }
 }
