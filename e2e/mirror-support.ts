@@ -14,8 +14,9 @@ export async function setUpMirror(request: APIRequestContext, topics: Record<str
   const source = unique('src')
   const destination = unique('dst')
   const mirror = unique('mirror')
-  await createCluster(request, source)
-  await createCluster(request, destination)
+  // One broker each: the journeys are about the page, and a cluster of one starts fastest.
+  await createCluster(request, source, { brokers: 1 })
+  await createCluster(request, destination, { brokers: 1 })
   for (const [topic, partitions] of Object.entries({ ...topics, ...options.extraSourceTopics })) await createTopic(request, source, topic, partitions)
   await okJson(
     await request.post('/api/v1/mirrors', {

@@ -60,9 +60,9 @@ function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Op
   }
 }
 
-export function LagChart({ mirror, store }: { mirror: string; store: MirrorPartitionStore }) {
+export function LagChart({ mirror, store, ready = true }: { mirror: string; store: MirrorPartitionStore; ready?: boolean }) {
   const [range, setRange] = useState<LagRange>('5m')
-  const lag = useLag(mirror, range)
+  const lag = useLag(mirror, range, ready)
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set())
   const [cursor, setCursor] = useState<number | null>(null)
   const [instance, setInstance] = useState<uPlot | null>(null)

@@ -11,6 +11,9 @@ import { formatOffset } from '@/lib/ui/format'
 import type { ActionResult } from './topic-action-dialog'
 import { TopicChecklist } from './topic-checklist'
 
+/** Partitions listed in the plan; the rest are summed in its totals (a 1,000-partition topic stays readable). */
+const PLAN_ROWS_SHOWN = 200
+
 /**
  * Starts mirroring source topics the mirror does not mirror yet, in two steps: the dry run's truncation plan
  * (where each destination partition is cut and how many records that removes) and then the real start.
@@ -47,7 +50,7 @@ export function StartTopicsDialog({
   const confirm = () => {
     if (topics.length === 0 || mutation.isPending) return
     if (plan === null) {
-      mutation.mutate({ topics, dryRun: true }, { onSuccess: (answer) => setPlan('plan' in answer ? answer.plan : null) })
+      mutation.mutate({ topics, dryRun: true }, { onSuccess: (answer) => setPlan('plan' in answer ? { ...answer.plan, partitions: [...answer.plan.partitions].sort((a, b) => b.recordsToRemove - a.recordsToRemove) } : null) })
       return
     }
     mutation.mutate(
@@ -106,7 +109,7 @@ export function StartTopicsDialog({
                   </tr>
                 </thead>
                 <tbody>
-                  {plan.partitions.map((entry) => (
+                  {plan.partitions.slice(0, PLAN_ROWS_SHOWN).map((entry) => (
                     <tr key={`${entry.topic}/${entry.partition}`} className="border-t border-slate-100 dark:border-slate-800">
                       <td className="px-3 py-1 font-mono">
                         {entry.topic}/{entry.partition}
@@ -119,6 +122,11 @@ export function StartTopicsDialog({
                   ))}
                 </tbody>
               </table>
+              {plan.partitions.length > PLAN_ROWS_SHOWN && (
+                <p className="px-3 py-1.5 text-xs text-slate-600 dark:text-slate-400">
+                  and {(plan.partitions.length - PLAN_ROWS_SHOWN).toLocaleString('en-US')} more partitions (the totals above count them all)
+                </p>
+              )}
             </div>
           </section>
         )}

@@ -110,6 +110,12 @@ export function TopicActionDialog({
             ? 'No topic chosen.'
             : `${look.verb} ${all ? 'every topic' : `${selected.size} of ${topics.length} topics`}: ${affected.toLocaleString('en-US')} of ${partitions.toLocaleString('en-US')} partitions are ${look.affectsLabel}.`}
         </p>
+        {selected.size > 0 && affected === 0 && !mutation.isError && (
+          <p className="rounded-md bg-amber-50 px-3 py-2 text-amber-900 dark:bg-amber-950 dark:text-amber-100">
+            <span aria-hidden>⚠ </span>None of the chosen partitions is {look.affectsLabel}: the server will refuse the request if any of them is in a state
+            that cannot {action}.
+          </p>
+        )}
         {mutation.isError && <ErrorPanel compact error={mutation.error} title={`${look.verb} refused`} />}
       </div>
     </ConfirmDialog>
