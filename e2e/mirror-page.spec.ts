@@ -58,8 +58,8 @@ test('the partition table sorts, filters and updates live while records are prod
 
   await test.step('records produced to the source are mirrored: the destination high watermark moves', async () => {
     await produce(request, source, 'orders', 1, 25)
-    await expect(row(page, 'orders', 1).getByTitle('destination high watermark')).toHaveText('25', { timeout: 20_000 })
-    await expect(row(page, 'orders', 0).getByTitle('destination high watermark')).toHaveText('0')
+    await expect(row(page, 'orders', 1).getByTitle('destination high watermark')).toHaveText(/(^|\s)25$/, { timeout: 20_000 })
+    await expect(row(page, 'orders', 0).getByTitle('destination high watermark')).toHaveText(/(^|\s)0$/)
   })
 
   await lookAt(page, testInfo, 'mirror-page')

@@ -2,8 +2,10 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { endpointUrl } from '@/lib/api/client'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { callEndpoint } from './call-endpoint'
+import { takeEarlyResponse } from './early-fetch'
 import { useEventListener, useStreamStatus } from './event-stream'
 import { LagEvent, MirrorPartitionStore, PartitionEvent } from './mirror-partition-store'
 import { queryKeys } from './query-keys'
@@ -27,7 +29,9 @@ export function useMirrorPartitions(mirror: string) {
     queryFn: async ({ signal }) => {
       store.beginRefetch()
       try {
-        return await callEndpoint(mirrorEndpoints.listMirrorPartitions, { params: { mirror }, signal })
+        const params = { mirror }
+        const response = takeEarlyResponse(endpointUrl(mirrorEndpoints.listMirrorPartitions, params))
+        return await callEndpoint(mirrorEndpoints.listMirrorPartitions, { params, signal, ...(response === undefined ? {} : { response }) })
       } catch (error) {
         store.abandonRefetch()
         throw error

@@ -1,8 +1,10 @@
 import { HydrationBoundary } from '@tanstack/react-query'
 import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
+import { earlyFetchScript } from '@/components/data/early-fetch'
 import { dehydrateAnswers } from '@/components/data/prefetch'
 import { MirrorPageView } from '@/components/mirror/mirror-page-view'
+import { endpointUrl } from '@/lib/api/client'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/engine/api-adapter'
 import { requirePageSession } from '@/server/pages/session'
@@ -20,9 +22,11 @@ export default async function MirrorPage({ params }: { params: Params }) {
   await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}`)
   const summary = await findMirror(mirror)
   if (summary === null) notFound()
-  // The small summary comes with the page; the 10,000-row partition list is fetched by the browser.
+  // The small summary comes with the page; the 10,000-row partition list is fetched by the browser, and
+  // started by the HTML itself so it travels while the bundles load.
   return (
     <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror }, value: summary }])}>
+      <script dangerouslySetInnerHTML={{ __html: earlyFetchScript(endpointUrl(mirrorEndpoints.listMirrorPartitions, { mirror })) }} />
       <MirrorPageView mirror={mirror} />
     </HydrationBoundary>
   )
