@@ -19,6 +19,8 @@ export interface CallOptions {
   readonly body?: unknown
   readonly signal?: AbortSignal
   readonly headers?: Readonly<Record<string, string>>
+  /** The answer of this very request, already sent (early-fetch.ts): read instead of fetching again. */
+  readonly response?: Promise<Response>
 }
 
 export interface CallResult<T> {
@@ -38,7 +40,7 @@ export async function callEndpointWithStatus<E extends Endpoint>(endpoint: E, op
   if (options.body !== undefined) headers['content-type'] = 'application/json'
   let response: Response
   try {
-    response = await fetch(url, {
+    response = options.response !== undefined ? await options.response : await fetch(url, {
       method: endpoint.method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -13,12 +13,12 @@ import { performance } from 'node:perf_hooks'
 import type { BenchResult } from './result'
 
 const ROOT = path.resolve(__dirname, '..', '..')
-const OPERATOR_TOKEN = 'bench-operator-token'
-const VIEWER_TOKEN = 'bench-viewer-token'
+export const OPERATOR_TOKEN = 'bench-operator-token'
+export const VIEWER_TOKEN = 'bench-viewer-token'
 
 /** 10 topics × 1,000 partitions (the API caps a topic at 1,000 partitions). */
 const MAX_TOPICS = 10
-const PARTITIONS_PER_TOPIC = 1000
+export const PARTITIONS_PER_TOPIC = 1000
 const LATENCY_REQUESTS = 200
 const WARMUP_REQUESTS = 20
 const SSE_CLIENTS = 50

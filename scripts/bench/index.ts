@@ -5,6 +5,7 @@ import { benchEngine } from './engine'
 import { benchStorage } from './storage'
 import { benchUiPartition } from './ui-partition'
 import { benchUiOverview } from './ui-overview'
+import { benchUiMirror } from './ui-mirror'
 
 async function ifBuilt(run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
@@ -23,7 +24,8 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['mirroring engine', benchEngine],
   ['http api', benchApiIfBuilt],
   ['ui partition page', () => ifBuilt(benchUiPartition)],
-  ['ui overview', benchUiOverview],
+  ['ui overview', () => ifBuilt(benchUiOverview)],
+  ['ui mirror page', () => ifBuilt(benchUiMirror)],
 ]
 
 async function main() {

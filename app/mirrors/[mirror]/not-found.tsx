@@ -1,0 +1,5 @@
+import { MirrorNotFound } from '@/components/mirror/mirror-not-found'
+
+export default function MirrorNotFoundPage() {
+  return <MirrorNotFound />
+}

@@ -1,0 +1,51 @@
+import { HydrationBoundary } from '@tanstack/react-query'
+import type { Metadata } from 'next'
+import { headers } from 'next/headers'
+import { notFound } from 'next/navigation'
+import { earlyFetchScript } from '@/components/data/early-fetch'
+import { dehydrateAnswers } from '@/components/data/prefetch'
+import { MirrorPageView } from '@/components/mirror/mirror-page-view'
+import { endpointUrl } from '@/lib/api/client'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
+import { requirePageSession } from '@/server/pages/session'
+import { getRuntime } from '@/server/runtime'
+
+type Params = Promise<{ mirror: string }>
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { mirror } = await params
+  return { title: `Mirror ${decodeURIComponent(mirror)}` }
+}
+
+export default async function MirrorPage({ params }: { params: Params }) {
+  const mirror = decodeURIComponent((await params).mirror)
+  await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}`)
+  const summary = await findMirror(mirror)
+  if (summary === null) notFound()
+  // Inline scripts run only with the request's nonce (server/http/security-headers.ts).
+  const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
+  // The small summary comes with the page; the 10,000-row partition list is fetched by the browser, and
+  // started by the HTML itself so it travels while the bundles load.
+  return (
+    <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror }, value: summary }])}>
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: earlyFetchScript(endpointUrl(mirrorEndpoints.listMirrorPartitions, { mirror })) }} />
+      <MirrorPageView mirror={mirror} />
+    </HydrationBoundary>
+  )
+}
+
+async function findMirror(name: string) {
+  const runtime = await getRuntime()
+  try {
+    return mirrorApiOf(runtime).get(name)
+  } catch (error) {
+    // A name no mirror has, or one no mirror could have (the API's name rule): either way, not found. The
+    // code is read off the error rather than by class: the runtime is built in another bundle than this
+    // page, so its EngineError is another class object.
+    const code = error instanceof Error && 'code' in error ? error.code : undefined
+    if (code === 'NOT_FOUND' || code === 'VALIDATION_FAILED') return null
+    throw error
+  }
+}

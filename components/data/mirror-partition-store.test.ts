@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest'
+import type { MirrorPartition } from '@/lib/api/mirrors'
+import { MirrorPartitionStore, type StoreChange } from './mirror-partition-store'
+
+function partition(topic: string, index: number, patch: Partial<MirrorPartition> = {}): MirrorPartition {
+  return {
+    topic,
+    partition: index,
+    state: 'MIRRORING',
+    stateEpoch: 3,
+    stateSince: 1_000,
+    previousState: 'PREPARING',
+    retryAttempt: 0,
+    error: null,
+    sourceHighWatermark: 10,
+    destinationHighWatermark: 10,
+    destinationLogEndOffset: 10,
+    offsetLag: 0,
+    timeLagMs: 0,
+    lastFetchAt: 5_000,
+    destinationLeaderEpoch: 1,
+    lastMirrorPosition: null,
+    lastTruncation: null,
+    ...patch,
+  }
+}
+
+/** A store whose notifications run when the test says so, as animation frames would. */
+function storeWithFrames() {
+  const frames: Array<() => void> = []
+  const store = new MirrorPartitionStore('dr', (callback) => frames.push(callback))
+  const changes: StoreChange[] = []
+  store.subscribe((change) => changes.push(change))
+  const flush = () => frames.splice(0).forEach((frame) => frame())
+  return { store, changes, flush }
+}
+
+const lag = (partitions: Array<[string, number, number | null, number | null]>, mirror = 'dr', at = 10_000) => ({
+  mirror,
+  at,
+  partitions: partitions.map(([topic, index, offsetLag, timeLagMs]) => ({ topic, partition: index, offsetLag, timeLagMs })),
+})
+
+const transition = (topic: string, index: number, to: MirrorPartition['state'], stateEpoch: number) => ({ mirror: 'dr', topic, partition: index, from: 'MIRRORING' as const, to, at: 20_000, stateEpoch })
+
+describe('MirrorPartitionStore', () => {
+  it('patches only the partitions a lag event names, replacing just their row objects', () => {
+    const { store } = storeWithFrames()
+    store.replaceAll([partition('orders', 0), partition('orders', 1)])
+    const untouched = store.get('orders/1')
+    store.applyLag(lag([['orders', 0, 42, 900]]))
+    expect(store.get('orders/0')).toMatchObject({ offsetLag: 42, timeLagMs: 900 })
+    expect(store.get('orders/1')).toBe(untouched)
+  })
+
+  it('ignores events of other mirrors', () => {
+    const { store, changes, flush } = storeWithFrames()
+    store.replaceAll([partition('orders', 0)])
+    flush()
+    changes.length = 0
+    store.applyLag(lag([['orders', 0, 42, 900]], 'other'))
+    store.applyTransition({ ...transition('orders', 0, 'PAUSED', 4), mirror: 'other' })
+    flush()
+    expect(store.get('orders/0')?.offsetLag).toBe(0)
+    expect(changes).toEqual([])
+  })
+
+  it('applies a newer transition and drops an older one', () => {
+    const { store } = storeWithFrames()
+    store.replaceAll([partition('orders', 0, { stateEpoch: 5 })])
+    store.applyTransition(transition('orders', 0, 'PAUSED', 4))
+    expect(store.get('orders/0')?.state).toBe('MIRRORING')
+    store.applyTransition(transition('orders', 0, 'PAUSING', 6))
+    expect(store.get('orders/0')).toMatchObject({ state: 'PAUSING', previousState: 'MIRRORING', stateEpoch: 6, stateSince: 20_000 })
+  })
+
+  it('tells subscribers once per frame, with every kind of change since the last', () => {
+    const { store, changes, flush } = storeWithFrames()
+    store.replaceAll([partition('orders', 0), partition('orders', 1)])
+    flush()
+    changes.length = 0
+    store.applyLag(lag([['orders', 0, 1, 1]]))
+    store.applyLag(lag([['orders', 1, 2, 2]]))
+    store.applyTransition(transition('orders', 1, 'PAUSING', 4))
+    expect(changes).toEqual([])
+    flush()
+    expect(changes).toHaveLength(1)
+    expect(changes[0]!.membership).toBe(false)
+    expect([...changes[0]!.kinds].sort()).toEqual(['lag', 'state'])
+  })
+
+  it('says nothing when a lag event repeats the values it holds', () => {
+    const { store, changes, flush } = storeWithFrames()
+    store.replaceAll([partition('orders', 0, { offsetLag: 7, timeLagMs: 70 })])
+    flush()
+    changes.length = 0
+    store.applyLag(lag([['orders', 0, 7, 70]]))
+    flush()
+    expect(changes).toEqual([])
+  })
+
+  it('replays events that arrived during a refetch over its older answer', () => {
+    const { store } = storeWithFrames()
+    store.replaceAll([partition('orders', 0)])
+    store.beginRefetch()
+    store.applyLag(lag([['orders', 0, 99, 500]]))
+    store.applyTransition(transition('orders', 0, 'PAUSING', 4))
+    store.replaceAll([partition('orders', 0, { offsetLag: 3 })])
+    expect(store.get('orders/0')).toMatchObject({ offsetLag: 99, state: 'PAUSING' })
+  })
+
+  it('reports membership changes from a refetch and notices partitions it does not hold', () => {
+    const { store, changes, flush } = storeWithFrames()
+    store.replaceAll([partition('orders', 0)])
+    flush()
+    store.applyLag(lag([['refunds', 0, 1, 1]]))
+    expect(store.takeUnknownSeen()).toBe(true)
+    expect(store.takeUnknownSeen()).toBe(false)
+    changes.length = 0
+    store.replaceAll([partition('orders', 0), partition('refunds', 0)])
+    flush()
+    expect(changes[0]!.membership).toBe(true)
+    expect(store.size).toBe(2)
+  })
+
+  it('sums lag per topic over mirroring partitions for the chart', () => {
+    const { store } = storeWithFrames()
+    store.replaceAll([
+      partition('orders', 0, { offsetLag: 5, timeLagMs: 100 }),
+      partition('orders', 1, { offsetLag: 7, timeLagMs: 300 }),
+      partition('orders', 2, { state: 'PAUSED', offsetLag: 1_000, timeLagMs: 9_000 }),
+      partition('clicks', 0, { offsetLag: 0, timeLagMs: null }),
+    ])
+    const samples: Array<[number, unknown]> = []
+    store.subscribeLag((at, sample) => samples.push([at, Object.fromEntries(sample)]))
+    store.applyLag(lag([['clicks', 0, 2, null]], 'dr', 12_000))
+    expect(samples).toEqual([[12_000, { orders: { offsetLag: 12, timeLagMs: 300 }, clicks: { offsetLag: 2, timeLagMs: null } }]])
+  })
+})

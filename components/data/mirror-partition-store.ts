@@ -1,0 +1,200 @@
+import { z } from 'zod'
+import { MirrorPartitionState, type MirrorPartition } from '@/lib/api/mirrors'
+import { partitionKey, type RowChange } from '@/lib/ui/partition-table'
+import type { TopicLagSample } from '@/lib/ui/lag-series'
+
+/**
+ * The live partitions of one mirror, for a table of up to 10,000 rows: a map patched in place by `lag`
+ * events (which carry only the partitions whose lag changed) and `partition` events (state changes), and
+ * replaced by an occasional refetch. Subscribers are told at most once per animation frame, with what
+ * kind of change happened, so the table re-sorts only when the change can move a row and redraws only its
+ * visible rows otherwise. Nothing here re-creates a 10,000-element array per tick.
+ */
+
+export const PartitionEvent = z.object({
+  mirror: z.string(),
+  topic: z.string(),
+  partition: z.number().int(),
+  from: MirrorPartitionState,
+  to: MirrorPartitionState,
+  at: z.number(),
+  stateEpoch: z.number().int(),
+})
+export type PartitionEvent = z.infer<typeof PartitionEvent>
+
+export const LagEvent = z.object({
+  mirror: z.string(),
+  at: z.number(),
+  partitions: z.array(z.object({ topic: z.string(), partition: z.number().int(), offsetLag: z.number().nullable(), timeLagMs: z.number().nullable() })),
+})
+export type LagEvent = z.infer<typeof LagEvent>
+
+export interface StoreChange {
+  /** The set of partitions changed (a refetch added or removed some). */
+  readonly membership: boolean
+  readonly kinds: ReadonlySet<RowChange>
+}
+
+type Listener = (change: StoreChange) => void
+type LagListener = (at: number, sample: TopicLagSample) => void
+
+export class MirrorPartitionStore {
+  private rows = new Map<string, MirrorPartition>()
+  private loaded = false
+  private version = 0
+  private readonly listeners = new Set<Listener>()
+  private readonly lagListeners = new Set<LagListener>()
+  private pendingKinds = new Set<RowChange>()
+  private pendingMembership = false
+  private notifyScheduled = false
+  /** Events that arrived while a refetch was in flight: replayed over its (older) answer. */
+  private replay: Array<{ kind: 'lag'; event: LagEvent } | { kind: 'partition'; event: PartitionEvent }> | null = null
+  /** Partitions an event named that the store does not hold (topics started since the last fetch). */
+  private unknownSeen = false
+
+  constructor(
+    readonly mirror: string,
+    private readonly schedule: (callback: () => void) => void = defaultSchedule,
+  ) {}
+
+  get isLoaded(): boolean {
+    return this.loaded
+  }
+
+  get size(): number {
+    return this.rows.size
+  }
+
+  /** Bumped on every change, for useSyncExternalStore. */
+  getVersion = (): number => this.version
+
+  get(key: string): MirrorPartition | undefined {
+    return this.rows.get(key)
+  }
+
+  values(): IterableIterator<MirrorPartition> {
+    return this.rows.values()
+  }
+
+  /** True once an event named a partition the store does not hold; reading it clears it. */
+  takeUnknownSeen(): boolean {
+    const seen = this.unknownSeen
+    this.unknownSeen = false
+    return seen
+  }
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** Called after each lag event is applied, with every MIRRORING partition's lag summed per topic. */
+  subscribeLag(listener: LagListener): () => void {
+    this.lagListeners.add(listener)
+    return () => this.lagListeners.delete(listener)
+  }
+
+  /** A refetch starts: events from now on are kept and replayed over its answer. */
+  beginRefetch(): void {
+    this.replay = []
+  }
+
+  replaceAll(partitions: readonly MirrorPartition[]): void {
+    const next = new Map<string, MirrorPartition>()
+    for (const partition of partitions) next.set(partitionKey(partition.topic, partition.partition), partition)
+    const membership = !this.loaded || next.size !== this.rows.size || [...next.keys()].some((key) => !this.rows.has(key))
+    this.rows = next
+    this.loaded = true
+    const replay = this.replay ?? []
+    this.replay = null
+    for (const entry of replay) {
+      if (entry.kind === 'lag') this.patchLag(entry.event)
+      else this.patchState(entry.event)
+    }
+    this.changed(membership, ['state', 'lag'])
+  }
+
+  /** A refetch failed: stop keeping events for it. */
+  abandonRefetch(): void {
+    this.replay = null
+  }
+
+  applyLag(event: LagEvent): void {
+    if (event.mirror !== this.mirror) return
+    this.replay?.push({ kind: 'lag', event })
+    if (this.patchLag(event)) this.changed(false, ['lag'])
+    if (this.lagListeners.size === 0) return
+    const sample = this.topicLag()
+    for (const listener of this.lagListeners) listener(event.at, sample)
+  }
+
+  applyTransition(event: PartitionEvent): void {
+    if (event.mirror !== this.mirror) return
+    this.replay?.push({ kind: 'partition', event })
+    if (this.patchState(event)) this.changed(false, ['state'])
+  }
+
+  /** Offset lag summed and time lag maximised per topic over MIRRORING partitions (the chart's live point). */
+  topicLag(): TopicLagSample {
+    const sample = new Map<string, { offsetLag: number; timeLagMs: number | null }>()
+    for (const row of this.rows.values()) {
+      if (row.state !== 'MIRRORING' || row.offsetLag === null) continue
+      const entry = sample.get(row.topic)
+      if (entry === undefined) sample.set(row.topic, { offsetLag: row.offsetLag, timeLagMs: row.timeLagMs })
+      else {
+        entry.offsetLag += row.offsetLag
+        if (row.timeLagMs !== null) entry.timeLagMs = Math.max(entry.timeLagMs ?? 0, row.timeLagMs)
+      }
+    }
+    return sample
+  }
+
+  private patchLag(event: LagEvent): boolean {
+    let changed = false
+    for (const { topic, partition, offsetLag, timeLagMs } of event.partitions) {
+      const key = partitionKey(topic, partition)
+      const row = this.rows.get(key)
+      if (row === undefined) {
+        if (this.loaded) this.unknownSeen = true
+        continue
+      }
+      if (row.offsetLag === offsetLag && row.timeLagMs === timeLagMs) continue
+      this.rows.set(key, { ...row, offsetLag, timeLagMs })
+      changed = true
+    }
+    return changed
+  }
+
+  private patchState(event: PartitionEvent): boolean {
+    const key = partitionKey(event.topic, event.partition)
+    const row = this.rows.get(key)
+    if (row === undefined) {
+      if (this.loaded) this.unknownSeen = true
+      return false
+    }
+    // An older transition (replayed, or overtaken by a refetch that already shows a later state).
+    if (event.stateEpoch < row.stateEpoch || (event.stateEpoch === row.stateEpoch && row.state === event.to)) return false
+    this.rows.set(key, { ...row, state: event.to, previousState: event.from, stateSince: event.at, stateEpoch: event.stateEpoch })
+    return true
+  }
+
+  private changed(membership: boolean, kinds: RowChange[]): void {
+    this.version += 1
+    this.pendingMembership ||= membership
+    for (const kind of kinds) this.pendingKinds.add(kind)
+    if (this.notifyScheduled) return
+    this.notifyScheduled = true
+    this.schedule(() => {
+      this.notifyScheduled = false
+      const change: StoreChange = { membership: this.pendingMembership, kinds: this.pendingKinds }
+      this.pendingMembership = false
+      this.pendingKinds = new Set()
+      for (const listener of this.listeners) listener(change)
+    })
+  }
+}
+
+function defaultSchedule(callback: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(callback)
+  else setTimeout(callback, 16)
+}

@@ -1,0 +1,30 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { LAG_RANGES, type LagRange } from '@/lib/ui/lag-series'
+import { callEndpoint } from './call-endpoint'
+import { queryKeys } from './query-keys'
+
+/**
+ * A mirror's lag history over one of the chart's ranges, bucketed by the server to the range's step. Read
+ * once per range: the chart extends it from live lag events, so it is never polled.
+ */
+/** `enabled: false` holds the request back (the page asks for its partitions first: a big mirror's lag history is megabytes). */
+export function useLag(mirror: string, range: LagRange, enabled = true) {
+  const { rangeMs, stepMs } = LAG_RANGES[range]
+  return useQuery({
+    // The window's edges are computed when the request is sent; the step tells the ranges apart.
+    queryKey: queryKeys.request(mirrorEndpoints.mirrorLag, { mirror }, { stepMs }),
+    queryFn: async ({ signal }) => {
+      const to = Date.now()
+      const from = to - rangeMs
+      const answer = await callEndpoint(mirrorEndpoints.mirrorLag, { params: { mirror }, query: { from, to, stepMs }, signal })
+      return { ...answer, from, to }
+    },
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+    refetchOnWindowFocus: false,
+    structuralSharing: false,
+  })
+}

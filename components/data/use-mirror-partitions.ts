@@ -1,0 +1,91 @@
+'use client'
+
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { endpointUrl } from '@/lib/api/client'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { callEndpoint } from './call-endpoint'
+import { takeEarlyResponse } from './early-fetch'
+import { useEventListener, useStreamStatus } from './event-stream'
+import { LagEvent, MirrorPartitionStore, PartitionEvent } from './mirror-partition-store'
+import { queryKeys } from './query-keys'
+
+/**
+ * A mirror's partitions as a live store (mirror-partition-store.ts): seeded by GET .../partitions, patched
+ * by the tab's `lag` and `partition` events, refetched every REFRESH_MS for what events do not carry (last
+ * fetch, truncations, errors, leader epochs) and shortly after a burst of state changes settles.
+ */
+const REFRESH_MS = 10_000
+/** Mirrors up to this many partitions refresh twice as often: their list is small, and freshness reads truer. */
+const SMALL_MIRROR_PARTITIONS = 2_000
+/** How long after the last state change the list is refetched (the burst of a 10,000-partition pause is one refetch). */
+const SETTLE_MS = 1_500
+
+export function useMirrorPartitions(mirror: string) {
+  const queryClient = useQueryClient()
+  const [store] = useState(() => new MirrorPartitionStore(mirror))
+  const queryKey = queryKeys.request(mirrorEndpoints.listMirrorPartitions, { mirror })
+  const live = useStreamStatus() === 'open'
+  const query = useQuery({
+    queryKey,
+    queryFn: async ({ signal }) => {
+      store.beginRefetch()
+      try {
+        const params = { mirror }
+        const response = takeEarlyResponse(endpointUrl(mirrorEndpoints.listMirrorPartitions, params))
+        return await callEndpoint(mirrorEndpoints.listMirrorPartitions, { params, signal, ...(response === undefined ? {} : { response }) })
+      } catch (error) {
+        store.abandonRefetch()
+        throw error
+      }
+    },
+    // 10,000 rows: comparing the new answer with the old one deeply costs more than it saves.
+    structuralSharing: false,
+    // Without live events the refetch is all there is; with them it only fills in what events lack.
+    refetchInterval: (current) => {
+      const small = (current.state.data?.partitions.length ?? 0) <= SMALL_MIRROR_PARTITIONS
+      return live && !small ? REFRESH_MS : REFRESH_MS / 2
+    },
+    refetchIntervalInBackground: false,
+  })
+
+  const data = query.data
+  useEffect(() => {
+    if (data !== undefined) store.replaceAll(data.partitions)
+  }, [data, store])
+
+  const settleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const refetchSoon = useCallback(() => {
+    clearTimeout(settleTimer.current)
+    const key = queryKeys.request(mirrorEndpoints.listMirrorPartitions, { mirror })
+    settleTimer.current = setTimeout(() => void queryClient.invalidateQueries({ queryKey: key, exact: true }), SETTLE_MS)
+  }, [queryClient, mirror])
+  useEffect(() => () => clearTimeout(settleTimer.current), [])
+
+  useEventListener(
+    'partition',
+    useCallback(
+      (data: unknown) => {
+        const parsed = PartitionEvent.safeParse(data)
+        if (!parsed.success || parsed.data.mirror !== mirror) return
+        store.applyTransition(parsed.data)
+        refetchSoon()
+      },
+      [mirror, refetchSoon, store],
+    ),
+  )
+  useEventListener(
+    'lag',
+    useCallback(
+      (data: unknown) => {
+        const parsed = LagEvent.safeParse(data)
+        if (!parsed.success || parsed.data.mirror !== mirror) return
+        store.applyLag(parsed.data)
+        if (store.takeUnknownSeen()) refetchSoon()
+      },
+      [mirror, refetchSoon, store],
+    ),
+  )
+
+  return { store, status: query.status, error: query.error, isFetching: query.isFetching, refetch: query.refetch }
+}

@@ -1,0 +1,236 @@
+'use client'
+
+import { useEffect, useMemo, useRef, useState } from 'react'
+import type uPlot from 'uplot'
+import type { MirrorPartitionStore } from '@/components/data/mirror-partition-store'
+import { useLag } from '@/components/data/use-lag'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { Panel, Skeleton } from '@/components/ui/panel'
+import { clockTime, formatCount, formatDuration } from '@/lib/ui/format'
+import { LAG_RANGES, aggregateLag, appendLagSample, describeLagChart, lagTrend, type LagChartData, type LagRange } from '@/lib/ui/lag-series'
+import { LagTrendBadge } from './lag-trend-badge'
+import { UPlotChart } from './uplot-chart'
+
+/** Up to this many series per group: the total plus seven topics (the rest folded into "other topics"). */
+const MAX_GROUPS = 8
+const CHART_HEIGHT = 220
+
+const RANGES = Object.keys(LAG_RANGES) as LagRange[]
+
+function cssVariable(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#64748b'
+}
+
+function colourOf(groupIndex: number): string {
+  return groupIndex === 0 ? '--chart-total' : `--chart-series-${((groupIndex - 1) % 8) + 1}`
+}
+
+/** Offset lags first (total, then topics), then time lags in the same order: `[x, ...offsets, ...times]`. */
+function toAligned(data: LagChartData): uPlot.AlignedData {
+  const groups = [data.total, ...data.groups]
+  return [data.times.map((time) => time / 1000), ...groups.map((group) => group.offsetLag), ...groups.map((group) => group.timeLagMs)]
+}
+
+function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Options, 'width' | 'height'> {
+  // Clock times in UTC like the rest of the app; seconds only where the range is short enough to need them.
+  const tick = (seconds: number) => (range === '5m' ? clockTime(seconds * 1000) : clockTime(seconds * 1000).slice(0, 5))
+  const stroke = (name: string) => () => cssVariable(name)
+  const axis = { stroke: stroke('--chart-axis'), grid: { stroke: stroke('--chart-grid'), width: 1 }, ticks: { stroke: stroke('--chart-grid'), width: 1 } }
+  const series: uPlot.Series[] = [{}]
+  labels.forEach((label, index) =>
+    series.push({ label: `${label} offset lag`, scale: 'records', stroke: stroke(colourOf(index)), width: index === 0 ? 2.5 : 1.5, spanGaps: false, points: { show: false } }),
+  )
+  labels.forEach((label, index) =>
+    series.push({ label: `${label} time lag`, scale: 'ms', stroke: stroke(colourOf(index)), width: index === 0 ? 2 : 1.25, dash: [6, 4], spanGaps: false, points: { show: false } }),
+  )
+  return {
+    series,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false }, points: { show: false } },
+    scales: {
+      x: { time: true },
+      records: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 10] },
+      ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1000] },
+    },
+    axes: [
+      { ...axis, values: (_u, splits) => splits.map(tick), space: 70 },
+      { ...axis, scale: 'records', label: 'offset lag (records)', labelSize: 18, size: 56, values: (_u, splits) => splits.map((value) => formatCount(value)) },
+      { ...axis, scale: 'ms', side: 1, label: 'time lag', labelSize: 18, size: 64, grid: { show: false }, values: (_u, splits) => splits.map((value) => formatDuration(value)) },
+    ],
+  }
+}
+
+export function LagChart({ mirror, store, ready = true }: { mirror: string; store: MirrorPartitionStore; ready?: boolean }) {
+  const [range, setRange] = useState<LagRange>('5m')
+  const lag = useLag(mirror, range, ready)
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set())
+  const [cursor, setCursor] = useState<number | null>(null)
+  const [instance, setInstance] = useState<uPlot | null>(null)
+
+  const answer = lag.data
+  // The history as the server answered it; live samples extend a copy of it until the next answer.
+  const base = useMemo(() => {
+    if (answer === undefined) return null
+    const { rangeMs, stepMs } = LAG_RANGES[range]
+    return aggregateLag(answer.series, { stepMs, rangeMs, from: answer.from, to: answer.to, maxGroups: MAX_GROUPS - 1 })
+  }, [answer, range])
+  const [extended, setExtended] = useState<{ base: LagChartData; data: LagChartData } | null>(null)
+  const baseRef = useRef(base)
+  useEffect(() => {
+    baseRef.current = base
+  }, [base])
+  useEffect(
+    () =>
+      store.subscribeLag((at, sample) =>
+        setExtended((current) => {
+          const origin = baseRef.current
+          if (origin === null) return current
+          return { base: origin, data: appendLagSample(current !== null && current.base === origin ? current.data : origin, at, sample) }
+        }),
+      ),
+    [store],
+  )
+  const data = base === null ? null : extended !== null && extended.base === base ? extended.data : base
+  const labels = useMemo(() => (data === null ? [] : ['total', ...data.groups.map((group) => group.label)]), [data])
+  const layout = `${range}\u0000${labels.join('\u0000')}`
+  // Rebuilt only when the series change, so the chart is not re-created on every tick.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const options = useMemo(() => chartOptions(labels, range), [layout])
+  const aligned = useMemo(() => (data === null ? null : toAligned(data)), [data])
+  const trend = useMemo(() => (data === null ? null : lagTrend(data.times, data.total.offsetLag, LAG_RANGES[range].trendWindowMs)), [data, range])
+  const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label)
+
+  useEffect(() => {
+    if (instance === null) return
+    labels.forEach((label, index) => {
+      const show = !hidden.has(label)
+      instance.setSeries(1 + index, { show })
+      instance.setSeries(1 + labels.length + index, { show })
+    })
+  }, [hidden, instance, labels])
+
+  const toggle = (label: string) =>
+    setHidden((current) => {
+      const next = new Set(current)
+      if (next.has(label)) next.delete(label)
+      else next.add(label)
+      return next
+    })
+
+  return (
+    <Panel
+      id="lag-chart"
+      title={
+        <span className="flex flex-wrap items-center gap-2">
+          Lag
+          {trend !== null && <LagTrendBadge trend={trend} />}
+        </span>
+      }
+      actions={
+        <div role="group" aria-label="Time range" className="inline-flex rounded-md border border-slate-200 p-0.5 dark:border-slate-700">
+          {RANGES.map((option) => (
+            <button
+              key={option}
+              type="button"
+              aria-pressed={range === option}
+              onClick={() => setRange(option)}
+              className={`rounded px-2.5 py-0.5 text-xs font-medium focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 ${
+                range === option ? 'bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900' : 'text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
+              }`}
+            >
+              {LAG_RANGES[option].label}
+            </button>
+          ))}
+        </div>
+      }
+    >
+      {lag.status === 'error' && data === null ? (
+        <ErrorPanel error={lag.error} title="Could not load the lag history" onRetry={() => void lag.refetch()} />
+      ) : data === null || aligned === null ? (
+        <div aria-busy="true">
+          <Skeleton className="h-[220px] w-full" />
+          <span className="sr-only">Loading the lag history…</span>
+        </div>
+      ) : (
+        <figure className="m-0">
+          <div role="img" aria-label={`Lag chart, last ${LAG_RANGES[range].label}. ${summary}`}>
+            <UPlotChart options={options} data={aligned} layout={layout} height={CHART_HEIGHT} onCursor={setCursor} onReady={setInstance} />
+          </div>
+          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} />
+          <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="lag-summary">
+            {summary}
+          </figcaption>
+        </figure>
+      )}
+    </Panel>
+  )
+}
+
+function valueAt(values: ReadonlyArray<number | null>, index: number | null): number | null {
+  if (index !== null) return values[index] ?? null
+  for (let at = values.length - 1; at >= 0; at--) if (values[at] !== null && values[at] !== undefined) return values[at]!
+  return null
+}
+
+function LagLegend({
+  data,
+  labels,
+  hidden,
+  cursor,
+  onToggle,
+}: {
+  data: LagChartData
+  labels: readonly string[]
+  hidden: ReadonlySet<string>
+  cursor: number | null
+  onToggle: (label: string) => void
+}) {
+  const groups = [data.total, ...data.groups]
+  const at = cursor === null ? null : data.times[cursor]
+  return (
+    <div className="mt-2">
+      <p className="mb-1 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+        <span className="inline-flex items-center gap-1.5">
+          <svg aria-hidden width="22" height="6">
+            <line x1="0" y1="3" x2="22" y2="3" stroke="currentColor" strokeWidth="2" />
+          </svg>
+          offset lag (left axis)
+        </span>
+        <span className="inline-flex items-center gap-1.5">
+          <svg aria-hidden width="22" height="6">
+            <line x1="0" y1="3" x2="22" y2="3" stroke="currentColor" strokeWidth="2" strokeDasharray="6 4" />
+          </svg>
+          time lag (right axis)
+        </span>
+        <span className="tabular-nums">{at === undefined || at === null ? 'latest values (times in UTC)' : `at ${clockTime(at)} UTC`}</span>
+      </p>
+      <ul className="flex flex-wrap gap-1.5" aria-label="Series (select to show or hide)">
+        {groups.map((group, index) => {
+          const label = labels[index] ?? group.label
+          const offsetLag = valueAt(group.offsetLag, cursor)
+          const timeLag = valueAt(group.timeLagMs, cursor)
+          const shown = !hidden.has(label)
+          return (
+            <li key={label}>
+              <button
+                type="button"
+                aria-pressed={shown}
+                onClick={() => onToggle(label)}
+                title={group.topics.length > 1 && index > 0 ? group.topics.join(', ') : undefined}
+                className={`inline-flex items-center gap-1.5 rounded-md border px-2 py-0.5 text-xs focus-visible:outline-2 focus-visible:outline-indigo-500 ${
+                  shown ? 'border-slate-300 text-slate-800 dark:border-slate-600 dark:text-slate-100' : 'border-dashed border-slate-300 text-slate-500 line-through dark:border-slate-700 dark:text-slate-400'
+                }`}
+              >
+                <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: `var(${colourOf(index)})` }} />
+                <span className={index === 0 ? 'font-semibold' : ''}>{label}</span>
+                <span className="tabular-nums text-slate-600 dark:text-slate-300">
+                  {offsetLag === null ? '–' : formatCount(offsetLag)} · {timeLag === null ? '–' : formatDuration(timeLag)}
+                </span>
+              </button>
+            </li>
+          )
+        })}
+      </ul>
+    </div>
+  )
+}

@@ -1,0 +1,83 @@
+'use client'
+
+import { useEffect, useRef } from 'react'
+import uPlot from 'uplot'
+import 'uplot/dist/uPlot.min.css'
+
+/**
+ * uPlot in React: the chart is created once per `layout` (the set of series), then fed with setData on
+ * every data change and setSize when its box resizes, so a live tick costs one canvas redraw and no DOM
+ * work. Colours are read by the series' and axes' stroke functions at draw time, so a theme switch only
+ * needs a redraw (watched here on the <html> class).
+ */
+export function UPlotChart({
+  options,
+  data,
+  layout,
+  height,
+  onCursor,
+  onReady,
+}: {
+  /** Read when the chart is created (i.e. when `layout` changes); width and height come from the box. */
+  options: Omit<uPlot.Options, 'width' | 'height'>
+  data: uPlot.AlignedData
+  /** Changes when the series change: the chart is then rebuilt. */
+  layout: string
+  height: number
+  /** The data index under the cursor, or null when the cursor leaves. */
+  onCursor?: (index: number | null) => void
+  onReady?: (chart: uPlot | null) => void
+}) {
+  const box = useRef<HTMLDivElement>(null)
+  const chart = useRef<uPlot | null>(null)
+  const latest = useRef({ options, data, height, onCursor, onReady })
+  useEffect(() => {
+    latest.current = { options, data, height, onCursor, onReady }
+  })
+
+  useEffect(() => {
+    const element = box.current
+    if (element === null) return
+    const { options: chartOptions, data: initial, height: initialHeight } = latest.current
+    const instance = new uPlot(
+      {
+        ...chartOptions,
+        width: Math.max(100, element.clientWidth),
+        height: initialHeight,
+        hooks: {
+          ...chartOptions.hooks,
+          setCursor: [...(chartOptions.hooks?.setCursor ?? []), (u) => latest.current.onCursor?.(u.cursor.idx ?? null)],
+        },
+      },
+      initial,
+      element,
+    )
+    chart.current = instance
+    latest.current.onReady?.(instance)
+    const resize = new ResizeObserver(() => {
+      const width = Math.max(100, element.clientWidth)
+      if (width !== instance.width || latest.current.height !== instance.height) instance.setSize({ width, height: latest.current.height })
+    })
+    resize.observe(element)
+    const theme = new MutationObserver(() => instance.redraw(false, true))
+    theme.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] })
+    return () => {
+      resize.disconnect()
+      theme.disconnect()
+      latest.current.onReady?.(null)
+      instance.destroy()
+      chart.current = null
+    }
+  }, [layout])
+
+  useEffect(() => {
+    chart.current?.setData(data)
+  }, [data])
+
+  useEffect(() => {
+    const instance = chart.current
+    if (instance !== null && instance.height !== height) instance.setSize({ width: instance.width, height })
+  }, [height])
+
+  return <div ref={box} aria-hidden className="w-full" />
+}

@@ -1,0 +1,36 @@
+'use client'
+
+import { useMirror } from '@/components/data/use-mirrors'
+import { useMirrorPartitions } from '@/components/data/use-mirror-partitions'
+import { LagChart } from '@/components/lag/lag-chart'
+import { PartitionTable } from '@/components/partitions/partition-table'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { NotFoundPanel } from '@/components/ui/not-found-panel'
+import { isApiError } from '@/lib/api/errors'
+import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
+
+/** The mirror page: header with actions, lag chart, partition table, all fed by one live partition store. */
+export function MirrorPageView({ mirror }: { mirror: string }) {
+  const summary = useMirror(mirror)
+  const partitions = useMirrorPartitions(mirror)
+  if (summary.isError && summary.data === undefined) {
+    // Deleted while the page was open (the server's own check answered the first render).
+    if (isApiError(summary.error, 'NOT_FOUND')) return <NotFoundPanel what={`No mirror named “${mirror}”`} detail="It may have been deleted." />
+    return <ErrorPanel error={summary.error} title={`Could not load mirror ${mirror}`} onRetry={() => void summary.refetch()} />
+  }
+  return (
+    <div className="flex flex-col gap-6">
+      {summary.data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={summary.data} store={partitions.store} />}
+      {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
+      <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} />
+      <PartitionTable
+        mirror={mirror}
+        store={partitions.store}
+        status={partitions.status}
+        error={partitions.error}
+        isFetching={partitions.isFetching}
+        onRetry={() => void partitions.refetch()}
+      />
+    </div>
+  )
+}

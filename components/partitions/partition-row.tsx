@@ -1,0 +1,124 @@
+'use client'
+
+import Link from 'next/link'
+import { memo } from 'react'
+import { RelativeTime, useNow } from '@/components/ui/relative-time'
+import { StateBadge } from '@/components/ui/state-badge'
+import type { MirrorPartition } from '@/lib/api/mirrors'
+import { exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { GRID_TEMPLATE, STALE_FETCH_MS } from './partition-columns'
+
+export function partitionHref(mirror: string, topic: string, partition: number): string {
+  return `/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(topic)}/${partition}`
+}
+
+/**
+ * One partition: a table row on wide screens, a two-line card on narrow ones (same cells, same semantics).
+ * The whole row is the link to the partition page. Memoised on the row object, which the store replaces
+ * only when the partition changed, so a tick redraws only the rows it touched.
+ */
+export const PartitionRowView = memo(function PartitionRowView({
+  mirror,
+  row,
+  rowIndex,
+  narrow,
+  top,
+  height,
+}: {
+  mirror: string
+  row: MirrorPartition
+  rowIndex: number
+  narrow: boolean
+  top: number
+  height: number
+}) {
+  const cell = narrow ? 'min-w-0' : 'min-w-0 px-3 truncate'
+  const numeric = narrow ? '' : 'text-right tabular-nums'
+  return (
+    <div
+      role="row"
+      aria-rowindex={rowIndex}
+      data-partition={`${row.topic}/${row.partition}`}
+      className={`absolute left-0 w-full border-b border-slate-100 text-sm hover:bg-slate-50 focus-within:bg-indigo-50/60 dark:border-slate-800 dark:hover:bg-slate-800/60 dark:focus-within:bg-indigo-950/40 ${
+        narrow ? 'grid grid-cols-[1fr_auto] content-center gap-x-3 gap-y-1 px-3' : 'grid items-center'
+      }`}
+      style={{ transform: `translateY(${top}px)`, height, ...(narrow ? {} : { gridTemplateColumns: GRID_TEMPLATE }) }}
+    >
+      <div role="cell" className={`${cell} ${narrow ? 'truncate font-medium' : ''}`}>
+        <Link
+          href={partitionHref(mirror, row.topic, row.partition)}
+          prefetch={false}
+          className="rounded text-slate-900 after:absolute after:inset-0 after:content-[''] hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-100"
+        >
+          {row.topic}
+          {narrow && <span className="text-slate-500 dark:text-slate-400"> / {row.partition}</span>}
+          <span className="sr-only"> partition {row.partition}</span>
+        </Link>
+      </div>
+      {!narrow && (
+        <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`}>
+          {row.partition}
+        </div>
+      )}
+      <div role="cell" className={narrow ? 'justify-self-end' : 'px-3'}>
+        <span title={row.error ?? undefined} className="inline-flex items-center gap-1">
+          <StateBadge state={row.state} size="sm" />
+          {row.state === 'FAILED' && row.retryAttempt > 0 && <span className="text-[11px] text-slate-500 dark:text-slate-400">retry {row.retryAttempt}</span>}
+        </span>
+      </div>
+      <div className={narrow ? 'col-span-2 flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-300' : 'contents'}>
+        <div role="cell" className={`${cell} ${numeric}`} title={row.offsetLag === null ? 'unknown' : `${formatOffset(row.offsetLag)} records`}>
+          {narrow && <span className="text-slate-500 dark:text-slate-400">lag </span>}
+          <span className={row.offsetLag !== null && row.offsetLag > 0 ? 'font-medium text-slate-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}>
+            {row.offsetLag === null ? '–' : formatCount(row.offsetLag)}
+          </span>
+        </div>
+        <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`}>
+          {narrow && <span className="text-slate-500 dark:text-slate-400">time </span>}
+          {row.timeLagMs === null ? '–' : formatDuration(row.timeLagMs)}
+        </div>
+        <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title="destination high watermark">
+          {narrow && <span className="text-slate-500 dark:text-slate-400">at </span>}
+          {formatOffset(row.destinationHighWatermark)}
+        </div>
+        <div role="cell" className={`${cell} ${numeric}`}>
+          {narrow && <span className="text-slate-500 dark:text-slate-400">fetched </span>}
+          <Freshness lastFetchAt={row.lastFetchAt} mirroring={row.state === 'MIRRORING'} />
+        </div>
+        <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title="destination leader epoch">
+          {narrow && <span className="text-slate-500 dark:text-slate-400">epoch </span>}
+          {row.destinationLeaderEpoch < 0 ? '–' : row.destinationLeaderEpoch}
+        </div>
+        <div role="cell" className={`${cell} text-slate-700 dark:text-slate-300`}>
+          {row.lastTruncation === null ? (
+            narrow ? null : (
+              <span className="text-slate-400 dark:text-slate-500">–</span>
+            )
+          ) : (
+            <span title={`truncated to offset ${formatOffset(row.lastTruncation.offset)}, ${formatOffset(row.lastTruncation.removedRecords)} records removed (${row.lastTruncation.reason}) at ${exactTime(row.lastTruncation.at)}`}>
+              {narrow && <span className="text-slate-500 dark:text-slate-400">truncated </span>}
+              <span className="tabular-nums">to {formatOffset(row.lastTruncation.offset)}</span>
+              {row.lastTruncation.removedRecords > 0 && <span className="text-red-700 dark:text-red-300"> −{formatCount(row.lastTruncation.removedRecords)}</span>}{' '}
+              <RelativeTime at={row.lastTruncation.at} className="text-xs text-slate-500 dark:text-slate-400" />
+            </span>
+          )}
+        </div>
+      </div>
+    </div>
+  )
+})
+
+function Freshness({ lastFetchAt, mirroring }: { lastFetchAt: number | null; mirroring: boolean }) {
+  const now = useNow()
+  if (lastFetchAt === null) return <span className="text-slate-400 dark:text-slate-500" title="never fetched">never</span>
+  if (now === 0) return <span title={exactTime(lastFetchAt)}>–</span>
+  const age = Math.max(0, now - lastFetchAt)
+  const stale = mirroring && age > STALE_FETCH_MS
+  return (
+    <span title={`last fetch ${exactTime(lastFetchAt)}`} className={stale ? 'font-medium text-amber-800 dark:text-amber-300' : 'text-slate-700 dark:text-slate-300'}>
+      {stale && <span aria-hidden>◷ </span>}
+      {formatDuration(Math.floor(age / 1000) * 1000)}
+      {stale && <span className="sr-only"> (stale)</span>}
+    </span>
+  )
+}

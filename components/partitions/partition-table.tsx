@@ -1,0 +1,259 @@
+'use client'
+
+import { useVirtualizer } from '@tanstack/react-virtual'
+import { useDeferredValue, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import type { MirrorPartitionStore, StoreChange } from '@/components/data/mirror-partition-store'
+import { buttonClass } from '@/components/ui/button-class'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { Panel, Skeleton } from '@/components/ui/panel'
+import {
+  DEFAULT_SORT,
+  NO_FILTER,
+  SORT_COLUMNS,
+  countByState,
+  nextSort,
+  partitionKey,
+  selectPartitions,
+  topicsOf,
+  viewDependsOn,
+  type PartitionFilter,
+  type PartitionSort,
+  type SortColumn,
+} from '@/lib/ui/partition-table'
+import { GRID_TEMPLATE, PARTITION_COLUMNS, ROW_HEIGHT } from './partition-columns'
+import { PartitionFilters, isFiltering } from './partition-filters'
+import { PartitionRowView } from './partition-row'
+
+/** Below this width the rows become two-line cards (the table box never pushes the page sideways). */
+const NARROW_BELOW_PX = 720
+
+interface Ticks {
+  /** Any change: visible rows redraw. */
+  readonly render: number
+  /** Membership or states changed: chip counts recount. */
+  readonly states: number
+  /** Membership changed: the topic list is rebuilt. */
+  readonly membership: number
+  /** A change that can add, remove or move a row in the current view: the view is re-selected. */
+  readonly view: number
+}
+
+/**
+ * The mirror's partitions, sortable by any column and filterable by state, topic, lag and text, virtualized
+ * (only the rows in view, plus a few, are in the DOM) and live from the partition store.
+ */
+export function PartitionTable({
+  mirror,
+  store,
+  status,
+  error,
+  isFetching,
+  onRetry,
+}: {
+  mirror: string
+  store: MirrorPartitionStore
+  status: 'pending' | 'error' | 'success'
+  error: unknown
+  isFetching: boolean
+  onRetry: () => void
+}) {
+  const [sort, setSort] = useState<PartitionSort>(DEFAULT_SORT)
+  const [filter, setFilter] = useState<PartitionFilter>(NO_FILTER)
+  const text = useDeferredValue(filter.text)
+  const effectiveFilter = useMemo(() => ({ ...filter, text }), [filter, text])
+  const [ticks, setTicks] = useState<Ticks>({ render: 0, states: 0, membership: 0, view: 0 })
+  const viewInputs = useRef({ filter: effectiveFilter, sort })
+  useEffect(() => {
+    viewInputs.current = { filter: effectiveFilter, sort }
+  }, [effectiveFilter, sort])
+
+  useEffect(
+    () =>
+      store.subscribe((change: StoreChange) => {
+        const { filter: currentFilter, sort: currentSort } = viewInputs.current
+        const moves = change.membership || [...change.kinds].some((kind) => viewDependsOn(kind, currentFilter, currentSort))
+        setTicks((current) => ({
+          render: current.render + 1,
+          states: change.membership || change.kinds.has('state') ? current.states + 1 : current.states,
+          membership: change.membership ? current.membership + 1 : current.membership,
+          view: moves ? current.view + 1 : current.view,
+        }))
+      }),
+    [store],
+  )
+
+  // The ticks are the store's versions: each memo below re-reads the store when its tick moves.
+  /* eslint-disable react-hooks/exhaustive-deps */
+  const keys = useMemo(() => selectPartitions(store.values(), effectiveFilter, sort).map((row) => partitionKey(row.topic, row.partition)), [store, effectiveFilter, sort, ticks.view])
+  const counts = useMemo(() => countByState(store.values(), effectiveFilter), [store, effectiveFilter, ticks.states])
+  const topics = useMemo(() => topicsOf(store.values()), [store, ticks.membership])
+  /* eslint-enable react-hooks/exhaustive-deps */
+
+  const scrollBox = useRef<HTMLDivElement>(null)
+  const narrow = useNarrow(scrollBox, store.isLoaded)
+  const rowHeight = narrow ? ROW_HEIGHT.narrow : ROW_HEIGHT.wide
+  // The React Compiler cannot memoize the virtualizer's functions; it skips this component, which re-renders
+  // on scroll by design.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: keys.length,
+    getScrollElement: () => scrollBox.current,
+    estimateSize: () => rowHeight,
+    overscan: 8,
+    // Rows are keyed by partition, so a re-sort moves rows instead of re-rendering every slot.
+    getItemKey: (index) => keys[index] ?? index,
+  })
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer])
+
+  if (!store.isLoaded) {
+    if (status === 'error') return <ErrorPanel error={error} title="Could not load the partitions" onRetry={onRetry} />
+    return <PartitionTableSkeleton />
+  }
+
+  const total = store.size
+  const headerHeight = narrow ? 0 : 36
+  return (
+    <Panel
+      id="partitions"
+      title="Partitions"
+      actions={
+        <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="partition-count">
+          {keys.length === total ? `${total.toLocaleString('en-US')} ${total === 1 ? 'partition' : 'partitions'}` : `${keys.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} partitions`}
+          {isFetching && <span className="sr-only"> (refreshing)</span>}
+        </p>
+      }
+    >
+      <div className="flex flex-col gap-3">
+        <PartitionFilters filter={filter} counts={counts} topics={topics} onChange={setFilter} />
+        {narrow && <SortSelect sort={sort} onChange={setSort} />}
+        {status === 'error' && <ErrorPanel compact error={error} title="Could not refresh the partitions (showing the last answer, kept live by events)" onRetry={onRetry} />}
+        <div
+          ref={scrollBox}
+          role="table"
+          aria-label={`Partitions of mirror ${mirror}`}
+          aria-rowcount={keys.length + 1}
+          tabIndex={0}
+          data-testid="partition-scroll"
+          style={{ height: `min(70vh, 36rem, ${Math.max(headerHeight + keys.length * rowHeight + 2, 160)}px)` }}
+          className="relative overflow-auto overscroll-contain rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800"
+        >
+          <div style={{ minWidth: narrow ? undefined : '65rem' }}>
+            <div role="rowgroup" className={narrow ? 'sr-only' : 'sticky top-0 z-10'}>
+              <div
+                role="row"
+                aria-rowindex={1}
+                className="grid border-b border-slate-200 bg-slate-50 text-xs font-semibold text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300"
+                style={{ gridTemplateColumns: GRID_TEMPLATE, height: headerHeight || undefined }}
+              >
+                {PARTITION_COLUMNS.map(({ column, label, numeric, title }) => (
+                  <div key={column} role="columnheader" aria-sort={sort.column === column ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'} className="flex">
+                    <button
+                      type="button"
+                      title={title}
+                      onClick={() => setSort((current) => nextSort(current, column))}
+                      className={`flex w-full items-center gap-1 whitespace-nowrap px-3 py-2 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:text-white ${numeric ? 'justify-end text-right' : 'text-left'}`}
+                    >
+                      {label}
+                      <span aria-hidden className={sort.column === column ? 'text-slate-900 dark:text-white' : 'text-slate-300 dark:text-slate-600'}>
+                        {sort.column === column ? (sort.direction === 'asc' ? '▲' : '▼') : '↕'}
+                      </span>
+                    </button>
+                  </div>
+                ))}
+              </div>
+            </div>
+            <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = store.get(keys[item.index] ?? '')
+                if (row === undefined) return null
+                return <PartitionRowView key={item.key} mirror={mirror} row={row} rowIndex={item.index + 2} narrow={narrow} top={item.start} height={item.size} />
+              })}
+            </div>
+          </div>
+          {keys.length === 0 && (
+            <div className="absolute inset-x-0 top-16 px-4 text-center text-sm text-slate-600 dark:text-slate-300">
+              {total === 0 ? (
+                <p>This mirror has no partitions yet. Start topics to mirror them.</p>
+              ) : (
+                <p>
+                  No partition matches these filters.{' '}
+                  {isFiltering(filter) && (
+                    <button type="button" className={buttonClass('ghost', 'sm')} onClick={() => setFilter(NO_FILTER)}>
+                      Clear filters
+                    </button>
+                  )}
+                </p>
+              )}
+            </div>
+          )}
+        </div>
+      </div>
+    </Panel>
+  )
+}
+
+const SORT_LABELS: Record<SortColumn, string> = Object.fromEntries(PARTITION_COLUMNS.map(({ column, label }) => [column, label])) as Record<SortColumn, string>
+
+/** On narrow screens the column headers are hidden (rows are cards): sorting is a select instead. */
+function SortSelect({ sort, onChange }: { sort: PartitionSort; onChange: (sort: PartitionSort) => void }) {
+  const id = useId()
+  return (
+    <div className="flex items-center gap-2">
+      <label htmlFor={id} className="text-xs font-medium text-slate-600 dark:text-slate-300">
+        Sort by
+      </label>
+      <select
+        id={id}
+        value={`${sort.column}:${sort.direction}`}
+        onChange={(event) => {
+          const [column, direction] = event.target.value.split(':') as [SortColumn, 'asc' | 'desc']
+          onChange({ column, direction })
+        }}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100"
+      >
+        {SORT_COLUMNS.flatMap((column) => [
+          <option key={`${column}:asc`} value={`${column}:asc`}>
+            {SORT_LABELS[column]} ▲
+          </option>,
+          <option key={`${column}:desc`} value={`${column}:desc`}>
+            {SORT_LABELS[column]} ▼
+          </option>,
+        ])}
+      </select>
+    </div>
+  )
+}
+
+/** Whether the table's box is narrower than NARROW_BELOW_PX (cards instead of columns). */
+function useNarrow(box: React.RefObject<HTMLDivElement | null>, mounted: boolean): boolean {
+  const [narrow, setNarrow] = useState(false)
+  useLayoutEffect(() => {
+    const element = box.current?.parentElement
+    if (!mounted || !element) return
+    const update = () => setNarrow(element.clientWidth < NARROW_BELOW_PX)
+    update()
+    const observer = new ResizeObserver(update)
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [box, mounted])
+  return narrow
+}
+
+export function PartitionTableSkeleton() {
+  return (
+    <Panel title="Partitions">
+      <div aria-busy="true" className="flex flex-col gap-2">
+        <span className="sr-only">Loading partitions…</span>
+        <div className="flex gap-1.5">
+          {[0, 1, 2, 3].map((index) => (
+            <Skeleton key={index} className="h-5 w-24 rounded-full" />
+          ))}
+        </div>
+        <Skeleton className="h-8 w-full max-w-xl" />
+        {Array.from({ length: 8 }, (_, index) => (
+          <Skeleton key={index} className="h-8 w-full" />
+        ))}
+      </div>
+    </Panel>
+  )
+}

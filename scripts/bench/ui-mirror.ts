@@ -1,0 +1,122 @@
+// The mirror page in Chromium against the production server (UI.md §4): a 10,000-partition mirror, from
+// navigation to the first table rows on screen, and the page's main-thread busy time per second while every
+// partition mirrors and a producer writes to the source. Server setup is the HTTP API benchmark's.
+import { performance } from 'node:perf_hooks'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { OPERATOR_TOKEN, PARTITIONS_PER_TOPIC, call, hasProductionBuild, setUpMirror, startServer } from './api'
+import { median, type BenchResult } from './result'
+
+const TOPICS = 10
+const NAVIGATIONS = 5
+const BUSY_WINDOWS = 3
+const BUSY_WINDOW_MS = 10_000
+const WARMUP_MS = 3_000
+const PRODUCE_EVERY_MS = 50
+const RECORDS_PER_POST = 10
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** Records, inside the page, when the first partition row enters the DOM (performance.now(): ms since navigation start). */
+const FIRST_ROW_PROBE = `
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('[data-partition]')) { window.__firstRowAt = performance.now(); observer.disconnect() }
+  }).observe(document, { childList: true, subtree: true })
+`
+
+async function timeToRows(browser: Browser, base: string, cookie: { name: string; value: string }): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  await context.addCookies([{ ...cookie, url: base }])
+  await context.addInitScript(FIRST_ROW_PROBE)
+  const page = await context.newPage()
+  try {
+    await page.goto(`${base}/mirrors/bench`, { waitUntil: 'commit' })
+    await page.locator('[data-partition]').first().waitFor({ state: 'visible', timeout: 60_000 })
+    return await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt)
+  } finally {
+    await context.close()
+  }
+}
+
+/** Main-thread task time over wall time, from Chrome's own counter (Performance.getMetrics TaskDuration). */
+async function busyFractions(page: Page): Promise<number[]> {
+  const session = await page.context().newCDPSession(page)
+  await session.send('Performance.enable')
+  const taskSeconds = async () => {
+    const { metrics } = await session.send('Performance.getMetrics')
+    return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0
+  }
+  const fractions: number[] = []
+  for (let window = 0; window < BUSY_WINDOWS; window++) {
+    const busyBefore = await taskSeconds()
+    const started = performance.now()
+    await sleep(BUSY_WINDOW_MS)
+    const busy = (await taskSeconds()) - busyBefore
+    fractions.push(busy / ((performance.now() - started) / 1000))
+  }
+  return fractions
+}
+
+export async function benchUiMirror(): Promise<BenchResult[]> {
+  if (!hasProductionBuild()) {
+    console.log('skipped: no production build (.next/BUILD_ID); run `npx next build` first')
+    return []
+  }
+  const server = await startServer()
+  let browser: Browser | undefined
+  try {
+    const { topics, setupMs } = await setUpMirror(server.base, TOPICS)
+    const partitions = TOPICS * PARTITIONS_PER_TOPIC
+    const session = await fetch(`${server.base}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: OPERATOR_TOKEN }) })
+    const setCookie = session.headers.get('set-cookie') ?? ''
+    const [name, value] = setCookie.split(';')[0]!.split('=') as [string, string]
+    if (!session.ok || !value) throw new Error(`sign-in failed: ${session.status}`)
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
+
+    const navigations: number[] = []
+    for (let run = 0; run < NAVIGATIONS; run++) navigations.push(await timeToRows(browser, server.base, { name, value }))
+
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+    await context.addCookies([{ name, value, url: server.base }])
+    const page = await context.newPage()
+    await page.goto(`${server.base}/mirrors/bench`)
+    await page.locator('[data-partition]').first().waitFor({ state: 'visible', timeout: 60_000 })
+    let producing = true
+    let produced = 0
+    const producer = (async () => {
+      for (let i = 0; producing; i++) {
+        const next = performance.now() + PRODUCE_EVERY_MS
+        await call(server.base, 'POST', `/api/v1/clusters/source/topics/${topics[i % topics.length]}/records`, {
+          partition: (i * 7) % PARTITIONS_PER_TOPIC,
+          records: Array.from({ length: RECORDS_PER_POST }, (_, r) => ({ key: `k${r}`, value: `value ${i}-${r}` })),
+        })
+        produced += RECORDS_PER_POST
+        await sleep(Math.max(0, next - performance.now()))
+      }
+    })()
+    await sleep(WARMUP_MS)
+    const busy = await busyFractions(page)
+    producing = false
+    await producer
+    const rowsInDom = await page.locator('[data-partition]').count()
+    await context.close()
+
+    console.log(
+      `  (setup: ${partitions.toLocaleString('en-US')} partitions mirrored in ${(setupMs / 1000).toFixed(1)} s; navigations ${navigations.map((ms) => ms.toFixed(0)).join(', ')} ms; ` +
+        `busy ${busy.map((fraction) => `${(fraction * 100).toFixed(1)} %`).join(', ')} over ${BUSY_WINDOW_MS / 1000} s windows while ${produced} records were produced; ${rowsInDom} rows in the DOM)`,
+    )
+    return [
+      { name: `mirror page (${partitions.toLocaleString('en-US')} partitions): navigation → rows visible, median`, value: median(navigations), unit: 'ms', goal: '< 1,500 ms' },
+      { name: 'mirror page: main-thread busy per second while mirroring, median', value: median(busy) * 100, unit: '%', goal: '< 20 %' },
+      { name: 'mirror page: table rows in the DOM', value: rowsInDom, unit: 'rows', baseline: { name: 'partitions', value: partitions }, ratio: rowsInDom / partitions },
+    ]
+  } catch (error) {
+    throw new Error(`mirror page benchmark failed; the server's last errors:\n${server.errors()}`, { cause: error })
+  } finally {
+    await browser?.close()
+    await server.close()
+  }
+}
