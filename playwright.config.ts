@@ -25,6 +25,8 @@ const chromiumArgs = [
 
 export default defineConfig({
   testDir: './e2e',
+  // e2e/demo/ needs a server in demo mode: playwright.demo.config.ts runs it.
+  testIgnore: 'demo/**',
   outputDir: './test-results/e2e',
   workers: 1,
   timeout: 60_000,

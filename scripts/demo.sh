@@ -1,9 +1,31 @@
 #!/usr/bin/env bash
-# `npm run demo`: installs what is missing, builds, and serves the demo on the embedded default.
+# `npm run demo`: installs what is missing, builds, and serves the demo environment (two embedded clusters,
+# a mirror, live workloads, fault injection and scenarios). `npm run demo -- --reset` starts from an empty
+# data dir; without it an existing data dir resumes where it was.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
 export NEXT_TELEMETRY_DISABLED=1
+
+reset=0
+for arg in "$@"; do
+  case "$arg" in
+    --reset) reset=1 ;;
+    *) echo "usage: npm run demo [-- --reset]" >&2; exit 2 ;;
+  esac
+done
+
+data_dir="${MIRRORBOARD_DATA_DIR:-./data}"
+if [ "$reset" = 1 ] && [ -d "$data_dir" ]; then
+  # Only a directory Mirrorboard wrote is removed: a mistyped MIRRORBOARD_DATA_DIR must not cost anyone a folder.
+  if [ -f "$data_dir/clusters.json" ] || [ -f "$data_dir/tokens.json" ] || [ -d "$data_dir/audit" ]; then
+    echo "==> --reset: removing $data_dir"
+    rm -rf -- "$data_dir"
+  elif [ -n "$(ls -A -- "$data_dir")" ]; then
+    echo "refusing to reset $data_dir: it does not look like a Mirrorboard data dir" >&2
+    exit 1
+  fi
+fi
 
 ensure_node_modules
 echo "==> building"
@@ -11,5 +33,5 @@ npx next build
 port="${PORT:-3000}"
 host="${HOST:-127.0.0.1}"
 echo
-echo "==> Mirrorboard demo: http://${host}:${port}  (data in ${MIRRORBOARD_DATA_DIR:-./data})"
-MIRRORBOARD_DEMO=1 exec node --import tsx server/main.ts -H "$host" -p "$port"
+echo "==> starting the demo on http://${host}:${port}  (data in ${data_dir}; the banner below gives the tokens)"
+MIRRORBOARD_DEMO=1 MIRRORBOARD_URL="http://${host}:${port}" exec node --import tsx server/main.ts -H "$host" -p "$port"

@@ -38,6 +38,8 @@ step "clean clone: npm ci --omit=dev && npm run build && npm start serves /api/v
 bash scripts/test/clean-clone.sh
 step "browser journeys (Debian chromium)"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
+step "browser journeys in demo mode"
+PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" npx playwright test -c playwright.demo.config.ts --reporter=list,json
 step "API fuzzing (schemathesis)"
 bash scripts/fuzz/run.sh
 step "summary"

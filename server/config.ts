@@ -6,6 +6,8 @@ export interface RuntimeConfig {
   dataDir: string
   /** True when started by `npm run demo` or with MIRRORBOARD_DEMO=1. */
   demo: boolean
+  /** Where the app is served, for the demo's startup banner: MIRRORBOARD_URL, else from HOST and PORT. */
+  url: string
   /** MIRRORBOARD_METRICS_PUBLIC=1 lets anyone scrape /api/metrics; otherwise it needs a viewer. */
   metricsPublic: boolean
   /**
@@ -29,6 +31,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     // The data dir is chosen at run time; tracing it at build time would pull the whole project into the output.
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.MIRRORBOARD_DATA_DIR?.trim() || './data'),
     demo: env.MIRRORBOARD_DEMO === '1',
+    url: env.MIRRORBOARD_URL?.trim() || `http://${env.HOST?.trim() || '127.0.0.1'}:${env.PORT?.trim() || '3000'}`,
     metricsPublic: env.MIRRORBOARD_METRICS_PUBLIC === '1',
     checkResponses: env.MIRRORBOARD_CHECK_RESPONSES === '1' || env.NODE_ENV !== 'production',
     tokens: { operator: nonEmpty(env.MIRRORBOARD_OPERATOR_TOKEN), viewer: nonEmpty(env.MIRRORBOARD_VIEWER_TOKEN) },

@@ -63,6 +63,10 @@ async function main(): Promise<void> {
       response.end(body)
       return
     }
+    // The demo's one-click sign-in trusts the socket's address only (server/demo/http.ts reads it): a client's
+    // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
+    const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
+    request.headers['x-mirrorboard-peer-address'] = proxied ? '' : (request.socket.remoteAddress ?? '')
     compress(request as Parameters<typeof compress>[0], response as Parameters<typeof compress>[1], () => {
       void handle(request, response)
     })

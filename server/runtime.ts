@@ -3,8 +3,10 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import packageJson from '@/package.json'
 import { AuditLog } from './audit/audit-log'
+import { ClusterLinks } from './cluster/links'
 import { ClusterRegistry } from './cluster/registry'
 import { readRuntimeConfig, type RuntimeConfig } from './config'
+import { DemoEnvironment } from './demo/demo-environment'
 import { Auth, SessionStore, loadTokens } from './http/auth'
 import { EventHub } from './http/events'
 import { logger } from './http/logger'
@@ -31,6 +33,8 @@ export interface Runtime {
   readonly engine: MirrorEngine
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
+  /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
+  readonly demo: DemoEnvironment | null
   close(): Promise<void>
 }
 
@@ -45,7 +49,8 @@ async function createRuntime(): Promise<Runtime> {
     onAppend: (entry) => events.publish('audit', entry),
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
-  const auth = new Auth(await loadTokens(config.dataDir, config.tokens, log), await SessionStore.open(config.dataDir, Date.now, log))
+  const tokens = await loadTokens(config.dataDir, config.tokens, log)
+  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log))
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
     log: logger.child({ module: 'clusters' }),
@@ -57,7 +62,21 @@ async function createRuntime(): Promise<Runtime> {
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
     { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
   ])
-  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir })
+  // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
+  const links = config.demo ? new ClusterLinks() : undefined
+  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const demo = links
+    ? await DemoEnvironment.start({
+        dataDir: config.dataDir,
+        url: config.url,
+        tokens,
+        clusters,
+        engine,
+        links,
+        log: logger.child({ module: 'demo' }),
+        publish: (event) => events.publish('demo', event),
+      })
+    : null
 
   let closing: Promise<void> | null = null
   const runtime: Runtime = {
@@ -70,8 +89,10 @@ async function createRuntime(): Promise<Runtime> {
     clusters,
     engine,
     metrics,
+    demo,
     close() {
       closing ??= (async () => {
+        await demo?.close()
         events.close()
         await engine.close()
         await clusters.close()

@@ -3,6 +3,23 @@ import { AuditList, AuditQuery } from './audit'
 import { Cluster, ClusterList, ClusterParams, CreateClusterRequest } from './clusters'
 import { OkResponse } from './common'
 import type { ApiErrorCode } from './errors'
+import {
+  DemoSignIn,
+  DemoStatus,
+  FaultList,
+  FaultParams,
+  FaultRequest,
+  FaultResponse,
+  PatchWorkloadRequest,
+  RunList,
+  RunParams,
+  RunResponse,
+  ScenarioList,
+  ScenarioParams,
+  WorkloadList,
+  WorkloadParams,
+  WorkloadResponse,
+} from './demo'
 import { EventsQuery } from './events'
 import { CommitGroupOffsetsRequest, GroupList, GroupParams } from './groups'
 import { HealthResponse } from './health'
@@ -621,12 +638,164 @@ export const mirrorEndpoints = {
   }),
 } as const
 
+/**
+ * The demo environment (API.md "Demo environment"): served by every build, answering 404 unless the server
+ * runs with MIRRORBOARD_DEMO=1 (`npm run demo`).
+ */
+export const demoEndpoints = {
+  getDemo: endpoint({
+    operationId: 'getDemo',
+    method: 'GET',
+    path: `${v1}/demo`,
+    role: 'viewer',
+    summary: 'Whether the demo runs, and its live clusters and mirror (404 outside demo mode)',
+    status: 200,
+    response: DemoStatus,
+  }),
+  getDemoSignIn: endpoint({
+    operationId: 'getDemoSignIn',
+    method: 'GET',
+    path: `${v1}/demo/session`,
+    role: 'public',
+    summary: 'Whether the one-click operator sign-in is offered to this caller: 200 in demo mode from loopback, 404 otherwise',
+    status: 200,
+    response: DemoSignIn,
+  }),
+  createDemoSession: endpoint({
+    operationId: 'createDemoSession',
+    method: 'POST',
+    path: `${v1}/demo/session`,
+    role: 'public',
+    summary: 'One-click operator sign-in: sets the session cookie, only in demo mode and only for a request from loopback (404 otherwise)',
+    audit: 'demo.session',
+    status: 200,
+    response: Session,
+  }),
+  listWorkloads: endpoint({
+    operationId: 'listDemoWorkloads',
+    method: 'GET',
+    path: `${v1}/demo/workloads`,
+    role: 'operator',
+    summary: 'Live producers and consumer groups with their rates',
+    status: 200,
+    response: WorkloadList,
+  }),
+  updateWorkload: endpoint({
+    operationId: 'updateDemoWorkload',
+    method: 'PATCH',
+    path: `${v1}/demo/workloads/{name}`,
+    role: 'operator',
+    summary: "Set a workload's rate (records per second)",
+    audit: 'demo.workload.update',
+    params: WorkloadParams,
+    body: PatchWorkloadRequest,
+    status: 200,
+    response: WorkloadResponse,
+  }),
+  pauseWorkload: endpoint({
+    operationId: 'pauseDemoWorkload',
+    method: 'POST',
+    path: `${v1}/demo/workloads/{name}/pause`,
+    role: 'operator',
+    summary: 'Pause a workload (answers once its call in flight has ended, or after 2 s)',
+    audit: 'demo.workload.pause',
+    params: WorkloadParams,
+    status: 200,
+    response: WorkloadResponse,
+  }),
+  resumeWorkload: endpoint({
+    operationId: 'resumeDemoWorkload',
+    method: 'POST',
+    path: `${v1}/demo/workloads/{name}/resume`,
+    role: 'operator',
+    summary: 'Resume a paused workload',
+    audit: 'demo.workload.resume',
+    params: WorkloadParams,
+    status: 200,
+    response: WorkloadResponse,
+  }),
+  listFaults: endpoint({
+    operationId: 'listDemoFaults',
+    method: 'GET',
+    path: `${v1}/demo/faults`,
+    role: 'operator',
+    summary: 'Active faults',
+    status: 200,
+    response: FaultList,
+  }),
+  injectFault: endpoint({
+    operationId: 'injectDemoFault',
+    method: 'POST',
+    path: `${v1}/demo/faults`,
+    role: 'operator',
+    summary: 'Inject a fault, or heal one with start-broker / heal-link (409 when it does not apply)',
+    audit: 'demo.fault.inject',
+    body: FaultRequest,
+    status: 202,
+    response: FaultResponse,
+    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE', 'LEADER_NOT_AVAILABLE', 'TOPIC_READ_ONLY'],
+  }),
+  healFault: endpoint({
+    operationId: 'healDemoFault',
+    method: 'DELETE',
+    path: `${v1}/demo/faults/{id}`,
+    role: 'operator',
+    summary: 'Heal an active fault',
+    audit: 'demo.fault.heal',
+    params: FaultParams,
+    status: 200,
+    response: FaultResponse,
+    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE'],
+  }),
+  listScenarios: endpoint({
+    operationId: 'listDemoScenarios',
+    method: 'GET',
+    path: `${v1}/demo/scenarios`,
+    role: 'operator',
+    summary: 'Narrated scenarios with their steps',
+    status: 200,
+    response: ScenarioList,
+  }),
+  runScenario: endpoint({
+    operationId: 'runDemoScenario',
+    method: 'POST',
+    path: `${v1}/demo/scenarios/{name}/run`,
+    role: 'operator',
+    summary: 'Start a run of a scenario on clusters of its own (409 while one of it runs)',
+    audit: 'demo.scenario.run',
+    params: ScenarioParams,
+    status: 202,
+    response: RunResponse,
+    errors: ['CONFLICT'],
+  }),
+  listRuns: endpoint({
+    operationId: 'listDemoRuns',
+    method: 'GET',
+    path: `${v1}/demo/runs`,
+    role: 'operator',
+    summary: 'Scenario runs, newest first',
+    status: 200,
+    response: RunList,
+  }),
+  getRun: endpoint({
+    operationId: 'getDemoRun',
+    method: 'GET',
+    path: `${v1}/demo/runs/{id}`,
+    role: 'operator',
+    summary: 'One scenario run with the narration of each step',
+    params: RunParams,
+    status: 200,
+    response: RunResponse,
+  }),
+} as const
+
 /** Every endpoint this build serves (the OpenAPI document lists exactly these). */
 export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(systemEndpoints),
   ...Object.values(sessionEndpoints),
   ...Object.values(clusterEndpoints),
   ...Object.values(mirrorEndpoints),
+  ...Object.values(demoEndpoints),
 ]
 
 export function isMutation(endpoint: Pick<Endpoint, 'method'>): boolean {

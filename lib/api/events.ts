@@ -1,12 +1,13 @@
 import { z } from 'zod'
 import { Name, PartitionIndex, commaList } from './common'
+import { Fault, Run, Workload } from './demo'
 
 /**
  * Server-sent event names (API.md "Live updates"). Every event carries an id `<stream>:<sequence>`; a client
  * reconnecting with Last-Event-ID gets what it missed. `resync` says the server no longer holds what the
  * client missed (or restarted): refetch everything.
  */
-export const EVENT_TYPES = ['partition', 'lag', 'operation', 'cluster', 'audit', 'resync'] as const
+export const EVENT_TYPES = ['partition', 'lag', 'operation', 'cluster', 'audit', 'demo', 'resync'] as const
 export const EventType = z.enum(EVENT_TYPES)
 export type EventType = z.infer<typeof EventType>
 
@@ -42,6 +43,14 @@ export const ClusterEvent = z.object({
   partitions: z.array(PartitionIndex).optional(),
 })
 export type ClusterEvent = z.infer<typeof ClusterEvent>
+
+/** `demo` event data (demo mode only): a scenario run advanced, a fault was injected or healed, a workload changed. */
+export const DemoEvent = z.discriminatedUnion('change', [
+  z.object({ change: z.literal('runUpdated'), run: Run }),
+  z.object({ change: z.literal('faultChanged'), fault: Fault }),
+  z.object({ change: z.literal('workloadChanged'), workload: Workload }),
+])
+export type DemoEvent = z.infer<typeof DemoEvent>
 
 export const ResyncEvent = z.object({ reason: z.enum(['eventsDropped', 'serverRestarted']) })
 export type ResyncEvent = z.infer<typeof ResyncEvent>

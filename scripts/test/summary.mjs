@@ -15,13 +15,15 @@ for (const name of ['unit.json', 'integration.json']) {
   skipped += report.numPendingTests + report.numTodoTests
   console.log(`${name.replace('.json', '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
 }
-const e2eFile = path.join(dir, 'e2e.json')
-if (!existsSync(e2eFile)) throw new Error(`missing playwright report ${e2eFile}`)
-const e2e = JSON.parse(readFileSync(e2eFile, 'utf8')).stats
-passed += e2e.expected + e2e.flaky
-failed += e2e.unexpected
-skipped += e2e.skipped
-console.log(`e2e: ${e2e.expected + e2e.flaky} passed, ${e2e.unexpected} failed`)
+for (const name of ['e2e.json', 'e2e-demo.json']) {
+  const file = path.join(dir, name)
+  if (!existsSync(file)) throw new Error(`missing playwright report ${file}`)
+  const e2e = JSON.parse(readFileSync(file, 'utf8')).stats
+  passed += e2e.expected + e2e.flaky
+  failed += e2e.unexpected
+  skipped += e2e.skipped
+  console.log(`${name.replace('.json', '')}: ${e2e.expected + e2e.flaky} passed, ${e2e.unexpected} failed`)
+}
 if (passed === 0) throw new Error('no test ran')
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`)
 process.exit(failed === 0 ? 0 : 1)

@@ -1,5 +1,7 @@
 import 'server-only'
 import path from 'node:path'
+import type { ClusterLinks } from '@/server/cluster/links'
+import type { SourceCluster } from '@/server/cluster/ports'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { EventHub } from '@/server/http/events'
 import type { Logger } from '@/server/http/logger'
@@ -19,16 +21,37 @@ const FETCH_MAX_WAIT_MS = 500
  * cluster answers mirror lookups from the engine, engine events go to the SSE hub, mirror metrics to
  * the metrics registry. Called once, from the composition root.
  */
-export async function createEngine(deps: { clusters: ClusterRegistry; events: EventHub; metrics: MetricsRegistry; log: Logger; dataDir: string }): Promise<MirrorEngine> {
-  const { clusters, events, metrics, log } = deps
-  const engine = new MirrorEngine({
+export async function createEngine(deps: {
+  clusters: ClusterRegistry
+  events: EventHub
+  metrics: MetricsRegistry
+  log: Logger
+  dataDir: string
+  /** The links between clusters, when they can be cut (the demo's fault injection); without, always up. */
+  links?: ClusterLinks
+}): Promise<MirrorEngine> {
+  const { clusters, events, metrics, log, links } = deps
+  // Clusters that mirror from `source`: their fetchers cross the link a cut at either end breaks.
+  const destinationsOf = (source: string) =>
+    engine
+      .listMirrors()
+      .filter((mirror) => mirror.sourceCluster === source)
+      .map((mirror) => mirror.destinationCluster)
+  const remoteSources = new WeakMap<object, SourceCluster>()
+  const remoteSource = (name: string, cluster: SourceCluster): SourceCluster => {
+    if (!links) return cluster
+    let remote = remoteSources.get(cluster)
+    if (!remote) remoteSources.set(cluster, (remote = links.remoteSource(cluster, () => destinationsOf(name))))
+    return remote
+  }
+  const engine: MirrorEngine = new MirrorEngine({
     lagArchive: new LagArchive(path.join(deps.dataDir, 'lag')),
     clusters: {
       names: () => clusters.names(),
       get: (name) => {
         try {
           const cluster = clusters.embedded(name)
-          return { source: cluster, host: cluster }
+          return { source: remoteSource(name, cluster), host: cluster }
         } catch {
           return undefined
         }

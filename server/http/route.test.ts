@@ -29,7 +29,7 @@ beforeAll(async () => {
   const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, metricsPublic: false, checkResponses: true, tokens },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens },
     startedAt: 0,
     events,
     audit,
@@ -37,6 +37,7 @@ beforeAll(async () => {
     clusters,
     engine,
     metrics,
+    demo: null,
     close: async () => {
       await engine.close()
       await clusters.close()

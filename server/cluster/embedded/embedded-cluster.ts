@@ -422,6 +422,31 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return this.describeReplicatedPartition(partition)
   }
 
+  /**
+   * Fault injection: an unclean election that loses the last `lostRecords` offsets of a partition. The first
+   * alive follower is taken as having fallen behind by that much and is elected uncleanly (see
+   * ReplicatedPartition.electLaggingReplicaUncleanly); the cut is rounded down to a batch boundary.
+   */
+  async electLaggingReplicaUncleanly(
+    topicPartition: TopicPartition,
+    lostRecords: number,
+  ): Promise<{ leader: number; previousLeader: number; logEndOffset: number; previousLogEndOffset: number }> {
+    this.ensureReachable()
+    const partition = this.requirePartition(topicPartition)
+    if (!isInteger(lostRecords, 1)) throw new ClusterError('VALIDATION_FAILED', `lostRecords must be a positive integer, got ${String(lostRecords)}`)
+    const previousLeader = partition.metadata.leader
+    const follower = partition.metadata.replicas.find((r) => r !== previousLeader && this.alive.has(r))
+    if (follower === undefined) {
+      throw new ClusterError('CONFLICT', `${tpKey(topicPartition)} of ${this.name} has no alive follower to elect`, { details: { ...topicPartition } })
+    }
+    const { logEndOffset: previousLogEndOffset, logStartOffset } = partition.offsets()
+    if (previousLogEndOffset - logStartOffset < lostRecords) {
+      throw new ClusterError('CONFLICT', `${tpKey(topicPartition)} of ${this.name} holds fewer than ${lostRecords} records to lose`, { details: { ...topicPartition } })
+    }
+    const logEndOffset = await partition.electLaggingReplicaUncleanly(follower, previousLogEndOffset - lostRecords)
+    return { leader: follower, previousLeader, logEndOffset, previousLogEndOffset }
+  }
+
   // TOPICS
 
   /** Own properties only: a topic named "constructor" must not find Object.prototype's. */
@@ -852,9 +877,14 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return producer
   }
 
-  /** Kafka WriteTxnMarkers for one partition, acks=all. */
+  /**
+   * Kafka WriteTxnMarkers for one partition, acks=all. A partition that became a mirror destination after the
+   * transaction began (the old source after a failback) takes its history from the mirror only: the marker is
+   * not written there, and the transaction ends as if it had been (the mirrored log already decided it).
+   */
   private async writeTxnMarker(tp: TopicPartition, type: 'COMMIT' | 'ABORT', producerId: number, producerEpoch: number): Promise<void> {
     this.ensureOpen()
+    if (this.requireTopic(tp.topic).readOnly) return
     const partition = this.requirePartition(tp)
     const deadline = partition.requestDeadline()
     const append = await partition.appendControl(type, { producerId, producerEpoch })

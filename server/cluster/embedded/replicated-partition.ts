@@ -283,6 +283,26 @@ export class ReplicatedPartition {
   }
 
   /**
+   * Fault injection: the unclean election Kafka makes when only an out-of-sync replica is left. `brokerId`'s
+   * replica is cut back to `truncateTo` (whole batches), as a follower that stopped fetching there would hold
+   * it, and elected with an ISR of itself alone. What the old leader held beyond that exists in no other
+   * replica: the old leader truncates it when it next fetches (KIP-101), and a mirror that already copied it
+   * sees its history diverge. Returns the new leader's log end offset.
+   */
+  async electLaggingReplicaUncleanly(brokerId: number, truncateTo: number): Promise<number> {
+    return this.lock.run(async () => {
+      const follower = this.logs.get(brokerId)
+      if (!this.metadata.replicas.includes(brokerId)) throw new ClusterError('VALIDATION_FAILED', `broker ${brokerId} holds no replica of ${this.label}`)
+      if (!follower) throw new ClusterError('VALIDATION_FAILED', `broker ${brokerId} is stopped`)
+      if (brokerId === this.metadata.leader) throw new ClusterError('VALIDATION_FAILED', `broker ${brokerId} already leads ${this.label}`)
+      if (truncateTo < follower.logEndOffset) await this.truncateFollower(follower, truncateTo)
+      await this.changeLeaderLocked(brokerId, [brokerId])
+      await this.replicateLocked()
+      return follower.logEndOffset
+    })
+  }
+
+  /**
    * Raises the leader epoch to at least `minimumEpoch` (never lowers it). A normal topic records the new epoch
    * at the leader's end, as a leadership change would; a partition being mirrored does not (KIP-1279 §3.1).
    */

@@ -1,0 +1,7 @@
+import { demoEndpoints } from '@/lib/api/endpoints'
+import { demoOf } from '@/server/demo/http'
+import { route } from '@/server/http/route'
+
+export const dynamic = 'force-dynamic'
+
+export const GET = route(demoEndpoints.getDemo, ({ runtime }) => demoOf(runtime).status())

@@ -1,0 +1,7 @@
+import { demoEndpoints } from '@/lib/api/endpoints'
+import { demoOf } from '@/server/demo/http'
+import { route } from '@/server/http/route'
+
+export const dynamic = 'force-dynamic'
+
+export const POST = route(demoEndpoints.runScenario, async ({ runtime, params }) => ({ run: await demoOf(runtime).runs.start(params.name) }))
