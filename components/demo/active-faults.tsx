@@ -61,7 +61,7 @@ function ActiveFault({ fault }: { fault: Fault }) {
             {label}
           </p>
           <p className="mt-0.5 text-xs break-words text-amber-900 dark:text-amber-200">
-            {fault.detail} Since <RelativeTime at={fault.startedAt} />.
+            {fault.detail} Started <RelativeTime at={fault.startedAt} />.
           </p>
         </div>
         <button type="button" className={buttonClass('secondary', 'sm')} disabled={heal.isPending} onClick={() => heal.mutate()} aria-label={`Heal ${label}`}>

@@ -20,7 +20,7 @@ export function RunStatusBadge({ status, className = '' }: { status: RunStatus; 
       <span aria-hidden className={status === 'running' ? 'motion-safe:animate-pulse' : undefined}>
         {style.icon}
       </span>
-      {style.label}
+      <span>{style.label}</span>
     </span>
   )
 }

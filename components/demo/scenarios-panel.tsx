@@ -85,7 +85,7 @@ function ScenarioCard({ scenario, latestRun, selected, onSelect }: { scenario: S
           <span className="text-sm font-medium text-slate-900 dark:text-slate-100">{scenario.title}</span>
           {latestRun !== undefined && <RunStatusBadge status={latestRun.status} />}
         </span>
-        <span className="mt-0.5 block font-mono text-xs text-slate-500 dark:text-slate-400">
+        <span className="mt-0.5 block font-mono text-xs text-slate-600 dark:text-slate-300">
           {scenario.name} · {scenario.steps.length} steps
         </span>
       </button>
@@ -103,6 +103,7 @@ function ScenarioDetail({ scenario, latestRun, onStarted }: { scenario: Scenario
     },
   })
   const running = latestRun !== undefined && isRunActive(latestRun)
+  const runLabel = start.isPending ? 'Starting…' : running ? 'Running…' : latestRun === undefined ? 'Run' : 'Run again'
   return (
     <div className="min-w-0 space-y-4" aria-labelledby={`scenario-${scenario.name}-title`} role="group">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -117,10 +118,10 @@ function ScenarioDetail({ scenario, latestRun, onStarted }: { scenario: Scenario
           className={buttonClass('primary')}
           disabled={start.isPending || running}
           onClick={() => start.mutate()}
-          aria-label={`Run ${scenario.title}`}
+          aria-label={`${runLabel}: ${scenario.title}`}
         >
           <span aria-hidden>▶</span>
-          {start.isPending ? 'Starting…' : running ? 'Running…' : latestRun === undefined ? 'Run' : 'Run again'}
+          {runLabel}
         </button>
       </div>
       {start.isError && <ErrorPanel error={start.error} title={`Could not start ${scenario.title}`} onRetry={() => start.mutate()} compact />}

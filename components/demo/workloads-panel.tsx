@@ -38,7 +38,7 @@ export function WorkloadsPanel() {
         <div>
           <div
             aria-hidden
-            className="hidden grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_7rem_minmax(0,13rem)_8rem] gap-4 border-b border-slate-100 pb-2 text-xs font-medium tracking-wide text-slate-500 uppercase lg:grid dark:border-slate-800 dark:text-slate-400"
+            className="hidden grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_5rem_15.5rem_9.5rem] gap-4 border-b border-slate-100 pb-2 text-xs font-medium tracking-wide text-slate-500 uppercase lg:grid dark:border-slate-800 dark:text-slate-400"
           >
             <span>Workload</span>
             <span>Topic</span>
@@ -86,7 +86,7 @@ function WorkloadRow({ workload }: { workload: Workload }) {
   const error = toggle.error ?? setRateMutation.error
   return (
     <li className="py-3" aria-label={workload.name}>
-      <div className="grid gap-x-4 gap-y-2 lg:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_7rem_minmax(0,13rem)_8rem] lg:items-center">
+      <div className="grid gap-x-4 gap-y-2 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_5rem_15.5rem_9.5rem] lg:items-center">
         <div className="min-w-0">
           <p className="font-mono text-sm font-medium text-slate-900 dark:text-slate-100">{workload.name}</p>
           <p className="text-xs text-slate-600 dark:text-slate-400">
@@ -175,7 +175,7 @@ function WorkloadState({ workload }: { workload: Workload }) {
   return (
     <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE_STYLE[tone].badge}`}>
       <span aria-hidden>{icon}</span>
-      {label}
+      <span>{label}</span>
     </span>
   )
 }
