@@ -88,66 +88,75 @@ function WorkloadRow({ workload }: { workload: Workload }) {
     <li className="py-3" aria-label={workload.name}>
       <div className="grid gap-x-4 gap-y-2 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_5rem_15.5rem_9.5rem] lg:items-center">
         <div className="min-w-0">
-          <p className="font-mono text-sm font-medium text-slate-900 dark:text-slate-100">{workload.name}</p>
+          <div className="flex items-start justify-between gap-2">
+            <p className="font-mono text-sm font-medium break-all text-slate-900 dark:text-slate-100">{workload.name}</p>
+            <span className="shrink-0 lg:hidden">
+              <WorkloadState workload={workload} />
+            </span>
+          </div>
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            {KIND_LABEL[workload.kind]}
-            {workload.group !== null && (
-              <>
-                {' '}
-                <span className="font-mono">{workload.group}</span>
-              </>
-            )}
-            {' · '}
+            {/* A consumer's description names its group already. */}
+            {workload.kind !== 'consumer' && `${KIND_LABEL[workload.kind]} · `}
             {workload.description}
           </p>
+          <p className="mt-1 text-sm text-slate-700 lg:hidden dark:text-slate-300">
+            <span className="font-mono">{workload.topic}</span>
+            <span className="text-slate-500 dark:text-slate-400"> on </span>
+            <span className="font-mono">{workload.cluster}</span>
+            <span className="text-slate-500 dark:text-slate-400"> · </span>
+            <span className="tabular-nums">{formatCount(workload.recordsTotal)}</span>
+            <span className="text-slate-500 dark:text-slate-400"> {workload.kind === 'consumer' ? 'consumed' : 'written'}</span>
+          </p>
         </div>
-        <p className="min-w-0 text-sm text-slate-700 dark:text-slate-300">
-          <span className="text-xs text-slate-500 lg:hidden dark:text-slate-400">Topic </span>
+        <p className="hidden min-w-0 text-sm text-slate-700 lg:block dark:text-slate-300">
           <span className="font-mono">{workload.topic}</span>
           <span className="text-slate-500 dark:text-slate-400"> on </span>
           <span className="font-mono">{workload.cluster}</span>
         </p>
-        <p className="text-sm tabular-nums text-slate-700 lg:text-right dark:text-slate-300" title={`${workload.recordsTotal} records since the server started`}>
-          <span className="text-xs text-slate-500 lg:hidden dark:text-slate-400">Records </span>
+        <p className="hidden text-right text-sm tabular-nums text-slate-700 lg:block dark:text-slate-300" title={`${workload.recordsTotal} records since the server started`}>
           {formatCount(workload.recordsTotal)}
         </p>
-        <form onSubmit={submit} className="flex items-center gap-2" noValidate>
-          <label htmlFor={inputId} className="sr-only">
-            Rate of {workload.name} ({unit})
-          </label>
-          <input
-            id={inputId}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={MAX_WORKLOAD_RATE}
-            step={1}
-            value={shownRate}
-            onChange={(event) => {
-              setEditing(true)
-              setRate(event.target.value)
-            }}
-            className="w-20 rounded-md border border-slate-300 bg-white px-2 py-1 text-right font-mono text-sm text-slate-900 tabular-nums focus:border-indigo-500 focus:outline-2 focus:outline-indigo-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100"
-          />
-          <span className="text-xs text-slate-500 dark:text-slate-400">{unit}</span>
-          <button type="submit" className={buttonClass('secondary', 'sm')} disabled={setRateMutation.isPending || !editing} aria-label={`Set the rate of ${workload.name}`}>
-            {setRateMutation.isPending ? 'Setting…' : 'Set'}
-          </button>
-        </form>
-        <div className="flex items-center justify-between gap-2 lg:justify-end">
-          <WorkloadState workload={workload} />
-          <button
-            type="button"
-            className={buttonClass('secondary', 'sm')}
-            disabled={toggle.isPending}
-            onClick={() => {
-              setRateMutation.reset()
-              toggle.mutate()
-            }}
-            aria-label={`${workload.paused ? 'Resume' : 'Pause'} ${workload.name}`}
-          >
-            {toggle.isPending ? (workload.paused ? 'Resuming…' : 'Pausing…') : workload.paused ? 'Resume' : 'Pause'}
-          </button>
+        <div className="flex items-center justify-between gap-2 lg:contents">
+          <form onSubmit={submit} className="flex items-center gap-2" noValidate>
+            <label htmlFor={inputId} className="sr-only">
+              Rate of {workload.name} ({unit})
+            </label>
+            <input
+              id={inputId}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={MAX_WORKLOAD_RATE}
+              step={1}
+              value={shownRate}
+              onChange={(event) => {
+                setEditing(true)
+                setRate(event.target.value)
+              }}
+              className="w-20 rounded-md border border-slate-300 bg-white px-2 py-1 text-right font-mono text-sm text-slate-900 tabular-nums focus:border-indigo-500 focus:outline-2 focus:outline-indigo-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-100"
+            />
+            <span className="text-xs text-slate-500 dark:text-slate-400">{unit}</span>
+            <button type="submit" className={buttonClass('secondary', 'sm')} disabled={setRateMutation.isPending || !editing} aria-label={`Set the rate of ${workload.name}`}>
+              {setRateMutation.isPending ? 'Setting…' : 'Set'}
+            </button>
+          </form>
+          <div className="flex items-center justify-end gap-2">
+            <span className="hidden lg:inline">
+              <WorkloadState workload={workload} />
+            </span>
+            <button
+              type="button"
+              className={buttonClass('secondary', 'sm')}
+              disabled={toggle.isPending}
+              onClick={() => {
+                setRateMutation.reset()
+                toggle.mutate()
+              }}
+              aria-label={`${workload.paused ? 'Resume' : 'Pause'} ${workload.name}`}
+            >
+              {toggle.isPending ? (workload.paused ? 'Resuming…' : 'Pausing…') : workload.paused ? 'Resume' : 'Pause'}
+            </button>
+          </div>
         </div>
       </div>
       {workload.lastError !== null && !workload.paused && (
@@ -173,7 +182,7 @@ function WorkloadState({ workload }: { workload: Workload }) {
   const label = workload.paused ? 'Paused' : workload.lastError !== null ? 'Failing' : 'Running'
   const icon = workload.paused ? '❚❚' : workload.lastError !== null ? '✕' : '●'
   return (
-    <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE_STYLE[tone].badge}`}>
+    <span className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE_STYLE[tone].badge}`}>
       <span aria-hidden>{icon}</span>
       <span>{label}</span>
     </span>

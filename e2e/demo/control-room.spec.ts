@@ -119,9 +119,9 @@ test.describe('the demo control room', () => {
     const original = await rate.inputValue()
 
     await row.getByRole('button', { name: 'Pause payments-idempotent' }).click()
-    await expect(row.getByText('Paused', { exact: true })).toBeVisible()
+    await expect(row.getByText('Paused', { exact: true }).filter({ visible: true })).toBeVisible()
     await row.getByRole('button', { name: 'Resume payments-idempotent' }).click()
-    await expect(row.getByText(/^(Running|Failing)$/)).toBeVisible()
+    await expect(row.getByText(/^(Running|Failing)$/).filter({ visible: true })).toBeVisible()
     await expect(row.getByRole('button', { name: 'Pause payments-idempotent' })).toBeVisible()
 
     await rate.fill('5000')
