@@ -28,7 +28,7 @@ import { callRoute, openTestRuntime, TEST_TOKENS } from './testing/demo-runtime'
  */
 
 // Route handlers fall back to starting the real runtime when none is installed; never over ./data.
-process.env.MIRRORBOARD_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'mirrorboard-demo-fallback-'))
+process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-demo-fallback-${process.pid}`)
 
 let dataDir: string
 let runtime: Runtime
