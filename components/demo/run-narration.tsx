@@ -6,6 +6,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { RelativeTime } from '@/components/ui/relative-time'
 import type { Run, RunStep } from '@/lib/api/demo'
 import { currentStepIndex, stepLinks } from '@/lib/ui/demo-step-links'
+import { NarrationText } from './narration-text'
 import { runStatusLabel, RunStatusBadge, StepMarker } from './run-status'
 
 /**
@@ -93,9 +94,10 @@ function NarrationStep({ step, number, last, current }: { step: RunStep; number:
           <h4 className={`text-sm font-semibold ${pending ? 'text-slate-500 dark:text-slate-400' : 'text-slate-900 dark:text-slate-100'}`}>{step.title}</h4>
           {step.at !== null && <RelativeTime at={step.at} className="text-xs text-slate-500 tabular-nums dark:text-slate-400" />}
         </div>
-        <p className={`mt-0.5 text-sm break-words ${pending ? 'text-slate-500 dark:text-slate-400' : step.status === 'failed' ? 'text-red-800 dark:text-red-200' : 'text-slate-700 dark:text-slate-300'}`}>
-          {step.narration}
-        </p>
+        <NarrationText
+          narration={step.narration}
+          className={`mt-0.5 text-sm break-words ${pending ? 'text-slate-500 dark:text-slate-400' : step.status === 'failed' ? 'text-red-800 dark:text-red-200' : 'text-slate-700 dark:text-slate-300'}`}
+        />
         {links.length > 0 && (
           <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label={`Pages for step ${number}`}>
             {links.map((link) => (

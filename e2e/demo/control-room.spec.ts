@@ -28,9 +28,9 @@ const DESTINATION_TABLE = [
   [5, 'MIRROR_PID_RESET', null, null],
 ] as const
 
-/** How the narration writes a log: "0 DATA 4001 A=1 · … · 5 DATA — Z=10". */
-function narrated(table: readonly (readonly [number, string, number | null, string | null])[]): string {
-  return table.map(([offset, type, producerId, content]) => [offset, type, producerId ?? '—', content ?? ''].join(' ').trim()).join(' · ')
+/** How the narration writes each record of a log (the page names each cell by it): "0 DATA 4001 A=1", "5 DATA — Z=10". */
+function narrated(table: readonly (readonly [number, string, number | null, string | null])[]): string[] {
+  return table.map(([offset, type, producerId, content]) => [offset, type, producerId ?? '—', content ?? ''].join(' ').trim())
 }
 
 interface RunAnswer {
@@ -90,8 +90,15 @@ test.describe('the demo control room', () => {
     const steps = narration.getByRole('list', { name: 'Narration' }).getByRole('listitem').filter({ has: page.getByRole('heading', { level: 4 }) })
     await expect(steps).toHaveCount(8)
     // Step 5 narrates the excerpt's source table, step 7 its destination table after STOPPING.
-    await expect(steps.nth(4)).toContainText(narrated(SOURCE_TABLE))
-    await expect(steps.nth(6)).toContainText(narrated(DESTINATION_TABLE))
+    const logOf = (step: number) =>
+      steps
+        .nth(step)
+        .getByRole('list', { name: 'Log' })
+        .getByRole('listitem')
+        .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('aria-label')))
+    expect(await logOf(4)).toEqual(narrated(SOURCE_TABLE))
+    expect(await logOf(6)).toEqual(narrated(DESTINATION_TABLE))
+    await expect(steps.nth(6).getByRole('listitem', { name: '3 ABORT 4001' })).toContainText('✕ ABORT')
 
     // Each step links to the page that shows it: the failover step to the destination's partition page and the operation.
     const partitionLink = steps.nth(6).getByRole('link', { name: `Partition ${topic}-0 of ${mirror}` })
