@@ -1,6 +1,8 @@
 import Link from 'next/link'
 import { LoginForm } from '@/components/auth/login-form'
+import { DemoSignIn } from '@/components/demo/demo-sign-in'
 import { getPageSession } from '@/server/pages/session'
+import { getRuntime } from '@/server/runtime'
 
 export const metadata = { title: 'Sign in' }
 
@@ -13,6 +15,8 @@ function safeNext(value: string | string[] | undefined): string {
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const next = safeNext((await searchParams).next)
   const session = await getPageSession()
+  // Only the demo offers a one-click sign-in; whether this browser may use it is the server's answer (DemoSignIn).
+  const demo = (await getRuntime()).config.demo
   return (
     <section className="mx-auto mt-8 max-w-md">
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
@@ -28,6 +32,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             or sign in with another token.
           </p>
         )}
+        {demo && <DemoSignIn next={next} />}
         <LoginForm next={next} />
       </div>
     </section>

@@ -7,7 +7,7 @@ export const viewerToken = process.env.E2E_VIEWER_TOKEN ?? 'e2e-viewer-token'
 export async function signIn(page: Page, role: 'operator' | 'viewer', next = '/'): Promise<void> {
   await page.goto(`/login?next=${encodeURIComponent(next)}`)
   await page.getByLabel('Access token').fill(role === 'operator' ? operatorToken : viewerToken)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible()
   await expect(page.getByText(role, { exact: true }).first()).toBeVisible()
 }
