@@ -261,12 +261,16 @@ export const EVENT_TABLE = {
     fetcherRemoved: 'PAUSED',
     stopRequested: 'STOPPING',
     failed: 'FAILED',
+    // Tiered storage enabled on the destination topic while paused (a config change, not a sync): the KIP
+    // fails the partition for good whatever it was doing, at once rather than at the first sync after a resume.
+    tieredStorageDetected: 'FAILED',
   },
   PAUSED: {
     pauseRequested: 'PAUSED',
     resumeRequested: 'MIRRORING',
     stopRequested: 'STOPPING',
     failed: 'FAILED',
+    tieredStorageDetected: 'FAILED',
   },
   STOPPING: {
     stopRequested: 'STOPPING',

@@ -137,8 +137,9 @@ const EXPECTED: Record<MirrorPartitionState, Partial<Record<MirrorEventType, Exp
     stopRequested: 'STOPPING',
     ...FAILURES,
   },
-  PAUSING: { pauseRequested: 'alreadyInState', fetcherRemoved: 'PAUSED', stopRequested: 'STOPPING', failed: 'FAILED' },
-  PAUSED: { pauseRequested: 'alreadyInState', resumeRequested: 'MIRRORING', stopRequested: 'STOPPING', failed: 'FAILED' },
+  // Tiered storage set on a paused mirror topic fails it at once (a config change; no sync runs while paused).
+  PAUSING: { pauseRequested: 'alreadyInState', fetcherRemoved: 'PAUSED', stopRequested: 'STOPPING', failed: 'FAILED', tieredStorageDetected: 'FAILED' },
+  PAUSED: { pauseRequested: 'alreadyInState', resumeRequested: 'MIRRORING', stopRequested: 'STOPPING', failed: 'FAILED', tieredStorageDetected: 'FAILED' },
   STOPPING: {
     stopRequested: 'alreadyInState',
     stoppingStepCompleted: 'updated',

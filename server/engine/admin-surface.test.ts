@@ -273,6 +273,19 @@ describe('#32 #36 topic configs on mirror topics', () => {
     expect(harness.engine.partitions('m')).toEqual([expect.objectContaining(failed), expect.objectContaining(failed)])
   })
 
+  it('remote.storage.enable set on a PAUSED mirror topic fails it at once too, not at the first sync after a resume', async () => {
+    const { b } = await setUp({ orders: 1 })
+    await startMirror(['orders'])
+    await harness.engine.pauseTopics('m', ['orders'])
+    await harness.run(3)
+    expect(harness.engine.partitions('m')).toEqual([expect.objectContaining({ state: 'PAUSED' })])
+    await b.updateTopicConfigs('orders', { set: { 'remote.storage.enable': 'true' } })
+    await harness.engine.destinationTopicConfigsChanged('b', 'orders')
+    expect(harness.engine.partitions('m')).toEqual([
+      expect.objectContaining({ state: 'FAILED', retryAttempt: -1, error: FAILURE_MESSAGES.tieredStorageEnabled, previousState: 'PAUSED' }),
+    ])
+  })
+
   it('refuses unknown keys, bad values and a key both set and deleted, changing nothing', async () => {
     const { b } = await setUp({ orders: 1 })
     await startMirror(['orders'])
