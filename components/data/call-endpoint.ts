@@ -1,0 +1,70 @@
+import type { z } from 'zod'
+import { endpointUrl, toApiError } from '@/lib/api/client'
+import type { Endpoint } from '@/lib/api/endpoints'
+import { ApiError } from '@/lib/api/errors'
+
+/**
+ * The one way the browser calls the API: the URL comes from the endpoint catalog, the body is checked
+ * against nothing (the server validates it and answers with a coded error), and the answer is parsed with
+ * the endpoint's zod response schema, so a component gets exactly the type the server promised or an
+ * ApiError with the server's code and message. A request that never reached the server becomes an
+ * `INTERNAL` ApiError whose message says so.
+ */
+
+type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : undefined
+
+export interface CallOptions {
+  readonly params?: Readonly<Record<string, string | number>>
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>
+  readonly body?: unknown
+  readonly signal?: AbortSignal
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+export interface CallResult<T> {
+  readonly status: number
+  readonly data: T
+  readonly headers: Headers
+}
+
+export async function callEndpoint<E extends Endpoint>(endpoint: E, options: CallOptions = {}): Promise<ResponseOf<E>> {
+  return (await callEndpointWithStatus(endpoint, options)).data
+}
+
+/** Like callEndpoint, with the status (a dry run's 200 vs a real run's 202) and headers (ETag). */
+export async function callEndpointWithStatus<E extends Endpoint>(endpoint: E, options: CallOptions = {}): Promise<CallResult<ResponseOf<E>>> {
+  const url = endpointUrl(endpoint, options.params, options.query)
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method: endpoint.method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+      cache: 'no-store',
+      credentials: 'same-origin',
+    })
+  } catch (error) {
+    if (options.signal?.aborted) throw error
+    throw new ApiError('INTERNAL', `the server could not be reached (${error instanceof Error ? error.message : String(error)})`, { cause: error })
+  }
+  const text = await response.text()
+  let body: unknown = undefined
+  if (text !== '') {
+    try {
+      body = JSON.parse(text)
+    } catch {
+      throw toApiError(response.status, undefined)
+    }
+  }
+  if (!response.ok) throw toApiError(response.status, body)
+  const schema = response.status === endpoint.status ? endpoint.response : endpoint.otherResponses?.[response.status]
+  const data = schema !== undefined && isZod(schema) ? schema.parse(body) : body
+  return { status: response.status, data: data as ResponseOf<E>, headers: response.headers }
+}
+
+function isZod(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && 'safeParse' in value
+}

@@ -1,0 +1,116 @@
+import { endpointUrl } from '@/lib/api/client'
+import { systemEndpoints } from '@/lib/api/endpoints'
+import type { EventType } from '@/lib/api/events'
+
+/**
+ * One EventSource per tab (UI.md §3), shared by every component through subscribe(). The browser's
+ * EventSource reconnects by itself after a dropped connection and resumes with Last-Event-ID; when it gives
+ * up (a non-200 answer: the session expired, the server restarted mid-handshake) this opens a new one after a
+ * backoff and passes the last id in the query string, so nothing is missed either way.
+ */
+
+export type StreamStatus = 'connecting' | 'open' | 'disconnected'
+
+export type EventListener = (data: unknown) => void
+
+const RECONNECT_MIN_MS = 1_000
+const RECONNECT_MAX_MS = 15_000
+
+export class EventStreamClient {
+  private source: EventSource | null = null
+  private readonly listeners = new Map<EventType, Set<EventListener>>()
+  private readonly statusListeners = new Set<() => void>()
+  private currentStatus: StreamStatus = 'connecting'
+  private lastEventId: string | undefined
+  private reconnectDelayMs = RECONNECT_MIN_MS
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined
+  private disconnectedSince: number | null = null
+  private stopped = false
+
+  constructor(private readonly types: readonly EventType[]) {}
+
+  start(): void {
+    this.stopped = false
+    this.open()
+  }
+
+  stop(): void {
+    this.stopped = true
+    clearTimeout(this.reconnectTimer)
+    this.source?.close()
+    this.source = null
+  }
+
+  get status(): StreamStatus {
+    return this.currentStatus
+  }
+
+  /** When the stream was lost (null while open or connecting for the first time). */
+  get disconnectedAt(): number | null {
+    return this.disconnectedSince
+  }
+
+  subscribe(type: EventType, listener: EventListener): () => void {
+    let set = this.listeners.get(type)
+    if (set === undefined) {
+      set = new Set()
+      this.listeners.set(type, set)
+    }
+    set.add(listener)
+    return () => set.delete(listener)
+  }
+
+  subscribeStatus = (listener: () => void): (() => void) => {
+    this.statusListeners.add(listener)
+    return () => this.statusListeners.delete(listener)
+  }
+
+  getStatus = (): StreamStatus => this.currentStatus
+
+  private open(): void {
+    const url = endpointUrl(systemEndpoints.events, {}, { types: this.types.join(','), lastEventId: this.lastEventId })
+    const source = new EventSource(url, { withCredentials: true })
+    this.source = source
+    source.onopen = () => {
+      this.reconnectDelayMs = RECONNECT_MIN_MS
+      this.disconnectedSince = null
+      this.setStatus('open')
+    }
+    source.onerror = () => {
+      if (this.disconnectedSince === null) this.disconnectedSince = Date.now()
+      this.setStatus('disconnected')
+      if (source.readyState === EventSource.CLOSED && !this.stopped) this.scheduleReconnect()
+    }
+    for (const type of this.types) {
+      source.addEventListener(type, (event: MessageEvent<string>) => {
+        if (event.lastEventId) this.lastEventId = event.lastEventId
+        const listeners = this.listeners.get(type)
+        if (listeners === undefined || listeners.size === 0) return
+        let data: unknown
+        try {
+          data = JSON.parse(event.data)
+        } catch {
+          return
+        }
+        for (const listener of listeners) listener(data)
+      })
+    }
+  }
+
+  private scheduleReconnect(): void {
+    this.source?.close()
+    this.source = null
+    clearTimeout(this.reconnectTimer)
+    const delay = this.reconnectDelayMs
+    this.reconnectDelayMs = Math.min(RECONNECT_MAX_MS, this.reconnectDelayMs * 2)
+    this.reconnectTimer = setTimeout(() => {
+      if (!this.stopped) this.open()
+    }, delay)
+  }
+
+  private setStatus(status: StreamStatus): void {
+    if (status === this.currentStatus) return
+    this.currentStatus = status
+    for (const listener of this.statusListeners) listener()
+  }
+}

@@ -1,0 +1,27 @@
+import { QueryClient, dehydrate, type DehydratedState } from '@tanstack/react-query'
+import type { z } from 'zod'
+import type { Endpoint } from '@/lib/api/endpoints'
+import { queryKeys } from './query-keys'
+
+/**
+ * First data for a page, rendered on the server: the page (a server component in app/) computes each answer
+ * with the same server functions the route handlers call, and this turns them into a dehydrated cache for
+ * <HydrationBoundary>, under the very keys the client hooks use. Each value goes through the endpoint's
+ * response schema and a JSON round trip, so the client sees exactly what the API would have sent.
+ */
+export interface Prefetched {
+  readonly endpoint: Endpoint
+  readonly params?: Readonly<Record<string, string | number>>
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>
+  readonly value: unknown
+}
+
+export function dehydrateAnswers(answers: readonly Prefetched[]): DehydratedState {
+  const queryClient = new QueryClient()
+  for (const { endpoint, params, query, value } of answers) {
+    const schema = endpoint.response as z.ZodType
+    const data = schema.parse(JSON.parse(JSON.stringify(value)))
+    queryClient.setQueryData(queryKeys.request(endpoint, params, query), data)
+  }
+  return dehydrate(queryClient)
+}
