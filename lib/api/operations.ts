@@ -27,6 +27,10 @@ export const Operation = z.object({
       error: z.string().nullable(),
     }),
   ),
+  /** Who confirmed the failover (the audit actor); absent for operations that predate it. */
+  requestedBy: z.string().nullable().optional(),
+  /** Failing gates the operator forced past when confirming. */
+  forcedGates: z.array(z.string()).optional(),
   /** The failover plan the operation committed to (GET /operations/{id} only; lists leave it out). */
   plan: FailoverPlan.optional(),
 })

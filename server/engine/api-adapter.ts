@@ -18,6 +18,8 @@ import type { FailoverPlan } from '@/lib/mirror/failover-plan'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
 import { EngineError } from './errors'
+import { guardFailover } from './failover-guard'
+import { splitBrainField } from './split-brain-watch'
 import type { MirrorConfig, Operation } from './types'
 
 /**
@@ -97,6 +99,8 @@ export function toOperation(operation: Operation, options: { withPlan?: boolean 
       state: partition.state,
       error: partition.error,
     })),
+    ...(operation.requestedBy === undefined ? {} : { requestedBy: operation.requestedBy }),
+    ...(operation.forcedGates === undefined ? {} : { forcedGates: [...operation.forcedGates] }),
     ...(options.withPlan ? { plan: toFailoverPlan(operation.plan) } : {}),
   }
 }
@@ -119,6 +123,7 @@ export class MirrorApi {
       partitionsByState: { ...summary.partitionsByState },
       maxOffsetLag: summary.maxOffsetLag,
       maxTimeLagMs: summary.maxTimeLagMs,
+      ...splitBrainField(this.engine, name),
     }
   }
 
@@ -268,11 +273,16 @@ export class MirrorApi {
     return toFailoverPlan(await this.engine.failoverPlan(name, topics))
   }
 
-  async failover(name: string, request: FailoverRequest): Promise<{ operation: string; plan: ApiFailoverPlan }> {
-    const { operation } = await this.engine.failover(name, {
-      ...(request.topics === undefined ? {} : { topics: request.topics }),
-      ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
-    })
+  async failover(name: string, request: FailoverRequest, requestedBy?: string): Promise<{ operation: string; plan: ApiFailoverPlan }> {
+    this.engine.getMirror(name)
+    const { operation } = await guardFailover(this.engine, name, request.topics, () =>
+      this.engine.failover(name, {
+        ...(request.topics === undefined ? {} : { topics: request.topics }),
+        ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
+        ...(request.force === undefined ? {} : { force: request.force }),
+        ...(requestedBy === undefined ? {} : { requestedBy }),
+      }),
+    )
     return { operation: operation.id, plan: toFailoverPlan(operation.plan) }
   }
 

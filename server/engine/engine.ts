@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto'
 import { splitBatches } from '@/lib/log/record-batch'
 import { DEFAULT_TOPIC_PROPERTIES_EXCLUDE, ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
 import type { MirrorEvent } from '@/lib/mirror/events'
+import { decideGates } from '@/lib/failover/gate-forcing'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
@@ -21,6 +22,7 @@ import type {
 } from '@/server/cluster/ports'
 import { isClusterError } from '@/server/cluster/errors'
 import { EngineError } from './errors'
+import { gateRefusal } from './failover-gates'
 import type { LagArchive } from './lag-archive'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { JsonTemplate, jsonTemplate, templateOf } from '@/server/util/json-template'
@@ -142,6 +144,8 @@ export class MirrorEngine {
   private readonly mirrors = new Map<string, MirrorRuntime>()
   private readonly operations = new Map<string, Operation>()
   private readonly operationDone = new Map<string, Promise<void>>()
+  /** Operations whose partitions are still being handed their stop: running whatever the partitions show yet. */
+  private readonly operationsDispatching = new Set<string>()
   private readonly listeners = new Set<(event: EngineEvent) => void>()
   private readonly runner: PartitionRunner
   private readonly fetchMaxWaitMs: number
@@ -1118,15 +1122,14 @@ export class MirrorEngine {
   }
 
   /** The failover (STOPPING) of the selected partitions, as an operation that runs on. */
-  async failover(mirrorName: string, request: { topics?: string[]; confirm?: string }): Promise<{ operation: Operation }> {
+  async failover(mirrorName: string, request: { topics?: string[]; confirm?: string; force?: string[]; requestedBy?: string }): Promise<{ operation: Operation }> {
     const mirror = this.requireMirror(mirrorName)
     if (request.confirm !== mirrorName) {
       throw new EngineError('CONFIRMATION_REQUIRED', `type the mirror name "${mirrorName}" as confirm to fail over`)
     }
     const plan = await this.failoverPlan(mirrorName, request.topics)
-    if (!plan.canProceed) {
-      throw new EngineError('INVALID_MIRROR_STATE', 'the failover preflight has a blocking gate', { details: { gates: plan.gates } })
-    }
+    const gates = decideGates(plan.gates, request.force)
+    if (!gates.canProceed) throw gateRefusal(gates, plan.gates)
     const runtimes = this.selectPartitions(mirror, request.topics).filter((runtime) => runtime.value.state !== 'STOPPED')
     const operation: Operation = {
       id: randomUUID(),
@@ -1137,8 +1140,11 @@ export class MirrorEngine {
       finishedAt: null,
       plan,
       partitions: runtimes.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, step: runtime.value.stopping?.step ?? null, state: runtime.value.state, error: null })),
+      requestedBy: request.requestedBy ?? null,
+      forcedGates: gates.forced.map((gate) => gate.name),
     }
     this.operations.set(operation.id, operation)
+    this.operationsDispatching.add(operation.id)
     this.emit({ type: 'operation', operation })
     const done = this.runFailover(mirror, operation, runtimes).catch((error: unknown) => this.log('failover failed', { operation: operation.id, error: errorMessage(error) }))
     this.operationDone.set(operation.id, done)
@@ -1171,7 +1177,7 @@ export class MirrorEngine {
         progress()
       }
     }
-    await Promise.all(Array.from({ length: Math.min(FAILOVER_CONCURRENCY, Math.max(1, queue.length)) }, worker))
+    await Promise.all(Array.from({ length: Math.min(FAILOVER_CONCURRENCY, Math.max(1, queue.length)) }, worker)).finally(() => this.operationsDispatching.delete(operation.id))
     this.refreshOperation(operation)
     this.emit({ type: 'operation', operation })
   }
@@ -1189,7 +1195,8 @@ export class MirrorEngine {
       entry.step = runtime.value.stopping?.step ?? null
       entry.error = runtime.value.error
     }
-    const stillStopping = operation.partitions.some((p) => {
+    // Until every partition was handed its stop, one still PAUSED (say) is waiting for it, not failed.
+    const stillStopping = this.operationsDispatching.has(operation.id) || operation.partitions.some((p) => {
       const runtime = mirror?.partitions.get(partitionKey(p.topic, p.partition))
       return p.state === 'STOPPING' || (p.state === 'FAILED' && runtime?.value.previousState === 'STOPPING' && runtime.value.retryAttempt > 0)
     })

@@ -8,6 +8,7 @@ import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { toOperation } from './api-adapter'
 import { MirrorEngine } from './engine'
 import { LagArchive } from './lag-archive'
+import { startSplitBrainWatch } from './split-brain-watch'
 
 /** How often the server's engine runs a tick (retries, syncs, one fetch round per mirror). */
 const TICK_INTERVAL_MS = 100
@@ -51,6 +52,16 @@ export async function createEngine(deps: { clusters: ClusterRegistry; events: Ev
   metrics.register('engine', () => mirrorMetrics(engine))
   await engine.start()
   engine.startBackground(TICK_INTERVAL_MS)
+  const splitBrain = startSplitBrainWatch(engine, {
+    source: (name) => {
+      try {
+        return clusters.embedded(name)
+      } catch {
+        return undefined
+      }
+    },
+  })
+  metrics.register('split-brain', () => splitBrain.metrics())
   return engine
 }
 

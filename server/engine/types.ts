@@ -78,6 +78,10 @@ export interface Operation {
   finishedAt: number | null
   plan: FailoverPlan
   partitions: OperationPartition[]
+  /** Who confirmed it (the audit actor), when the caller said. */
+  requestedBy?: string | null
+  /** Failing warning gates the caller forced past. */
+  forcedGates?: string[]
 }
 
 export type EngineEvent =
