@@ -250,6 +250,10 @@ export const PartitionTransition = z.object({
   to: MirrorPartitionState,
   at: Timestamp,
   reason: z.string(),
+  /** The failure's message, on a transition into FAILED. */
+  error: z.string().optional(),
+  /** Consecutive failures carried through this transition (-1: not retryable); absent when 0. */
+  retryAttempt: z.number().int().min(-1).optional(),
 })
 export const PartitionHistory = z.object({ transitions: z.array(PartitionTransition) })
 export type PartitionHistory = z.infer<typeof PartitionHistory>

@@ -193,6 +193,13 @@ describe('failures and retries', () => {
     await harness.run(40, 1_000)
     partition = harness.engine.partitions('m')[0]
     expect(partition).toMatchObject({ state: 'MIRRORING', retryAttempt: 0, error: null, destinationLogEndOffset: 2 })
+    // The history keeps each failure's message and attempt, which the partition itself forgets once healthy.
+    const history = harness.engine.partitionHistory('m', 't', 0)
+    const failures = history.filter((transition) => transition.to === 'FAILED')
+    expect(failures.length).toBeGreaterThanOrEqual(1)
+    expect(failures[0]).toMatchObject({ from: 'MIRRORING', retryAttempt: 1, error: expect.any(String) })
+    expect(history.filter((transition) => transition.to !== 'FAILED').every((transition) => transition.error === undefined)).toBe(true)
+    expect(history.slice(0, 2).every((transition) => transition.retryAttempt === undefined)).toBe(true)
   })
 
   it('#6 recover returns a non-retryable FAILED partition to its previous state', async () => {

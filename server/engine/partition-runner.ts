@@ -117,7 +117,16 @@ export class PartitionRunner {
 
   private recordTransition(mirror: MirrorDefinition, runtime: PartitionRuntime, from: PartitionRuntime['value']['state'], to: PartitionRuntime['value']['state'], reason: string): void {
     const at = runtime.value.stateSince
-    runtime.transitions.push({ from, to, at, reason })
+    const { error, retryAttempt } = runtime.value
+    // The failure details go with the transition: the partition itself keeps only the last one.
+    runtime.transitions.push({
+      from,
+      to,
+      at,
+      reason,
+      ...(to === 'FAILED' && error !== null ? { error } : {}),
+      ...(retryAttempt !== 0 ? { retryAttempt } : {}),
+    })
     if (runtime.transitions.length > MAX_TRANSITIONS_KEPT) runtime.transitions.splice(0, runtime.transitions.length - MAX_TRANSITIONS_KEPT)
     this.env.emit({ type: 'partition', mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, from, to, at, reason, stateEpoch: runtime.value.stateEpoch })
   }

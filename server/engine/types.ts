@@ -59,6 +59,10 @@ export interface PartitionTransitionRecord {
   to: MirrorPartitionState
   at: number
   reason: string
+  /** The failure's message, on a transition into FAILED. */
+  error?: string
+  /** The consecutive-failure count the partition carried through this transition (-1: not retryable); absent when 0. */
+  retryAttempt?: number
 }
 
 export interface OperationPartition {

@@ -1,0 +1,108 @@
+import { HydrationBoundary } from '@tanstack/react-query'
+import type { Metadata } from 'next'
+import { notFound } from 'next/navigation'
+import { dehydrateAnswers, type Prefetched } from '@/components/data/prefetch'
+import { PartitionView } from '@/components/partition/partition-view'
+import { mirrorPartitionRequest, mirrorRequest, partitionHistoryRequest, recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
+import { Name } from '@/lib/api/common'
+import { DEFAULT_LOG_WINDOW_SIZE, isLogWindowSize, logBounds, mirroredPosition, recordsRead, resolveWindow, type LogWindowSize } from '@/lib/ui/log-strip'
+import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { toProblem } from '@/server/http/problem'
+import { requirePageSession } from '@/server/pages/session'
+import { getRuntime } from '@/server/runtime'
+
+interface RouteParams {
+  mirror: string
+  topic: string
+  partition: string
+}
+
+type SearchParams = Record<string, string | string[] | undefined>
+
+export async function generateMetadata({ params }: { params: Promise<RouteParams> }): Promise<Metadata> {
+  const { mirror, topic, partition } = await params
+  return { title: `${decodeURIComponent(mirror)} / ${decodeURIComponent(topic)} / ${decodeURIComponent(partition)}` }
+}
+
+/**
+ * The partition page: checks the session and that the partition exists (a real 404 otherwise), computes the
+ * first answers with the same server functions the API routes call, and hands them to the client view.
+ * `?offset=N` opens the tapes around offset N with it selected; `?size=50|200|1000` sets the page of offsets.
+ */
+export default async function PartitionPage({ params, searchParams }: { params: Promise<RouteParams>; searchParams: Promise<SearchParams> }) {
+  const raw = await params
+  const mirror = decodeURIComponent(raw.mirror)
+  const topic = decodeURIComponent(raw.topic)
+  const partitionText = decodeURIComponent(raw.partition)
+  await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(topic)}/${encodeURIComponent(partitionText)}`)
+  if (!Name.safeParse(mirror).success || !Name.safeParse(topic).success || !/^\d{1,10}$/.test(partitionText)) notFound()
+  const partition = Number(partitionText)
+  const search = await searchParams
+  const selection = single(search.offset)
+  const initialSelection = selection !== undefined && /^\d{1,16}$/.test(selection) ? Number(selection) : null
+  const sizeText = Number(single(search.size))
+  const initialSize: LogWindowSize = isLogWindowSize(sizeText) ? sizeText : DEFAULT_LOG_WINDOW_SIZE
+
+  const runtime = await getRuntime()
+  const api = mirrorApiOf(runtime)
+  const mirrorValue = lookup(() => api.get(mirror))
+  const partitions = lookup(() => api.partitions(mirror, { topic }))
+  if (mirrorValue === 'notFound' || partitions === 'notFound') notFound()
+  const found = partitions?.find((entry) => entry.partition === partition)
+  if (partitions !== undefined && found === undefined) notFound()
+
+  // First answers, each on its own: one that fails is left to the client, which shows its error with a retry.
+  const answers: Prefetched[] = []
+  if (mirrorValue !== undefined) answers.push({ ...mirrorRequest(mirror), value: mirrorValue })
+  if (partitions !== undefined) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: { partitions } })
+  const history = lookup(() => api.history(mirror, topic, partition))
+  if (history !== undefined && history !== 'notFound') answers.push({ ...partitionHistoryRequest(mirror, topic, partition), value: history })
+  if (mirrorValue !== undefined && found !== undefined) {
+    const clusters = [mirrorValue.sourceCluster, mirrorValue.destinationCluster]
+    const extents = await Promise.all(clusters.map((cluster) => settle(runtime.clusters.listPartitions(cluster, topic))))
+    clusters.forEach((cluster, index) => {
+      const list = extents[index]
+      if (list !== undefined) answers.push({ ...topicPartitionsRequest(cluster, topic), value: { partitions: list } })
+    })
+    const extentOf = (index: number) => extents[index]?.find((entry) => entry.partition === partition) ?? null
+    const bounds = logBounds([extentOf(0), extentOf(1)])
+    const anchor = initialSelection === null ? ({ kind: 'auto' } as const) : ({ kind: 'around', offset: initialSelection } as const)
+    const window = resolveWindow(anchor, initialSize, bounds, mirroredPosition(found))
+    await Promise.all(
+      clusters.map(async (cluster, index) => {
+        const extent = extentOf(index)
+        const read = extent === null ? null : recordsRead(window, extent)
+        if (read === null) return
+        const records = await settle(runtime.clusters.readRecords(cluster, topic, partition, { ...read, isolation: 'read_uncommitted' }))
+        if (records !== undefined) answers.push({ ...recordsRequest(cluster, topic, partition, read), value: records })
+      }),
+    )
+  }
+
+  return (
+    <HydrationBoundary state={dehydrateAnswers(answers)}>
+      <PartitionView mirror={mirror} topic={topic} partition={partition} initialSelection={initialSelection} initialSize={initialSize} />
+    </HydrationBoundary>
+  )
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The answer, 'notFound' for a 404, undefined for any other failure (the client will show it). */
+function lookup<T>(read: () => T): T | 'notFound' | undefined {
+  try {
+    return read()
+  } catch (error) {
+    return toProblem(error).status === 404 ? 'notFound' : undefined
+  }
+}
+
+async function settle<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise
+  } catch {
+    return undefined
+  }
+}

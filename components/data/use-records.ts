@@ -1,0 +1,38 @@
+'use client'
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import type { PartitionList } from '@/lib/api/topics'
+import type { LogExtent } from '@/lib/ui/log-strip'
+import { recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
+import { callEndpoint } from './call-endpoint'
+import { queryKeys } from './query-keys'
+
+/** Where a partition's log starts and ends on one cluster (null when the cluster has no such partition). */
+export function useLogExtent(cluster: string | undefined, topic: string, partition: number) {
+  const { endpoint, params } = topicPartitionsRequest(cluster ?? '', topic)
+  const select = useCallback((data: PartitionList): LogExtent | null => {
+    const found = data.partitions.find((entry) => entry.partition === partition)
+    return found === undefined ? null : { logStartOffset: found.logStartOffset, highWatermark: found.highWatermark, logEndOffset: found.logEndOffset }
+  }, [partition])
+  return useQuery({
+    queryKey: queryKeys.request(endpoint, params),
+    queryFn: ({ signal }) => callEndpoint(endpoint, { params, signal }),
+    enabled: cluster !== undefined,
+    select,
+  })
+}
+
+/**
+ * One window of a partition's records, control records included (read_uncommitted, as the tape shows every
+ * offset). While the next window loads the previous one stays on screen; `isPlaceholderData` says so.
+ */
+export function useRecords(cluster: string | undefined, topic: string, partition: number, read: { fromOffset: number; limit: number } | null) {
+  const { endpoint, params, query } = recordsRequest(cluster ?? '', topic, partition, read ?? { fromOffset: 0, limit: 1 })
+  return useQuery({
+    queryKey: queryKeys.request(endpoint, params, query),
+    queryFn: ({ signal }) => callEndpoint(endpoint, { params, query, signal }),
+    enabled: cluster !== undefined && read !== null,
+    placeholderData: keepPreviousData,
+  })
+}

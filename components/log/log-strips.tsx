@@ -1,0 +1,338 @@
+'use client'
+
+import { memo, useCallback, useRef, type KeyboardEvent } from 'react'
+import type { RecordEntry } from '@/lib/api/records'
+import { formatCount, formatOffset } from '@/lib/ui/format'
+import { describeCell, RECORD_LOOK, recordContent, type AlignedLogs, type LogCell } from '@/lib/ui/log-strip'
+
+/**
+ * Two logs as tapes, aligned by offset (lib/ui/log-strip.ts): one fixed-width cell per offset, record types
+ * told apart by glyph and colour, the mirrored position as a line across both tapes, the last truncation as a
+ * cut on the destination, the source records at risk hatched. A keyboard grid: Tab enters it on the selected
+ * cell, arrows move (up/down switch tapes), Home/End go to the ends of the page. Reused by the failback
+ * wizard to show a truncation point with the records it removes (`removedRecords`).
+ */
+
+export type LaneId = 'source' | 'destination'
+
+export interface LaneName {
+  /** "source", "destination", or what the caller calls them ("old source"). */
+  readonly title: string
+  readonly cluster: string
+}
+
+export interface StripSelection {
+  readonly offset: number
+  readonly lane: LaneId
+}
+
+const CELL_WIDTH = 88
+const LANES: readonly LaneId[] = ['source', 'destination']
+
+/** `aligned` comes from alignLogs (lib/ui/log-strip.ts); the caller keeps it to show the selected column's details. */
+export function LogStrips({
+  aligned,
+  names,
+  selection,
+  onSelect,
+  label,
+}: {
+  aligned: AlignedLogs
+  names: Readonly<Record<LaneId, LaneName>>
+  selection: StripSelection | null
+  onSelect: (selection: StripSelection) => void
+  label: string
+}) {
+  const grid = useRef<HTMLDivElement>(null)
+  const { columns } = aligned
+  const firstOffset = columns[0]?.offset ?? 0
+  const lastOffset = columns.at(-1)?.offset ?? 0
+  // The cell Tab lands on: the selection when it is on this page, else the first cell.
+  const focusOffset = selection !== null && selection.offset >= firstOffset && selection.offset <= lastOffset ? selection.offset : firstOffset
+  const focusLane: LaneId = selection?.lane ?? 'source'
+
+  const move = useCallback(
+    (next: StripSelection) => {
+      onSelect(next)
+      // Focus follows the selection once React has rendered the new roving tab stop.
+      requestAnimationFrame(() => {
+        const cell = grid.current?.querySelector<HTMLElement>(`[data-lane="${next.lane}"][data-offset="${next.offset}"]`)
+        cell?.focus()
+        cell?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+      })
+    },
+    [onSelect],
+  )
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (columns.length === 0) return
+    const current = { offset: focusOffset, lane: focusLane }
+    let next: StripSelection | null = null
+    if (event.key === 'ArrowRight') next = { ...current, offset: Math.min(lastOffset, current.offset + 1) }
+    else if (event.key === 'ArrowLeft') next = { ...current, offset: Math.max(firstOffset, current.offset - 1) }
+    else if (event.key === 'ArrowDown') next = { ...current, lane: 'destination' }
+    else if (event.key === 'ArrowUp') next = { ...current, lane: 'source' }
+    else if (event.key === 'Home') next = { ...current, offset: firstOffset }
+    else if (event.key === 'End') next = { ...current, offset: lastOffset }
+    if (next === null) return
+    event.preventDefault()
+    move(next)
+  }
+
+  if (columns.length === 0) {
+    return <p className="rounded-md border border-dashed border-slate-300 px-3 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-300">Both logs are empty: nothing has been written to this partition yet.</p>
+  }
+
+  const labelWidth = 'var(--strip-label-width)'
+  const lineLeft = (index: number) => `calc(${labelWidth} + ${index * CELL_WIDTH}px)`
+  return (
+    <div className="overflow-x-auto overscroll-x-contain rounded-md border border-slate-200 dark:border-slate-800" data-testid="log-strips-scroller">
+      <div
+        ref={grid}
+        role="grid"
+        aria-label={label}
+        aria-rowcount={3}
+        aria-colcount={columns.length + 1}
+        onKeyDown={onKeyDown}
+        className="relative w-max pb-7 [--strip-label-width:4.75rem] sm:[--strip-label-width:7.5rem]"
+      >
+        <div role="row" className="flex h-7 border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-950/60">
+          <div role="columnheader" className="sticky left-0 z-20 flex shrink-0 items-center bg-slate-50 px-2 text-[11px] font-medium uppercase tracking-wide text-slate-500 dark:bg-slate-950 dark:text-slate-400" style={{ width: labelWidth }}>
+            offset
+          </div>
+          {columns.map((column) => (
+            <div
+              key={column.offset}
+              role="columnheader"
+              className={`flex shrink-0 items-center justify-center border-l border-slate-200 px-1.5 font-mono text-[12px] tabular-nums dark:border-slate-800 ${
+                selection?.offset === column.offset ? 'bg-indigo-100 font-semibold text-indigo-900 dark:bg-indigo-950 dark:text-indigo-100' : 'text-slate-700 dark:text-slate-300'
+              }`}
+              style={{ width: CELL_WIDTH }}
+            >
+              {formatOffset(column.offset)}
+            </div>
+          ))}
+        </div>
+        {LANES.map((lane) => (
+          <div key={lane} role="row" className={`flex ${lane === 'source' ? 'border-b border-slate-200 dark:border-slate-800' : ''}`}>
+            <div
+              role="rowheader"
+              className="sticky left-0 z-20 flex shrink-0 flex-col justify-center border-r border-slate-200 bg-white px-2 py-1 dark:border-slate-800 dark:bg-slate-900"
+              style={{ width: labelWidth }}
+            >
+              <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-200">{names[lane].title}</span>
+              <span className="truncate text-[11px] text-slate-500 dark:text-slate-400" title={names[lane].cluster}>
+                {names[lane].cluster}
+              </span>
+            </div>
+            {columns.map((column) => (
+              <StripCell
+                key={column.offset}
+                lane={lane}
+                cell={column[lane]}
+                mirroredOffset={aligned.mirroredOffset}
+                selected={selection !== null && selection.offset === column.offset && selection.lane === lane}
+                tabbable={column.offset === focusOffset && lane === focusLane}
+                onSelect={onSelect}
+              />
+            ))}
+          </div>
+        ))}
+        {aligned.truncation !== null && aligned.truncationLine !== null && (
+          // Across the destination tape only: below the offset row and the source tape.
+          <div aria-hidden className="pointer-events-none absolute z-10" style={{ left: lineLeft(aligned.truncationLine), top: 'calc(1.75rem + 4.25rem + 1px)', height: '4.25rem' }}>
+            <div className="absolute inset-y-0 -left-px w-0 border-l-[3px] border-dotted border-red-600 dark:border-red-400" />
+            <span className="absolute -left-2.5 -top-2 text-sm leading-none text-red-700 dark:text-red-300">✂</span>
+          </div>
+        )}
+        {aligned.mirroredLine !== null && (
+          <div aria-hidden data-testid="mirrored-line" className="pointer-events-none absolute top-0 z-10" style={{ left: lineLeft(aligned.mirroredLine), bottom: '0.25rem' }}>
+            <div className="absolute inset-y-0 -left-px w-0.5 bg-indigo-600 dark:bg-indigo-400" />
+            <span className="absolute bottom-0 left-1 whitespace-nowrap rounded bg-indigo-600 px-1.5 py-px text-[11px] font-semibold text-white dark:bg-indigo-500">
+              ◂ mirrored to {formatOffset(aligned.mirroredOffset ?? 0)}
+            </span>
+          </div>
+        )}
+        {aligned.truncation !== null && aligned.truncationLine !== null && (
+          <span
+            aria-hidden
+            className="pointer-events-none absolute bottom-1 z-10 whitespace-nowrap rounded bg-red-600 px-1.5 py-px text-[11px] font-semibold text-white dark:bg-red-500"
+            style={{ left: `calc(${lineLeft(aligned.truncationLine)} - 0.25rem)`, transform: 'translateX(-100%)' }}
+          >
+            cut at {formatOffset(aligned.truncation.offset)} ✂
+          </span>
+        )}
+      </div>
+    </div>
+  )
+}
+
+const TONE_CELL = {
+  neutral: 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900',
+  healthy: 'border-emerald-600 bg-emerald-50 dark:border-emerald-400 dark:bg-emerald-950',
+  danger: 'border-red-600 bg-red-50 dark:border-red-400 dark:bg-red-950',
+  done: 'border-violet-600 bg-violet-50 dark:border-violet-400 dark:bg-violet-950',
+  progress: 'border-sky-600 bg-sky-50 dark:border-sky-400 dark:bg-sky-950',
+} as const
+
+const GLYPH_COLOUR = {
+  neutral: 'text-slate-500 dark:text-slate-400',
+  healthy: 'text-emerald-700 dark:text-emerald-300',
+  danger: 'text-red-700 dark:text-red-300',
+  done: 'text-violet-700 dark:text-violet-300',
+  progress: 'text-sky-700 dark:text-sky-300',
+} as const
+
+/** Hatching for records at risk: a pattern, so it reads without colour. */
+const HATCH = 'bg-[repeating-linear-gradient(135deg,rgb(245_158_11/0.28)_0_4px,transparent_4px_9px)] dark:bg-[repeating-linear-gradient(135deg,rgb(251_191_36/0.3)_0_4px,transparent_4px_9px)]'
+
+interface StripCellProps {
+  lane: LaneId
+  cell: LogCell
+  mirroredOffset: number | null
+  selected: boolean
+  tabbable: boolean
+  onSelect: (selection: StripSelection) => void
+}
+
+const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected, tabbable, onSelect }: StripCellProps) {
+  const description = describeCell(lane, cell, mirroredOffset)
+  return (
+    <div
+      role="gridcell"
+      tabIndex={tabbable ? 0 : -1}
+      aria-selected={selected}
+      aria-label={description}
+      title={description}
+      data-lane={lane}
+      data-offset={cell.offset}
+      data-type={cell.record?.type}
+      data-at-risk={cell.atRisk || undefined}
+      data-removed={cell.removed !== null || undefined}
+      onClick={() => onSelect({ lane, offset: cell.offset })}
+      onFocus={() => {
+        if (!selected) onSelect({ lane, offset: cell.offset })
+      }}
+      className={`relative h-[4.25rem] shrink-0 cursor-pointer border-l border-slate-200 p-1 outline-none focus-visible:z-20 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-600 dark:border-slate-800 dark:focus-visible:ring-indigo-300 ${
+        selected ? 'bg-indigo-50 dark:bg-indigo-950/60' : ''
+      }`}
+      style={{ width: CELL_WIDTH }}
+    >
+      {cell.record !== null ? <RecordBox record={cell.record} atRisk={cell.atRisk} selected={selected} /> : <EmptyBox cell={cell} selected={selected} />}
+      {cell.removed !== null && cell.record === null && <GhostBox record={cell.removed} />}
+    </div>
+  )
+}, sameCell)
+
+// Cells are rebuilt on every alignment; records keep their identity across refetches (structural sharing),
+// so comparing what a cell shows spares the unchanged ones of a 1,000-offset page.
+function sameCell(previous: StripCellProps, next: StripCellProps): boolean {
+  return (
+    previous.lane === next.lane &&
+    previous.selected === next.selected &&
+    previous.tabbable === next.tabbable &&
+    previous.onSelect === next.onSelect &&
+    previous.mirroredOffset === next.mirroredOffset &&
+    previous.cell.offset === next.cell.offset &&
+    previous.cell.record === next.cell.record &&
+    previous.cell.empty === next.cell.empty &&
+    previous.cell.atRisk === next.cell.atRisk &&
+    previous.cell.removed === next.cell.removed
+  )
+}
+
+function RecordBox({ record, atRisk, selected }: { record: RecordEntry; atRisk: boolean; selected: boolean }) {
+  const look = RECORD_LOOK[record.type]
+  const marker = record.type !== 'DATA'
+  return (
+    <div
+      className={`flex h-full flex-col justify-between overflow-hidden border-2 px-1.5 py-0.5 font-mono text-[11px] leading-tight ${TONE_CELL[look.tone]} ${marker ? 'rounded-full' : 'rounded-sm'} ${
+        selected ? 'outline-2 outline-offset-1 outline-indigo-600 dark:outline-indigo-300' : ''
+      } ${atRisk ? HATCH : ''}`}
+    >
+      <span className="flex items-center gap-1 truncate text-[12px] font-semibold text-slate-900 dark:text-slate-50">
+        <span aria-hidden className={GLYPH_COLOUR[look.tone]}>
+          {look.glyph}
+        </span>
+        <span className="truncate">{recordContent(record)}</span>
+      </span>
+      <span className="truncate text-slate-600 dark:text-slate-300">{record.producerId === null ? 'no pid' : `pid ${record.producerId}`}</span>
+      <span className="flex justify-between text-slate-500 dark:text-slate-400">
+        <span>e{record.producerEpoch ?? '–'}</span>
+        <span>L{record.leaderEpoch}</span>
+      </span>
+      {atRisk && (
+        <span className="absolute right-1.5 top-1.5 rounded-sm bg-amber-100 px-0.5 text-[9px] font-bold uppercase text-amber-900 dark:bg-amber-900 dark:text-amber-100" aria-hidden>
+          risk
+        </span>
+      )}
+    </div>
+  )
+}
+
+const EMPTY_LOOK = {
+  loading: '',
+  beforeLogStart: 'deleted',
+  beyondLogEnd: '',
+  aboveHighWatermark: '> HW',
+  noRecord: 'compacted',
+} as const
+
+function EmptyBox({ cell, selected }: { cell: LogCell; selected: boolean }) {
+  if (cell.empty === 'loading') return <div aria-hidden className="h-full animate-pulse rounded-sm bg-slate-100 dark:bg-slate-800" />
+  return (
+    <div
+      className={`flex h-full items-center justify-center rounded-sm border border-dashed text-[10px] uppercase tracking-wide ${
+        cell.atRisk ? `border-amber-500 text-amber-900 dark:border-amber-400 dark:text-amber-100 ${HATCH}` : 'border-slate-200 text-slate-500 dark:border-slate-700 dark:text-slate-400'
+      } ${selected ? 'outline-2 outline-offset-1 outline-indigo-600 dark:outline-indigo-300' : ''}`}
+    >
+      {cell.atRisk ? 'not here' : EMPTY_LOOK[cell.empty ?? 'noRecord']}
+    </div>
+  )
+}
+
+function GhostBox({ record }: { record: RecordEntry }) {
+  const look = RECORD_LOOK[record.type]
+  return (
+    <div aria-hidden className="absolute inset-1 flex flex-col justify-center rounded-sm border-2 border-dashed border-red-400 bg-white/70 px-1.5 font-mono text-[11px] text-slate-500 line-through opacity-80 dark:bg-slate-900/70 dark:text-slate-400">
+      <span>
+        {look.glyph} {recordContent(record)}
+      </span>
+      <span>{record.producerId === null ? 'no pid' : `pid ${record.producerId}`}</span>
+    </div>
+  )
+}
+
+/** The legend under the tapes: every glyph and mark, in words. */
+export function LogStripsLegend({ atRiskCount }: { atRiskCount: number | null }) {
+  return (
+    <ul className="flex flex-wrap gap-x-4 gap-y-1.5 text-xs text-slate-600 dark:text-slate-300">
+      {(['DATA', 'COMMIT', 'ABORT', 'MIRROR_PID_RESET'] as const).map((type) => {
+        const look = RECORD_LOOK[type]
+        return (
+          <li key={type} className="flex items-center gap-1.5">
+            <span aria-hidden className={`inline-grid h-4 w-6 place-items-center border-2 font-mono text-[10px] ${TONE_CELL[look.tone]} ${type === 'DATA' ? 'rounded-sm' : 'rounded-full'} ${GLYPH_COLOUR[look.tone]}`}>
+              {look.glyph}
+            </span>
+            {type === 'DATA' ? 'data (key=value)' : type === 'MIRROR_PID_RESET' ? 'MIRROR_PID_RESET' : type}
+          </li>
+        )
+      })}
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden className={`inline-block h-4 w-6 rounded-sm border border-amber-500 ${HATCH}`} />
+        at risk{atRiskCount === null ? '' : ` (${formatCount(atRiskCount)})`}: on the source, not mirrored
+      </li>
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden className="inline-block h-4 w-0.5 bg-indigo-600 dark:bg-indigo-400" />
+        mirrored position
+      </li>
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden className="inline-block h-4 w-0 border-l-[3px] border-dotted border-red-600 dark:border-red-400" />
+        last truncation (cut)
+      </li>
+      <li>
+        <span className="font-mono">pid</span> producer id · <span className="font-mono">e</span> producer epoch · <span className="font-mono">L</span> leader epoch
+      </li>
+    </ul>
+  )
+}

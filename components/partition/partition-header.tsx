@@ -1,0 +1,116 @@
+'use client'
+
+import Link from 'next/link'
+import type { ReactNode } from 'react'
+import { RelativeTime } from '@/components/ui/relative-time'
+import { StateBadge } from '@/components/ui/state-badge'
+import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
+import { clockTime, exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { STATE_METADATA } from '@/lib/mirror/states'
+import { PartitionActions } from './partition-actions'
+
+/** Who, what state since when, how far behind, and the positions that matter for a failover or failback. */
+export function PartitionHeader({ mirror, partition, topicPartitions }: { mirror: Mirror; partition: MirrorPartition; topicPartitions: number }) {
+  const mirrorHref = `/mirrors/${encodeURIComponent(mirror.name)}`
+  const truncation = partition.lastTruncation
+  const position = partition.lastMirrorPosition
+  return (
+    <header className="flex flex-col gap-4">
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-300">
+        <ol className="flex flex-wrap items-center gap-1">
+          <li>
+            <Link href="/" className="rounded hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
+              Overview
+            </Link>
+          </li>
+          <li aria-hidden>/</li>
+          <li>
+            <Link href={mirrorHref} className="rounded hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
+              mirror {mirror.name}
+            </Link>
+          </li>
+          <li aria-hidden>/</li>
+          <li aria-current="page" className="text-slate-900 dark:text-white">
+            {partition.topic} / {partition.partition}
+          </li>
+        </ol>
+      </nav>
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <h1 className="break-words text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">
+            <span className="text-slate-500 dark:text-slate-400">{mirror.name} / </span>
+            {partition.topic} / {partition.partition}
+          </h1>
+          <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-300">
+            <Link href={`/clusters/${encodeURIComponent(mirror.sourceCluster)}`} className="font-medium hover:underline">
+              {mirror.sourceCluster}
+            </Link>{' '}
+            <span aria-hidden>→</span>
+            <span className="sr-only">mirrored to</span>{' '}
+            <Link href={`/clusters/${encodeURIComponent(mirror.destinationCluster)}`} className="font-medium hover:underline">
+              {mirror.destinationCluster}
+            </Link>
+          </p>
+          <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700 dark:text-slate-200">
+            <StateBadge state={partition.state} />
+            <span>
+              since{' '}
+              <time dateTime={exactTime(partition.stateSince)} title={exactTime(partition.stateSince)} className="font-mono">
+                {clockTime(partition.stateSince)}
+              </time>{' '}
+              (<RelativeTime at={partition.stateSince} />)
+            </span>
+            <span className="text-slate-500 dark:text-slate-400">{STATE_METADATA[partition.state].description}</span>
+          </p>
+          {partition.state === 'FAILED' && (
+            <p className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/60 dark:text-red-100">
+              <span className="font-semibold">Failed in {partition.previousState ?? 'UNKNOWN'}:</span> {partition.error ?? 'no message'}
+              {' · '}
+              {partition.retryAttempt === -1 ? 'not retryable, recover it by hand' : `attempt ${partition.retryAttempt}, retrying with backoff`}
+            </p>
+          )}
+        </div>
+        <PartitionActions mirror={mirror.name} topic={partition.topic} state={partition.state} topicPartitions={topicPartitions} />
+      </div>
+      <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-lg border border-slate-200 bg-slate-200 text-sm sm:grid-cols-4 lg:grid-cols-7 dark:border-slate-800 dark:bg-slate-800">
+        <Figure label="Offset lag" title={partition.offsetLag === null ? 'unknown: the source could not be read' : `${partition.offsetLag} records`}>
+          {partition.offsetLag === null ? '–' : `${formatCount(partition.offsetLag)} ${partition.offsetLag === 1 ? 'record' : 'records'}`}
+        </Figure>
+        <Figure label="Time lag" title={partition.timeLagMs === null ? 'unknown' : `${partition.timeLagMs} ms`}>
+          {partition.timeLagMs === null ? '–' : formatDuration(partition.timeLagMs)}
+        </Figure>
+        <Figure label="Source HW → destination HW" title={`source high watermark ${partition.sourceHighWatermark ?? 'unknown'}, destination high watermark ${partition.destinationHighWatermark}, destination log end ${partition.destinationLogEndOffset}`}>
+          <span className="font-mono">
+            {partition.sourceHighWatermark === null ? '–' : formatOffset(partition.sourceHighWatermark)} → {formatOffset(partition.destinationHighWatermark)}
+          </span>
+        </Figure>
+        <Figure label="Destination leader epoch">
+          <span className="font-mono">{partition.destinationLeaderEpoch}</span>
+        </Figure>
+        <Figure label="Last mirror position" title="Recorded by the last STOPPING: (leader epoch, offset), what a failback truncates to">
+          {position === null ? <span className="text-slate-500 dark:text-slate-400">none</span> : <span className="font-mono">epoch {position.epoch}, offset {formatOffset(position.offset)}</span>}
+        </Figure>
+        <Figure label="Last truncation" title={truncation === null ? undefined : `${truncation.reason}, ${exactTime(truncation.at)}`}>
+          {truncation === null ? (
+            <span className="text-slate-500 dark:text-slate-400">never</span>
+          ) : (
+            <span>
+              <span className="font-mono">✂ {formatOffset(truncation.offset)}</span>, {formatCount(truncation.removedRecords)} removed ·{' '}
+              <span className="text-slate-600 dark:text-slate-300">{truncation.reason}</span> · <RelativeTime at={truncation.at} />
+            </span>
+          )}
+        </Figure>
+        <Figure label="Last fetch">{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
+      </dl>
+    </header>
+  )
+}
+
+function Figure({ label, title, children }: { label: string; title?: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0 bg-white px-3 py-2 dark:bg-slate-900" title={title}>
+      <dt className="truncate text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-0.5 break-words font-medium text-slate-900 dark:text-slate-100">{children}</dd>
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+'use client'
+
+import { useMirror } from '@/components/data/use-mirrors'
+import { useMirrorPartition } from '@/components/data/use-mirror-partition'
+import { usePartitionHistory } from '@/components/data/use-partition-history'
+import { StateGraph } from '@/components/state-graph/state-graph'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { NotFoundPanel } from '@/components/ui/not-found-panel'
+import { Panel, Skeleton } from '@/components/ui/panel'
+import type { LogWindowSize } from '@/lib/ui/log-strip'
+import { PartitionHeader } from './partition-header'
+import { PartitionLogs } from './partition-logs'
+import { PartitionSkeleton } from './partition-skeleton'
+import { TransitionTimeline } from './transition-timeline'
+
+/** The partition page (UI.md §2): header, state graph and timeline side by side, then the log tapes. */
+export function PartitionView({
+  mirror,
+  topic,
+  partition,
+  initialSelection,
+  initialSize,
+}: {
+  mirror: string
+  topic: string
+  partition: number
+  initialSelection: number | null
+  initialSize: LogWindowSize
+}) {
+  const mirrorQuery = useMirror(mirror)
+  const partitionQuery = useMirrorPartition(mirror, topic, partition)
+  const history = usePartitionHistory(mirror, topic, partition)
+
+  if (mirrorQuery.isError) return <ErrorPanel title={`Could not load mirror ${mirror}`} error={mirrorQuery.error} onRetry={() => void mirrorQuery.refetch()} />
+  if (partitionQuery.isError) return <ErrorPanel title={`Could not load ${topic} / ${partition}`} error={partitionQuery.error} onRetry={() => void partitionQuery.refetch()} />
+  if (mirrorQuery.data === undefined || partitionQuery.data === undefined) return <PartitionSkeleton />
+  const found = partitionQuery.data.partition
+  if (found === null) {
+    return (
+      <NotFoundPanel
+        what={`Mirror ${mirror} has no partition ${topic} / ${partition}`}
+        detail={`${topic} has ${partitionQuery.data.topicPartitions} ${partitionQuery.data.topicPartitions === 1 ? 'partition' : 'partitions'} in this mirror.`}
+        backHref={`/mirrors/${encodeURIComponent(mirror)}`}
+        backLabel={`Back to mirror ${mirror}`}
+      />
+    )
+  }
+  const transitions = history.data?.transitions ?? []
+  return (
+    <div className="flex flex-col gap-6">
+      <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} />
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
+        <Panel title="State graph" id="state-graph">
+          <StateGraph current={found.state} transitions={transitions} />
+        </Panel>
+        <Panel title="Timeline (newest first)" id="timeline">
+          {history.isError ? (
+            <ErrorPanel title="Could not load the transitions" error={history.error} onRetry={() => void history.refetch()} compact />
+          ) : history.data === undefined ? (
+            <div className="flex flex-col gap-3">
+              {[0, 1, 2].map((row) => (
+                <Skeleton key={row} className="h-10 w-full" />
+              ))}
+            </div>
+          ) : (
+            <div className="max-h-[36rem] overflow-y-auto pr-1">
+              <TransitionTimeline transitions={transitions} currentError={found.error} />
+            </div>
+          )}
+        </Panel>
+      </div>
+      <Panel title="Logs, aligned by offset" id="logs">
+        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} />
+      </Panel>
+    </div>
+  )
+}

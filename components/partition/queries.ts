@@ -1,0 +1,28 @@
+import { clusterEndpoints, mirrorEndpoints } from '@/lib/api/endpoints'
+
+/**
+ * The requests behind the partition page, in one place, so the server's prefetch (app/…/page.tsx) and the
+ * client hooks (components/data/use-*.ts) ask with the very same endpoint, params and query, and so share
+ * the cache entry the first render hydrates.
+ */
+
+export function mirrorRequest(mirror: string) {
+  return { endpoint: mirrorEndpoints.getMirror, params: { mirror } }
+}
+
+/** There is no single-partition endpoint: the topic's partitions, from which the page picks its own. */
+export function mirrorPartitionRequest(mirror: string, topic: string) {
+  return { endpoint: mirrorEndpoints.listMirrorPartitions, params: { mirror }, query: { topic } }
+}
+
+export function partitionHistoryRequest(mirror: string, topic: string, partition: number) {
+  return { endpoint: mirrorEndpoints.partitionHistory, params: { mirror, topic, partition } }
+}
+
+export function topicPartitionsRequest(cluster: string, topic: string) {
+  return { endpoint: clusterEndpoints.listPartitions, params: { cluster, topic } }
+}
+
+export function recordsRequest(cluster: string, topic: string, partition: number, read: { fromOffset: number; limit: number }) {
+  return { endpoint: clusterEndpoints.readRecords, params: { cluster, topic, partition }, query: { fromOffset: read.fromOffset, limit: read.limit } }
+}

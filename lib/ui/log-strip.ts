@@ -1,0 +1,311 @@
+/**
+ * The log strips of the partition page (UI.md §5 "like a tape"): the source and destination logs of one
+ * mirror partition aligned by offset, so that offset N of both sits in one column and the KIP's worked
+ * example reads like its tables. Pure: the page fetches one window of each log and this decides what every
+ * cell shows, where the mirrored position and the truncation cut fall, which source records are at risk,
+ * and which window to read for "start", "end", "jump to offset" and "truncation point".
+ */
+import type { RecordEntry } from '../api/records'
+
+/** What a log holds, as the partitions and records endpoints describe it. */
+export interface LogExtent {
+  readonly logStartOffset: number
+  readonly highWatermark: number
+  readonly logEndOffset: number
+}
+
+/** Offsets `[from, from + size)`. */
+export interface LogWindow {
+  readonly from: number
+  readonly size: number
+}
+
+export const LOG_WINDOW_SIZES = [50, 200, 1000] as const
+export type LogWindowSize = (typeof LOG_WINDOW_SIZES)[number]
+export const DEFAULT_LOG_WINDOW_SIZE: LogWindowSize = 200
+/** The records endpoint's page limit: one request covers a whole window. */
+export const MAX_RECORDS_PER_READ = 1000
+
+export function isLogWindowSize(value: number): value is LogWindowSize {
+  return (LOG_WINDOW_SIZES as readonly number[]).includes(value)
+}
+
+/** `[start, end)`: from the lowest log start to the highest log end of the logs shown. */
+export interface LogBounds {
+  readonly start: number
+  readonly end: number
+}
+
+export function logBounds(extents: ReadonlyArray<LogExtent | null | undefined>): LogBounds {
+  const known = extents.filter((extent): extent is LogExtent => extent != null)
+  if (known.length === 0) return { start: 0, end: 0 }
+  return {
+    start: Math.min(...known.map((extent) => extent.logStartOffset)),
+    end: Math.max(...known.map((extent) => extent.logEndOffset)),
+  }
+}
+
+/** A window moved as little as needed to lie inside the bounds (or to start at them when the logs are shorter). */
+export function clampWindow(from: number, size: number, bounds: LogBounds): LogWindow {
+  const lastFrom = Math.max(bounds.start, bounds.end - size)
+  return { from: Math.max(bounds.start, Math.min(Math.trunc(from), lastFrom)), size }
+}
+
+export function firstWindow(size: number, bounds: LogBounds): LogWindow {
+  return clampWindow(bounds.start, size, bounds)
+}
+
+export function lastWindow(size: number, bounds: LogBounds): LogWindow {
+  return clampWindow(bounds.end - size, size, bounds)
+}
+
+/** The window that shows `offset` with a quarter of the window before it, so what led up to it is in view. */
+export function windowAround(offset: number, size: number, bounds: LogBounds): LogWindow {
+  return clampWindow(offset - Math.floor(size / 4), size, bounds)
+}
+
+export function nextWindow(window: LogWindow, bounds: LogBounds): LogWindow {
+  return clampWindow(window.from + window.size, window.size, bounds)
+}
+
+export function previousWindow(window: LogWindow, bounds: LogBounds): LogWindow {
+  return clampWindow(window.from - window.size, window.size, bounds)
+}
+
+/**
+ * Where the page opens: the whole log when it fits, else around the mirrored position (where the records at
+ * risk begin), else the end.
+ */
+export function initialWindow(size: number, bounds: LogBounds, focus: number | null): LogWindow {
+  if (bounds.end - bounds.start <= size) return firstWindow(size, bounds)
+  return focus === null ? lastWindow(size, bounds) : windowAround(focus, size, bounds)
+}
+
+/** Where the window stands: opened by the page (auto), kept at the end, at a start, or around an offset. */
+export type WindowAnchor =
+  | { readonly kind: 'auto' }
+  | { readonly kind: 'end' }
+  | { readonly kind: 'from'; readonly from: number }
+  | { readonly kind: 'around'; readonly offset: number }
+
+/** The window an anchor means for logs that grow: the server's first render and the browser agree on it. */
+export function resolveWindow(anchor: WindowAnchor, size: number, bounds: LogBounds, focus: number | null): LogWindow {
+  switch (anchor.kind) {
+    case 'auto':
+      return initialWindow(size, bounds, focus)
+    case 'end':
+      return lastWindow(size, bounds)
+    case 'from':
+      return clampWindow(anchor.from, size, bounds)
+    case 'around':
+      return windowAround(anchor.offset, size, bounds)
+  }
+}
+
+/**
+ * The records request that covers the window on one log, or null when the window holds none of its offsets.
+ * It depends on the log start only (not on the growing log end), so the query stays the same while records
+ * are appended and a refetch extends it in place.
+ */
+export function recordsRead(window: LogWindow, extent: LogExtent): { fromOffset: number; limit: number } | null {
+  const fromOffset = Math.max(window.from, extent.logStartOffset)
+  const end = window.from + window.size
+  if (fromOffset >= end || fromOffset >= extent.logEndOffset) return null
+  return { fromOffset, limit: Math.min(MAX_RECORDS_PER_READ, end - fromOffset) }
+}
+
+/**
+ * Where the destination stands against its source: the offset below which the destination holds the
+ * source's records. After a failover it is the last mirror position recorded by STOPPING (the markers the
+ * destination appended then are its own); otherwise the destination's high watermark.
+ */
+export function mirroredPosition(partition: {
+  readonly state: string
+  readonly destinationHighWatermark: number
+  readonly lastMirrorPosition: { readonly offset: number } | null
+}): number {
+  if ((partition.state === 'STOPPING' || partition.state === 'STOPPED') && partition.lastMirrorPosition !== null && partition.lastMirrorPosition.offset >= 0) {
+    return partition.lastMirrorPosition.offset
+  }
+  return partition.destinationHighWatermark
+}
+
+/** The source records beyond the mirrored position: lost to destination readers if the mirror failed over now. */
+export function recordsAtRisk(mirroredOffset: number | null, sourceLogEndOffset: number | null): { from: number; to: number; count: number } | null {
+  if (mirroredOffset === null || sourceLogEndOffset === null || sourceLogEndOffset <= mirroredOffset) return null
+  return { from: mirroredOffset, to: sourceLogEndOffset, count: sourceLogEndOffset - mirroredOffset }
+}
+
+/** Why a cell holds no record. */
+export type EmptyReason =
+  /** The lane's log is still being read. */
+  | 'loading'
+  /** Below the log start: deleted by retention (or never there). */
+  | 'beforeLogStart'
+  /** At or beyond the log end: not written (yet). */
+  | 'beyondLogEnd'
+  /** Written but not yet replicated to every in-sync replica, so not readable. */
+  | 'aboveHighWatermark'
+  /** Inside the log but without a record: removed by compaction. */
+  | 'noRecord'
+
+export interface LogCell {
+  readonly offset: number
+  readonly record: RecordEntry | null
+  readonly empty: EmptyReason | null
+  /** Source lane: at or beyond the mirrored position. Destination lane: the gap where those records would go. */
+  readonly atRisk: boolean
+  /** Destination lane: a record that the last truncation removed from this offset, when known. */
+  readonly removed: RecordEntry | null
+}
+
+export interface LogColumn {
+  readonly offset: number
+  readonly source: LogCell
+  readonly destination: LogCell
+}
+
+export interface LaneInput {
+  readonly extent: LogExtent | null
+  /** null while the window is being read. */
+  readonly records: readonly RecordEntry[] | null
+}
+
+export interface Truncation {
+  readonly offset: number
+  readonly removedRecords: number
+}
+
+export interface AlignedLogs {
+  readonly window: LogWindow
+  readonly bounds: LogBounds
+  /** One per offset shown: the window cut to the logs' bounds (no columns of nothing past the end). */
+  readonly columns: readonly LogColumn[]
+  readonly mirroredOffset: number | null
+  /** Column index whose left edge the mirrored-position line runs along (columns.length: after the last); null when outside the window. */
+  readonly mirroredLine: number | null
+  readonly truncation: Truncation | null
+  /** Column index of the truncation cut (its left edge); null when outside the window or there is none. */
+  readonly truncationLine: number | null
+  readonly atRisk: { from: number; to: number; count: number } | null
+}
+
+export interface AlignInput {
+  readonly window: LogWindow
+  readonly source: LaneInput
+  readonly destination: LaneInput
+  readonly mirroredOffset: number | null
+  readonly truncation: Truncation | null
+  /** Records the truncation removed (or will remove), when the caller knows them: shown ghosted on the destination. */
+  readonly removedRecords?: readonly RecordEntry[]
+}
+
+export function alignLogs(input: AlignInput): AlignedLogs {
+  const { window, source, destination, mirroredOffset, truncation } = input
+  const bounds = logBounds([source.extent, destination.extent])
+  const first = Math.max(window.from, bounds.start)
+  const last = Math.min(window.from + window.size, bounds.end)
+  const atRisk = recordsAtRisk(mirroredOffset, source.extent?.logEndOffset ?? null)
+  const sourceByOffset = byOffset(source.records)
+  const destinationByOffset = byOffset(destination.records)
+  const removedByOffset = byOffset(input.removedRecords ?? null)
+  const inRisk = (offset: number) => atRisk !== null && offset >= atRisk.from && offset < atRisk.to
+
+  const columns: LogColumn[] = []
+  for (let offset = first; offset < last; offset++) {
+    const risky = inRisk(offset)
+    columns.push({
+      offset,
+      source: cell(offset, source, sourceByOffset, risky, null),
+      destination: cell(offset, destination, destinationByOffset, false, removedByOffset?.get(offset) ?? null, risky),
+    })
+  }
+  return {
+    window,
+    bounds,
+    columns,
+    mirroredOffset,
+    mirroredLine: lineAt(mirroredOffset, first, last),
+    truncation,
+    truncationLine: truncation === null ? null : lineAt(truncation.offset, first, last),
+    atRisk,
+  }
+}
+
+function byOffset(records: readonly RecordEntry[] | null): Map<number, RecordEntry> | null {
+  if (records === null) return null
+  const map = new Map<number, RecordEntry>()
+  for (const record of records) map.set(record.offset, record)
+  return map
+}
+
+function cell(
+  offset: number,
+  lane: LaneInput,
+  records: Map<number, RecordEntry> | null,
+  atRisk: boolean,
+  removed: RecordEntry | null,
+  gapAtRisk = false,
+): LogCell {
+  const extent = lane.extent
+  const record = records?.get(offset) ?? null
+  if (record !== null) return { offset, record, empty: null, atRisk, removed }
+  let empty: EmptyReason
+  if (extent === null) empty = 'loading'
+  else if (offset < extent.logStartOffset) empty = 'beforeLogStart'
+  else if (offset >= extent.logEndOffset) empty = 'beyondLogEnd'
+  else if (offset >= extent.highWatermark) empty = 'aboveHighWatermark'
+  else if (records === null) empty = 'loading'
+  else empty = 'noRecord'
+  // The destination's empty tail over the source's at-risk range is the hatched gap of the sketch.
+  return { offset, record: null, empty, atRisk: atRisk || (gapAtRisk && empty === 'beyondLogEnd'), removed }
+}
+
+function lineAt(offset: number | null, first: number, last: number): number | null {
+  if (offset === null || offset < first || offset > last) return null
+  return offset - first
+}
+
+/** How a record type looks on the tape: a glyph (shape) and a tone, never colour alone. */
+export const RECORD_LOOK = {
+  DATA: { glyph: '▪', label: 'data', tone: 'neutral' },
+  COMMIT: { glyph: '✓', label: 'COMMIT', tone: 'healthy' },
+  ABORT: { glyph: '✕', label: 'ABORT', tone: 'danger' },
+  MIRROR_PID_RESET: { glyph: '⟲', label: 'PID reset', tone: 'done' },
+  CONTROL: { glyph: '◇', label: 'control', tone: 'progress' },
+} as const satisfies Record<RecordEntry['type'], { glyph: string; label: string; tone: string }>
+
+/** What a DATA cell prints: `key=value` as the KIP's tables write it, or the value alone. */
+export function recordContent(record: RecordEntry): string {
+  if (record.type !== 'DATA') return RECORD_LOOK[record.type].label
+  if (record.encoding === 'base64') return 'binary'
+  if (record.key === null) return record.value ?? 'null'
+  return `${record.key}=${record.value ?? 'null'}`
+}
+
+/** One sentence for a cell's accessible name and hover title. */
+export function describeCell(lane: 'source' | 'destination', cell: LogCell, mirroredOffset: number | null): string {
+  const parts = [`${lane} offset ${cell.offset}`]
+  const record = cell.record
+  if (record !== null) {
+    parts.push(record.type === 'DATA' ? `DATA ${recordContent(record)}` : record.type)
+    parts.push(record.producerId === null ? 'no producer id' : `producer ${record.producerId} epoch ${record.producerEpoch ?? '–'}`)
+    parts.push(`leader epoch ${record.leaderEpoch}`)
+    if (record.transactional && record.type === 'DATA') parts.push('transactional')
+  } else {
+    parts.push(EMPTY_TEXT[cell.empty ?? 'noRecord'])
+  }
+  if (lane === 'source' && cell.atRisk) parts.push('at risk: not mirrored')
+  else if (lane === 'source' && record !== null && mirroredOffset !== null && cell.offset < mirroredOffset) parts.push('mirrored')
+  if (lane === 'destination' && cell.atRisk) parts.push('missing here: at risk on the source')
+  if (cell.removed !== null) parts.push(`removed by truncation: ${cell.removed.type === 'DATA' ? recordContent(cell.removed) : cell.removed.type}`)
+  return parts.join(', ')
+}
+
+export const EMPTY_TEXT: Record<EmptyReason, string> = {
+  loading: 'loading',
+  beforeLogStart: 'before the log start (deleted)',
+  beyondLogEnd: 'not written',
+  aboveHighWatermark: 'above the high watermark (not readable yet)',
+  noRecord: 'no record (compacted)',
+}
