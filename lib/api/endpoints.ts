@@ -474,7 +474,8 @@ export const mirrorEndpoints = {
     status: 202,
     response: FailoverAccepted,
     otherResponses: { 200: FailoverPlanResponse },
-    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE'],
+    // CONFLICT: a failover of the same partitions is running (its id in details.operation).
+    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE', 'CONFLICT'],
   }),
   listMirrorPartitions: endpoint({
     operationId: 'listMirrorPartitions',
