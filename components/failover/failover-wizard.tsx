@@ -65,6 +65,15 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
     if (state.step === 'confirm' && dataUpdatedAt > 0 && Date.now() - dataUpdatedAt > PLAN_MAX_AGE_MS) void refetchPlan()
   }, [state.step, dataUpdatedAt, planFetching, refetchPlan])
 
+  // The address names the operation, so a reload (or a link sent to a colleague) opens it again.
+  useEffect(() => {
+    if (state.operationId === null) return
+    const url = new URL(window.location.href)
+    if (url.searchParams.get('operation') === state.operationId) return
+    url.searchParams.set('operation', state.operationId)
+    window.history.replaceState(window.history.state, '', url)
+  }, [state.operationId])
+
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => {
     if (previousStep.current !== undefined) heading.current?.focus({ preventScroll: false })
