@@ -41,8 +41,8 @@ test('fail over the worked example through the wizard, step by step', async ({ p
   await expect(row).toContainText('pid 4001 · epoch 0 · from 0')
   await expect(row).toContainText('pid 4002 · epoch 0 · from 2')
   await expect(row).toContainText('offsets 3–5')
-  await expect(page.getByText('Records at risk', { exact: true }).locator('..')).toContainText('3')
-  await expect(page.getByText('Transactions to abort', { exact: true }).locator('..')).toContainText('2')
+  await expect(page.locator('[data-figure="Records at risk"] dd').first()).toHaveText('3')
+  await expect(page.locator('[data-figure="Transactions to abort"] dd').first()).toHaveText('2')
   await lookAt(page, testInfo, 'failover-3-impact')
   await page.getByRole('button', { name: 'Next: Confirm' }).click()
 

@@ -1,7 +1,7 @@
 'use client'
 
 import Link from 'next/link'
-import { useEffect, useReducer, useRef } from 'react'
+import { useEffect, useReducer, useRef, useState } from 'react'
 import { useCreateReverseMirror, useFailbackPlan, useTopicLogEnds, type ReverseMirror } from '@/components/data/use-failback'
 import { Figure } from '@/components/failover/figure'
 import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
@@ -41,6 +41,7 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
   const plan = useFailbackPlan(reverse, PLANNING.includes(state.step))
   const logStarts = useTopicLogEnds(mirror.sourceCluster, mirror.topics, { enabled: state.step === 'plan' })
   const create = useCreateReverseMirror()
+  const [refusalError, setRefusalError] = useState<unknown>(null)
   const total = Object.values(mirror.partitionsByState).reduce<number>((sum, count) => sum + (count ?? 0), 0)
   const stopped = mirror.partitionsByState.STOPPED ?? 0
   const allStopped = total > 0 && stopped === total
@@ -60,7 +61,10 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
     dispatch({ type: 'submitted', expected: mirror.sourceCluster })
     create.mutate(reverse, {
       onSuccess: () => dispatch({ type: 'created' }),
-      onError: (error) => dispatch({ type: 'refused', error: { code: isApiError(error) ? error.code : 'INTERNAL', message: error.message } }),
+      onError: (error) => {
+        setRefusalError(error)
+        dispatch({ type: 'refused', error: { code: isApiError(error) ? error.code : 'INTERNAL', message: error.message } })
+      },
     })
   }
 
@@ -145,7 +149,7 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
                 submit()
               }}
             >
-              {state.refusal !== null && <ErrorPanel error={state.refusal} title="The failback was refused" />}
+              {state.refusal !== null && <ErrorPanel error={refusalError} title="The failback was refused" />}
               <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
                 This creates mirror <span className="font-mono font-semibold">{state.reverseName}</span> from <span className="font-mono">{mirror.destinationCluster}</span> to{' '}
                 <span className="font-mono">{mirror.sourceCluster}</span>: {formatCount(totals.partitionsTruncated)} partitions of <span className="font-mono">{mirror.sourceCluster}</span> are cut back and{' '}

@@ -1,6 +1,6 @@
 'use client'
 
-import { useCallback, useEffect, useReducer, useRef } from 'react'
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react'
 import { useFailoverMutation, useFailoverPlan } from '@/components/data/use-failover-plan'
 import { useLiveOperation } from '@/components/data/use-live-operation'
 import { useRunningFailover } from '@/components/data/use-running-failover'
@@ -81,6 +81,8 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
 
   const onFinished = useCallback(() => dispatch({ type: 'finished' }), [])
   const mutation = useFailoverMutation(mirror.name)
+  // The refusal as the API sent it (code, message), for the error panel; the machine keeps its code.
+  const [refusalError, setRefusalError] = useState<unknown>(null)
   const submit = () => {
     if (!canSubmit(state, mirror.name)) return
     dispatch({ type: 'submitted', mirror: mirror.name })
@@ -92,6 +94,7 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
           dispatch({ type: 'operationFound', operationId: other })
           return
         }
+        setRefusalError(error)
         dispatch({ type: 'refused', error: { code: isApiError(error) ? error.code : 'INTERNAL', message: error.message } })
         // The gates may have moved since the operator looked: the next look shows the engine's view.
         void refetchPlan()
@@ -131,7 +134,7 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
                   ✕ The gates changed since you checked them: go back to Gates.
                 </p>
               )}
-              {state.refusal !== null && <ErrorPanel error={state.refusal} title="The failover was refused" />}
+              {state.refusal !== null && <ErrorPanel error={refusalError} title="The failover was refused" />}
               <ConfirmStep
                 mirror={mirror.name}
                 destinationCluster={mirror.destinationCluster}

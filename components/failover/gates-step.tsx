@@ -1,7 +1,7 @@
 'use client'
 
 import type { FailoverPlan } from '@/lib/api/mirrors'
-import { GATE_ADVICE, gateTitle, isForceable } from '@/lib/failover/gate-forcing'
+import { GATE_ADVICE, decideGates, gateTitle, isForceable } from '@/lib/failover/gate-forcing'
 
 /**
  * Step 2: the dry run's preflight gates, each passed (✓) or failed (✕) with its detail and, when failed,
@@ -9,9 +9,22 @@ import { GATE_ADVICE, gateTitle, isForceable } from '@/lib/failover/gate-forcing
  * `force` and kept in the audit log); a failing blocking gate cannot be forced.
  */
 export function GatesStep({ plan, forced, onForce }: { plan: FailoverPlan; forced: readonly string[]; onForce: (gate: string, force: boolean) => void }) {
+  const decision = decideGates(plan.gates, forced)
+  // Failing gates first: they are what the operator has to decide about.
+  const gates = [...plan.gates].sort((a, b) => Number(a.ok) - Number(b.ok))
   return (
+    <div className="space-y-3">
+      <p role="status" className={`text-sm font-medium ${decision.canProceed ? 'text-slate-800 dark:text-slate-200' : 'text-red-800 dark:text-red-300'}`}>
+        {decision.blocking.length > 0
+          ? `✕ ${decision.blocking.map((gate) => gateTitle(gate.name)).join(', ')} cannot be forced: change the topic selection.`
+          : decision.unforced.length > 0
+            ? `✕ ${decision.unforced.length} failing gate${decision.unforced.length === 1 ? '' : 's'} (${decision.unforced.map((gate) => gateTitle(gate.name)).join(', ')}): force past ${decision.unforced.length === 1 ? 'it' : 'them'} to go on, or go back.`
+            : decision.forced.length > 0
+              ? `▲ Every failing gate is forced (${decision.forced.map((gate) => gateTitle(gate.name)).join(', ')}).`
+              : '✓ Every gate passes.'}
+      </p>
     <ul className="space-y-2" aria-label="Preflight gates">
-      {plan.gates.map((gate) => {
+      {gates.map((gate) => {
         const isForced = forced.includes(gate.name)
         const tone = gate.ok
           ? 'border-slate-200 dark:border-slate-700'
@@ -40,5 +53,6 @@ export function GatesStep({ plan, forced, onForce }: { plan: FailoverPlan; force
         )
       })}
     </ul>
+    </div>
   )
 }

@@ -3,6 +3,7 @@ import { formatResult, type BenchResult } from './result'
 import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
 import { benchStorage } from './storage'
+import { benchUiFailover } from './ui-failover'
 
 async function benchApiIfBuilt(): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
@@ -16,6 +17,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['embedded log storage', benchStorage],
   ['mirroring engine', benchEngine],
   ['http api', benchApiIfBuilt],
+  ['ui failover wizard', () => (hasProductionBuild() ? benchUiFailover() : Promise.resolve([]))],
 ]
 
 async function main() {
