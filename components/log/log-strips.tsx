@@ -18,6 +18,8 @@ export type LaneId = 'source' | 'destination'
 export interface LaneName {
   /** "source", "destination", or what the caller calls them ("old source"). */
   readonly title: string
+  /** For narrow screens: "src", "dest". */
+  readonly short: string
   readonly cluster: string
 }
 
@@ -26,7 +28,7 @@ export interface StripSelection {
   readonly lane: LaneId
 }
 
-const CELL_WIDTH = 88
+const CELL_WIDTH = 96
 const LANES: readonly LaneId[] = ['source', 'destination']
 
 /** `aligned` comes from alignLogs (lib/ui/log-strip.ts); the caller keeps it to show the selected column's details. */
@@ -120,7 +122,10 @@ export function LogStrips({
               className="sticky left-0 z-20 flex shrink-0 flex-col justify-center border-r border-slate-200 bg-white px-2 py-1 dark:border-slate-800 dark:bg-slate-900"
               style={{ width: labelWidth }}
             >
-              <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-200">{names[lane].title}</span>
+              <span className="text-[11px] font-semibold uppercase tracking-wide text-slate-700 dark:text-slate-200">
+                <span className="sm:hidden">{names[lane].short}</span>
+                <span className="hidden sm:inline">{names[lane].title}</span>
+              </span>
               <span className="truncate text-[11px] text-slate-500 dark:text-slate-400" title={names[lane].cluster}>
                 {names[lane].cluster}
               </span>
@@ -148,7 +153,7 @@ export function LogStrips({
         {aligned.mirroredLine !== null && (
           <div aria-hidden data-testid="mirrored-line" className="pointer-events-none absolute top-0 z-10" style={{ left: lineLeft(aligned.mirroredLine), bottom: '0.25rem' }}>
             <div className="absolute inset-y-0 -left-px w-0.5 bg-indigo-600 dark:bg-indigo-400" />
-            <span className="absolute bottom-0 left-1 whitespace-nowrap rounded bg-indigo-600 px-1.5 py-px text-[11px] font-semibold text-white dark:bg-indigo-500">
+            <span className="absolute bottom-0 left-1 whitespace-nowrap rounded bg-indigo-600 px-1.5 py-px text-[11px] font-semibold text-white">
               ◂ mirrored to {formatOffset(aligned.mirroredOffset ?? 0)}
             </span>
           </div>
@@ -156,7 +161,7 @@ export function LogStrips({
         {aligned.truncation !== null && aligned.truncationLine !== null && (
           <span
             aria-hidden
-            className="pointer-events-none absolute bottom-1 z-10 whitespace-nowrap rounded bg-red-600 px-1.5 py-px text-[11px] font-semibold text-white dark:bg-red-500"
+            className="pointer-events-none absolute bottom-1 z-10 whitespace-nowrap rounded bg-red-700 px-1.5 py-px text-[11px] font-semibold text-white"
             style={{ left: `calc(${lineLeft(aligned.truncationLine)} - 0.25rem)`, transform: 'translateX(-100%)' }}
           >
             cut at {formatOffset(aligned.truncation.offset)} ✂
@@ -202,7 +207,6 @@ const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected
       role="gridcell"
       tabIndex={tabbable ? 0 : -1}
       aria-selected={selected}
-      aria-label={description}
       title={description}
       data-lane={lane}
       data-offset={cell.offset}
@@ -218,8 +222,12 @@ const StripCell = memo(function StripCell({ lane, cell, mirroredOffset, selected
       }`}
       style={{ width: CELL_WIDTH }}
     >
-      {cell.record !== null ? <RecordBox record={cell.record} atRisk={cell.atRisk} selected={selected} /> : <EmptyBox cell={cell} selected={selected} />}
-      {cell.removed !== null && cell.record === null && <GhostBox record={cell.removed} />}
+      {/* The cell's name is the sentence; the drawing is for the eyes (it abbreviates what the sentence says). */}
+      <span className="sr-only">{description}</span>
+      <div aria-hidden className="h-full">
+        {cell.record !== null ? <RecordBox record={cell.record} atRisk={cell.atRisk} selected={selected} /> : <EmptyBox cell={cell} selected={selected} />}
+        {cell.removed !== null && cell.record === null && <GhostBox record={cell.removed} />}
+      </div>
     </div>
   )
 }, sameCell)
@@ -246,26 +254,21 @@ function RecordBox({ record, atRisk, selected }: { record: RecordEntry; atRisk: 
   const marker = record.type !== 'DATA'
   return (
     <div
-      className={`flex h-full flex-col justify-between overflow-hidden border-2 px-1.5 py-0.5 font-mono text-[11px] leading-tight ${TONE_CELL[look.tone]} ${marker ? 'rounded-full' : 'rounded-sm'} ${
+      className={`flex h-full flex-col justify-between overflow-hidden border-2 px-1.5 py-0.5 font-mono text-[11px] leading-tight ${TONE_CELL[look.tone]} ${marker ? 'rounded-[14px]' : 'rounded-sm'} ${
         selected ? 'outline-2 outline-offset-1 outline-indigo-600 dark:outline-indigo-300' : ''
       } ${atRisk ? HATCH : ''}`}
     >
-      <span className="flex items-center gap-1 truncate text-[12px] font-semibold text-slate-900 dark:text-slate-50">
+      <span className={`flex items-center gap-1 truncate font-semibold text-slate-900 dark:text-slate-50 ${marker ? 'text-[11px] tracking-tight' : 'text-[12px]'}`}>
         <span aria-hidden className={GLYPH_COLOUR[look.tone]}>
           {look.glyph}
         </span>
         <span className="truncate">{recordContent(record)}</span>
       </span>
-      <span className="truncate text-slate-600 dark:text-slate-300">{record.producerId === null ? 'no pid' : `pid ${record.producerId}`}</span>
-      <span className="flex justify-between text-slate-500 dark:text-slate-400">
+      <span className="truncate text-slate-700 dark:text-slate-300">{record.producerId === null ? 'no pid' : `pid ${record.producerId}`}</span>
+      <span className="flex justify-between text-slate-700 dark:text-slate-300">
         <span>e{record.producerEpoch ?? '–'}</span>
         <span>L{record.leaderEpoch}</span>
       </span>
-      {atRisk && (
-        <span className="absolute right-1.5 top-1.5 rounded-sm bg-amber-100 px-0.5 text-[9px] font-bold uppercase text-amber-900 dark:bg-amber-900 dark:text-amber-100" aria-hidden>
-          risk
-        </span>
-      )}
     </div>
   )
 }
@@ -311,7 +314,7 @@ export function LogStripsLegend({ atRiskCount }: { atRiskCount: number | null })
         const look = RECORD_LOOK[type]
         return (
           <li key={type} className="flex items-center gap-1.5">
-            <span aria-hidden className={`inline-grid h-4 w-6 place-items-center border-2 font-mono text-[10px] ${TONE_CELL[look.tone]} ${type === 'DATA' ? 'rounded-sm' : 'rounded-full'} ${GLYPH_COLOUR[look.tone]}`}>
+            <span aria-hidden className={`inline-grid h-4 w-6 place-items-center border-2 font-mono text-[10px] ${TONE_CELL[look.tone]} ${type === 'DATA' ? 'rounded-sm' : 'rounded-lg'} ${GLYPH_COLOUR[look.tone]}`}>
               {look.glyph}
             </span>
             {type === 'DATA' ? 'data (key=value)' : type === 'MIRROR_PID_RESET' ? 'MIRROR_PID_RESET' : type}

@@ -10,9 +10,25 @@ import { STATE_METADATA } from '@/lib/mirror/states'
 import { PartitionActions } from './partition-actions'
 
 /** Who, what state since when, how far behind, and the positions that matter for a failover or failback. */
-export function PartitionHeader({ mirror, partition, topicPartitions }: { mirror: Mirror; partition: MirrorPartition; topicPartitions: number }) {
+export function PartitionHeader({
+  mirror,
+  partition,
+  topicPartitions,
+  sourceHighWatermark,
+}: {
+  mirror: Mirror
+  partition: MirrorPartition
+  topicPartitions: number
+  /** Read from the source log itself: the engine stops sampling the source while a partition is not fetching. */
+  sourceHighWatermark: number | null
+}) {
   const mirrorHref = `/mirrors/${encodeURIComponent(mirror.name)}`
   const truncation = partition.lastTruncation
+  const sourceHw = sourceHighWatermark ?? partition.sourceHighWatermark
+  const stopped = partition.state === 'STOPPING' || partition.state === 'STOPPED'
+  // Lag is sampled only while MIRRORING; a paused or failed partition is behind by what the logs say.
+  const offsetLag = partition.offsetLag ?? (stopped || sourceHw === null ? null : Math.max(0, sourceHw - partition.destinationHighWatermark))
+  const lagFromLogs = partition.offsetLag === null && offsetLag !== null
   const position = partition.lastMirrorPosition
   return (
     <header className="flex flex-col gap-4">
@@ -73,18 +89,23 @@ export function PartitionHeader({ mirror, partition, topicPartitions }: { mirror
         <PartitionActions mirror={mirror.name} topic={partition.topic} state={partition.state} topicPartitions={topicPartitions} />
       </div>
       <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-lg border border-slate-200 bg-slate-200 text-sm sm:grid-cols-4 lg:grid-cols-7 dark:border-slate-800 dark:bg-slate-800">
-        <Figure label="Offset lag" title={partition.offsetLag === null ? 'unknown: the source could not be read' : `${partition.offsetLag} records`}>
-          {partition.offsetLag === null ? '–' : `${formatCount(partition.offsetLag)} ${partition.offsetLag === 1 ? 'record' : 'records'}`}
+        <Figure
+          label="Offset lag"
+          title={offsetLag === null ? (stopped ? 'not mirroring: the mirror was failed over' : 'unknown: the source could not be read') : `${offsetLag} records${lagFromLogs ? ', from the logs: lag is sampled only while MIRRORING' : ''}`}
+        >
+          <span>{offsetLag === null ? (stopped ? 'stopped' : '–') : `${formatCount(offsetLag)} ${offsetLag === 1 ? 'record' : 'records'}`}</span>
+          {lagFromLogs && <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">from the logs</span>}
         </Figure>
         <Figure label="Time lag" title={partition.timeLagMs === null ? 'unknown' : `${partition.timeLagMs} ms`}>
           {partition.timeLagMs === null ? '–' : formatDuration(partition.timeLagMs)}
         </Figure>
-        <Figure label="Source HW → destination HW" title={`source high watermark ${partition.sourceHighWatermark ?? 'unknown'}, destination high watermark ${partition.destinationHighWatermark}, destination log end ${partition.destinationLogEndOffset}`}>
+        <Figure label="High watermarks" title={`source high watermark ${sourceHw ?? 'unknown'}, destination high watermark ${partition.destinationHighWatermark}, destination log end ${partition.destinationLogEndOffset}`}>
           <span className="font-mono">
-            {partition.sourceHighWatermark === null ? '–' : formatOffset(partition.sourceHighWatermark)} → {formatOffset(partition.destinationHighWatermark)}
+            {sourceHw === null ? '–' : formatOffset(sourceHw)} → {formatOffset(partition.destinationHighWatermark)}
           </span>
+          <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">source → destination</span>
         </Figure>
-        <Figure label="Destination leader epoch">
+        <Figure label="Leader epoch" title="The destination's leader epoch: above every mirrored batch's epoch">
           <span className="font-mono">{partition.destinationLeaderEpoch}</span>
         </Figure>
         <Figure label="Last mirror position" title="Recorded by the last STOPPING: (leader epoch, offset), what a failback truncates to">
@@ -93,6 +114,10 @@ export function PartitionHeader({ mirror, partition, topicPartitions }: { mirror
         <Figure label="Last truncation" title={truncation === null ? undefined : `${truncation.reason}, ${exactTime(truncation.at)}`}>
           {truncation === null ? (
             <span className="text-slate-500 dark:text-slate-400">never</span>
+          ) : truncation.removedRecords === 0 ? (
+            <span>
+              <span className="text-slate-600 dark:text-slate-300">nothing removed</span> · started at <span className="font-mono">{formatOffset(truncation.offset)}</span> ({truncation.reason})
+            </span>
           ) : (
             <span>
               <span className="font-mono">✂ {formatOffset(truncation.offset)}</span>, {formatCount(truncation.removedRecords)} removed ·{' '}
@@ -100,16 +125,17 @@ export function PartitionHeader({ mirror, partition, topicPartitions }: { mirror
             </span>
           )}
         </Figure>
-        <Figure label="Last fetch">{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
+        <Figure label="Last fetch" wide>{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
       </dl>
     </header>
   )
 }
 
-function Figure({ label, title, children }: { label: string; title?: string; children: ReactNode }) {
+/** `wide`: the last of an odd count, spanning both columns on phones rather than leaving a hole. */
+function Figure({ label, title, wide = false, children }: { label: string; title?: string; wide?: boolean; children: ReactNode }) {
   return (
-    <div className="min-w-0 bg-white px-3 py-2 dark:bg-slate-900" title={title}>
-      <dt className="truncate text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+    <div className={`min-w-0 bg-white px-3 py-2 dark:bg-slate-900 ${wide ? 'col-span-2 sm:col-span-1' : ''}`} title={title}>
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
       <dd className="mt-0.5 break-words font-medium text-slate-900 dark:text-slate-100">{children}</dd>
     </div>
   )

@@ -69,7 +69,8 @@ export function PartitionLogs({
   }
   const sourceLane = lane(sourceExtent, sourceRead, sourceRecords)
   const destinationLane = lane(destinationExtent, destinationRead, destinationRecords)
-  const truncation = partition.lastTruncation
+  // A start from scratch records a truncation that removed nothing: no cut to show.
+  const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords > 0 ? partition.lastTruncation : null
   // Cheap even for 1,000 offsets; the cells compare what they show, so an unchanged cell does not re-render.
   const aligned = alignLogs({
     window,
@@ -79,7 +80,10 @@ export function PartitionLogs({
     truncation: truncation === null ? null : { offset: truncation.offset, removedRecords: truncation.removedRecords },
   })
 
-  const names: Record<LaneId, LaneName> = { source: { title: 'source', cluster: mirror.sourceCluster }, destination: { title: 'destination', cluster: mirror.destinationCluster } }
+  const names: Record<LaneId, LaneName> = {
+    source: { title: 'source', short: 'src', cluster: mirror.sourceCluster },
+    destination: { title: 'destination', short: 'dest', cluster: mirror.destinationCluster },
+  }
   const errors = [
     { title: `Could not read ${mirror.sourceCluster}'s log`, query: sourceExtent },
     { title: `Could not read ${mirror.sourceCluster}'s records`, query: sourceRecords },
@@ -100,10 +104,13 @@ export function PartitionLogs({
         ) : (
           <>
             <strong className="font-semibold text-amber-900 dark:text-amber-200">
-              {formatCount(atRisk.count)} {atRisk.count === 1 ? 'record' : 'records'} at risk
+              {formatCount(atRisk.count)} {atRisk.count === 1 ? 'record' : 'records'} {partition.state === 'STOPPED' || partition.state === 'STOPPING' ? 'not mirrored' : 'at risk'}
             </strong>{' '}
             (offsets <span className="font-mono">{formatOffset(atRisk.from)}</span>–<span className="font-mono">{formatOffset(atRisk.to - 1)}</span>): on {mirror.sourceCluster}, beyond the mirrored position{' '}
-            <span className="font-mono">{formatOffset(mirroredOffset)}</span>; lost to {mirror.destinationCluster}&apos;s readers if the mirror fails over now.
+            <span className="font-mono">{formatOffset(mirroredOffset)}</span>;{' '}
+            {partition.state === 'STOPPED' || partition.state === 'STOPPING'
+              ? `the failover left them behind: ${mirror.destinationCluster}'s readers never got them.`
+              : `lost to ${mirror.destinationCluster}'s readers if the mirror fails over now.`}
           </>
         )}
         {truncation !== null && (

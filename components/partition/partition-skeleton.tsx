@@ -10,6 +10,9 @@ export function PartitionSkeleton() {
         <Skeleton className="h-5 w-96 max-w-full" />
         <Skeleton className="mt-2 h-16 w-full" />
       </div>
+      <Panel title="Logs, aligned by offset">
+        <Skeleton className="h-44 w-full" />
+      </Panel>
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph">
           <Skeleton className="h-80 w-full" />
@@ -22,9 +25,6 @@ export function PartitionSkeleton() {
           </div>
         </Panel>
       </div>
-      <Panel title="Logs, aligned by offset">
-        <Skeleton className="h-44 w-full" />
-      </Panel>
     </div>
   )
 }

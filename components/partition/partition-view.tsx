@@ -3,6 +3,7 @@
 import { useMirror } from '@/components/data/use-mirrors'
 import { useMirrorPartition } from '@/components/data/use-mirror-partition'
 import { usePartitionHistory } from '@/components/data/use-partition-history'
+import { useLogExtent } from '@/components/data/use-records'
 import { StateGraph } from '@/components/state-graph/state-graph'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { NotFoundPanel } from '@/components/ui/not-found-panel'
@@ -13,7 +14,10 @@ import { PartitionLogs } from './partition-logs'
 import { PartitionSkeleton } from './partition-skeleton'
 import { TransitionTimeline } from './transition-timeline'
 
-/** The partition page (UI.md §2): header, state graph and timeline side by side, then the log tapes. */
+/**
+ * The partition page (UI.md §2): header, the log tapes (what a failover would cost, above the fold), then the
+ * state graph and the timeline side by side.
+ */
 export function PartitionView({
   mirror,
   topic,
@@ -30,6 +34,7 @@ export function PartitionView({
   const mirrorQuery = useMirror(mirror)
   const partitionQuery = useMirrorPartition(mirror, topic, partition)
   const history = usePartitionHistory(mirror, topic, partition)
+  const sourceLog = useLogExtent(mirrorQuery.data?.sourceCluster, topic, partition)
 
   if (mirrorQuery.isError) return <ErrorPanel title={`Could not load mirror ${mirror}`} error={mirrorQuery.error} onRetry={() => void mirrorQuery.refetch()} />
   if (partitionQuery.isError) return <ErrorPanel title={`Could not load ${topic} / ${partition}`} error={partitionQuery.error} onRetry={() => void partitionQuery.refetch()} />
@@ -48,7 +53,10 @@ export function PartitionView({
   const transitions = history.data?.transitions ?? []
   return (
     <div className="flex flex-col gap-6">
-      <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} />
+      <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} sourceHighWatermark={sourceLog.data?.highWatermark ?? null} />
+      <Panel title="Logs, aligned by offset" id="logs">
+        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} />
+      </Panel>
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph" id="state-graph">
           <StateGraph current={found.state} transitions={transitions} />
@@ -69,9 +77,6 @@ export function PartitionView({
           )}
         </Panel>
       </div>
-      <Panel title="Logs, aligned by offset" id="logs">
-        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} />
-      </Panel>
     </div>
   )
 }

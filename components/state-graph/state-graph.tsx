@@ -65,15 +65,15 @@ function StateNode({ data }: NodeProps<StateFlowNode>) {
       data-visited={visited || undefined}
       title={node.description}
       style={{ width: nodeWidth, height: nodeHeight, borderColor: visited || current ? tone.color : undefined }}
-      className={`relative flex items-center gap-2 rounded-md border-2 bg-white px-2.5 text-left dark:bg-slate-900 ${
+      className={`relative flex items-center gap-1.5 rounded-md border-2 bg-white px-2 text-left dark:bg-slate-900 ${
         visited || current ? 'border-solid' : 'border-dashed border-slate-300 dark:border-slate-600'
       } ${current ? 'ring-4 ring-indigo-500/60 ring-offset-2 ring-offset-white dark:ring-indigo-400/70 dark:ring-offset-slate-900' : ''}`}
     >
       <Handle type="target" position={Position.Top} isConnectable={false} className="!pointer-events-none !opacity-0" />
-      <span aria-hidden className="w-5 shrink-0 text-center font-mono text-sm leading-none" style={{ color: tone.color }}>
+      <span aria-hidden className="w-4 shrink-0 text-center font-mono text-sm leading-none" style={{ color: tone.color }}>
         {style.icon}
       </span>
-      <span className={`min-w-0 truncate text-[12px] font-semibold tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
+      <span className={`min-w-0 truncate text-[10.5px] font-semibold tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
         {node.id}
       </span>
       {current && (
@@ -147,6 +147,13 @@ export function StateGraph({ current, transitions }: { current: MirrorPartitionS
     observer.observe(element)
     return () => observer.disconnect()
   }, [])
+  // Where the box scrolls sideways (phones), the current state starts in view.
+  useEffect(() => {
+    const element = box.current
+    const node = GRAPH.nodes.find((entry) => entry.id === current)
+    if (element === null || node === undefined || element.scrollWidth <= element.clientWidth) return
+    element.scrollLeft = (node.x + PAD.left) * zoom - element.clientWidth / 2
+  }, [current, zoom])
 
   const taken = useMemo(() => {
     const counts = new Map<string, number>()

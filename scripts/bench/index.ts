@@ -4,20 +4,26 @@ import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
 import { benchStorage } from './storage'
 import { benchUiFailover } from './ui-failover'
+import { benchUiPartition } from './ui-partition'
 
-async function benchApiIfBuilt(): Promise<BenchResult[]> {
+async function ifBuilt(run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
     console.log('skipped: no production build (.next/BUILD_ID); run `npx next build` first')
     return []
   }
-  return benchApi()
+  return run()
+}
+
+async function benchApiIfBuilt(): Promise<BenchResult[]> {
+  return ifBuilt(benchApi)
 }
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['embedded log storage', benchStorage],
   ['mirroring engine', benchEngine],
   ['http api', benchApiIfBuilt],
-  ['ui failover wizard', () => (hasProductionBuild() ? benchUiFailover() : Promise.resolve([]))],
+  ['ui partition page', () => ifBuilt(benchUiPartition)],
+  ['ui failover wizard', () => ifBuilt(benchUiFailover)],
 ]
 
 async function main() {
