@@ -85,7 +85,7 @@ export function ExportRemovedRecords({ cluster, ranges, total, fileName }: { clu
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
         <button type="button" className={buttonClass('secondary')} disabled={status.kind === 'running' || ranges.length === 0} onClick={() => void run()}>
-          <span aria-hidden>⭳</span> Download the {formatCount(total)} records that will be removed (NDJSON)
+          <span aria-hidden>↓</span> Download the {formatCount(total)} records that will be removed (NDJSON)
         </button>
         <span role="status" className="text-sm text-slate-700 dark:text-slate-300">
           {status.kind === 'running' && `Exporting… ${formatCount(status.written)} of ${formatCount(total)}`}

@@ -38,7 +38,7 @@ export function TruncationStrips({
   const failure = upper.error ?? lower.error ?? upperRecords.error ?? lowerRecords.error
   if (failure) return <ErrorPanel error={failure} title={`Could not read the logs of ${topic}-${partition}`} compact onRetry={() => [upper, lower, upperRecords, lowerRecords].forEach((query) => void query.refetch())} />
   if (upper.isPending || lower.isPending) return <Skeleton className="h-24 w-full" />
-  const names: Record<'source' | 'destination', LaneName> = { source: { title: 'new source', cluster: newSource }, destination: { title: 'old source', cluster: oldSource } }
+  const names: Record<'source' | 'destination', LaneName> = { source: { title: 'new source', short: 'new', cluster: newSource }, destination: { title: 'old source', short: 'old', cluster: oldSource } }
   const aligned = alignLogs({
     window,
     source: { extent: upper.data ?? null, records: upperRecords.data?.records ?? (upper.data && recordsRead(window, upper.data) === null ? [] : null) },

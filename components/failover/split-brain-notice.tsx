@@ -20,13 +20,14 @@ const WATCH_REFRESH_MS = 2_000
  * `<SplitBrainNotice />` lists every mirror with such writes and renders nothing when there are none;
  * `<SplitBrainNotice mirror="dr" showQuiet />` is about one mirror and also says when its old source is
  * quiet. It reads the mirror summaries (their `splitBrain`) and re-reads them every 2 s while any mirror is
- * being watched.
+ * being watched (or has STOPPED partitions).
  */
 export function SplitBrainNotice({ mirror, showQuiet = false }: { mirror?: string; showQuiet?: boolean }) {
   const list = useQuery({
     queryKey: queryKeys.request(mirrorEndpoints.listMirrors),
     queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listMirrors, { signal }),
-    refetchInterval: (query) => (query.state.data?.mirrors.some((summary) => summary.splitBrain != null) ? WATCH_REFRESH_MS : false),
+    // While any mirror is watched, or has STOPPED partitions the server is about to watch.
+    refetchInterval: (query) => (query.state.data?.mirrors.some((summary) => summary.splitBrain != null || (summary.partitionsByState.STOPPED ?? 0) > 0) ? WATCH_REFRESH_MS : false),
   })
   const mirrors = (list.data?.mirrors ?? []).filter((summary) => (mirror === undefined || summary.name === mirror) && summary.splitBrain != null)
   const written = mirrors.filter((summary) => (summary.splitBrain?.recordsWritten ?? 0) > 0)

@@ -5,7 +5,7 @@ import { buttonClass } from '@/components/ui/button-class'
 export function ReportDownload({ id, variant = 'secondary' }: { id: string; variant?: 'primary' | 'secondary' }) {
   return (
     <a href={operationReportUrl(id)} download={`failover-report-${id}.json`} className={buttonClass(variant)}>
-      <span aria-hidden>⭳</span> Download the JSON report
+      <span aria-hidden>↓</span> Download the JSON report
     </a>
   )
 }
