@@ -10,7 +10,7 @@ import { SETTLE, failOver, recordsOf, workedExample } from './support/worked-exa
  * after the typed confirmation the old source's log equals the destination's offset by offset.
  */
 test('fail back the worked example: dry run, export of the removed records, confirmation, identical logs', async ({ page, request }, testInfo) => {
-  test.setTimeout(90_000)
+  test.setTimeout(150_000)
   const example = await workedExample(request, 'fb')
   await failOver(request, example.mirror)
   await signIn(page, 'operator', `/mirrors/${example.mirror}/failback`)

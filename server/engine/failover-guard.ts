@@ -9,7 +9,10 @@ import type { Operation } from './types'
  * (CONFLICT, with the running operation's id so a client can show it) while another request for the same
  * mirror is being planned, or while a running operation holds any of the partitions it would stop.
  */
-const planning = new Set<string>()
+// On globalThis: every route bundle that loads this module must see the same requests in flight.
+const PLANNING = Symbol.for('mirrorboard.failoversBeingPlanned')
+const registry = globalThis as typeof globalThis & { [PLANNING]?: Set<string> }
+const planning = (registry[PLANNING] ??= new Set<string>())
 
 export async function guardFailover<T>(engine: MirrorEngine, mirror: string, topics: readonly string[] | undefined, start: () => Promise<T>): Promise<T> {
   const running = runningFailover(engine, mirror, topics)

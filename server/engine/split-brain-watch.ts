@@ -35,7 +35,11 @@ export interface SplitBrainWatchOptions {
   intervalMs?: number
 }
 
-const watches = new WeakMap<MirrorEngine, SplitBrainWatch>()
+// Kept on globalThis: the server loads this module once for the engine (instrumentation) and again in the
+// route bundles, and both must find the one watch of the one engine.
+const WATCHES = Symbol.for('mirrorboard.splitBrainWatches')
+const registry = globalThis as typeof globalThis & { [WATCHES]?: WeakMap<MirrorEngine, SplitBrainWatch> }
+const watches = (registry[WATCHES] ??= new WeakMap<MirrorEngine, SplitBrainWatch>())
 
 /** The mirror summary's `splitBrain` field, when the server runs a watch for this engine. */
 export function splitBrainField(engine: MirrorEngine, mirror: string): { splitBrain?: SplitBrain | null } {
