@@ -84,7 +84,7 @@ export function ExportRemovedRecords({ cluster, ranges, total, fileName }: { clu
   return (
     <div className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
-        <button type="button" className={buttonClass('secondary')} disabled={status.kind === 'running' || ranges.length === 0} onClick={() => void run()}>
+        <button type="button" className={`${buttonClass('secondary')} whitespace-normal! text-left`} disabled={status.kind === 'running' || ranges.length === 0} onClick={() => void run()}>
           <span aria-hidden>↓</span> Download the {formatCount(total)} records that will be removed (NDJSON)
         </button>
         <span role="status" className="text-sm text-slate-700 dark:text-slate-300">

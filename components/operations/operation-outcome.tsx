@@ -9,6 +9,7 @@ import type { OperationReport, ReportPartition } from '@/lib/api/operation-repor
 import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 
 const ROW_LIMIT = 200
+const QUIET_ROW_LIMIT = 20
 
 function interesting(partition: ReportPartition): boolean {
   return partition.aborted.length > 0 || partition.error !== null || partition.state !== 'STOPPED'
@@ -29,7 +30,8 @@ export function OperationOutcome({ id }: { id: string }) {
 function OutcomeTables({ report }: { report: OperationReport }) {
   const { totals } = report
   const rows = [...report.partitions].sort((a, b) => Number(interesting(b)) - Number(interesting(a)) || b.aborted.length - a.aborted.length)
-  const shown = rows.slice(0, ROW_LIMIT)
+  // Thousands of partitions that all ended the same way read better as a few rows and the totals above.
+  const shown = rows.slice(0, rows.some(interesting) ? ROW_LIMIT : QUIET_ROW_LIMIT)
   const mirror = report.operation.mirror
   return (
     <div className="space-y-3">
