@@ -10,10 +10,12 @@ import { queryKeys } from './query-keys'
  * take a mirror filter yet). Operation events invalidate the list, so a failover started in another tab or by
  * another operator shows up without polling.
  */
-export function useRunningFailover(mirror: string) {
+export function useRunningFailover(mirror: string, enabled = true) {
   return useQuery({
     queryKey: queryKeys.request(mirrorEndpoints.listOperations, {}, { status: 'running' }),
     queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listOperations, { query: { status: 'running' }, signal }),
+    // Off once the wizard follows an operation: the list of thousands of partitions need not be re-read.
+    enabled,
     select: (data) => data.operations.find((operation) => operation.mirror === mirror && operation.kind === 'failover') ?? null,
   })
 }

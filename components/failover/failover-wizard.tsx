@@ -46,7 +46,7 @@ export interface WizardMirror {
  */
 export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardMirror; initialOperationId: string | null }) {
   const [state, dispatch] = useReducer(wizardReducer, initialOperationId, initialWizardState)
-  const running = useRunningFailover(mirror.name)
+  const running = useRunningFailover(mirror.name, BEFORE_PROGRESS.includes(state.step))
   const runningId = running.data?.id
   useEffect(() => {
     if (runningId !== undefined && BEFORE_PROGRESS.includes(state.step) && !state.submitting) dispatch({ type: 'operationFound', operationId: runningId })
