@@ -2,6 +2,7 @@ import { HydrationBoundary } from '@tanstack/react-query'
 import type { Metadata } from 'next'
 import { dehydrateAnswers } from '@/components/data/prefetch'
 import { Overview } from '@/components/overview/overview'
+import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
 import { overviewAnswers } from '@/server/overview/prefetch'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
@@ -13,7 +14,11 @@ export default async function OverviewPage() {
   const { answers, layout } = await overviewAnswers(await getRuntime())
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
-      <Overview initialLayout={layout} />
+      <div className="flex flex-col gap-4">
+        {/* Producers still writing to an old source after a failover: the classic DR accident, shown first. */}
+        <SplitBrainNotice />
+        <Overview initialLayout={layout} />
+      </div>
     </HydrationBoundary>
   )
 }

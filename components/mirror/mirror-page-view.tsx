@@ -2,6 +2,7 @@
 
 import { useMirror } from '@/components/data/use-mirrors'
 import { useMirrorPartitions } from '@/components/data/use-mirror-partitions'
+import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
 import { LagChart } from '@/components/lag/lag-chart'
 import { PartitionTable } from '@/components/partitions/partition-table'
 import { ErrorPanel } from '@/components/ui/error-panel'
@@ -21,6 +22,8 @@ export function MirrorPageView({ mirror }: { mirror: string }) {
   return (
     <div className="flex flex-col gap-6">
       {summary.data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={summary.data} store={partitions.store} />}
+      {/* After a failover: records still written to the old source (renders nothing before one). */}
+      <SplitBrainNotice mirror={mirror} showQuiet />
       {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
       <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} />
       <PartitionTable

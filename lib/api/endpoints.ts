@@ -45,6 +45,7 @@ import {
   StartTopicsRequest,
   TruncationPlanResponse,
 } from './mirrors'
+import { OperationReport } from './operation-report'
 import { Operation, OperationList, OperationParams, OperationsQuery } from './operations'
 import {
   CreateProducerRequest,
@@ -581,7 +582,8 @@ export const mirrorEndpoints = {
     status: 202,
     response: FailoverAccepted,
     otherResponses: { 200: FailoverPlanResponse },
-    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE'],
+    // CONFLICT: a failover of the same partitions is running (its id in details.operation).
+    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE', 'CONFLICT'],
     ifMatch: true,
   }),
   listMirrorPartitions: endpoint({
@@ -636,6 +638,16 @@ export const mirrorEndpoints = {
     params: OperationParams,
     status: 200,
     response: Operation,
+  }),
+  operationReport: endpoint({
+    operationId: 'getOperationReport',
+    method: 'GET',
+    path: `${v1}/operations/{id}/report`,
+    role: 'viewer',
+    summary: 'The report of a failover: the plan confirmed, who confirmed and when, forced gates, and per partition the ABORT markers, PID reset offset, final leader epoch and timings read from the destination log',
+    params: OperationParams,
+    status: 200,
+    response: OperationReport,
   }),
 } as const
 

@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { MIRROR_PARTITION_STATES, MIRROR_PARTITION_STATE_SYNONYMS, isMirrorPartitionState } from '@/lib/mirror/states'
+import type { GateName } from '@/lib/mirror/failover-plan'
 import { STOPPING_STEPS } from '@/lib/mirror/stopping'
 import { IntegerString, Name, NonNegativeInt, PartitionIndex, PartitionString, RegexString, Timestamp, commaList } from './common'
+import { SplitBrain } from './split-brain'
 
 /**
  * Mirrors (API.md "Mirrors"): a mirror is owned by its destination cluster and pulls from its source.
@@ -58,6 +60,8 @@ export const MirrorSummary = z.object({
   /** Offset lag summed over the mirror's MIRRORING partitions: how many records the destination is behind. */
   totalOffsetLag: NonNegativeInt.nullable(),
   maxTimeLagMs: NonNegativeInt.nullable(),
+  /** Records written to the old source since the failover, while partitions are STOPPED; null otherwise. */
+  splitBrain: SplitBrain.nullable().optional(),
 })
 export type MirrorSummary = z.infer<typeof MirrorSummary>
 
@@ -144,10 +148,22 @@ export const MirrorTopicsResponse = z.object({
   skipped: z.array(SkippedPartition).optional(),
 })
 
+/** The preflight gates of a failover plan (lib/mirror/failover-plan.ts). */
+export const FailoverGateName = z.enum(['partitions-selected', 'partitions-stoppable', 'source-reachable', 'lag-threshold', 'partitions-failed'])
+/** Typed against the planner's names, so a gate renamed there fails to compile here. */
+export const FAILOVER_GATE_NAMES: readonly GateName[] = FailoverGateName.options
+
 export const FailoverRequest = z.strictObject({
   topics: TopicSelection.optional(),
   dryRun: z.boolean().optional(),
   confirm: z.string().max(249).optional().describe("Must equal the mirror's name for a real failover."),
+  force: z
+    .array(FailoverGateName)
+    .max(10)
+    .optional()
+    .describe(
+      'Failing warning gates the operator explicitly forces past (audited). When given, every failing gate not named here refuses the failover; blocking gates cannot be forced.',
+    ),
 })
 export type FailoverRequest = z.infer<typeof FailoverRequest>
 

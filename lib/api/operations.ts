@@ -39,6 +39,8 @@ export const Operation = z.object({
       finishedAt: Timestamp.nullable(),
     }),
   ),
+  /** Failing gates the operator forced past when confirming. */
+  forcedGates: z.array(z.string()).optional(),
   /** The failover plan the operation committed to (GET /operations/{id} only; lists leave it out). */
   plan: FailoverPlan.optional(),
 })

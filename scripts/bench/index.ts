@@ -3,6 +3,7 @@ import { formatResult, type BenchResult } from './result'
 import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
 import { benchStorage } from './storage'
+import { benchUiFailover } from './ui-failover'
 import { benchUiPartition } from './ui-partition'
 import { benchUiOverview } from './ui-overview'
 import { benchUiMirror } from './ui-mirror'
@@ -26,6 +27,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['ui partition page', () => ifBuilt(benchUiPartition)],
   ['ui overview', () => ifBuilt(benchUiOverview)],
   ['ui mirror page', () => ifBuilt(benchUiMirror)],
+  ['ui failover wizard', () => ifBuilt(benchUiFailover)],
 ]
 
 async function main() {

@@ -19,7 +19,9 @@ import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
 import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from './commands/mirror-mutations'
 import { planStartOrRefuse, type CommandResult } from './commands/preconditions'
 import { EngineError } from './errors'
+import { guardFailover } from './failover-guard'
 import { toFailoverPlan } from './operations/failover-plan-view'
+import { splitBrainField } from './split-brain-watch'
 import type { MirrorConfig, Operation, OperationRequester } from './types'
 
 export { toFailoverPlan }
@@ -88,6 +90,7 @@ export function toOperation(operation: Operation, options: { withPlan?: boolean 
       error: partition.error,
       finishedAt: partition.finishedAt,
     })),
+    ...(operation.forcedGates === undefined ? {} : { forcedGates: [...operation.forcedGates] }),
     ...(options.withPlan ? { plan: operation.plan } : {}),
   }
 }
@@ -111,6 +114,7 @@ export class MirrorApi {
       maxOffsetLag: summary.maxOffsetLag,
       totalOffsetLag: summary.totalOffsetLag,
       maxTimeLagMs: summary.maxTimeLagMs,
+      ...splitBrainField(this.engine, name),
     }
   }
 
@@ -278,8 +282,9 @@ export class MirrorApi {
   }
 
   /**
-   * Resolves once the operation is durable (the caller answers 202 only then); the mirror's other mutations
-   * wait until its operation has run, so none interleaves with its stops.
+   * Resolves once the operation is durable (the caller answers 202 only then). A second failover of the same
+   * partitions is refused at once while one runs (CONFLICT naming it: double clicks, a second tab); the
+   * mirror's other mutations wait until the operation has run, so none interleaves with its stops.
    */
   async failover(
     name: string,
@@ -287,17 +292,21 @@ export class MirrorApi {
     conditions?: MutationConditions,
     requestedBy?: OperationRequester,
   ): Promise<{ operation: string; plan: ApiFailoverPlan }> {
-    const { operation } = await mutateMirror(
-      this.engine,
-      name,
-      conditions,
-      () =>
-        this.engine.failover(name, {
-          ...(request.topics === undefined ? {} : { topics: request.topics }),
-          ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
-          ...(requestedBy === undefined ? {} : { requestedBy }),
-        }),
-      { holdUntil: ({ operation: started }) => this.engine.awaitOperation(started.id) },
+    this.engine.getMirror(name)
+    const { operation } = await guardFailover(this.engine, name, request.topics, () =>
+      mutateMirror(
+        this.engine,
+        name,
+        conditions,
+        () =>
+          this.engine.failover(name, {
+            ...(request.topics === undefined ? {} : { topics: request.topics }),
+            ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
+            ...(request.force === undefined ? {} : { force: request.force }),
+            ...(requestedBy === undefined ? {} : { requestedBy }),
+          }),
+        { holdUntil: ({ operation: started }) => this.engine.awaitOperation(started.id) },
+      ),
     )
     return { operation: operation.id, plan: operation.plan }
   }

@@ -2,6 +2,7 @@ import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
 import { DEFAULT_TOPIC_PROPERTIES_EXCLUDE, ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
 import type { MirrorEvent } from '@/lib/mirror/events'
+import { decideGates } from '@/lib/failover/gate-forcing'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
@@ -22,6 +23,7 @@ import type {
 import { isClusterError } from '@/server/cluster/errors'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult } from './commands/preconditions'
 import { EngineError } from './errors'
+import { gateRefusal } from './failover-gates'
 import type { LagArchive } from './lag-archive'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { JsonTemplate, jsonTemplate, templateOf } from '@/server/util/json-template'
@@ -1171,7 +1173,7 @@ export class MirrorEngine {
    * The failover (STOPPING) of the selected partitions, as an operation that runs on. The operation is
    * durable before this resolves (so before the caller's 202): a crash from then on resumes it at restart.
    */
-  async failover(mirrorName: string, request: { topics?: string[]; confirm?: string; requestedBy?: OperationRequester }): Promise<{ operation: Operation }> {
+  async failover(mirrorName: string, request: { topics?: string[]; confirm?: string; force?: string[]; requestedBy?: OperationRequester }): Promise<{ operation: Operation }> {
     const mirror = this.requireMirror(mirrorName)
     if (request.confirm !== mirrorName) {
       throw new EngineError('CONFIRMATION_REQUIRED', `type the mirror name "${mirrorName}" as confirm to fail over`)
@@ -1179,12 +1181,17 @@ export class MirrorEngine {
     const named = request.topics !== undefined && request.topics.length > 0
     planOrRefuse('stop', this.selectPartitions(mirror, request.topics), { named, mirror: mirrorName })
     const plan = await this.failoverPlan(mirrorName, request.topics)
-    if (!plan.canProceed) {
-      throw new EngineError('INVALID_MIRROR_STATE', 'the failover preflight has a blocking gate', { details: { gates: plan.gates } })
-    }
+    const gates = decideGates(plan.gates, request.force)
+    if (!gates.canProceed) throw gateRefusal(gates, plan.gates)
     // Planned again: the preflight awaited the clusters, and a partition may have moved meanwhile.
     const { apply: runtimes } = planOrRefuse('stop', this.selectPartitions(mirror, request.topics), { named, mirror: mirrorName })
-    const operation = await this.operations.accept({ mirror: mirrorName, plan: toFailoverPlan(plan), requestedBy: request.requestedBy ?? null, runtimes })
+    const operation = await this.operations.accept({
+      mirror: mirrorName,
+      plan: toFailoverPlan(plan),
+      requestedBy: request.requestedBy ?? null,
+      forcedGates: gates.forced.map((gate) => gate.name),
+      runtimes,
+    })
     return { operation }
   }
 

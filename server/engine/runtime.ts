@@ -11,6 +11,7 @@ import { toOperation } from './api-adapter'
 import { MirrorEngine } from './engine'
 import { LagArchive } from './lag-archive'
 import { OperationStore } from './operations/operation-store'
+import { startSplitBrainWatch } from './split-brain-watch'
 
 /** How often the server's engine runs a tick (retries, syncs, one fetch round per mirror). */
 const TICK_INTERVAL_MS = 100
@@ -79,6 +80,16 @@ export async function createEngine(deps: {
   metrics.register('engine', () => mirrorMetrics(engine))
   await engine.start()
   engine.startBackground(TICK_INTERVAL_MS)
+  const splitBrain = startSplitBrainWatch(engine, {
+    source: (name) => {
+      try {
+        return clusters.embedded(name)
+      } catch {
+        return undefined
+      }
+    },
+  })
+  metrics.register('split-brain', () => splitBrain.metrics())
   return engine
 }
 

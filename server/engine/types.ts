@@ -97,6 +97,8 @@ export interface Operation {
   /** The plan the operation committed to, in the API's shape (it is kept on disk as such). */
   plan: ApiFailoverPlan
   partitions: OperationPartition[]
+  /** Failing warning gates the caller forced past. */
+  forcedGates?: string[]
 }
 
 export type EngineEvent =

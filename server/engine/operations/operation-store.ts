@@ -45,6 +45,8 @@ export const StoredOperation = z.object({
   startedAt: z.number().int(),
   finishedAt: z.number().int().nullable(),
   requestedBy: z.object({ actor: z.string(), role: Role.nullable() }).nullable(),
+  /** Absent in records written before gates could be forced. */
+  forcedGates: z.array(z.string()).optional(),
   resumedAt: z.array(z.number().int()),
   plan: FailoverPlan,
   partitions: z.array(StoredOperationPartition),

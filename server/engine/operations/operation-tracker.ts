@@ -39,6 +39,8 @@ export interface AcceptInput {
   mirror: string
   plan: ApiFailoverPlan
   requestedBy: OperationRequester | null
+  /** Failing warning gates the operator forced past when confirming (kept in the report). */
+  forcedGates?: string[]
   runtimes: PartitionRuntime[]
 }
 
@@ -98,6 +100,7 @@ export class OperationTracker {
       startedAt: this.env.now(),
       finishedAt: null,
       requestedBy: input.requestedBy,
+      ...(input.forcedGates === undefined ? {} : { forcedGates: [...input.forcedGates] }),
       resumedAt: [],
       plan: input.plan,
       partitions: input.runtimes.map((runtime) => ({
@@ -340,6 +343,7 @@ export class OperationTracker {
       startedAt: operation.startedAt,
       finishedAt: operation.finishedAt,
       requestedBy: operation.requestedBy,
+      ...(operation.forcedGates === undefined ? {} : { forcedGates: [...operation.forcedGates] }),
       resumedAt: [...operation.resumedAt],
       plan: operation.plan,
       partitions: operation.partitions.map((entry: OperationPartition, index) => ({ ...entry, acceptedStateEpoch: tracked.acceptedStateEpochs[index]! })),
@@ -356,6 +360,7 @@ function operationOf(record: StoredOperation): Operation {
     startedAt: record.startedAt,
     finishedAt: record.finishedAt,
     requestedBy: record.requestedBy,
+    ...(record.forcedGates === undefined ? {} : { forcedGates: [...record.forcedGates] }),
     resumedAt: [...record.resumedAt],
     plan: record.plan,
     partitions: record.partitions.map(({ topic, partition, step, state, error, finishedAt }) => ({ topic, partition, step, state, error, finishedAt })),

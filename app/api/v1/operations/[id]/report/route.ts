@@ -1,0 +1,7 @@
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { buildReport } from '@/server/engine/operation-report'
+import { route } from '@/server/http/route'
+
+export const dynamic = 'force-dynamic'
+
+export const GET = route(mirrorEndpoints.operationReport, ({ runtime, params }) => buildReport(runtime, params.id))

@@ -1,0 +1,40 @@
+import { notFound } from 'next/navigation'
+import { FailoverWizard } from '@/components/failover/failover-wizard'
+import { OperatorRequired } from '@/components/failover/operator-required'
+import { WizardHeader } from '@/components/failover/wizard-header'
+import { runningFailover } from '@/server/engine/failover-guard'
+import { OperationParams } from '@/lib/api/operations'
+import { findMirror } from '@/server/pages/mirror-lookup'
+import { findOperation } from '@/server/pages/operation-lookup'
+import { requirePageSession } from '@/server/pages/session'
+import { getRuntime } from '@/server/runtime'
+
+type Params = { params: Promise<{ mirror: string }> }
+type Props = Params & { searchParams: Promise<Record<string, string | string[] | undefined>> }
+
+export async function generateMetadata({ params }: Params) {
+  return { title: `Fail over ${decodeURIComponent((await params).mirror)}` }
+}
+
+export default async function FailoverPage({ params, searchParams }: Props) {
+  const name = decodeURIComponent((await params).mirror)
+  const path = `/mirrors/${encodeURIComponent(name)}/failover`
+  const session = await requirePageSession(path)
+  const mirror = await findMirror(name)
+  if (mirror === null) notFound()
+  // The running failover of this mirror, else the one this wizard started (its id is kept in the address).
+  const running = runningFailover((await getRuntime()).engine, name, undefined)
+  const asked = (await searchParams).operation
+  const started = typeof asked === 'string' && OperationParams.safeParse({ id: asked }).success ? await findOperation(asked) : null
+  const operationId = running?.id ?? (started?.mirror === name ? started.id : null)
+  return (
+    <>
+      <WizardHeader title={`Fail over ${name}`} mirror={name} from={mirror.sourceCluster} to={mirror.destinationCluster} />
+      {session.principal.role === 'operator' ? (
+        <FailoverWizard mirror={mirror} initialOperationId={operationId} />
+      ) : (
+        <OperatorRequired action="fail over a mirror" path={path} />
+      )}
+    </>
+  )
+}

@@ -1,0 +1,78 @@
+'use client'
+
+import { useMutation, useQueries, useQuery } from '@tanstack/react-query'
+import { clusterEndpoints, mirrorEndpoints } from '@/lib/api/endpoints'
+import { TruncationPlanResponse, type CreateMirrorRequest, type TruncationPlan } from '@/lib/api/mirrors'
+import { callEndpoint, callEndpointWithStatus } from './call-endpoint'
+import { queryKeys } from './query-keys'
+
+export interface ReverseMirror {
+  readonly name: string
+  readonly sourceCluster: string
+  readonly destinationCluster: string
+  readonly topics: readonly string[]
+}
+
+function createBody(reverse: ReverseMirror, dryRun: boolean): CreateMirrorRequest {
+  return { name: reverse.name, sourceCluster: reverse.sourceCluster, destinationCluster: reverse.destinationCluster, topics: [...reverse.topics], ...(dryRun ? { dryRun: true } : {}) }
+}
+
+/** The reverse mirror's dry run (POST /mirrors with dryRun): its truncation plan; read once per name, never polled. */
+export function useFailbackPlan(reverse: ReverseMirror, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.request(mirrorEndpoints.createMirror, {}, { dryRun: true, name: reverse.name, from: reverse.sourceCluster, to: reverse.destinationCluster, topics: reverse.topics.join(',') }),
+    queryFn: async ({ signal }): Promise<TruncationPlan> => {
+      const { status, data } = await callEndpointWithStatus(mirrorEndpoints.createMirror, { body: createBody(reverse, true), signal })
+      // The catalog types the 201 answer; a dry run's 200 was checked against its own schema already.
+      if (status !== 200) throw new Error(`the dry run answered ${status}`)
+      return TruncationPlanResponse.parse(data).plan
+    },
+    enabled,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+    retry: false,
+  })
+}
+
+/** Creates the reverse mirror: from here the old source's partitions are truncated and mirror back. */
+export function useCreateReverseMirror() {
+  return useMutation({ mutationFn: (reverse: ReverseMirror) => callEndpoint(mirrorEndpoints.createMirror, { body: createBody(reverse, false) }) })
+}
+
+/** The reverse mirror while it starts: its summary, re-read every 1.5 s until every partition mirrors. */
+export function useFailbackMirror(name: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.request(mirrorEndpoints.getMirror, { mirror: name }),
+    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.getMirror, { params: { mirror: name }, signal }),
+    enabled,
+    refetchInterval: 1_500,
+  })
+}
+
+/** A mirror's partitions (for the truncation points the failback made). */
+export function useMirrorPartitionList(mirror: string, enabled: boolean, refetchMs: number | false = false) {
+  return useQuery({
+    queryKey: queryKeys.request(mirrorEndpoints.listMirrorPartitions, { mirror }),
+    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listMirrorPartitions, { params: { mirror }, signal }),
+    enabled,
+    refetchInterval: refetchMs,
+  })
+}
+
+/** Log start and end offsets of `topics` on a cluster, one request per topic. */
+export function useTopicLogEnds(cluster: string, topics: readonly string[], options: { enabled: boolean; refetchMs?: number | false }) {
+  return useQueries({
+    queries: topics.map((topic) => ({
+      queryKey: queryKeys.request(clusterEndpoints.listPartitions, { cluster, topic }),
+      queryFn: ({ signal }: { signal: AbortSignal }) => callEndpoint(clusterEndpoints.listPartitions, { params: { cluster, topic }, signal }),
+      enabled: options.enabled,
+      refetchInterval: options.refetchMs ?? false,
+    })),
+    combine: (results) => ({
+      isPending: results.some((result) => result.isPending),
+      error: results.find((result) => result.isError)?.error ?? null,
+      refetch: () => results.forEach((result) => void result.refetch()),
+      partitions: results.flatMap((result, index) => (result.data?.partitions ?? []).map((partition) => ({ topic: topics[index] ?? '', ...partition }))),
+    }),
+  })
+}

@@ -1,0 +1,23 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { callEndpoint } from './call-endpoint'
+import { useStreamStatus } from './event-stream'
+import { queryKeys } from './query-keys'
+
+/** Re-read this often while the event stream is down and the operation runs. */
+const POLL_WHILE_DISCONNECTED_MS = 3_000
+
+/**
+ * One operation, live: the event stream writes each operation event into this query (cache-sync.ts); while
+ * the stream is not open, and the operation still runs, it is re-read every 3 s so progress never freezes.
+ */
+export function useLiveOperation(id: string) {
+  const stream = useStreamStatus()
+  return useQuery({
+    queryKey: queryKeys.request(mirrorEndpoints.getOperation, { id }),
+    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.getOperation, { params: { id }, signal }),
+    refetchInterval: (query) => (stream !== 'open' && query.state.data?.status === 'running' ? POLL_WHILE_DISCONNECTED_MS : false),
+  })
+}

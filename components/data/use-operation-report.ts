@@ -1,0 +1,23 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { endpointUrl } from '@/lib/api/client'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { callEndpoint } from './call-endpoint'
+import { queryKeys } from './query-keys'
+
+/** The report of a finished operation (markers read back from the destination log); fetched once it is done. */
+export function useOperationReport(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.request(mirrorEndpoints.operationReport, { id }),
+    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.operationReport, { params: { id }, signal }),
+    enabled,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  })
+}
+
+/** Where the browser downloads the report from (the session cookie authenticates it). */
+export function operationReportUrl(id: string): string {
+  return endpointUrl(mirrorEndpoints.operationReport, { id })
+}

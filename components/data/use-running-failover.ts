@@ -1,0 +1,21 @@
+'use client'
+
+import { useQuery } from '@tanstack/react-query'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { callEndpoint } from './call-endpoint'
+import { queryKeys } from './query-keys'
+
+/**
+ * The running failover of a mirror, if any (GET /operations?status=running, filtered here: the list may not
+ * take a mirror filter yet). Operation events invalidate the list, so a failover started in another tab or by
+ * another operator shows up without polling.
+ */
+export function useRunningFailover(mirror: string, enabled = true) {
+  return useQuery({
+    queryKey: queryKeys.request(mirrorEndpoints.listOperations, {}, { status: 'running' }),
+    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listOperations, { query: { status: 'running' }, signal }),
+    // Off once the wizard follows an operation: the list of thousands of partitions need not be re-read.
+    enabled,
+    select: (data) => data.operations.find((operation) => operation.mirror === mirror && operation.kind === 'failover') ?? null,
+  })
+}

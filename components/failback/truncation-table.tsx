@@ -1,0 +1,68 @@
+import Link from 'next/link'
+import type { TruncationEntryLike } from '@/lib/failover/failback'
+import { formatCount, formatOffset } from '@/lib/ui/format'
+import { TruncationStrips } from './truncation-strips'
+
+/** Partitions drawn as tapes (the rest are rows of the table). */
+const STRIPS = 3
+const ROW_LIMIT = 200
+
+/**
+ * Where the failback cuts each old-source partition: the first few partitions that lose records as log
+ * tapes with the truncation point, and every partition as a row (truncation point, records removed, the
+ * last mirror position it aligns on) linking to its partition page.
+ */
+export function TruncationTable({ linkMirror, entries, oldSource, newSource, before }: { linkMirror: string; entries: readonly TruncationEntryLike[]; oldSource: string; newSource: string; before: boolean }) {
+  const sorted = [...entries].sort((a, b) => b.recordsToRemove - a.recordsToRemove || (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+  const drawn = sorted.filter((entry) => entry.recordsToRemove > 0).slice(0, STRIPS)
+  const shown = sorted.slice(0, ROW_LIMIT)
+  return (
+    <div className="space-y-4">
+      {drawn.map((entry) => (
+        <TruncationStrips
+          key={`${entry.topic}-${entry.partition}`}
+          topic={entry.topic}
+          partition={entry.partition}
+          newSource={newSource}
+          oldSource={oldSource}
+          truncation={entry.truncateTo === null ? { offset: 0, removedRecords: entry.recordsToRemove } : { offset: entry.truncateTo, removedRecords: entry.recordsToRemove }}
+        />
+      ))}
+      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
+        <table className="w-full min-w-[34rem] text-left text-sm">
+          <caption className="px-3 py-2 text-left text-xs text-slate-600 dark:text-slate-400">
+            {before ? 'Per partition of the old source, what the failback removes' : 'Per partition of the old source, where the failback cut it'}
+            {sorted.length > shown.length ? ` (the first ${shown.length} of ${sorted.length})` : ''}
+          </caption>
+          <thead className="bg-slate-50 text-xs text-slate-600 uppercase dark:bg-slate-800 dark:text-slate-300">
+            <tr>
+              <th scope="col" className="px-3 py-2">Partition</th>
+              <th scope="col" className="px-3 py-2 text-right">Truncation point</th>
+              <th scope="col" className="px-3 py-2 text-right">{before ? 'Records to remove' : 'Records removed'}</th>
+              <th scope="col" className="px-3 py-2 text-right">Last mirror position</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            {shown.map((entry) => (
+              <tr key={`${entry.topic}-${entry.partition}`} data-partition={`${entry.topic}-${entry.partition}`}>
+                <td className="px-3 py-2 font-mono break-all">
+                  <Link
+                    className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+                    href={`/mirrors/${encodeURIComponent(linkMirror)}/partitions/${encodeURIComponent(entry.topic)}/${entry.partition}`}
+                  >
+                    {entry.topic}-{entry.partition}
+                  </Link>
+                </td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">{entry.truncateTo === null ? 'whole log' : `✂ ${formatOffset(entry.truncateTo)}`}</td>
+                <td className={`px-3 py-2 text-right tabular-nums ${entry.recordsToRemove > 0 ? 'font-semibold text-red-800 dark:text-red-300' : ''}`}>{formatCount(entry.recordsToRemove)}</td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">
+                  {entry.lastMirrorPosition === null ? '–' : `epoch ${entry.lastMirrorPosition.epoch} · ${formatOffset(entry.lastMirrorPosition.offset)}`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  )
+}

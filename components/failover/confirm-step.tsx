@@ -1,0 +1,76 @@
+'use client'
+
+import { planTotals } from '@/lib/failover/plan-totals'
+import type { FailoverPlan } from '@/lib/api/mirrors'
+import { gateTitle } from '@/lib/failover/gate-forcing'
+import { formatCount } from '@/lib/ui/format'
+
+/**
+ * Step 4: the irreversible effect in one sentence, the forced gates restated, then the typed name right
+ * above the red button, which stays disabled until the name matches exactly (and while the request is in
+ * flight, so a double click sends once).
+ */
+export function ConfirmStep({
+  mirror,
+  destinationCluster,
+  plan,
+  forced,
+  confirmation,
+  submitting,
+  canSubmit,
+  onType,
+  onSubmit,
+}: {
+  mirror: string
+  destinationCluster: string
+  plan: FailoverPlan
+  forced: readonly string[]
+  confirmation: string
+  submitting: boolean
+  canSubmit: boolean
+  onType: (text: string) => void
+  onSubmit: () => void
+}) {
+  const totals = planTotals(plan.partitions)
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault()
+        if (canSubmit) onSubmit()
+      }}
+    >
+      <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
+        This stops mirroring {formatCount(totals.partitionsToStop)} partitions of <span className="font-mono font-semibold">{mirror}</span> for good and makes their topics writable on{' '}
+        <span className="font-mono font-semibold">{destinationCluster}</span>:{' '}
+        {totals.recordsAtRisk === null ? 'an unknown number of' : formatCount(totals.recordsAtRisk)} records at risk are lost for its readers and {formatCount(totals.transactionsToAbort)} open
+        transactions are aborted. It cannot be undone; only a failback mirrors back.
+      </p>
+      {forced.length > 0 && (
+        <p className="text-sm text-amber-900 dark:text-amber-200">
+          ▲ Forced past: {forced.map(gateTitle).join(', ')} (recorded in the audit log with your confirmation).
+        </p>
+      )}
+      <div>
+        <label htmlFor="failover-confirmation" className="block text-sm font-medium">
+          Type the mirror name <span className="font-mono font-semibold">{mirror}</span> to confirm
+        </label>
+        <input
+          id="failover-confirmation"
+          autoComplete="off"
+          spellCheck={false}
+          value={confirmation}
+          onChange={(event) => onType(event.target.value)}
+          className="mt-1 w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
+        />
+      </div>
+      <button
+        type="submit"
+        disabled={!canSubmit}
+        className="inline-flex items-center rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-50"
+      >
+        {submitting ? 'Failing over…' : `Fail over ${mirror}`}
+      </button>
+    </form>
+  )
+}

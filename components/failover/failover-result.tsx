@@ -1,0 +1,62 @@
+'use client'
+
+import Link from 'next/link'
+import type { Operation } from '@/lib/api/operations'
+import { formatDuration } from '@/lib/ui/format'
+import { buttonClass } from '@/components/ui/button-class'
+import { OperationOutcome } from '@/components/operations/operation-outcome'
+import { ReportDownload } from '@/components/operations/report-download'
+import { SplitBrainNotice } from './split-brain-notice'
+
+/** Step 6: how it ended, what was aborted where and where the PID reset landed, the next steps, the report. */
+export function FailoverResult({ operation, destinationCluster }: { operation: Operation; destinationCluster: string }) {
+  const failed = operation.partitions.filter((partition) => partition.state !== 'STOPPED')
+  const mirror = operation.mirror
+  return (
+    <div className="space-y-4">
+      {operation.status === 'succeeded' ? (
+        <p role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-50">
+          ✓ Failover done in {formatDuration((operation.finishedAt ?? operation.startedAt) - operation.startedAt)}: every partition is STOPPED and its topic is writable on{' '}
+          <span className="font-mono font-semibold">{destinationCluster}</span>.
+        </p>
+      ) : (
+        <p role="status" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50">
+          ✕ The failover finished with {failed.length} of {operation.partitions.length} partitions not STOPPED. Open each below to see why; recover FAILED partitions from the{' '}
+          <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror)}`}>
+            mirror page
+          </Link>{' '}
+          and fail over their topics again.
+        </p>
+      )}
+      <SplitBrainNotice mirror={mirror} showQuiet />
+      <OperationOutcome id={operation.id} />
+      <section aria-labelledby="next-steps" className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+        <h3 id="next-steps" className="text-sm font-semibold">
+          Next steps
+        </h3>
+        <ol className="mt-1 list-decimal space-y-1 pl-5 text-sm">
+          <li>
+            Point producers and consumers at <span className="font-mono">{destinationCluster}</span>. Consumer groups resume from their synced offsets there.
+          </li>
+          <li>Stop every producer that still writes to the old source: the split-brain guard above counts what they write.</li>
+          <li>
+            When the old source is back and you want to return, run the{' '}
+            <Link className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}/failback`}>
+              failback wizard
+            </Link>
+            .
+          </li>
+        </ol>
+      </section>
+      <div className="flex flex-wrap gap-2">
+        <ReportDownload id={operation.id} variant="primary" />
+        <Link className={buttonClass('secondary')} href={`/operations/${encodeURIComponent(operation.id)}`}>
+          Open the operation page
+        </Link>
+        <Link className={buttonClass('ghost')} href={`/mirrors/${encodeURIComponent(mirror)}`}>
+          Back to the mirror
+        </Link>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,151 @@
+'use client'
+
+import Link from 'next/link'
+import type { FailoverPlan } from '@/lib/api/mirrors'
+import { byImpact, hasImpact, planTotals } from '@/lib/failover/plan-totals'
+import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { StateBadge } from '@/components/ui/state-badge'
+import { Figure } from './figure'
+
+/** Rows of the per-partition table: enough to read, not 10,000 DOM rows. */
+const ROW_LIMIT = 200
+
+/**
+ * Step 3: what the failover will cost, totals first (records at risk, how old, transactions to abort),
+ * then the partitions with any impact, worst first: records at risk as offsets and time, each transaction
+ * to abort (producer id, epoch, first offset), consumer groups behind, FAILED partitions it forces.
+ */
+export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: string }) {
+  const totals = planTotals(plan.partitions)
+  const impacted = plan.partitions.filter(hasImpact).sort(byImpact)
+  const shown = impacted.slice(0, ROW_LIMIT)
+  return (
+    <div className="space-y-4">
+      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        <Figure
+          label="Records at risk"
+          tone={totals.recordsAtRisk === null || totals.recordsAtRisk > 0 ? 'danger' : 'neutral'}
+          value={totals.recordsAtRisk === null ? 'unknown' : formatCount(totals.recordsAtRisk)}
+          title={totals.recordsAtRisk === null ? undefined : `${totals.recordsAtRisk} records`}
+          detail={totals.recordsAtRisk === null ? 'the source did not answer for some partitions' : `in ${totals.partitionsWithRecordsAtRisk} of ${totals.partitionsToStop} partitions; lost for destination readers`}
+        />
+        <Figure
+          label="Oldest record at risk"
+          tone={totals.maxTimeAtRiskMs !== null && totals.maxTimeAtRiskMs > 0 ? 'warning' : 'neutral'}
+          value={totals.maxTimeAtRiskMs === null ? 'unknown' : formatDuration(totals.maxTimeAtRiskMs)}
+          detail="written on the source, never mirrored"
+        />
+        <Figure
+          label="Transactions to abort"
+          tone={totals.transactionsToAbort > 0 ? 'warning' : 'neutral'}
+          value={formatCount(totals.transactionsToAbort)}
+          title={`${totals.transactionsToAbort} transactions`}
+          detail={
+            totals.producersToAbort.length === 0
+              ? 'none open on the destination'
+              : `producers ${totals.producersToAbort.slice(0, 6).join(', ')}${totals.producersToAbort.length > 6 ? ` and ${totals.producersToAbort.length - 6} more` : ''}`
+          }
+        />
+      </dl>
+      <ul className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
+        <li>
+          <span className="font-semibold tabular-nums">{formatCount(totals.partitionsToStop)}</span> partitions will stop
+        </li>
+        {totals.partitionsAlreadyStopped > 0 && (
+          <li>
+            <span className="font-semibold tabular-nums">{formatCount(totals.partitionsAlreadyStopped)}</span> already STOPPED (left as they are)
+          </li>
+        )}
+        <li>
+          <span className="font-semibold tabular-nums">{totals.consumerGroupsBehind.length}</span> consumer groups resume behind their source position
+        </li>
+        {totals.failedPartitionsForced > 0 && (
+          <li className="text-red-800 dark:text-red-300">
+            ✕ <span className="font-semibold tabular-nums">{totals.failedPartitionsForced}</span> FAILED partitions stop with what they mirrored
+          </li>
+        )}
+      </ul>
+      {impacted.length === 0 ? (
+        <p className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">✓ No partition loses records, has an open transaction or a consumer group behind.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
+          <table className="w-full min-w-[44rem] text-left text-sm">
+            <caption className="px-3 py-2 text-left text-xs text-slate-600 dark:text-slate-400">
+              Partitions with an impact, most records at risk first
+              {impacted.length > shown.length ? ` (the first ${shown.length} of ${impacted.length}; the report lists all)` : ''}
+            </caption>
+            <thead className="bg-slate-50 text-xs text-slate-600 uppercase dark:bg-slate-800 dark:text-slate-300">
+              <tr>
+                <th scope="col" className="px-3 py-2">Partition</th>
+                <th scope="col" className="px-3 py-2">State</th>
+                <th scope="col" className="px-3 py-2 text-right">Mirrored to</th>
+                <th scope="col" className="px-3 py-2">Records at risk</th>
+                <th scope="col" className="px-3 py-2">Transactions to abort</th>
+                <th scope="col" className="px-3 py-2">Groups behind</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+              {shown.map((partition) => (
+                <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`}>
+                  <td className="px-3 py-2 font-mono break-all">
+                    <Link
+                      className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
+                      href={`/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(partition.topic)}/${partition.partition}`}
+                    >
+                      {partition.topic}-{partition.partition}
+                    </Link>
+                  </td>
+                  <td className="px-3 py-2">
+                    <StateBadge state={partition.state} size="sm" />
+                  </td>
+                  <td className="px-3 py-2 text-right font-mono tabular-nums">{formatOffset(partition.mirroredOffset)}</td>
+                  <td className="px-3 py-2">
+                    {partition.recordsAtRisk === null ? (
+                      'unknown'
+                    ) : partition.recordsAtRisk === 0 ? (
+                      <span className="text-slate-600 dark:text-slate-400">none</span>
+                    ) : (
+                      <span>
+                        <span className="font-semibold tabular-nums">{formatCount(partition.recordsAtRisk)}</span>{' '}
+                        <span className="font-mono text-xs">
+                          (offsets {formatOffset(partition.mirroredOffset)}–{formatOffset((partition.sourceLogEndOffset ?? partition.mirroredOffset) - 1)})
+                        </span>
+                        {partition.timeAtRiskMs !== null && <span className="text-xs text-slate-600 dark:text-slate-400"> · {formatDuration(partition.timeAtRiskMs)}</span>}
+                      </span>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">
+                    {partition.transactionsToAbort.length === 0 ? (
+                      <span className="text-slate-600 dark:text-slate-400">none</span>
+                    ) : (
+                      <ul className="space-y-0.5 font-mono text-xs">
+                        {partition.transactionsToAbort.map((transaction) => (
+                          <li key={`${transaction.producerId}-${transaction.firstOffset}`}>
+                            ✕ pid {transaction.producerId} · epoch {transaction.producerEpoch} · from {formatOffset(transaction.firstOffset)}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">
+                    {partition.consumerGroupsBehind.length === 0 ? (
+                      <span className="text-slate-600 dark:text-slate-400">none</span>
+                    ) : (
+                      <ul className="space-y-0.5 text-xs">
+                        {partition.consumerGroupsBehind.map((group) => (
+                          <li key={group.groupId}>
+                            <span className="font-mono">{group.groupId}</span> resumes at {group.committedOffset === null ? 'its reset policy' : formatOffset(group.committedOffset)}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,105 @@
+'use client'
+
+import Link from 'next/link'
+import { useQuery } from '@tanstack/react-query'
+import { callEndpoint } from '@/components/data/call-endpoint'
+import { queryKeys } from '@/components/data/query-keys'
+import { RelativeTime } from '@/components/ui/relative-time'
+import { mirrorEndpoints } from '@/lib/api/endpoints'
+import type { MirrorSummary } from '@/lib/api/mirrors'
+import { formatCount } from '@/lib/ui/format'
+
+/** The server checks old sources every second; this many ms between reads shows a write within ~3 s. */
+const WATCH_REFRESH_MS = 2_000
+
+/**
+ * The split-brain guard (for the overview, the mirror page and the operation page): records written to the
+ * old source of a failed-over mirror since the failover, per topic with the latest time. Producers still
+ * writing there is the classic DR accident, and a failback truncates what they wrote.
+ *
+ * `<SplitBrainNotice />` lists every mirror with such writes and renders nothing when there are none;
+ * `<SplitBrainNotice mirror="dr" showQuiet />` is about one mirror and also says when its old source is
+ * quiet. It reads the mirror summaries (their `splitBrain`) and re-reads them every 2 s while any mirror is
+ * being watched (or has STOPPED partitions).
+ */
+export function SplitBrainNotice({ mirror, showQuiet = false }: { mirror?: string; showQuiet?: boolean }) {
+  const list = useQuery({
+    queryKey: queryKeys.request(mirrorEndpoints.listMirrors),
+    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listMirrors, { signal }),
+    // While any mirror is watched, or has STOPPED partitions the server is about to watch.
+    refetchInterval: (query) => (query.state.data?.mirrors.some((summary) => summary.splitBrain != null || (summary.partitionsByState.STOPPED ?? 0) > 0) ? WATCH_REFRESH_MS : false),
+  })
+  const mirrors = (list.data?.mirrors ?? []).filter((summary) => (mirror === undefined || summary.name === mirror) && summary.splitBrain != null)
+  const written = mirrors.filter((summary) => (summary.splitBrain?.recordsWritten ?? 0) > 0)
+  if (written.length === 0) {
+    if (!showQuiet || mirrors.length === 0) return null
+    const watch = mirrors[0]?.splitBrain
+    return (
+      <p className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300" data-testid="split-brain-quiet">
+        ✓ No records written to the old source <span className="font-mono">{watch?.oldSourceCluster}</span> since the failover
+        {watch?.checkedAt != null && (
+          <>
+            {' '}
+            (checked <RelativeTime at={watch.checkedAt} />)
+          </>
+        )}
+        {watch?.sourceReachable === false && ' · the old source does not answer right now'}.
+      </p>
+    )
+  }
+  return (
+    <section aria-labelledby="split-brain-title" aria-live="polite" className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50" data-testid="split-brain">
+      <h2 id="split-brain-title" className="font-semibold">
+        <span aria-hidden>⚠ </span>Split brain: producers still write to the old source
+      </h2>
+      <ul className="mt-2 space-y-2 text-sm">
+        {written.map((summary) => (
+          <SplitBrainMirror key={summary.name} summary={summary} />
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
+  const watch = summary.splitBrain
+  if (watch == null) return null
+  return (
+    <li data-mirror={summary.name}>
+      <p>
+        <span className="font-semibold tabular-nums" data-testid="split-brain-count">
+          {formatCount(watch.recordsWritten)}
+        </span>{' '}
+        {watch.recordsWritten === 1 ? 'record was' : 'records were'} written to <span className="font-mono">{watch.oldSourceCluster}</span> since{' '}
+        <Link className="font-mono underline underline-offset-2" href={`/mirrors/${encodeURIComponent(summary.name)}`}>
+          {summary.name}
+        </Link>{' '}
+        failed over (<RelativeTime at={watch.since} />)
+        {watch.latestWriteAt !== null && (
+          <>
+            , the latest <RelativeTime at={watch.latestWriteAt} />
+          </>
+        )}
+        . Point those producers at <span className="font-mono">{summary.destinationCluster}</span>; a{' '}
+        <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(summary.name)}/failback`}>
+          failback
+        </Link>{' '}
+        truncates these records away.
+      </p>
+      <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-0.5 font-mono text-xs">
+        {watch.topics.slice(0, 12).map((topic) => (
+          <li key={topic.topic}>
+            {topic.topic}: {formatCount(topic.recordsWritten)}
+            {topic.latestWriteAt !== null && (
+              <>
+                {' '}
+                · <RelativeTime at={topic.latestWriteAt} />
+              </>
+            )}
+          </li>
+        ))}
+        {watch.topics.length > 12 && <li>and {watch.topics.length - 12} more topics</li>}
+      </ul>
+    </li>
+  )
+}

@@ -1,0 +1,102 @@
+'use client'
+
+import Link from 'next/link'
+import { useLiveOperation } from '@/components/data/use-live-operation'
+import { Figure } from '@/components/failover/figure'
+import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { Panel, Skeleton } from '@/components/ui/panel'
+import { RelativeTime } from '@/components/ui/relative-time'
+import type { Operation } from '@/lib/api/operations'
+import { gateTitle } from '@/lib/failover/gate-forcing'
+import { planTotals } from '@/lib/failover/plan-totals'
+import { exactTime, formatCount, formatDuration } from '@/lib/ui/format'
+import { OperationOutcome } from './operation-outcome'
+import { OperationProgress } from './operation-progress'
+import { ReportDownload } from './report-download'
+
+const STATUS_LOOK = {
+  running: { icon: '◧', label: 'Running', className: 'bg-sky-50 text-sky-900 ring-sky-600/30 dark:bg-sky-950 dark:text-sky-100' },
+  succeeded: { icon: '✓', label: 'Succeeded', className: 'bg-emerald-50 text-emerald-900 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-100' },
+  failed: { icon: '✕', label: 'Failed', className: 'bg-red-50 text-red-900 ring-red-600/40 dark:bg-red-950 dark:text-red-100' },
+} as const satisfies Record<Operation['status'], { icon: string; label: string; className: string }>
+
+/** The operation page: live progress while it runs, then the outcome per partition and the report. */
+export function OperationView({ id }: { id: string }) {
+  const operation = useLiveOperation(id)
+  if (operation.isPending) return <Skeleton className="h-64 w-full" />
+  if (operation.isError) return <ErrorPanel error={operation.error} title="Could not read the operation" onRetry={() => void operation.refetch()} />
+  const data = operation.data
+  const look = STATUS_LOOK[data.status]
+  const totals = data.plan ? planTotals(data.plan.partitions) : null
+  return (
+    <div className="space-y-5">
+      <header className="space-y-2">
+        <p className="text-sm">
+          <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(data.mirror)}`}>
+            ← Mirror {data.mirror}
+          </Link>
+        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="text-2xl font-semibold tracking-tight break-words">
+            {data.kind === 'failover' ? 'Failover' : data.kind} of {data.mirror}
+          </h1>
+          <span className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-sm font-medium ring-1 ring-inset ${look.className}`} data-testid="operation-status">
+            <span aria-hidden>{look.icon}</span>
+            {look.label}
+          </span>
+        </div>
+        <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
+          <div className="flex gap-1">
+            <dt>Started</dt>
+            <dd title={exactTime(data.startedAt)}>
+              <RelativeTime at={data.startedAt} />
+            </dd>
+          </div>
+          {data.finishedAt !== null && (
+            <div className="flex gap-1">
+              <dt>Took</dt>
+              <dd>{formatDuration(data.finishedAt - data.startedAt)}</dd>
+            </div>
+          )}
+          {data.requestedBy != null && (
+            <div className="flex gap-1">
+              <dt>Confirmed by</dt>
+              <dd className="font-mono">{data.requestedBy.actor}</dd>
+            </div>
+          )}
+          <div className="flex gap-1">
+            <dt>Forced gates</dt>
+            <dd>{data.forcedGates && data.forcedGates.length > 0 ? data.forcedGates.map(gateTitle).join(', ') : 'none'}</dd>
+          </div>
+          <div className="flex gap-1">
+            <dt>Id</dt>
+            <dd className="font-mono break-all">{data.id}</dd>
+          </div>
+        </dl>
+        <div className="flex flex-wrap gap-2 pt-1">
+          <ReportDownload id={data.id} />
+        </div>
+      </header>
+      <SplitBrainNotice mirror={data.mirror} showQuiet={data.status !== 'running'} />
+      {totals !== null && (
+        <Panel title="The plan confirmed">
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <Figure label="Partitions" value={formatCount(totals.partitionsToStop)} />
+            <Figure label="Records at risk" value={totals.recordsAtRisk === null ? 'unknown' : formatCount(totals.recordsAtRisk)} tone={totals.recordsAtRisk === 0 ? 'neutral' : 'danger'} />
+            <Figure label="Oldest at risk" value={totals.maxTimeAtRiskMs === null ? 'unknown' : formatDuration(totals.maxTimeAtRiskMs)} />
+            <Figure label="Transactions to abort" value={formatCount(totals.transactionsToAbort)} />
+          </dl>
+        </Panel>
+      )}
+      <Panel title={data.status === 'running' ? 'Progress' : 'Steps per partition'}>
+        <OperationProgress operation={data} />
+      </Panel>
+      {data.status !== 'running' && (
+        <Panel title="Outcome">
+          <OperationOutcome id={data.id} />
+        </Panel>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,160 @@
+/**
+ * The failback wizard's pure parts (UI.md §2): the reverse mirror's name, the totals of its truncation
+ * plan, the offset ranges that plan removes from the old source (what the export downloads), one NDJSON
+ * line per removed record, and when the failback is done.
+ *
+ * A failback is a mirror in the other direction: from the failover's destination (the new source) back
+ * to its old source. Creating it makes the old source's partitions PREPARING, which truncates each log to
+ * `truncateTo` (all of it when `truncateTo` is null), removing `recordsToRemove` records, then mirrors
+ * the new source's log so both sides agree offset by offset (DESIGN.md §4).
+ */
+import { NAME_PATTERN } from '../api/common'
+
+export interface TruncationEntryLike {
+  readonly topic: string
+  readonly partition: number
+  readonly truncateTo: number | null
+  readonly recordsToRemove: number
+  readonly lastMirrorPosition: { readonly epoch: number; readonly offset: number } | null
+}
+
+const MAX_NAME = 249
+
+/** `<mirror>-failback`, or with a number when that name is taken; always a valid mirror name. */
+export function defaultReverseMirrorName(mirror: string, taken: Iterable<string>): string {
+  const names = new Set(taken)
+  const base = `${mirror.slice(0, MAX_NAME - '-failback-99'.length)}-failback`
+  if (!names.has(base)) return base
+  for (let index = 2; ; index++) {
+    const candidate = `${base}-${index}`
+    if (!names.has(candidate)) return candidate
+  }
+}
+
+export function isValidMirrorName(name: string): boolean {
+  return NAME_PATTERN.test(name) && name !== '.' && name !== '..'
+}
+
+export interface FailbackTotals {
+  readonly partitions: number
+  readonly recordsToRemove: number
+  readonly partitionsTruncated: number
+  /** Partitions whose whole log goes (no last mirror position to align on). */
+  readonly partitionsFromScratch: number
+}
+
+export function failbackTotals(entries: readonly TruncationEntryLike[]): FailbackTotals {
+  let recordsToRemove = 0
+  let partitionsTruncated = 0
+  let partitionsFromScratch = 0
+  for (const entry of entries) {
+    recordsToRemove += entry.recordsToRemove
+    if (entry.recordsToRemove > 0) partitionsTruncated += 1
+    if (entry.truncateTo === null) partitionsFromScratch += 1
+  }
+  return { partitions: entries.length, recordsToRemove, partitionsTruncated, partitionsFromScratch }
+}
+
+export interface ExportRange {
+  readonly topic: string
+  readonly partition: number
+  /** First removed offset (inclusive). */
+  readonly fromOffset: number
+  /** One past the last removed offset. */
+  readonly toOffset: number
+}
+
+/**
+ * The offsets the plan removes, per partition with anything to remove. A whole-log truncation starts at
+ * the partition's log start offset (`logStartOffsets`, by `topic\0partition`; 0 when unknown).
+ */
+export function exportRanges(entries: readonly TruncationEntryLike[], logStartOffsets: ReadonlyMap<string, number> = new Map()): ExportRange[] {
+  const ranges: ExportRange[] = []
+  for (const entry of entries) {
+    if (entry.recordsToRemove <= 0) continue
+    const fromOffset = entry.truncateTo ?? logStartOffsets.get(`${entry.topic}\u0000${entry.partition}`) ?? 0
+    ranges.push({ topic: entry.topic, partition: entry.partition, fromOffset, toOffset: fromOffset + entry.recordsToRemove })
+  }
+  return ranges.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+}
+
+export interface ExportedRecord {
+  readonly offset: number
+  readonly type: string
+  readonly producerId: number | null
+  readonly producerEpoch: number | null
+  readonly leaderEpoch: number
+  readonly transactional: boolean
+  readonly timestamp: number
+  readonly key: string | null
+  readonly value: string | null
+  readonly encoding?: 'base64'
+}
+
+/** One NDJSON line (with its newline) for a removed record; fields in a fixed order so files diff cleanly. */
+export function exportLine(topic: string, partition: number, record: ExportedRecord): string {
+  return `${JSON.stringify({
+    topic,
+    partition,
+    offset: record.offset,
+    type: record.type,
+    producerId: record.producerId,
+    producerEpoch: record.producerEpoch,
+    leaderEpoch: record.leaderEpoch,
+    transactional: record.transactional,
+    timestamp: record.timestamp,
+    key: record.key,
+    value: record.value,
+    ...(record.encoding === undefined ? {} : { encoding: record.encoding }),
+  })}\n`
+}
+
+/** The records of a page that fall in the range (a page may run past its end). */
+export function recordsInRange<R extends { readonly offset: number }>(records: readonly R[], range: ExportRange): R[] {
+  return records.filter((record) => record.offset >= range.fromOffset && record.offset < range.toOffset)
+}
+
+export interface FailbackProgress {
+  readonly total: number
+  readonly mirroring: number
+  readonly failed: number
+  readonly done: boolean
+}
+
+/** The failback is done when every partition of the reverse mirror is MIRRORING. */
+export function failbackProgress(partitionsByState: Readonly<Partial<Record<string, number>>>, expected: number): FailbackProgress {
+  const counts = Object.values(partitionsByState).reduce<number>((sum, count) => sum + (count ?? 0), 0)
+  const total = Math.max(expected, counts)
+  const mirroring = partitionsByState.MIRRORING ?? 0
+  return { total, mirroring, failed: partitionsByState.FAILED ?? 0, done: total > 0 && mirroring === total }
+}
+
+export interface LogEnds {
+  readonly topic: string
+  readonly partition: number
+  readonly logEndOffset: number
+}
+
+export interface LogComparison {
+  readonly topic: string
+  readonly partition: number
+  readonly oldSourceLogEndOffset: number | null
+  readonly newSourceLogEndOffset: number | null
+  readonly matches: boolean
+}
+
+/** Old source against new source, partition by partition: the same log end offset on both. */
+export function compareLogEnds(oldSource: readonly LogEnds[], newSource: readonly LogEnds[]): LogComparison[] {
+  const keyOf = (entry: LogEnds) => `${entry.topic}\u0000${entry.partition}`
+  const olds = new Map(oldSource.map((entry) => [keyOf(entry), entry.logEndOffset]))
+  const news = new Map(newSource.map((entry) => [keyOf(entry), entry.logEndOffset]))
+  const keys = [...new Set([...olds.keys(), ...news.keys()])]
+  return keys
+    .map((key) => {
+      const [topic = '', partition = '0'] = key.split('\u0000')
+      const oldSourceLogEndOffset = olds.get(key) ?? null
+      const newSourceLogEndOffset = news.get(key) ?? null
+      return { topic, partition: Number(partition), oldSourceLogEndOffset, newSourceLogEndOffset, matches: oldSourceLogEndOffset !== null && oldSourceLogEndOffset === newSourceLogEndOffset }
+    })
+    .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+}

@@ -1,0 +1,187 @@
+/**
+ * The failover wizard as a small table-driven machine (STYLE.md B37, UI.md §2): six steps, the events
+ * that move between them, and named guards; the component renders the step and dispatches events, and
+ * never decides by itself which step comes next.
+ *
+ *   topics → gates → impact → confirm → progress → result
+ *
+ * - `next` / `back` walk the first four steps; leaving a step needs its guard (a topic chosen; no gate
+ *   left that stops the failover; the mirror's name typed).
+ * - `submitted` marks the confirmation as sent: a second click (or Enter) while it is in flight is
+ *   ignored, so one wizard never starts two operations.
+ * - `refused` keeps the wizard on the confirm step with the API's error; `accepted` goes to progress
+ *   with the operation's id.
+ * - `operationFound` jumps from any of the first four steps to progress: the wizard was opened (or
+ *   reloaded, or opened by a second operator) while a failover of this mirror runs.
+ * - `finished` goes from progress to the result once the operation is no longer running.
+ */
+import { decideGates, type GateLike } from './gate-forcing'
+
+export const FAILOVER_STEPS = ['topics', 'gates', 'impact', 'confirm', 'progress', 'result'] as const
+export type FailoverStep = (typeof FAILOVER_STEPS)[number]
+
+export const STEP_LABELS = {
+  topics: 'Topics',
+  gates: 'Gates',
+  impact: 'Impact',
+  confirm: 'Confirm',
+  progress: 'Progress',
+  result: 'Result',
+} as const satisfies Record<FailoverStep, string>
+
+export type WizardEventType = 'next' | 'back' | 'submitted' | 'refused' | 'accepted' | 'operationFound' | 'finished'
+
+type TransitionTable = { readonly [S in FailoverStep]: Partial<Record<WizardEventType, FailoverStep>> }
+
+export const WIZARD_TRANSITIONS = {
+  topics: { next: 'gates', operationFound: 'progress' },
+  gates: { next: 'impact', back: 'topics', operationFound: 'progress' },
+  impact: { next: 'confirm', back: 'gates', operationFound: 'progress' },
+  confirm: { back: 'impact', submitted: 'confirm', refused: 'confirm', accepted: 'progress', operationFound: 'progress' },
+  progress: { finished: 'result' },
+  result: {},
+} as const satisfies TransitionTable
+
+export type TopicSelection = { readonly mode: 'all' } | { readonly mode: 'some'; readonly topics: readonly string[] }
+
+export interface WizardError {
+  readonly code: string
+  readonly message: string
+}
+
+export interface WizardState {
+  readonly step: FailoverStep
+  readonly selection: TopicSelection
+  /** Names of failing warning gates the operator chose to force past. */
+  readonly forced: readonly string[]
+  /** What the operator typed in the confirmation field. */
+  readonly confirmation: string
+  /** A confirmation is in flight. */
+  readonly submitting: boolean
+  readonly refusal: WizardError | null
+  readonly operationId: string | null
+}
+
+export type WizardEvent =
+  | { readonly type: 'next'; readonly mirror: string; readonly gates?: readonly GateLike[] | null }
+  | { readonly type: 'back' }
+  | { readonly type: 'submitted'; readonly mirror: string }
+  | { readonly type: 'refused'; readonly error: WizardError }
+  | { readonly type: 'accepted'; readonly operationId: string }
+  | { readonly type: 'operationFound'; readonly operationId: string }
+  | { readonly type: 'finished' }
+  // Edits: they change what the operator chose, never the step.
+  | { readonly type: 'selectionChanged'; readonly selection: TopicSelection }
+  | { readonly type: 'forceToggled'; readonly gate: string; readonly force: boolean }
+  | { readonly type: 'confirmationTyped'; readonly text: string }
+
+export function initialWizardState(operationId: string | null = null): WizardState {
+  return {
+    step: operationId === null ? 'topics' : 'progress',
+    selection: { mode: 'all' },
+    forced: [],
+    confirmation: '',
+    submitting: false,
+    refusal: null,
+    operationId,
+  }
+}
+
+// GUARDS
+
+export function hasTopicSelection(state: Pick<WizardState, 'selection'>): boolean {
+  return state.selection.mode === 'all' || state.selection.topics.length > 0
+}
+
+/** Every failing gate is either passed or forced, and none is blocking. */
+export function areGatesCleared(gates: readonly GateLike[] | null | undefined, forced: readonly string[]): boolean {
+  return gates !== null && gates !== undefined && decideGates(gates, forced).canProceed
+}
+
+/** The exact name, as the API compares it (case and spaces count). */
+export function isConfirmationTyped(confirmation: string, mirror: string): boolean {
+  return confirmation === mirror
+}
+
+/** Whether `next` may leave the current step now. */
+export function canGoNext(state: WizardState, context: { mirror: string; gates?: readonly GateLike[] | null }): boolean {
+  switch (state.step) {
+    case 'topics':
+      return hasTopicSelection(state)
+    case 'gates':
+      return areGatesCleared(context.gates, state.forced)
+    case 'impact':
+      return true
+    default:
+      return false
+  }
+}
+
+export function canSubmit(state: WizardState, mirror: string): boolean {
+  return state.step === 'confirm' && !state.submitting && isConfirmationTyped(state.confirmation, mirror)
+}
+
+// REDUCER
+
+/** The step the table gives for an event; the current step when the table has none. */
+export function stepAfter(step: FailoverStep, event: WizardEventType): FailoverStep {
+  const table: TransitionTable = WIZARD_TRANSITIONS
+  return table[step][event] ?? step
+}
+
+function isAllowed(step: FailoverStep, event: WizardEventType): boolean {
+  const table: TransitionTable = WIZARD_TRANSITIONS
+  return table[step][event] !== undefined
+}
+
+export function wizardReducer(state: WizardState, event: WizardEvent): WizardState {
+  switch (event.type) {
+    case 'selectionChanged':
+      // A new selection needs new gates: forcing is decided again.
+      return state.step === 'topics' ? { ...state, selection: event.selection, forced: [] } : state
+    case 'forceToggled': {
+      if (state.step !== 'gates') return state
+      const others = state.forced.filter((gate) => gate !== event.gate)
+      return { ...state, forced: event.force ? [...others, event.gate] : others }
+    }
+    case 'confirmationTyped':
+      return state.step === 'confirm' ? { ...state, confirmation: event.text, refusal: null } : state
+    default:
+      break
+  }
+  if (!isAllowed(state.step, event.type)) return state
+  switch (event.type) {
+    case 'next':
+      if (!canGoNext(state, event)) return state
+      return { ...state, step: stepAfter(state.step, 'next'), refusal: null }
+    case 'back':
+      if (state.submitting) return state
+      return { ...state, step: stepAfter(state.step, 'back'), refusal: null, confirmation: state.step === 'confirm' ? '' : state.confirmation }
+    case 'submitted':
+      if (!canSubmit(state, event.mirror)) return state
+      return { ...state, submitting: true, refusal: null }
+    case 'refused':
+      return { ...state, submitting: false, refusal: event.error }
+    case 'accepted':
+    case 'operationFound':
+      return { ...state, step: 'progress', submitting: false, refusal: null, operationId: event.operationId }
+    case 'finished':
+      return { ...state, step: stepAfter(state.step, 'finished') }
+  }
+}
+
+/** Where a step sits on the rail: done, current or still to come. */
+export function stepStatus(step: FailoverStep, current: FailoverStep): 'done' | 'current' | 'upcoming' {
+  const index = FAILOVER_STEPS.indexOf(step)
+  const currentIndex = FAILOVER_STEPS.indexOf(current)
+  return index < currentIndex ? 'done' : index === currentIndex ? 'current' : 'upcoming'
+}
+
+/** The request body of the real failover for this state (`topics` left out for all). */
+export function failoverRequestOf(state: WizardState, mirror: string): { topics?: string[]; confirm: string; force: string[] } {
+  return {
+    ...(state.selection.mode === 'some' ? { topics: [...state.selection.topics] } : {}),
+    confirm: mirror,
+    force: [...state.forced],
+  }
+}

@@ -1,0 +1,143 @@
+// The failover wizard at scale (issue: failover and failback wizards): 10,000 partitions with 1,000 open
+// transactions failed over through the wizard in Debian's Chromium, against the production server. Figures:
+// the time from the confirm click to the result step as the page shows it (against the operation's own
+// duration on the server, in the same run), and the page's main-thread busy time per second while it shows
+// progress (Chrome DevTools Protocol, Performance.getMetrics TaskDuration). Medians of UI_FAILOVER_RUNS runs
+// (default 3); each run fails over a fresh pair of clusters, since a failover cannot be repeated.
+import { chromium, type Page } from 'playwright-core'
+import { performance } from 'node:perf_hooks'
+import { call, startServer } from './api'
+import { median, type BenchResult } from './result'
+
+const TOPICS = 10
+const PARTITIONS_PER_TOPIC = 1_000
+const OPEN_TRANSACTIONS = 1_000
+const OPERATOR_TOKEN = 'bench-operator-token'
+const SETUP_TIMEOUT_MS = 20 * 60_000
+const FAILOVER_TIMEOUT_MS = 10 * 60_000
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() > deadline) throw new Error(`${what}: not reached after ${timeoutMs} ms (${JSON.stringify(value).slice(0, 300)})`)
+    await sleep(1_000)
+  }
+}
+
+interface Summary {
+  partitionsByState: Record<string, number>
+  maxOffsetLag: number | null
+}
+
+/** A 10,000-partition mirror whose destination holds 1,000 open transactions (one per partition, mirrored). */
+async function setUp(base: string, run: number): Promise<{ mirror: string; setupMs: number }> {
+  const started = performance.now()
+  const source = `fo-source-${run}`
+  const destination = `fo-destination-${run}`
+  const mirror = `fo-${run}`
+  await call(base, 'POST', '/api/v1/clusters', { name: source, kind: 'embedded', brokers: 1 })
+  await call(base, 'POST', '/api/v1/clusters', { name: destination, kind: 'embedded', brokers: 1 })
+  const topics = Array.from({ length: TOPICS }, (_, index) => `orders-${index}`)
+  for (const topic of topics) await call(base, 'POST', `/api/v1/clusters/${source}/topics`, { name: topic, partitions: PARTITIONS_PER_TOPIC })
+  for (let index = 0; index < OPEN_TRANSACTIONS; index++) {
+    const { producer } = (await call(base, 'POST', `/api/v1/clusters/${source}/producers`, { transactionalId: `bench-tx-${run}-${index}` })) as { producer: string }
+    const topic = topics[index % TOPICS]
+    await call(base, 'POST', `/api/v1/clusters/${source}/producers/${producer}/send`, { topic, partition: Math.floor(index / TOPICS), records: [{ key: `k${index}`, value: 'open' }] })
+  }
+  await call(base, 'POST', '/api/v1/mirrors', { name: mirror, sourceCluster: source, destinationCluster: destination, topics })
+  const total = TOPICS * PARTITIONS_PER_TOPIC
+  await waitFor(
+    `${mirror} mirroring and caught up`,
+    async () => (await call(base, 'GET', `/api/v1/mirrors/${mirror}`)) as Summary,
+    (summary) => (summary.partitionsByState.MIRRORING ?? 0) === total && summary.maxOffsetLag === 0,
+    SETUP_TIMEOUT_MS,
+  )
+  return { mirror, setupMs: performance.now() - started }
+}
+
+async function signIn(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/login`)
+  await page.getByLabel('Access token').fill(OPERATOR_TOKEN)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign out' }).waitFor()
+}
+
+async function taskSeconds(client: import('playwright-core').CDPSession): Promise<number> {
+  const { metrics } = (await client.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }
+  return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0
+}
+
+/** One failover through the wizard: the confirm → result time the page shows, its busy share, the server's duration. */
+async function failOverThroughWizard(base: string, mirror: string): Promise<{ pageMs: number; busy: number; serverMs: number; transactions: number }> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] })
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await signIn(page, base)
+    await page.goto(`${base}/mirrors/${mirror}/failover`)
+    await page.getByRole('button', { name: 'Next: Gates' }).click()
+    await page.getByRole('list', { name: 'Preflight gates' }).waitFor({ timeout: 120_000 })
+    for (const box of await page.getByRole('checkbox', { name: /Force past this gate/ }).all()) if (await box.isVisible()) await box.check()
+    await page.getByRole('button', { name: 'Next: Impact' }).click()
+    const transactions = Number((await page.locator('[data-figure="Transactions to abort"] dd').first().getAttribute('title'))?.split(' ')[0] ?? NaN)
+    await page.getByRole('button', { name: 'Next: Confirm' }).click()
+    await page.getByLabel(`Type the mirror name ${mirror} to confirm`).fill(mirror)
+    const client = await page.context().newCDPSession(page)
+    await client.send('Performance.enable')
+    const busyBefore = await taskSeconds(client)
+    const started = performance.now()
+    await page.getByRole('button', { name: `Fail over ${mirror}` }).click()
+    await page.getByRole('heading', { name: '6. Result' }).waitFor({ timeout: FAILOVER_TIMEOUT_MS })
+    const pageMs = performance.now() - started
+    const busy = (await taskSeconds(client)) - busyBefore
+    const operationId = new URL(page.url()).searchParams.get('operation')
+    const operation = (await call(base, 'GET', `/api/v1/operations/${operationId}`)) as { startedAt: number; finishedAt: number; status: string }
+    if (operation.status !== 'succeeded') throw new Error(`failover ${operationId} ended ${operation.status}`)
+    return { pageMs, busy: busy / (pageMs / 1000), serverMs: operation.finishedAt - operation.startedAt, transactions }
+  } finally {
+    await browser.close()
+  }
+}
+
+export async function benchUiFailover(): Promise<BenchResult[]> {
+  const runs = Number(process.env.UI_FAILOVER_RUNS ?? 3)
+  const server = await startServer()
+  try {
+    const pageMs: number[] = []
+    const serverMs: number[] = []
+    const busy: number[] = []
+    const setups: number[] = []
+    let transactions = NaN
+    for (let run = 0; run < runs; run++) {
+      const { mirror, setupMs } = await setUp(server.base, run)
+      setups.push(setupMs)
+      const measured = await failOverThroughWizard(server.base, mirror)
+      pageMs.push(measured.pageMs)
+      serverMs.push(measured.serverMs)
+      busy.push(measured.busy)
+      transactions = measured.transactions
+    }
+    const pageMedian = median(pageMs)
+    const serverMedian = median(serverMs)
+    return [
+      {
+        name: `failover 10k partitions, ${transactions} txns: confirm → done (page)`,
+        value: pageMedian,
+        unit: 'ms',
+        baseline: { name: 'operation on the server', value: serverMedian },
+        ratio: pageMedian / serverMedian,
+      },
+      { name: 'same, main-thread busy per second of progress', value: median(busy) * 100, unit: '%', goal: '< 20 %' },
+      { name: `setup: mirror of 10k partitions caught up (${runs} runs)`, value: median(setups), unit: 'ms' },
+    ]
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\nserver errors:\n${server.errors()}`, { cause: error })
+  } finally {
+    await server.close()
+  }
+}

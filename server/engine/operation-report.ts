@@ -1,0 +1,67 @@
+import 'server-only'
+import type { OperationReport } from '@/lib/api/operation-report'
+import { buildOperationReport, type PartitionOutcome } from '@/lib/failover/report'
+import type { ClusterRegistry } from '@/server/cluster/registry'
+import { toOperation } from './api-adapter'
+import type { MirrorEngine } from './engine'
+
+/** Destination partitions read at once while building a report (each read is a few records). */
+const READ_CONCURRENCY = 64
+
+/**
+ * The report of an operation (GET /operations/{id}/report), with each partition's markers read back
+ * from the destination log at and after its last mirror position: what the stop wrote, not what the
+ * plan predicted. A partition whose log cannot be read (its cluster is gone) is reported without markers.
+ */
+export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pick<ClusterRegistry, 'embedded'> }, id: string, now = Date.now()): Promise<OperationReport> {
+  const { engine } = runtime
+  const operation = engine.getOperation(id)
+  const apiOperation = { ...toOperation(operation), plan: operation.plan }
+  const definition = engine.listMirrors().find((mirror) => mirror.name === operation.mirror) ?? null
+  const snapshots = new Map<string, ReturnType<MirrorEngine['partitions']>[number]>()
+  if (definition !== null) for (const snapshot of engine.partitions(definition.name)) snapshots.set(`${snapshot.topic}\u0000${snapshot.partition}`, snapshot)
+  const planned = new Map<string, number>()
+  for (const partition of operation.plan.partitions) planned.set(`${partition.topic}\u0000${partition.partition}`, partition.transactionsToAbort.length)
+  const outcomes: PartitionOutcome[] = []
+  const queue = [...operation.partitions]
+  const worker = async () => {
+    for (let entry = queue.shift(); entry; entry = queue.shift()) {
+      const key = `${entry.topic}\u0000${entry.partition}`
+      const snapshot = snapshots.get(key)
+      if (definition === null || snapshot === undefined) continue
+      const position = snapshot.lastMirrorPosition
+      // The stop appends one marker per open transaction and one reset; a few more cover a transaction
+      // that opened between the plan and the fetcher's removal.
+      const limit = (planned.get(key) ?? 0) + 8
+      let records: PartitionOutcome['records'] = []
+      try {
+        const page = await runtime.clusters.embedded(definition.destinationCluster).readRecords(entry.topic, entry.partition, {
+          fromOffset: Math.max(0, position?.offset ?? 0),
+          limit,
+          isolation: 'read_uncommitted',
+        })
+        records = page.records.map(({ offset, type, producerId, producerEpoch }) => ({ offset, type, producerId, producerEpoch }))
+      } catch {
+        records = []
+      }
+      outcomes.push({
+        topic: entry.topic,
+        partition: entry.partition,
+        lastMirrorPosition: position,
+        destinationLeaderEpoch: snapshot.destinationLeaderEpoch,
+        records,
+        transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ to, at }) => ({ to, at })),
+      })
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(1, queue.length)) }, worker))
+  return buildOperationReport({
+    operation: apiOperation,
+    sourceCluster: definition?.sourceCluster ?? null,
+    destinationCluster: definition?.destinationCluster ?? null,
+    confirmedBy: operation.requestedBy?.actor ?? null,
+    forcedGates: operation.forcedGates ?? [],
+    outcomes,
+    generatedAt: now,
+  })
+}

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { SplitBrain } from '@/lib/api/split-brain'
+import { renderPrometheus } from '@/server/http/metrics'
+import { SplitBrainWatch } from './split-brain-watch'
+import { createEngineHarness, type EngineHarness } from './testing/harness'
+import { WORKED_EXAMPLE_CLUSTERS, WORKED_EXAMPLE_TOPIC, mirrorOffsets0To2ThenPause } from './testing/worked-example'
+
+let harness: EngineHarness
+afterEach(async () => harness?.cleanup())
+
+async function failedOver(): Promise<SplitBrainWatch> {
+  harness = await createEngineHarness({ clusters: WORKED_EXAMPLE_CLUSTERS })
+  await mirrorOffsets0To2ThenPause(harness)
+  const { operation } = await harness.engine.failover('dr', { confirm: 'dr', force: ['lag-threshold'] })
+  await harness.run(5)
+  await harness.engine.awaitOperation(operation.id)
+  return new SplitBrainWatch(harness.engine, { source: (name) => harness.clusters.get(name), now: () => harness.clock.now() })
+}
+
+describe('the split-brain watch', () => {
+  it('counts nothing right after the failover: the records at risk were written before it', async () => {
+    const watch = await failedOver()
+    await watch.check()
+    expect(SplitBrain.parse(watch.forMirror('dr'))).toMatchObject({ oldSourceCluster: 'a', watchedPartitions: 1, recordsWritten: 0, topics: [], sourceReachable: true })
+  })
+
+  it('counts records producers still write to the old source, per topic, with the newest time, and as a gauge', async () => {
+    const watch = await failedOver()
+    await watch.check()
+    const writtenAt = harness.clock.now()
+    await harness.cluster('a').produce(WORKED_EXAMPLE_TOPIC, { partition: 0, records: [{ value: 'late-1' }, { value: 'late-2' }] })
+    await watch.check()
+    const summary = watch.forMirror('dr')
+    expect(summary).toMatchObject({ recordsWritten: 2, topics: [{ topic: WORKED_EXAMPLE_TOPIC, recordsWritten: 2, partitionsWritten: 1 }] })
+    expect(summary?.latestWriteAt).toBeGreaterThanOrEqual(writtenAt)
+    const text = renderPrometheus(watch.metrics())
+    expect(text).toContain(`mirrorboard_split_brain_records{mirror="dr",topic="${WORKED_EXAMPLE_TOPIC}"} 2`)
+    expect(text).toContain('mirrorboard_split_brain_latest_write_timestamp_seconds{mirror="dr"')
+  })
+
+  it('stops watching once a failback mirror rewrites the old source, and for mirrors without STOPPED partitions', async () => {
+    const watch = await failedOver()
+    await harness.cluster('a').produce(WORKED_EXAMPLE_TOPIC, { partition: 0, records: [{ value: 'late' }] })
+    await watch.check()
+    expect(watch.forMirror('dr')?.recordsWritten).toBe(1)
+    await harness.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: [WORKED_EXAMPLE_TOPIC] })
+    await harness.run(5)
+    await watch.check()
+    expect(watch.forMirror('dr')).toBeNull()
+    expect(watch.forMirror('back')).toBeNull()
+  })
+})
