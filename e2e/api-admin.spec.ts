@@ -18,6 +18,7 @@ interface Partition {
   stateEpoch: number
   retryAttempt: number
   error: string | null
+  destinationHighWatermark: number | null
 }
 interface TopicView {
   name: string
@@ -57,6 +58,11 @@ async function mirroringPair(request: APIRequestContext, topics: string[] = ['or
     201,
   )
   await expect.poll(async () => (await partitionsOf(request, mirror)).map((p) => p.state), SETTLE).toEqual(topics.map(() => 'MIRRORING'))
+  // Caught up too: tests compare the destination's topics before and after a refusal, and a fetch still
+  // landing the three records in between would read as a change.
+  await expect
+    .poll(async () => (await partitionsOf(request, mirror)).find((p) => p.topic === topics[0])?.destinationHighWatermark, SETTLE)
+    .toBe(3)
   return { source, destination, mirror }
 }
 

@@ -110,7 +110,7 @@ test('an action the API refuses shows its code and message and changes nothing o
   await dialog.getByRole('button', { name: 'Pause 0 partitions' }).click()
   const refusal = dialog.getByRole('alert').filter({ hasText: 'Pause refused' })
   await expect(refusal).toContainText('INVALID_MIRROR_STATE')
-  await expect(refusal).toContainText('pause needs partitions in MIRRORING or PAUSING or PAUSED; 1 are not')
+  await expect(refusal).toContainText('ledger-0 is STOPPED')
   await lookAt(page, testInfo, 'mirror-action-refused')
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toBeHidden()

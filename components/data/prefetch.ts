@@ -20,8 +20,14 @@ export function dehydrateAnswers(answers: readonly Prefetched[]): DehydratedStat
   const queryClient = new QueryClient()
   for (const { endpoint, params, query, value } of answers) {
     const schema = endpoint.response as z.ZodType
-    const data = schema.parse(JSON.parse(JSON.stringify(value)))
-    queryClient.setQueryData(queryKeys.request(endpoint, params, query), data)
+    const parsed = schema.safeParse(JSON.parse(JSON.stringify(value)))
+    // A value the schema refuses is a bug in the page's server code; the page still renders, and the client
+    // asks the API itself (whose answers are checked the same way), rather than the whole page failing.
+    if (!parsed.success) {
+      console.error(`prefetch: ${endpoint.operationId} answer does not match its schema`, parsed.error.issues.slice(0, 3))
+      continue
+    }
+    queryClient.setQueryData(queryKeys.request(endpoint, params, query), parsed.data)
   }
   return dehydrate(queryClient)
 }

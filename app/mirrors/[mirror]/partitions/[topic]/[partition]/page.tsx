@@ -54,7 +54,7 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   // First answers, each on its own: one that fails is left to the client, which shows its error with a retry.
   const answers: Prefetched[] = []
   if (mirrorValue !== undefined) answers.push({ ...mirrorRequest(mirror), value: mirrorValue })
-  if (partitions !== undefined) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: { partitions } })
+  if (partitions !== undefined) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: { partitions, stateVersion: api.stateVersion(mirror) } })
   const history = lookup(() => api.history(mirror, topic, partition))
   if (history !== undefined && history !== 'notFound') answers.push({ ...partitionHistoryRequest(mirror, topic, partition), value: history })
   if (mirrorValue !== undefined && found !== undefined) {
