@@ -80,7 +80,9 @@ test('a viewer who opens a wizard is told it needs the operator role', async ({ 
 
 test('an unknown mirror or operation gets the not-found page', async ({ page }) => {
   await signIn(page, 'operator', '/mirrors/no-such-mirror/failover')
-  await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible()
+  // The mirror routes' own not-found page, which names the mirror.
+  await expect(page.getByRole('heading', { name: 'No mirror named “no-such-mirror”' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Back to the overview' })).toBeVisible()
   await page.goto('/operations/no-such-operation')
   await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible()
 })

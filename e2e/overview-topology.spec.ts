@@ -52,7 +52,11 @@ test('the overview draws the clusters and the mirror, counts partitions by state
   await expectNoSidewaysScroll(page)
   await lookAt(page, testInfo, 'overview')
 
-  await edge.click()
+  // The edge leads to the mirror page. With every other journey's mirrors on the same server the graph is
+  // drawn small on a phone, where people use the list under it instead, so the click goes through the list there.
+  await expect(edge).toHaveAttribute('href', `/mirrors/${pair.mirror}`)
+  if (testInfo.project.name === 'phone') await page.getByRole('list', { name: 'Mirrors' }).getByRole('link', { name: pair.mirror, exact: true }).click()
+  else await edge.click()
   await expect(page).toHaveURL(new RegExp(`/mirrors/${pair.mirror}$`))
 })
 

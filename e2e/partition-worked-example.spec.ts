@@ -182,7 +182,7 @@ test('an operator resumes from the partition page: a refusal shows the API error
     await dialog.getByRole('button', { name: 'Resume topic' }).click()
     const refusal = page.getByRole('alert').filter({ hasText: 'Resume topic refused' })
     await expect(refusal).toContainText('INVALID_MIRROR_STATE')
-    await expect(refusal).toContainText('needs partitions in FAILED')
+    await expect(refusal).toContainText('in FAILED; orders-0 is PAUSED')
     await expect(page.locator('header [data-state="PAUSED"]').first()).toBeVisible()
     expect((await partitionOf(request, example.mirror)).state).toBe('PAUSED')
     await lookAt(page, testInfo, 'partition-action-refused')

@@ -664,6 +664,8 @@ export const demoEndpoints = {
     summary: 'Whether the demo runs, and its live clusters and mirror (404 outside demo mode)',
     status: 200,
     response: DemoStatus,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   getDemoSignIn: endpoint({
     operationId: 'getDemoSignIn',
@@ -673,6 +675,8 @@ export const demoEndpoints = {
     summary: 'Whether the one-click operator sign-in is offered to this caller: 200 in demo mode from loopback, 404 otherwise',
     status: 200,
     response: DemoSignIn,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   createDemoSession: endpoint({
     operationId: 'createDemoSession',
@@ -683,6 +687,8 @@ export const demoEndpoints = {
     audit: 'demo.session',
     status: 200,
     response: Session,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   listWorkloads: endpoint({
     operationId: 'listDemoWorkloads',
@@ -692,6 +698,8 @@ export const demoEndpoints = {
     summary: 'Live producers and consumer groups with their rates',
     status: 200,
     response: WorkloadList,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   updateWorkload: endpoint({
     operationId: 'updateDemoWorkload',
@@ -704,6 +712,8 @@ export const demoEndpoints = {
     body: PatchWorkloadRequest,
     status: 200,
     response: WorkloadResponse,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   pauseWorkload: endpoint({
     operationId: 'pauseDemoWorkload',
@@ -715,6 +725,8 @@ export const demoEndpoints = {
     params: WorkloadParams,
     status: 200,
     response: WorkloadResponse,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   resumeWorkload: endpoint({
     operationId: 'resumeDemoWorkload',
@@ -726,6 +738,8 @@ export const demoEndpoints = {
     params: WorkloadParams,
     status: 200,
     response: WorkloadResponse,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   listFaults: endpoint({
     operationId: 'listDemoFaults',
@@ -735,6 +749,8 @@ export const demoEndpoints = {
     summary: 'Active faults',
     status: 200,
     response: FaultList,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   injectFault: endpoint({
     operationId: 'injectDemoFault',
@@ -746,7 +762,7 @@ export const demoEndpoints = {
     body: FaultRequest,
     status: 202,
     response: FaultResponse,
-    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE', 'LEADER_NOT_AVAILABLE', 'TOPIC_READ_ONLY'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'SOURCE_UNAVAILABLE', 'LEADER_NOT_AVAILABLE', 'TOPIC_READ_ONLY'],
   }),
   healFault: endpoint({
     operationId: 'healDemoFault',
@@ -758,7 +774,7 @@ export const demoEndpoints = {
     params: FaultParams,
     status: 200,
     response: FaultResponse,
-    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE'],
+    errors: ['NOT_FOUND', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
   }),
   listScenarios: endpoint({
     operationId: 'listDemoScenarios',
@@ -768,6 +784,8 @@ export const demoEndpoints = {
     summary: 'Narrated scenarios with their steps',
     status: 200,
     response: ScenarioList,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   runScenario: endpoint({
     operationId: 'runDemoScenario',
@@ -779,7 +797,7 @@ export const demoEndpoints = {
     params: ScenarioParams,
     status: 202,
     response: RunResponse,
-    errors: ['CONFLICT'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
   }),
   listRuns: endpoint({
     operationId: 'listDemoRuns',
@@ -789,6 +807,8 @@ export const demoEndpoints = {
     summary: 'Scenario runs, newest first',
     status: 200,
     response: RunList,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
   getRun: endpoint({
     operationId: 'getDemoRun',
@@ -799,6 +819,8 @@ export const demoEndpoints = {
     params: RunParams,
     status: 200,
     response: RunResponse,
+    // Outside demo mode every /demo endpoint answers 404.
+    errors: ['NOT_FOUND'],
   }),
 } as const
 
