@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { chromiumLaunchOptions } from './e2e/support/chromium'
 
 const port = Number(process.env.E2E_PORT ?? 3310)
 // Every run gets a fresh data dir so journeys never see state left by an earlier run.
@@ -10,18 +11,6 @@ process.env.E2E_DATA_DIR = dataDir
 // Known tokens, so journeys can sign in; the server would otherwise generate its own at first start.
 const operatorToken = (process.env.E2E_OPERATOR_TOKEN ??= 'e2e-operator-token')
 const viewerToken = (process.env.E2E_VIEWER_TOKEN ??= 'e2e-viewer-token')
-
-// Debian's Chromium, never a downloaded browser; the flags keep it off the (closed) network.
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 
 export default defineConfig({
   testDir: './e2e',
@@ -36,7 +25,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     screenshot: 'on',
     trace: 'retain-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } },

@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { chromiumLaunchOptions } from './e2e/support/chromium'
 
 /**
  * Journeys against a server in demo mode (MIRRORBOARD_DEMO=1: live clusters, workloads, faults, scenarios):
@@ -15,17 +16,6 @@ process.env.E2E_DEMO_DATA_DIR = dataDir
 const operatorToken = (process.env.E2E_OPERATOR_TOKEN ??= 'e2e-operator-token')
 const viewerToken = (process.env.E2E_VIEWER_TOKEN ??= 'e2e-viewer-token')
 
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
 export default defineConfig({
   testDir: './e2e/demo',
   outputDir: './test-results/e2e-demo',
@@ -37,7 +27,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     screenshot: 'on',
     trace: 'retain-on-failure',
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: chromiumArgs },
+    launchOptions: chromiumLaunchOptions,
   },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } },

@@ -73,6 +73,9 @@ import {
 } from './topics'
 
 /**
+ * Longer than one file should be because it is one table: every endpoint's entry side by side is what
+ * keeps the contract reviewable in one read (splitting it by group would hide the whole surface).
+ *
  * The catalog of HTTP endpoints: method, path, who may call it, what it reads and returns. Route handlers
  * are built from these entries (`server/http/route.ts`), the OpenAPI document is generated from them, and a
  * test checks that every served entry has its route file and every route file its entry, so the contract,
