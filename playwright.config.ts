@@ -34,7 +34,10 @@ export default defineConfig({
     {
       name: 'phone',
       use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } },
-      testIgnore: [/\/demo\//, /api(-[a-z]+)?\.spec\.ts$/, /mirror-scale\.spec\.ts$/, /failover-reload\.spec\.ts$/],
+      // So do the checks that do not depend on the viewport (security headers, CSP), and tests tagged @wide-only:
+      // functional journeys whose pages another test already shows at this size.
+      testIgnore: [/\/demo\//, /api(-[a-z]+)*\.spec\.ts$/, /security-headers\.spec\.ts$/, /mirror-scale\.spec\.ts$/, /failover-reload\.spec\.ts$/],
+      grepInvert: /@wide-only/,
     },
   ],
   webServer: {

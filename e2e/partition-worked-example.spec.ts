@@ -207,7 +207,8 @@ test('an operator resumes from the partition page: a refusal shows the API error
   })
 })
 
-test('after failover the destination shows ABORT 4001 at 3, ABORT 4002 at 4 and the PID reset at 5; after failback the old source shows the cut at 3', async ({ page, request }, testInfo) => {
+// @wide-only: the page's phone layout is shown by the first journey; this one adds two mirrors and a failback.
+test('after failover the destination shows ABORT 4001 at 3, ABORT 4002 at 4 and the PID reset at 5; after failback the old source shows the cut at 3', { tag: '@wide-only' }, async ({ page, request }, testInfo) => {
   // Two mirrors, a failover and a failback: the slowest journey here, more so on a shared machine.
   test.setTimeout(150_000)
   const example = await workedExample(request)
