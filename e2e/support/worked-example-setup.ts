@@ -1,9 +1,10 @@
 import { expect, type APIRequestContext } from '@playwright/test'
+import { WORKED_EXAMPLE, type WorkedExampleStep } from '../../lib/mirror/worked-example'
 import { asOperator, asViewer, createCluster, createTopic, okJson, unique } from './http'
 
 /**
- * The KIP's worked example set up through the API for the wizard journeys: source producers 4001/4002/4003
- * (`firstProducerId: 4001`), the mirror copies offsets 0–2 and is paused, then the source goes on:
+ * The KIP's worked example (lib/mirror/worked-example.ts) set up through the API for the wizard journeys:
+ * source producers 4001/4002/4003, the mirror copies offsets 0–2 and is paused, then the source goes on:
  *   0 DATA 4001 A=1 · 1 DATA 4001 B=2 · 2 DATA 4002 X=9 · 3 COMMIT 4001 · 4 DATA 4003 Y=5 · 5 DATA none Z=10
  */
 
@@ -29,26 +30,31 @@ export async function workedExample(request: APIRequestContext, prefix = 'wx'): 
   const source = unique(`${prefix}-a`)
   const destination = unique(`${prefix}-b`)
   const mirror = unique(`${prefix}-dr`)
-  await createCluster(request, source, { brokers: 1, firstProducerId: 4001 })
-  await createCluster(request, destination, { brokers: 1, firstProducerId: 9001 })
-  await createTopic(request, source, 'orders')
+  const { topic, transactionalIds, stepsBeforeMirroring, stepsAfterPause, mirroredLogEndOffset } = WORKED_EXAMPLE
+  await createCluster(request, source, { brokers: 1, firstProducerId: WORKED_EXAMPLE.sourceFirstProducerId })
+  await createCluster(request, destination, { brokers: 1, firstProducerId: WORKED_EXAMPLE.destinationFirstProducerId })
+  await createTopic(request, source, topic)
   const base = `/api/v1/clusters/${source}`
   const producers: string[] = []
-  for (const id of ['tx-4001', 'tx-4002', 'tx-4003']) {
+  for (const id of transactionalIds) {
     producers.push((await okJson<{ producer: string }>(await request.post(`${base}/producers`, { headers: asOperator, data: { transactionalId: id } }), 201)).producer)
   }
-  const send = async (index: number, records: Array<{ key: string; value: string }>) =>
-    okJson(await request.post(`${base}/producers/${producers[index]}/send`, { headers: asOperator, data: { topic: 'orders', partition: 0, records } }))
-  await send(0, [{ key: 'A', value: '1' }, { key: 'B', value: '2' }])
-  await send(1, [{ key: 'X', value: '9' }])
-  await okJson(await request.post('/api/v1/mirrors', { headers: asOperator, data: { name: mirror, sourceCluster: source, destinationCluster: destination, topics: ['orders'] } }), 201)
-  await expect.poll(async () => (await mirrorStates(request, mirror)).map((p) => [p.state, p.destinationLogEndOffset]), SETTLE).toEqual([['MIRRORING', 3]])
+  const apply = async (step: WorkedExampleStep) => {
+    if (step.kind === 'send') {
+      await okJson(await request.post(`${base}/producers/${producers[step.producer]}/send`, { headers: asOperator, data: { topic, partition: 0, records: step.records } }))
+    } else if (step.kind === 'commit') {
+      await okJson(await request.post(`${base}/producers/${producers[step.producer]}/commit`, { headers: asOperator }))
+    } else {
+      await okJson(await request.post(`${base}/topics/${topic}/records`, { headers: asOperator, data: { partition: 0, idempotent: false, records: step.records } }))
+    }
+  }
+  for (const step of stepsBeforeMirroring) await apply(step)
+  await okJson(await request.post('/api/v1/mirrors', { headers: asOperator, data: { name: mirror, sourceCluster: source, destinationCluster: destination, topics: [topic] } }), 201)
+  await expect.poll(async () => (await mirrorStates(request, mirror)).map((p) => [p.state, p.destinationLogEndOffset]), SETTLE).toEqual([['MIRRORING', mirroredLogEndOffset]])
   await okJson(await request.post(`/api/v1/mirrors/${mirror}/topics/pause`, { headers: asOperator, data: {} }))
   await expect.poll(async () => (await mirrorStates(request, mirror))[0]?.state, SETTLE).toBe('PAUSED')
-  await okJson(await request.post(`${base}/producers/${producers[0]}/commit`, { headers: asOperator }))
-  await send(2, [{ key: 'Y', value: '5' }])
-  await okJson(await request.post(`${base}/topics/orders/records`, { headers: asOperator, data: { partition: 0, idempotent: false, records: [{ key: 'Z', value: '10' }] } }))
-  return { source, destination, mirror, topic: 'orders' }
+  for (const step of stepsAfterPause) await apply(step)
+  return { source, destination, mirror, topic }
 }
 
 /** Fails the worked example over through the API (its lag gate forced) and waits until it is STOPPED. */

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CodedError } from '../coded-error'
 
 /**
  * Error codes an API response may carry. The first group is API.md's contract; the rest are Kafka's names
@@ -58,15 +59,10 @@ export type ErrorBody = z.infer<typeof ErrorBody>
  * An error with an API code: thrown by the server's HTTP layer and route handlers, and by client code when
  * a response carries an error body, so both sides branch on the same `code`.
  */
-export class ApiError extends Error {
-  readonly code: ApiErrorCode
-  readonly details: Record<string, unknown> | undefined
-
+export class ApiError extends CodedError<ApiErrorCode> {
   constructor(code: ApiErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    super(code, message, options)
     this.name = 'ApiError'
-    this.code = code
-    this.details = options?.details
   }
 }
 

@@ -1,3 +1,5 @@
+import { CodedError } from '../coded-error'
+
 /** Typed failures of the log layer; the names are Kafka's error codes where Kafka has one. */
 export type StorageErrorCode =
   | 'VALIDATION_FAILED'
@@ -15,13 +17,10 @@ export type StorageErrorCode =
   | 'LOG_CLOSED'
   | 'KAFKA_STORAGE_ERROR'
 
-export class StorageError extends Error {
-  readonly code: StorageErrorCode
-
+export class StorageError extends CodedError<StorageErrorCode> {
   constructor(code: StorageErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
+    super(code, message, options)
     this.name = 'StorageError'
-    this.code = code
   }
 }
 

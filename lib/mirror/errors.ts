@@ -1,3 +1,5 @@
+import { CodedError } from '../coded-error'
+
 /**
  * Errors thrown by the pure mirror core. Only programming errors and malformed input throw here:
  * an event that the state table does not allow is an ordinary outcome (`changed: false`), never an error.
@@ -8,12 +10,9 @@ export type MirrorErrorCode =
   /** A bug: a partition value that no transition could have produced (unknown state, missing field). */
   | 'INTERNAL'
 
-export class MirrorError extends Error {
-  readonly code: MirrorErrorCode
-
+export class MirrorError extends CodedError<MirrorErrorCode> {
   constructor(code: MirrorErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options)
+    super(code, message, options)
     this.name = 'MirrorError'
-    this.code = code
   }
 }

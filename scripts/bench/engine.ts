@@ -30,12 +30,6 @@ async function openPair(brokers: number): Promise<Pair> {
   const engine = new MirrorEngine({
     clusters: { names: () => [...clusters.keys()], get: (name) => (clusters.has(name) ? { source: clusters.get(name)!, host: clusters.get(name)! } : undefined) },
   })
-  for (const [name, cluster] of clusters) {
-    cluster.setMirrorDirectory({
-      listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
-      lastMirrorPositions: async (id, partitions) => engine.lastMirrorPositions(name, id, partitions),
-    })
-  }
   await engine.start()
   return {
     root,

@@ -1,4 +1,5 @@
 import 'server-only'
+import { CodedError } from '@/lib/coded-error'
 import { StorageError } from '@/lib/log/errors'
 
 /**
@@ -43,15 +44,10 @@ export type ClusterErrorCode =
   | 'KAFKA_STORAGE_ERROR'
   | 'INTERNAL'
 
-export class ClusterError extends Error {
-  readonly code: ClusterErrorCode
-  readonly details: Record<string, unknown> | undefined
-
+export class ClusterError extends CodedError<ClusterErrorCode> {
   constructor(code: ClusterErrorCode, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    super(code, message, options)
     this.name = 'ClusterError'
-    this.code = code
-    this.details = options?.details
   }
 }
 

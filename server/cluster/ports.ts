@@ -138,13 +138,15 @@ export interface SourceCluster {
   /** Committed offsets of every consumer group. */
   listGroupOffsets(): Promise<GroupOffsets[]>
   /**
-   * Mirrors this cluster hosts as a destination (DescribeClusterMirrors / ListClusterMirrors). With `topics`,
-   * only mirrors of those topics, with only their partitions' states: PREPARING asks once per partition.
+   * Mirrors this cluster hosts as a destination (DescribeClusterMirrors / ListClusterMirrors), as its own
+   * `__mirror_state` records them (lib/mirror/mirror-state-records.ts): what is durable, not what an engine
+   * holds in memory. With `topics`, only mirrors of those topics, with only their partitions' states:
+   * PREPARING asks once per partition, so an implementation answers from an index, not a scan of the log.
    */
   listHostedMirrors(filter?: { topics?: string[] }): Promise<HostedMirror[]>
   /**
-   * The last mirror positions recorded by mirrors hosted here whose source is `sourceClusterId`,
-   * the max over them per partition; absent partitions have none (mirror from scratch).
+   * The last mirror positions recorded (in `__mirror_state` partition records) by mirrors hosted here whose
+   * source is `sourceClusterId`, the max over them per partition; absent partitions have none (mirror from scratch).
    */
   lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>>
 }

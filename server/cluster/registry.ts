@@ -104,14 +104,6 @@ export class ClusterRegistry {
   /** Creations run one at a time: two requests for the same name must not both pass the existence check. */
   private creating: Promise<unknown> = Promise.resolve()
   private closed = false
-  private readonly openListeners = new Set<(name: string, cluster: EmbeddedCluster) => void>()
-
-  /** Calls `listener` for every cluster open now and every one opened later (the engine registers itself). */
-  onClusterOpened(listener: (name: string, cluster: EmbeddedCluster) => void): () => void {
-    this.openListeners.add(listener)
-    for (const [name, entry] of this.clusters) if (entry.cluster) listener(name, entry.cluster)
-    return () => this.openListeners.delete(listener)
-  }
 
   private constructor(private readonly options: ClusterRegistryOptions) {
     this.file = path.join(options.dataDir, 'clusters.json')
@@ -148,7 +140,6 @@ export class ClusterRegistry {
     })
     entry.cluster = cluster
     entry.error = null
-    for (const listener of this.openListeners) listener(definition.name, cluster)
     entry.clusterId = await cluster.clusterId()
     entry.topicCount = (await cluster.describeTopics()).length
   }

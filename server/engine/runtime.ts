@@ -66,12 +66,6 @@ export async function createEngine(deps: {
     log: (message, fields) => log.info(message, fields),
     fetchMaxWaitMs: FETCH_MAX_WAIT_MS,
   })
-  clusters.onClusterOpened((name, cluster) =>
-    cluster.setMirrorDirectory({
-      listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
-      lastMirrorPositions: async (sourceClusterId, partitions) => engine.lastMirrorPositions(name, sourceClusterId, partitions),
-    }),
-  )
   engine.subscribe((event) => {
     if (event.type === 'mirror') return
     // Operations change as they run: the hub keeps a copy in the API's shape, never the live object.

@@ -1,34 +1,12 @@
 import 'server-only'
+import { decodeKey, encodeKey, type StateRecordKey } from '@/lib/mirror/mirror-state-records'
 import type { MirrorHost } from '@/server/cluster/ports'
 
 /**
- * The destination's `__mirror_state` compacted topic, read and written through MirrorHost. Three keyed
- * record kinds, all JSON:
- *   mirror/<mirror>                         → the mirror definition (name, source, config, topics)
- *   partition/<mirror>/<topicId>/<partition> → the partition's state record (state, stateEpoch, ...)
- *   position/<mirror>/<topicId>/<partition>  → the last mirror position { epoch, offset }
- * A null value is a tombstone. Replay keeps the last value per key, as log compaction would.
+ * The destination's `__mirror_state` compacted topic, read and written through MirrorHost, in the record
+ * format of `lib/mirror/mirror-state-records.ts` (the clusters read it back too, to answer which mirrors they
+ * host). Replay keeps the last value per key, as log compaction would.
  */
-export type StateRecordKey =
-  | { kind: 'mirror'; mirror: string }
-  | { kind: 'partition'; mirror: string; topicId: string; partition: number }
-  | { kind: 'position'; mirror: string; topicId: string; partition: number }
-
-export function encodeKey(key: StateRecordKey): string {
-  return key.kind === 'mirror' ? `mirror/${key.mirror}` : `${key.kind}/${key.mirror}/${key.topicId}/${key.partition}`
-}
-
-export function decodeKey(text: string): StateRecordKey | null {
-  const parts = text.split('/')
-  if (parts[0] === 'mirror' && parts.length === 2 && parts[1]) return { kind: 'mirror', mirror: parts[1] }
-  if ((parts[0] === 'partition' || parts[0] === 'position') && parts.length === 4) {
-    const partition = Number(parts[3])
-    if (!parts[1] || !parts[2] || !Number.isSafeInteger(partition) || partition < 0) return null
-    return { kind: parts[0], mirror: parts[1], topicId: parts[2], partition }
-  }
-  return null
-}
-
 export interface StateRecordWrite {
   key: StateRecordKey
   /** JSON-serialisable value; null writes a tombstone. */

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { encodeKey } from '@/lib/mirror/mirror-state-records'
 import { PartitionLog } from '@/server/storage/partition-log'
 import type { FetchPartitionResult } from '../ports'
 import { expectErrorCode, openTestCluster, writeWorkedExample, type TestCluster } from './testing'
@@ -259,16 +260,44 @@ describe('MirrorHost', () => {
     expect(await destination.cluster.commitSyncedGroupOffset('active', tp, 2)).toBe(true)
   })
 
-  it('hands mirror questions to the registered directory', async () => {
+  it('answers hosted mirrors and last mirror positions from its own __mirror_state, also after a restart', async () => {
     destination = await openTestCluster({ name: 'eu-west' })
     expect(await destination.cluster.listHostedMirrors()).toEqual([])
     expect(await destination.cluster.lastMirrorPositions('x', [tp])).toEqual(new Map())
-    const mirrors = [{ name: 'dr', sourceClusterId: 'abc', topics: ['orders'], partitionStates: { 'orders-0': 'STOPPED' } }]
-    destination.cluster.setMirrorDirectory({
-      listHostedMirrors: async () => mirrors,
-      lastMirrorPositions: async (sourceClusterId) => new Map(sourceClusterId === 'abc' ? [['orders-0', { epoch: 3, offset: 118 }]] : []),
+    const definition = { name: 'dr', sourceCluster: 'us-east', destinationCluster: 'eu-west', sourceClusterId: 'abc', topics: ['orders', 'orders-eu'], config: {}, createdAt: 1 }
+    const partitionRecord = (topic: string, partition: number, state: string, lastMirrorPosition: { epoch: number; offset: number } | null) => ({
+      key: encodeKey({ kind: 'partition', mirror: 'dr', topicId: `id-${topic}`, partition }),
+      value: JSON.stringify({ topic, partition, state, stateEpoch: 3, lastMirrorPosition }),
     })
-    expect(await destination.cluster.listHostedMirrors()).toEqual(mirrors)
-    expect(await destination.cluster.lastMirrorPositions('abc', [tp])).toEqual(new Map([['orders-0', { epoch: 3, offset: 118 }]]))
+    await destination.cluster.appendMirrorState([
+      { key: encodeKey({ kind: 'mirror', mirror: 'dr' }), value: JSON.stringify(definition) },
+      partitionRecord('orders', 0, 'MIRRORING', null),
+      partitionRecord('orders-eu', 0, 'MIRRORING', null),
+      { key: encodeKey({ kind: 'mirror', mirror: 'gone' }), value: JSON.stringify({ ...definition, name: 'gone' }) },
+      { key: encodeKey({ kind: 'mirror', mirror: 'gone' }), value: null },
+      { key: 'a-key-of-a-newer-version', value: '{}' },
+    ])
+    await destination.cluster.appendMirrorState([partitionRecord('orders', 0, 'STOPPED', { epoch: 3, offset: 118 })])
+    const expectAnswers = async () => {
+      expect(await destination.cluster.listHostedMirrors()).toEqual([
+        { name: 'dr', sourceClusterId: 'abc', topics: ['orders', 'orders-eu'], partitionStates: { 'orders-0': 'STOPPED', 'orders-eu-0': 'MIRRORING' } },
+      ])
+      expect(await destination.cluster.listHostedMirrors({ topics: ['orders'] })).toEqual([
+        { name: 'dr', sourceClusterId: 'abc', topics: ['orders', 'orders-eu'], partitionStates: { 'orders-0': 'STOPPED' } },
+      ])
+      expect(await destination.cluster.listHostedMirrors({ topics: ['payments'] })).toEqual([])
+      expect(await destination.cluster.lastMirrorPositions('abc', [tp, { topic: 'orders-eu', partition: 0 }])).toEqual(new Map([['orders-0', { epoch: 3, offset: 118 }]]))
+      expect(await destination.cluster.lastMirrorPositions('another-source', [tp])).toEqual(new Map())
+    }
+    await expectAnswers()
+    await destination.reopen()
+    await expectAnswers()
+    await destination.cluster.appendMirrorState([
+      { key: encodeKey({ kind: 'partition', mirror: 'dr', topicId: 'id-orders', partition: 0 }), value: null },
+      { key: encodeKey({ kind: 'partition', mirror: 'dr', topicId: 'id-orders-eu', partition: 0 }), value: null },
+      { key: encodeKey({ kind: 'mirror', mirror: 'dr' }), value: null },
+    ])
+    expect(await destination.cluster.listHostedMirrors()).toEqual([])
+    expect(await destination.cluster.lastMirrorPositions('abc', [tp])).toEqual(new Map())
   })
 })

@@ -1,11 +1,13 @@
 import 'server-only'
+import { chooseLeader } from '@/lib/cluster/leader-election'
 import { splitBatches } from '@/lib/log/record-batch'
 import type { ControlType, EpochEndOffset, EpochEntry } from '@/lib/log/types'
 import type { AppendResult, FollowerAppendResult, PartitionLogApi } from '@/server/storage/types'
 import { ClusterError, toClusterError } from '../errors'
 import type { Clock } from './clock'
 import { booleanConfig, integerConfig, type EmbeddedClusterConfig } from './config'
-import { decideFollowerTruncation, divergingEpoch, endOffsetForEpochEntries, withElectionEpoch } from './epochs'
+import { endOffsetForEpochEntries, withElectionEpoch } from './epochs'
+import { replicateFollower, truncateFollower } from './follower-fetcher'
 import type { PartitionMetadata, TopicMetadata } from './metadata'
 import { Mutex } from './mutex'
 
@@ -15,7 +17,9 @@ import { Mutex } from './mutex'
  *
  * - Replicas on alive brokers have an open log; a stopped broker's log is closed and its follower state frozen.
  * - Followers copy whole batches from the leader (`appendAsFollower`), after checking their history against
- *   the leader's epochs (KIP-101/KIP-320) and truncating a divergent tail.
+ *   the leader's epochs (KIP-101/KIP-320) and truncating a divergent tail: `follower-fetcher.ts`, whose
+ *   iteration is maybeTruncate() then maybeFetch() as in Kafka's fetcher threads.
+ * - Elections, clean and unclean, are `chooseLeader` (lib/cluster/leader-election.ts).
  * - ISR: a follower that has not caught up with the leader's end for `replica.lag.time.max.ms` leaves it
  *   (checked on tick); a follower at or past the high watermark and the leader's epoch start rejoins.
  * - High watermark = the smallest log end offset over the ISR, as far as the leader knows it; after a
@@ -68,8 +72,6 @@ export interface PartitionOffsets {
 export interface ElectionOptions {
   unclean?: boolean
 }
-
-const MAX_REPLICATION_ROUNDS = 10_000
 
 export class ReplicatedPartition {
   readonly lock = new Mutex()
@@ -205,19 +207,15 @@ export class ReplicatedPartition {
     this.becomeLeader()
   }
 
-  /**
-   * Picks a leader for a partition without one: the first alive ISR replica (clean), else — when the topic
-   * allows it — the first alive replica (unclean: the ISR restarts with it alone and history may diverge).
-   */
+  /** The election among the replicas with an open log (see `chooseLeader`), from `isr`. */
+  private chooseLeaderFrom(isr: readonly number[]) {
+    return chooseLeader({ replicas: this.metadata.replicas, isr, isAlive: (replica) => this.logs.has(replica), uncleanElectionEnabled: this.uncleanElectionEnabled() })
+  }
+
+  /** Elects a leader for a partition without one; an offline partition stays as it is. */
   private async maybeElectLocked(): Promise<void> {
-    const alive = this.metadata.replicas.filter((r) => this.logs.has(r))
-    const clean = alive.find((r) => this.metadata.isr.includes(r))
-    if (clean !== undefined) {
-      await this.changeLeaderLocked(clean, this.metadata.isr)
-      return
-    }
-    const unclean = alive[0]
-    if (unclean !== undefined && this.uncleanElectionEnabled()) await this.changeLeaderLocked(unclean, [unclean])
+    const choice = this.chooseLeaderFrom(this.metadata.isr)
+    if (choice.kind !== 'offline') await this.changeLeaderLocked(choice.leader, [...choice.isr])
   }
 
   async onBrokerStopped(brokerId: number): Promise<void> {
@@ -231,16 +229,11 @@ export class ReplicatedPartition {
         // A broker that stops keeps whatever its disk holds; recovery on the next open repairs the tail.
       }
       if (this.metadata.leader !== brokerId) return
-      const remainingIsr = this.metadata.isr.filter((r) => r !== brokerId)
-      const clean = this.metadata.replicas.find((r) => r !== brokerId && this.logs.has(r) && remainingIsr.includes(r))
-      if (clean !== undefined) {
-        await this.changeLeaderLocked(clean, remainingIsr)
-      } else {
-        const unclean = this.metadata.replicas.find((r) => r !== brokerId && this.logs.has(r))
-        if (unclean !== undefined && this.uncleanElectionEnabled()) await this.changeLeaderLocked(unclean, [unclean])
-        // Offline: the stopped leader stays the last ISR member, so that it can lead again cleanly.
-        else await this.changeLeaderLocked(-1, this.metadata.isr)
-      }
+      // The stopped broker's log is closed already, so it is not alive for the election.
+      const choice = this.chooseLeaderFrom(this.metadata.isr.filter((r) => r !== brokerId))
+      // Offline: the stopped leader stays the last ISR member, so that it can lead again cleanly.
+      if (choice.kind === 'offline') await this.changeLeaderLocked(-1, this.metadata.isr)
+      else await this.changeLeaderLocked(choice.leader, [...choice.isr])
       await this.replicateLocked()
     })
   }
@@ -295,7 +288,7 @@ export class ReplicatedPartition {
       if (!this.metadata.replicas.includes(brokerId)) throw new ClusterError('VALIDATION_FAILED', `broker ${brokerId} holds no replica of ${this.label}`)
       if (!follower) throw new ClusterError('VALIDATION_FAILED', `broker ${brokerId} is stopped`)
       if (brokerId === this.metadata.leader) throw new ClusterError('VALIDATION_FAILED', `broker ${brokerId} already leads ${this.label}`)
-      if (truncateTo < follower.logEndOffset) await this.truncateFollower(follower, truncateTo)
+      if (truncateTo < follower.logEndOffset) await truncateFollower(follower, truncateTo)
       await this.changeLeaderLocked(brokerId, [brokerId])
       await this.replicateLocked()
       return follower.logEndOffset
@@ -481,51 +474,20 @@ export class ReplicatedPartition {
   }
 
   /**
-   * The follower fetch loop, in-process: reconcile history with the leader (KIP-320 diverging epoch, then
-   * Kafka's truncation rules), then copy whole batches until the follower reaches the leader's end.
+   * One follower's replication step (follower-fetcher.ts: maybeTruncate, then maybeFetch), then what the
+   * leader learns from it: the follower's end for the high watermark and the ISR, and the follower's own high
+   * watermark and log start.
    */
   private async replicateFollowerLocked(brokerId: number): Promise<void> {
     const leaderLog = this.leaderLog()
     const follower = this.logs.get(brokerId)
     if (!follower) return
     try {
-      for (let round = 0; round < MAX_REPLICATION_ROUNDS; round++) {
-        if (follower.logEndOffset < leaderLog.logStartOffset) {
-          await follower.truncateFullyAndStartAt(leaderLog.logStartOffset)
-          continue
-        }
-        const fetchOffset = follower.logEndOffset
-        const lastFetchedEpoch = follower.latestEpoch()
-        if (lastFetchedEpoch >= 0) {
-          const answer = this.leaderEndOffsetForEpoch(lastFetchedEpoch)
-          if (answer.endOffset < 0) {
-            // The leader has never seen the follower's latest epoch: all of that epoch is divergent.
-            const latest = follower.epochEntries().at(-1)
-            await this.truncateFollower(follower, latest && latest.startOffset < fetchOffset ? latest.startOffset : follower.logStartOffset)
-            continue
-          }
-          const diverging = divergingEpoch(answer, lastFetchedEpoch, fetchOffset)
-          if (diverging) {
-            const decision = decideFollowerTruncation(diverging, follower)
-            await this.truncateFollower(follower, decision.offset < fetchOffset ? decision.offset : (follower.epochEntries().at(-1)?.startOffset ?? 0))
-            continue
-          }
-        }
-        if (fetchOffset > leaderLog.logEndOffset) {
-          await this.truncateFollower(follower, leaderLog.logEndOffset)
-          continue
-        }
-        if (fetchOffset === leaderLog.logEndOffset) break
-        const read = await leaderLog.read(fetchOffset, this.host.config.replicaFetchMaxBytes, { maxOffset: leaderLog.logEndOffset })
-        const first = read.batches[0]
-        if (!first) break
-        if (first.baseOffset < fetchOffset) {
-          // The follower ends inside one of the leader's batches: its tail differs; cut back to a batch boundary.
-          await this.truncateFollower(follower, first.baseOffset)
-          continue
-        }
-        await follower.appendAsFollower(read.records, { allowOffsetGaps: true })
-      }
+      await replicateFollower(follower, {
+        log: leaderLog,
+        endOffsetForEpoch: (epoch) => this.leaderEndOffsetForEpoch(epoch),
+        fetchMaxBytes: this.host.config.replicaFetchMaxBytes,
+      })
     } catch (error) {
       // A follower that cannot replicate stays behind (and leaves the ISR after the lag time), like a failed
       // partition in Kafka's fetcher thread; the leader's appends are not affected.
@@ -546,12 +508,6 @@ export class ReplicatedPartition {
         this.replicationErrors.set(brokerId, toClusterError(error))
       }
     }
-  }
-
-  private async truncateFollower(follower: PartitionLogApi, offset: number): Promise<void> {
-    const target = Math.max(0, offset)
-    if (target <= follower.logStartOffset) await follower.truncateFullyAndStartAt(Math.max(target, follower.logStartOffset))
-    else await follower.truncateTo(target)
   }
 
   private async maybeShrinkIsrLocked(): Promise<void> {

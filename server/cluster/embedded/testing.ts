@@ -2,9 +2,11 @@ import 'server-only'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { WORKED_EXAMPLE, type WorkedExampleStep } from '@/lib/mirror/worked-example'
 import { ManualClock } from './clock'
 import type { EmbeddedClusterConfig } from './config'
 import { EmbeddedCluster } from './embedded-cluster'
+import type { TransactionalProducer } from './producers'
 
 /** @internal test helper: a cluster in a fresh temp dir with a manual clock; `cleanup` closes and removes it. */
 export interface TestCluster {
@@ -51,18 +53,24 @@ export async function expectErrorCode(action: Promise<unknown> | (() => unknown)
 }
 
 /**
- * KIP-1279's worked example on the source (kip-1279-excerpt.txt): 4001 writes A,B; 4002 writes X; 4001
- * commits; 4003 writes Y; a plain write Z. Offsets 0-5 of `orders`, with 4002 and 4003 left open.
+ * @internal KIP-1279's worked example on the source (lib/mirror/worked-example.ts): 4001 writes A,B; 4002
+ * writes X; 4001 commits; 4003 writes Y; a plain write Z. Offsets 0-5 of `orders`, with 4002 and 4003 left
+ * open. The cluster needs `firstProducerId: WORKED_EXAMPLE.sourceFirstProducerId` for the ids to match.
  */
 export async function writeWorkedExample(cluster: EmbeddedCluster) {
-  await cluster.createTopic({ name: 'orders', partitions: 1 })
-  const p4001 = await cluster.createTransactionalProducer('app-1')
-  const p4002 = await cluster.createTransactionalProducer('app-2')
-  const p4003 = await cluster.createTransactionalProducer('app-3')
-  await p4001.send('orders', { records: [{ key: 'A', value: '1' }, { key: 'B', value: '2' }] })
-  await p4002.send('orders', { records: [{ key: 'X', value: '9' }] })
-  await p4001.commit()
-  await p4003.send('orders', { records: [{ key: 'Y', value: '5' }] })
-  await cluster.produce('orders', { idempotent: false, records: [{ key: 'Z', value: '10' }] })
+  const { topic, transactionalIds, stepsBeforeMirroring, stepsAfterPause } = WORKED_EXAMPLE
+  await cluster.createTopic({ name: topic, partitions: 1 })
+  const producers: TransactionalProducer[] = []
+  for (const id of transactionalIds) producers.push(await cluster.createTransactionalProducer(id))
+  for (const step of [...stepsBeforeMirroring, ...stepsAfterPause]) await applyWorkedExampleStep(cluster, producers, step)
+  const [p4001, p4002, p4003] = producers as [TransactionalProducer, TransactionalProducer, TransactionalProducer]
   return { p4001, p4002, p4003 }
+}
+
+/** @internal One step of the worked example on partition 0 of its topic. */
+export async function applyWorkedExampleStep(cluster: EmbeddedCluster, producers: readonly TransactionalProducer[], step: WorkedExampleStep): Promise<void> {
+  const { topic } = WORKED_EXAMPLE
+  if (step.kind === 'send') await producers[step.producer]!.send(topic, { partition: 0, records: step.records.map((r) => ({ ...r })) })
+  else if (step.kind === 'commit') await producers[step.producer]!.commit()
+  else await cluster.produce(topic, { partition: 0, idempotent: false, records: step.records.map((r) => ({ ...r })) })
 }

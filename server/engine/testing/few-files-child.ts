@@ -14,12 +14,6 @@ async function open(root: string) {
     ['b', destination],
   ])
   const engine = new MirrorEngine({ clusters: { names: () => [...clusters.keys()], get: (name) => (clusters.has(name) ? { source: clusters.get(name)!, host: clusters.get(name)! } : undefined) } })
-  for (const [name, cluster] of clusters) {
-    cluster.setMirrorDirectory({
-      listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
-      lastMirrorPositions: async (id, partitions) => engine.lastMirrorPositions(name, id, partitions),
-    })
-  }
   await engine.start()
   return { source, destination, engine, close: async () => (await engine.close(), await source.close(), await destination.close()) }
 }

@@ -65,12 +65,6 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       fetchMaxWaitMs: options.fetchMaxWaitMs,
       lagArchive: options.archiveLag ? new LagArchive(path.join(root, 'lag')) : undefined,
     })
-    for (const [name, cluster] of clusters) {
-      cluster.setMirrorDirectory({
-        listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
-        lastMirrorPositions: async (sourceClusterId, partitions) => engine.lastMirrorPositions(name, sourceClusterId, partitions),
-      })
-    }
     if (options.onEvent) engine.subscribe(options.onEvent)
     await engine.start()
     options.onStarted?.(engine)

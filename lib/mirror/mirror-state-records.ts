@@ -1,0 +1,71 @@
+/**
+ * The record format of a destination's `__mirror_state` compacted topic (DESIGN.md §4 "State store"). The
+ * engine writes it; the cluster that holds it reads it to answer, on its own, which mirrors it hosts and
+ * their last mirror positions (DescribeClusterMirrors, the failback lookup). One definition for both, so
+ * the writer and the readers cannot drift. Three keyed record kinds, values JSON:
+ *   mirror/<mirror>                          → the mirror definition (name, source cluster id, topics, ...)
+ *   partition/<mirror>/<topicId>/<partition> → the partition's state record (topic, partition, state, ...)
+ *   position/<mirror>/<topicId>/<partition>  → the last mirror position { epoch, offset }
+ * A null value is a tombstone; the last value per key counts, as log compaction would keep it.
+ */
+export type StateRecordKey =
+  | { kind: 'mirror'; mirror: string }
+  | { kind: 'partition'; mirror: string; topicId: string; partition: number }
+  | { kind: 'position'; mirror: string; topicId: string; partition: number }
+
+export function encodeKey(key: StateRecordKey): string {
+  return key.kind === 'mirror' ? `mirror/${key.mirror}` : `${key.kind}/${key.mirror}/${key.topicId}/${key.partition}`
+}
+
+/** Null for a key this version does not know: readers leave those alone, so an older reader can read a newer log. */
+export function decodeKey(text: string): StateRecordKey | null {
+  const parts = text.split('/')
+  if (parts[0] === 'mirror' && parts.length === 2 && parts[1]) return { kind: 'mirror', mirror: parts[1] }
+  if ((parts[0] === 'partition' || parts[0] === 'position') && parts.length === 4) {
+    const partition = Number(parts[3])
+    if (!parts[1] || !parts[2] || !Number.isSafeInteger(partition) || partition < 0) return null
+    return { kind: parts[0], mirror: parts[1], topicId: parts[2], partition }
+  }
+  return null
+}
+
+/** The fields of a mirror definition record that a cluster reads back. */
+export interface StoredMirrorDefinition {
+  name: string
+  sourceClusterId: string
+  topics: string[]
+}
+
+/** The fields of a partition state record that a cluster reads back. */
+export interface StoredPartitionState {
+  topic: string
+  partition: number
+  state: string
+  lastMirrorPosition: { epoch: number; offset: number } | null
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A mirror definition value, or null when the value is not one (another writer's bug must not stop the reader). */
+export function readMirrorDefinition(value: unknown): StoredMirrorDefinition | null {
+  if (!isRecord(value)) return null
+  const { name, sourceClusterId, topics } = value
+  if (typeof name !== 'string' || typeof sourceClusterId !== 'string' || !Array.isArray(topics) || !topics.every((t) => typeof t === 'string')) return null
+  return { name, sourceClusterId, topics: [...(topics as string[])] }
+}
+
+function readPosition(value: unknown): { epoch: number; offset: number } | null {
+  if (!isRecord(value)) return null
+  const { epoch, offset } = value
+  return Number.isSafeInteger(epoch) && Number.isSafeInteger(offset) ? { epoch: epoch as number, offset: offset as number } : null
+}
+
+/** A partition state value, or null when the value is not one. */
+export function readPartitionState(value: unknown): StoredPartitionState | null {
+  if (!isRecord(value)) return null
+  const { topic, partition, state } = value
+  if (typeof topic !== 'string' || !Number.isSafeInteger(partition) || (partition as number) < 0 || typeof state !== 'string') return null
+  return { topic, partition: partition as number, state, lastMirrorPosition: readPosition(value.lastMirrorPosition) }
+}

@@ -1,0 +1,109 @@
+import 'server-only'
+import { decodeKey, readMirrorDefinition, readPartitionState, type StoredMirrorDefinition, type StoredPartitionState } from '@/lib/mirror/mirror-state-records'
+import type { HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
+
+/**
+ * What a cluster knows of the mirrors it hosts, read from its own `__mirror_state` log: the last value per
+ * key, as compaction would keep it. It answers DescribeClusterMirrors and the failback lookup without
+ * asking the engine. Kept up to date as records are appended (and rebuilt from the log on open), because
+ * PREPARING asks once per partition and a scan of the log per question would make a large start quadratic.
+ */
+export class MirrorStateView {
+  /** Mirror definitions by name, in the order the mirrors were (re)created. */
+  private readonly mirrors = new Map<string, StoredMirrorDefinition>()
+  /** mirror → topic → partition → state record; the record key each came from, to follow overwrites. */
+  private readonly partitions = new Map<string, Map<string, Map<number, StoredPartitionState>>>()
+  private readonly partitionOfKey = new Map<string, { mirror: string; topic: string; partition: number }>()
+
+  /** Applies records in log order. Values that do not parse are skipped (the key keeps its earlier value). */
+  apply(records: Iterable<{ key: string; value: string | null }>): void {
+    for (const record of records) this.applyOne(record.key, record.value)
+  }
+
+  private applyOne(text: string, value: string | null): void {
+    const key = decodeKey(text)
+    if (!key || key.kind === 'position') return
+    if (key.kind === 'mirror') {
+      if (value === null) {
+        this.mirrors.delete(key.mirror)
+        return
+      }
+      const definition = readMirrorDefinition(parseJson(value))
+      if (!definition) return
+      // A rewrite keeps the mirror's place; only a mirror created again after a tombstone moves to the end.
+      this.mirrors.set(key.mirror, definition)
+      return
+    }
+    if (value === null) {
+      this.forgetPartition(text)
+      return
+    }
+    const state = readPartitionState(parseJson(value))
+    if (!state) return
+    this.forgetPartition(text)
+    let topics = this.partitions.get(key.mirror)
+    if (!topics) this.partitions.set(key.mirror, (topics = new Map()))
+    let byPartition = topics.get(state.topic)
+    if (!byPartition) topics.set(state.topic, (byPartition = new Map()))
+    byPartition.set(state.partition, state)
+    this.partitionOfKey.set(text, { mirror: key.mirror, topic: state.topic, partition: state.partition })
+  }
+
+  private forgetPartition(text: string): void {
+    const where = this.partitionOfKey.get(text)
+    if (!where) return
+    this.partitionOfKey.delete(text)
+    const topics = this.partitions.get(where.mirror)
+    const byPartition = topics?.get(where.topic)
+    byPartition?.delete(where.partition)
+    if (byPartition?.size === 0) topics!.delete(where.topic)
+    if (topics?.size === 0) this.partitions.delete(where.mirror)
+  }
+
+  /**
+   * The hosted mirrors; with `topics`, only mirrors of one of them, each with only those topics' partition
+   * states. Partition states are keyed `${topic}-${partition}` as the port defines them.
+   */
+  hostedMirrors(filter: { topics?: string[] } = {}): HostedMirror[] {
+    const wanted = filter.topics ? new Set(filter.topics) : null
+    const out: HostedMirror[] = []
+    for (const definition of this.mirrors.values()) {
+      if (wanted && !definition.topics.some((topic) => wanted.has(topic))) continue
+      const partitionStates: Record<string, string> = {}
+      for (const [topic, byPartition] of this.partitions.get(definition.name) ?? []) {
+        if (wanted && !wanted.has(topic)) continue
+        for (const [partition, state] of byPartition) partitionStates[`${topic}-${partition}`] = state.state
+      }
+      out.push({ name: definition.name, sourceClusterId: definition.sourceClusterId, topics: [...definition.topics], partitionStates })
+    }
+    return out
+  }
+
+  /** Per partition, the largest last mirror position over hosted mirrors whose source is `sourceClusterId`. */
+  lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Map<string, LastMirrorPosition> {
+    const positions = new Map<string, LastMirrorPosition>()
+    for (const definition of this.mirrors.values()) {
+      if (definition.sourceClusterId !== sourceClusterId) continue
+      const topics = this.partitions.get(definition.name)
+      if (!topics) continue
+      for (const tp of partitions) {
+        const position = topics.get(tp.topic)?.get(tp.partition)?.lastMirrorPosition
+        if (!position) continue
+        const key = `${tp.topic}-${tp.partition}`
+        const current = positions.get(key)
+        if (!current || position.epoch > current.epoch || (position.epoch === current.epoch && position.offset > current.offset)) {
+          positions.set(key, { epoch: position.epoch, offset: position.offset })
+        }
+      }
+    }
+    return positions
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
