@@ -7,7 +7,7 @@ import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { callEndpoint } from './call-endpoint'
 import { takeEarlyResponse } from './early-fetch'
 import { useEventListener, useStreamStatus } from './event-stream'
-import { LagEvent, MirrorPartitionStore, PartitionEvent } from './mirror-partition-store'
+import { LagEvent, MirrorPartitionStore, PartitionEvent, type PartitionPreview } from './mirror-partition-store'
 import { queryKeys } from './query-keys'
 
 /**
@@ -21,9 +21,10 @@ const SMALL_MIRROR_PARTITIONS = 2_000
 /** How long after the last state change the list is refetched (the burst of a 10,000-partition pause is one refetch). */
 const SETTLE_MS = 1_500
 
-export function useMirrorPartitions(mirror: string) {
+/** `preview`: the first screen of rows the server page read, shown until the whole list is in. */
+export function useMirrorPartitions(mirror: string, preview: PartitionPreview | null = null) {
   const queryClient = useQueryClient()
-  const [store] = useState(() => new MirrorPartitionStore(mirror))
+  const [store] = useState(() => new MirrorPartitionStore(mirror, undefined, preview))
   const queryKey = queryKeys.request(mirrorEndpoints.listMirrorPartitions, { mirror })
   const live = useStreamStatus() === 'open'
   const query = useQuery({
