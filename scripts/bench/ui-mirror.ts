@@ -60,7 +60,15 @@ async function timeToRows(browser: Browser, base: string, cookie: { name: string
   const page = await context.newPage()
   try {
     await page.goto(`${base}/mirrors/bench`, { waitUntil: 'commit' })
-    await page.waitForFunction('window.__rowsVisibleAt !== undefined && window.__completeAt !== undefined', undefined, { timeout: 60_000 })
+    // A function, not a string: the page's CSP forbids eval, which a string predicate needs.
+    await page.waitForFunction(
+      () => {
+        const probe = window as unknown as { __rowsVisibleAt?: number; __completeAt?: number }
+        return probe.__rowsVisibleAt !== undefined && probe.__completeAt !== undefined
+      },
+      undefined,
+      { timeout: 60_000 },
+    )
     // A string: this file is typed for Node, whose globals have neither window nor navigation entries.
     const [rowsVisible, complete, responseStart, responseEnd] = (await page.evaluate(
       `(() => { const entry = performance.getEntriesByType('navigation')[0]; return [window.__rowsVisibleAt, window.__completeAt, entry.responseStart, entry.responseEnd] })()`,
