@@ -137,3 +137,24 @@ describe('MirrorPartitionStore', () => {
     expect(samples).toEqual([[12_000, { orders: { offsetLag: 12, timeLagMs: 300 }, clicks: { offsetLag: 2, timeLagMs: null } }]])
   })
 })
+
+describe('a preview of the first screen', () => {
+  it('is shown apart from the store: its figures and live lag sums wait for the whole list', () => {
+    const preview = { partitions: [partition('a', 0, { offsetLag: 5 })], total: 2, partitionsByState: { MIRRORING: 2 } }
+    const frames: Array<() => void> = []
+    const store = new MirrorPartitionStore('dr', (callback) => frames.push(callback), preview)
+    const samples: number[] = []
+    store.subscribeLag((at) => samples.push(at))
+    expect(store.preview).toBe(preview)
+    expect(store.isLoaded).toBe(false)
+    expect([...store.values()]).toEqual([])
+    store.applyLag(lag([['a', 0, 7, 10]], 'dr', 1))
+    expect(samples).toEqual([])
+
+    store.replaceAll([partition('a', 0), partition('a', 1)])
+    store.applyLag(lag([['a', 1, 3, 10]], 'dr', 2))
+    expect(store.isLoaded).toBe(true)
+    expect(samples).toEqual([2])
+    expect(store.topicLag().get('a')?.offsetLag).toBe(3)
+  })
+})

@@ -38,6 +38,16 @@ export interface StoreChange {
 type Listener = (change: StoreChange) => void
 type LagListener = (at: number, sample: TopicLagSample) => void
 
+/**
+ * The first screen of the table as the server page read it (server/pages/mirror-first-rows.ts), shown until
+ * the whole list arrives: its rows in the table's default order, and the mirror's totals for the counts.
+ */
+export interface PartitionPreview {
+  readonly partitions: readonly MirrorPartition[]
+  readonly total: number
+  readonly partitionsByState: Readonly<Partial<Record<MirrorPartitionState, number>>>
+}
+
 export class MirrorPartitionStore {
   private rows = new Map<string, MirrorPartition>()
   private loaded = false
@@ -55,6 +65,8 @@ export class MirrorPartitionStore {
   constructor(
     readonly mirror: string,
     private readonly schedule: (callback: () => void) => void = defaultSchedule,
+    /** Until the first full answer: what the table shows (never read by the store's own figures). */
+    readonly preview: PartitionPreview | null = null,
   ) {}
 
   get isLoaded(): boolean {
@@ -123,7 +135,8 @@ export class MirrorPartitionStore {
     if (event.mirror !== this.mirror) return
     this.replay?.push({ kind: 'lag', event })
     if (this.patchLag(event)) this.changed(false, ['lag'])
-    if (this.lagListeners.size === 0) return
+    // Sums over a partial list would be wrong: the live point waits for the whole list.
+    if (this.lagListeners.size === 0 || !this.loaded) return
     const sample = this.topicLag()
     for (const listener of this.lagListeners) listener(event.at, sample)
   }

@@ -1,14 +1,15 @@
 'use client'
 
 import { useEffect, useRef } from 'react'
-import uPlot from 'uplot'
+import type uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 
 /**
  * uPlot in React: the chart is created once per `layout` (the set of series), then fed with setData on
  * every data change and setSize when its box resizes, so a live tick costs one canvas redraw and no DOM
  * work. Colours are read by the series' and axes' stroke functions at draw time, so a theme switch only
- * needs a redraw (watched here on the <html> class).
+ * needs a redraw (watched here on the <html> class). uPlot itself is loaded when the first chart is made,
+ * in its own chunk, so the page's first paint and hydration do not wait for it (UI.md §4).
  */
 export function UPlotChart({
   options,
@@ -38,35 +39,49 @@ export function UPlotChart({
   useEffect(() => {
     const element = box.current
     if (element === null) return
-    const { options: chartOptions, data: initial, height: initialHeight } = latest.current
-    const instance = new uPlot(
-      {
-        ...chartOptions,
-        width: Math.max(100, element.clientWidth),
-        height: initialHeight,
-        hooks: {
-          ...chartOptions.hooks,
-          setCursor: [...(chartOptions.hooks?.setCursor ?? []), (u) => latest.current.onCursor?.(u.cursor.idx ?? null)],
+    const create = (UPlot: typeof uPlot): (() => void) => {
+      const { options: chartOptions, data: initial, height: initialHeight } = latest.current
+      const instance = new UPlot(
+        {
+          ...chartOptions,
+          width: Math.max(100, element.clientWidth),
+          height: initialHeight,
+          hooks: {
+            ...chartOptions.hooks,
+            setCursor: [...(chartOptions.hooks?.setCursor ?? []), (u) => latest.current.onCursor?.(u.cursor.idx ?? null)],
+          },
         },
-      },
-      initial,
-      element,
-    )
-    chart.current = instance
-    latest.current.onReady?.(instance)
-    const resize = new ResizeObserver(() => {
-      const width = Math.max(100, element.clientWidth)
-      if (width !== instance.width || latest.current.height !== instance.height) instance.setSize({ width, height: latest.current.height })
+        initial,
+        element,
+      )
+      chart.current = instance
+      // The data may have moved on while uPlot loaded.
+      if (latest.current.data !== initial) instance.setData(latest.current.data)
+      if (latest.current.height !== instance.height) instance.setSize({ width: instance.width, height: latest.current.height })
+      latest.current.onReady?.(instance)
+      const resize = new ResizeObserver(() => {
+        const width = Math.max(100, element.clientWidth)
+        if (width !== instance.width || latest.current.height !== instance.height) instance.setSize({ width, height: latest.current.height })
+      })
+      resize.observe(element)
+      const theme = new MutationObserver(() => instance.redraw(false, true))
+      theme.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] })
+      return () => {
+        resize.disconnect()
+        theme.disconnect()
+        latest.current.onReady?.(null)
+        instance.destroy()
+        chart.current = null
+      }
+    }
+    let cleanup: (() => void) | undefined
+    let cancelled = false
+    void import('uplot').then(({ default: UPlot }) => {
+      if (!cancelled) cleanup = create(UPlot)
     })
-    resize.observe(element)
-    const theme = new MutationObserver(() => instance.redraw(false, true))
-    theme.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] })
     return () => {
-      resize.disconnect()
-      theme.disconnect()
-      latest.current.onReady?.(null)
-      instance.destroy()
-      chart.current = null
+      cancelled = true
+      cleanup?.()
     }
   }, [layout])
 

@@ -1,6 +1,7 @@
 'use client'
 
 import { useMirror } from '@/components/data/use-mirrors'
+import type { PartitionPreview } from '@/components/data/mirror-partition-store'
 import { useMirrorPartitions } from '@/components/data/use-mirror-partitions'
 import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
 import { LagChart } from '@/components/lag/lag-chart'
@@ -10,10 +11,13 @@ import { NotFoundPanel } from '@/components/ui/not-found-panel'
 import { isApiError } from '@/lib/api/errors'
 import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
 
-/** The mirror page: header with actions, lag chart, partition table, all fed by one live partition store. */
-export function MirrorPageView({ mirror }: { mirror: string }) {
+/**
+ * The mirror page: header with actions, lag chart, partition table, all fed by one live partition store.
+ * `firstRows`: the table's first screen, rendered with the page's HTML while the whole list loads.
+ */
+export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; firstRows?: PartitionPreview | null }) {
   const summary = useMirror(mirror)
-  const partitions = useMirrorPartitions(mirror)
+  const partitions = useMirrorPartitions(mirror, firstRows)
   if (summary.isError && summary.data === undefined) {
     // Deleted while the page was open (the server's own check answered the first render).
     if (isApiError(summary.error, 'NOT_FOUND')) return <NotFoundPanel what={`No mirror named “${mirror}”`} detail="It may have been deleted." />

@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { useDeferredValue, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react'
-import type { MirrorPartitionStore, StoreChange } from '@/components/data/mirror-partition-store'
+import type { MirrorPartitionStore, PartitionPreview, StoreChange } from '@/components/data/mirror-partition-store'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
@@ -20,6 +20,7 @@ import {
   type PartitionSort,
   type SortColumn,
 } from '@/lib/ui/partition-table'
+import { MIRROR_PARTITION_STATES, type MirrorPartitionState } from '@/lib/mirror/states'
 import { GRID_TEMPLATE, PARTITION_COLUMNS, ROW_HEIGHT } from './partition-columns'
 import { PartitionFilters, isFiltering } from './partition-filters'
 import { PartitionRowView } from './partition-row'
@@ -82,15 +83,22 @@ export function PartitionTable({
     [store],
   )
 
+  // Until the whole list is in, the server's first screen (already in the default order, sorting and
+  // filtering wait for the rest); the store's first answer is a membership change, which moves every tick.
+  const preview = store.isLoaded ? null : store.preview
+  const previewRows = useMemo(() => (preview === null ? null : new Map(preview.partitions.map((row) => [partitionKey(row.topic, row.partition), row]))), [preview])
   // The ticks are the store's versions: each memo below re-reads the store when its tick moves.
   /* eslint-disable react-hooks/exhaustive-deps */
-  const keys = useMemo(() => selectPartitions(store.values(), effectiveFilter, sort).map((row) => partitionKey(row.topic, row.partition)), [store, effectiveFilter, sort, ticks.view])
-  const counts = useMemo(() => countByState(store.values(), effectiveFilter), [store, effectiveFilter, ticks.states])
+  const keys = useMemo(
+    () => (previewRows !== null ? [...previewRows.keys()] : selectPartitions(store.values(), effectiveFilter, sort).map((row) => partitionKey(row.topic, row.partition))),
+    [store, previewRows, effectiveFilter, sort, ticks.view],
+  )
+  const counts = useMemo(() => (preview !== null ? previewCounts(preview) : countByState(store.values(), effectiveFilter)), [store, preview, effectiveFilter, ticks.states])
   const topics = useMemo(() => topicsOf(store.values()), [store, ticks.membership])
   /* eslint-enable react-hooks/exhaustive-deps */
 
   const scrollBox = useRef<HTMLDivElement>(null)
-  const narrow = useNarrow(scrollBox, store.isLoaded)
+  const narrow = useNarrow(scrollBox, store.isLoaded || preview !== null)
   const rowHeight = narrow ? ROW_HEIGHT.narrow : ROW_HEIGHT.wide
   // The React Compiler cannot memoize the virtualizer's functions; it skips this component, which re-renders
   // on scroll by design.
@@ -102,15 +110,19 @@ export function PartitionTable({
     overscan: 8,
     // Rows are keyed by partition, so a re-sort moves rows instead of re-rendering every slot.
     getItemKey: (index) => keys[index] ?? index,
+    // Before the box is measured (the server's render, the first one in the browser): a first screen of
+    // rows rather than none, the same on both sides so hydration matches.
+    initialRect: FIRST_RENDER_RECT,
   })
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer])
 
   if (!store.isLoaded) {
     if (status === 'error') return <ErrorPanel error={error} title="Could not load the partitions" onRetry={onRetry} />
-    return <PartitionTableSkeleton />
+    if (preview === null) return <PartitionTableSkeleton />
   }
 
-  const total = store.size
+  const total = preview?.total ?? store.size
+  const rowOf = (key: string) => (previewRows !== null ? previewRows.get(key) : store.get(key))
   const headerHeight = narrow ? 0 : 36
   return (
     <Panel
@@ -118,20 +130,26 @@ export function PartitionTable({
       title="Partitions"
       actions={
         <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="partition-count">
-          {keys.length === total ? `${total.toLocaleString('en-US')} ${total === 1 ? 'partition' : 'partitions'}` : `${keys.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} partitions`}
-          {isFetching && <span className="sr-only"> (refreshing)</span>}
+          {preview !== null ? `${total.toLocaleString('en-US')} ${total === 1 ? 'partition' : 'partitions'}` : keys.length === total ? `${total.toLocaleString('en-US')} ${total === 1 ? 'partition' : 'partitions'}` : `${keys.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} partitions`}
+          {preview !== null ? <span>{keys.length < total ? ` · the first ${keys.length.toLocaleString('en-US')} shown, loading the rest to sort and filter…` : ' · loading…'}</span> : isFetching && <span className="sr-only"> (refreshing)</span>}
         </p>
       }
     >
       <div className="flex flex-col gap-3">
-        <PartitionFilters filter={filter} counts={counts} topics={topics} onChange={setFilter} />
-        {narrow && <SortSelect sort={sort} onChange={setSort} />}
+        {/* Sorting and filtering a first screen would mislead: they wait for the whole list. */}
+        <fieldset disabled={preview !== null} className="contents">
+          <legend className="sr-only">Filter and sort the partitions</legend>
+          <PartitionFilters filter={filter} counts={counts} topics={topics} onChange={setFilter} />
+          {narrow && <SortSelect sort={sort} onChange={setSort} />}
+        </fieldset>
         {status === 'error' && <ErrorPanel compact error={error} title="Could not refresh the partitions (showing the last answer, kept live by events)" onRetry={onRetry} />}
         <div
           ref={scrollBox}
           role="table"
           aria-label={`Partitions of mirror ${mirror}`}
-          aria-rowcount={keys.length + 1}
+          aria-rowcount={(preview !== null ? total : keys.length) + 1}
+          aria-busy={preview !== null}
+          data-complete={preview === null}
           tabIndex={0}
           data-testid="partition-scroll"
           style={{ height: `min(70vh, 36rem, ${Math.max(headerHeight + keys.length * rowHeight + 2, 160)}px)` }}
@@ -149,6 +167,7 @@ export function PartitionTable({
                   <div key={column} role="columnheader" aria-sort={sort.column === column ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'} className="flex">
                     <button
                       type="button"
+                      disabled={preview !== null}
                       title={title}
                       onClick={() => setSort((current) => nextSort(current, column))}
                       className={`flex w-full items-center gap-1 whitespace-nowrap px-3 py-2 hover:text-slate-900 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-500 dark:hover:text-white ${numeric ? 'justify-end text-right' : 'text-left'}`}
@@ -164,7 +183,7 @@ export function PartitionTable({
             </div>
             <div role="rowgroup" className="relative" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => {
-                const row = store.get(keys[item.index] ?? '')
+                const row = rowOf(keys[item.index] ?? '')
                 if (row === undefined) return null
                 return <PartitionRowView key={item.key} mirror={mirror} row={row} rowIndex={item.index + 2} narrow={narrow} top={item.start} height={item.size} />
               })}
@@ -190,6 +209,13 @@ export function PartitionTable({
       </div>
     </Panel>
   )
+}
+
+/** A desktop table box (36rem) before it is measured; the virtualizer renders the rows that fit, plus its overscan. */
+const FIRST_RENDER_RECT = { width: 1280, height: 576 }
+
+function previewCounts(preview: PartitionPreview): Record<MirrorPartitionState, number> {
+  return Object.fromEntries(MIRROR_PARTITION_STATES.map((state) => [state, preview.partitionsByState[state] ?? 0])) as Record<MirrorPartitionState, number>
 }
 
 const SORT_LABELS: Record<SortColumn, string> = Object.fromEntries(PARTITION_COLUMNS.map(({ column, label }) => [column, label])) as Record<SortColumn, string>

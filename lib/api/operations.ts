@@ -52,7 +52,11 @@ export type Operation = z.infer<typeof Operation>
  */
 export const OperationChange = z.enum(['accepted', 'progress', 'resumed', 'finished'])
 export type OperationChange = z.infer<typeof OperationChange>
-export const OperationEvent = Operation.omit({ plan: true }).extend({ change: OperationChange })
+export const OperationEvent = Operation.omit({ plan: true }).extend({
+  change: OperationChange,
+  /** A `progress` event of a running operation: `partitions` holds only those changed since its previous event (server/http/events-operation-delta.ts). */
+  partial: z.literal(true).optional(),
+})
 export type OperationEvent = z.infer<typeof OperationEvent>
 
 export const OperationList = z.object({ operations: z.array(Operation) })

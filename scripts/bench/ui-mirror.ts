@@ -20,22 +20,60 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
-/** Records, inside the page, when the first partition row enters the DOM (performance.now(): ms since navigation start). */
-const FIRST_ROW_PROBE = `
-  new MutationObserver((_, observer) => {
-    if (document.querySelector('[data-partition]')) { window.__firstRowAt = performance.now(); observer.disconnect() }
-  }).observe(document, { childList: true, subtree: true })
+/**
+ * Records, inside the page, the first animation frame in which a partition row is on screen (laid out by the
+ * stylesheet, inside the viewport: what the user sees, not its mere presence in the DOM), and the first in
+ * which the table holds the whole list (sorting and filtering work). performance.now(): ms since navigation start.
+ */
+const ROWS_PROBE = `
+  (() => {
+    const visibleRow = () => {
+      for (const row of document.querySelectorAll('[data-partition]')) {
+        const box = row.getBoundingClientRect()
+        if (box.width > 0 && box.height > 0 && box.top < innerHeight && box.bottom > 0 && getComputedStyle(row).display === 'grid') return true
+      }
+      return false
+    }
+    const frame = (at) => {
+      if (window.__rowsVisibleAt === undefined && visibleRow()) window.__rowsVisibleAt = at
+      if (window.__completeAt === undefined && document.querySelector('[data-testid="partition-scroll"][data-complete="true"] [data-partition]')) window.__completeAt = at
+      if (window.__rowsVisibleAt === undefined || window.__completeAt === undefined) requestAnimationFrame(frame)
+    }
+    requestAnimationFrame(frame)
+  })()
 `
 
-async function timeToRows(browser: Browser, base: string, cookie: { name: string; value: string }): Promise<number> {
+interface Navigation {
+  /** Navigation start → first frame with a partition row on screen. */
+  rowsVisible: number
+  /** Navigation start → first frame with the whole list in the table. */
+  complete: number
+  /** The HTML's first and last byte, for where the time went. */
+  responseStart: number
+  responseEnd: number
+}
+
+async function timeToRows(browser: Browser, base: string, cookie: { name: string; value: string }): Promise<Navigation> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   await context.addCookies([{ ...cookie, url: base }])
-  await context.addInitScript(FIRST_ROW_PROBE)
+  await context.addInitScript(ROWS_PROBE)
   const page = await context.newPage()
   try {
     await page.goto(`${base}/mirrors/bench`, { waitUntil: 'commit' })
-    await page.locator('[data-partition]').first().waitFor({ state: 'visible', timeout: 60_000 })
-    return await page.evaluate(() => (window as unknown as { __firstRowAt: number }).__firstRowAt)
+    // A function, not a string: the page's CSP forbids eval, which a string predicate needs.
+    await page.waitForFunction(
+      () => {
+        const probe = window as unknown as { __rowsVisibleAt?: number; __completeAt?: number }
+        return probe.__rowsVisibleAt !== undefined && probe.__completeAt !== undefined
+      },
+      undefined,
+      { timeout: 60_000 },
+    )
+    // A string: this file is typed for Node, whose globals have neither window nor navigation entries.
+    const [rowsVisible, complete, responseStart, responseEnd] = (await page.evaluate(
+      `(() => { const entry = performance.getEntriesByType('navigation')[0]; return [window.__rowsVisibleAt, window.__completeAt, entry.responseStart, entry.responseEnd] })()`,
+    )) as [number, number, number, number]
+    return { rowsVisible, complete, responseStart, responseEnd }
   } finally {
     await context.close()
   }
@@ -76,7 +114,7 @@ export async function benchUiMirror(): Promise<BenchResult[]> {
     if (!session.ok || !value) throw new Error(`sign-in failed: ${session.status}`)
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS })
 
-    const navigations: number[] = []
+    const navigations: Navigation[] = []
     for (let run = 0; run < NAVIGATIONS; run++) navigations.push(await timeToRows(browser, server.base, { name, value }))
 
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
@@ -105,11 +143,13 @@ export async function benchUiMirror(): Promise<BenchResult[]> {
     await context.close()
 
     console.log(
-      `  (setup: ${partitions.toLocaleString('en-US')} partitions mirrored in ${(setupMs / 1000).toFixed(1)} s; navigations ${navigations.map((ms) => ms.toFixed(0)).join(', ')} ms; ` +
+      `  (setup: ${partitions.toLocaleString('en-US')} partitions mirrored in ${(setupMs / 1000).toFixed(1)} s; navigations (HTML first byte/last byte/rows visible/whole list) ` +
+        `${navigations.map((run) => [run.responseStart, run.responseEnd, run.rowsVisible, run.complete].map((ms) => ms.toFixed(0)).join('/')).join(', ')} ms; ` +
         `busy ${busy.map((fraction) => `${(fraction * 100).toFixed(1)} %`).join(', ')} over ${BUSY_WINDOW_MS / 1000} s windows while ${produced} records were produced; ${rowsInDom} rows in the DOM)`,
     )
     return [
-      { name: `mirror page (${partitions.toLocaleString('en-US')} partitions): navigation → rows visible, median`, value: median(navigations), unit: 'ms', goal: '< 1,500 ms' },
+      { name: `mirror page (${partitions.toLocaleString('en-US')} partitions): navigation → rows visible, median`, value: median(navigations.map((run) => run.rowsVisible)), unit: 'ms', goal: '< 1,500 ms' },
+      { name: 'mirror page: navigation → whole list in the table (sort and filter ready), median', value: median(navigations.map((run) => run.complete)), unit: 'ms' },
       { name: 'mirror page: main-thread busy per second while mirroring, median', value: median(busy) * 100, unit: '%', goal: '< 20 %' },
       { name: 'mirror page: table rows in the DOM', value: rowsInDom, unit: 'rows', baseline: { name: 'partitions', value: partitions }, ratio: rowsInDom / partitions },
     ]

@@ -4,6 +4,7 @@ import type { ClusterLinks } from '@/server/cluster/links'
 import type { SourceCluster } from '@/server/cluster/ports'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { EventHub } from '@/server/http/events'
+import { OperationEventPayloads } from '@/server/http/events-operation-delta'
 import type { Logger } from '@/server/http/logger'
 import type { MetricFamily, MetricsRegistry } from '@/server/http/metrics'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
@@ -66,10 +67,12 @@ export async function createEngine(deps: {
     log: (message, fields) => log.info(message, fields),
     fetchMaxWaitMs: FETCH_MAX_WAIT_MS,
   })
+  // Operations change as they run: the hub keeps a copy in the API's shape, never the live object; progress
+  // events carry only the partitions that changed (server/http/events-operation-delta.ts).
+  const operationPayloads = new OperationEventPayloads()
   engine.subscribe((event) => {
     if (event.type === 'mirror') return
-    // Operations change as they run: the hub keeps a copy in the API's shape, never the live object.
-    events.publish(event.type, event.type === 'operation' ? { ...toOperation(event.operation), change: event.change } : event)
+    events.publish(event.type, event.type === 'operation' ? operationPayloads.payload(toOperation(event.operation), event.change) : event)
   })
   metrics.register('engine', () => mirrorMetrics(engine))
   await engine.start()

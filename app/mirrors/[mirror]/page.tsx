@@ -9,6 +9,7 @@ import { endpointUrl } from '@/lib/api/client'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/engine/api-adapter'
 import { NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
+import { firstPartitionRows } from '@/server/pages/mirror-first-rows'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
@@ -26,12 +27,13 @@ export default async function MirrorPage({ params }: { params: Params }) {
   if (summary === null) notFound()
   // Inline scripts run only with the request's nonce (server/http/security-headers.ts).
   const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
-  // The small summary comes with the page; the 10,000-row partition list is fetched by the browser, and
-  // started by the HTML itself so it travels while the bundles load.
+  // The small summary and the table's first screen come with the page; the 10,000-row partition list is
+  // fetched by the browser, and started by the HTML itself so it travels while the bundles load.
+  const firstRows = firstPartitionRows(mirrorApiOf(await getRuntime()), summary)
   return (
     <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror }, value: summary }])}>
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: earlyFetchScript(endpointUrl(mirrorEndpoints.listMirrorPartitions, { mirror })) }} />
-      <MirrorPageView mirror={mirror} />
+      <MirrorPageView mirror={mirror} firstRows={firstRows} />
     </HydrationBoundary>
   )
 }
