@@ -18,7 +18,8 @@ import type { ClusterRegistry } from '@/server/cluster/registry'
 import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
 import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from './commands/mirror-mutations'
 import { planStartOrRefuse, type CommandResult } from './commands/preconditions'
-import { EngineError } from './errors'
+import { findMirrorLoop } from '@/lib/mirror/mirror-loop'
+import { EngineError, mirrorLoopRefusal } from './errors'
 import { guardFailover } from './failover-guard'
 import { toFailoverPlan } from './operations/failover-plan-view'
 import { splitBrainField } from './split-brain-watch'
@@ -244,18 +245,8 @@ export class MirrorApi {
     if (topics.length === 0) return
     const wanted = new Set(topics)
     const destinationClusterId = await this.clusters.clusterId(destinationCluster)
-    for (const hosted of this.engine.hostedMirrors(sourceCluster)) {
-      if (hosted.sourceClusterId !== destinationClusterId) continue
-      for (const topic of hosted.topics) {
-        if (!wanted.has(topic)) continue
-        const live = Object.entries(hosted.partitionStates).find(([key, state]) => key.startsWith(`${topic}-`) && state !== 'STOPPED')
-        if (live) {
-          throw new EngineError('CONFLICT', `mirror loop: mirror ${hosted.name} on the source still mirrors ${topic} from this cluster (${live[1]}); fail it over or stop it first`, {
-            details: { mirror: hosted.name, topic },
-          })
-        }
-      }
-    }
+    const loop = findMirrorLoop(this.engine.hostedMirrors(sourceCluster), destinationClusterId, topics)
+    if (loop) throw mirrorLoopRefusal(loop)
     const sourceIds = new Map(sourceTopics.map((topic) => [topic.name, topic.topicId]))
     for (const topic of await this.clusters.topics(destinationCluster)) {
       const sourceId = sourceIds.get(topic.name)

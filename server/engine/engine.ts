@@ -5,6 +5,7 @@ import type { MirrorEvent } from '@/lib/mirror/events'
 import { decideGates } from '@/lib/failover/gate-forcing'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
+import { findMirrorLoop, reverseMirrorVerdict } from '@/lib/mirror/mirror-loop'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
 import type { MirrorCommand } from '@/lib/mirror/preconditions'
 import { isMirrorPartitionState, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
@@ -22,7 +23,7 @@ import type {
 } from '@/server/cluster/ports'
 import { isClusterError } from '@/server/cluster/errors'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult } from './commands/preconditions'
-import { EngineError } from './errors'
+import { EngineError, mirrorLoopRefusal } from './errors'
 import { gateRefusal } from './failover-gates'
 import type { LagArchive } from './lag-archive'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
@@ -573,16 +574,12 @@ export class MirrorEngine {
     if (sourceClusterId !== definition.sourceClusterId) {
       return { type: 'sourceClusterIdChanged', expectedClusterId: definition.sourceClusterId, actualClusterId: sourceClusterId }
     }
-    const reverse = (await source.listHostedMirrors({ topics: [runtime.topic] })).filter(
-      (hosted) => hosted.sourceClusterId === destinationClusterId && hosted.topics.includes(runtime.topic),
-    )
-    for (const hosted of reverse) {
-      const state = hosted.partitionStates[`${runtime.topic}-${runtime.partition}`]
-      if (state === undefined || state === 'STOPPED') continue
-      if (state === 'MIRRORING' || state === 'PREPARING' || state === 'EPOCH_FENCING' || state === 'ULE_LOG_TRUNCATION') {
-        return { type: 'mirrorLoopDetected', detail: `mirror ${hosted.name} on ${definition.sourceCluster} mirrors ${runtime.topic} from this cluster (${state})` }
-      }
-      return { type: 'failed', error: `mirror ${hosted.name} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${state})`, retryable: true }
+    const verdict = reverseMirrorVerdict(await source.listHostedMirrors({ topics: [runtime.topic] }), destinationClusterId, tp)
+    if (verdict.kind === 'loop') {
+      return { type: 'mirrorLoopDetected', detail: `mirror ${verdict.mirror} on ${definition.sourceCluster} mirrors ${runtime.topic} from this cluster (${verdict.state})` }
+    }
+    if (verdict.kind === 'notStopped') {
+      return { type: 'failed', error: `mirror ${verdict.mirror} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${verdict.state})`, retryable: true }
     }
     const sourcePartition = await source.describePartition(tp).catch((error: unknown) => {
       if (isClusterError(error, 'NOT_FOUND')) return null
@@ -1068,18 +1065,8 @@ export class MirrorEngine {
   private async assertNoMirrorLoop(source: SourceCluster, host: MirrorHost, topics: string[]): Promise<void> {
     const destinationClusterId = await host.clusterId()
     const hosted = await this.reachSource(source, () => source.listHostedMirrors())
-    for (const mirror of hosted) {
-      if (mirror.sourceClusterId !== destinationClusterId) continue
-      for (const topic of topics) {
-        if (!mirror.topics.includes(topic)) continue
-        const live = Object.entries(mirror.partitionStates).filter(([key, state]) => key.startsWith(`${topic}-`) && state !== 'STOPPED')
-        if (live.length > 0) {
-          throw new EngineError('CONFLICT', `mirror loop: mirror ${mirror.name} on the source still mirrors ${topic} from this cluster (${live[0]![1]}); fail it over or stop it first`, {
-            details: { mirror: mirror.name, topic, states: Object.fromEntries(live) },
-          })
-        }
-      }
-    }
+    const loop = findMirrorLoop(hosted, destinationClusterId, topics)
+    if (loop) throw mirrorLoopRefusal(loop)
   }
 
   pauseTopics(mirror: string, topics?: string[]) {
