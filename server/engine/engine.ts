@@ -6,6 +6,7 @@ import { decideGates } from '@/lib/failover/gate-forcing'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import { findMirrorLoop, reverseMirrorVerdict } from '@/lib/mirror/mirror-loop'
+import { TopicPartitionMap, topicPartitionName } from '@/lib/mirror/topic-partition'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
 import type { MirrorCommand } from '@/lib/mirror/preconditions'
 import { isMirrorPartitionState, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
@@ -112,19 +113,27 @@ interface FetchEntry {
 interface MirrorRuntime {
   definition: MirrorDefinition
   /** Source leader of each partition as last described; fetches are grouped by it. */
-  sourceLeaders: Map<string, number>
-  partitions: Map<string, PartitionRuntime>
+  sourceLeaders: TopicPartitionMap<number>
+  partitions: TopicPartitionMap<PartitionRuntime>
   nextSyncAt: number
   /** Consecutive syncs a mirrored topic was missing on the source (two in a row fail it for good). */
   missingTopicSyncs: Map<string, number>
   mirroredRecords: number
   mirroredBytes: number
   lastLagSampleAt: number
-  lagHistory: Map<string, LagHistory>
+  lagHistory: TopicPartitionMap<LagHistory>
   /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
-  lagMinute: { t: number; worst: Map<string, [string, number, number, number | null]> }
+  lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
   /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
   fetchInterrupt: AbortController | null
+}
+
+/**
+ * Ends a waiting fetch round, once: abort()'s default reason is a new DOMException, with a stack, built on
+ * every call, and a flap of 50,000 partitions called it once per state change.
+ */
+function interruptFetch(interrupt: AbortController | null | undefined): void {
+  if (interrupt && !interrupt.signal.aborted) interrupt.abort()
 }
 
 /** What a successful fetch tells about the source: its high watermark and the age of what is not mirrored yet. */
@@ -132,10 +141,6 @@ function recordSourcePosition(runtime: PartitionRuntime, result: Extract<FetchPa
   runtime.sourceHighWatermark = result.highWatermark
   runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
   runtime.lastFetchAt = now
-}
-
-function partitionKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
 }
 
 /**
@@ -172,20 +177,20 @@ export class MirrorEngine {
       source: (mirror) => this.cluster(mirror.sourceCluster).source,
       host: (mirror) => this.cluster(mirror.destinationCluster).host,
       store: (mirror) => this.stateStore(mirror.destinationCluster),
-      topicPartitions: (mirror, topic) => [...this.requireMirror(mirror.name).partitions.values()].filter((runtime) => runtime.topic === topic),
+      topicPartitions: (mirror, topic) => this.requireMirror(mirror.name).partitions.ofTopic(topic),
       lookUpLastMirrorPosition: (mirror, runtime) => withTimeout(this.lookUpLastMirrorPosition(mirror, runtime), SOURCE_CALL_TIMEOUT_MS),
       emit: (event) => this.emit(event),
       onStoppingAction: options.onStoppingAction,
       log: (message, fields) => this.log(message, fields),
       // A waiting fetch round would hold a partition that stops (or starts) fetching for up to the wait.
-      fetcherChanged: (mirror) => this.mirrors.get(mirror.name)?.fetchInterrupt?.abort(),
+      fetcherChanged: (mirror) => interruptFetch(this.mirrors.get(mirror.name)?.fetchInterrupt),
     }
     this.runner = new PartitionRunner(env)
     this.operations = new OperationTracker(options.operationStore ?? OperationStore.inMemory(), {
       now: () => this.now(),
       log: (message, fields) => this.log(message, fields),
       emit: (operation, change) => this.emit({ type: 'operation', operation, change }),
-      partition: (mirror, topic, partition) => this.mirrors.get(mirror)?.partitions.get(partitionKey(topic, partition)),
+      partition: (mirror, topic, partition) => this.mirrors.get(mirror)?.partitions.get({ topic, partition }),
       stop: (mirror, runtimes, onEach) => this.stopPartitions(mirror, runtimes, onEach),
     })
   }
@@ -213,7 +218,7 @@ export class MirrorEngine {
           if (!isMirrorPartitionState(stored.state)) continue
           const { topic, partition, ...partitionValue } = stored
           const runtime = this.newPartitionRuntime(mirror.definition.name, topic, key.topicId, partition, partitionValue)
-          mirror.partitions.set(partitionKey(topic, partition), runtime)
+          mirror.partitions.set(runtime, runtime)
         }
       }
     }
@@ -242,10 +247,9 @@ export class MirrorEngine {
     const missing: PartitionRuntime[] = []
     for (const topic of await host.describeTopics(definition.topics)) {
       for (const { partition } of topic.partitions) {
-        const key = partitionKey(topic.name, partition)
-        if (mirror.partitions.has(key)) continue
+        if (mirror.partitions.has({ topic: topic.name, partition })) continue
         const runtime = this.newPartitionRuntime(definition.name, topic.name, topic.topicId, partition, createMirrorPartition(this.now()))
-        mirror.partitions.set(key, runtime)
+        mirror.partitions.set(runtime, runtime)
         missing.push(runtime)
       }
     }
@@ -279,7 +283,7 @@ export class MirrorEngine {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
-    for (const mirror of this.mirrors.values()) mirror.fetchInterrupt?.abort()
+    for (const mirror of this.mirrors.values()) interruptFetch(mirror.fetchInterrupt)
     await this.ticking
     await this.operations.close()
   }
@@ -396,7 +400,7 @@ export class MirrorEngine {
         destinationLogStartOffset: description.logStartOffset,
         request: { topic: runtime.topic, partition: runtime.partition, fetchOffset: description.logEndOffset, lastFetchedEpoch: latestEpochs[index]!, maxBytes: definition.config['fetch.max.bytes'] },
       }
-      const leader = mirror.sourceLeaders.get(partitionKey(runtime.topic, runtime.partition)) ?? -1
+      const leader = mirror.sourceLeaders.get(runtime) ?? -1
       const group = byLeader.get(leader)
       if (group) group.push(entry)
       else byLeader.set(leader, [entry])
@@ -406,7 +410,7 @@ export class MirrorEngine {
     const interrupt = new AbortController()
     mirror.fetchInterrupt = interrupt
     try {
-      await Promise.all([...byLeader.values()].map((entries) => this.fetchFromLeader(mirror, entries, interrupt.signal).finally(() => interrupt.abort())))
+      await Promise.all([...byLeader.values()].map((entries) => this.fetchFromLeader(mirror, entries, interrupt.signal).finally(() => interruptFetch(interrupt))))
     } finally {
       if (mirror.fetchInterrupt === interrupt) mirror.fetchInterrupt = null
     }
@@ -604,7 +608,7 @@ export class MirrorEngine {
     // described 1,000 times made starting a large mirror quadratic.
     const sourcePartition = await source.describePartition(tp).catch(absent)
     const destinationPartition = await host.describePartition(tp).catch(absent)
-    return this.alignmentFrom(host, tp, positions.get(`${tp.topic}-${tp.partition}`) ?? null, sourcePartition, destinationPartition)
+    return this.alignmentFrom(host, tp, positions.get(topicPartitionName(tp)) ?? null, sourcePartition, destinationPartition)
   }
 
   /** What decideTruncation needs, from the last mirror position and both sides' descriptions. */
@@ -655,7 +659,7 @@ export class MirrorEngine {
       return
     }
     const byName = new Map(sourceTopics.map((topic) => [topic.name, topic]))
-    for (const topic of sourceTopics) for (const partition of topic.partitions) mirror.sourceLeaders.set(partitionKey(topic.name, partition.partition), partition.leader)
+    for (const topic of sourceTopics) for (const partition of topic.partitions) mirror.sourceLeaders.set({ topic: topic.name, partition: partition.partition }, partition.leader)
 
     // New topics matching the include patterns start mirroring by themselves.
     const discovered = sourceTopics
@@ -666,8 +670,7 @@ export class MirrorEngine {
     }
 
     for (const topic of definition.topics) {
-      const runtimes = [...mirror.partitions.values()].filter((runtime) => runtime.topic === topic)
-      const active = runtimes.filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
+      const active = mirror.partitions.ofTopic(topic).filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
       const sourceTopic = byName.get(topic)
       if (!sourceTopic) {
         const misses = (mirror.missingTopicSyncs.get(topic) ?? 0) + 1
@@ -694,7 +697,7 @@ export class MirrorEngine {
       const destinationEpochs = new Map(destinationTopic?.partitions.map((p) => [p.partition, p.leaderEpoch]))
       const bumps: Array<{ runtime: PartitionRuntime; observedEpoch: number; leaderEpoch: number }> = []
       for (const sourcePartition of sourceTopic.partitions) {
-        const runtime = mirror.partitions.get(partitionKey(topic, sourcePartition.partition))
+        const runtime = mirror.partitions.get({ topic, partition: sourcePartition.partition })
         const destinationEpoch = destinationEpochs.get(sourcePartition.partition)
         if (!runtime || runtime.value.state !== 'MIRRORING' || destinationEpoch === undefined) continue
         if (needsProactiveEpochBump(sourcePartition.leaderEpoch, destinationEpoch)) bumps.push({ runtime, observedEpoch: sourcePartition.leaderEpoch, leaderEpoch: destinationEpoch })
@@ -711,14 +714,14 @@ export class MirrorEngine {
     const host = this.cluster(definition.destinationCluster).host
     const [destination] = await host.describeTopics([sourceTopic.name])
     if (!destination) return
-    const known = [...mirror.partitions.values()].filter((runtime) => runtime.topic === sourceTopic.name).length
+    const known = mirror.partitions.ofTopic(sourceTopic.name).length
     if (sourceTopic.partitions.length <= known) return
     if (destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
     const added: PartitionRuntime[] = []
     for (let partition = 0; partition < sourceTopic.partitions.length; partition++) {
-      if (mirror.partitions.has(partitionKey(sourceTopic.name, partition))) continue
+      if (mirror.partitions.has({ topic: sourceTopic.name, partition })) continue
       const runtime = this.newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
-      mirror.partitions.set(partitionKey(sourceTopic.name, partition), runtime)
+      mirror.partitions.set(runtime, runtime)
       added.push(runtime)
     }
     await this.dispatchAll(mirror, added, { type: 'startRequested' })
@@ -742,7 +745,7 @@ export class MirrorEngine {
       if (activeOnDestination.has(group.groupId)) continue
       if (!matchesFilters(group.groupId, definition.config['groups.include'], definition.config['groups.exclude'])) continue
       for (const committed of group.offsets) {
-        const runtime = mirror.partitions.get(partitionKey(committed.topic, committed.partition))
+        const runtime = mirror.partitions.get(committed)
         // Offsets follow only partitions that are mirroring: a stopped topic belongs to its new writers.
         if (!runtime || runtime.value.state !== 'MIRRORING') continue
         const destination = destinationTopics.find((topic) => topic.name === committed.topic)?.partitions.find((p) => p.partition === committed.partition)
@@ -771,7 +774,7 @@ export class MirrorEngine {
     const minuteStart = Math.floor(now / 60_000) * 60_000
     if (mirror.lagMinute.t !== minuteStart) {
       const finished = mirror.lagMinute
-      mirror.lagMinute = { t: minuteStart, worst: new Map() }
+      mirror.lagMinute = { t: minuteStart, worst: new TopicPartitionMap() }
       if (finished.t > 0) this.archiveLagMinute(mirror.definition.name, finished)
     }
     const partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> = []
@@ -786,13 +789,12 @@ export class MirrorEngine {
       }
       const { offsetLag, timeLagMs } = this.lagOf(runtime)
       if (offsetLag === null) continue
-      const key = partitionKey(runtime.topic, runtime.partition)
-      let history = mirror.lagHistory.get(key)
-      if (!history) mirror.lagHistory.set(key, (history = new LagHistory()))
+      let history = mirror.lagHistory.get(runtime)
+      if (!history) mirror.lagHistory.set(runtime, (history = new LagHistory()))
       history.record(now, offsetLag, timeLagMs)
       if (offsetLag > 0 || (timeLagMs ?? 0) > 0) {
-        const worst = mirror.lagMinute.worst.get(key)
-        mirror.lagMinute.worst.set(key, [
+        const worst = mirror.lagMinute.worst.get(runtime)
+        mirror.lagMinute.worst.set(runtime, [
           runtime.topic,
           runtime.partition,
           Math.max(worst?.[2] ?? 0, offsetLag),
@@ -826,9 +828,8 @@ export class MirrorEngine {
     const now = this.now()
     for (const minute of await this.lagArchive.load(mirror.definition.name, now, now - 24 * 60 * 60 * 1000)) {
       for (const [topic, partition, offsetLag, timeLagMs] of minute.p) {
-        const key = partitionKey(topic, partition)
-        let history = mirror.lagHistory.get(key)
-        if (!history) mirror.lagHistory.set(key, (history = new LagHistory()))
+        let history = mirror.lagHistory.get({ topic, partition })
+        if (!history) mirror.lagHistory.set({ topic, partition }, (history = new LagHistory()))
         history.record(minute.t, offsetLag, timeLagMs)
       }
     }
@@ -903,7 +904,7 @@ export class MirrorEngine {
       const destination = destinationTopics.find((candidate) => candidate.name === topic.name)
       for (const sourcePartition of topic.partitions) {
         const tp = { topic: topic.name, partition: sourcePartition.partition }
-        inputs.push({ ...tp, ...(await this.alignmentFrom(host, tp, positions.get(`${tp.topic}-${tp.partition}`) ?? null, sourcePartition, destination?.partitions.find((p) => p.partition === tp.partition))) })
+        inputs.push({ ...tp, ...(await this.alignmentFrom(host, tp, positions.get(topicPartitionName(tp)) ?? null, sourcePartition, destination?.partitions.find((p) => p.partition === tp.partition))) })
       }
     }
     return { mirror: pseudo.name, partitions: truncationPlan(inputs) }
@@ -955,7 +956,7 @@ export class MirrorEngine {
       if (!description) continue
       this.rememberDestinationTopics(clusterName, [description])
       if (description.configs['remote.storage.enable'] !== 'true') continue
-      const active = [...mirror.partitions.values()].filter((runtime) => runtime.topic === topic && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
+      const active = mirror.partitions.ofTopic(topic).filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
       await this.dispatchAll(mirror, active, { type: 'tieredStorageDetected' })
     }
   }
@@ -990,7 +991,7 @@ export class MirrorEngine {
     const starting = new Set(plan.topics)
     const selected = sourceTopics.filter((topic) => starting.has(topic.name))
     await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected, source)
-    const skippedKeys = new Set(plan.skipped.map((p) => partitionKey(p.topic, p.partition)))
+    const skipped = TopicPartitionMap.of(plan.skipped.map((p) => [p, true] as const))
 
     const started: string[] = []
     for (const sourceTopic of selected) {
@@ -1012,12 +1013,12 @@ export class MirrorEngine {
       }
       const runtimes: PartitionRuntime[] = []
       for (const { partition } of sourceTopic.partitions) {
-        const key = partitionKey(sourceTopic.name, partition)
-        if (skippedKeys.has(key)) continue
-        let runtime = mirror.partitions.get(key)
+        const tp = { topic: sourceTopic.name, partition }
+        if (skipped.has(tp)) continue
+        let runtime = mirror.partitions.get(tp)
         if (!runtime) {
           runtime = this.newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
-          mirror.partitions.set(key, runtime)
+          mirror.partitions.set(runtime, runtime)
         }
         runtimes.push(runtime)
       }
@@ -1051,7 +1052,7 @@ export class MirrorEngine {
       for (const other of this.mirrors.values()) {
         // This mirror's own partitions are the start's preconditions (planStart), checked before.
         if (other.definition.destinationCluster !== destinationCluster || other.definition.name === mirrorName) continue
-        const busy = [...other.partitions.values()].filter((runtime) => runtime.topic === topic.name && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'UNKNOWN')
+        const busy = other.partitions.ofTopic(topic.name).filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'UNKNOWN')
         if (busy.length === 0) continue
         throw new EngineError('CONFLICT', `topic ${topic.name} is mirrored by ${other.definition.name}`)
       }
@@ -1096,9 +1097,10 @@ export class MirrorEngine {
   private selectPartitions(mirror: MirrorRuntime, topics: string[] | undefined): PartitionRuntime[] {
     const all = [...mirror.partitions.values()]
     if (!topics || topics.length === 0) return all
-    const unknown = topics.filter((topic) => !all.some((runtime) => runtime.topic === topic))
+    const unknown = topics.filter((topic) => !mirror.partitions.hasTopic(topic))
     if (unknown.length > 0) throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} does not mirror ${unknown.join(', ')}`)
-    return all.filter((runtime) => topics.includes(runtime.topic))
+    const wanted = new Set(topics)
+    return all.filter((runtime) => wanted.has(runtime.topic))
   }
 
   // FAILOVER
@@ -1236,7 +1238,7 @@ export class MirrorEngine {
   }
 
   partitionHistory(mirrorName: string, topic: string, partition: number) {
-    const runtime = this.requireMirror(mirrorName).partitions.get(partitionKey(topic, partition))
+    const runtime = this.requireMirror(mirrorName).partitions.get({ topic, partition })
     if (!runtime) throw new EngineError('NOT_FOUND', `mirror ${mirrorName} has no partition ${topic}-${partition}`)
     return [...runtime.transitions]
   }
@@ -1246,7 +1248,7 @@ export class MirrorEngine {
     const series: Array<{ topic: string; partition: number; points: LagPoint[] }> = []
     for (const runtime of mirror.partitions.values()) {
       if (query.topic !== undefined && runtime.topic !== query.topic) continue
-      const history = mirror.lagHistory.get(partitionKey(runtime.topic, runtime.partition))
+      const history = mirror.lagHistory.get(runtime)
       series.push({ topic: runtime.topic, partition: runtime.partition, points: history ? history.points({ from: query.from, to: query.to, stepMs: query.stepMs }) : [] })
     }
     return series.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
@@ -1279,7 +1281,7 @@ export class MirrorEngine {
         sourceClusterId: mirror.definition.sourceClusterId,
         topics: [...mirror.definition.topics],
         partitionStates: Object.fromEntries(
-          [...mirror.partitions.values()].filter((runtime) => !wanted || wanted.has(runtime.topic)).map((runtime) => [`${runtime.topic}-${runtime.partition}`, runtime.value.state]),
+          [...mirror.partitions.values()].filter((runtime) => !wanted || wanted.has(runtime.topic)).map((runtime) => [topicPartitionName(runtime), runtime.value.state]),
         ),
       }))
   }
@@ -1290,9 +1292,9 @@ export class MirrorEngine {
     for (const mirror of this.mirrors.values()) {
       if (mirror.definition.destinationCluster !== clusterName || mirror.definition.sourceClusterId !== sourceClusterId) continue
       for (const tp of partitions) {
-        const position = mirror.partitions.get(partitionKey(tp.topic, tp.partition))?.value.lastMirrorPosition
+        const position = mirror.partitions.get(tp)?.value.lastMirrorPosition
         if (!position) continue
-        const key = `${tp.topic}-${tp.partition}`
+        const key = topicPartitionName(tp)
         const current = positions.get(key)
         if (!current || position.epoch > current.epoch || (position.epoch === current.epoch && position.offset > current.offset)) {
           positions.set(key, { epoch: position.epoch, offset: position.offset })
@@ -1406,15 +1408,15 @@ export class MirrorEngine {
   private newMirrorRuntime(definition: MirrorDefinition): MirrorRuntime {
     return {
       definition,
-      sourceLeaders: new Map(),
-      partitions: new Map(),
+      sourceLeaders: new TopicPartitionMap(),
+      partitions: new TopicPartitionMap(),
       nextSyncAt: this.now(),
       missingTopicSyncs: new Map(),
       mirroredRecords: 0,
       mirroredBytes: 0,
       lastLagSampleAt: 0,
-      lagHistory: new Map(),
-      lagMinute: { t: 0, worst: new Map() },
+      lagHistory: new TopicPartitionMap(),
+      lagMinute: { t: 0, worst: new TopicPartitionMap() },
       fetchInterrupt: null,
     }
   }

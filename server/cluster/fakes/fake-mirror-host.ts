@@ -15,7 +15,8 @@ import { FakeTopics } from './fake-topics'
 export class FakeMirrorHost implements MirrorHost {
   readonly state: FakeTopics
   id: string
-  readonly mirrorState: Array<{ key: string; value: string | null }> = []
+  /** `__mirror_state` as compaction leaves it: the last value per key (a tombstone stays as null), in first-write order. */
+  readonly mirrorState = new Map<string, string | null>()
   private readonly failures = new Map<keyof MirrorHost, ClusterError>()
   private clock: () => number
 
@@ -147,11 +148,11 @@ export class FakeMirrorHost implements MirrorHost {
 
   async appendMirrorState(entries: Array<{ key: string; value: string | null }>): Promise<void> {
     this.maybeFail('appendMirrorState')
-    this.mirrorState.push(...entries.map((entry) => ({ ...entry })))
+    for (const { key, value } of entries) this.mirrorState.set(key, value)
   }
 
   async readMirrorState(): Promise<Array<{ key: string; value: string | null }>> {
-    return this.mirrorState.map((entry) => ({ ...entry }))
+    return [...this.mirrorState].map(([key, value]) => ({ key, value }))
   }
 
   private maybeFail(method: keyof MirrorHost): void {
