@@ -1,6 +1,7 @@
 import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
-import { DEFAULT_TOPIC_PROPERTIES_EXCLUDE, ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
+import { MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
+export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import { decideGates } from '@/lib/failover/gate-forcing'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
@@ -24,6 +25,8 @@ import type {
 } from '@/server/cluster/ports'
 import { isClusterError } from '@/server/cluster/errors'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult } from './commands/preconditions'
+import { assertName, resolveConfig, syncedTopicConfigs } from './config/mirror-config'
+import { compilePattern, matchesAny, matchesFilters } from './config/topic-patterns'
 import { EngineError, mirrorLoopRefusal } from './errors'
 import { gateRefusal } from './failover-gates'
 import type { LagArchive } from './lag-archive'
@@ -77,21 +80,6 @@ export interface CreateMirrorInput {
   config?: Partial<MirrorConfig>
 }
 
-export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
-  'topics.include': [],
-  'topics.exclude': ['__.*'],
-  'groups.include': ['.*'],
-  'groups.exclude': [],
-  'topic.properties.exclude': [...DEFAULT_TOPIC_PROPERTIES_EXCLUDE],
-  'fetch.max.bytes': 1024 * 1024,
-  'fetch.response.max.bytes': 10 * 1024 * 1024,
-  'mirror.metadata.refresh.interval.ms': 60_000,
-  'mirror.failed.retry.initial.backoff.ms': 100,
-  'mirror.failed.retry.max.backoff.ms': 300_000,
-  'mirror.failed.retry.max.attempts': 20,
-}
-
-const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
 const LAG_SAMPLE_INTERVAL_MS = 1_000
 /**
  * Partitions worked on at once by sweeps (start, stop, epoch checks): enough that their durable writes
@@ -728,8 +716,7 @@ export class MirrorEngine {
   }
 
   private async syncConfigs(mirror: MirrorRuntime, host: MirrorHost, sourceTopic: TopicDescription): Promise<void> {
-    const excluded = new Set<string>([...mirror.definition.config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
-    const wanted = Object.fromEntries(Object.entries(sourceTopic.configs).filter(([key]) => !excluded.has(key)))
+    const wanted = syncedTopicConfigs(sourceTopic.configs, mirror.definition.config)
     const [destination] = await host.describeTopics([sourceTopic.name])
     if (!destination) return
     const changed = Object.entries(wanted).some(([key, value]) => destination.configs[key] !== value)
@@ -1003,7 +990,7 @@ export class MirrorEngine {
           topicId: sourceTopic.topicId,
           partitions: sourceTopic.partitions.length,
           replicationFactor: sourceTopic.replicationFactor,
-          configs: filterConfigs(sourceTopic.configs, definition.config),
+          configs: syncedTopicConfigs(sourceTopic.configs, definition.config),
           mirror: mirrorName,
         }))
       if (existing && destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
@@ -1455,49 +1442,6 @@ export class MirrorEngine {
         this.log('listener failed', { error: String(error) })
       }
     }
-  }
-}
-
-function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<MirrorConfig> }): MirrorConfig {
-  const config: MirrorConfig = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
-  if (input.topicsInclude) config['topics.include'] = input.topicsInclude
-  if (input.topicsExclude) config['topics.exclude'] = input.topicsExclude
-  for (const key of ['topics.include', 'topics.exclude', 'groups.include', 'groups.exclude'] as const) {
-    for (const pattern of config[key]) compilePattern(pattern)
-  }
-  for (const key of ['fetch.max.bytes', 'fetch.response.max.bytes', 'mirror.metadata.refresh.interval.ms', 'mirror.failed.retry.initial.backoff.ms', 'mirror.failed.retry.max.backoff.ms', 'mirror.failed.retry.max.attempts'] as const) {
-    const value = config[key]
-    if (!Number.isSafeInteger(value) || value < 0 || (key !== 'mirror.failed.retry.max.attempts' && value === 0)) {
-      throw new EngineError('VALIDATION_FAILED', `${key} must be a positive integer`)
-    }
-  }
-  return config
-}
-
-function filterConfigs(configs: Record<string, string>, config: MirrorConfig): Record<string, string> {
-  const excluded = new Set<string>([...config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
-  return Object.fromEntries(Object.entries(configs).filter(([key]) => !excluded.has(key)))
-}
-
-function compilePattern(pattern: string): RegExp {
-  try {
-    return new RegExp(`^(?:${pattern})$`)
-  } catch (error) {
-    throw new EngineError('VALIDATION_FAILED', `invalid topic pattern ${JSON.stringify(pattern)}`, { cause: error })
-  }
-}
-
-function matchesAny(name: string, patterns: string[]): boolean {
-  return patterns.some((pattern) => compilePattern(pattern).test(name))
-}
-
-function matchesFilters(name: string, include: string[], exclude: string[]): boolean {
-  return include.length > 0 && matchesAny(name, include) && !matchesAny(name, exclude)
-}
-
-function assertName(name: string, what: string): void {
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
-    throw new EngineError('VALIDATION_FAILED', `${what} name must match ${NAME_PATTERN.source}`)
   }
 }
 

@@ -107,3 +107,14 @@ describe('fetcher, one response at a time', () => {
     expect(fake.host('b').state.log(P0).logEndOffset).toBe(2)
   })
 })
+
+describe('names', () => {
+  it('refuses the names "." and ".." for mirrors and topics as the cluster and the failback planner do', async () => {
+    fake = await createFakeEngine(['a', 'b'])
+    for (const name of ['.', '..']) {
+      await expect(fake.engine.createMirror({ name, sourceCluster: 'a', destinationCluster: 'b' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+      await expect(fake.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: [name] })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+    }
+    expect(fake.engine.listMirrors()).toEqual([])
+  })
+})
