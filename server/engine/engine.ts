@@ -114,6 +114,8 @@ interface MirrorRuntime {
   lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
   /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
   fetchInterrupt: AbortController | null
+  /** Partitions with a retry, a restore or a convergence check pending (RunnerEnvironment.needsAttention). */
+  attention: Set<PartitionRuntime>
 }
 
 /**
@@ -161,6 +163,7 @@ export class MirrorEngine {
     this.fetchMaxWaitMs = options.fetchMaxWaitMs ?? 0
     const env: RunnerEnvironment = {
       now: () => this.now(),
+      needsAttention: (runtime) => this.mirrors.get(runtime.mirror)?.attention.add(runtime),
       context: (mirror, runtime) => this.context(mirror, runtime.topic),
       source: (mirror) => this.cluster(mirror.sourceCluster).source,
       host: (mirror) => this.cluster(mirror.destinationCluster).host,
@@ -315,34 +318,49 @@ export class MirrorEngine {
     }
   }
 
+  /**
+   * The partitions that asked for a later tick (retries, restores, convergence checks), not a sweep over
+   * every partition: a mirror of 100,000 partitions with 50,000 retrying visits those 50,000, yielding to
+   * the event loop as it goes. Each keeps its place until none of the three is pending for it.
+   */
+  private async attentionSweep(mirror: MirrorRuntime, work: (runtime: PartitionRuntime) => Promise<void>): Promise<void> {
+    const slice = new TimeSlice()
+    for (const runtime of [...mirror.attention]) {
+      await work(runtime)
+      if (runtime.retryAt === null && !runtime.needsRestore && !(runtime.awaitingConvergence && runtime.value.state === 'ULE_LOG_TRUNCATION')) mirror.attention.delete(runtime)
+      const turn = slice.maybeYield()
+      if (turn) await turn
+    }
+  }
+
   /** Partitions whose state write failed: their effects are re-run from the last durable state. */
   private async runPendingRestores(mirror: MirrorRuntime): Promise<void> {
-    for (const runtime of mirror.partitions.values()) {
-      if (!runtime.needsRestore) continue
+    await this.attentionSweep(mirror, async (runtime) => {
+      if (!runtime.needsRestore) return
       runtime.needsRestore = false
       await this.runner.withLock(runtime, () => this.runner.restore(mirror.definition, runtime))
-    }
+    })
   }
 
   private async runDueRetries(mirror: MirrorRuntime): Promise<void> {
     const now = this.now()
-    for (const runtime of mirror.partitions.values()) {
-      if (runtime.retryAt === null || runtime.retryAt > now) continue
+    await this.attentionSweep(mirror, async (runtime) => {
+      if (runtime.retryAt === null || runtime.retryAt > now) return
       const expectedStateEpoch = runtime.retryStateEpoch ?? undefined
       runtime.retryAt = null
       await this.runner.withLock(runtime, () =>
         this.runner.dispatch(mirror.definition, runtime, { type: 'retryDue', expectedStateEpoch }, `retry attempt ${runtime.value.retryAttempt}`),
       )
-    }
+    })
   }
 
   private async runConvergenceChecks(mirror: MirrorRuntime): Promise<void> {
-    for (const runtime of mirror.partitions.values()) {
-      if (!runtime.awaitingConvergence || runtime.value.state !== 'ULE_LOG_TRUNCATION') continue
+    await this.attentionSweep(mirror, async (runtime) => {
+      if (!runtime.awaitingConvergence || runtime.value.state !== 'ULE_LOG_TRUNCATION') return
       await this.runner.withLock(runtime, () =>
         this.runner.resume(mirror.definition, runtime, [{ kind: 'awaitReplicaConvergence', then: 'replicasConverged' }]),
       )
-    }
+    })
   }
 
   // FETCHING
@@ -1405,6 +1423,7 @@ export class MirrorEngine {
       lagHistory: new TopicPartitionMap(),
       lagMinute: { t: 0, worst: new TopicPartitionMap() },
       fetchInterrupt: null,
+      attention: new Set(),
     }
   }
 
