@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isValidName, NAME_PATTERN } from '@/lib/mirror/names'
 
 /**
  * Building blocks shared by every request and response schema of the HTTP API (API.md). Request objects
@@ -6,15 +7,15 @@ import { z } from 'zod'
  * not declare, so nothing the server did not mean to publish leaves it.
  */
 
-/** Cluster, mirror and topic names (API.md conventions). */
-export const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
+/** Cluster, mirror and topic names (API.md conventions); the rule itself is lib/mirror/names.ts. */
+export { NAME_PATTERN } from '@/lib/mirror/names'
 
 // "." and ".." match the pattern but are not names: Kafka refuses them as topics, and a cluster called ".."
 // would be a directory outside the data dir.
 export const Name = z
   .string()
   .regex(NAME_PATTERN, 'must be 1 to 249 characters of A-Z, a-z, 0-9, ".", "_" or "-"')
-  .refine((name) => name !== '.' && name !== '..', 'must not be "." or ".."')
+  .refine((name) => isValidName(name), 'must not be "." or ".."')
 
 /** Offsets, counts, producer ids: what Kafka keeps in an int64, which our clusters keep below 2^53. */
 export const NonNegativeInt = z.number().int().nonnegative()

@@ -2,6 +2,8 @@
 import { formatResult, type BenchResult } from './result'
 import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
+import { benchEngineFlap } from './engine-flap'
+import { benchEngineScale } from './engine-scale'
 import { benchStorage } from './storage'
 import { benchUiFailover } from './ui-failover'
 import { benchUiPartition } from './ui-partition'
@@ -23,6 +25,8 @@ async function benchApiIfBuilt(): Promise<BenchResult[]> {
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['embedded log storage', benchStorage],
   ['mirroring engine', benchEngine],
+  ['engine link flap (fakes)', benchEngineFlap],
+  ['engine at 10,000 partitions (embedded)', benchEngineScale],
   ['http api', benchApiIfBuilt],
   ['ui partition page', () => ifBuilt(benchUiPartition)],
   ['ui overview', () => ifBuilt(benchUiOverview)],

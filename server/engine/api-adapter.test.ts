@@ -84,6 +84,18 @@ describe('MirrorApi', () => {
     expect(api.get('dr').config['mirror.failed.retry.initial.backoff.ms']).toBe(100)
   })
 
+  it('answers a failback of orders in a dry run while orders-eu still mirrors forward (no prefix match)', async () => {
+    const { api } = await setUp()
+    await harness.cluster('a').createTopic({ name: 'orders-eu', partitions: 1, replicationFactor: 1 })
+    await api.create({ name: 'dr', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders', 'orders-eu'] })
+    await harness.run(3)
+    const accepted = await api.failover('dr', { topics: ['orders'], confirm: 'dr' })
+    await harness.engine.awaitOperation(accepted.operation)
+    const dry = await api.planCreate({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] })
+    expect(dry.partitions.map((p) => `${p.topic}-${p.partition}`)).toEqual(['orders-0', 'orders-1'])
+    await expectCode(api.planCreate({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders-eu'] }), 'CONFLICT')
+  })
+
   it('fails over as an operation whose steps read from the partitions', async () => {
     const { api } = await setUp()
     await api.create({ name: 'dr', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'] })

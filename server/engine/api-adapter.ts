@@ -15,10 +15,13 @@ import type {
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from './engine'
+import { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
+import { compilePattern, matchesAny, matchesFilters } from './config/topic-patterns'
+import type { MirrorEngine } from './engine'
 import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from './commands/mirror-mutations'
 import { planStartOrRefuse, type CommandResult } from './commands/preconditions'
-import { EngineError } from './errors'
+import { findMirrorLoop } from '@/lib/mirror/mirror-loop'
+import { EngineError, mirrorLoopRefusal } from './errors'
 import { guardFailover } from './failover-guard'
 import { toFailoverPlan } from './operations/failover-plan-view'
 import { splitBrainField } from './split-brain-watch'
@@ -39,19 +42,6 @@ export interface ClusterLookup {
   clusterId(cluster: string): Promise<string>
   /** The cluster's (non-internal) topics; NOT_FOUND for an unknown cluster. */
   topics(cluster: string): Promise<Array<{ name: string; topicId: string }>>
-}
-
-/** Topic and group patterns match whole names, as the engine applies them. */
-function compile(pattern: string): RegExp {
-  try {
-    return new RegExp(`^(?:${pattern})$`)
-  } catch (error) {
-    throw new EngineError('VALIDATION_FAILED', `invalid topic pattern ${JSON.stringify(pattern)}`, { cause: error })
-  }
-}
-
-function matchesAny(name: string, patterns: readonly RegExp[]): boolean {
-  return patterns.some((pattern) => pattern.test(name))
 }
 
 /** Only the keys given: the engine spreads the patch over the current config, so an undefined would erase one. */
@@ -165,14 +155,13 @@ export class MirrorApi {
     const config = configPatch(request.config)
     checkBackoff(config)
     // The engine's precedence: topicsInclude/topicsExclude over config keys over defaults.
-    const include = (request.topicsInclude ?? config['topics.include'] ?? DEFAULT_MIRROR_CONFIG['topics.include']).map(compile)
-    const exclude = (request.topicsExclude ?? config['topics.exclude'] ?? DEFAULT_MIRROR_CONFIG['topics.exclude']).map(compile)
+    const include = request.topicsInclude ?? config['topics.include'] ?? DEFAULT_MIRROR_CONFIG['topics.include']
+    const exclude = request.topicsExclude ?? config['topics.exclude'] ?? DEFAULT_MIRROR_CONFIG['topics.exclude']
+    for (const pattern of [...include, ...exclude]) compilePattern(pattern)
     const sourceTopics = await this.clusters.topics(request.sourceCluster)
     await this.clusters.clusterId(request.destinationCluster)
     const topics = new Set(request.topics ?? [])
-    if (include.length > 0) {
-      for (const { name } of sourceTopics) if (matchesAny(name, include) && !matchesAny(name, exclude)) topics.add(name)
-    }
+    for (const { name } of sourceTopics) if (matchesFilters(name, include, exclude)) topics.add(name)
     await this.assertStartable(request.name, request.sourceCluster, request.destinationCluster, [...topics], sourceTopics)
     const plan = await this.engine.planStart({ sourceCluster: request.sourceCluster, destinationCluster: request.destinationCluster, topics: [...topics], mirror: request.name })
     return { mirror: request.name, partitions: plan.partitions }
@@ -206,7 +195,8 @@ export class MirrorApi {
     checkIfMatch(this.engine, name, conditions)
     const definition = this.engine.getMirror(name)
     const sourceTopics = await this.clusters.topics(definition.sourceCluster)
-    const patterns = (request.patterns ?? []).map(compile)
+    const patterns = request.patterns ?? []
+    for (const pattern of patterns) compilePattern(pattern)
     const named = [...new Set(request.topics ?? [])]
     const matched = sourceTopics.filter(({ name: topic }) => matchesAny(topic, patterns)).map(({ name: topic }) => topic)
     const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
@@ -244,18 +234,8 @@ export class MirrorApi {
     if (topics.length === 0) return
     const wanted = new Set(topics)
     const destinationClusterId = await this.clusters.clusterId(destinationCluster)
-    for (const hosted of this.engine.hostedMirrors(sourceCluster)) {
-      if (hosted.sourceClusterId !== destinationClusterId) continue
-      for (const topic of hosted.topics) {
-        if (!wanted.has(topic)) continue
-        const live = Object.entries(hosted.partitionStates).find(([key, state]) => key.startsWith(`${topic}-`) && state !== 'STOPPED')
-        if (live) {
-          throw new EngineError('CONFLICT', `mirror loop: mirror ${hosted.name} on the source still mirrors ${topic} from this cluster (${live[1]}); fail it over or stop it first`, {
-            details: { mirror: hosted.name, topic },
-          })
-        }
-      }
-    }
+    const loop = findMirrorLoop(this.engine.hostedMirrors(sourceCluster), destinationClusterId, topics)
+    if (loop) throw mirrorLoopRefusal(loop)
     const sourceIds = new Map(sourceTopics.map((topic) => [topic.name, topic.topicId]))
     for (const topic of await this.clusters.topics(destinationCluster)) {
       const sourceId = sourceIds.get(topic.name)

@@ -254,6 +254,29 @@ describe('preparing, loops and failback preconditions', () => {
     expect(await recordsOf(a, 't')).toEqual(before)
   })
 
+  it('#19 a failback of one topic is no loop while a topic whose name it prefixes (orders-eu) still mirrors forward', async () => {
+    await twoClusters()
+    const a = harness.cluster('a')
+    for (const topic of ['orders', 'orders-eu']) {
+      await a.createTopic({ name: topic, partitions: 1, replicationFactor: 1 })
+      await produceValues(a, topic, ['1', '2'])
+    }
+    await harness.engine.createMirror({ name: 'forward', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders', 'orders-eu'] })
+    await harness.run(2)
+    const { operation } = await harness.engine.failover('forward', { topics: ['orders'], confirm: 'forward' })
+    await harness.engine.awaitOperation(operation.id)
+    expect(harness.engine.partitions('forward').map((p) => [p.topic, p.state])).toEqual([
+      ['orders', 'STOPPED'],
+      ['orders-eu', 'MIRRORING'],
+    ])
+    await expect(harness.engine.planStart({ sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] })).resolves.toBeDefined()
+    await harness.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] })
+    await harness.run(3)
+    expect(harness.engine.partitions('back').map((p) => [p.topic, p.state])).toEqual([['orders', 'MIRRORING']])
+    // orders-eu itself still mirrors forward, so mirroring it back stays a loop.
+    await expectEngineError(harness.engine.startTopics('back', { topics: ['orders-eu'] }), 'CONFLICT')
+  })
+
   it('#21 a new mirror without a last mirror position starts from scratch and copies the source log', async () => {
     await twoClusters()
     const a = harness.cluster('a')

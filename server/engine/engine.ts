@@ -1,10 +1,13 @@
 import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
-import { DEFAULT_TOPIC_PROPERTIES_EXCLUDE, ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
+import { MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
+export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import { decideGates } from '@/lib/failover/gate-forcing'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
+import { findMirrorLoop, reverseMirrorVerdict } from '@/lib/mirror/mirror-loop'
+import { TopicPartitionMap, topicPartitionName } from '@/lib/mirror/topic-partition'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
 import type { MirrorCommand } from '@/lib/mirror/preconditions'
 import { isMirrorPartitionState, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
@@ -22,7 +25,9 @@ import type {
 } from '@/server/cluster/ports'
 import { isClusterError } from '@/server/cluster/errors'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult } from './commands/preconditions'
-import { EngineError } from './errors'
+import { assertName, resolveConfig, syncedTopicConfigs } from './config/mirror-config'
+import { compilePattern, matchesAny, matchesFilters } from './config/topic-patterns'
+import { EngineError, mirrorLoopRefusal } from './errors'
 import { gateRefusal } from './failover-gates'
 import type { LagArchive } from './lag-archive'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
@@ -75,21 +80,6 @@ export interface CreateMirrorInput {
   config?: Partial<MirrorConfig>
 }
 
-export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
-  'topics.include': [],
-  'topics.exclude': ['__.*'],
-  'groups.include': ['.*'],
-  'groups.exclude': [],
-  'topic.properties.exclude': [...DEFAULT_TOPIC_PROPERTIES_EXCLUDE],
-  'fetch.max.bytes': 1024 * 1024,
-  'fetch.response.max.bytes': 10 * 1024 * 1024,
-  'mirror.metadata.refresh.interval.ms': 60_000,
-  'mirror.failed.retry.initial.backoff.ms': 100,
-  'mirror.failed.retry.max.backoff.ms': 300_000,
-  'mirror.failed.retry.max.attempts': 20,
-}
-
-const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
 const LAG_SAMPLE_INTERVAL_MS = 1_000
 /**
  * Partitions worked on at once by sweeps (start, stop, epoch checks): enough that their durable writes
@@ -111,19 +101,29 @@ interface FetchEntry {
 interface MirrorRuntime {
   definition: MirrorDefinition
   /** Source leader of each partition as last described; fetches are grouped by it. */
-  sourceLeaders: Map<string, number>
-  partitions: Map<string, PartitionRuntime>
+  sourceLeaders: TopicPartitionMap<number>
+  partitions: TopicPartitionMap<PartitionRuntime>
   nextSyncAt: number
   /** Consecutive syncs a mirrored topic was missing on the source (two in a row fail it for good). */
   missingTopicSyncs: Map<string, number>
   mirroredRecords: number
   mirroredBytes: number
   lastLagSampleAt: number
-  lagHistory: Map<string, LagHistory>
+  lagHistory: TopicPartitionMap<LagHistory>
   /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
-  lagMinute: { t: number; worst: Map<string, [string, number, number, number | null]> }
+  lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
   /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
   fetchInterrupt: AbortController | null
+  /** Partitions with a retry, a restore or a convergence check pending (RunnerEnvironment.needsAttention). */
+  attention: Set<PartitionRuntime>
+}
+
+/**
+ * Ends a waiting fetch round, once: abort()'s default reason is a new DOMException, with a stack, built on
+ * every call, and a flap of 50,000 partitions called it once per state change.
+ */
+function interruptFetch(interrupt: AbortController | null | undefined): void {
+  if (interrupt && !interrupt.signal.aborted) interrupt.abort()
 }
 
 /** What a successful fetch tells about the source: its high watermark and the age of what is not mirrored yet. */
@@ -131,10 +131,6 @@ function recordSourcePosition(runtime: PartitionRuntime, result: Extract<FetchPa
   runtime.sourceHighWatermark = result.highWatermark
   runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
   runtime.lastFetchAt = now
-}
-
-function partitionKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
 }
 
 /**
@@ -167,24 +163,25 @@ export class MirrorEngine {
     this.fetchMaxWaitMs = options.fetchMaxWaitMs ?? 0
     const env: RunnerEnvironment = {
       now: () => this.now(),
+      needsAttention: (runtime) => this.mirrors.get(runtime.mirror)?.attention.add(runtime),
       context: (mirror, runtime) => this.context(mirror, runtime.topic),
       source: (mirror) => this.cluster(mirror.sourceCluster).source,
       host: (mirror) => this.cluster(mirror.destinationCluster).host,
       store: (mirror) => this.stateStore(mirror.destinationCluster),
-      topicPartitions: (mirror, topic) => [...this.requireMirror(mirror.name).partitions.values()].filter((runtime) => runtime.topic === topic),
+      topicPartitions: (mirror, topic) => this.requireMirror(mirror.name).partitions.ofTopic(topic),
       lookUpLastMirrorPosition: (mirror, runtime) => withTimeout(this.lookUpLastMirrorPosition(mirror, runtime), SOURCE_CALL_TIMEOUT_MS),
       emit: (event) => this.emit(event),
       onStoppingAction: options.onStoppingAction,
       log: (message, fields) => this.log(message, fields),
       // A waiting fetch round would hold a partition that stops (or starts) fetching for up to the wait.
-      fetcherChanged: (mirror) => this.mirrors.get(mirror.name)?.fetchInterrupt?.abort(),
+      fetcherChanged: (mirror) => interruptFetch(this.mirrors.get(mirror.name)?.fetchInterrupt),
     }
     this.runner = new PartitionRunner(env)
     this.operations = new OperationTracker(options.operationStore ?? OperationStore.inMemory(), {
       now: () => this.now(),
       log: (message, fields) => this.log(message, fields),
       emit: (operation, change) => this.emit({ type: 'operation', operation, change }),
-      partition: (mirror, topic, partition) => this.mirrors.get(mirror)?.partitions.get(partitionKey(topic, partition)),
+      partition: (mirror, topic, partition) => this.mirrors.get(mirror)?.partitions.get({ topic, partition }),
       stop: (mirror, runtimes, onEach) => this.stopPartitions(mirror, runtimes, onEach),
     })
   }
@@ -212,7 +209,7 @@ export class MirrorEngine {
           if (!isMirrorPartitionState(stored.state)) continue
           const { topic, partition, ...partitionValue } = stored
           const runtime = this.newPartitionRuntime(mirror.definition.name, topic, key.topicId, partition, partitionValue)
-          mirror.partitions.set(partitionKey(topic, partition), runtime)
+          mirror.partitions.set(runtime, runtime)
         }
       }
     }
@@ -241,10 +238,9 @@ export class MirrorEngine {
     const missing: PartitionRuntime[] = []
     for (const topic of await host.describeTopics(definition.topics)) {
       for (const { partition } of topic.partitions) {
-        const key = partitionKey(topic.name, partition)
-        if (mirror.partitions.has(key)) continue
+        if (mirror.partitions.has({ topic: topic.name, partition })) continue
         const runtime = this.newPartitionRuntime(definition.name, topic.name, topic.topicId, partition, createMirrorPartition(this.now()))
-        mirror.partitions.set(key, runtime)
+        mirror.partitions.set(runtime, runtime)
         missing.push(runtime)
       }
     }
@@ -278,7 +274,7 @@ export class MirrorEngine {
     this.closed = true
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
-    for (const mirror of this.mirrors.values()) mirror.fetchInterrupt?.abort()
+    for (const mirror of this.mirrors.values()) interruptFetch(mirror.fetchInterrupt)
     await this.ticking
     await this.operations.close()
   }
@@ -322,34 +318,49 @@ export class MirrorEngine {
     }
   }
 
+  /**
+   * The partitions that asked for a later tick (retries, restores, convergence checks), not a sweep over
+   * every partition: a mirror of 100,000 partitions with 50,000 retrying visits those 50,000, yielding to
+   * the event loop as it goes. Each keeps its place until none of the three is pending for it.
+   */
+  private async attentionSweep(mirror: MirrorRuntime, work: (runtime: PartitionRuntime) => Promise<void>): Promise<void> {
+    const slice = new TimeSlice()
+    for (const runtime of [...mirror.attention]) {
+      await work(runtime)
+      if (runtime.retryAt === null && !runtime.needsRestore && !(runtime.awaitingConvergence && runtime.value.state === 'ULE_LOG_TRUNCATION')) mirror.attention.delete(runtime)
+      const turn = slice.maybeYield()
+      if (turn) await turn
+    }
+  }
+
   /** Partitions whose state write failed: their effects are re-run from the last durable state. */
   private async runPendingRestores(mirror: MirrorRuntime): Promise<void> {
-    for (const runtime of mirror.partitions.values()) {
-      if (!runtime.needsRestore) continue
+    await this.attentionSweep(mirror, async (runtime) => {
+      if (!runtime.needsRestore) return
       runtime.needsRestore = false
       await this.runner.withLock(runtime, () => this.runner.restore(mirror.definition, runtime))
-    }
+    })
   }
 
   private async runDueRetries(mirror: MirrorRuntime): Promise<void> {
     const now = this.now()
-    for (const runtime of mirror.partitions.values()) {
-      if (runtime.retryAt === null || runtime.retryAt > now) continue
+    await this.attentionSweep(mirror, async (runtime) => {
+      if (runtime.retryAt === null || runtime.retryAt > now) return
       const expectedStateEpoch = runtime.retryStateEpoch ?? undefined
       runtime.retryAt = null
       await this.runner.withLock(runtime, () =>
         this.runner.dispatch(mirror.definition, runtime, { type: 'retryDue', expectedStateEpoch }, `retry attempt ${runtime.value.retryAttempt}`),
       )
-    }
+    })
   }
 
   private async runConvergenceChecks(mirror: MirrorRuntime): Promise<void> {
-    for (const runtime of mirror.partitions.values()) {
-      if (!runtime.awaitingConvergence || runtime.value.state !== 'ULE_LOG_TRUNCATION') continue
+    await this.attentionSweep(mirror, async (runtime) => {
+      if (!runtime.awaitingConvergence || runtime.value.state !== 'ULE_LOG_TRUNCATION') return
       await this.runner.withLock(runtime, () =>
         this.runner.resume(mirror.definition, runtime, [{ kind: 'awaitReplicaConvergence', then: 'replicasConverged' }]),
       )
-    }
+    })
   }
 
   // FETCHING
@@ -395,7 +406,7 @@ export class MirrorEngine {
         destinationLogStartOffset: description.logStartOffset,
         request: { topic: runtime.topic, partition: runtime.partition, fetchOffset: description.logEndOffset, lastFetchedEpoch: latestEpochs[index]!, maxBytes: definition.config['fetch.max.bytes'] },
       }
-      const leader = mirror.sourceLeaders.get(partitionKey(runtime.topic, runtime.partition)) ?? -1
+      const leader = mirror.sourceLeaders.get(runtime) ?? -1
       const group = byLeader.get(leader)
       if (group) group.push(entry)
       else byLeader.set(leader, [entry])
@@ -405,7 +416,7 @@ export class MirrorEngine {
     const interrupt = new AbortController()
     mirror.fetchInterrupt = interrupt
     try {
-      await Promise.all([...byLeader.values()].map((entries) => this.fetchFromLeader(mirror, entries, interrupt.signal).finally(() => interrupt.abort())))
+      await Promise.all([...byLeader.values()].map((entries) => this.fetchFromLeader(mirror, entries, interrupt.signal).finally(() => interruptFetch(interrupt))))
     } finally {
       if (mirror.fetchInterrupt === interrupt) mirror.fetchInterrupt = null
     }
@@ -573,16 +584,12 @@ export class MirrorEngine {
     if (sourceClusterId !== definition.sourceClusterId) {
       return { type: 'sourceClusterIdChanged', expectedClusterId: definition.sourceClusterId, actualClusterId: sourceClusterId }
     }
-    const reverse = (await source.listHostedMirrors({ topics: [runtime.topic] })).filter(
-      (hosted) => hosted.sourceClusterId === destinationClusterId && hosted.topics.includes(runtime.topic),
-    )
-    for (const hosted of reverse) {
-      const state = hosted.partitionStates[`${runtime.topic}-${runtime.partition}`]
-      if (state === undefined || state === 'STOPPED') continue
-      if (state === 'MIRRORING' || state === 'PREPARING' || state === 'EPOCH_FENCING' || state === 'ULE_LOG_TRUNCATION') {
-        return { type: 'mirrorLoopDetected', detail: `mirror ${hosted.name} on ${definition.sourceCluster} mirrors ${runtime.topic} from this cluster (${state})` }
-      }
-      return { type: 'failed', error: `mirror ${hosted.name} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${state})`, retryable: true }
+    const verdict = reverseMirrorVerdict(await source.listHostedMirrors({ topics: [runtime.topic] }), destinationClusterId, tp)
+    if (verdict.kind === 'loop') {
+      return { type: 'mirrorLoopDetected', detail: `mirror ${verdict.mirror} on ${definition.sourceCluster} mirrors ${runtime.topic} from this cluster (${verdict.state})` }
+    }
+    if (verdict.kind === 'notStopped') {
+      return { type: 'failed', error: `mirror ${verdict.mirror} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${verdict.state})`, retryable: true }
     }
     const sourcePartition = await source.describePartition(tp).catch((error: unknown) => {
       if (isClusterError(error, 'NOT_FOUND')) return null
@@ -607,7 +614,7 @@ export class MirrorEngine {
     // described 1,000 times made starting a large mirror quadratic.
     const sourcePartition = await source.describePartition(tp).catch(absent)
     const destinationPartition = await host.describePartition(tp).catch(absent)
-    return this.alignmentFrom(host, tp, positions.get(`${tp.topic}-${tp.partition}`) ?? null, sourcePartition, destinationPartition)
+    return this.alignmentFrom(host, tp, positions.get(topicPartitionName(tp)) ?? null, sourcePartition, destinationPartition)
   }
 
   /** What decideTruncation needs, from the last mirror position and both sides' descriptions. */
@@ -658,7 +665,7 @@ export class MirrorEngine {
       return
     }
     const byName = new Map(sourceTopics.map((topic) => [topic.name, topic]))
-    for (const topic of sourceTopics) for (const partition of topic.partitions) mirror.sourceLeaders.set(partitionKey(topic.name, partition.partition), partition.leader)
+    for (const topic of sourceTopics) for (const partition of topic.partitions) mirror.sourceLeaders.set({ topic: topic.name, partition: partition.partition }, partition.leader)
 
     // New topics matching the include patterns start mirroring by themselves.
     const discovered = sourceTopics
@@ -669,8 +676,7 @@ export class MirrorEngine {
     }
 
     for (const topic of definition.topics) {
-      const runtimes = [...mirror.partitions.values()].filter((runtime) => runtime.topic === topic)
-      const active = runtimes.filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
+      const active = mirror.partitions.ofTopic(topic).filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
       const sourceTopic = byName.get(topic)
       if (!sourceTopic) {
         const misses = (mirror.missingTopicSyncs.get(topic) ?? 0) + 1
@@ -697,7 +703,7 @@ export class MirrorEngine {
       const destinationEpochs = new Map(destinationTopic?.partitions.map((p) => [p.partition, p.leaderEpoch]))
       const bumps: Array<{ runtime: PartitionRuntime; observedEpoch: number; leaderEpoch: number }> = []
       for (const sourcePartition of sourceTopic.partitions) {
-        const runtime = mirror.partitions.get(partitionKey(topic, sourcePartition.partition))
+        const runtime = mirror.partitions.get({ topic, partition: sourcePartition.partition })
         const destinationEpoch = destinationEpochs.get(sourcePartition.partition)
         if (!runtime || runtime.value.state !== 'MIRRORING' || destinationEpoch === undefined) continue
         if (needsProactiveEpochBump(sourcePartition.leaderEpoch, destinationEpoch)) bumps.push({ runtime, observedEpoch: sourcePartition.leaderEpoch, leaderEpoch: destinationEpoch })
@@ -714,22 +720,21 @@ export class MirrorEngine {
     const host = this.cluster(definition.destinationCluster).host
     const [destination] = await host.describeTopics([sourceTopic.name])
     if (!destination) return
-    const known = [...mirror.partitions.values()].filter((runtime) => runtime.topic === sourceTopic.name).length
+    const known = mirror.partitions.ofTopic(sourceTopic.name).length
     if (sourceTopic.partitions.length <= known) return
     if (destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
     const added: PartitionRuntime[] = []
     for (let partition = 0; partition < sourceTopic.partitions.length; partition++) {
-      if (mirror.partitions.has(partitionKey(sourceTopic.name, partition))) continue
+      if (mirror.partitions.has({ topic: sourceTopic.name, partition })) continue
       const runtime = this.newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
-      mirror.partitions.set(partitionKey(sourceTopic.name, partition), runtime)
+      mirror.partitions.set(runtime, runtime)
       added.push(runtime)
     }
     await this.dispatchAll(mirror, added, { type: 'startRequested' })
   }
 
   private async syncConfigs(mirror: MirrorRuntime, host: MirrorHost, sourceTopic: TopicDescription): Promise<void> {
-    const excluded = new Set<string>([...mirror.definition.config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
-    const wanted = Object.fromEntries(Object.entries(sourceTopic.configs).filter(([key]) => !excluded.has(key)))
+    const wanted = syncedTopicConfigs(sourceTopic.configs, mirror.definition.config)
     const [destination] = await host.describeTopics([sourceTopic.name])
     if (!destination) return
     const changed = Object.entries(wanted).some(([key, value]) => destination.configs[key] !== value)
@@ -745,7 +750,7 @@ export class MirrorEngine {
       if (activeOnDestination.has(group.groupId)) continue
       if (!matchesFilters(group.groupId, definition.config['groups.include'], definition.config['groups.exclude'])) continue
       for (const committed of group.offsets) {
-        const runtime = mirror.partitions.get(partitionKey(committed.topic, committed.partition))
+        const runtime = mirror.partitions.get(committed)
         // Offsets follow only partitions that are mirroring: a stopped topic belongs to its new writers.
         if (!runtime || runtime.value.state !== 'MIRRORING') continue
         const destination = destinationTopics.find((topic) => topic.name === committed.topic)?.partitions.find((p) => p.partition === committed.partition)
@@ -774,7 +779,7 @@ export class MirrorEngine {
     const minuteStart = Math.floor(now / 60_000) * 60_000
     if (mirror.lagMinute.t !== minuteStart) {
       const finished = mirror.lagMinute
-      mirror.lagMinute = { t: minuteStart, worst: new Map() }
+      mirror.lagMinute = { t: minuteStart, worst: new TopicPartitionMap() }
       if (finished.t > 0) this.archiveLagMinute(mirror.definition.name, finished)
     }
     const partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> = []
@@ -789,13 +794,12 @@ export class MirrorEngine {
       }
       const { offsetLag, timeLagMs } = this.lagOf(runtime)
       if (offsetLag === null) continue
-      const key = partitionKey(runtime.topic, runtime.partition)
-      let history = mirror.lagHistory.get(key)
-      if (!history) mirror.lagHistory.set(key, (history = new LagHistory()))
+      let history = mirror.lagHistory.get(runtime)
+      if (!history) mirror.lagHistory.set(runtime, (history = new LagHistory()))
       history.record(now, offsetLag, timeLagMs)
       if (offsetLag > 0 || (timeLagMs ?? 0) > 0) {
-        const worst = mirror.lagMinute.worst.get(key)
-        mirror.lagMinute.worst.set(key, [
+        const worst = mirror.lagMinute.worst.get(runtime)
+        mirror.lagMinute.worst.set(runtime, [
           runtime.topic,
           runtime.partition,
           Math.max(worst?.[2] ?? 0, offsetLag),
@@ -829,9 +833,8 @@ export class MirrorEngine {
     const now = this.now()
     for (const minute of await this.lagArchive.load(mirror.definition.name, now, now - 24 * 60 * 60 * 1000)) {
       for (const [topic, partition, offsetLag, timeLagMs] of minute.p) {
-        const key = partitionKey(topic, partition)
-        let history = mirror.lagHistory.get(key)
-        if (!history) mirror.lagHistory.set(key, (history = new LagHistory()))
+        let history = mirror.lagHistory.get({ topic, partition })
+        if (!history) mirror.lagHistory.set({ topic, partition }, (history = new LagHistory()))
         history.record(minute.t, offsetLag, timeLagMs)
       }
     }
@@ -906,7 +909,7 @@ export class MirrorEngine {
       const destination = destinationTopics.find((candidate) => candidate.name === topic.name)
       for (const sourcePartition of topic.partitions) {
         const tp = { topic: topic.name, partition: sourcePartition.partition }
-        inputs.push({ ...tp, ...(await this.alignmentFrom(host, tp, positions.get(`${tp.topic}-${tp.partition}`) ?? null, sourcePartition, destination?.partitions.find((p) => p.partition === tp.partition))) })
+        inputs.push({ ...tp, ...(await this.alignmentFrom(host, tp, positions.get(topicPartitionName(tp)) ?? null, sourcePartition, destination?.partitions.find((p) => p.partition === tp.partition))) })
       }
     }
     return { mirror: pseudo.name, partitions: truncationPlan(inputs) }
@@ -958,7 +961,7 @@ export class MirrorEngine {
       if (!description) continue
       this.rememberDestinationTopics(clusterName, [description])
       if (description.configs['remote.storage.enable'] !== 'true') continue
-      const active = [...mirror.partitions.values()].filter((runtime) => runtime.topic === topic && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
+      const active = mirror.partitions.ofTopic(topic).filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
       await this.dispatchAll(mirror, active, { type: 'tieredStorageDetected' })
     }
   }
@@ -993,7 +996,7 @@ export class MirrorEngine {
     const starting = new Set(plan.topics)
     const selected = sourceTopics.filter((topic) => starting.has(topic.name))
     await this.assertTopicsStartable(mirrorName, definition.destinationCluster, selected, source)
-    const skippedKeys = new Set(plan.skipped.map((p) => partitionKey(p.topic, p.partition)))
+    const skipped = TopicPartitionMap.of(plan.skipped.map((p) => [p, true] as const))
 
     const started: string[] = []
     for (const sourceTopic of selected) {
@@ -1005,7 +1008,7 @@ export class MirrorEngine {
           topicId: sourceTopic.topicId,
           partitions: sourceTopic.partitions.length,
           replicationFactor: sourceTopic.replicationFactor,
-          configs: filterConfigs(sourceTopic.configs, definition.config),
+          configs: syncedTopicConfigs(sourceTopic.configs, definition.config),
           mirror: mirrorName,
         }))
       if (existing && destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
@@ -1015,12 +1018,12 @@ export class MirrorEngine {
       }
       const runtimes: PartitionRuntime[] = []
       for (const { partition } of sourceTopic.partitions) {
-        const key = partitionKey(sourceTopic.name, partition)
-        if (skippedKeys.has(key)) continue
-        let runtime = mirror.partitions.get(key)
+        const tp = { topic: sourceTopic.name, partition }
+        if (skipped.has(tp)) continue
+        let runtime = mirror.partitions.get(tp)
         if (!runtime) {
           runtime = this.newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
-          mirror.partitions.set(key, runtime)
+          mirror.partitions.set(runtime, runtime)
         }
         runtimes.push(runtime)
       }
@@ -1054,7 +1057,7 @@ export class MirrorEngine {
       for (const other of this.mirrors.values()) {
         // This mirror's own partitions are the start's preconditions (planStart), checked before.
         if (other.definition.destinationCluster !== destinationCluster || other.definition.name === mirrorName) continue
-        const busy = [...other.partitions.values()].filter((runtime) => runtime.topic === topic.name && runtime.value.state !== 'STOPPED' && runtime.value.state !== 'UNKNOWN')
+        const busy = other.partitions.ofTopic(topic.name).filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'UNKNOWN')
         if (busy.length === 0) continue
         throw new EngineError('CONFLICT', `topic ${topic.name} is mirrored by ${other.definition.name}`)
       }
@@ -1068,18 +1071,8 @@ export class MirrorEngine {
   private async assertNoMirrorLoop(source: SourceCluster, host: MirrorHost, topics: string[]): Promise<void> {
     const destinationClusterId = await host.clusterId()
     const hosted = await this.reachSource(source, () => source.listHostedMirrors())
-    for (const mirror of hosted) {
-      if (mirror.sourceClusterId !== destinationClusterId) continue
-      for (const topic of topics) {
-        if (!mirror.topics.includes(topic)) continue
-        const live = Object.entries(mirror.partitionStates).filter(([key, state]) => key.startsWith(`${topic}-`) && state !== 'STOPPED')
-        if (live.length > 0) {
-          throw new EngineError('CONFLICT', `mirror loop: mirror ${mirror.name} on the source still mirrors ${topic} from this cluster (${live[0]![1]}); fail it over or stop it first`, {
-            details: { mirror: mirror.name, topic, states: Object.fromEntries(live) },
-          })
-        }
-      }
-    }
+    const loop = findMirrorLoop(hosted, destinationClusterId, topics)
+    if (loop) throw mirrorLoopRefusal(loop)
   }
 
   pauseTopics(mirror: string, topics?: string[]) {
@@ -1109,9 +1102,10 @@ export class MirrorEngine {
   private selectPartitions(mirror: MirrorRuntime, topics: string[] | undefined): PartitionRuntime[] {
     const all = [...mirror.partitions.values()]
     if (!topics || topics.length === 0) return all
-    const unknown = topics.filter((topic) => !all.some((runtime) => runtime.topic === topic))
+    const unknown = topics.filter((topic) => !mirror.partitions.hasTopic(topic))
     if (unknown.length > 0) throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} does not mirror ${unknown.join(', ')}`)
-    return all.filter((runtime) => topics.includes(runtime.topic))
+    const wanted = new Set(topics)
+    return all.filter((runtime) => wanted.has(runtime.topic))
   }
 
   // FAILOVER
@@ -1249,7 +1243,7 @@ export class MirrorEngine {
   }
 
   partitionHistory(mirrorName: string, topic: string, partition: number) {
-    const runtime = this.requireMirror(mirrorName).partitions.get(partitionKey(topic, partition))
+    const runtime = this.requireMirror(mirrorName).partitions.get({ topic, partition })
     if (!runtime) throw new EngineError('NOT_FOUND', `mirror ${mirrorName} has no partition ${topic}-${partition}`)
     return [...runtime.transitions]
   }
@@ -1259,7 +1253,7 @@ export class MirrorEngine {
     const series: Array<{ topic: string; partition: number; points: LagPoint[] }> = []
     for (const runtime of mirror.partitions.values()) {
       if (query.topic !== undefined && runtime.topic !== query.topic) continue
-      const history = mirror.lagHistory.get(partitionKey(runtime.topic, runtime.partition))
+      const history = mirror.lagHistory.get(runtime)
       series.push({ topic: runtime.topic, partition: runtime.partition, points: history ? history.points({ from: query.from, to: query.to, stepMs: query.stepMs }) : [] })
     }
     return series.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
@@ -1292,7 +1286,7 @@ export class MirrorEngine {
         sourceClusterId: mirror.definition.sourceClusterId,
         topics: [...mirror.definition.topics],
         partitionStates: Object.fromEntries(
-          [...mirror.partitions.values()].filter((runtime) => !wanted || wanted.has(runtime.topic)).map((runtime) => [`${runtime.topic}-${runtime.partition}`, runtime.value.state]),
+          [...mirror.partitions.values()].filter((runtime) => !wanted || wanted.has(runtime.topic)).map((runtime) => [topicPartitionName(runtime), runtime.value.state]),
         ),
       }))
   }
@@ -1303,9 +1297,9 @@ export class MirrorEngine {
     for (const mirror of this.mirrors.values()) {
       if (mirror.definition.destinationCluster !== clusterName || mirror.definition.sourceClusterId !== sourceClusterId) continue
       for (const tp of partitions) {
-        const position = mirror.partitions.get(partitionKey(tp.topic, tp.partition))?.value.lastMirrorPosition
+        const position = mirror.partitions.get(tp)?.value.lastMirrorPosition
         if (!position) continue
-        const key = `${tp.topic}-${tp.partition}`
+        const key = topicPartitionName(tp)
         const current = positions.get(key)
         if (!current || position.epoch > current.epoch || (position.epoch === current.epoch && position.offset > current.offset)) {
           positions.set(key, { epoch: position.epoch, offset: position.offset })
@@ -1419,16 +1413,17 @@ export class MirrorEngine {
   private newMirrorRuntime(definition: MirrorDefinition): MirrorRuntime {
     return {
       definition,
-      sourceLeaders: new Map(),
-      partitions: new Map(),
+      sourceLeaders: new TopicPartitionMap(),
+      partitions: new TopicPartitionMap(),
       nextSyncAt: this.now(),
       missingTopicSyncs: new Map(),
       mirroredRecords: 0,
       mirroredBytes: 0,
       lastLagSampleAt: 0,
-      lagHistory: new Map(),
-      lagMinute: { t: 0, worst: new Map() },
+      lagHistory: new TopicPartitionMap(),
+      lagMinute: { t: 0, worst: new TopicPartitionMap() },
       fetchInterrupt: null,
+      attention: new Set(),
     }
   }
 
@@ -1466,49 +1461,6 @@ export class MirrorEngine {
         this.log('listener failed', { error: String(error) })
       }
     }
-  }
-}
-
-function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<MirrorConfig> }): MirrorConfig {
-  const config: MirrorConfig = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
-  if (input.topicsInclude) config['topics.include'] = input.topicsInclude
-  if (input.topicsExclude) config['topics.exclude'] = input.topicsExclude
-  for (const key of ['topics.include', 'topics.exclude', 'groups.include', 'groups.exclude'] as const) {
-    for (const pattern of config[key]) compilePattern(pattern)
-  }
-  for (const key of ['fetch.max.bytes', 'fetch.response.max.bytes', 'mirror.metadata.refresh.interval.ms', 'mirror.failed.retry.initial.backoff.ms', 'mirror.failed.retry.max.backoff.ms', 'mirror.failed.retry.max.attempts'] as const) {
-    const value = config[key]
-    if (!Number.isSafeInteger(value) || value < 0 || (key !== 'mirror.failed.retry.max.attempts' && value === 0)) {
-      throw new EngineError('VALIDATION_FAILED', `${key} must be a positive integer`)
-    }
-  }
-  return config
-}
-
-function filterConfigs(configs: Record<string, string>, config: MirrorConfig): Record<string, string> {
-  const excluded = new Set<string>([...config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
-  return Object.fromEntries(Object.entries(configs).filter(([key]) => !excluded.has(key)))
-}
-
-function compilePattern(pattern: string): RegExp {
-  try {
-    return new RegExp(`^(?:${pattern})$`)
-  } catch (error) {
-    throw new EngineError('VALIDATION_FAILED', `invalid topic pattern ${JSON.stringify(pattern)}`, { cause: error })
-  }
-}
-
-function matchesAny(name: string, patterns: string[]): boolean {
-  return patterns.some((pattern) => compilePattern(pattern).test(name))
-}
-
-function matchesFilters(name: string, include: string[], exclude: string[]): boolean {
-  return include.length > 0 && matchesAny(name, include) && !matchesAny(name, exclude)
-}
-
-function assertName(name: string, what: string): void {
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
-    throw new EngineError('VALIDATION_FAILED', `${what} name must match ${NAME_PATTERN.source}`)
   }
 }
 

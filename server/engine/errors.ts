@@ -1,4 +1,5 @@
 import 'server-only'
+import type { MirrorLoop } from '@/lib/mirror/mirror-loop'
 
 export type EngineErrorCode =
   | 'VALIDATION_FAILED'
@@ -20,4 +21,12 @@ export class EngineError extends Error {
     this.code = code
     this.details = options?.details
   }
+}
+
+/** The refusal of a start that would close a mirror loop: the same words for the start, its dry run and a create. */
+export function mirrorLoopRefusal(loop: MirrorLoop): EngineError {
+  const [firstState] = Object.values(loop.states)
+  return new EngineError('CONFLICT', `mirror loop: mirror ${loop.mirror} on the source still mirrors ${loop.topic} from this cluster (${firstState}); fail it over or stop it first`, {
+    details: { mirror: loop.mirror, topic: loop.topic, states: loop.states },
+  })
 }

@@ -10,6 +10,11 @@ import type { EngineEvent, MirrorDefinition, PartitionRuntime } from './types'
 /** What a runner needs from the engine around it. */
 export interface RunnerEnvironment {
   now(): number
+  /**
+   * The partition has work for a later tick (a retry due at retryAt, a restore after a failed state write,
+   * a replica convergence to check): the tick visits only such partitions, not every one of the mirror.
+   */
+  needsAttention(runtime: PartitionRuntime): void
   context(mirror: MirrorDefinition, runtime: PartitionRuntime): TransitionContext
   source(mirror: MirrorDefinition): SourceCluster
   host(mirror: MirrorDefinition): MirrorHost
@@ -97,6 +102,7 @@ export class PartitionRunner {
         // Nothing happened: the partition stays in its last durable state, whose effects the engine
         // runs again on its next tick (as after a restart).
         runtime.needsRestore = true
+        this.env.needsAttention(runtime)
         this.env.log('state write failed', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error) })
         return null
       }
@@ -194,6 +200,7 @@ export class PartitionRunner {
         }
         // A replica is offline: the engine's tick asks again until it has caught up.
         runtime.awaitingConvergence = true
+        this.env.needsAttention(runtime)
         return null
       }
       case 'bumpLeaderEpoch': {
@@ -207,6 +214,7 @@ export class PartitionRunner {
       case 'scheduleRetry':
         runtime.retryAt = this.env.now() + effect.delayMs
         runtime.retryStateEpoch = effect.stateEpoch
+        this.env.needsAttention(runtime)
         return null
       case 'cancelScheduledRetry':
         runtime.retryAt = null

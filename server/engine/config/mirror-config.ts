@@ -1,0 +1,50 @@
+import 'server-only'
+import { ALWAYS_EXCLUDED_TOPIC_PROPERTIES, DEFAULT_TOPIC_PROPERTIES_EXCLUDE, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
+import { isValidName, NAME_PATTERN } from '@/lib/mirror/names'
+import { EngineError } from '../errors'
+import type { MirrorConfig } from '../types'
+import { compilePattern } from './topic-patterns'
+
+export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
+  'topics.include': [],
+  'topics.exclude': ['__.*'],
+  'groups.include': ['.*'],
+  'groups.exclude': [],
+  'topic.properties.exclude': [...DEFAULT_TOPIC_PROPERTIES_EXCLUDE],
+  'fetch.max.bytes': 1024 * 1024,
+  'fetch.response.max.bytes': 10 * 1024 * 1024,
+  'mirror.metadata.refresh.interval.ms': 60_000,
+  'mirror.failed.retry.initial.backoff.ms': 100,
+  'mirror.failed.retry.max.backoff.ms': 300_000,
+  'mirror.failed.retry.max.attempts': 20,
+}
+
+/** Defaults, then the given config, then topicsInclude/topicsExclude; every pattern and number checked. */
+export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<MirrorConfig> }): MirrorConfig {
+  const config: MirrorConfig = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
+  if (input.topicsInclude) config['topics.include'] = input.topicsInclude
+  if (input.topicsExclude) config['topics.exclude'] = input.topicsExclude
+  for (const key of ['topics.include', 'topics.exclude', 'groups.include', 'groups.exclude'] as const) {
+    for (const pattern of config[key]) compilePattern(pattern)
+  }
+  for (const key of ['fetch.max.bytes', 'fetch.response.max.bytes', 'mirror.metadata.refresh.interval.ms', 'mirror.failed.retry.initial.backoff.ms', 'mirror.failed.retry.max.backoff.ms', 'mirror.failed.retry.max.attempts'] as const) {
+    const value = config[key]
+    if (!Number.isSafeInteger(value) || value < 0 || (key !== 'mirror.failed.retry.max.attempts' && value === 0)) {
+      throw new EngineError('VALIDATION_FAILED', `${key} must be a positive integer`)
+    }
+  }
+  return config
+}
+
+/**
+ * The source topic configs a mirror topic takes: all but topic.properties.exclude, the ones never synced,
+ * and the destination's own mirror.support.unclean.leader.election. One copy for topic creation and the sync.
+ */
+export function syncedTopicConfigs(configs: Record<string, string>, config: MirrorConfig): Record<string, string> {
+  const excluded = new Set<string>([...config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
+  return Object.fromEntries(Object.entries(configs).filter(([key]) => !excluded.has(key)))
+}
+
+export function assertName(name: string, what: string): void {
+  if (!isValidName(name)) throw new EngineError('VALIDATION_FAILED', `${what} name must match ${NAME_PATTERN.source} and not be "." or ".."`)
+}
