@@ -17,12 +17,6 @@ async function openPair(brokers: number) {
   const clusters = new Map<string, EmbeddedCluster>()
   for (const name of ['a', 'b']) clusters.set(name, await EmbeddedCluster.open(path.join(root, name), { name, brokers }))
   const engine = new MirrorEngine({ clusters: { names: () => [...clusters.keys()], get: (name) => (clusters.has(name) ? { source: clusters.get(name)!, host: clusters.get(name)! } : undefined) } })
-  for (const [name, cluster] of clusters) {
-    cluster.setMirrorDirectory({
-      listHostedMirrors: async (filter) => engine.hostedMirrors(name, filter),
-      lastMirrorPositions: async (id, partitions) => engine.lastMirrorPositions(name, id, partitions),
-    })
-  }
   await engine.start()
   return {
     source: clusters.get('a')!,
