@@ -22,23 +22,31 @@ const targets = {
   ],
 }
 if (!(target in targets)) throw new Error(`unknown mutation target ${target}; one of ${Object.keys(targets).join(', ')}`)
+/** One file of the target per run (scripts/mutation/run.mjs): each run's results are kept even if a later one is stopped. */
+const chunk = process.env.MUTATION_CHUNK
+const chunkName = chunk ? `-${chunk.replace(/[^a-z0-9]+/gi, '_')}` : ''
+export const MUTATION_TARGETS = targets
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
+const config = {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'vitest.mutation.config.mts', related: false },
-  mutate: targets[target],
+  mutate: chunk ? [chunk] : targets[target],
   coverageAnalysis: 'perTest',
   ignoreStatic: true,
   // Two cores shared by the whole team.
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
   incremental: true,
-  incrementalFile: `.stryker/incremental-${target}.json`,
+  incrementalFile: `.stryker/incremental-${target}${chunkName}.json`,
   tempDirName: '.stryker/tmp',
   reporters: ['clear-text', 'progress-append-only', 'json'],
-  jsonReporter: { fileName: `.stryker/report-${target}.json` },
+  jsonReporter: { fileName: `.stryker/report-${target}${chunkName}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
   thresholds: { high: 90, low: 85, break: null },
-  timeoutMS: 30_000,
+  // Generous: under the shared machine's load a slow test is not an infinite loop, and every timeout restarts a worker.
+  timeoutMS: 60_000,
+  timeoutFactor: 3,
 }
+
+export default config

@@ -74,9 +74,13 @@ describe('PREPARING (#19, #20, #22)', () => {
     await mirrorOffsets0To2ThenPause(h)
     await h.engine.awaitOperation((await h.engine.failover('dr', { confirm: 'dr' })).operation.id)
     await h.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: [WORKED_EXAMPLE_TOPIC] })
-    await h.run(8)
-    expect(h.engine.partitions('back')[0]).toMatchObject({ state: 'MIRRORING', destinationLogEndOffset: 6, lastTruncation: { offset: 3, removedRecords: 3 } })
     const tp = { topic: WORKED_EXAMPLE_TOPIC, partition: 0 }
+    // Right after PREPARING, before any replication round could repair a follower: every replica is cut at 3.
+    expect(h.engine.partitions('back')[0]).toMatchObject({ state: 'MIRRORING', lastTruncation: { offset: 3, removedRecords: 3 } })
+    const { replicas: cut } = await h.cluster('a').describePartition(tp)
+    expect(cut.map((brokerId) => [brokerId, h.cluster('a').replicaLog(tp, brokerId)!.logEndOffset])).toEqual(cut.map((brokerId) => [brokerId, 3]))
+    await h.run(8)
+    expect(h.engine.partitions('back')[0]).toMatchObject({ state: 'MIRRORING', destinationLogEndOffset: 6 })
     const newSource = h.cluster('b').replicaLog(tp, (await h.cluster('b').describePartition(tp)).leader)!
     const expected = (await newSource.read(0, 1 << 20)).records
     const { replicas } = await h.cluster('a').describePartition(tp)
