@@ -69,6 +69,11 @@ describe('pidReset step (a resumed STOPPING)', () => {
     expect(planStoppingAction(at('pidReset'), observed({ pidResetOffset: 9 }))).toEqual({ step: 'pidReset', kind: 'appendPidReset', leaderEpoch: 5, completesStep: true })
   })
 
+  it('#27 an empty log stopped at (-1, -1) with no reset found still writes one', () => {
+    expect(planStoppingAction(at('pidReset', { epoch: -1, offset: -1 }), observed({ leaderEpoch: 0, pidResetOffset: null }))).toMatchObject({ kind: 'appendPidReset' })
+    expect(planStoppingAction(at('pidReset', { epoch: 0, offset: 0 }), observed({ leaderEpoch: 1, pidResetOffset: null }))).toMatchObject({ kind: 'appendPidReset' })
+  })
+
   it('#26 abortTransactions hands over a sorted copy and leaves the observation untouched', () => {
     const transactions = [...open]
     const action = planStoppingAction(at('abortTransactions'), observed({ openTransactions: transactions }))
