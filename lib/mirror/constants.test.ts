@@ -39,7 +39,7 @@ describe('KIP-1279 constants', () => {
     expect(DEFAULT_TOPIC_PROPERTIES_EXCLUDE).toContain('unclean.leader.election.enable')
     expect(DEFAULT_TOPIC_PROPERTIES_EXCLUDE).toContain('mirror.support.unclean.leader.election')
     expect(MIRROR_CONFIG_DEFAULTS['topic.properties.exclude']).toEqual(DEFAULT_TOPIC_PROPERTIES_EXCLUDE)
-    expect(ALWAYS_EXCLUDED_TOPIC_PROPERTIES).toEqual(['mirror.name'])
+    expect(ALWAYS_EXCLUDED_TOPIC_PROPERTIES).toEqual(['mirror.name', 'remote.storage.enable'])
   })
 
   it('fetches with the mirror-level defaults of KIP §7.3', () => {

@@ -69,8 +69,13 @@ export const DEFAULT_TOPIC_PROPERTIES_EXCLUDE = [
   MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION,
 ] as const
 
-/** Configs that are never synced whatever `topic.properties.exclude` says (§1.4). */
-export const ALWAYS_EXCLUDED_TOPIC_PROPERTIES = ['mirror.name'] as const
+/**
+ * Configs that are never synced whatever `topic.properties.exclude` says (§1.4). `remote.storage.enable`
+ * is the source's storage choice: a source with tiered storage is mirrored normally (its remote data is
+ * fetched like any other), while the same flag on the destination fails the partition (#36), so copying
+ * it would fail every mirror of a tiered source.
+ */
+export const ALWAYS_EXCLUDED_TOPIC_PROPERTIES = ['mirror.name', 'remote.storage.enable'] as const
 
 /**
  * Mirror-level defaults (stored per mirror), KIP-1279.md §7.3. List-valued filters are arrays of

@@ -187,6 +187,8 @@ export interface MirrorHost {
   /** latestEpoch of many partitions in one call (a fetch round asks for every partition it fetches). */
   latestEpochs(topicPartitions: TopicPartition[]): Promise<number[]>
   endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset>
+  /** Epoch of `offset` in the leader's epoch cache (the latest epoch at the log end offset), -1 when unknown. */
+  epochForOffset(topicPartition: TopicPartition, offset: number): Promise<number>
   /** One partition's description, without describing the rest of its topic. */
   describePartition(topicPartition: TopicPartition): Promise<PartitionDescription>
   /**

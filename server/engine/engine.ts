@@ -35,7 +35,7 @@ import { JsonTemplate, jsonTemplate, templateOf } from '@/server/util/json-templ
 import { toFailoverPlan } from './operations/failover-plan-view'
 import { OperationStore } from './operations/operation-store'
 import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
-import { classifyEffectError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
+import { classifyAppendError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { compareSnapshots } from './snapshot'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, OperationRequester, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -468,7 +468,7 @@ export class MirrorEngine {
           try {
             await this.applyFetchResult(mirror, entry.runtime, entry.request, entry.stateEpoch, result)
           } catch (error) {
-            const failure = classifyEffectError(error)
+            const failure = classifyAppendError(error)
             await this.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
           }
         })
@@ -759,8 +759,10 @@ export class MirrorEngine {
         const current = destinationGroups.find((candidate) => candidate.groupId === group.groupId)?.offsets.find((o) => o.topic === committed.topic && o.partition === committed.partition)
         if (current?.offset === clamped) continue
         // Unclamped, the offset keeps the source's leader epoch (DLE ≥ SLE makes it valid here); a
-        // clamped one points at a different record, whose epoch the source's does not describe.
-        const leaderEpoch = clamped === committed.offset ? committed.leaderEpoch : null
+        // clamped one points at a different record: it takes the destination's epoch there, and is
+        // skipped while that is unknown (KIP-1279.md §3.6).
+        const leaderEpoch = clamped === committed.offset ? committed.leaderEpoch : await host.epochForOffset({ topic: committed.topic, partition: committed.partition }, clamped)
+        if (leaderEpoch !== null && leaderEpoch < 0) continue
         await host.commitSyncedGroupOffset(group.groupId, { topic: committed.topic, partition: committed.partition }, clamped, leaderEpoch)
       }
     }

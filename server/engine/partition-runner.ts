@@ -300,6 +300,17 @@ export class PartitionRunner {
   }
 }
 
+/**
+ * Sorts the failure to append a fetched answer: a malformed batch (bad CRC, bad offsets) came over the
+ * wire, and the next fetch brings fresh bytes, so it is retried like any fetch error (KIP-1279.md §2.4);
+ * only a failing local disk stays non-retryable.
+ */
+export function classifyAppendError(error: unknown): { error: string; retryable: boolean } {
+  const failure = classifyEffectError(error)
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : ''
+  return { error: failure.error, retryable: code !== 'KAFKA_STORAGE_ERROR' }
+}
+
 /** Sorts an effect's failure: storage and validation bugs are not retried; everything else is. */
 export function classifyEffectError(error: unknown): { error: string; retryable: boolean } {
   const message = error instanceof Error ? error.message : String(error)

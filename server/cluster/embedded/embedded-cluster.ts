@@ -433,6 +433,11 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return this.powers.bumpLeaderEpoch(topicPartition, minimumEpoch)
   }
 
+  async epochForOffset(topicPartition: TopicPartition, offset: number): Promise<number> {
+    this.directory.ensureReachable()
+    return this.directory.requirePartition(topicPartition).leaderLog().epochForOffset(offset)
+  }
+
   async latestEpoch(topicPartition: TopicPartition): Promise<number> {
     return this.powers.latestEpochs([topicPartition])[0]!
   }

@@ -122,7 +122,10 @@ export class MirrorHostPowers {
     const offsets: number[] = []
     const deadline = partition.requestDeadline()
     for (const producer of producers) {
-      const append = await partition.appendControl('ABORT', producer)
+      // KIP-1279 aborts open transactions unconditionally: the marker takes the coordinator epoch last seen
+      // for its producer in mirrored data, so a source whose coordinator moved (epoch > 0) cannot fence it.
+      const seen = partition.leaderLog().producerStates().find((state) => state.producerId === producer.producerId)?.coordinatorEpoch ?? 0
+      const append = await partition.appendControl('ABORT', { ...producer, coordinatorEpoch: Math.max(0, seen) })
       await partition.awaitCommitted(append, deadline)
       offsets.push(append.result.baseOffset)
     }

@@ -344,8 +344,8 @@ export class ReplicatedPartition {
     })
   }
 
-  appendControl(type: ControlType, options: { producerId?: number; producerEpoch?: number }, acks: 'all' | 'leader' = 'all'): Promise<LeaderAppend<AppendResult>> {
-    return this.appendOnLeader(acks, (log, leaderEpoch) => log.appendControl(type, { ...options, leaderEpoch, coordinatorEpoch: 0 }))
+  appendControl(type: ControlType, options: { producerId?: number; producerEpoch?: number; coordinatorEpoch?: number }, acks: 'all' | 'leader' = 'all'): Promise<LeaderAppend<AppendResult>> {
+    return this.appendOnLeader(acks, (log, leaderEpoch) => log.appendControl(type, { coordinatorEpoch: 0, ...options, leaderEpoch }))
   }
 
   /**

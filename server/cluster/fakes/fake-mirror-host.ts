@@ -99,6 +99,11 @@ export class FakeMirrorHost implements MirrorHost {
     return this.state.log(topicPartition).latestEpoch()
   }
 
+  async epochForOffset(topicPartition: TopicPartition, offset: number): Promise<number> {
+    this.maybeFail('epochForOffset')
+    return this.state.log(topicPartition).epochForOffset(offset)
+  }
+
   async latestEpochs(topicPartitions: TopicPartition[]): Promise<number[]> {
     return topicPartitions.map((tp) => this.state.log(tp).latestEpoch())
   }

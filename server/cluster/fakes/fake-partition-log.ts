@@ -107,6 +107,16 @@ export class FakePartitionLog {
     return this.batches.at(-1)?.header.partitionLeaderEpoch ?? -1
   }
 
+  /** The leader epoch in force at `offset` (the last epoch that started at or before it), -1 before any. */
+  epochForOffset(offset: number): number {
+    let epoch = -1
+    for (const { header } of this.batches) {
+      if (header.baseOffset > offset) break
+      epoch = header.partitionLeaderEpoch
+    }
+    return epoch
+  }
+
   /** KIP-101 as Kafka's LeaderEpochFileCache.endOffsetFor answers it, over the epochs the batches carry. */
   endOffsetForEpoch(epoch: number): EpochEndOffset {
     const starts: Array<{ epoch: number; startOffset: number }> = []
