@@ -19,6 +19,10 @@ import {
 import { collectAbortedTransactions } from '@/lib/log/segment-index'
 import type { AbortedTransaction, ControlInfo, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '@/lib/log/types'
+import { cleanableRange, cleanLog, type CleanOutcome, type CleanTarget, type SegmentGroup } from './cleaner/cleaner'
+import { compacts, DEFAULT_COMPACTION_CONFIG, deletes } from './cleaner/cleaner-config'
+import { processLogCleaner, type CleanableLog } from './cleaner/log-cleaner'
+import { swapInCleanedSegment } from './cleaner/segment-swap'
 import { crc32c } from './crc32c'
 import { processDescriptorBudget, type DescriptorHolder } from './descriptor-budget'
 import { LocalLog, type PreparedBatch } from './local-log'
@@ -48,7 +52,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 const INT32_MAX = 2147483647
 const INT16_MAX = 32767
 
-const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudget'>> = {
+const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudget' | 'cleaner'>> = {
   segmentBytes: 64 * 1024 * 1024,
   segmentMs: 7 * DAY_MS,
   indexIntervalBytes: 4096,
@@ -56,6 +60,7 @@ const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudge
   retentionMs: 7 * DAY_MS,
   maxMessageBytes: 1048588,
   highWatermarkCheckpointIntervalMs: 5000,
+  ...DEFAULT_COMPACTION_CONFIG,
 }
 
 type ResolvedConfig = Required<PartitionLogConfig>
@@ -68,10 +73,18 @@ function requireInteger(name: string, value: unknown, min: number, max = Number.
 }
 
 function resolveConfig(config: PartitionLogConfig): ResolvedConfig {
-  const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, descriptorBudget: processDescriptorBudget, ...config }
+  const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, descriptorBudget: processDescriptorBudget, cleaner: processLogCleaner, ...config }
   requireInteger('segmentBytes', resolved.segmentBytes, BATCH_HEADER_SIZE, INT32_MAX)
   requireInteger('indexIntervalBytes', resolved.indexIntervalBytes, 0, INT32_MAX)
   requireInteger('maxMessageBytes', resolved.maxMessageBytes, BATCH_HEADER_SIZE)
+  requireInteger('deleteRetentionMs', resolved.deleteRetentionMs, 0)
+  requireInteger('minCompactionLagMs', resolved.minCompactionLagMs, 0)
+  if (!(resolved.minCleanableDirtyRatio >= 0 && resolved.minCleanableDirtyRatio <= 1)) {
+    throw new StorageError('VALIDATION_FAILED', `minCleanableDirtyRatio must be in [0, 1], got ${String(resolved.minCleanableDirtyRatio)}`)
+  }
+  if (!['delete', 'compact', 'compact,delete'].includes(resolved.cleanupPolicy)) {
+    throw new StorageError('VALIDATION_FAILED', `cleanupPolicy must be delete, compact or compact,delete, got ${String(resolved.cleanupPolicy)}`)
+  }
   return resolved
 }
 
@@ -84,7 +97,7 @@ function resolveConfig(config: PartitionLogConfig): ResolvedConfig {
  * interleaving: state in memory always matches the bytes in the page cache. Appends resolve once an fdatasync
  * that started after their write has completed.
  */
-export class PartitionLog implements PartitionLogApi, DescriptorHolder {
+export class PartitionLog implements PartitionLogApi, DescriptorHolder, CleanableLog {
   private readonly local: LocalLog
   private epochCache: LeaderEpochCache
   private producerState: ProducerStateManager
@@ -99,6 +112,14 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
   private checkpointedHighWatermark: number
   private highWatermarkCheckpointInFlight: Promise<void> | undefined
 
+  /** Bumped whenever segments are removed or cut, so a cleaning pass started before knows to give up. */
+  private structureVersion = 0
+  /** The cleaner checkpoint: offsets below it are clean. */
+  private firstDirtyOffset: number
+  /** The earliest delete horizon the last pass left in the log: a pass after it drops tombstones. */
+  private nextDeleteHorizonMs: number | undefined
+  private cleaning: Promise<CleanOutcome> | undefined
+
   private constructor(
     readonly dir: string,
     private readonly config: ResolvedConfig,
@@ -112,7 +133,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     this.currentLogStartOffset = loaded.logStartOffset
     this.currentHighWatermark = loaded.highWatermark
     this.checkpointedHighWatermark = loaded.checkpointedHighWatermark
+    this.firstDirtyOffset = Math.min(Math.max(checkpoints.readCleanerOffset() ?? 0, this.currentLogStartOffset), this.logEndOffset)
     this.config.descriptorBudget.touch(this)
+    if (compacts(this.config.cleanupPolicy)) this.config.cleaner.register(this)
   }
 
   /** Opens (creating or recovering) the log stored in `dir`. */
@@ -448,6 +471,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
       const { removedRecords } = await this.truncateFullyAndStartAt(offset)
       return { removedRecords, logEndOffset: offset }
     }
+    this.onSegmentsChanged()
     try {
       const newEnd = this.local.truncateTo(offset)
       deleteProducerSnapshots(this.dir, (o) => o > newEnd)
@@ -458,6 +482,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
       }
       this.currentHighWatermark = Math.min(this.currentHighWatermark, newEnd)
       this.producerState = rebuildProducerState(this.dir, this.local.segments, this.epochCache, this.currentHighWatermark, newEnd)
+      this.firstDirtyOffset = Math.min(this.firstDirtyOffset, newEnd)
       return { removedRecords: oldEnd - newEnd, logEndOffset: newEnd }
     } catch (cause) {
       if (cause instanceof StorageError && cause.code !== 'CORRUPT_RECORD') throw cause
@@ -469,6 +494,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     this.ensureWritable()
     requireInteger('offset', offset, 0)
     const removedRecords = this.logEndOffset - this.currentLogStartOffset
+    this.onSegmentsChanged()
     try {
       deleteProducerSnapshots(this.dir, () => true)
       this.local.deleteAllAndStartAt(offset)
@@ -478,6 +504,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
       this.writeEpochCheckpoint()
       this.currentHighWatermark = offset
       this.producerState = new ProducerStateManager()
+      this.firstDirtyOffset = offset
       return { removedRecords }
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `emptying ${this.dir} failed`, { cause }))
@@ -497,6 +524,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
 
   async applyRetention(): Promise<RetentionResult> {
     this.ensureWritable()
+    if (!deletes(this.config.cleanupPolicy)) return { deletedSegments: 0, logStartOffset: this.currentLogStartOffset }
     const now = this.config.now()
     const segments = this.local.segments
     let totalSize = segments.totalSize
@@ -519,15 +547,91 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
 
   /** Moves the log start offset forward (checkpoint first, so a crash never resurrects deleted records) and deletes whole segments below it. */
   private advanceLogStartOffset(offset: number): void {
+    this.onSegmentsChanged()
     try {
       this.checkpoints.writeLogStartOffset(offset)
       this.currentLogStartOffset = offset
+      this.firstDirtyOffset = Math.max(this.firstDirtyOffset, offset)
       this.currentHighWatermark = Math.max(this.currentHighWatermark, offset)
       if (this.epochCache.truncateFromStart(offset)) this.writeEpochCheckpoint()
       const firstKept = this.local.deleteSegmentsBelow(offset)
       if (firstKept !== undefined) deleteProducerSnapshots(this.dir, (o) => o < firstKept)
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `advancing the log start offset of ${this.dir} failed`, { cause }))
+    }
+  }
+
+  // COMPACTION
+
+  private onSegmentsChanged(): void {
+    this.structureVersion++
+  }
+
+  cleanerState(): { dirtyRatio: number; minCleanableDirtyRatio: number; deleteHorizonDue: boolean } {
+    const range = cleanableRange(this.cleanTarget())
+    return {
+      dirtyRatio: range.totalBytes === 0 ? 0 : range.dirtyBytes / range.totalBytes,
+      minCleanableDirtyRatio: this.config.minCleanableDirtyRatio,
+      deleteHorizonDue: this.cleanTarget().deleteHorizonDue(),
+    }
+  }
+
+  async compact(): Promise<CleanOutcome> {
+    this.ensureWritable()
+    if (!compacts(this.config.cleanupPolicy)) return { kind: 'nothing-to-clean' }
+    // One pass at a time: a second caller shares the running one.
+    this.cleaning ??= cleanLog(this.cleanTarget(), { offsetMapCapacity: this.config.cleaner.offsetMapCapacity, sliceMs: this.config.cleaner.sliceMs }).finally(() => {
+      this.cleaning = undefined
+    })
+    return this.cleaning
+  }
+
+  /** The log as the cleaner sees it: read access plus the two writes a pass makes (the swap and its checkpoint). */
+  private cleanTarget(): CleanTarget {
+    return {
+      dir: this.dir,
+      segments: () => this.local.segments,
+      structureVersion: () => (this.closed || this.local.commit.failed ? -1 : this.structureVersion),
+      logStartOffset: () => this.currentLogStartOffset,
+      lastStableOffset: () => this.lastStableOffset,
+      firstDirtyOffset: () => this.firstDirtyOffset,
+      deleteHorizonDue: () => this.nextDeleteHorizonMs !== undefined && this.nextDeleteHorizonMs <= this.config.now(),
+      abortedTransactions: (from, to) => this.abortedTransactions(from, to),
+      activeProducers: () => {
+        const out = new Map<number, { lastDataOffset: number | null; producerEpoch: number }>()
+        for (const e of this.producerState.entries()) out.set(e.producerId, { lastDataOffset: e.batches.at(-1)?.lastOffset ?? null, producerEpoch: e.producerEpoch })
+        return out
+      },
+      config: () => this.config,
+      swapCleanedSegment: (group, cleaned, retainedAborted, version) => this.swapCleanedSegment(group, cleaned, retainedAborted, version),
+      completePass: (firstDirtyOffset, nextDeleteHorizonMs) => {
+        if (this.closed || this.local.commit.failed) return
+        this.firstDirtyOffset = Math.max(this.firstDirtyOffset, firstDirtyOffset)
+        this.nextDeleteHorizonMs = nextDeleteHorizonMs
+        try {
+          this.checkpoints.writeCleanerOffset(this.firstDirtyOffset)
+        } catch (cause) {
+          throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `writing the cleaner checkpoint of ${this.dir} failed`, { cause }))
+        }
+      },
+    }
+  }
+
+  /**
+   * Replaces a group of sealed segments by its cleaned copy in one synchronous step, so a reader sees either the
+   * old segments or the new one. Refused when the log was truncated, trimmed or closed since the pass began.
+   */
+  private swapCleanedSegment(group: SegmentGroup, cleaned: LogSegment, retainedAborted: AbortedTransaction[], version: number): boolean {
+    if (this.closed || this.local.commit.failed || version !== this.structureVersion) return false
+    try {
+      swapInCleanedSegment(this.dir, group.baseOffset, group.endOffset)
+      cleaned.aborted = retainedAborted.sort((a, b) => a.lastOffset - b.lastOffset)
+      cleaned.writeIndexFiles()
+      this.local.segments.replace(group.firstIndex, group.count, cleaned)
+      deleteProducerSnapshots(this.dir, (o) => o > group.baseOffset && o < group.endOffset)
+      return true
+    } catch (cause) {
+      throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `swapping cleaned segment ${group.baseOffset} of ${this.dir} failed`, { cause }))
     }
   }
 
@@ -544,6 +648,10 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
       }
     }
     while (this.highWatermarkCheckpointInFlight) await this.highWatermarkCheckpointInFlight.catch(() => undefined)
+    // A pass in flight gives up at its next slice and removes its files before the segments are released.
+    this.onSegmentsChanged()
+    this.config.cleaner.unregister(this)
+    await this.cleaning?.catch(() => undefined)
     this.closed = true
     try {
       if (!this.local.commit.failed) {
