@@ -8,6 +8,7 @@ import { decodeRecords } from '@/lib/log/records-view'
 import type { EpochEndOffset } from '@/lib/log/types'
 import { PartitionLog } from '@/server/storage/partition-log'
 import { TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
+import { compactionConfigOfTopic } from '@/server/storage/cleaner/cleaner-config'
 import type { IsolationLevel, PartitionLogApi, PartitionLogConfig } from '@/server/storage/types'
 import { ClusterError, isClusterError, toClusterError } from '../errors'
 import type {
@@ -301,6 +302,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     const config: PartitionLogConfig = {
       segmentBytes: integerConfig(c, 'segment.bytes', this.config.segmentBytes),
       now: () => this.clock.now(),
+      ...compactionConfigOfTopic(c),
     }
     if (c['segment.ms'] !== undefined) config.segmentMs = integerConfig(c, 'segment.ms', 0)
     if (c['retention.ms'] !== undefined) config.retentionMs = integerConfig(c, 'retention.ms', -1)
