@@ -3,6 +3,7 @@ import { formatResult, type BenchResult } from './result'
 import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
 import { benchStorage } from './storage'
+import { benchStorageCompaction } from './storage-compaction'
 import { benchUiFailover } from './ui-failover'
 import { benchUiPartition } from './ui-partition'
 import { benchUiOverview } from './ui-overview'
@@ -22,6 +23,7 @@ async function benchApiIfBuilt(): Promise<BenchResult[]> {
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['embedded log storage', benchStorage],
+  ['embedded log storage: __mirror_state compaction', benchStorageCompaction],
   ['mirroring engine', benchEngine],
   ['http api', benchApiIfBuilt],
   ['ui partition page', () => ifBuilt(benchUiPartition)],
