@@ -327,6 +327,35 @@ function writeBatchHeader(view: DataView, h: HeaderFields): void {
   view.setInt32(OFFSET_RECORD_COUNT, h.recordCount)
 }
 
+/**
+ * Writes the header of a rebuilt batch (the cleaner's) into `bytes[0..61)` from the original header: same base
+ * offset, last offset delta, leader epoch, producer fields and flags; the given size, count and timestamps;
+ * the delete-horizon bit as told. Then computes the CRC over the records already in place.
+ */
+export function rewriteBatchHeader(
+  bytes: Uint8Array,
+  original: BatchHeader,
+  changes: { sizeInBytes: number; recordCount: number; baseTimestamp: number; maxTimestamp: number; deleteHorizon: boolean },
+  crc32c: Crc32c,
+): void {
+  const view = viewOf(bytes)
+  const attributes = changes.deleteHorizon || (original.hasDeleteHorizon && changes.recordCount > 0) ? original.attributes | ATTR_DELETE_HORIZON : original.attributes & ~ATTR_DELETE_HORIZON
+  writeBatchHeader(view, {
+    baseOffset: original.baseOffset,
+    sizeInBytes: changes.sizeInBytes,
+    partitionLeaderEpoch: original.partitionLeaderEpoch,
+    attributes,
+    lastOffsetDelta: original.lastOffsetDelta,
+    baseTimestamp: changes.baseTimestamp,
+    maxTimestamp: changes.maxTimestamp,
+    producerId: original.producerId,
+    producerEpoch: original.producerEpoch,
+    baseSequence: original.baseSequence,
+    recordCount: changes.recordCount,
+  })
+  view.setUint32(OFFSET_CRC, crc32c(bytes.subarray(OFFSET_ATTRIBUTES)) >>> 0)
+}
+
 function writeNullableBytes(bytes: Uint8Array, pos: number, value: Uint8Array | null): number {
   if (value === null) return writeVarint(bytes, pos, -1)
   pos = writeVarint(bytes, pos, value.length)
@@ -341,6 +370,8 @@ function writeNullableBytes(bytes: Uint8Array, pos: number, value: Uint8Array | 
  * value, so it is cheap enough for the follower path.
  */
 export function readControlInfo(batch: Uint8Array, header: BatchHeader): ControlInfo {
+  // The cleaner empties a control batch whose transaction is gone but keeps it for its producer's epoch.
+  if (header.recordCount === 0) return { typeId: -1, type: 'CONTROL' }
   if (header.compression !== 'none') {
     throw new StorageError('UNSUPPORTED_COMPRESSION_TYPE', `control batch at offset ${header.baseOffset} is compressed`)
   }
@@ -379,6 +410,8 @@ export function decodeBatchRecords(batch: Uint8Array, header: BatchHeader = read
   if (header.compression !== 'none') {
     throw new StorageError('UNSUPPORTED_COMPRESSION_TYPE', `batch at offset ${header.baseOffset} uses ${header.compression}; only uncompressed batches are decoded`)
   }
+  // A control batch the cleaner emptied keeps only its header (its producer's epoch): nothing to decode.
+  if (header.recordCount === 0) return []
   const control = header.isControl ? readControlInfo(batch, header) : undefined
   const type = recordTypeOf(header, control)
   const producerId = header.producerId === NO_PRODUCER_ID ? null : header.producerId

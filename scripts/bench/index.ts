@@ -5,6 +5,7 @@ import { benchEngine } from './engine'
 import { benchEngineFlap } from './engine-flap'
 import { benchEngineScale } from './engine-scale'
 import { benchStorage } from './storage'
+import { benchStorageCompaction } from './storage-compaction'
 import { benchUiFailover } from './ui-failover'
 import { benchUiPartition } from './ui-partition'
 import { benchUiOverview } from './ui-overview'
@@ -24,6 +25,7 @@ async function benchApiIfBuilt(): Promise<BenchResult[]> {
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['embedded log storage', benchStorage],
+  ['embedded log storage: __mirror_state compaction', benchStorageCompaction],
   ['mirroring engine', benchEngine],
   ['engine link flap (fakes)', benchEngineFlap],
   ['engine at 10,000 partitions (embedded)', benchEngineScale],

@@ -3,7 +3,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { AuditEntry, type AuditOutcome } from '@/lib/api/audit'
 import type { Role } from '@/lib/api/session'
-import { syncDirectory } from '@/server/http/files'
+import { syncDirectory } from '@/server/util/durable-file'
 
 /**
  * The durable, append-only audit log of every mutation (API.md: accepted, rejected and dry runs alike).

@@ -7,7 +7,7 @@ import { ApiError } from '@/lib/api/errors'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import type { TransactionalProducer } from '@/server/cluster/embedded/producers'
 import type { ClusterLinks } from '@/server/cluster/links'
-import { readTextIfExists, writeFileAtomic } from '@/server/http/files'
+import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from '@/server/http/logger'
 
 /**

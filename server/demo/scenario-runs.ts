@@ -3,7 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { Run, type Scenario } from '@/lib/api/demo'
 import { ApiError } from '@/lib/api/errors'
-import { readTextIfExists, writeFileAtomic } from '@/server/http/files'
+import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from '@/server/http/logger'
 import type { ScenarioDefinition, ScenarioEnvironment } from './scenarios/scenario'
 

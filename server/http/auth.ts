@@ -6,7 +6,7 @@ import { z } from 'zod'
 import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import type { Role } from '@/lib/api/session'
-import { SnapshotWriter, readTextIfExists, writeFileAtomic } from './files'
+import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from './logger'
 
 /**

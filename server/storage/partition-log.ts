@@ -1,19 +1,11 @@
 import 'server-only'
-import fs from 'node:fs'
 import path from 'node:path'
 import { StorageError } from '@/lib/log/errors'
-import {
-  formatEpochCheckpoint,
-  formatOffsetCheckpoint,
-  LeaderEpochCache,
-  parseEpochCheckpoint,
-  parseOffsetCheckpoint,
-} from '@/lib/log/leader-epoch-cache'
+import type { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { ProducerStateManager } from '@/lib/log/producer-state'
 import {
   BATCH_HEADER_SIZE,
   CONTROL_TYPE_IDS,
-  decodeBatchRecords,
   encodeBatch,
   encodeControlBatch,
   endTxnMarkerValue,
@@ -25,13 +17,20 @@ import {
   viewOf,
 } from '@/lib/log/record-batch'
 import { collectAbortedTransactions } from '@/lib/log/segment-index'
-import type { AbortedTransaction, BatchHeader, ControlInfo, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
+import type { AbortedTransaction, ControlInfo, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '@/lib/log/types'
+import { cleanableRange, cleanLog, type CleanOutcome, type CleanTarget, type SegmentGroup } from './cleaner/cleaner'
+import { compacts, DEFAULT_COMPACTION_CONFIG, deletes } from './cleaner/cleaner-config'
+import { processLogCleaner, type CleanableLog } from './cleaner/log-cleaner'
+import { swapInCleanedSegment } from './cleaner/segment-swap'
 import { crc32c } from './crc32c'
-import { fsyncDirectory, readFileIfExists, unlinkIfExists, writeFileDurably, writeFileDurablyAsync } from './fs-utils'
-import { deleteProducerSnapshots, latestProducerSnapshot, readProducerSnapshot, writeProducerSnapshot } from './producer-snapshots'
 import { processDescriptorBudget, type DescriptorHolder } from './descriptor-budget'
-import { LOG_SUFFIX, LogSegment, parseOffsetFileName } from './segment'
+import { LocalLog, type PreparedBatch } from './local-log'
+import { LogCheckpoints } from './log-checkpoints'
+import { loadLog } from './log-loader'
+import { applyBatch, rebuildProducerState } from './log-replay'
+import { deleteProducerSnapshots, writeProducerSnapshot } from './producer-snapshots'
+import type { LogSegment } from './segment'
 import type {
   AppendAsFollowerOptions,
   AppendAsLeaderOptions,
@@ -44,15 +43,16 @@ import type {
   ReadOptions,
   ReadResult,
   RetentionResult,
-  StoredBatch,
   TimestampOffset,
 } from './types'
+
+export { CLEAN_SHUTDOWN_FILE, HIGH_WATERMARK_CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE } from './log-checkpoints'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const INT32_MAX = 2147483647
 const INT16_MAX = 32767
 
-const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudget'>> = {
+const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudget' | 'cleaner'>> = {
   segmentBytes: 64 * 1024 * 1024,
   segmentMs: 7 * DAY_MS,
   indexIntervalBytes: 4096,
@@ -60,34 +60,10 @@ const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudge
   retentionMs: 7 * DAY_MS,
   maxMessageBytes: 1048588,
   highWatermarkCheckpointIntervalMs: 5000,
+  ...DEFAULT_COMPACTION_CONFIG,
 }
 
 type ResolvedConfig = Required<PartitionLogConfig>
-
-export const LEADER_EPOCH_CHECKPOINT_FILE = 'leader-epoch-checkpoint'
-export const LOG_START_OFFSET_CHECKPOINT_FILE = 'log-start-offset-checkpoint'
-export const HIGH_WATERMARK_CHECKPOINT_FILE = 'high-watermark-checkpoint'
-export const CLEAN_SHUTDOWN_FILE = 'clean-shutdown'
-
-interface DurabilityWaiter {
-  seq: number
-  /** Last offset the waiter's append wrote; -1 for plain flush() calls, which truncation never rejects. */
-  lastOffset: number
-  resolve: () => void
-  reject: (error: Error) => void
-}
-
-interface PreparedBatch {
-  header: BatchHeader
-  bytes: Uint8Array
-  control?: ControlInfo
-}
-
-interface CleanShutdownMarker {
-  logEndOffset: number
-  activeBaseOffset: number
-  activeSize: number
-}
 
 function requireInteger(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -96,70 +72,76 @@ function requireInteger(name: string, value: unknown, min: number, max = Number.
   return value
 }
 
-/** The run's bytes as one view when they are adjacent in one buffer (a fetched chunk), else a copy. */
-function contiguousBytes(run: PreparedBatch[]): Uint8Array {
-  const first = run[0]!.bytes
-  if (run.length === 1) return first
-  let end = first.byteOffset + first.byteLength
-  for (let i = 1; i < run.length; i++) {
-    const bytes = run[i]!.bytes
-    if (bytes.buffer !== first.buffer || bytes.byteOffset !== end) return Buffer.concat(run.map((b) => b.bytes))
-    end += bytes.byteLength
-  }
-  return new Uint8Array(first.buffer, first.byteOffset, end - first.byteOffset)
-}
-
 function resolveConfig(config: PartitionLogConfig): ResolvedConfig {
-  const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, descriptorBudget: processDescriptorBudget, ...config }
+  const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, descriptorBudget: processDescriptorBudget, cleaner: processLogCleaner, ...config }
   requireInteger('segmentBytes', resolved.segmentBytes, BATCH_HEADER_SIZE, INT32_MAX)
   requireInteger('indexIntervalBytes', resolved.indexIntervalBytes, 0, INT32_MAX)
   requireInteger('maxMessageBytes', resolved.maxMessageBytes, BATCH_HEADER_SIZE)
+  requireInteger('deleteRetentionMs', resolved.deleteRetentionMs, 0)
+  requireInteger('minCompactionLagMs', resolved.minCompactionLagMs, 0)
+  if (!(resolved.minCleanableDirtyRatio >= 0 && resolved.minCleanableDirtyRatio <= 1)) {
+    throw new StorageError('VALIDATION_FAILED', `minCleanableDirtyRatio must be in [0, 1], got ${String(resolved.minCleanableDirtyRatio)}`)
+  }
+  if (!['delete', 'compact', 'compact,delete'].includes(resolved.cleanupPolicy)) {
+    throw new StorageError('VALIDATION_FAILED', `cleanupPolicy must be delete, compact or compact,delete, got ${String(resolved.cleanupPolicy)}`)
+  }
   return resolved
 }
 
 /**
- * The durable log of one partition replica: Kafka segment files, leader-epoch cache, producer state.
- * Contract and semantics: `types.ts` (PartitionLogApi) and README.md.
+ * The durable log of one partition replica (Kafka's UnifiedLog): validation of appends, the leader-epoch cache,
+ * producer state, high watermark and log start offset, over the local segments (`LocalLog`), recovered on open
+ * by `loadLog`. Contract and semantics: `types.ts` (PartitionLogApi) and README.md.
  *
  * All file I/O except the group-commit fdatasync is synchronous, so each method runs to completion without
  * interleaving: state in memory always matches the bytes in the page cache. Appends resolve once an fdatasync
  * that started after their write has completed.
  */
-export class PartitionLog implements PartitionLogApi, DescriptorHolder {
-  private segments: LogSegment[] = []
-  private epochCache = new LeaderEpochCache()
-  private producerState = new ProducerStateManager()
-  private currentLogStartOffset = 0
-  private currentHighWatermark = 0
-  private currentDurableEndOffset = 0
-
-  private writeSeq = 0
-  private durableSeq = 0
-  private waiters: DurabilityWaiter[] = []
-  private flushing = false
-  private flushScheduled = false
-  private fdsToClose: number[] = []
-  private truncationGeneration = 0
-  private failure: StorageError | undefined
+export class PartitionLog implements PartitionLogApi, DescriptorHolder, CleanableLog {
+  private readonly local: LocalLog
+  private epochCache: LeaderEpochCache
+  private producerState: ProducerStateManager
+  private currentLogStartOffset: number
+  private currentHighWatermark: number
   private closed = false
 
   /** Reused for encoding leader batches: they are written synchronously and never referenced afterwards. */
   private scratch = Buffer.allocUnsafe(0)
 
   private lastHighWatermarkCheckpointAt = 0
-  private checkpointedHighWatermark = -1
+  private checkpointedHighWatermark: number
   private highWatermarkCheckpointInFlight: Promise<void> | undefined
+
+  /** Bumped whenever segments are removed or cut, so a cleaning pass started before knows to give up. */
+  private structureVersion = 0
+  /** The cleaner checkpoint: offsets below it are clean. */
+  private firstDirtyOffset: number
+  /** The earliest delete horizon the last pass left in the log: a pass after it drops tombstones. */
+  private nextDeleteHorizonMs: number | undefined
+  private cleaning: Promise<CleanOutcome> | undefined
 
   private constructor(
     readonly dir: string,
     private readonly config: ResolvedConfig,
-  ) {}
+    private readonly checkpoints: LogCheckpoints,
+  ) {
+    const loaded = loadLog(dir, checkpoints, config)
+    this.local = new LocalLog(dir, loaded.segments, config, this, (error) => this.fail(error))
+    this.local.commit.durableEndOffset = loaded.segments.active.nextOffset
+    this.epochCache = loaded.epochCache
+    this.producerState = loaded.producerState
+    this.currentLogStartOffset = loaded.logStartOffset
+    this.currentHighWatermark = loaded.highWatermark
+    this.checkpointedHighWatermark = loaded.checkpointedHighWatermark
+    this.firstDirtyOffset = Math.min(Math.max(checkpoints.readCleanerOffset() ?? 0, this.currentLogStartOffset), this.logEndOffset)
+    this.config.descriptorBudget.touch(this)
+    if (compacts(this.config.cleanupPolicy)) this.config.cleaner.register(this)
+  }
 
   /** Opens (creating or recovering) the log stored in `dir`. */
   static async open(dir: string, config: PartitionLogConfig = {}): Promise<PartitionLog> {
-    const log = new PartitionLog(path.resolve(dir), resolveConfig(config))
-    log.load()
-    return log
+    const resolved = path.resolve(dir)
+    return new PartitionLog(resolved, resolveConfig(config), new LogCheckpoints(resolved))
   }
 
   // OFFSETS
@@ -169,7 +151,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
   }
 
   get logEndOffset(): number {
-    return this.active.nextOffset
+    return this.local.logEndOffset
   }
 
   get highWatermark(): number {
@@ -181,11 +163,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
   }
 
   get durableEndOffset(): number {
-    return this.currentDurableEndOffset
-  }
-
-  private get active(): LogSegment {
-    return this.segments.at(-1)!
+    return this.local.commit.durableEndOffset
   }
 
   // APPENDS
@@ -223,7 +201,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     }
     const header = readBatchHeader(viewOf(bytes))
     this.writeBatches([{ header, bytes }])
-    await this.awaitDurable(header.lastOffset)
+    await this.local.commit.awaitDurable(header.lastOffset)
     return { baseOffset: header.baseOffset, lastOffset: header.lastOffset, duplicate: false }
   }
 
@@ -255,7 +233,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     }
     const header = readBatchHeader(viewOf(bytes))
     this.writeBatches([{ header, bytes, control }])
-    await this.awaitDurable(baseOffset)
+    await this.local.commit.awaitDurable(baseOffset)
     return { baseOffset, lastOffset: baseOffset, duplicate: false }
   }
 
@@ -290,7 +268,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     }
     this.writeBatches(prepared)
     const last = prepared.at(-1)!.header
-    await this.awaitDurable(last.lastOffset)
+    await this.local.commit.awaitDurable(last.lastOffset)
     return { firstOffset: prepared[0]!.header.baseOffset, lastOffset: last.lastOffset, batchCount: prepared.length, lastBatchEpoch: last.partitionLeaderEpoch }
   }
 
@@ -306,164 +284,45 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     return leaderEpoch
   }
 
-  /** Writes validated batches (rolling segments as needed) and applies them to indexes, epochs and producer state. */
+  /** Writes validated batches (rolling segments as needed) and applies them to epochs, producer state and aborted indexes. */
   private writeBatches(batches: PreparedBatch[]): void {
-    let run: PreparedBatch[] = []
-    let runBytes = 0
-    const writeRun = () => {
-      if (run.length === 0) return
-      const segment = this.active
-      let position = segment.size
-      const bytes = contiguousBytes(run)
-      try {
-        this.useWriter()
-        segment.append(bytes)
-      } catch (cause) {
-        throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `write to ${segment.logPath} failed`, { cause }))
-      }
-      for (const batch of run) {
-        segment.onBatchAppended(batch.header, position, this.config.indexIntervalBytes)
-        this.applyBatch(segment, batch.header, batch.control, true)
-        position += batch.header.sizeInBytes
-      }
-      run = []
-      runBytes = 0
-    }
-    for (const batch of batches) {
-      const segment = this.active
-      const projected = segment.size + runBytes
-      const offsetOverflow = batch.header.lastOffset - segment.baseOffset > INT32_MAX
-      const tooBig = projected + batch.header.sizeInBytes > this.config.segmentBytes
-      const tooOld = runBytes === 0 && this.config.now() - segment.createdAtMs > this.config.segmentMs
-      // An overflowing relative offset needs a new segment even when the active one is empty (offset gaps).
-      if ((projected > 0 && (tooBig || tooOld)) || offsetOverflow) {
-        writeRun()
-        this.roll(batch.header.baseOffset)
-      }
-      run.push(batch)
-      runBytes += batch.header.sizeInBytes
-    }
-    writeRun()
+    this.local.writeBatches(
+      batches,
+      {
+        onBatchWritten: (segment, batch) => this.applyWrittenBatch(segment, batch),
+        roll: (baseOffset) => this.roll(baseOffset),
+      },
+      (error) => this.fail(error),
+    )
   }
 
-  /** Applies a batch that is in the log to the epoch cache, producer state and the segment's aborted index. */
-  private applyBatch(segment: LogSegment, header: BatchHeader, control: ControlInfo | undefined, collectAborted: boolean): void {
-    if (header.partitionLeaderEpoch >= 0 && header.partitionLeaderEpoch > this.epochCache.latestEpoch()) {
-      this.epochCache.assign(header.partitionLeaderEpoch, header.baseOffset)
-    }
-    if (header.producerId < 0 && !header.isControl) return
-    const applied = this.producerState.apply({ ...header, control }, this.currentHighWatermark)
-    if (collectAborted && applied.completed?.isAborted) {
-      const { producerId, firstOffset, lastOffset } = applied.completed
-      segment.aborted.push({ producerId, firstOffset, lastOffset, lastStableOffset: applied.lastStableOffset ?? lastOffset + 1 })
-    }
+  private applyWrittenBatch(segment: LogSegment, batch: PreparedBatch): void {
+    applyBatch({ epochCache: this.epochCache, producerState: this.producerState, highWatermark: this.currentHighWatermark }, segment, batch.header, batch.control, true)
   }
 
-  /** Seals the active segment (fsync, index files, producer snapshot) and starts a new one at `baseOffset`. */
+  /** Seals the active segment (fsync, index files), snapshots producer state at the new base, starts the next segment. */
   private roll(baseOffset: number): void {
-    const old = this.active
+    const old = this.local.active
     try {
-      if (old.fd !== undefined) fs.fdatasyncSync(old.fd)
-      this.markDurable(this.writeSeq, this.logEndOffset)
-      old.sealTimeIndex()
-      old.writeIndexFiles()
+      this.local.sealActiveSegment()
       writeProducerSnapshot(this.dir, this.producerState.snapshot(baseOffset))
       this.writeEpochCheckpoint()
-      const next = LogSegment.create(this.dir, baseOffset, this.config.now())
-      fsyncDirectory(this.dir)
-      this.retireFd(old.detachWriter())
-      this.segments.push(next)
-      this.config.descriptorBudget.touch(this)
+      this.local.startSegment(baseOffset)
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `rolling segment ${old.baseOffset} failed`, { cause }))
     }
   }
 
-  // DURABILITY (group commit)
-
-  private awaitDurable(lastOffset: number): Promise<void> {
-    const seq = ++this.writeSeq
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ seq, lastOffset, resolve, reject })
-      this.scheduleFlush()
-    })
-  }
-
-  /**
-   * Starts the next fdatasync at the end of the current synchronous section, so appends issued together share
-   * it; while one runs, new appends wait for the next.
-   */
-  private scheduleFlush(): void {
-    if (this.flushScheduled || this.flushing) return
-    this.flushScheduled = true
-    queueMicrotask(() => {
-      this.flushScheduled = false
-      this.startFlush()
-    })
-  }
-
-  private startFlush(): void {
-    if (this.flushing || this.failure) return
-    if (this.durableSeq >= this.writeSeq) {
-      this.markDurable(this.durableSeq)
-      return
-    }
-    const fd = this.active.fd
-    if (fd === undefined) return
-    const target = this.writeSeq
-    const endOffset = this.logEndOffset
-    const generation = this.truncationGeneration
-    this.flushing = true
-    fs.fdatasync(fd, (error) => {
-      this.flushing = false
-      this.closeRetiredFds()
-      if (error) {
-        this.fail(new StorageError('KAFKA_STORAGE_ERROR', `fdatasync of ${this.active.logPath} failed`, { cause: error }))
-        return
-      }
-      this.markDurable(target, generation === this.truncationGeneration ? endOffset : undefined)
-      if (this.waiters.length > 0) this.startFlush()
-      else this.config.descriptorBudget.idle()
-    })
-  }
-
-  private markDurable(seq: number, endOffset?: number): void {
-    if (seq > this.durableSeq) this.durableSeq = seq
-    if (endOffset !== undefined && endOffset > this.currentDurableEndOffset) this.currentDurableEndOffset = endOffset
-    while (this.waiters.length > 0 && this.waiters[0]!.seq <= this.durableSeq) this.waiters.shift()!.resolve()
-  }
+  // DURABILITY
 
   /** Resolves when everything written so far is durable. */
   async flush(): Promise<void> {
-    if (this.failure) throw this.failure
-    if (this.durableSeq >= this.writeSeq) return
-    await new Promise<void>((resolve, reject) => {
-      this.waiters.push({ seq: this.writeSeq, lastOffset: -1, resolve, reject })
-      this.scheduleFlush()
-    })
-  }
-
-  private retireFd(fd: number | undefined): void {
-    if (fd === undefined) return
-    this.fdsToClose.push(fd)
-    if (!this.flushing) this.closeRetiredFds()
-  }
-
-  private closeRetiredFds(): void {
-    for (const fd of this.fdsToClose.splice(0)) {
-      try {
-        fs.closeSync(fd)
-      } catch {
-        // Already closed by a failure path; nothing else to release.
-      }
-    }
+    await this.local.commit.flush()
   }
 
   /** Puts the log in the failed state (Kafka takes the log dir offline): pending and future writes reject. */
   private fail(error: StorageError): StorageError {
-    this.failure ??= error
-    for (const waiter of this.waiters.splice(0)) waiter.reject(this.failure)
-    return this.failure
+    return this.local.commit.fail(error)
   }
 
   private ensureOpen(): void {
@@ -472,7 +331,8 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
 
   private ensureWritable(): void {
     this.ensureOpen()
-    if (this.failure) throw this.failure
+    const failure = this.local.commit.failed
+    if (failure) throw failure
   }
 
   // READS
@@ -487,74 +347,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     }
     const defaultBound = isolation === 'read_committed' ? this.lastStableOffset : this.currentHighWatermark
     const bound = options.maxOffset === undefined ? defaultBound : Math.min(requireInteger('maxOffset', options.maxOffset, 0), this.logEndOffset)
-
-    const chunks: Buffer[] = []
-    const found: Array<{ header: BatchHeader; chunk: number; start: number }> = []
-    let total = 0
-    let done = fetchOffset >= bound
-    let segmentIndex = this.segmentIndexFor(fetchOffset)
-    let firstSegment = true
-    while (!done && segmentIndex < this.segments.length) {
-      const segment = this.segments[segmentIndex]!
-      segmentIndex++
-      let position = 0
-      let firstBatchSize: number | undefined
-      if (firstSegment) {
-        firstSegment = false
-        const located = segment.findBatch(fetchOffset)
-        if (!located) continue
-        position = located.position
-        firstBatchSize = located.header.sizeInBytes
-      }
-      if (position >= segment.size) continue
-      let want = Math.min(segment.size - position, Math.max(maxBytes - total, 0))
-      if (found.length === 0) {
-        if (firstBatchSize === undefined) {
-          const head = segment.read(position, Math.min(segment.size - position, BATCH_HEADER_SIZE))
-          if (head.length < BATCH_HEADER_SIZE) break
-          firstBatchSize = readBatchHeader(viewOf(head)).sizeInBytes
-        }
-        want = Math.max(want, firstBatchSize)
-      }
-      if (want <= 0) break
-      const chunk = segment.read(position, want)
-      const view = viewOf(chunk)
-      let pos = 0
-      let used = 0
-      while (pos + BATCH_HEADER_SIZE <= chunk.length) {
-        const header = readBatchHeader(view, pos)
-        if (pos + header.sizeInBytes > chunk.length) {
-          done = true
-          break
-        }
-        if (header.lastOffset >= bound || (found.length > 0 && total + header.sizeInBytes > maxBytes)) {
-          done = true
-          break
-        }
-        found.push({ header, chunk: chunks.length, start: pos })
-        total += header.sizeInBytes
-        pos += header.sizeInBytes
-        used = pos
-      }
-      if (pos + BATCH_HEADER_SIZE > chunk.length && pos < chunk.length) done = true
-      if (used > 0) {
-        chunks.push(used === chunk.length ? chunk : chunk.subarray(0, used))
-        segment.rememberPosition(found.at(-1)!.header.lastOffset + 1, position + used)
-      }
-      if (used < segment.size - position) done = true
-    }
-
-    const records = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-    const chunkStarts: number[] = []
-    let offset = 0
-    for (const chunk of chunks) {
-      chunkStarts.push(offset)
-      offset += chunk.length
-    }
-    const batches: StoredBatch[] = found.map(({ header, chunk, start }) => {
-      const at = chunkStarts[chunk]! + start
-      return { ...header, raw: records.subarray(at, at + header.sizeInBytes) }
-    })
+    const { records, batches } = this.local.read(fetchOffset, maxBytes, bound)
     let abortedTransactions: ReadResult['abortedTransactions'] = []
     if (isolation === 'read_committed' && batches.length > 0) {
       const upperBound = batches.at(-1)!.lastOffset + 1
@@ -573,48 +366,10 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     }
   }
 
-  /** Index of the segment holding `offset` (the last one whose base offset is ≤ it), or 0. */
-  private segmentIndexFor(offset: number): number {
-    let lo = 0
-    let hi = this.segments.length - 1
-    let found = 0
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.segments[mid]!.baseOffset <= offset) {
-        found = mid
-        lo = mid + 1
-      } else {
-        hi = mid - 1
-      }
-    }
-    return found
-  }
-
   async offsetForTimestamp(timestamp: number): Promise<TimestampOffset | null> {
     this.ensureOpen()
     requireInteger('timestamp', timestamp, Number.MIN_SAFE_INTEGER)
-    for (const segment of this.segments) {
-      if (segment.maxTimestamp < timestamp || segment.size === 0) continue
-      const startOffset = Math.max(segment.timeIndex.lookup(timestamp), this.currentLogStartOffset)
-      let result: TimestampOffset | null = null
-      const outcome = segment.scan(segment.offsetIndex.lookup(startOffset), segment.size, { needsBytes: (h) => h.maxTimestamp >= timestamp }, (header, _position, bytes) => {
-        if (header.maxTimestamp < timestamp || header.lastOffset < this.currentLogStartOffset || !bytes) return true
-        if (header.compression !== 'none') {
-          result = { offset: Math.max(header.baseOffset, this.currentLogStartOffset), timestamp: header.maxTimestamp, leaderEpoch: header.partitionLeaderEpoch }
-          return false
-        }
-        for (const record of decodeBatchRecords(bytes, header)) {
-          if (record.timestamp >= timestamp && record.offset >= this.currentLogStartOffset) {
-            result = { offset: record.offset, timestamp: record.timestamp, leaderEpoch: header.partitionLeaderEpoch }
-            return false
-          }
-        }
-        return true
-      })
-      if (outcome.error) throw outcome.error
-      if (result) return result
-    }
-    return null
+    return this.local.offsetForTimestamp(timestamp, this.currentLogStartOffset)
   }
 
   // HIGH WATERMARK
@@ -645,7 +400,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     while (this.highWatermarkCheckpointInFlight) await this.highWatermarkCheckpointInFlight
     const value = this.currentHighWatermark
     if (value === this.checkpointedHighWatermark) return
-    const write = writeFileDurablyAsync(path.join(this.dir, HIGH_WATERMARK_CHECKPOINT_FILE), formatOffsetCheckpoint(value)).then(() => {
+    const write = this.checkpoints.writeHighWatermarkAsync(value).then(() => {
       this.checkpointedHighWatermark = value
     })
     this.highWatermarkCheckpointInFlight = write.finally(() => {
@@ -674,7 +429,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
   }
 
   private writeEpochCheckpoint(): void {
-    writeFileDurably(path.join(this.dir, LEADER_EPOCH_CHECKPOINT_FILE), formatEpochCheckpoint(this.epochCache.entries()))
+    this.checkpoints.writeEpochs(this.epochCache.entries())
   }
 
   // PRODUCER STATE
@@ -698,8 +453,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
   /** Aborted transactions with a marker at or after `fromOffset` and data before `toOffset`, in marker order. */
   abortedTransactions(fromOffset: number, toOffset: number): AbortedTransaction[] {
     const out: AbortedTransaction[] = []
-    for (let i = this.segmentIndexFor(fromOffset); i < this.segments.length; i++) {
-      out.push(...collectAbortedTransactions(this.segments[i]!.aborted, fromOffset, toOffset))
+    const segments = this.local.segments
+    for (let i = segments.indexFor(fromOffset); i < segments.count; i++) {
+      out.push(...collectAbortedTransactions(segments.at(i).aborted, fromOffset, toOffset))
     }
     return out
   }
@@ -711,45 +467,22 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     requireInteger('offset', offset, 0)
     const oldEnd = this.logEndOffset
     if (offset >= oldEnd) return { removedRecords: 0, logEndOffset: oldEnd }
-    if (offset < this.segments[0]!.baseOffset) {
+    if (offset < this.local.segments.first.baseOffset) {
       const { removedRecords } = await this.truncateFullyAndStartAt(offset)
       return { removedRecords, logEndOffset: offset }
     }
+    this.onSegmentsChanged()
     try {
-      const index = this.segmentIndexFor(offset)
-      const segment = this.segments[index]!
-      const located = segment.findBatch(offset)
-      const cutPosition = located ? located.position : segment.size
-      const newEnd = located ? located.header.baseOffset : segment.nextOffset
-
+      const newEnd = this.local.truncateTo(offset)
       deleteProducerSnapshots(this.dir, (o) => o > newEnd)
-      for (let i = this.segments.length - 1; i > index; i--) {
-        const doomed = this.segments[i]!
-        this.retireFd(doomed.detachWriter())
-        doomed.deleteFiles()
-      }
-      fsyncDirectory(this.dir)
-      this.segments.length = index + 1
-      this.truncationGeneration++
-      segment.openWriter()
-      this.config.descriptorBudget.touch(this)
-      segment.truncateToPosition(cutPosition)
-      // The segment is active again: its index files no longer describe it and are rewritten on roll/close.
-      segment.deleteIndexFiles()
-      segment.reloadStatsByScan(this.config.indexIntervalBytes)
-      segment.aborted = segment.aborted.filter((t) => t.lastOffset < newEnd)
-
-      this.rejectWaitersFrom(newEnd)
-      this.markDurable(this.writeSeq, newEnd)
-      this.currentDurableEndOffset = newEnd
-
       if (this.epochCache.truncateFromEnd(newEnd)) this.writeEpochCheckpoint()
       if (newEnd < this.currentLogStartOffset) {
         this.currentLogStartOffset = newEnd
-        writeFileDurably(path.join(this.dir, LOG_START_OFFSET_CHECKPOINT_FILE), formatOffsetCheckpoint(newEnd))
+        this.checkpoints.writeLogStartOffset(newEnd)
       }
       this.currentHighWatermark = Math.min(this.currentHighWatermark, newEnd)
-      this.rebuildProducerState(newEnd)
+      this.producerState = rebuildProducerState(this.dir, this.local.segments, this.epochCache, this.currentHighWatermark, newEnd)
+      this.firstDirtyOffset = Math.min(this.firstDirtyOffset, newEnd)
       return { removedRecords: oldEnd - newEnd, logEndOffset: newEnd }
     } catch (cause) {
       if (cause instanceof StorageError && cause.code !== 'CORRUPT_RECORD') throw cause
@@ -761,39 +494,21 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
     this.ensureWritable()
     requireInteger('offset', offset, 0)
     const removedRecords = this.logEndOffset - this.currentLogStartOffset
+    this.onSegmentsChanged()
     try {
       deleteProducerSnapshots(this.dir, () => true)
-      for (let i = this.segments.length - 1; i >= 0; i--) {
-        const doomed = this.segments[i]!
-        this.retireFd(doomed.detachWriter())
-        doomed.deleteFiles()
-      }
-      this.segments = [LogSegment.create(this.dir, offset, this.config.now())]
-      this.config.descriptorBudget.touch(this)
-      fsyncDirectory(this.dir)
-      this.truncationGeneration++
-      this.rejectWaitersFrom(-Infinity)
-      this.markDurable(this.writeSeq)
-      this.currentDurableEndOffset = offset
+      this.local.deleteAllAndStartAt(offset)
       this.currentLogStartOffset = offset
-      writeFileDurably(path.join(this.dir, LOG_START_OFFSET_CHECKPOINT_FILE), formatOffsetCheckpoint(offset))
+      this.checkpoints.writeLogStartOffset(offset)
       this.epochCache.clear()
       this.writeEpochCheckpoint()
       this.currentHighWatermark = offset
       this.producerState = new ProducerStateManager()
+      this.firstDirtyOffset = offset
       return { removedRecords }
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `emptying ${this.dir} failed`, { cause }))
     }
-  }
-
-  private rejectWaitersFrom(newEnd: number): void {
-    const kept: DurabilityWaiter[] = []
-    for (const waiter of this.waiters) {
-      if (waiter.lastOffset >= 0 && waiter.lastOffset >= newEnd) waiter.reject(new StorageError('LOG_TRUNCATED', `offset ${waiter.lastOffset} was truncated before it became durable`))
-      else kept.push(waiter)
-    }
-    this.waiters = kept
   }
 
   async deleteRecordsBefore(offset: number): Promise<number> {
@@ -809,12 +524,14 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
 
   async applyRetention(): Promise<RetentionResult> {
     this.ensureWritable()
+    if (!deletes(this.config.cleanupPolicy)) return { deletedSegments: 0, logStartOffset: this.currentLogStartOffset }
     const now = this.config.now()
-    let totalSize = this.segments.reduce((sum, s) => sum + s.size, 0)
+    const segments = this.local.segments
+    let totalSize = segments.totalSize
     let deletable = 0
-    for (let i = 0; i < this.segments.length - 1; i++) {
-      const segment = this.segments[i]!
-      const next = this.segments[i + 1]!
+    for (let i = 0; i < segments.count - 1; i++) {
+      const segment = segments.at(i)
+      const next = segments.at(i + 1)
       if (next.baseOffset > this.currentHighWatermark) break
       const expired = this.config.retentionMs >= 0 && now - segment.maxTimestamp > this.config.retentionMs
       const oversized = this.config.retentionBytes >= 0 && totalSize - segment.size >= this.config.retentionBytes
@@ -823,221 +540,99 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
       deletable++
     }
     if (deletable === 0) return { deletedSegments: 0, logStartOffset: this.currentLogStartOffset }
-    const before = this.segments.length
-    this.advanceLogStartOffset(this.segments[deletable]!.baseOffset)
-    return { deletedSegments: before - this.segments.length, logStartOffset: this.currentLogStartOffset }
+    const before = segments.count
+    this.advanceLogStartOffset(segments.at(deletable).baseOffset)
+    return { deletedSegments: before - segments.count, logStartOffset: this.currentLogStartOffset }
   }
 
   /** Moves the log start offset forward (checkpoint first, so a crash never resurrects deleted records) and deletes whole segments below it. */
   private advanceLogStartOffset(offset: number): void {
+    this.onSegmentsChanged()
     try {
-      writeFileDurably(path.join(this.dir, LOG_START_OFFSET_CHECKPOINT_FILE), formatOffsetCheckpoint(offset))
+      this.checkpoints.writeLogStartOffset(offset)
       this.currentLogStartOffset = offset
+      this.firstDirtyOffset = Math.max(this.firstDirtyOffset, offset)
       this.currentHighWatermark = Math.max(this.currentHighWatermark, offset)
       if (this.epochCache.truncateFromStart(offset)) this.writeEpochCheckpoint()
-      let remove = 0
-      while (remove < this.segments.length - 1 && this.segments[remove + 1]!.baseOffset <= offset) remove++
-      if (remove > 0) {
-        const firstKept = this.segments[remove]!.baseOffset
-        for (const doomed of this.segments.slice(0, remove)) doomed.deleteFiles()
-        this.segments.splice(0, remove)
-        deleteProducerSnapshots(this.dir, (o) => o < firstKept)
-        fsyncDirectory(this.dir)
-      }
+      const firstKept = this.local.deleteSegmentsBelow(offset)
+      if (firstKept !== undefined) deleteProducerSnapshots(this.dir, (o) => o < firstKept)
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `advancing the log start offset of ${this.dir} failed`, { cause }))
     }
   }
 
-  // RECOVERY
+  // COMPACTION
 
-  /** Replays [from, to) of the log into producer state (and, when asked, the epoch cache and aborted indexes). */
-  private replay(from: number, to: number, collectAbortedFrom: number): void {
-    for (const segment of this.segments) {
-      if (segment.nextOffset <= from || segment.baseOffset >= to) continue
-      const start = from > segment.baseOffset ? (segment.findBatch(from)?.position ?? segment.size) : 0
-      const outcome = segment.scan(start, segment.size, { needsBytes: (h) => h.isControl }, (header, _position, bytes) => {
-        if (header.baseOffset >= to) return false
-        let control: ControlInfo | undefined
-        if (header.isControl && bytes) {
-          try {
-            control = readControlInfo(bytes, header)
-          } catch {
-            control = { typeId: -1, type: 'CONTROL' }
-          }
-        }
-        this.applyBatch(segment, header, control, header.baseOffset >= collectAbortedFrom)
-        return true
-      })
-      if (outcome.error) throw outcome.error
+  private onSegmentsChanged(): void {
+    this.structureVersion++
+  }
+
+  cleanerState(): { dirtyRatio: number; minCleanableDirtyRatio: number; deleteHorizonDue: boolean } {
+    const range = cleanableRange(this.cleanTarget())
+    return {
+      dirtyRatio: range.totalBytes === 0 ? 0 : range.dirtyBytes / range.totalBytes,
+      minCleanableDirtyRatio: this.config.minCleanableDirtyRatio,
+      deleteHorizonDue: this.cleanTarget().deleteHorizonDue(),
     }
   }
 
-  /** Producer state at `endOffset` from the newest snapshot at or below it plus a replay of the rest. */
-  private rebuildProducerState(endOffset: number): void {
-    const snapshot = latestProducerSnapshot(this.dir, endOffset)
-    this.producerState = snapshot ? ProducerStateManager.fromSnapshot(snapshot) : new ProducerStateManager()
-    const from = Math.max(snapshot?.offset ?? 0, this.segments[0]!.baseOffset)
-    this.replay(from, endOffset, Number.POSITIVE_INFINITY)
-  }
-
-  private load(): void {
-    if (!fs.existsSync(this.dir)) {
-      fs.mkdirSync(this.dir, { recursive: true })
-      fsyncDirectory(path.dirname(this.dir))
-    }
-    for (const name of fs.readdirSync(this.dir)) {
-      if (name.endsWith('.tmp')) unlinkIfExists(path.join(this.dir, name))
-    }
-    const now = this.config.now()
-    const bases = fs
-      .readdirSync(this.dir)
-      .map((name) => parseOffsetFileName(name, LOG_SUFFIX))
-      .filter((o): o is number => o !== undefined)
-      .sort((a, b) => a - b)
-    const checkpointedLogStart = this.readOffsetCheckpoint(LOG_START_OFFSET_CHECKPOINT_FILE)
-    const clean = this.readCleanShutdownMarker()
-
-    if (bases.length === 0) {
-      this.segments = [LogSegment.create(this.dir, checkpointedLogStart ?? 0, now)]
-      fsyncDirectory(this.dir)
-    } else {
-      this.segments = bases.map((base) => {
-        const segment = new LogSegment(this.dir, base, now)
-        segment.size = fs.statSync(segment.logPath).size
-        return segment
-      })
-    }
-
-    let needFullReplay = false
-    for (const segment of this.segments.slice(0, -1)) {
-      const { indexesOk, txnIndexOk } = segment.loadIndexFiles()
-      if (indexesOk) {
-        this.findSegmentEnd(segment)
-      } else {
-        segment.reloadStatsByScan(this.config.indexIntervalBytes)
-        segment.sealTimeIndex()
-        if (txnIndexOk) segment.writeIndexFiles()
-      }
-      if (!txnIndexOk) needFullReplay = true
-    }
-
-    const active = this.active
-    let trustedClean = false
-    if (clean && clean.activeBaseOffset === active.baseOffset && clean.activeSize === active.size) {
-      const { indexesOk, txnIndexOk } = active.loadIndexFiles()
-      if (indexesOk && txnIndexOk) {
-        this.findSegmentEnd(active)
-        trustedClean = active.nextOffset === clean.logEndOffset
-      }
-    }
-    if (!trustedClean) this.recoverActiveSegment(active)
-
-    const logEnd = this.logEndOffset
-    const firstBase = this.segments[0]!.baseOffset
-    this.currentLogStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), logEnd)
-    let removeBelow = 0
-    while (removeBelow < this.segments.length - 1 && this.segments[removeBelow + 1]!.baseOffset <= this.currentLogStartOffset) removeBelow++
-    for (const doomed of this.segments.splice(0, removeBelow)) doomed.deleteFiles()
-
-    try {
-      const text = readFileIfExists(path.join(this.dir, LEADER_EPOCH_CHECKPOINT_FILE))
-      this.epochCache = new LeaderEpochCache(text === undefined ? [] : parseEpochCheckpoint(text.toString('utf8')))
-    } catch {
-      this.epochCache = new LeaderEpochCache()
-      needFullReplay = true
-    }
-    this.epochCache.truncateFromEnd(logEnd)
-    this.epochCache.truncateFromStart(this.currentLogStartOffset)
-
-    const checkpointedHighWatermark = this.readOffsetCheckpoint(HIGH_WATERMARK_CHECKPOINT_FILE) ?? 0
-    this.currentHighWatermark = Math.min(Math.max(checkpointedHighWatermark, this.currentLogStartOffset), logEnd)
-    this.checkpointedHighWatermark = checkpointedHighWatermark
-
-    deleteProducerSnapshots(this.dir, (o) => o > logEnd)
-    const cleanSnapshot = trustedClean && !needFullReplay ? readProducerSnapshot(this.dir, logEnd) : undefined
-    if (cleanSnapshot) {
-      this.producerState = ProducerStateManager.fromSnapshot(cleanSnapshot)
-    } else {
-      const firstKept = this.segments[0]!.baseOffset
-      const snapshot = needFullReplay ? undefined : latestProducerSnapshot(this.dir, this.active.baseOffset)
-      this.producerState = snapshot ? ProducerStateManager.fromSnapshot(snapshot) : new ProducerStateManager()
-      if (needFullReplay) for (const segment of this.segments) segment.aborted = []
-      const collectFrom = needFullReplay ? firstKept : trustedClean ? logEnd : this.active.baseOffset
-      if (!trustedClean && !needFullReplay) this.active.aborted = []
-      this.replay(Math.max(snapshot?.offset ?? firstKept, firstKept), logEnd, collectFrom)
-      if (needFullReplay) for (const segment of this.segments.slice(0, -1)) segment.writeIndexFiles()
-    }
-    this.producerState.onHighWatermarkUpdated(this.currentHighWatermark)
-    // Keep one snapshot per segment base (truncation and recovery start from those); others were for this open.
-    const segmentBases = new Set(this.segments.map((s) => s.baseOffset))
-    deleteProducerSnapshots(this.dir, (o) => !segmentBases.has(o))
-
-    this.active.openWriter()
-    this.config.descriptorBudget.touch(this)
-    // Any later crash must recover by scanning again: the marker goes, durably, before the first new write.
-    unlinkIfExists(path.join(this.dir, CLEAN_SHUTDOWN_FILE))
-    fsyncDirectory(this.dir)
-    this.currentDurableEndOffset = logEnd
-  }
-
-  /** Sets `nextOffset` of a segment whose indexes were loaded: scans the headers after the last index entry. */
-  private findSegmentEnd(segment: LogSegment): void {
-    const start = segment.offsetIndex.lookup(Number.MAX_SAFE_INTEGER)
-    segment.nextOffset = segment.baseOffset
-    let last: BatchHeader | undefined
-    let lastPosition = 0
-    const outcome = segment.scan(start, segment.size, {}, (header, position) => {
-      last = header
-      lastPosition = position
+  async compact(): Promise<CleanOutcome> {
+    this.ensureWritable()
+    if (!compacts(this.config.cleanupPolicy)) return { kind: 'nothing-to-clean' }
+    // One pass at a time: a second caller shares the running one.
+    this.cleaning ??= cleanLog(this.cleanTarget(), { offsetMapCapacity: this.config.cleaner.offsetMapCapacity, sliceMs: this.config.cleaner.sliceMs }).finally(() => {
+      this.cleaning = undefined
     })
-    if (outcome.error) throw outcome.error
-    if (last) {
-      segment.nextOffset = last.lastOffset + 1
-      segment.bytesSinceLastIndexEntry = lastPosition + last.sizeInBytes - start
+    return this.cleaning
+  }
+
+  /** The log as the cleaner sees it: read access plus the two writes a pass makes (the swap and its checkpoint). */
+  private cleanTarget(): CleanTarget {
+    return {
+      dir: this.dir,
+      segments: () => this.local.segments,
+      structureVersion: () => (this.closed || this.local.commit.failed ? -1 : this.structureVersion),
+      logStartOffset: () => this.currentLogStartOffset,
+      lastStableOffset: () => this.lastStableOffset,
+      firstDirtyOffset: () => this.firstDirtyOffset,
+      deleteHorizonDue: () => this.nextDeleteHorizonMs !== undefined && this.nextDeleteHorizonMs <= this.config.now(),
+      abortedTransactions: (from, to) => this.abortedTransactions(from, to),
+      activeProducers: () => {
+        const out = new Map<number, { lastDataOffset: number | null; producerEpoch: number }>()
+        for (const e of this.producerState.entries()) out.set(e.producerId, { lastDataOffset: e.batches.at(-1)?.lastOffset ?? null, producerEpoch: e.producerEpoch })
+        return out
+      },
+      config: () => this.config,
+      swapCleanedSegment: (group, cleaned, retainedAborted, version) => this.swapCleanedSegment(group, cleaned, retainedAborted, version),
+      completePass: (firstDirtyOffset, nextDeleteHorizonMs) => {
+        if (this.closed || this.local.commit.failed) return
+        this.firstDirtyOffset = Math.max(this.firstDirtyOffset, firstDirtyOffset)
+        this.nextDeleteHorizonMs = nextDeleteHorizonMs
+        try {
+          this.checkpoints.writeCleanerOffset(this.firstDirtyOffset)
+        } catch (cause) {
+          throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `writing the cleaner checkpoint of ${this.dir} failed`, { cause }))
+        }
+      },
     }
   }
 
   /**
-   * Kafka's recovery of the tail: validate every batch (length, magic, CRC32C, offsets increasing from the
-   * segment base) and cut the file at the first bad one; rebuild the in-memory indexes.
+   * Replaces a group of sealed segments by its cleaned copy in one synchronous step, so a reader sees either the
+   * old segments or the new one. Refused when the log was truncated, trimmed or closed since the pass began.
    */
-  private recoverActiveSegment(segment: LogSegment): void {
-    segment.resetStats()
-    let expected = segment.baseOffset
-    let validEnd = 0
-    segment.scan(0, segment.size, { crc32c }, (header, position) => {
-      if (header.baseOffset < expected) return false
-      segment.onBatchAppended(header, position, this.config.indexIntervalBytes)
-      expected = header.lastOffset + 1
-      validEnd = position + header.sizeInBytes
+  private swapCleanedSegment(group: SegmentGroup, cleaned: LogSegment, retainedAborted: AbortedTransaction[], version: number): boolean {
+    if (this.closed || this.local.commit.failed || version !== this.structureVersion) return false
+    try {
+      swapInCleanedSegment(this.dir, group.baseOffset, group.endOffset)
+      cleaned.aborted = retainedAborted.sort((a, b) => a.lastOffset - b.lastOffset)
+      cleaned.writeIndexFiles()
+      this.local.segments.replace(group.firstIndex, group.count, cleaned)
+      deleteProducerSnapshots(this.dir, (o) => o > group.baseOffset && o < group.endOffset)
       return true
-    })
-    if (validEnd < segment.size) segment.truncateToPosition(validEnd)
-  }
-
-  private readOffsetCheckpoint(name: string): number | undefined {
-    const bytes = readFileIfExists(path.join(this.dir, name))
-    if (bytes === undefined) return undefined
-    try {
-      return parseOffsetCheckpoint(bytes.toString('utf8'))
-    } catch {
-      return undefined
+    } catch (cause) {
+      throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `swapping cleaned segment ${group.baseOffset} of ${this.dir} failed`, { cause }))
     }
-  }
-
-  private readCleanShutdownMarker(): CleanShutdownMarker | undefined {
-    const bytes = readFileIfExists(path.join(this.dir, CLEAN_SHUTDOWN_FILE))
-    if (bytes === undefined) return undefined
-    try {
-      const parsed = JSON.parse(bytes.toString('utf8')) as Partial<CleanShutdownMarker>
-      if (typeof parsed.logEndOffset === 'number' && typeof parsed.activeBaseOffset === 'number' && typeof parsed.activeSize === 'number') {
-        return { logEndOffset: parsed.logEndOffset, activeBaseOffset: parsed.activeBaseOffset, activeSize: parsed.activeSize }
-      }
-    } catch {
-      // A torn marker means an unclean shutdown.
-    }
-    return undefined
   }
 
   // SHUTDOWN
@@ -1045,7 +640,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
   /** Waits for pending appends, persists indexes, producer snapshot and checkpoints, then marks a clean shutdown. */
   async close(): Promise<void> {
     if (this.closed) return
-    if (!this.failure) {
+    if (!this.local.commit.failed) {
       try {
         await this.flush()
       } catch {
@@ -1053,39 +648,30 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder {
       }
     }
     while (this.highWatermarkCheckpointInFlight) await this.highWatermarkCheckpointInFlight.catch(() => undefined)
+    // A pass in flight gives up at its next slice and removes its files before the segments are released.
+    this.onSegmentsChanged()
+    this.config.cleaner.unregister(this)
+    await this.cleaning?.catch(() => undefined)
     this.closed = true
     try {
-      if (!this.failure) {
-        const active = this.active
-        if (active.fd !== undefined) fs.fdatasyncSync(active.fd)
-        active.sealTimeIndex()
-        active.writeIndexFiles()
+      if (!this.local.commit.failed) {
+        const active = this.local.active
+        this.local.sealActiveSegment()
         writeProducerSnapshot(this.dir, this.producerState.snapshot(this.logEndOffset))
         this.writeEpochCheckpoint()
-        writeFileDurably(path.join(this.dir, HIGH_WATERMARK_CHECKPOINT_FILE), formatOffsetCheckpoint(this.currentHighWatermark))
-        const marker: CleanShutdownMarker = { logEndOffset: this.logEndOffset, activeBaseOffset: active.baseOffset, activeSize: active.size }
-        writeFileDurably(path.join(this.dir, CLEAN_SHUTDOWN_FILE), JSON.stringify(marker))
+        this.checkpoints.writeHighWatermark(this.currentHighWatermark)
+        this.checkpoints.writeCleanShutdown({ logEndOffset: this.logEndOffset, activeBaseOffset: active.baseOffset, activeSize: active.size })
       }
     } finally {
-      for (const segment of this.segments) this.retireFd(segment.detachWriter())
-      this.closeRetiredFds()
-      this.config.descriptorBudget.forget(this)
+      this.local.closeWriters()
     }
   }
 
   // DESCRIPTORS
 
-  /** Reopens the active segment's descriptor if the budget took it, and marks this log recently written. */
-  private useWriter(): void {
-    this.active.openWriter()
-    this.config.descriptorBudget.touch(this)
-  }
-
   releaseDescriptor(): boolean {
     // Only with everything written already fdatasync'ed: a pending flush needs this descriptor.
-    if (this.closed || this.failure || this.flushing || this.flushScheduled || this.waiters.length > 0 || this.durableSeq < this.writeSeq) return false
-    if (this.active.fd === undefined) return true
-    this.retireFd(this.active.detachWriter())
-    return true
+    if (this.closed) return false
+    return this.local.releaseDescriptor()
   }
 }

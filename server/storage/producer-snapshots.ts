@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { ProducerStateSnapshot } from '@/lib/log/producer-state'
 import { isProducerStateSnapshot } from '@/lib/log/producer-state'
 import { crc32c } from './crc32c'
-import { readFileIfExists, unlinkIfExists, writeFileDurably } from './fs-utils'
+import { readFileIfExists, unlinkIfExists, writeFileDurably } from '@/server/util/durable-file'
 import { offsetFileName, parseOffsetFileName, PRODUCER_SNAPSHOT_SUFFIX } from './segment'
 
 /*

@@ -36,6 +36,16 @@ export interface PartitionLogConfig {
   now?: () => number
   /** Bounds the open writer descriptors shared with other logs. Default: the process-wide budget. */
   descriptorBudget?: import('./descriptor-budget').DescriptorBudget
+  /** Kafka `cleanup.policy`: "delete" (default) applies retention; "compact" runs the cleaner instead; "compact,delete" both. */
+  cleanupPolicy?: import('./cleaner/cleaner-config').CleanupPolicy
+  /** Kafka `delete.retention.ms`: tombstones (and markers of emptied transactions) outlive their first clean by this. Default 1 day. */
+  deleteRetentionMs?: number
+  /** Kafka `min.cleanable.dirty.ratio`: when the background cleaner picks this log. Default 0.5. */
+  minCleanableDirtyRatio?: number
+  /** Kafka `min.compaction.lag.ms`: segments with records younger than this are not cleaned. Default 0. */
+  minCompactionLagMs?: number
+  /** The background cleaner compacted logs register with. Default: the process-wide one. */
+  cleaner?: import('./cleaner/log-cleaner').LogCleaner
 }
 
 export interface AppendAsLeaderOptions {
@@ -193,8 +203,16 @@ export interface PartitionLogApi {
   truncateFullyAndStartAt(offset: number): Promise<{ removedRecords: number }>
   /** Moves the log start offset to `offset` (≤ HW) and deletes segments wholly below it; returns the new start. */
   deleteRecordsBefore(offset: number): Promise<number>
-  /** Deletes whole old segments per retentionMs / retentionBytes (never the active one, never beyond the HW). */
+  /**
+   * Deletes whole old segments per retentionMs / retentionBytes (never the active one, never beyond the HW).
+   * A log with cleanup.policy "compact" keeps everything (the cleaner bounds it instead).
+   */
   applyRetention(): Promise<RetentionResult>
+  /**
+   * One log-cleaner pass now (the background cleaner runs the same when the dirty ratio says so): the latest
+   * record per key is kept, offsets unchanged; see cleaner/cleaner.ts. Nothing to clean on a "delete" log.
+   */
+  compact(): Promise<import('./cleaner/cleaner').CleanOutcome>
 
   /** Resolves once everything written so far is durable. */
   flush(): Promise<void>

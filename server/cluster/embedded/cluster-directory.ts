@@ -1,6 +1,7 @@
 import 'server-only'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
+import { compactionConfigOfTopic } from '@/server/storage/cleaner/cleaner-config'
 import type { PartitionLogApi, PartitionLogConfig } from '@/server/storage/types'
 import { ClusterError, toClusterError } from '../errors'
 import type { PartitionDescription, TopicDescription, TopicPartition } from '../ports'
@@ -158,6 +159,7 @@ export class ClusterDirectory {
     const config: PartitionLogConfig = {
       segmentBytes: integerConfig(c, 'segment.bytes', this.config.segmentBytes),
       now: () => this.clock.now(),
+      ...compactionConfigOfTopic(c),
     }
     if (c['segment.ms'] !== undefined) config.segmentMs = integerConfig(c, 'segment.ms', 0)
     if (c['retention.ms'] !== undefined) config.retentionMs = integerConfig(c, 'retention.ms', -1)

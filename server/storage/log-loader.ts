@@ -1,0 +1,235 @@
+import 'server-only'
+import fs from 'node:fs'
+import path from 'node:path'
+import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
+import { ProducerStateManager, type ProducerStateSnapshot } from '@/lib/log/producer-state'
+import type { BatchHeader } from '@/lib/log/types'
+import { fsyncDirectory, unlinkIfExists } from '@/server/util/durable-file'
+import { completeInterruptedSwaps } from './cleaner/segment-swap'
+import { crc32c } from './crc32c'
+import type { CleanShutdownMarker, LogCheckpoints } from './log-checkpoints'
+import { replayLog } from './log-replay'
+import { LogSegments } from './log-segments'
+import { deleteProducerSnapshots, latestProducerSnapshot, readProducerSnapshot } from './producer-snapshots'
+import { LOG_SUFFIX, LogSegment, parseOffsetFileName } from './segment'
+
+export interface LoaderConfig {
+  indexIntervalBytes: number
+  now: () => number
+}
+
+/** Everything a partition log holds in memory, as recovered from its directory. */
+export interface LoadedLog {
+  segments: LogSegments
+  logStartOffset: number
+  highWatermark: number
+  checkpointedHighWatermark: number
+  epochCache: LeaderEpochCache
+  producerState: ProducerStateManager
+}
+
+/** How the active segment is known to be whole: vouched for by a clean close, or scanned and cut. */
+type ActiveSegmentState = { kind: 'clean-shutdown' } | { kind: 'recovered' }
+
+/** What the sealed segments' index files told us. */
+type SealedIndexState = { kind: 'intact' } | { kind: 'txn-index-lost' }
+
+/**
+ * How producer state and the aborted-transaction indexes are rebuilt (Kafka's LogLoader + rebuildProducerState):
+ * - `clean-snapshot`: a clean close wrote a snapshot at the log end; nothing to replay.
+ * - `replay-after-clean`: clean close, but that snapshot is gone: replay from the newest segment-base snapshot;
+ *   the aborted indexes on disk are complete.
+ * - `replay-active`: after a crash: replay from the newest snapshot at or below the active segment, rebuilding
+ *   the active segment's aborted index (sealed segments have theirs on disk).
+ * - `full-replay`: a transaction index or the epoch checkpoint was unreadable: replay the whole log, rebuild
+ *   every aborted index and rewrite the sealed segments' index files.
+ */
+type ProducerStateRecovery =
+  | { kind: 'clean-snapshot'; snapshot: ProducerStateSnapshot }
+  | { kind: 'replay-after-clean' }
+  | { kind: 'replay-active' }
+  | { kind: 'full-replay' }
+
+/** The one decision of recovery, from what the files said. Pure. */
+export function chooseProducerStateRecovery(
+  active: ActiveSegmentState,
+  sealed: SealedIndexState,
+  epochs: 'ok' | 'unreadable',
+  snapshotAtLogEnd: () => ProducerStateSnapshot | undefined,
+): ProducerStateRecovery {
+  if (sealed.kind === 'txn-index-lost' || epochs === 'unreadable') return { kind: 'full-replay' }
+  if (active.kind === 'recovered') return { kind: 'replay-active' }
+  const snapshot = snapshotAtLogEnd()
+  return snapshot ? { kind: 'clean-snapshot', snapshot } : { kind: 'replay-after-clean' }
+}
+
+/**
+ * Opens or recovers the log in `dir` (Kafka's LogLoader): leftovers of interrupted writes and cleanings first,
+ * then the sealed segments (index files, or a rebuild), the active segment (trusted after a clean close, else
+ * scanned and cut at the first torn or corrupt batch), the log start, the epoch cache and high watermark from
+ * their checkpoints, and producer state as `chooseProducerStateRecovery` says.
+ */
+export function loadLog(dir: string, checkpoints: LogCheckpoints, config: LoaderConfig): LoadedLog {
+  prepareDirectory(dir)
+  const cleanMarker = checkpoints.readCleanShutdown()
+  const checkpointedLogStart = checkpoints.readLogStartOffset()
+  const segments = openSegments(dir, checkpointedLogStart ?? 0, config.now())
+
+  const sealed = loadSealedSegments(segments, config.indexIntervalBytes)
+  const active = loadActiveSegment(segments.active, cleanMarker, config.indexIntervalBytes)
+
+  const logEnd = segments.active.nextOffset
+  const firstBase = segments.first.baseOffset
+  const logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), logEnd)
+  for (const doomed of segments.removeFirst(segments.countWhollyBelow(logStartOffset))) doomed.deleteFiles()
+
+  const epochCheckpoint = checkpoints.readEpochs()
+  const epochCache = new LeaderEpochCache(epochCheckpoint.status === 'ok' ? epochCheckpoint.entries : [])
+  epochCache.truncateFromEnd(logEnd)
+  epochCache.truncateFromStart(logStartOffset)
+
+  const checkpointedHighWatermark = checkpoints.readHighWatermark() ?? 0
+  const highWatermark = Math.min(Math.max(checkpointedHighWatermark, logStartOffset), logEnd)
+
+  deleteProducerSnapshots(dir, (o) => o > logEnd)
+  const recovery = chooseProducerStateRecovery(active, sealed, epochCheckpoint.status, () => readProducerSnapshot(dir, logEnd))
+  const producerState = recoverProducerState(dir, segments, recovery, { epochCache, highWatermark })
+  producerState.onHighWatermarkUpdated(highWatermark)
+  // Keep one snapshot per segment base (truncation and recovery start from those); others were for this open.
+  const segmentBases = new Set(segments.all().map((s) => s.baseOffset))
+  deleteProducerSnapshots(dir, (o) => !segmentBases.has(o))
+
+  segments.active.openWriter()
+  // Any later crash must recover by scanning again: the marker goes, durably, before the first new write.
+  checkpoints.removeCleanShutdown()
+  fsyncDirectory(dir)
+  return { segments, logStartOffset, highWatermark, checkpointedHighWatermark, epochCache, producerState }
+}
+
+/** Creates the directory, removes torn temp files and finishes or discards an interrupted cleaner swap. */
+function prepareDirectory(dir: string): void {
+  if (!fs.existsSync(dir)) {
+    fs.mkdirSync(dir, { recursive: true })
+    fsyncDirectory(path.dirname(dir))
+  }
+  for (const name of fs.readdirSync(dir)) {
+    if (name.endsWith('.tmp')) unlinkIfExists(path.join(dir, name))
+  }
+  completeInterruptedSwaps(dir)
+}
+
+function openSegments(dir: string, emptyLogStart: number, now: number): LogSegments {
+  const bases = fs
+    .readdirSync(dir)
+    .map((name) => parseOffsetFileName(name, LOG_SUFFIX))
+    .filter((o): o is number => o !== undefined)
+    .sort((a, b) => a - b)
+  if (bases.length === 0) {
+    const first = LogSegment.create(dir, emptyLogStart, now)
+    fsyncDirectory(dir)
+    return new LogSegments([first])
+  }
+  return new LogSegments(
+    bases.map((base) => {
+      const segment = new LogSegment(dir, base, now)
+      segment.size = fs.statSync(segment.logPath).size
+      return segment
+    }),
+  )
+}
+
+/** Sealed segments were fsync'd before the next one was created: their bytes are whole, only index files may be missing. */
+function loadSealedSegments(segments: LogSegments, indexIntervalBytes: number): SealedIndexState {
+  let state: SealedIndexState = { kind: 'intact' }
+  for (const segment of segments.inactive()) {
+    const { indexesOk, txnIndexOk } = segment.loadIndexFiles()
+    if (indexesOk) {
+      findSegmentEnd(segment)
+    } else {
+      segment.reloadStatsByScan(indexIntervalBytes)
+      segment.sealTimeIndex()
+      if (txnIndexOk) segment.writeIndexFiles()
+    }
+    if (!txnIndexOk) state = { kind: 'txn-index-lost' }
+  }
+  return state
+}
+
+function loadActiveSegment(active: LogSegment, clean: CleanShutdownMarker | undefined, indexIntervalBytes: number): ActiveSegmentState {
+  if (clean && clean.activeBaseOffset === active.baseOffset && clean.activeSize === active.size) {
+    const { indexesOk, txnIndexOk } = active.loadIndexFiles()
+    if (indexesOk && txnIndexOk) {
+      findSegmentEnd(active)
+      if (active.nextOffset === clean.logEndOffset) return { kind: 'clean-shutdown' }
+    }
+  }
+  recoverSegment(active, indexIntervalBytes)
+  return { kind: 'recovered' }
+}
+
+function recoverProducerState(
+  dir: string,
+  segments: LogSegments,
+  recovery: ProducerStateRecovery,
+  state: { epochCache: LeaderEpochCache; highWatermark: number },
+): ProducerStateManager {
+  const logEnd = segments.active.nextOffset
+  const firstKept = segments.first.baseOffset
+  const replayFromSnapshot = (collectAbortedFrom: number): ProducerStateManager => {
+    const snapshot = latestProducerSnapshot(dir, segments.active.baseOffset)
+    const producerState = snapshot ? ProducerStateManager.fromSnapshot(snapshot) : new ProducerStateManager()
+    replayLog(segments, { ...state, producerState }, Math.max(snapshot?.offset ?? firstKept, firstKept), logEnd, collectAbortedFrom)
+    return producerState
+  }
+  switch (recovery.kind) {
+    case 'clean-snapshot':
+      return ProducerStateManager.fromSnapshot(recovery.snapshot)
+    case 'replay-after-clean':
+      return replayFromSnapshot(logEnd)
+    case 'replay-active':
+      segments.active.aborted = []
+      return replayFromSnapshot(segments.active.baseOffset)
+    case 'full-replay': {
+      for (const segment of segments.all()) segment.aborted = []
+      const producerState = new ProducerStateManager()
+      replayLog(segments, { ...state, producerState }, firstKept, logEnd, firstKept)
+      for (const segment of segments.inactive()) segment.writeIndexFiles()
+      return producerState
+    }
+  }
+}
+
+/** Sets `nextOffset` of a segment whose indexes were loaded: scans the headers after the last index entry. */
+function findSegmentEnd(segment: LogSegment): void {
+  const start = segment.offsetIndex.lookup(Number.MAX_SAFE_INTEGER)
+  segment.nextOffset = segment.baseOffset
+  let last: BatchHeader | undefined
+  let lastPosition = 0
+  const outcome = segment.scan(start, segment.size, {}, (header, position) => {
+    last = header
+    lastPosition = position
+  })
+  if (outcome.error) throw outcome.error
+  if (last) {
+    segment.nextOffset = last.lastOffset + 1
+    segment.bytesSinceLastIndexEntry = lastPosition + last.sizeInBytes - start
+  }
+}
+
+/**
+ * Kafka's recovery of the tail: validate every batch (length, magic, CRC32C, offsets increasing from the
+ * segment base) and cut the file at the first bad one; rebuild the in-memory indexes.
+ */
+function recoverSegment(segment: LogSegment, indexIntervalBytes: number): void {
+  segment.resetStats()
+  let expected = segment.baseOffset
+  let validEnd = 0
+  segment.scan(0, segment.size, { crc32c }, (header, position) => {
+    if (header.baseOffset < expected) return false
+    segment.onBatchAppended(header, position, indexIntervalBytes)
+    expected = header.lastOffset + 1
+    validEnd = position + header.sizeInBytes
+    return true
+  })
+  if (validEnd < segment.size) segment.truncateToPosition(validEnd)
+}

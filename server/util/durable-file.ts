@@ -1,0 +1,164 @@
+import 'server-only'
+import fs from 'node:fs'
+import { chmod, open, readFile, rename, rm } from 'node:fs/promises'
+import path from 'node:path'
+
+/*
+ * The one durable-file helper of the server: replace a file atomically and durably (temp file, fsync, rename,
+ * fsync of the directory), so a crash leaves the old content or the new, never a torn mix; plus the
+ * directory fsync that makes creates, renames and unlinks durable.
+ *
+ * Synchronous variants serve the partition logs, which do their I/O synchronously so that every operation
+ * sees and leaves a consistent state without locks; asynchronous ones serve everything else (checkpoints in
+ * the background, control-plane files).
+ */
+
+/** Makes directory entries (create, rename, unlink) durable. */
+export function fsyncDirectory(dir: string): void {
+  const fd = fs.openSync(dir, 'r')
+  try {
+    fs.fsyncSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Replaces `file` atomically and durably, synchronously (temp file `<file>.tmp`). */
+export function writeFileDurably(file: string, data: string | Uint8Array): void {
+  const tmp = `${file}.tmp`
+  const fd = fs.openSync(tmp, 'w')
+  try {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+    let done = 0
+    while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, done)
+    fs.fsyncSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+  fs.renameSync(tmp, file)
+  fsyncDirectory(path.dirname(file))
+}
+
+/**
+ * Background checkpoints of thousands of partitions can fall due together; each holds two descriptors
+ * while it waits on fsync. This many run at once, the rest queue, so they never exhaust open files.
+ */
+const MAX_CONCURRENT_ASYNC_WRITES = 16
+let asyncWritesRunning = 0
+const asyncWriteQueue: Array<() => void> = []
+
+async function withAsyncWriteSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (asyncWritesRunning >= MAX_CONCURRENT_ASYNC_WRITES) await new Promise<void>((resolve) => asyncWriteQueue.push(resolve))
+  else asyncWritesRunning += 1
+  try {
+    return await work()
+  } finally {
+    // The slot passes straight to the next waiter, so the count never dips and lets a newcomer jump the queue.
+    const next = asyncWriteQueue.shift()
+    if (next) next()
+    else asyncWritesRunning -= 1
+  }
+}
+
+export interface AsyncDurableWriteOptions {
+  /**
+   * Permissions of the file. The temp file is created with them, so the content is never readable by others,
+   * not even for an instant; the temp name then carries the pid, as two processes may write the same file.
+   */
+  mode?: number
+}
+
+/** Asynchronous variant of writeFileDurably (at most 16 at once across the process). */
+export function writeFileDurablyAsync(file: string, data: string, options: AsyncDurableWriteOptions = {}): Promise<void> {
+  return withAsyncWriteSlot(() => writeFileDurablyNow(file, data, options))
+}
+
+async function writeFileDurablyNow(file: string, data: string, { mode }: AsyncDurableWriteOptions): Promise<void> {
+  const tmp = mode === undefined ? `${file}.tmp` : `${file}.${process.pid}.tmp`
+  if (mode !== undefined) await rm(tmp, { force: true })
+  const handle = await open(tmp, mode === undefined ? 'w' : 'wx', mode)
+  try {
+    await handle.writeFile(data, 'utf8')
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  // The umask may have narrowed the mode at creation; never widened, but make it exact.
+  if (mode !== undefined) await chmod(tmp, mode)
+  await rename(tmp, file)
+  await syncDirectory(path.dirname(file))
+}
+
+/** Replaces `file` with owner-only permissions (0600 unless told): for secrets and audit records. */
+export function writeFileAtomic(file: string, content: string, mode = 0o600): Promise<void> {
+  return writeFileDurablyAsync(file, content, { mode })
+}
+
+export function readFileIfExists(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+/** The file's text, or undefined when it does not exist. */
+export async function readTextIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+/** Deletes `file`; returns false when it did not exist. */
+export function unlinkIfExists(file: string): boolean {
+  try {
+    fs.unlinkSync(file)
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
+  }
+}
+
+/**
+ * Runs writes of a snapshot one at a time; a burst of `save()` calls while a write runs shares the next
+ * write, and each call resolves once a snapshot taken after it is durable.
+ */
+export class SnapshotWriter {
+  private running: Promise<void> | null = null
+  private queued: Promise<void> | null = null
+
+  constructor(private readonly write: () => Promise<void>) {}
+
+  save(): Promise<void> {
+    if (this.queued) return this.queued
+    if (!this.running) return this.start()
+    const next = () => {
+      this.queued = null
+      return this.start()
+    }
+    this.queued = this.running.then(next, next)
+    return this.queued
+  }
+
+  private start(): Promise<void> {
+    const running = this.write().finally(() => {
+      if (this.running === running) this.running = null
+    })
+    this.running = running
+    return running
+  }
+}
