@@ -37,7 +37,7 @@ if build_is_current; then
   echo "==> the build is current (sources unchanged since it was made): not building"
 else
   echo "==> building"
-  npm run build --silent
+  MIRRORBOARD_DEMO_BUILD=1 npm run build --silent
   save_build_stamp
 fi
 port="${PORT:-3000}"
