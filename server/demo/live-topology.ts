@@ -157,7 +157,7 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       ratePerSecond: 300,
       traffic: null,
       group: 'analytics',
-      description: 'Consumer group analytics reads click events and commits its position every second: it keeps up with the day, not with a burst.',
+      description: 'Consumer group analytics reads click events and commits its position every second: it keeps up with the day, not with a burst in the busy hours.',
       client: new GroupConsumer(source, 'clickstream', 'analytics'),
     },
   ]
