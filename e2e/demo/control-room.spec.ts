@@ -150,7 +150,8 @@ test.describe('the demo control room', () => {
   })
 
   test('the overview leads to the control room; the live mirror shows the lag the engine measured under the demo traffic', async ({ page }, testInfo) => {
-    await oneClickSignIn(page, '/')
+    await oneClickSignIn(page)
+    await page.goto('/')
     await expect(page.getByRole('link', { name: /Open the demo control room/ })).toHaveAttribute('href', '/demo')
     await expect(page.getByRole('link', { name: 'us-east-to-eu-west' }).first()).toBeVisible()
     await lookAt(page, testInfo, 'demo-overview')
