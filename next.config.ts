@@ -1,5 +1,14 @@
 import type { NextConfig } from 'next'
 
+/**
+ * `npm run demo` builds to serve, not to check (MIRRORBOARD_DEMO_BUILD=1, set by scripts/demo.sh): `npm test`
+ * type-checks everything, and a demo built once from a fresh clone gains nothing from Turbopack's build cache
+ * (written at the end of every build). Both cost a fresh clone's first demo tens of seconds.
+ */
+const demoBuild = process.env.MIRRORBOARD_DEMO_BUILD === '1'
+// npm test's production build comes right after its own type-check of every file (MIRRORBOARD_BUILD_SKIP_TYPECHECK=1).
+const buildOnce = demoBuild || process.env.MIRRORBOARD_BUILD_SKIP_TYPECHECK === '1'
+
 const nextConfig: NextConfig = {
   // kafkajs and the native CRC32C binding must be loaded by Node's require, once per process, not bundled.
   serverExternalPackages: ['kafkajs', '@node-rs/crc32'],
@@ -8,9 +17,8 @@ const nextConfig: NextConfig = {
   compress: false,
   reactStrictMode: true,
   // The build type-checks the app without its tests (their dev dependencies are absent from a production install).
-  // A run that has just type-checked everything (npm test's first step) skips the
-  // build's second pass over the same files: it costs a minute or more on two cores.
-  typescript: { tsconfigPath: 'tsconfig.build.json', ignoreBuildErrors: process.env.MIRRORBOARD_BUILD_SKIP_TYPECHECK === '1' },
+  typescript: { tsconfigPath: 'tsconfig.build.json', ignoreBuildErrors: buildOnce },
+  experimental: { turbopackFileSystemCacheForBuild: !buildOnce },
 }
 
 export default nextConfig

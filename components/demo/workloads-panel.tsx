@@ -38,11 +38,11 @@ export function WorkloadsPanel() {
         <div>
           <div
             aria-hidden
-            className="hidden grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_5rem_15.5rem_9.5rem] gap-4 border-b border-slate-100 pb-2 text-xs font-medium tracking-wide text-slate-500 uppercase lg:grid dark:border-slate-800 dark:text-slate-400"
+            className="hidden grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_6.5rem_15.5rem_9.5rem] gap-4 border-b border-slate-100 pb-2 text-xs font-medium tracking-wide text-slate-500 uppercase lg:grid dark:border-slate-800 dark:text-slate-400"
           >
             <span>Workload</span>
             <span>Topic</span>
-            <span className="text-right">Records</span>
+            <span className="text-right">Records · now</span>
             <span>Rate</span>
             <span className="text-right">State</span>
           </div>
@@ -86,7 +86,7 @@ function WorkloadRow({ workload }: { workload: Workload }) {
   const error = toggle.error ?? setRateMutation.error
   return (
     <li className="py-3" aria-label={workload.name}>
-      <div className="grid gap-x-4 gap-y-2 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_5rem_15.5rem_9.5rem] lg:items-center">
+      <div className="grid gap-x-4 gap-y-2 lg:grid-cols-[minmax(0,1.5fr)_minmax(0,1fr)_6.5rem_15.5rem_9.5rem] lg:items-center">
         <div className="min-w-0">
           <div className="flex items-start justify-between gap-2">
             <p className="font-mono text-sm font-medium break-all text-slate-900 dark:text-slate-100">{workload.name}</p>
@@ -105,7 +105,8 @@ function WorkloadRow({ workload }: { workload: Workload }) {
             <span className="font-mono">{workload.cluster}</span>
             <span className="text-slate-500 dark:text-slate-400"> · </span>
             <span className="tabular-nums">{formatCount(workload.recordsTotal)}</span>
-            <span className="text-slate-500 dark:text-slate-400"> {workload.kind === 'consumer' ? 'consumed' : 'written'}</span>
+            <span className="text-slate-500 dark:text-slate-400"> {workload.kind === 'consumer' ? 'consumed' : 'written'} · </span>
+            <WorkloadNow workload={workload} />
           </p>
         </div>
         <p className="hidden min-w-0 text-sm text-slate-700 lg:block dark:text-slate-300">
@@ -113,9 +114,14 @@ function WorkloadRow({ workload }: { workload: Workload }) {
           <span className="text-slate-500 dark:text-slate-400"> on </span>
           <span className="font-mono">{workload.cluster}</span>
         </p>
-        <p className="hidden text-right text-sm tabular-nums text-slate-700 lg:block dark:text-slate-300" title={`${workload.recordsTotal} records since the server started`}>
-          {formatCount(workload.recordsTotal)}
-        </p>
+        <div className="hidden text-right lg:block">
+          <p className="text-sm tabular-nums text-slate-700 dark:text-slate-300" title={`${workload.recordsTotal} records since the server started`}>
+            {formatCount(workload.recordsTotal)}
+          </p>
+          <p className="text-xs">
+            <WorkloadNow workload={workload} />
+          </p>
+        </div>
         <div className="flex items-center justify-between gap-2 lg:contents">
           <form onSubmit={submit} className="flex items-center gap-2" noValidate>
             <label htmlFor={inputId} className="sr-only">
@@ -174,6 +180,29 @@ function WorkloadRow({ workload }: { workload: Workload }) {
         </div>
       )}
     </li>
+  )
+}
+
+/**
+ * What the workload does this moment: a producer's rate on its traffic curve (the field holds the set rate),
+ * a consumer group's records not read yet. Both come from the server, as measured there.
+ */
+function WorkloadNow({ workload }: { workload: Workload }) {
+  if (workload.kind === 'consumer') {
+    const behind = workload.behindRecords
+    return (
+      <span
+        className={`tabular-nums ${behind !== null && behind > 0 ? 'text-amber-800 dark:text-amber-200' : 'text-slate-500 dark:text-slate-400'}`}
+        title="Committed records the group has not read yet, at its last read"
+      >
+        {behind === null ? 'not read yet' : behind === 0 ? 'caught up' : `${formatCount(behind)} behind`}
+      </span>
+    )
+  }
+  return (
+    <span className="tabular-nums text-slate-500 dark:text-slate-400" title={`${workload.currentRatePerSecond} records/s now; the rate set is the day's average`}>
+      {`now ${formatCount(workload.currentRatePerSecond)}/s`}
+    </span>
   )
 }
 

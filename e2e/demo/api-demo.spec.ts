@@ -3,8 +3,10 @@ import { asOperator, asViewer, expectError, okJson } from '../support/http'
 
 /**
  * The demo endpoints against the production server in demo mode (playwright.demo.config.ts): the live
- * mirror with lag, a workload pause, a fault and its heal, the worked example run to its end with the
- * destination log as in the excerpt, and the one-click sign-in that only loopback gets.
+ * mirror with lag, a workload pause, a fault and its heal, the scenarios on offer, and the one-click sign-in
+ * that only loopback gets. The worked example is run once, from the control room (control-room.spec.ts),
+ * which checks its logs through the same records API; every scenario runs to its end in
+ * server/demo/demo-environment.test.ts.
  */
 
 const SETTLE = { timeout: 60_000, intervals: [200, 500, 1000] }
@@ -14,14 +16,6 @@ interface Partition {
   offsetLag: number | null
   destinationHighWatermark: number
 }
-interface Run {
-  id: string
-  status: string
-  context: { sourceCluster: string; destinationCluster: string; mirror: string; topic: string }
-  steps: Array<{ title: string; narration: string; status: string }>
-  error: string | null
-}
-
 test.describe('the demo API', () => {
   test('the live mirror shows lag; a workload pauses and resumes; a stopped broker is healed', async ({ request }) => {
     const status = await okJson<{ status: string; mirror: string }>(await request.get('/api/v1/demo', { headers: asViewer }))
@@ -55,36 +49,20 @@ test.describe('the demo API', () => {
     expect(healed.fault.status).toBe('healed')
     await expectError(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'heal-link', cluster: 'us-east' } }), 409, 'CONFLICT')
     await expectError(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'stop-broker', cluster: 'mars', broker: 1 } }), 404, 'NOT_FOUND')
-  })
 
-  test("the worked example runs to succeeded and the destination log is the excerpt's table", async ({ request }) => {
     const { scenarios } = await okJson<{ scenarios: Array<{ name: string; steps: unknown[] }> }>(await request.get('/api/v1/demo/scenarios', { headers: asOperator }))
-    expect(scenarios.map((s) => s.name)).toEqual(['kip-worked-example', 'source-lost', 'planned-switchover', 'unclean-election'])
-    const { run } = await okJson<{ run: Run }>(await request.post('/api/v1/demo/scenarios/kip-worked-example/run', { headers: asOperator }), 202)
-    expect(run.steps).toHaveLength(8)
-    await expectError(await request.post('/api/v1/demo/scenarios/kip-worked-example/run', { headers: asOperator }), 409, 'CONFLICT')
-    await expectError(await request.post('/api/v1/demo/scenarios/nothing-like-it/run', { headers: asOperator }), 404, 'NOT_FOUND')
-    let finished: Run = run
-    await expect
-      .poll(async () => {
-        finished = (await okJson<{ run: Run }>(await request.get(`/api/v1/demo/runs/${run.id}`, { headers: asOperator }))).run
-        return finished.status
-      }, SETTLE)
-      .not.toMatch(/^(pending|running)$/)
-    expect(finished.error).toBeNull()
-    expect(finished.steps.map((s) => s.status)).toEqual(Array(8).fill('succeeded'))
-    const { destinationCluster, topic } = finished.context
-    const page = await okJson<{ records: Array<{ offset: number; type: string; producerId: number | null; key: string | null; value: string | null }> }>(
-      await request.get(`/api/v1/clusters/${destinationCluster}/topics/${topic}/partitions/0/records`, { headers: asViewer }),
-    )
-    expect(page.records.map((r) => [r.offset, r.type, r.producerId, r.key === null ? null : `${r.key}=${r.value}`])).toEqual([
-      [0, 'DATA', 4001, 'A=1'],
-      [1, 'DATA', 4001, 'B=2'],
-      [2, 'DATA', 4002, 'X=9'],
-      [3, 'ABORT', 4001, null],
-      [4, 'ABORT', 4002, null],
-      [5, 'MIRROR_PID_RESET', null, null],
+    expect(scenarios.map((s) => [s.name, s.steps.length])).toEqual([
+      ['kip-worked-example', 8],
+      ['source-lost', expect.any(Number)],
+      ['planned-switchover', expect.any(Number)],
+      ['unclean-election', expect.any(Number)],
     ])
+    // Producers report the rate of the moment on their traffic curve, consumer groups how far behind they are.
+    const live = await okJson<{ workloads: Array<{ kind: string; currentRatePerSecond: number; behindRecords: number | null }> }>(await request.get('/api/v1/demo/workloads', { headers: asOperator }))
+    for (const workload of live.workloads) {
+      if (workload.kind === 'consumer') expect(workload.behindRecords).not.toBeNull()
+      else expect(workload.currentRatePerSecond).toBeGreaterThan(0)
+    }
   })
 
   test('the one-click sign-in answers loopback only, never a forwarded or rebound request', async ({ playwright, baseURL }) => {

@@ -41,9 +41,13 @@ export const Workload = z.object({
   kind: WorkloadKind,
   /** Records per second produced, or consumed (and committed) for a consumer group. */
   ratePerSecond: NonNegativeInt.max(MAX_WORKLOAD_RATE),
+  /** The rate of this moment: a producer's traffic swings around `ratePerSecond` (a compressed day, bursts); 0 while paused. */
+  currentRatePerSecond: NonNegativeInt,
   paused: z.boolean(),
   /** The consumer group of a `consumer` workload; null for producers. */
   group: z.string().nullable(),
+  /** A consumer group's records not yet read (last stable offset minus its position, summed over partitions, at its last read); null for producers. */
+  behindRecords: NonNegativeInt.nullable(),
   description: z.string(),
   /** Records written (or consumed) since the server started. */
   recordsTotal: NonNegativeInt,

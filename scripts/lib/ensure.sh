@@ -5,9 +5,22 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 ensure_node_modules() {
   # npm ci when node_modules is missing or older than the lock file (a pull that changed dependencies).
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    echo "==> installing npm packages"
-    npm ci --no-audit --no-fund
+  # `ensure_node_modules --production` (the demo) is content with what `npm start` needs and installs only
+  # that where nothing is installed yet: 173 of the 694 packages (no Playwright, ESLint, Vitest, Stryker).
+  # Without it (the tests) the dev dependencies must be there too; a full install is never cut down.
+  # npm's cache answers what it holds without asking the registry first (--prefer-offline).
+  local production=0
+  [ "${1:-}" = --production ] && production=1
+  local full=0
+  [ -d node_modules/vitest ] && full=1
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ] || { [ "$production" = 0 ] && [ "$full" = 0 ]; }; then
+    if [ "$production" = 1 ] && [ "$full" = 0 ]; then
+      echo "==> installing npm packages (production: what the demo runs)"
+      npm ci --omit=dev --prefer-offline --no-audit --no-fund
+    else
+      echo "==> installing npm packages"
+      npm ci --prefer-offline --no-audit --no-fund
+    fi
   fi
 }
 

@@ -16,7 +16,7 @@ import * as workloadsRoute from '@/app/api/v1/demo/workloads/route'
 import type { Fault, Run, Scenario, Workload } from '@/lib/api/demo'
 import { DemoEvent } from '@/lib/api/events'
 import type { Runtime } from '@/server/runtime'
-import { LIVE } from './live-topology'
+import { LIVE, LIVE_MIRROR_CONFIG } from './live-topology'
 import { WORKED_EXAMPLE_DESTINATION, WORKED_EXAMPLE_SOURCE } from './scenarios/kip-worked-example'
 import { logTable } from './scenarios/scenario'
 import { callRoute, openTestRuntime, TEST_TOKENS } from './testing/demo-runtime'
@@ -89,6 +89,20 @@ describe('the live demo', () => {
       ['analytics-consumer', 'clickstream', 'consumer'],
     ])
     for (const workload of workloads) expect(workload.recordsTotal, workload.name).toBeGreaterThan(0)
+    // Producers follow their traffic around the set rate; consumer groups read at theirs and say how far behind they are.
+    for (const workload of workloads.filter((w) => w.kind !== 'consumer')) {
+      expect(workload.currentRatePerSecond, workload.name).toBeGreaterThanOrEqual(Math.floor(workload.ratePerSecond * 0.5))
+      expect(workload.currentRatePerSecond, workload.name).toBeLessThanOrEqual(Math.ceil(workload.ratePerSecond * 1.5 * 3))
+      expect(workload.behindRecords, workload.name).toBeNull()
+    }
+    for (const workload of workloads.filter((w) => w.kind === 'consumer')) {
+      expect(workload.currentRatePerSecond, workload.name).toBe(workload.ratePerSecond)
+      expect(workload.behindRecords, workload.name).toBeGreaterThanOrEqual(0)
+    }
+    // The thin link of the live mirror's fetch settings: a round often leaves records behind, and the engine's
+    // own lag samples show it (with Kafka's default fetch sizes every sample read 0).
+    expect(runtime.engine.getMirror(LIVE.mirror).config).toMatchObject(LIVE_MIRROR_CONFIG)
+    await vi.waitFor(() => expect(runtime.engine.lagSeries(LIVE.mirror).some((series) => series.points.some(([, offsetLag]) => offsetLag > 0))).toBe(true), waitLong)
     // Transactional and idempotent records carry producer ids; clickstream's do not.
     const destination = runtime.clusters.embedded('eu-west')
     const orders = (await Promise.all([0, 1, 2, 3, 4, 5].map((p) => destination.readRecords('orders', p, { limit: 50 })))).flatMap((page) => page.records)

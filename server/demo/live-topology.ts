@@ -1,7 +1,8 @@
 import 'server-only'
+import { describeTraffic, type TrafficProfile } from '@/lib/demo/traffic'
 import { MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import type { MirrorEngine } from '@/server/engine/engine'
+import { DEFAULT_MIRROR_CONFIG, type MirrorEngine } from '@/server/engine/engine'
 import { GroupConsumer, IdempotentWriter, PlainWriter, TransactionalWriter } from './workload-clients'
 import type { WorkloadSpec } from './workloads'
 
@@ -25,7 +26,25 @@ export const LIVE = {
 
 export const LIVE_TOPICS = LIVE.topics.map((topic) => topic.name)
 
-/** Returns what it created, for the log. */
+/**
+ * The live mirror's fetch settings (KIP-1279.md §7.3): at most 512 bytes a partition and 1 KiB a source broker
+ * in each fetch round, a thin link for the demo's modest traffic. With Kafka's defaults (1 MiB and 10 MiB)
+ * every round took all there was, and the lag the engine measures after each round was 0 at every sample; with
+ * these a round often leaves records behind, a burst is carried over several rounds, and lag in offsets and in
+ * time builds up and drains. Known limit (server/demo/README.md): once a scenario leaves an idle mirror, the
+ * engine's rounds wait for its long poll (~1.7 rounds a second instead of ~8) and this link falls behind; 3 KiB
+ * a round kept up then, but read 0 at every sample for a minute on a quiet machine. Topic configs and group
+ * offsets sync every 10 s instead of every minute, so the destination's consumer groups follow visibly.
+ */
+export const LIVE_MIRROR_CONFIG = {
+  'fetch.max.bytes': 512,
+  'fetch.response.max.bytes': 1024,
+  'mirror.metadata.refresh.interval.ms': 10_000,
+} as const
+
+const LIVE_CONFIG_KEYS = Object.keys(LIVE_MIRROR_CONFIG) as Array<keyof typeof LIVE_MIRROR_CONFIG>
+
+/** Returns what it created or set, for the log. */
 export async function ensureLiveTopology(clusters: ClusterRegistry, engine: MirrorEngine): Promise<string[]> {
   const created: string[] = []
   const existing = new Set(clusters.names())
@@ -41,14 +60,36 @@ export async function ensureLiveTopology(clusters: ClusterRegistry, engine: Mirr
     await source.createTopic({ name: topic.name, partitions: topic.partitions, replicationFactor: 3, configs: { 'min.insync.replicas': '2' } })
     created.push(`topic ${topic.name}`)
   }
-  if (!engine.listMirrors().some((mirror) => mirror.name === LIVE.mirror)) {
-    await engine.createMirror({ name: LIVE.mirror, sourceCluster: LIVE.sourceCluster, destinationCluster: LIVE.destinationCluster, topics: LIVE_TOPICS })
+  const mirror = engine.listMirrors().find((candidate) => candidate.name === LIVE.mirror)
+  if (mirror) {
+    // A data dir from before these settings has the engine's defaults; one an operator changed keeps theirs.
+    if (LIVE_CONFIG_KEYS.every((key) => mirror.config[key] === DEFAULT_MIRROR_CONFIG[key])) {
+      await engine.updateMirrorConfig(LIVE.mirror, LIVE_MIRROR_CONFIG)
+      created.push(`fetch settings of ${LIVE.mirror}`)
+    }
+  } else {
+    await engine.createMirror({ name: LIVE.mirror, sourceCluster: LIVE.sourceCluster, destinationCluster: LIVE.destinationCluster, topics: LIVE_TOPICS, config: LIVE_MIRROR_CONFIG })
     // clickstream shows ULE handling after an unclean election; orders and payments show FAILED non-retryable.
     await clusters.embedded(LIVE.destinationCluster).alterTopicConfigs('clickstream', { [MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION]: 'true' })
     created.push(`mirror ${LIVE.mirror}`)
   }
   return created
 }
+
+const MINUTE = 60_000
+/** A day in ten minutes: slow enough to read on the chart, quick enough that a visitor sees the evening come. */
+const DAY_MS = 10 * MINUTE
+
+/**
+ * Each topic's traffic (lib/demo/traffic.ts), peaking at its own hour of the compressed day. Clickstream has a
+ * campaign burst every two minutes, three times its rate for 20 s: more than its consumer group reads, so the
+ * group falls behind and catches up, and the mirror's fetches carry a backlog for a while.
+ */
+export const LIVE_TRAFFIC = {
+  orders: { dayMs: DAY_MS, swing: 0.5, peakAt: 0.3, burst: null },
+  payments: { dayMs: DAY_MS, swing: 0.5, peakAt: 0.35, burst: null },
+  clickstream: { dayMs: DAY_MS, swing: 0.4, peakAt: 0.25, burst: { everyMs: 2 * MINUTE, lastsMs: 20_000, factor: 3 } },
+} as const satisfies Record<string, TrafficProfile>
 
 /** The live workloads, at rates that keep lag visibly moving without taking over a shared machine. */
 export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
@@ -61,8 +102,9 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       topic: 'orders',
       kind: 'transactional',
       ratePerSecond: 20,
+      traffic: LIVE_TRAFFIC.orders,
       group: null,
-      description: 'Three transactional producers: most transactions commit, some abort, some stay open for 3–10 s before they commit.',
+      description: `Three transactional producers: most transactions commit, some abort, some stay open for 3–10 s before they commit. ${describeTraffic(LIVE_TRAFFIC.orders)}`,
       client: new TransactionalWriter(source, 'orders', { transactionalIds: ['orders-writer-1', 'orders-writer-2', 'orders-writer-3'] }),
     },
     {
@@ -71,8 +113,9 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       topic: 'payments',
       kind: 'idempotent',
       ratePerSecond: 10,
+      traffic: LIVE_TRAFFIC.payments,
       group: null,
-      description: 'An idempotent producer (producer id and sequence numbers, acks=all) writing payments keyed by account.',
+      description: `An idempotent producer (producer id and sequence numbers, acks=all) writing payments keyed by account. ${describeTraffic(LIVE_TRAFFIC.payments)}`,
       client: new IdempotentWriter(source, 'payments'),
     },
     {
@@ -81,8 +124,9 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       topic: 'clickstream',
       kind: 'plain',
       ratePerSecond: 120,
+      traffic: LIVE_TRAFFIC.clickstream,
       group: null,
-      description: 'High-volume click events written without a producer id, acks=1.',
+      description: `High-volume click events written without a producer id, acks=1. ${describeTraffic(LIVE_TRAFFIC.clickstream)}`,
       client: new PlainWriter(source, 'clickstream'),
     },
     {
@@ -91,6 +135,7 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       topic: 'orders',
       kind: 'consumer',
       ratePerSecond: 40,
+      traffic: null,
       group: 'billing',
       description: 'Consumer group billing reads orders (read_committed) and commits its position every second.',
       client: new GroupConsumer(source, 'orders', 'billing'),
@@ -101,6 +146,7 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       topic: 'payments',
       kind: 'consumer',
       ratePerSecond: 20,
+      traffic: null,
       group: 'fraud-check',
       description: 'Consumer group fraud-check reads payments and commits its position every second.',
       client: new GroupConsumer(source, 'payments', 'fraud-check'),
@@ -110,9 +156,10 @@ export function liveWorkloads(clusters: ClusterRegistry): WorkloadSpec[] {
       cluster,
       topic: 'clickstream',
       kind: 'consumer',
-      ratePerSecond: 240,
+      ratePerSecond: 300,
+      traffic: null,
       group: 'analytics',
-      description: 'Consumer group analytics reads click events and commits its position every second.',
+      description: 'Consumer group analytics reads click events and commits its position every second: it keeps up with the day, not with a burst in the busy hours.',
       client: new GroupConsumer(source, 'clickstream', 'analytics'),
     },
   ]

@@ -107,4 +107,22 @@ describe('the group consumer', () => {
     const restarted = new GroupConsumer(() => t.cluster, 'orders', 'billing', () => t.clock.now())
     expect(await restarted.step(100)).toBe(1)
   })
+
+  it('says how far behind it is: committed records it has not read yet, none before its first read', async () => {
+    t = await openTestCluster()
+    await t.cluster.createTopic({ name: 'clicks', partitions: 2 })
+    const consumer = new GroupConsumer(() => t.cluster, 'clicks', 'analytics', () => t.clock.now())
+    expect(consumer.behindRecords()).toBeNull()
+    await t.cluster.produce('clicks', { partition: 0, records: Array.from({ length: 30 }, (_, i) => ({ value: `c${i}` })) })
+    await t.cluster.produce('clicks', { partition: 1, records: Array.from({ length: 10 }, (_, i) => ({ value: `d${i}` })) })
+    // A budget of 8 reads 4 of each partition: 26 + 6 left.
+    expect(await consumer.step(8)).toBe(8)
+    expect(consumer.behindRecords()).toBe(32)
+    // An open transaction is not behind: read_committed stops at the last stable offset.
+    const open = await t.cluster.createTransactionalProducer('open-one')
+    await open.send('clicks', { partition: 1, records: [{ value: 'uncommitted' }] })
+    await consumer.step(100)
+    expect(consumer.behindRecords()).toBe(0)
+    await open.abort()
+  })
 })

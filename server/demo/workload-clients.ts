@@ -11,6 +11,8 @@ import type { ProduceRecord, TransactionalProducer } from '@/server/cluster/embe
 export interface WorkloadClient {
   step(budget: number): Promise<number>
   close(): Promise<void>
+  /** A consumer's records not yet read, as of its last reads; producers have none. */
+  behindRecords?(): number | null
 }
 
 /** Largest number of records one produce call carries. */
@@ -193,6 +195,8 @@ export class GroupConsumer implements WorkloadClient {
   private positions: Map<number, number> | null = null
   private lastCommitAt = 0
   private readonly uncommitted = new Set<number>()
+  /** Per partition: the last stable offset its last read saw minus the position after it. */
+  private readonly behind = new Map<number, number>()
 
   constructor(
     private readonly cluster: () => EmbeddedCluster,
@@ -237,6 +241,7 @@ export class GroupConsumer implements WorkloadClient {
       // A full page ends at its last record; a short one reached the last stable offset (aborted data skipped).
       const next = page.records.length >= limit && last ? last.offset + 1 : Math.max(fromOffset, page.lastStableOffset)
       consumed += page.records.filter((record) => record.type === 'DATA').length
+      this.behind.set(partition, Math.max(0, page.lastStableOffset - next))
       if (next !== fromOffset) {
         positions.set(partition, next)
         this.uncommitted.add(partition)
@@ -249,6 +254,13 @@ export class GroupConsumer implements WorkloadClient {
       this.lastCommitAt = this.now()
     }
     return consumed
+  }
+
+  behindRecords(): number | null {
+    if (this.behind.size === 0) return null
+    let total = 0
+    for (const records of this.behind.values()) total += records
+    return total
   }
 
   /** Leaves the group, as a consumer that shuts down cleanly does (its committed offsets stay). */

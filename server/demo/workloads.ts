@@ -3,6 +3,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import type { Workload, WorkloadKind } from '@/lib/api/demo'
 import { ApiError } from '@/lib/api/errors'
+import { currentRate, type TrafficProfile } from '@/lib/demo/traffic'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from '@/server/http/logger'
 import type { WorkloadClient } from './workload-clients'
@@ -10,7 +11,9 @@ import type { WorkloadClient } from './workload-clients'
 /**
  * The demo's live workloads: each turns its rate into a budget of records every turn and gives it to its
  * client (workload-clients.ts), one call at a time, so a slow cluster (a stopped broker holding acks=all)
- * slows the workload instead of piling calls up. Rates and pauses are kept in `<dataDir>/demo/workloads.json`,
+ * slows the workload instead of piling calls up. A producer's rate of the moment follows its traffic
+ * profile (lib/demo/traffic.ts) around the rate set; a consumer group reads at its set rate, its capacity,
+ * so it falls behind in a burst and catches up after. Rates and pauses are kept in `<dataDir>/demo/workloads.json`,
  * so a restart resumes as the operator left them.
  */
 
@@ -20,6 +23,8 @@ export interface WorkloadSpec {
   topic: string
   kind: WorkloadKind
   ratePerSecond: number
+  /** How a producer's rate moves around `ratePerSecond` over time; null for a constant rate. */
+  traffic: TrafficProfile | null
   group: string | null
   description: string
   client: WorkloadClient
@@ -106,7 +111,8 @@ export class Workloads {
       entry.credit = 0
       return
     }
-    entry.credit = Math.min(entry.credit + entry.ratePerSecond * elapsedSeconds, entry.ratePerSecond * MAX_BACKLOG_SECONDS)
+    const rate = currentRate(entry.ratePerSecond, entry.spec.traffic, now)
+    entry.credit = Math.min(entry.credit + rate * elapsedSeconds, rate * MAX_BACKLOG_SECONDS)
     const budget = Math.floor(entry.credit)
     if (budget < 1) return
     try {
@@ -137,8 +143,10 @@ export class Workloads {
       topic: spec.topic,
       kind: spec.kind,
       ratePerSecond: entry.ratePerSecond,
+      currentRatePerSecond: entry.paused ? 0 : currentRate(entry.ratePerSecond, spec.traffic, this.now()),
       paused: entry.paused,
       group: spec.group,
+      behindRecords: spec.client.behindRecords?.() ?? null,
       description: spec.description,
       recordsTotal: entry.recordsTotal,
       lastError: entry.lastError,

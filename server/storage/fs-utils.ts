@@ -6,9 +6,6 @@ import fs from 'node:fs'
  * server/util/durable-file.ts.
  */
 
-// server/engine/operations/operation-store.ts imports these from here; the engine-split branch moves the import.
-export { fsyncDirectory, writeFileDurablyAsync } from '@/server/util/durable-file'
-
 /** Writes all of `data` at `position`, looping over short writes. */
 export function writeFully(fd: number, data: Uint8Array, position: number): void {
   let done = 0

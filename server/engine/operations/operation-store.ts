@@ -5,12 +5,12 @@ import { z } from 'zod'
 import { FailoverPlan, MirrorPartitionState } from '@/lib/api/mirrors'
 import { OperationStatus, StoppingStep } from '@/lib/api/operations'
 import { Role } from '@/lib/api/session'
-import { fsyncDirectory, writeFileDurablyAsync } from '@/server/storage/fs-utils'
+import { fsyncDirectory, writeFileDurablyAsync } from '@/server/util/durable-file'
 
 /**
  * The durable record of every operation (API.md "Operations": persisted before its 202, kept after it
  * finished). One file per operation, `<dir>/<id>.json`, replaced whole and crash-safely (temp file, fsync,
- * rename, fsync of the directory: server/storage/fs-utils.ts), so a file holds either the previous record
+ * rename, fsync of the directory: server/util/durable-file.ts), so a file holds either the previous record
  * or the new one, never a mix.
  *
  * An operation is written three times at most in its life: when it is accepted (plan, partitions, who and
