@@ -527,4 +527,27 @@ describe('fetches that wait at the source (fetchMaxWaitMs)', () => {
     await harness.engine.close()
     await afterResume
   })
+
+  it("data on one mirror ends another mirror's wait: an idle mirror's long poll never holds a busy one's next round", async () => {
+    harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 }, c: { brokers: 1 } }, fetchMaxWaitMs: 600_000 })
+    const a = harness.cluster('a')
+    await a.createTopic({ name: 'busy', partitions: 1, replicationFactor: 1 })
+    await a.createTopic({ name: 'idle', partitions: 1, replicationFactor: 1 })
+    await produceValues(a, 'busy', ['1'])
+    await produceValues(a, 'idle', ['x'])
+    await harness.engine.createMirror({ name: 'to-b', sourceCluster: 'a', destinationCluster: 'b', topics: ['busy'] })
+    await harness.engine.createMirror({ name: 'to-c', sourceCluster: 'a', destinationCluster: 'c', topics: ['idle'] })
+    await harness.engine.tick()
+    expect((await recordsOf(harness.cluster('b'), 'busy')).map((r) => r.value)).toEqual(['1'])
+    expect((await recordsOf(harness.cluster('c'), 'idle')).map((r) => r.value)).toEqual(['x'])
+
+    // Both caught up: the tick waits. New records on `busy` end its round, and with it the wait of `idle`'s
+    // (ten minutes: were it not ended, the test would time out).
+    const waiting = harness.engine.tick()
+    expect(await settlesSoon(waiting)).toBe(false)
+    await produceValues(a, 'busy', ['2'])
+    await waiting
+    expect((await recordsOf(harness.cluster('b'), 'busy')).map((r) => r.value)).toEqual(['1', '2'])
+    await harness.engine.close()
+  })
 })

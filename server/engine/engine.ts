@@ -461,6 +461,11 @@ export class MirrorEngine {
         busy.push({ entry, result })
       }
     }
+    // Data moved: the other mirrors' rounds stop waiting at their sources too, so that an idle mirror's long
+    // poll never holds a busy one's next round (each mirror's round is awaited by the same tick).
+    if (busy.length > 0) {
+      for (const other of this.mirrors.values()) if (other !== mirror) interruptFetch(other.fetchInterrupt)
+    }
     // Partitions are independent: their appends run side by side and share the destination's fsyncs,
     // a bounded number at once (each holds its log's descriptor until its fsync is done).
     await forEachConcurrently(busy, PARTITION_CONCURRENCY, ({ entry, result }) => {
