@@ -1,9 +1,10 @@
 import 'server-only'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encodeKey } from '@/lib/mirror/mirror-state-records'
 import { WORKED_EXAMPLE } from '@/lib/mirror/worked-example'
 import type { FetchPartitionResult, SourceCluster, TopicPartition } from '../ports'
-import { errorCodeOf, summarizeBatches, supports, type Capability, type ContractFactory, type ContractFixture, type ContractTransaction } from './contract'
+import { errorCodeOf, summarizeBatches, type ContractFactory, type ContractTransaction } from './contract'
+import { contractSuite } from './suite'
 
 const MIB = 1 << 20
 const MIRROR = 'contract-mirror'
@@ -22,30 +23,19 @@ async function fetchAll(cluster: SourceCluster, tp: TopicPartition, fromOffset =
  */
 export function describeMirrorHostContract(factory: ContractFactory): void {
   describe(`MirrorHost contract: ${factory.name}`, () => {
-    let fixture: ContractFixture
-    beforeAll(async () => {
-      fixture = await factory.open()
-    }, 60_000)
-    afterAll(async () => {
-      await fixture?.close()
-    })
-
-    const itWith = (capabilities: Capability[], name: string, body: () => Promise<void>) => {
-      const missing = capabilities.filter((capability) => !supports(factory, capability))
-      if (missing.length === 0) it(name, body)
-      else it(`declares why it cannot ${missing.join(', ')} (${name})`, () => missing.forEach((c) => expect(factory.deviations[c]?.trim()).toBeTruthy()))
-    }
+    const suite = contractSuite(factory)
+    const itWith = suite.itWith
 
     /** A source topic with one partition and its mirror topic on the destination, of the same topic id. */
     async function mirroredTopic(name: string, partitions = 1): Promise<TopicPartition> {
-      await fixture.sourceClient.createTopic(name, { partitions })
-      const [source] = await fixture.source.describeTopics([name])
-      await fixture.host.createMirrorTopic({ name, topicId: source!.topicId, partitions, mirror: MIRROR })
+      await suite.fixture.sourceClient.createTopic(name, { partitions })
+      const [source] = await suite.fixture.source.describeTopics([name])
+      await suite.fixture.host.createMirrorTopic({ name, topicId: source!.topicId, partitions, mirror: MIRROR })
       return { topic: name, partition: 0 }
     }
 
     it('creates a read-only mirror topic with the source topic id; clients cannot write to it; partitions only grow', async () => {
-      const { host, hostClient, source, sourceClient } = fixture
+      const { host, hostClient, source, sourceClient } = suite.fixture
       await sourceClient.createTopic('mh-create', { partitions: 2 })
       const [sourceTopic] = await source.describeTopics(['mh-create'])
       const created = await host.createMirrorTopic({ name: 'mh-create', topicId: sourceTopic!.topicId, partitions: 2, configs: { 'retention.ms': '60000' }, mirror: MIRROR })
@@ -63,7 +53,7 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
     })
 
     itWith(['verbatimAppend'], 'appends fetched batches as they are, at the source offsets, and refuses a batch below the log end', async () => {
-      const { host, hostAsSource, source, sourceClient } = fixture
+      const { host, hostAsSource, source, sourceClient } = suite.fixture
       const tp = await mirroredTopic('mh-append')
       await sourceClient.produce(tp, [{ value: 'a' }, { value: 'b' }])
       await sourceClient.produce(tp, [{ value: 'c' }])
@@ -80,7 +70,7 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
     })
 
     itWith(['verbatimAppend', 'epochBump', 'leaderElection'], 'refuses a batch above the partition leader epoch until the epoch is bumped; a bump never lowers it', async () => {
-      const { host, source, sourceClient } = fixture
+      const { host, source, sourceClient } = suite.fixture
       const tp = await mirroredTopic('mh-epoch')
       await sourceClient.produce(tp, [{ value: 'before the election' }])
       await sourceClient.electAnotherLeader!(tp)
@@ -100,7 +90,7 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
     })
 
     itWith(['truncation'], 'truncates every replica to an offset (whole batches), or empties the partition to restart at one', async () => {
-      const { host, source, sourceClient } = fixture
+      const { host, source, sourceClient } = suite.fixture
       const tp = await mirroredTopic('mh-truncate')
       for (const value of ['a', 'b', 'c']) await sourceClient.produce(tp, [{ value }])
       await host.appendMirroredBatches(tp, (await fetchAll(source, tp)).records)
@@ -113,7 +103,7 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
     })
 
     itWith(['verbatimAppend', 'epochBump', 'mirrorPidReset'], "comes out as the KIP's worked example: ABORT per open transaction by first offset, then one MIRROR_PID_RESET", async () => {
-      const { host, hostAsSource, hostClient, source, sourceClient } = fixture
+      const { host, hostAsSource, hostClient, source, sourceClient } = suite.fixture
       const tp = await mirroredTopic(WORKED_EXAMPLE.topic)
       const producers: ContractTransaction[] = []
       for (const id of WORKED_EXAMPLE.transactionalIds) producers.push(await sourceClient.transactionalProducer(id))
@@ -151,8 +141,8 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
     })
 
     it('keeps __mirror_state records in order, tombstones included, and answers hosted mirrors and positions from them', async () => {
-      const { host, hostAsSource } = fixture
-      const definition = { name: MIRROR, sourceCluster: 'contract-source', destinationCluster: 'contract-destination', sourceClusterId: await fixture.source.clusterId(), topics: ['mh-state'], config: {}, createdAt: 0 }
+      const { host, hostAsSource } = suite.fixture
+      const definition = { name: MIRROR, sourceCluster: 'contract-source', destinationCluster: 'contract-destination', sourceClusterId: await suite.fixture.source.clusterId(), topics: ['mh-state'], config: {}, createdAt: 0 }
       const partition = (state: string, lastMirrorPosition: { epoch: number; offset: number } | null) => ({
         key: encodeKey({ kind: 'partition', mirror: MIRROR, topicId: 'mh-state-id', partition: 0 }),
         value: JSON.stringify({ topic: 'mh-state', partition: 0, state, lastMirrorPosition }),
@@ -176,7 +166,7 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
     })
 
     it('commits synced group offsets only for groups without active members, and within the log', async () => {
-      const { host, hostClient, source, sourceClient } = fixture
+      const { host, hostClient, source, sourceClient } = suite.fixture
       const tp = await mirroredTopic('mh-groups')
       await sourceClient.produce(tp, [{ value: 'a' }, { value: 'b' }, { value: 'c' }])
       await host.appendMirroredBatches(tp, (await fetchAll(source, tp)).records)
@@ -191,7 +181,7 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
     })
 
     it('advances the log start offset of a mirror topic on the mirror path', async () => {
-      const { host, source, sourceClient } = fixture
+      const { host, source, sourceClient } = suite.fixture
       const tp = await mirroredTopic('mh-log-start')
       for (const value of ['a', 'b']) await sourceClient.produce(tp, [{ value }])
       await host.appendMirroredBatches(tp, (await fetchAll(source, tp)).records)

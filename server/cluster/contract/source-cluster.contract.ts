@@ -1,7 +1,8 @@
 import 'server-only'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { FetchPartitionRequest, FetchPartitionResult, TopicPartition } from '../ports'
-import { errorCodeOf, summarizeBatches, supports, type Capability, type ContractFactory, type ContractFixture } from './contract'
+import { errorCodeOf, summarizeBatches, type ContractFactory } from './contract'
+import { contractSuite } from './suite'
 
 const MIB = 1 << 20
 
@@ -21,23 +22,11 @@ function expectOk(result: FetchPartitionResult | undefined): Extract<FetchPartit
  */
 export function describeSourceClusterContract(factory: ContractFactory): void {
   describe(`SourceCluster contract: ${factory.name}`, () => {
-    let fixture: ContractFixture
-    beforeAll(async () => {
-      fixture = await factory.open()
-    }, 60_000)
-    afterAll(async () => {
-      await fixture?.close()
-    })
-
-    /** A behaviour that needs `capability`; without it, the declaration of the deviation is what is checked. */
-    const itWith = (capabilities: Capability[], name: string, body: () => Promise<void>) => {
-      const missing = capabilities.filter((capability) => !supports(factory, capability))
-      if (missing.length === 0) it(name, body)
-      else it(`declares why it cannot ${missing.join(', ')} (${name})`, () => missing.forEach((c) => expect(factory.deviations[c]?.trim()).toBeTruthy()))
-    }
+    const suite = contractSuite(factory)
+    const itWith = suite.itWith
 
     it('describes topics with partitions, offsets and only the dynamic configs set; leaves out unknown topics', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       await sourceClient.createTopic('sc-describe', { partitions: 2, configs: { 'retention.ms': '3600000' } })
       const tp = { topic: 'sc-describe', partition: 0 }
       await sourceClient.produce(tp, [{ value: 'a' }, { value: 'b' }])
@@ -60,7 +49,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('fetches whole batches at their offsets up to the high watermark, and nothing at the high watermark', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-fetch', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       await sourceClient.produce(tp, [{ value: '0' }, { value: '1' }])
@@ -81,7 +70,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('returns at least one whole batch however small the byte budget, and the next record timestamp when it stops short', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-budget', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       await sourceClient.produce(tp, [{ value: 'first batch' }, { value: 'of two records' }])
@@ -93,7 +82,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('answers one result per request, in request order, with errors per partition', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-errors', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       await sourceClient.produce(tp, [{ value: 'x' }])
@@ -107,7 +96,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('returns control batches and aborted data (read_uncommitted); the last stable offset stops at the first open transaction', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-transactions', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       const committed = await sourceClient.transactionalProducer('sc-committed')
@@ -136,7 +125,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('answers OffsetsForLeaderEpoch: the latest epoch ends at the log end; -1 and epochs above every one are undefined', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-epoch-end', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       await sourceClient.produce(tp, [{ value: 'a' }, { value: 'b' }])
@@ -148,7 +137,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     itWith(['leaderElection'], 'ends an older epoch where the next began, and tells a fetcher whose history went past it where it diverges', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-epochs', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       await sourceClient.produce(tp, [{ value: 'a' }, { value: 'b' }])
@@ -167,7 +156,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     itWith(['uncleanElection'], 'after an unclean election, tells a fetcher holding the lost records where its history diverges', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-unclean', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       for (const value of ['a', 'b', 'c']) await sourceClient.produce(tp, [{ value }])
@@ -181,7 +170,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('moves the log start offset with DeleteRecords; a fetch below it is out of range', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-log-start', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       for (const value of ['a', 'b', 'c']) await sourceClient.produce(tp, [{ value }])
@@ -194,7 +183,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('lists committed group offsets and whether each group has active members', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-groups', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       await sourceClient.produce(tp, [{ value: 'a' }, { value: 'b' }, { value: 'c' }])
@@ -208,7 +197,7 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     itWith(['heldFetch'], 'holds a fetch with nothing to return until records arrive, or until it is aborted', async () => {
-      const { source, sourceClient } = fixture
+      const { source, sourceClient } = suite.fixture
       const tp = { topic: 'sc-held', partition: 0 }
       await sourceClient.createTopic(tp.topic, { partitions: 1 })
       const started = Date.now()
@@ -226,8 +215,8 @@ export function describeSourceClusterContract(factory: ContractFactory): void {
     })
 
     it('hosts no mirrors and knows no last mirror positions before any mirror writes its state', async () => {
-      expect(await fixture.source.listHostedMirrors()).toEqual([])
-      expect(await fixture.source.lastMirrorPositions('any-cluster', [{ topic: 'sc-fetch', partition: 0 }])).toEqual(new Map())
+      expect(await suite.fixture.source.listHostedMirrors()).toEqual([])
+      expect(await suite.fixture.source.lastMirrorPositions('any-cluster', [{ topic: 'sc-fetch', partition: 0 }])).toEqual(new Map())
     })
   })
 }
