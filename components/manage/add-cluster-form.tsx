@@ -85,6 +85,8 @@ export function AddClusterForm({ onCreated }: { onCreated?: (cluster: Cluster) =
     })
     setSecrets({ password: '', key: '' })
     setSecretsSent(hadSecrets)
+    // The emptied secret boxes are not the operator's mistake: their issues show again at the next attempt.
+    form.reset()
   }
 
   const field = (path: string) => ({ issue: form.issue(path), onBlur: () => form.touch(path) })
@@ -140,9 +142,6 @@ export function AddClusterForm({ onCreated }: { onCreated?: (cluster: Cluster) =
         <button type="submit" disabled={mutation.isPending} className={buttonClass('primary')}>
           {mutation.isPending ? (kind === 'kafka' ? 'Connecting…' : 'Creating…') : kind === 'kafka' ? 'Check the connection and add' : 'Add the cluster'}
         </button>
-        {!form.valid && form.issue('name') === undefined && Object.keys(form.issues).length > 0 && (
-          <span className="text-xs text-slate-600 dark:text-slate-400">Fill in the fields above to add it.</span>
-        )}
       </div>
       {mutation.isError && <Refusal error={mutation.error} title="The server refused the cluster" />}
       {mutation.isError && secretsSent && (

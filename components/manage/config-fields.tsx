@@ -42,7 +42,7 @@ export function ConfigFields({
                 const hint = (
                   <>
                     {field.help}{' '}
-                    <span className="whitespace-nowrap font-medium text-slate-700 dark:text-slate-300">
+                    <span className="font-medium break-words text-slate-700 dark:text-slate-300">
                       Default: <span className="font-mono">{defaultText(field)}</span>
                       {field.unit !== undefined && ` ${field.unit}`}
                     </span>

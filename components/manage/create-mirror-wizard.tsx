@@ -248,7 +248,7 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
 function TopicPreview({ preview, partitionsOf }: { preview: ReturnType<typeof previewTopics>; partitionsOf: ReadonlyMap<string, number> }) {
   const partitions = preview.taken.reduce((sum, topic) => sum + (partitionsOf.get(topic) ?? 0), 0)
   return (
-    <section aria-label="Topics this mirror takes" aria-live="polite" className="min-w-0 rounded-md border border-slate-200 p-3 dark:border-slate-700">
+    <section aria-label="Topics this mirror takes" aria-live="polite" className="min-w-0 self-start rounded-md border border-slate-200 p-3 dark:border-slate-700">
       <h3 className="text-sm font-semibold text-slate-900 dark:text-slate-100">
         {preview.taken.length === 0
           ? 'No topic matches yet'
