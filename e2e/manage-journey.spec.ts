@@ -10,7 +10,8 @@ import { signIn } from './support/session'
  * settings changed. Every form is looked at (axe + screenshots) on the way.
  */
 test('an operator adds clusters, a topic and a record, and creates a mirror by pattern through the pages', async ({ page, request }, testInfo) => {
-  test.setTimeout(120_000)
+  // Six forms looked at in two themes on a shared 2-core machine: well over the default minute.
+  test.setTimeout(180_000)
   const source = unique('east')
   const destination = unique('west')
   const topic = unique('orders')

@@ -4,7 +4,7 @@ import { MirrorConfigInput } from '@/lib/api/mirrors'
 import { changedConfigInput, createConfigInput, textsOfConfig } from './mirror-config-input'
 import { issueAt, issuesOf, numberOrUndefined, parseProperties, splitList } from './form-issues'
 import { mirrorDirection } from './mirror-direction'
-import { MIRROR_CONFIG_FIELDS } from './mirror-config-fields'
+import { defaultText, MIRROR_CONFIG_FIELDS } from './mirror-config-fields'
 import { previewTopics } from './topic-patterns'
 
 describe('form issues from the API schemas', () => {
@@ -57,6 +57,13 @@ describe('mirror direction', () => {
 })
 
 describe('mirror config fields', () => {
+  it('say their defaults, summing up long lists', () => {
+    const byKey = (key: string) => MIRROR_CONFIG_FIELDS.find((field) => field.key === key)!
+    expect(defaultText(byKey('groups.include'))).toBe('.*')
+    expect(defaultText(byKey('groups.exclude'))).toBe('(none)')
+    expect(defaultText(byKey('mirror.metadata.refresh.interval.ms'))).toBe('60000')
+    expect(defaultText(byKey('topic.properties.exclude'))).toMatch(/^10 entries \(follower\.replication\.throttled\.replicas, /)
+  })
   it('cover every setting the API accepts, each once', () => {
     expect(MIRROR_CONFIG_FIELDS.map((field) => field.key).sort()).toEqual(Object.keys(MirrorConfigInput.shape).sort())
   })

@@ -133,6 +133,10 @@ export function configText(value: unknown): string {
   return typeof value === 'string' ? value : ''
 }
 
+/** A long default list is summed up: the box (placeholder or value) lists every entry. */
 export function defaultText(field: ConfigField): string {
-  return Array.isArray(field.defaultValue) ? (field.defaultValue.length === 0 ? '(none)' : field.defaultValue.join(', ')) : String(field.defaultValue)
+  if (!Array.isArray(field.defaultValue)) return String(field.defaultValue)
+  const list: readonly string[] = field.defaultValue
+  if (list.length === 0) return '(none)'
+  return list.length <= 3 ? list.join(', ') : `${list.length} entries (${list.slice(0, 2).join(', ')}, …)`
 }
