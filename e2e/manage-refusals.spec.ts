@@ -11,6 +11,7 @@ import { signIn } from './support/session'
  * page; a cluster no mirror uses is removed; a viewer sees none of these controls.
  */
 test('a delete of a MIRRORING mirror topic from the cluster page shows why and changes nothing', async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000)
   const setup = await setUpMirror(request, { [unique('payments')]: 1 })
   const topic = Object.keys(setup.topics)[0]!
   await signIn(page, 'operator', `/clusters/${setup.destination}`)
@@ -62,6 +63,8 @@ test('the Kafka form shows the server’s refusal with its code and keeps no sec
 })
 
 test('a viewer sees none of the management controls', async ({ page, request }) => {
+  // Seven page loads on a shared 2-core machine.
+  test.setTimeout(120_000)
   // The mirror only has to exist: no waiting for MIRRORING.
   const setup = { source: unique('src'), destination: unique('dst'), mirror: unique('mirror') }
   await createCluster(request, setup.source, { brokers: 1 })

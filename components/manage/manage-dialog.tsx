@@ -1,10 +1,12 @@
 'use client'
 
 import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { createPortal } from 'react-dom'
 
 /**
  * A modal for a management form (native <dialog>: focus stays inside, Escape closes unless work is in flight).
- * Unlike ConfirmDialog it holds its own buttons, since its forms have steps.
+ * Unlike ConfirmDialog it holds its own buttons, since its forms have steps. Only mounted on a click, so
+ * `document` exists when it renders.
  */
 export function ManageDialog({ title, onClose, busy = false, children }: { title: string; onClose: () => void; busy?: boolean; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null)
@@ -13,7 +15,9 @@ export function ManageDialog({ title, onClose, busy = false, children }: { title
     const dialog = ref.current
     if (dialog !== null && !dialog.open) dialog.showModal()
   }, [])
-  return (
+  // Rendered under <body>: opened from a table cell, it must not inherit the cell's alignment, nor have the
+  // table's scroll box scrolled when a control inside it is brought into view (phones).
+  return createPortal(
     <dialog
       ref={ref}
       aria-labelledby={titleId}
@@ -38,6 +42,7 @@ export function ManageDialog({ title, onClose, busy = false, children }: { title
         </button>
       </div>
       <div className="p-5">{children}</div>
-    </dialog>
+    </dialog>,
+    document.body,
   )
 }
