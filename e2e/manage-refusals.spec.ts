@@ -18,6 +18,10 @@ test('a delete of a MIRRORING mirror topic from the cluster page shows why and c
   await page.getByRole('button', { name: `Manage topic ${topic}` }).click()
   const dialog = page.getByRole('dialog', { name: `Topic ${topic} on ${setup.destination}` })
   await expect(dialog.getByRole('note')).toContainText(`A read-only mirror topic of ${setup.mirror}`)
+  // Wholly on screen at either size (a phone once centred it in a layout viewport widened by the table).
+  const box = (await dialog.boundingBox())!
+  expect(box.x).toBeGreaterThanOrEqual(0)
+  expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width)
   await dialog.getByRole('button', { name: 'Delete topic' }).click()
   await expect(dialog.getByRole('button', { name: `Delete ${topic}` })).toBeDisabled()
   await dialog.getByLabel(`Type ${topic} to confirm`).fill(topic)

@@ -61,7 +61,10 @@ export function TopicsPanel({
       ) : topics!.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">No topics on this cluster yet.</p>
       ) : (
-        <div className="-mx-4 overflow-x-auto px-4" tabIndex={0} role="region" aria-label="Topics table">
+        <div className="relative -mx-4 overflow-x-auto px-4" tabIndex={0} role="region" aria-label="Topics table">
+          {/* relative: the header's sr-only label is absolutely positioned; with no positioned scroll box its
+              containing block was the page, so it escaped the box and widened a phone's layout viewport
+              (the Manage dialog was centred in that wider viewport, off screen). */}
           <table className="w-full min-w-[36rem] text-left text-sm">
             <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
               <tr>

@@ -15,8 +15,7 @@ export function ManageDialog({ title, onClose, busy = false, children }: { title
     const dialog = ref.current
     if (dialog !== null && !dialog.open) dialog.showModal()
   }, [])
-  // Rendered under <body>: opened from a table cell, it must not inherit the cell's alignment, nor have the
-  // table's scroll box scrolled when a control inside it is brought into view (phones).
+  // Rendered under <body>: opened from a table cell, it must not inherit the cell's text styles.
   return createPortal(
     <dialog
       ref={ref}

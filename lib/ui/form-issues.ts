@@ -13,9 +13,23 @@ export function issuesOf(schema: z.ZodType, value: unknown): FieldIssues {
   const issues: Record<string, string> = {}
   for (const issue of result.error.issues) {
     const key = issue.path.map(String).join('.')
-    issues[key] ??= issue.message
+    issues[key] ??= readable(issue)
   }
   return issues
+}
+
+/**
+ * zod's default bound messages ("Too big: expected number to be <=9") read as a parser's; beside a field the
+ * operator gets the bound itself. Schemas' own messages are kept as written.
+ */
+function readable(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'too_big' && issue.origin === 'number' && issue.message.startsWith('Too big')) {
+    return issue.inclusive === false ? `Must be less than ${String(issue.maximum)}` : `At most ${String(issue.maximum)}`
+  }
+  if (issue.code === 'too_small' && issue.origin === 'number' && issue.message.startsWith('Too small')) {
+    return issue.inclusive === false ? `Must be more than ${String(issue.minimum)}` : `At least ${String(issue.minimum)}`
+  }
+  return issue.message
 }
 
 /** The issue of a field or of anything below it (`configs` for `configs.retention.ms`). */

@@ -14,6 +14,7 @@ describe('form issues from the API schemas', () => {
     expect(issues.name).toMatch(/A-Z/)
     expect(issueAt(issues, 'configs')).toBeDefined()
     expect(issuesOf(CreateTopicRequest, { name: 'orders', partitions: 3 })).toEqual({})
+    expect(issues.partitions).toBe('At least 1')
   })
 
   it('reads lists, properties and numbers as they are typed', () => {
