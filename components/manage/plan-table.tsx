@@ -56,7 +56,7 @@ export function PlanTable({ plan }: { plan: TruncationPlan }) {
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {sorted.slice(0, ROWS_SHOWN).map((entry) => (
                 <tr key={`${entry.topic}/${entry.partition}`}>
-                  <td className="px-3 py-1.5 font-mono text-xs break-all">
+                  <td className="px-3 py-1.5 font-mono text-xs break-words">
                     {entry.topic}-{entry.partition}
                   </td>
                   <td className="px-3 py-1.5 text-right font-mono tabular-nums">{entry.truncateTo === null ? 'whole log' : `✂ ${formatOffset(entry.truncateTo)}`}</td>

@@ -74,6 +74,8 @@ function TopicDialog({ cluster, topic, onClose }: { cluster: string; topic: Topi
                   : `border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700 ${entry.destructive ? 'text-red-800 dark:text-red-300' : 'text-slate-800 dark:text-slate-100'}`
               }`}
             >
+              {/* The chosen action is marked by more than its fill. */}
+              {action === entry.action && <span aria-hidden>✓ </span>}
               {entry.label}
             </button>
           ))}
