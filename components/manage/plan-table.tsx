@@ -57,7 +57,9 @@ export function PlanTable({ plan }: { plan: TruncationPlan }) {
               {sorted.slice(0, ROWS_SHOWN).map((entry) => (
                 <tr key={`${entry.topic}/${entry.partition}`}>
                   <td className="px-3 py-1.5 font-mono text-xs break-words">
-                    {entry.topic}-{entry.partition}
+                    {/* The partition number stays on the line of the name's last part. */}
+                    {entry.topic}
+                    <span className="whitespace-nowrap">-{entry.partition}</span>
                   </td>
                   <td className="px-3 py-1.5 text-right font-mono tabular-nums">{entry.truncateTo === null ? 'whole log' : `✂ ${formatOffset(entry.truncateTo)}`}</td>
                   <td className={`px-3 py-1.5 text-right tabular-nums ${entry.recordsToRemove > 0 ? 'font-semibold text-red-700 dark:text-red-300' : ''}`}>{formatOffset(entry.recordsToRemove)}</td>
