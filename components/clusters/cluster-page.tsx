@@ -3,18 +3,22 @@
 import Link from 'next/link'
 import { useCluster, useGroups, useTopics } from '@/components/data/use-clusters'
 import { useMirrors } from '@/components/data/use-mirrors'
+import { useCanOperate } from '@/components/data/session-context'
+import { ClusterAdminBar } from '@/components/manage/cluster-admin-bar'
+import { TopicActions } from '@/components/manage/topic-actions'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
 import { BrokersPanel } from './brokers-panel'
 import { GroupsPanel } from './groups-panel'
 import { TopicsPanel } from './topics-panel'
 
-/** One cluster (UI.md §1): its brokers, topics with their mirror roles, and consumer groups. Read-only. */
+/** One cluster (UI.md §1): its brokers, topics with their mirror roles, and consumer groups; operators also get topic administration (components/manage). */
 export function ClusterPage({ cluster: name }: { cluster: string }) {
   const cluster = useCluster(name)
   const topics = useTopics(name)
   const groups = useGroups(name)
   const mirrors = useMirrors()
+  const canOperate = useCanOperate()
   const mirrorList = mirrors.data?.mirrors ?? []
   const incoming = mirrorList.filter((mirror) => mirror.destinationCluster === name)
   const outgoing = mirrorList.filter((mirror) => mirror.sourceCluster === name)
@@ -69,8 +73,16 @@ export function ClusterPage({ cluster: name }: { cluster: string }) {
           {cluster.data.error !== undefined && <p className="mt-0.5 break-words">{cluster.data.error}</p>}
         </div>
       )}
+      {canOperate && cluster.data?.status === 'ok' && <ClusterAdminBar cluster={name} brokers={cluster.data.brokers.length} />}
       <BrokersPanel cluster={cluster.data} />
-      <TopicsPanel cluster={name} topics={topics.data?.topics} mirrors={mirrorList} error={topics.error} onRetry={() => void topics.refetch()} />
+      <TopicsPanel
+        cluster={name}
+        topics={topics.data?.topics}
+        mirrors={mirrorList}
+        error={topics.error}
+        onRetry={() => void topics.refetch()}
+        rowActions={canOperate ? (topic) => <TopicActions cluster={name} topic={topic} /> : undefined}
+      />
       <GroupsPanel groups={groups.data?.groups} error={groups.error} onRetry={() => void groups.refetch()} />
     </div>
   )

@@ -1,7 +1,7 @@
 'use client'
 
 import Link from 'next/link'
-import { useId, useState } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import type { MirrorSummary } from '@/lib/api/mirrors'
 import type { Topic } from '@/lib/api/topics'
 import { ErrorPanel } from '@/components/ui/error-panel'
@@ -14,12 +14,15 @@ export function TopicsPanel({
   mirrors,
   error,
   onRetry,
+  rowActions,
 }: {
   cluster: string
   topics: readonly Topic[] | undefined
   mirrors: readonly MirrorSummary[]
   error: unknown
   onRetry: () => void
+  /** Operator controls of a row (components/manage); no column without them. */
+  rowActions?: (topic: Topic) => ReactNode
 }) {
   const [filter, setFilter] = useState('')
   const filterId = useId()
@@ -58,7 +61,10 @@ export function TopicsPanel({
       ) : topics!.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">No topics on this cluster yet.</p>
       ) : (
-        <div className="-mx-4 overflow-x-auto px-4" tabIndex={0} role="region" aria-label="Topics table">
+        <div className="relative -mx-4 overflow-x-auto px-4" tabIndex={0} role="region" aria-label="Topics table">
+          {/* relative: the header's sr-only label is absolutely positioned; with no positioned scroll box its
+              containing block was the page, so it escaped the box and widened a phone's layout viewport
+              (the Manage dialog was centred in that wider viewport, off screen). */}
           <table className="w-full min-w-[36rem] text-left text-sm">
             <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
               <tr>
@@ -67,6 +73,11 @@ export function TopicsPanel({
                 <th scope="col" className="py-2 pr-3 text-right font-medium">RF</th>
                 <th scope="col" className="py-2 pr-3 font-medium">Writes</th>
                 <th scope="col" className="py-2 font-medium">Mirror role</th>
+                {rowActions !== undefined && (
+                  <th scope="col" className="py-2 pl-3 text-right font-medium">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -89,6 +100,7 @@ export function TopicsPanel({
                   <td className="py-2">
                     <MirrorRoles cluster={cluster} topic={topic} mirrors={mirrors} />
                   </td>
+                  {rowActions !== undefined && <td className="py-2 pl-3 text-right">{rowActions(topic)}</td>}
                 </tr>
               ))}
             </tbody>

@@ -53,6 +53,9 @@ export function MirrorActions({ mirror, store, failed }: { mirror: Mirror; store
         <Link href={`${base}/failback`} className={buttonClass('secondary', 'sm')}>
           Failback…
         </Link>
+        <Link href={`${base}/settings`} className={buttonClass('secondary', 'sm')}>
+          <span aria-hidden>⚙</span> Settings
+        </Link>
       </div>
       {result !== null && (
         <p role="status" className="flex max-w-xl items-start gap-2 rounded-md bg-emerald-50 px-3 py-1.5 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">

@@ -1,3 +1,5 @@
+import Link from 'next/link'
+import { buttonClass } from '@/components/ui/button-class'
 import { Panel } from '@/components/ui/panel'
 
 const API_EXAMPLE = `T=$(node -p "require('./data/tokens.json').operator")
@@ -19,6 +21,13 @@ export function EmptyOverview({ canOperate }: { canOperate: boolean }) {
           and a mirror to see it.
         </p>
         {!canOperate && <p className="font-medium">You are signed in as a viewer: adding clusters needs the operator token.</p>}
+        {canOperate && (
+          <p>
+            <Link href="/clusters#add-cluster" className={buttonClass('primary')}>
+              Add a cluster
+            </Link>
+          </p>
+        )}
         <div>
           <h3 className="font-semibold text-slate-900 dark:text-white">Try the demo</h3>
           <p className="mt-1">

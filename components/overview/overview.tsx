@@ -7,6 +7,7 @@ import { useOperations } from '@/components/data/use-operations'
 import { useCanOperate, usePageSession } from '@/components/data/session-context'
 import { TopologyPanel, type InitialTopologyLayout } from '@/components/topology/topology-panel'
 import { ErrorPanel } from '@/components/ui/error-panel'
+import { ManageLinks } from '@/components/manage/manage-links'
 import { AttentionPanel } from './attention-panel'
 import { DemoBanner } from './demo-banner'
 import { EmptyOverview } from './empty-overview'
@@ -42,6 +43,7 @@ export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayo
               : `${clusterCount} ${clusterCount === 1 ? 'cluster' : 'clusters'} · ${mirrorCount} ${mirrorCount === 1 ? 'mirror' : 'mirrors'}`}
           </p>
         </div>
+        {canOperate && <ManageLinks clusterCount={clusterCount ?? 0} />}
       </div>
       {session?.demo && <DemoBanner canOperate={canOperate} />}
       {listError !== null && (clusters.data === undefined || mirrors.data === undefined) ? (

@@ -9,7 +9,9 @@ export interface NavItem {
 }
 
 function isActive(pathname: string, href: string): boolean {
-  return href === '/' ? pathname === '/' || pathname.startsWith('/mirrors') || pathname.startsWith('/clusters') : pathname.startsWith(href)
+  // Cluster pages belong to the clusters list; mirror pages (and creating one) to the overview, where mirrors are drawn.
+  if (href === '/') return pathname === '/' || pathname.startsWith('/mirrors') || pathname.startsWith('/create/')
+  return pathname.startsWith(href)
 }
 
 export function NavLinks({ items }: { items: readonly NavItem[] }) {

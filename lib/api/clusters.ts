@@ -62,7 +62,15 @@ export const CreateKafkaClusterRequest = z.strictObject({
     })
     .optional(),
   ssl: z
-    .union([z.boolean(), z.strictObject({ rejectUnauthorized: z.boolean().optional(), ca: z.string().max(100_000).optional() })])
+    .union([
+      z.boolean(),
+      z.strictObject({
+        rejectUnauthorized: z.boolean().optional(),
+        ca: z.string().max(100_000).optional().describe('PEM of the CA that signed the brokers\' certificates.'),
+        cert: z.string().max(100_000).optional().describe('PEM client certificate (mutual TLS).'),
+        key: z.string().max(100_000).optional().describe('PEM private key of the client certificate; write-only.'),
+      }),
+    ])
     .optional(),
 })
 

@@ -245,6 +245,18 @@ export const clusterEndpoints = {
     status: 200,
     response: Cluster,
   }),
+  deleteCluster: endpoint({
+    operationId: 'deleteCluster',
+    method: 'DELETE',
+    path: `${v1}/clusters/{cluster}`,
+    role: 'operator',
+    summary: 'Remove a cluster and its data (refused with CONFLICT while a mirror uses it as source or destination)',
+    audit: 'cluster.delete',
+    params: ClusterParams,
+    status: 204,
+    response: EMPTY,
+    errors: ['CONFLICT', 'SOURCE_UNAVAILABLE'],
+  }),
   listTopics: endpoint({
     operationId: 'listTopics',
     method: 'GET',

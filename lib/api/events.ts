@@ -32,6 +32,7 @@ export const ClusterChange = z.enum([
   'partitionsCreated',
   'recordsDeleted',
   'topicConfigsChanged',
+  'deleted',
 ])
 export type ClusterChange = z.infer<typeof ClusterChange>
 

@@ -126,4 +126,24 @@ describe('ClusterRegistry', () => {
     await registry.close()
     await expect(registry.create({ name: 'late', kind: 'embedded', brokers: 1 })).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' })
   })
+  it('removes a cluster with its definition and data, and refuses while something still uses it', async () => {
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    await registry.create({ name: 'west', kind: 'embedded', brokers: 1 })
+    await expect(registry.remove('east', () => 'used by mirror dr')).rejects.toMatchObject({ code: 'CONFLICT', message: 'used by mirror dr' })
+    expect(registry.names()).toEqual(['east', 'west'])
+    await expect(registry.remove('nowhere', () => null)).rejects.toMatchObject({ code: 'NOT_FOUND' })
+
+    await registry.remove('east', () => null)
+    expect(registry.names()).toEqual(['west'])
+    expect(existsSync(path.join(dataDir, 'clusters', 'east'))).toBe(false)
+    expect(JSON.parse(readFileSync(path.join(dataDir, 'clusters.json'), 'utf8')).clusters.map((c: { name: string }) => c.name)).toEqual(['west'])
+    expect(events.at(-1)).toEqual({ cluster: 'east', change: 'deleted' })
+    await registry.close()
+
+    const reopened = await openRegistry()
+    expect(reopened.names()).toEqual(['west'])
+    // The name is free again, with a fresh cluster behind it.
+    expect((await reopened.create({ name: 'east', kind: 'embedded', brokers: 1 })).topicCount).toBe(0)
+  })
 })

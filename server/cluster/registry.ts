@@ -249,6 +249,30 @@ export class ClusterRegistry {
     return this.view(entry)
   }
 
+  /**
+   * Removes a cluster: closes it, drops its definition, then its data directory. Runs in the creation queue, so a
+   * creation of the same name cannot interleave. `stillInUse` is asked inside the queue (a mirror that uses the
+   * cluster refuses the removal with CONFLICT); the definition goes first, so a crash leaves only a directory
+   * that the next creation of the name clears.
+   */
+  remove(name: string, stillInUse: () => string | null): Promise<void> {
+    const task = this.creating.then(() => this.removeNow(name, stillInUse))
+    this.creating = task.catch(() => undefined)
+    return task
+  }
+
+  private async removeNow(name: string, stillInUse: () => string | null): Promise<void> {
+    if (this.closed) throw new ApiError('SOURCE_UNAVAILABLE', 'the server is shutting down')
+    const entry = this.entry(name)
+    const reason = stillInUse()
+    if (reason !== null) throw new ApiError('CONFLICT', reason, { details: { cluster: name } })
+    this.clusters.delete(name)
+    await this.saveDefinitions()
+    await entry.cluster?.close().catch((error: unknown) => this.options.log.error('could not close a removed cluster', { cluster: name, error }))
+    await rm(this.clusterDir(name), { recursive: true, force: true })
+    this.publish({ cluster: name, change: 'deleted' })
+  }
+
   // TOPICS AND RECORDS
 
   async listTopics(cluster: string): Promise<Topic[]> {
