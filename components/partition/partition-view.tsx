@@ -4,7 +4,7 @@ import { useMirror } from '@/components/data/use-mirrors'
 import { useMirrorPartition } from '@/components/data/use-mirror-partition'
 import { usePartitionHistory } from '@/components/data/use-partition-history'
 import { useLogExtent } from '@/components/data/use-records'
-import { StateGraph } from '@/components/state-graph/state-graph'
+import { LazyStateGraph } from '@/components/state-graph/lazy-state-graph'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { NotFoundPanel } from '@/components/ui/not-found-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
@@ -59,7 +59,7 @@ export function PartitionView({
       </Panel>
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph" id="state-graph">
-          <StateGraph current={found.state} transitions={transitions} />
+          <LazyStateGraph current={found.state} transitions={transitions} />
         </Panel>
         <Panel title="Timeline (newest first)" id="timeline">
           {history.isError ? (

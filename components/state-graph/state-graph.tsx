@@ -11,10 +11,11 @@ import {
   type NodeProps,
 } from '@xyflow/react'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { buildStateGraph, DEFAULT_STATE_GRAPH_LAYOUT, type StateGraphEdge, type StateGraphNode } from '@/lib/graph/state-graph'
+import { DEFAULT_STATE_GRAPH_LAYOUT, type StateGraphEdge, type StateGraphNode } from '@/lib/graph/state-graph'
 import { EVENT_METADATA, type MirrorPartitionState } from '@/lib/mirror/states'
 import { routeStateGraph, type EdgeRoute } from '@/lib/ui/state-graph-routes'
 import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
+import { CONTENT_HEIGHT, CONTENT_WIDTH, GRAPH, MIN_ZOOM, PAD } from './state-graph-size'
 
 /**
  * The partition state graph: every state and valid transition of the engine's table (lib/graph/state-graph.ts),
@@ -23,15 +24,8 @@ import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
  * while it is hovered or focused (Tab reaches every edge).
  */
 
-const GRAPH = buildStateGraph()
 const ROUTES = routeStateGraph(GRAPH)
 const { nodeWidth, nodeHeight } = DEFAULT_STATE_GRAPH_LAYOUT
-/** Room round the layout for the detour lanes on the left and the "now" tag above a node. */
-const PAD = { left: 36, top: 30, right: 16, bottom: 16 }
-const CONTENT_WIDTH = GRAPH.width + PAD.left + PAD.right
-const CONTENT_HEIGHT = GRAPH.height + PAD.top + PAD.bottom
-/** Below this the labels stop being readable: the box scrolls sideways instead (phones). */
-const MIN_ZOOM = 0.72
 
 export interface StateGraphTransition {
   readonly from: MirrorPartitionState
