@@ -161,6 +161,9 @@ export class SplitBrainWatch {
         const next = { ...current, logEndOffset }
         watched.partitions.set(key, next)
         if (logEndOffset > current.baselineLogEndOffset) grown.push(next)
+      } else if (current.latestWriteAt === null && logEndOffset > current.baselineLogEndOffset) {
+        // The last write was above the high watermark when first read (a fetch answers below it only): read again.
+        grown.push(current)
       }
     }
     for (const partition of grown) {
