@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: Kafka's record batch v2 format in one place (header, records, varints, control records, CRC): its encoder and decoder must agree byte for byte, so they stay side by side.
 import { StorageError } from './errors'
 import type {
   BatchHeader,

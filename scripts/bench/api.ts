@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one benchmark suite (server start, seeding, partition list, SSE) whose phases share the server it starts.
 // HTTP API benchmarks (issue: HTTP API), against the production server (server/main.ts) as clients see it:
 // the partition list of a 10,000-partition mirror against GET /health in the same run, and the live event
 // stream fanned out to 50 clients while a producer writes to the mirrored source.

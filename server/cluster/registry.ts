@@ -1,4 +1,5 @@
 import 'server-only'
+// Over 400 lines on purpose: the cluster registry's lifecycle (create, open, remove, per-cluster queue) over one durable file; splitting it would split one queue.
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'

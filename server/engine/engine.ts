@@ -1,4 +1,5 @@
 import 'server-only'
+// Over 400 lines on purpose: still the engine's facade plus fetch round, syncs, commands and failover; issue #18 splits it into fetcher/, preparing/, syncs/, commands/, failover/, queries/ — work in progress.
 import { splitBatches } from '@/lib/log/record-batch'
 import { MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
 export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'

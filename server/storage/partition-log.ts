@@ -1,4 +1,5 @@
 import 'server-only'
+// Over 400 lines on purpose: the log facade (Kafka's UnifiedLog): the whole public API of a partition log plus the cleaner hooks, each a short delegation to local-log, loader, replay and checkpoints.
 import path from 'node:path'
 import { StorageError } from '@/lib/log/errors'
 import type { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'

@@ -1,4 +1,5 @@
 import 'server-only'
+// Over 400 lines on purpose: the facade of two ports (SourceCluster, MirrorHost): one-line delegations to the files named in its header.
 import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'

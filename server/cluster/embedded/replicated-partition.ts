@@ -1,4 +1,5 @@
 import 'server-only'
+// Over 400 lines on purpose: one partition's replicas as Kafka's Partition class (leader, ISR, high watermark, acks=all waiters); the follower fetcher is already its own file. Next: move the acks=all waiters out.
 import { chooseLeader } from '@/lib/cluster/leader-election'
 import { splitBatches } from '@/lib/log/record-batch'
 import type { ControlType, EpochEndOffset, EpochEntry } from '@/lib/log/types'
