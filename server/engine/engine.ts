@@ -37,6 +37,7 @@ import { toFailoverPlan } from './operations/failover-plan-view'
 import { OperationStore } from './operations/operation-store'
 import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
 import { classifyAppendError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
+import { newPartitionRuntime } from './partition-runtime'
 import { compareSnapshots } from './snapshot'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, OperationRequester, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -209,7 +210,7 @@ export class MirrorEngine {
           const stored = value as MirrorPartition & { topic: string; partition: number }
           if (!isMirrorPartitionState(stored.state)) continue
           const { topic, partition, ...partitionValue } = stored
-          const runtime = this.newPartitionRuntime(mirror.definition.name, topic, key.topicId, partition, partitionValue)
+          const runtime = newPartitionRuntime(mirror.definition.name, topic, key.topicId, partition, partitionValue)
           mirror.partitions.set(runtime, runtime)
         }
       }
@@ -240,7 +241,7 @@ export class MirrorEngine {
     for (const topic of await host.describeTopics(definition.topics)) {
       for (const { partition } of topic.partitions) {
         if (mirror.partitions.has({ topic: topic.name, partition })) continue
-        const runtime = this.newPartitionRuntime(definition.name, topic.name, topic.topicId, partition, createMirrorPartition(this.now()))
+        const runtime = newPartitionRuntime(definition.name, topic.name, topic.topicId, partition, createMirrorPartition(this.now()))
         mirror.partitions.set(runtime, runtime)
         missing.push(runtime)
       }
@@ -732,7 +733,7 @@ export class MirrorEngine {
     const added: PartitionRuntime[] = []
     for (let partition = 0; partition < sourceTopic.partitions.length; partition++) {
       if (mirror.partitions.has({ topic: sourceTopic.name, partition })) continue
-      const runtime = this.newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
+      const runtime = newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
       mirror.partitions.set(runtime, runtime)
       added.push(runtime)
     }
@@ -1030,7 +1031,7 @@ export class MirrorEngine {
         if (skipped.has(tp)) continue
         let runtime = mirror.partitions.get(tp)
         if (!runtime) {
-          runtime = this.newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
+          runtime = newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(this.now()))
           mirror.partitions.set(runtime, runtime)
         }
         runtimes.push(runtime)
@@ -1432,31 +1433,6 @@ export class MirrorEngine {
       lagMinute: { t: 0, worst: new TopicPartitionMap() },
       fetchInterrupt: null,
       attention: new Set(),
-    }
-  }
-
-  private newPartitionRuntime(mirror: string, topic: string, topicId: string, partition: number, value: MirrorPartition): PartitionRuntime {
-    return {
-      mirror,
-      topic,
-      topicId,
-      partition,
-      value,
-      fetching: false,
-      retryAt: null,
-      retryStateEpoch: null,
-      awaitingConvergence: false,
-      needsRestore: false,
-      lock: Promise.resolve(),
-      sourceHighWatermark: null,
-      oldestUnmirroredTimestamp: null,
-      lastFetchAt: null,
-      destinationHighWatermark: 0,
-      destinationLogEndOffset: 0,
-      destinationLeaderEpoch: 0,
-      lastLagEvent: null,
-      transitions: [],
-      lastSnapshot: null,
     }
   }
 

@@ -6,6 +6,7 @@ import type { OperationChange } from '@/lib/api/operations'
 import { NON_RETRYABLE_ATTEMPT } from '@/lib/mirror/constants'
 import { createMirrorPartition, withChanges, type MirrorPartition } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { newPartitionRuntime } from '../partition-runtime'
 import type { PartitionRuntime } from '../types'
 import { OperationStore, STORED_OPERATION_VERSION, type RetentionPolicy, type StoredOperation } from './operation-store'
 import { OperationTracker } from './operation-tracker'
@@ -31,28 +32,7 @@ function value(state: MirrorPartitionState, patch: Partial<MirrorPartition> = {}
 }
 
 function runtime(partition: number, partitionValue: MirrorPartition): PartitionRuntime {
-  return {
-    mirror: 'dr',
-    topic: 'orders',
-    topicId: 'topic-id',
-    partition,
-    value: partitionValue,
-    fetching: false,
-    retryAt: null,
-    retryStateEpoch: null,
-    awaitingConvergence: false,
-    needsRestore: false,
-    lock: Promise.resolve(),
-    sourceHighWatermark: null,
-    oldestUnmirroredTimestamp: null,
-    lastFetchAt: null,
-    destinationHighWatermark: 0,
-    destinationLogEndOffset: 0,
-    destinationLeaderEpoch: 0,
-    lastLagEvent: null,
-    transitions: [],
-    lastSnapshot: null,
-  }
+  return newPartitionRuntime('dr', 'orders', 'topic-id', partition, partitionValue)
 }
 
 /** The engine as the tracker sees it. `stopWith` says what a partition becomes when it gets the stop. */
