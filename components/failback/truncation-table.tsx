@@ -1,4 +1,4 @@
-import Link from 'next/link'
+import { PartitionLinkCell } from '@/components/partitions/partition-link-cell'
 import type { TruncationEntryLike } from '@/lib/failover/failback'
 import { formatCount, formatOffset } from '@/lib/ui/format'
 import { TruncationStrips } from './truncation-strips'
@@ -45,14 +45,7 @@ export function TruncationTable({ linkMirror, entries, oldSource, newSource, bef
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {shown.map((entry) => (
               <tr key={`${entry.topic}-${entry.partition}`} data-partition={`${entry.topic}-${entry.partition}`}>
-                <td className="px-3 py-2 font-mono break-all">
-                  <Link
-                    className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
-                    href={`/mirrors/${encodeURIComponent(linkMirror)}/partitions/${encodeURIComponent(entry.topic)}/${entry.partition}`}
-                  >
-                    {entry.topic}-{entry.partition}
-                  </Link>
-                </td>
+                <PartitionLinkCell mirror={linkMirror} topic={entry.topic} partition={entry.partition} />
                 <td className="px-3 py-2 text-right font-mono tabular-nums">{entry.truncateTo === null ? 'whole log' : `✂ ${formatOffset(entry.truncateTo)}`}</td>
                 <td className={`px-3 py-2 text-right tabular-nums ${entry.recordsToRemove > 0 ? 'font-semibold text-red-800 dark:text-red-300' : ''}`}>{formatCount(entry.recordsToRemove)}</td>
                 <td className="px-3 py-2 text-right font-mono tabular-nums">

@@ -1,6 +1,6 @@
 'use client'
 
-import Link from 'next/link'
+import { PartitionLinkCell } from '@/components/partitions/partition-link-cell'
 import type { FailoverPlan } from '@/lib/api/mirrors'
 import { byImpact, hasImpact, planTotals } from '@/lib/failover/plan-totals'
 import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
@@ -87,14 +87,7 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {shown.map((partition) => (
                 <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`}>
-                  <td className="px-3 py-2 font-mono break-all">
-                    <Link
-                      className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
-                      href={`/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(partition.topic)}/${partition.partition}`}
-                    >
-                      {partition.topic}-{partition.partition}
-                    </Link>
-                  </td>
+                  <PartitionLinkCell mirror={mirror} topic={partition.topic} partition={partition.partition} />
                   <td className="px-3 py-2">
                     <StateBadge state={partition.state} size="sm" />
                   </td>

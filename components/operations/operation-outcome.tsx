@@ -1,6 +1,6 @@
 'use client'
 
-import Link from 'next/link'
+import { PartitionLinkCell } from '@/components/partitions/partition-link-cell'
 import { useOperationReport } from '@/components/data/use-operation-report'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
@@ -73,14 +73,7 @@ function OutcomeTables({ report }: { report: OperationReport }) {
           <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
             {shown.map((partition) => (
               <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`}>
-                <td className="px-3 py-2 font-mono break-all">
-                  <Link
-                    className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300"
-                    href={`/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(partition.topic)}/${partition.partition}`}
-                  >
-                    {partition.topic}-{partition.partition}
-                  </Link>
-                </td>
+                <PartitionLinkCell mirror={mirror} topic={partition.topic} partition={partition.partition} />
                 <td className="px-3 py-2">
                   <StateBadge state={partition.state} size="sm" />
                   {partition.error !== null && <p className="mt-1 text-xs break-words text-red-800 dark:text-red-300">{partition.error}</p>}

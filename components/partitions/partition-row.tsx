@@ -5,12 +5,9 @@ import { memo } from 'react'
 import { RelativeTime, useNow } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { MirrorPartition } from '@/lib/api/mirrors'
+import { partitionHref } from '@/lib/ui/partition-href'
 import { exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { GRID_TEMPLATE, STALE_FETCH_MS } from './partition-columns'
-
-export function partitionHref(mirror: string, topic: string, partition: number): string {
-  return `/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(topic)}/${partition}`
-}
 
 /**
  * One partition: a table row on wide screens, a two-line card on narrow ones (same cells, same semantics).
