@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
@@ -17,6 +18,9 @@ export default defineConfig({
           exclude: ['**/*.integration.test.ts', 'node_modules/**'],
           environment: 'node',
           testTimeout: 60_000,
+          // Vitest's default on two cores is one worker; the slowest files (the SIGKILL crash tests) spend most
+          // of their time waiting on child processes and fsync, so a third worker overlaps that waiting.
+          maxWorkers: Math.max(3, availableParallelism() - 1),
         },
       },
       {

@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
+started_at=$SECONDS
 
 export CI="${CI:-}" NEXT_TELEMETRY_DISABLED=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 results=test-results/summary
@@ -12,24 +13,46 @@ ensure_node_modules
 ensure_chromium
 ensure_kafka_jars
 
+kafka_pid=
 stop_services() {
   local status=$?
+  # A start still under way is waited for, so its brokers are there to be stopped.
+  [ -n "$kafka_pid" ] && wait "$kafka_pid" 2>/dev/null
   npx tsx scripts/kafka/clusters.ts stop >/dev/null 2>&1 || true
   exit "$status"
 }
 trap stop_services EXIT
 trap 'exit 130' INT TERM
 
-step() { echo; echo "==> $*"; }
+# Each step says when it starts, counted from the start of the run, so a slow phase shows in any CI log.
+step() { echo; echo "==> $* (at $(( (SECONDS - started_at) / 60 ))m$(( (SECONDS - started_at) % 60 ))s)"; }
 
-step "typecheck"
-npx tsc --noEmit
-step "lint"
-npx eslint . --max-warnings 0
+# The brokers take half a minute to come up; they start now, beside the checks, and are waited for before the
+# integration tests that need them.
+step "starting two Kafka clusters on loopback (in the background)"
+npx tsx scripts/kafka/clusters.ts start > "$results/kafka-start.log" 2>&1 &
+kafka_pid=$!
+# Type check and lint are one thread each: side by side on a machine of two cores or more.
+step "typecheck beside lint"
+npx tsc --noEmit > "$results/typecheck.log" 2>&1 &
+typecheck_pid=$!
+lint_status=0
+npx eslint . --max-warnings 0 || lint_status=$?
+typecheck_status=0
+wait "$typecheck_pid" || typecheck_status=$?
+echo "--- typecheck"
+cat "$results/typecheck.log"
+if [ "$typecheck_status" != 0 ] || [ "$lint_status" != 0 ]; then
+  echo "typecheck exit $typecheck_status, lint exit $lint_status" >&2
+  exit 1
+fi
 step "unit tests"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
-step "starting two Kafka clusters on loopback"
-npx tsx scripts/kafka/clusters.ts start
+step "waiting for the Kafka clusters"
+kafka_status=0
+wait "$kafka_pid" || kafka_status=$?
+cat "$results/kafka-start.log"
+[ "$kafka_status" = 0 ] || { echo "the Kafka clusters did not start (exit $kafka_status)" >&2; exit 1; }
 step "integration tests (real Kafka brokers)"
 npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
 step "production build (type-checked above)"

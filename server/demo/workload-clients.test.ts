@@ -108,6 +108,31 @@ describe('the group consumer', () => {
     expect(await restarted.step(100)).toBe(1)
   })
 
+  it('resets a position the log no longer holds, as auto.offset.reset does, and commits the reset position', async () => {
+    t = await openTestCluster({ brokers: 3 })
+    await t.cluster.createTopic({ name: 'clicks', partitions: 1, replicationFactor: 3 })
+    // Two batches: an unclean election cuts at a batch boundary.
+    await t.cluster.produce('clicks', { partition: 0, records: Array.from({ length: 6 }, (_, i) => ({ value: `c${i}` })) })
+    await t.cluster.produce('clicks', { partition: 0, records: Array.from({ length: 4 }, (_, i) => ({ value: `c${6 + i}` })) })
+    const consumer = new GroupConsumer(() => t.cluster, 'clicks', 'analytics', () => t.clock.now())
+    t.clock.advance(5_000)
+    expect(await consumer.step(100)).toBe(10)
+    // An unclean election cuts the log back below the consumer's position: it resumes at the new log end.
+    const { logEndOffset } = await t.cluster.electLaggingReplicaUncleanly({ topic: 'clicks', partition: 0 }, 4)
+    expect(logEndOffset).toBe(6)
+    expect(await consumer.step(100)).toBe(0)
+    await t.cluster.produce('clicks', { partition: 0, records: [{ value: 'after' }] })
+    t.clock.advance(1_000)
+    expect(await consumer.step(100)).toBe(1)
+    const committed = (await t.cluster.describeGroups()).find((g) => g.groupId === 'analytics')?.offsets
+    expect(committed?.map((o) => o.offset)).toEqual([7])
+    // Records deleted below the position's successor: a position under the log start moves up to it.
+    await t.cluster.produce('clicks', { partition: 0, records: Array.from({ length: 5 }, (_, i) => ({ value: `d${i}` })) })
+    const behindStart = new GroupConsumer(() => t.cluster, 'clicks', 'late', () => t.clock.now())
+    await t.cluster.deleteRecords({ topic: 'clicks', partition: 0 }, 9)
+    expect(await behindStart.step(100)).toBe(3)
+  })
+
   it('says how far behind it is: committed records it has not read yet, none before its first read', async () => {
     t = await openTestCluster()
     await t.cluster.createTopic({ name: 'clicks', partitions: 2 })

@@ -235,7 +235,7 @@ export class GroupConsumer implements WorkloadClient {
     for (const partition of partitions) {
       if (consumed >= budget) break
       const fromOffset = positions.get(partition) ?? 0
-      const page = await cluster.readRecords(this.topic, partition, { fromOffset, limit: Math.min(share, budget - consumed), isolation: 'read_committed' })
+      const page = await this.readFrom(cluster, partition, fromOffset, Math.min(share, budget - consumed))
       const last = page.records.at(-1)
       const limit = Math.min(share, budget - consumed)
       // A full page ends at its last record; a short one reached the last stable offset (aborted data skipped).
@@ -254,6 +254,26 @@ export class GroupConsumer implements WorkloadClient {
       this.lastCommitAt = this.now()
     }
     return consumed
+  }
+
+  /**
+   * A position outside the log (records deleted below it, or the log cut back by an unclean election) is
+   * reset as Kafka's consumer does with auto.offset.reset: to the log start below it, to the log end above it
+   * ("latest"); the next commit stores the reset position. Without this the consumer stalled for good.
+   */
+  private async readFrom(cluster: EmbeddedCluster, partition: number, fromOffset: number, limit: number) {
+    const read = (offset: number) => cluster.readRecords(this.topic, partition, { fromOffset: offset, limit, isolation: 'read_committed' })
+    try {
+      return await read(fromOffset)
+    } catch (error) {
+      if (!isClusterError(error, 'OFFSET_OUT_OF_RANGE')) throw error
+      // The refusal names the log's range (records-reader.ts).
+      const range = error.details as { logStartOffset: number; logEndOffset: number }
+      const reset = fromOffset < range.logStartOffset ? range.logStartOffset : range.logEndOffset
+      this.positions?.set(partition, reset)
+      this.uncommitted.add(partition)
+      return read(reset)
+    }
   }
 
   behindRecords(): number | null {
