@@ -615,3 +615,22 @@ describe('recovery', () => {
     expect(fs.existsSync(path.join(dir, 'clean-shutdown'))).toBe(false)
   })
 })
+
+describe('closing for deletion', () => {
+  it('waits for acknowledged appends, then writes no index, snapshot or checkpoint into a directory removed next', async () => {
+    const log = await open()
+    const appended = log.appendAsLeader(values(3), { leaderEpoch: 0 })
+    const closing = log.closeForDeletion()
+    expect(await appended).toMatchObject({ baseOffset: 0 })
+    await closing
+    const snapshot = (at: string) => fs.readdirSync(at).map((f) => [f, fs.statSync(path.join(at, f)).size]).sort()
+    const before = snapshot(dir)
+    // A log closed the ordinary way writes its checkpoints and clean-shutdown marker: the deletion close did not.
+    const other = await open({}, fs.mkdtempSync(path.join(dir, '..', 'other-')))
+    await other.appendAsLeader(values(3), { leaderEpoch: 0 })
+    await other.close()
+    expect(fs.readdirSync(other.dir).length).toBeGreaterThan(before.length)
+    expect(snapshot(dir)).toEqual(before)
+    await expectCode(log.appendAsLeader(values(1), { leaderEpoch: 0 }), 'LOG_CLOSED')
+  })
+})

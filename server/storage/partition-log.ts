@@ -668,6 +668,18 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     }
   }
 
+  async closeForDeletion(): Promise<void> {
+    if (this.closed) return
+    // Appends already taken are acknowledged only once durable: the group commit in flight finishes first.
+    if (!this.local.commit.failed) await this.flush().catch(() => undefined)
+    while (this.highWatermarkCheckpointInFlight) await this.highWatermarkCheckpointInFlight.catch(() => undefined)
+    this.onSegmentsChanged()
+    this.config.cleaner.unregister(this)
+    await this.cleaning?.catch(() => undefined)
+    this.closed = true
+    this.local.closeWriters()
+  }
+
   // DESCRIPTORS
 
   releaseDescriptor(): boolean {

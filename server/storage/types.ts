@@ -218,4 +218,10 @@ export interface PartitionLogApi {
   flush(): Promise<void>
   /** Waits for pending appends, persists indexes and checkpoints, marks a clean shutdown, releases files. */
   close(): Promise<void>
+  /**
+   * Releases the files of a log whose directory is removed next (its topic was deleted): waits for what is in
+   * flight, writes no index, snapshot or checkpoint (Kafka's UnifiedLog.delete). Four durable checkpoint
+   * writes per replica made deleting a 400-partition topic take 20 s with the event loop blocked.
+   */
+  closeForDeletion(): Promise<void>
 }

@@ -147,6 +147,14 @@ export class ReplicatedPartition {
     await Promise.all(logs.map((log) => log.close()))
   }
 
+  /** closeAll for a partition whose replica directories are removed next (topic deletion). */
+  async closeForDeletion(): Promise<void> {
+    this.rejectWaiters(() => true, new ClusterError('NOT_FOUND', `partition ${this.label} was deleted`))
+    const logs = [...this.logs.values()]
+    this.logs.clear()
+    await Promise.all(logs.map((log) => log.closeForDeletion()))
+  }
+
   // EPOCHS
 
   /** KIP-101 lookup on the leader, including the epoch the leader was elected in (see `withElectionEpoch`). */

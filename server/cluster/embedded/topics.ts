@@ -144,7 +144,7 @@ export class Topics {
     await directory.persistMetadata()
     for (const p of partitions) {
       directory.unregisterPartition(topic.name, p.partition)
-      await p.lock.run(() => p.closeAll())
+      await p.lock.run(() => p.closeForDeletion())
       for (const brokerId of p.metadata.replicas) await rm(directory.replicaDir(topic.name, p.partition, brokerId), { recursive: true, force: true })
     }
     await this.onTopicDeleted(topic.name)
