@@ -11,8 +11,8 @@ import { findMirrorLoop, reverseMirrorVerdict } from '@/lib/mirror/mirror-loop'
 import { TopicPartitionMap, topicPartitionName } from '@/lib/mirror/topic-partition'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
 import type { MirrorCommand } from '@/lib/mirror/preconditions'
-import { isMirrorPartitionState, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
-import { createMirrorPartition, type MirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
+import { type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
+import { createMirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
 import { truncationPlan, type TruncationPlanInput } from '@/lib/mirror/truncation'
 import type {
   FetchPartitionRequest,
@@ -39,6 +39,7 @@ import { OperationTracker, type OperationFilter } from './operations/operation-t
 import { classifyAppendError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { newPartitionRuntime } from './partition-runtime'
 import { compareSnapshots } from './snapshot'
+import { restoredPartition } from './state-fencing'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, OperationRequester, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 
@@ -207,10 +208,11 @@ export class MirrorEngine {
         const mirror = this.mirrors.get(key.mirror)
         if (!mirror) continue
         if (key.kind === 'partition') {
-          const stored = value as MirrorPartition & { topic: string; partition: number }
-          if (!isMirrorPartitionState(stored.state)) continue
-          const { topic, partition, ...partitionValue } = stored
-          const runtime = newPartitionRuntime(mirror.definition.name, topic, key.topicId, partition, partitionValue)
+          const stored = restoredPartition(value)
+          if (!stored) continue
+          const runtime = newPartitionRuntime(mirror.definition.name, stored.topic, key.topicId, stored.partition, stored.value)
+          // The epoch this engine last wrote under: its first write after a restart is not fenced by its own.
+          runtime.destinationLeaderEpoch = Math.max(0, stored.writerLeaderEpoch)
           mirror.partitions.set(runtime, runtime)
         }
       }
