@@ -39,6 +39,7 @@ import { OperationTracker, type OperationFilter } from './operations/operation-t
 import { classifyAppendError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { newPartitionRuntime } from './partition-runtime'
 import { compareSnapshots } from './snapshot'
+import { ReplicationThrottles } from './fetcher/replication-throttle'
 import { restoredPartition } from './state-fencing'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, OperationRequester, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -426,15 +427,19 @@ export class MirrorEngine {
     }
   }
 
-  private async fetchFromLeader(mirror: MirrorRuntime, entries: FetchEntry[], signal: AbortSignal): Promise<void> {
+  private async fetchFromLeader(mirror: MirrorRuntime, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
     const { definition } = mirror
     const source = this.cluster(definition.sourceCluster).source
+    // Replication throttle (server/engine/fetcher/replication-throttle.ts): throttled partitions sit out or get a smaller budget.
+    const entries = this.throttles.admit(definition, leaderEntries, this.now())
+    if (entries.length === 0) return
     let results: FetchPartitionResult[]
     try {
       results = await source.fetch(
         entries.map(({ request }) => request),
         { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: this.fetchMaxWaitMs, signal },
       )
+      this.throttles.record(definition, entries, results, this.now())
     } catch (error) {
       for (const { runtime } of entries) {
         await this.runner.withLock(runtime, () =>
@@ -938,6 +943,7 @@ export class MirrorEngine {
       { key: { kind: 'mirror', mirror: name }, value: null },
     ])
     this.mirrors.delete(name)
+    this.throttles.forget(name)
     this.emit({ type: 'mirror', mirror: name, change: 'deleted' })
   }
 
@@ -1284,7 +1290,16 @@ export class MirrorEngine {
       totalOffsetLag += lag.offsetLag ?? 0
       maxTimeLagMs = Math.max(maxTimeLagMs, lag.timeLagMs ?? 0)
     }
-    return { ...mirror.definition, partitionsByState, maxOffsetLag, totalOffsetLag, maxTimeLagMs, mirroredRecords: mirror.mirroredRecords, mirroredBytes: mirror.mirroredBytes }
+    return {
+      ...mirror.definition,
+      partitionsByState,
+      maxOffsetLag,
+      totalOffsetLag,
+      maxTimeLagMs,
+      mirroredRecords: mirror.mirroredRecords,
+      mirroredBytes: mirror.mirroredBytes,
+      ...this.throttles.status(mirror.definition, this.now()),
+    }
   }
 
   /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */
@@ -1396,6 +1411,7 @@ export class MirrorEngine {
   }
 
   private readonly stateStores = new Map<string, MirrorStateStore>()
+  private readonly throttles = new ReplicationThrottles()
 
   /** One store per destination cluster, so concurrent state writes share appends. */
   private stateStore(clusterName: string): MirrorStateStore {
