@@ -10,6 +10,7 @@ import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { STATES_BY_SEVERITY } from '@/lib/ui/state-style'
 import { MirrorActions } from './mirror-actions'
+import { ThrottleBadge } from './throttle-badge'
 
 interface Figures {
   readonly counts: Partial<Record<MirrorPartitionState, number>>
@@ -79,6 +80,7 @@ export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorP
           {states.map((state) => (
             <StateBadge key={state} state={state} count={figures.counts[state]} />
           ))}
+          <ThrottleBadge mirror={mirror} />
         </div>
         <dl className="mt-3 grid grid-cols-3 gap-x-6 gap-y-1 text-sm sm:flex sm:flex-wrap">
           <div>

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MIRROR_PARTITION_STATES, MIRROR_PARTITION_STATE_SYNONYMS, isMirrorPartitionState } from '@/lib/mirror/states'
 import type { GateName } from '@/lib/mirror/failover-plan'
+import { throttledReplicaEntryProblem } from '@/lib/mirror/replication-throttle'
 import { STOPPING_STEPS } from '@/lib/mirror/stopping'
 import { IntegerString, Name, NonNegativeInt, PartitionIndex, PartitionString, RegexString, Timestamp, commaList } from './common'
 import { SplitBrain } from './split-brain'
@@ -45,6 +46,17 @@ export const MirrorConfigInput = z.strictObject({
   'mirror.failed.retry.initial.backoff.ms': PositiveInt32.optional(),
   'mirror.failed.retry.max.backoff.ms': PositiveInt32.optional(),
   'mirror.failed.retry.max.attempts': z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  /** Bytes per second; 0 turns the throttle off. */
+  'mirror.replication.throttled.rate': z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  'mirror.replication.throttled.replicas': z
+    .array(
+      z
+        .string()
+        .max(300)
+        .refine((entry) => throttledReplicaEntryProblem(entry) === null, 'each entry is "*", "<topic>:*" or "<topic>:<partition>"'),
+    )
+    .max(10_000)
+    .optional(),
 })
 export type MirrorConfigInput = z.infer<typeof MirrorConfigInput>
 
@@ -62,6 +74,10 @@ export const MirrorSummary = z.object({
   maxTimeLagMs: NonNegativeInt.nullable(),
   /** Records written to the old source since the failover, while partitions are STOPPED; null otherwise. */
   splitBrain: SplitBrain.nullable().optional(),
+  /** The replication throttle held the mirror's fetches back within the last seconds: its rate, not the link, limits it. */
+  throttled: z.boolean().optional(),
+  /** `mirror.replication.throttled.rate` in bytes per second; null when the mirror is not throttled. */
+  throttledRate: NonNegativeInt.nullable().optional(),
 })
 export type MirrorSummary = z.infer<typeof MirrorSummary>
 
@@ -303,5 +319,10 @@ export const LagQuery = z
 /** `[t, offsetLag, timeLagMs]` */
 export const LagPoint = z.tuple([Timestamp, NonNegativeInt.nullable(), NonNegativeInt.nullable()])
 export const LagSeries = z.object({ topic: Name, partition: PartitionIndex, points: z.array(LagPoint) })
-export const LagResponse = z.object({ series: z.array(LagSeries) })
+export const LagResponse = z.object({
+  series: z.array(LagSeries),
+  /** As in the mirror summary: the replication throttle is holding the mirror back now. */
+  throttled: z.boolean().optional(),
+  throttledRate: NonNegativeInt.nullable().optional(),
+})
 export type LagResponse = z.infer<typeof LagResponse>

@@ -42,6 +42,10 @@ export interface StoredPartitionState {
   partition: number
   state: string
   lastMirrorPosition: { epoch: number; offset: number } | null
+  /** +1 per accepted state change (KIP-1279.md §5.2 StateEpoch); -1 in a record that has none. */
+  stateEpoch: number
+  /** The leader epoch its writer acted under (§5.2 LeaderEpoch), for fencing; -1 in a record that has none. */
+  leaderEpoch: number
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -67,5 +71,16 @@ export function readPartitionState(value: unknown): StoredPartitionState | null 
   if (!isRecord(value)) return null
   const { topic, partition, state } = value
   if (typeof topic !== 'string' || !Number.isSafeInteger(partition) || (partition as number) < 0 || typeof state !== 'string') return null
-  return { topic, partition: partition as number, state, lastMirrorPosition: readPosition(value.lastMirrorPosition) }
+  return {
+    topic,
+    partition: partition as number,
+    state,
+    lastMirrorPosition: readPosition(value.lastMirrorPosition),
+    stateEpoch: readEpoch(value.stateEpoch),
+    leaderEpoch: readEpoch(value.leaderEpoch),
+  }
+}
+
+function readEpoch(value: unknown): number {
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : -1
 }

@@ -1,5 +1,6 @@
 import type { MirrorConfigInput } from '@/lib/api/mirrors'
 import { BROKER_MIRROR_CONFIG_DEFAULTS, MIRROR_CONFIG_DEFAULTS } from '@/lib/mirror/constants'
+import { DEFAULT_THROTTLED_REPLICAS, UNTHROTTLED_RATE } from '@/lib/mirror/replication-throttle'
 
 /**
  * The mirror settings an operator may set (KIP-1279.md §7.3, `MirrorConfigInput`), grouped as the form shows
@@ -17,7 +18,7 @@ export interface ConfigField {
   readonly kind: ConfigFieldKind
   readonly defaultValue: number | readonly string[]
   /** A unit for integers, shown beside the box. */
-  readonly unit?: 'ms' | 'bytes'
+  readonly unit?: 'ms' | 'bytes' | 'bytes/s'
 }
 
 export interface ConfigGroup {
@@ -119,6 +120,21 @@ export const MIRROR_CONFIG_GROUPS: readonly ConfigGroup[] = [
         kind: 'integer',
         unit: 'bytes',
         defaultValue: MIRROR_CONFIG_DEFAULTS['fetch.response.max.bytes'],
+      },
+      {
+        key: 'mirror.replication.throttled.rate',
+        label: 'Replication throttle',
+        help: 'The most bytes per second the throttled partitions below fetch together; takes effect at the next fetch round. 0 turns the throttle off.',
+        kind: 'integer',
+        unit: 'bytes/s',
+        defaultValue: UNTHROTTLED_RATE,
+      },
+      {
+        key: 'mirror.replication.throttled.replicas',
+        label: 'Throttled partitions',
+        help: '* for every partition of the mirror, <topic>:* for every partition of a topic, <topic>:<partition> for one.',
+        kind: 'names',
+        defaultValue: DEFAULT_THROTTLED_REPLICAS,
       },
     ],
   },

@@ -1,4 +1,5 @@
 import 'server-only'
+import type { StateFenceCode, StateWriteFence } from '@/lib/mirror/state-fencing'
 
 /**
  * The two ports the mirroring engine talks to clusters through (DESIGN.md §2.1). The embedded cluster
@@ -157,6 +158,21 @@ export interface OpenTransaction {
   firstOffset: number
 }
 
+/** One `__mirror_state` record to append; `fence` only on partition-state records (KIP-1279.md §5.3). */
+export interface MirrorStateAppendEntry {
+  key: string
+  value: string | null
+  fence?: StateWriteFence
+}
+
+/** One entry of a refused append's `details.fenced`. */
+export interface FencedMirrorStateEntry {
+  key: string
+  code: StateFenceCode
+  storedStateEpoch: number
+  storedLeaderEpoch: number
+}
+
 export interface MirrorHost {
   readonly name: string
   clusterId(): Promise<string>
@@ -210,8 +226,14 @@ export interface MirrorHost {
    */
   commitSyncedGroupOffset(groupId: string, topicPartition: TopicPartition, offset: number, leaderEpoch?: number | null): Promise<boolean>
   listGroupOffsets(): Promise<GroupOffsets[]>
-  /** Appends keyed records to the compacted `__mirror_state` internal topic (null value = tombstone); durable on resolve. */
-  appendMirrorState(entries: Array<{ key: string; value: string | null }>): Promise<void>
+  /**
+   * Appends keyed records to the compacted `__mirror_state` internal topic (null value = tombstone); durable on
+   * resolve. An entry with a `fence` is checked against what the log holds for its key (KIP-1279.md §5.3): a
+   * stored writer epoch above the fence's leader epoch refuses the append with FENCED_LEADER_EPOCH, a stored
+   * stateEpoch above the expected one with FENCED_STATE_EPOCH. A refused append writes nothing; its error's
+   * `details.fenced` lists the refused entries ({ key, code, storedStateEpoch, storedLeaderEpoch }).
+   */
+  appendMirrorState(entries: Array<MirrorStateAppendEntry>): Promise<void>
   /** Every record of `__mirror_state` in log order, for replay on start. */
   readMirrorState(): Promise<Array<{ key: string; value: string | null }>>
 }

@@ -104,6 +104,8 @@ export class MirrorApi {
       maxOffsetLag: summary.maxOffsetLag,
       totalOffsetLag: summary.totalOffsetLag,
       maxTimeLagMs: summary.maxTimeLagMs,
+      throttled: summary.throttled,
+      throttledRate: summary.throttledRate,
       ...splitBrainField(this.engine, name),
     }
   }
@@ -316,12 +318,16 @@ export class MirrorApi {
       ...(query.to === undefined ? {} : { to: query.to }),
       ...(query.stepMs === undefined ? {} : { stepMs: query.stepMs }),
     })
+    const { throttled, throttledRate } = this.engine.mirrorSummary(name)
     return {
       series: series.map(({ topic, partition, points }) => ({
         topic,
         partition,
         points: points.map(([time, offsetLag, timeLagMs]) => [time, offsetLag, timeLagMs]),
       })),
+      // Lag that grows while throttled is the rate's doing, not the link's.
+      throttled,
+      throttledRate,
     }
   }
 

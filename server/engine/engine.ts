@@ -11,8 +11,8 @@ import { findMirrorLoop, reverseMirrorVerdict } from '@/lib/mirror/mirror-loop'
 import { TopicPartitionMap, topicPartitionName } from '@/lib/mirror/topic-partition'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag, type LagPoint } from '@/lib/mirror/lag'
 import type { MirrorCommand } from '@/lib/mirror/preconditions'
-import { isMirrorPartitionState, type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
-import { createMirrorPartition, type MirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
+import { type MirrorEventType, type MirrorPartitionState } from '@/lib/mirror/states'
+import { createMirrorPartition, type TransitionContext } from '@/lib/mirror/transition'
 import { truncationPlan, type TruncationPlanInput } from '@/lib/mirror/truncation'
 import type {
   FetchPartitionRequest,
@@ -39,6 +39,8 @@ import { OperationTracker, type OperationFilter } from './operations/operation-t
 import { classifyAppendError, PartitionRunner, type RunnerEnvironment } from './partition-runner'
 import { newPartitionRuntime } from './partition-runtime'
 import { compareSnapshots } from './snapshot'
+import { ReplicationThrottles } from './fetcher/replication-throttle'
+import { restoredPartition } from './state-fencing'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, OperationRequester, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 
@@ -207,10 +209,11 @@ export class MirrorEngine {
         const mirror = this.mirrors.get(key.mirror)
         if (!mirror) continue
         if (key.kind === 'partition') {
-          const stored = value as MirrorPartition & { topic: string; partition: number }
-          if (!isMirrorPartitionState(stored.state)) continue
-          const { topic, partition, ...partitionValue } = stored
-          const runtime = newPartitionRuntime(mirror.definition.name, topic, key.topicId, partition, partitionValue)
+          const stored = restoredPartition(value)
+          if (!stored) continue
+          const runtime = newPartitionRuntime(mirror.definition.name, stored.topic, key.topicId, stored.partition, stored.value)
+          // The epoch this engine last wrote under: its first write after a restart is not fenced by its own.
+          runtime.destinationLeaderEpoch = Math.max(0, stored.writerLeaderEpoch)
           mirror.partitions.set(runtime, runtime)
         }
       }
@@ -424,15 +427,19 @@ export class MirrorEngine {
     }
   }
 
-  private async fetchFromLeader(mirror: MirrorRuntime, entries: FetchEntry[], signal: AbortSignal): Promise<void> {
+  private async fetchFromLeader(mirror: MirrorRuntime, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
     const { definition } = mirror
     const source = this.cluster(definition.sourceCluster).source
+    // Replication throttle (server/engine/fetcher/replication-throttle.ts): throttled partitions sit out or get a smaller budget.
+    const entries = this.throttles.admit(definition, leaderEntries, this.now())
+    if (entries.length === 0) return
     let results: FetchPartitionResult[]
     try {
       results = await source.fetch(
         entries.map(({ request }) => request),
         { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: this.fetchMaxWaitMs, signal },
       )
+      this.throttles.record(definition, entries, results, this.now())
     } catch (error) {
       for (const { runtime } of entries) {
         await this.runner.withLock(runtime, () =>
@@ -936,6 +943,7 @@ export class MirrorEngine {
       { key: { kind: 'mirror', mirror: name }, value: null },
     ])
     this.mirrors.delete(name)
+    this.throttles.forget(name)
     this.emit({ type: 'mirror', mirror: name, change: 'deleted' })
   }
 
@@ -1282,7 +1290,16 @@ export class MirrorEngine {
       totalOffsetLag += lag.offsetLag ?? 0
       maxTimeLagMs = Math.max(maxTimeLagMs, lag.timeLagMs ?? 0)
     }
-    return { ...mirror.definition, partitionsByState, maxOffsetLag, totalOffsetLag, maxTimeLagMs, mirroredRecords: mirror.mirroredRecords, mirroredBytes: mirror.mirroredBytes }
+    return {
+      ...mirror.definition,
+      partitionsByState,
+      maxOffsetLag,
+      totalOffsetLag,
+      maxTimeLagMs,
+      mirroredRecords: mirror.mirroredRecords,
+      mirroredBytes: mirror.mirroredBytes,
+      ...this.throttles.status(mirror.definition, this.now()),
+    }
   }
 
   /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */
@@ -1394,6 +1411,7 @@ export class MirrorEngine {
   }
 
   private readonly stateStores = new Map<string, MirrorStateStore>()
+  private readonly throttles = new ReplicationThrottles()
 
   /** One store per destination cluster, so concurrent state writes share appends. */
   private stateStore(clusterName: string): MirrorStateStore {

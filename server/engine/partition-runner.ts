@@ -4,7 +4,8 @@ import { planStoppingAction, type StoppingObservation, type StoppingStep } from 
 import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
-import { MirrorStateStore } from './state-store'
+import { partitionStateWrite, reReadFencedPartition } from './state-fencing'
+import { fencedEntriesOf, MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorDefinition, PartitionRuntime } from './types'
 
 /** What a runner needs from the engine around it. */
@@ -85,6 +86,7 @@ export class PartitionRunner {
     runtime: PartitionRuntime,
     event: MirrorEvent,
     reason: string,
+    afterFencing = false,
   ): Promise<Array<{ event: MirrorEvent; reason: string }> | null> {
     const ctx = this.env.context(mirror, runtime)
     const result = transition(runtime.value, event, ctx)
@@ -99,6 +101,18 @@ export class PartitionRunner {
       try {
         await this.persist(mirror, runtime, result.next)
       } catch (error) {
+        if (!afterFencing && fencedEntriesOf(error) !== null) {
+          // A stale writer (KIP-1279.md §5.3): the stored state is authoritative; decide the event again from it, once.
+          const changed = await reReadFencedPartition(this.env.store(mirror), this.env.host(mirror), mirror, runtime)
+          this.env.log('state write fenced; re-read', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error), storedState: runtime.value.state, stateEpoch: runtime.value.stateEpoch })
+          const followUps = await this.apply(mirror, runtime, event, reason, true)
+          // The event no longer applies to the stored state: that state's own work resumes on the next tick.
+          if (followUps === null && changed) {
+            runtime.needsRestore = true
+            this.env.needsAttention(runtime)
+          }
+          return followUps
+        }
         // Nothing happened: the partition stays in its last durable state, whose effects the engine
         // runs again on its next tick (as after a restart).
         runtime.needsRestore = true
@@ -113,12 +127,7 @@ export class PartitionRunner {
   }
 
   private async persist(mirror: MirrorDefinition, runtime: PartitionRuntime, value: PartitionRuntime['value']): Promise<void> {
-    await this.env.store(mirror).write([
-      {
-        key: { kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition },
-        value: { topic: runtime.topic, partition: runtime.partition, ...value },
-      },
-    ])
+    await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, value)])
   }
 
   private recordTransition(mirror: MirrorDefinition, runtime: PartitionRuntime, from: PartitionRuntime['value']['state'], to: PartitionRuntime['value']['state'], reason: string): void {

@@ -1,6 +1,8 @@
 import 'server-only'
 import { decodeKey, encodeKey, type StateRecordKey } from '@/lib/mirror/mirror-state-records'
-import type { MirrorHost } from '@/server/cluster/ports'
+import type { StateWriteFence } from '@/lib/mirror/state-fencing'
+import { ClusterError, isClusterError } from '@/server/cluster/errors'
+import type { FencedMirrorStateEntry, MirrorHost, MirrorStateAppendEntry } from '@/server/cluster/ports'
 
 /**
  * The destination's `__mirror_state` compacted topic, read and written through MirrorHost, in the record
@@ -11,13 +13,15 @@ export interface StateRecordWrite {
   key: StateRecordKey
   /** JSON-serialisable value; null writes a tombstone. */
   value: unknown
+  /** Partition-state writes name the stateEpoch they expect and their writer's leader epoch (KIP-1279.md §5.3). */
+  fence?: StateWriteFence
 }
 
 /** Combined state writes per append; a single write larger than this still goes alone. */
 const MAX_APPEND_BYTES = 512 * 1024
 
 interface PendingWrite {
-  entries: Array<{ key: string; value: string | null }>
+  entries: MirrorStateAppendEntry[]
   resolve: () => void
   reject: (error: unknown) => void
 }
@@ -35,7 +39,11 @@ export class MirrorStateStore {
    */
   write(records: StateRecordWrite[]): Promise<void> {
     if (records.length === 0) return Promise.resolve()
-    const entries = records.map(({ key, value }) => ({ key: encodeKey(key), value: value === null ? null : JSON.stringify(value) }))
+    const entries: MirrorStateAppendEntry[] = records.map(({ key, value, fence }) => ({
+      key: encodeKey(key),
+      value: value === null ? null : JSON.stringify(value),
+      ...(fence ? { fence } : {}),
+    }))
     // A write larger than one append (the tombstones of a big mirror) goes as several pending writes.
     const chunks: Array<typeof entries> = [[]]
     let bytes = 0
@@ -76,12 +84,37 @@ export class MirrorStateStore {
       .appendMirrorState(batch.flatMap((write) => write.entries))
       .then(
         () => batch.forEach((write) => write.resolve()),
-        (error: unknown) => batch.forEach((write) => write.reject(error)),
+        (error: unknown) => {
+          const fenced = fencedEntriesOf(error)
+          // Without the refused keys nothing tells the stale writes from the others: all of them fail.
+          if (!fenced || fenced.length === 0) {
+            batch.forEach((write) => write.reject(error))
+            return
+          }
+          // A refused append wrote nothing: the stale writes fail with their own fencing, the others
+          // (other partitions, combined into this append) go again in the next one.
+          const byKey = new Map(fenced.map((entry) => [entry.key, entry]))
+          const retry: PendingWrite[] = []
+          for (const write of batch) {
+            const own = write.entries.map((entry) => byKey.get(entry.key)).filter((entry) => entry !== undefined)
+            if (own.length === 0) retry.push(write)
+            else write.reject(new ClusterError(own[0]!.code, `stale __mirror_state write of ${own.map((entry) => entry.key).join(', ')}`, { details: { fenced: own } }))
+          }
+          this.pending.unshift(...retry)
+        },
       )
       .finally(() => {
         this.flushing = false
         this.flush()
       })
+  }
+
+  /**
+   * The stored value of one key, read from the log (ReadMirrorStates): what a fenced writer re-reads before
+   * deciding again. Null when the key has none (never written, or tombstoned).
+   */
+  async read(key: StateRecordKey): Promise<unknown> {
+    return (await this.replay()).get(encodeKey(key))?.value ?? null
   }
 
   /** Last value per key (tombstoned keys are left out), in the order keys were first written. */
@@ -105,4 +138,11 @@ export class MirrorStateStore {
     }
     return latest
   }
+}
+
+/** The refused entries of a fenced append, or null when `error` is something else. */
+export function fencedEntriesOf(error: unknown): FencedMirrorStateEntry[] | null {
+  if (!isClusterError(error, 'FENCED_STATE_EPOCH') && !isClusterError(error, 'FENCED_LEADER_EPOCH')) return null
+  const fenced = error.details?.fenced
+  return Array.isArray(fenced) ? (fenced as FencedMirrorStateEntry[]) : []
 }

@@ -20,6 +20,10 @@ export interface MirrorConfig {
   'mirror.failed.retry.initial.backoff.ms': number
   'mirror.failed.retry.max.backoff.ms': number
   'mirror.failed.retry.max.attempts': number
+  /** Bytes per second the mirror's throttled partitions may fetch together; 0: not throttled (KIP-1279.md §7.1). */
+  'mirror.replication.throttled.rate': number
+  /** Which partitions the rate applies to: `*`, `<topic>:*` or `<topic>:<partition>` (KIP-1279.md §7.2). */
+  'mirror.replication.throttled.replicas': string[]
 }
 
 export interface MirrorDefinition {

@@ -28,6 +28,7 @@ export const STATUS_BY_CODE = {
   CONCURRENT_TRANSACTIONS: 409,
   TRANSACTION_COORDINATOR_FENCED: 409,
   FENCED_LEADER_EPOCH: 409,
+  FENCED_STATE_EPOCH: 409,
   MIRROR_LEADER_EPOCH_EXCEEDED: 409,
   // An If-Match that no longer matches the mirror's state version: read it again and decide again.
   PRECONDITION_FAILED: 412,

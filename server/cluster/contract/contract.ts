@@ -43,9 +43,10 @@ export interface ContractTransaction {
  * - `verbatimAppend`: mirrored batches keep their offsets, epochs, producer ids and bytes;
  * - `truncation`: truncateTo / truncateFullyAndStartAt on every replica;
  * - `epochBump`: bumpLeaderEpoch raises the partition leader epoch and batches above it are refused;
- * - `mirrorPidReset`: the MIRROR_PID_RESET control record exists.
+ * - `mirrorPidReset`: the MIRROR_PID_RESET control record exists;
+ * - `stateFencing`: appendMirrorState refuses a stale writer's fenced entries (KIP-1279.md §5.3), writing nothing.
  */
-export const CAPABILITIES = ['leaderElection', 'uncleanElection', 'heldFetch', 'verbatimAppend', 'truncation', 'epochBump', 'mirrorPidReset'] as const
+export const CAPABILITIES = ['leaderElection', 'uncleanElection', 'heldFetch', 'verbatimAppend', 'truncation', 'epochBump', 'mirrorPidReset', 'stateFencing'] as const
 export type Capability = (typeof CAPABILITIES)[number]
 
 export interface ContractFixture {
@@ -95,6 +96,16 @@ export function summarizeBatches(records: Uint8Array): BatchSummary[] {
 }
 
 /** The code of what `action` throws, or a failure when it does not throw. */
+/** The error a call fails with; throws when it succeeds. */
+export async function errorOf(action: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await action()
+  } catch (error) {
+    return error
+  }
+  throw new Error('expected the call to fail, and it succeeded')
+}
+
 export async function errorCodeOf(action: () => Promise<unknown>): Promise<string> {
   try {
     await action()

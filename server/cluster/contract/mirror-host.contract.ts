@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { encodeKey } from '@/lib/mirror/mirror-state-records'
 import { WORKED_EXAMPLE } from '@/lib/mirror/worked-example'
 import type { FetchPartitionResult, SourceCluster, TopicPartition } from '../ports'
-import { errorCodeOf, summarizeBatches, type ContractFactory, type ContractTransaction } from './contract'
+import { errorCodeOf, errorOf, summarizeBatches, type ContractFactory, type ContractTransaction } from './contract'
 import { contractSuite } from './suite'
 
 const MIB = 1 << 20
@@ -163,6 +163,37 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
         { key: entries[1]!.key, value: null },
         { key: entries[0]!.key, value: null },
       ])
+    })
+
+    itWith(['stateFencing'], 'fences __mirror_state writes from a stale writer (FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH) and writes nothing of a refused append', async () => {
+      const { host } = suite.fixture
+      const key = encodeKey({ kind: 'partition', mirror: MIRROR, topicId: 'mh-fence-id', partition: 0 })
+      const other = encodeKey({ kind: 'partition', mirror: MIRROR, topicId: 'mh-fence-id', partition: 1 })
+      const record = (k: string, state: string, stateEpoch: number, leaderEpoch: number, expectedStateEpoch: number) => ({
+        key: k,
+        value: JSON.stringify({ topic: 'mh-fence', partition: k === key ? 0 : 1, state, stateEpoch, leaderEpoch, lastMirrorPosition: null }),
+        fence: { expectedStateEpoch, leaderEpoch },
+      })
+      await host.appendMirrorState([record(key, 'PREPARING', 1, 5, 0)])
+      await host.appendMirrorState([record(key, 'MIRRORING', 2, 5, 1)])
+      const ours = async () => (await host.readMirrorState()).filter((entry) => entry.key === key || entry.key === other)
+      const before = await ours()
+      // A writer still at stateEpoch 1 (it missed the write of 2), at the same leader epoch.
+      const stale = await errorOf(() => host.appendMirrorState([record(other, 'PREPARING', 1, 5, 0), record(key, 'PAUSING', 2, 5, 1)]))
+      expect(stale).toMatchObject({ code: 'FENCED_STATE_EPOCH', details: { fenced: [{ key, code: 'FENCED_STATE_EPOCH', storedStateEpoch: 2, storedLeaderEpoch: 5 }] } })
+      // A writer from an older leadership, whatever stateEpoch it names.
+      const oldLeader = await errorOf(() => host.appendMirrorState([record(key, 'PAUSING', 3, 4, 2)]))
+      expect(oldLeader).toMatchObject({ code: 'FENCED_LEADER_EPOCH', details: { fenced: [{ key, code: 'FENCED_LEADER_EPOCH', storedStateEpoch: 2, storedLeaderEpoch: 5 }] } })
+      // Nothing of either refused append was written, not even the other partition's entry.
+      expect(await ours()).toEqual(before)
+      // A writer that re-read (stateEpoch 2) under a newer leadership goes through; the older one stays fenced.
+      await host.appendMirrorState([record(key, 'PAUSING', 3, 6, 2)])
+      expect(await errorCodeOf(() => host.appendMirrorState([record(key, 'PAUSED', 4, 5, 3)]))).toBe('FENCED_LEADER_EPOCH')
+      // Unfenced writes (mirror definitions, tombstones) and -1 fields skip the checks; a tombstone forgets the key.
+      await host.appendMirrorState([{ ...record(key, 'PAUSED', 4, 6, -1), fence: { expectedStateEpoch: -1, leaderEpoch: -1 } }])
+      await host.appendMirrorState([{ key, value: null }])
+      await host.appendMirrorState([record(key, 'PREPARING', 1, 0, 0)])
+      expect((await ours()).slice(-3).map((entry) => entry.value && JSON.parse(entry.value).state)).toEqual(['PAUSED', null, 'PREPARING'])
     })
 
     it('commits synced group offsets only for groups without active members, and within the log', async () => {

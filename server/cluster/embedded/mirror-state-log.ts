@@ -1,11 +1,14 @@
 import 'server-only'
 import { decodeRecords } from '@/lib/log/records-view'
 import { MIRROR_STATE_TOPIC } from '@/lib/mirror/constants'
+import { readPartitionState } from '@/lib/mirror/mirror-state-records'
+import { checkStateFence, fencingAfterWrite, type StateWriteFence, type StoredFencing } from '@/lib/mirror/state-fencing'
 import { ClusterError } from '../errors'
-import type { HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
+import type { FencedMirrorStateEntry, HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
 import type { ClusterDirectory } from './cluster-directory'
 import type { TopicMetadata } from './metadata'
 import { MirrorStateView } from './mirror-state-view'
+import { Mutex } from './mutex'
 import { readChunks } from './records-reader'
 import type { ReplicatedPartition } from './replicated-partition'
 import type { Topics } from './topics'
@@ -15,15 +18,21 @@ const INTERNAL_TOPIC_REPLICATION_FACTOR = 3
 export interface MirrorStateEntry {
   key: string
   value: string | null
+  fence?: StateWriteFence
 }
 
 /**
  * The `__mirror_state` internal topic (1 partition, RF min(3, brokers), `cleanup.policy=compact`), created on
  * first append, and the view of it the cluster answers DescribeClusterMirrors and the last-mirror-position
- * lookup from. Compaction is not run: `read()` returns every record ever written, in order.
+ * lookup from. The log is compacted by the storage's cleaner; `read()` returns what it holds, in order.
+ *
+ * Fenced writes (KIP-1279.md §5.3) are checked against the view and appended under one lock: a check and
+ * the append it allows never interleave with another writer's, so two writers holding the same stateEpoch
+ * cannot both get through.
  */
 export class MirrorStateLog {
   private readonly view = new MirrorStateView()
+  private readonly writes = new Mutex()
 
   constructor(
     private readonly directory: ClusterDirectory,
@@ -56,16 +65,40 @@ export class MirrorStateLog {
   /** Durable (acks=all) on resolve; the view answers with the entries from then on. */
   async append(entries: MirrorStateEntry[]): Promise<void> {
     this.directory.ensureReachable()
-    if (!Array.isArray(entries) || entries.some((e) => typeof e?.key !== 'string' || e.key.length === 0 || (e.value !== null && typeof e.value !== 'string'))) {
-      throw new ClusterError('VALIDATION_FAILED', 'mirror state entries must be { key: non-empty string, value: string | null }')
+    if (!Array.isArray(entries) || entries.some((e) => typeof e?.key !== 'string' || e.key.length === 0 || (e.value !== null && typeof e.value !== 'string') || !isFence(e.fence))) {
+      throw new ClusterError('VALIDATION_FAILED', 'mirror state entries must be { key: non-empty string, value: string | null, fence?: { expectedStateEpoch, leaderEpoch } }')
     }
     if (entries.length === 0) return
-    const partition = (await this.partition(true))!
-    const records = entries.map((e) => ({ key: e.key, value: e.value }))
-    const deadline = partition.requestDeadline()
-    const append = await partition.appendOnLeader('all', (log, leaderEpoch) => log.appendAsLeader(records, { leaderEpoch }))
-    await partition.awaitCommitted(append, deadline)
-    this.view.apply(records)
+    await this.writes.run(async () => {
+      const fenced = this.fencedEntries(entries)
+      if (fenced.length > 0) {
+        const [first] = fenced
+        throw new ClusterError(first!.code, `stale __mirror_state writer: ${fenced.map((f) => `${f.key} (${f.code}, stored stateEpoch ${f.storedStateEpoch}, leader epoch ${f.storedLeaderEpoch})`).join(', ')}`, { details: { fenced } })
+      }
+      const partition = (await this.partition(true))!
+      const records = entries.map((e) => ({ key: e.key, value: e.value }))
+      const deadline = partition.requestDeadline()
+      const append = await partition.appendOnLeader('all', (log, leaderEpoch) => log.appendAsLeader(records, { leaderEpoch }))
+      await partition.awaitCommitted(append, deadline)
+      this.view.apply(records)
+    })
+  }
+
+  /** The entries whose fence the log refuses, each checked after the entries before it in the same append. */
+  private fencedEntries(entries: MirrorStateEntry[]): FencedMirrorStateEntry[] {
+    const fenced: FencedMirrorStateEntry[] = []
+    const pending = new Map<string, StoredFencing | null>()
+    for (const entry of entries) {
+      const stored = pending.has(entry.key) ? pending.get(entry.key)! : this.view.fencingOf(entry.key)
+      const code = checkStateFence(stored, entry.fence)
+      if (code) {
+        fenced.push({ key: entry.key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
+        continue
+      }
+      const written = entry.value === null ? null : readPartitionState(parseJson(entry.value))
+      pending.set(entry.key, entry.value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
+    }
+    return fenced
   }
 
   async read(): Promise<MirrorStateEntry[]> {
@@ -92,5 +125,20 @@ export class MirrorStateLog {
   lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Map<string, LastMirrorPosition> {
     this.directory.ensureReachable()
     return this.view.lastMirrorPositions(sourceClusterId, partitions)
+  }
+}
+
+function isFence(fence: unknown): boolean {
+  if (fence === undefined) return true
+  if (typeof fence !== 'object' || fence === null) return false
+  const { expectedStateEpoch, leaderEpoch } = fence as Record<string, unknown>
+  return Number.isSafeInteger(expectedStateEpoch) && (expectedStateEpoch as number) >= -1 && Number.isSafeInteger(leaderEpoch) && (leaderEpoch as number) >= -1
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
   }
 }

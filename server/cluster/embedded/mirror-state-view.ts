@@ -1,5 +1,6 @@
 import 'server-only'
 import { decodeKey, readMirrorDefinition, readPartitionState, type StoredMirrorDefinition, type StoredPartitionState } from '@/lib/mirror/mirror-state-records'
+import { fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
 
 /**
@@ -14,6 +15,8 @@ export class MirrorStateView {
   /** mirror → topic → partition → state record; the record key each came from, to follow overwrites. */
   private readonly partitions = new Map<string, Map<string, Map<number, StoredPartitionState>>>()
   private readonly partitionOfKey = new Map<string, { mirror: string; topic: string; partition: number }>()
+  /** Per partition record key: its stateEpoch and the highest writer epoch (KIP-1279.md §5.3 fencing). */
+  private readonly fencing = new Map<string, StoredFencing>()
 
   /** Applies records in log order. Values that do not parse are skipped (the key keeps its earlier value). */
   apply(records: Iterable<{ key: string; value: string | null }>): void {
@@ -40,7 +43,9 @@ export class MirrorStateView {
     }
     const state = readPartitionState(parseJson(value))
     if (!state) return
+    const fencing = fencingAfterWrite(this.fencing.get(text) ?? null, state)
     this.forgetPartition(text)
+    this.fencing.set(text, fencing)
     let topics = this.partitions.get(key.mirror)
     if (!topics) this.partitions.set(key.mirror, (topics = new Map()))
     let byPartition = topics.get(state.topic)
@@ -50,6 +55,7 @@ export class MirrorStateView {
   }
 
   private forgetPartition(text: string): void {
+    this.fencing.delete(text)
     const where = this.partitionOfKey.get(text)
     if (!where) return
     this.partitionOfKey.delete(text)
@@ -58,6 +64,11 @@ export class MirrorStateView {
     byPartition?.delete(where.partition)
     if (byPartition?.size === 0) topics!.delete(where.topic)
     if (topics?.size === 0) this.partitions.delete(where.mirror)
+  }
+
+  /** What a fenced write of the partition record `key` is checked against; null for a key never written (or tombstoned). */
+  fencingOf(key: string): StoredFencing | null {
+    return this.fencing.get(key) ?? null
   }
 
   /**

@@ -1,7 +1,9 @@
 import 'server-only'
+import { readPartitionState } from '@/lib/mirror/mirror-state-records'
+import { checkStateFence, fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
 import type { TopicPartition } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
-import type { EpochEndOffset, GroupOffsets, MirrorHost, OpenTransaction, PartitionDescription, TopicDescription } from '../ports'
+import type { EpochEndOffset, FencedMirrorStateEntry, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription } from '../ports'
 import { FakePartitionLog } from './fake-partition-log'
 import { FakeTopics } from './fake-topics'
 
@@ -17,6 +19,7 @@ export class FakeMirrorHost implements MirrorHost {
   id: string
   /** `__mirror_state` as compaction leaves it: the last value per key (a tombstone stays as null), in first-write order. */
   readonly mirrorState = new Map<string, string | null>()
+  private readonly stateFencing = new Map<string, StoredFencing>()
   private readonly failures = new Map<keyof MirrorHost, ClusterError>()
   private clock: () => number
 
@@ -151,9 +154,28 @@ export class FakeMirrorHost implements MirrorHost {
     return this.state.groupOffsets()
   }
 
-  async appendMirrorState(entries: Array<{ key: string; value: string | null }>): Promise<void> {
+  async appendMirrorState(entries: MirrorStateAppendEntry[]): Promise<void> {
     this.maybeFail('appendMirrorState')
-    for (const { key, value } of entries) this.mirrorState.set(key, value)
+    // The port's fencing (KIP-1279.md §5.3), all entries checked before any is kept: a refused append writes nothing.
+    const fencing = new Map<string, StoredFencing | null>()
+    const fenced: FencedMirrorStateEntry[] = []
+    for (const { key, value, fence } of entries) {
+      const stored = fencing.has(key) ? fencing.get(key)! : this.fencingOf(key)
+      const code = checkStateFence(stored, fence)
+      if (code) fenced.push({ key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
+      const written = value === null ? null : readPartitionState(JSON.parse(value))
+      fencing.set(key, value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
+    }
+    if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, 'stale __mirror_state writer', { details: { fenced } })
+    for (const [key, value] of fencing) if (value) this.stateFencing.set(key, value)
+    for (const { key, value } of entries) {
+      this.mirrorState.set(key, value)
+      if (value === null) this.stateFencing.delete(key)
+    }
+  }
+
+  private fencingOf(key: string): StoredFencing | null {
+    return this.stateFencing.get(key) ?? null
   }
 
   async readMirrorState(): Promise<Array<{ key: string; value: string | null }>> {

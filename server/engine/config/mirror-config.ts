@@ -1,6 +1,7 @@
 import 'server-only'
 import { ALWAYS_EXCLUDED_TOPIC_PROPERTIES, DEFAULT_TOPIC_PROPERTIES_EXCLUDE, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
 import { isValidName, NAME_PATTERN } from '@/lib/mirror/names'
+import { DEFAULT_THROTTLED_REPLICAS, throttledReplicaEntryProblem, UNTHROTTLED_RATE } from '@/lib/mirror/replication-throttle'
 import { EngineError } from '../errors'
 import type { MirrorConfig } from '../types'
 import { compilePattern } from './topic-patterns'
@@ -17,6 +18,8 @@ export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
   'mirror.failed.retry.initial.backoff.ms': 100,
   'mirror.failed.retry.max.backoff.ms': 300_000,
   'mirror.failed.retry.max.attempts': 20,
+  'mirror.replication.throttled.rate': UNTHROTTLED_RATE,
+  'mirror.replication.throttled.replicas': [...DEFAULT_THROTTLED_REPLICAS],
 }
 
 /** Defaults, then the given config, then topicsInclude/topicsExclude; every pattern and number checked. */
@@ -33,6 +36,10 @@ export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?:
       throw new EngineError('VALIDATION_FAILED', `${key} must be a positive integer`)
     }
   }
+  const rate = config['mirror.replication.throttled.rate']
+  if (!Number.isSafeInteger(rate) || rate < 0) throw new EngineError('VALIDATION_FAILED', 'mirror.replication.throttled.rate must be a non-negative integer (bytes per second, 0: no throttle)')
+  const problem = config['mirror.replication.throttled.replicas'].map(throttledReplicaEntryProblem).find((entry) => entry !== null)
+  if (problem) throw new EngineError('VALIDATION_FAILED', `mirror.replication.throttled.replicas: ${problem}`)
   return config
 }
 

@@ -1,0 +1,43 @@
+/**
+ * Fencing of `__mirror_state` partition-state writes (KIP-1279.md §5.3, checklist #3). Every write names
+ * the stateEpoch its writer believes is stored and the leader epoch the writer acts under; the state log
+ * refuses a write from a writer that is behind, so a stale writer (an old leader, an engine that missed a
+ * write) can never overwrite a newer state. The writer re-reads the stored state and decides again.
+ */
+
+/** `-1` in either field skips that check, as the KIP's request fields do. */
+export interface StateWriteFence {
+  /** The stateEpoch the writer read (the partition's stateEpoch before the transition it writes). */
+  readonly expectedStateEpoch: number
+  /** The destination partition leader epoch the writer acts under. */
+  readonly leaderEpoch: number
+}
+
+/** What the state log holds for a partition key: its last stateEpoch and the highest writer epoch seen. */
+export interface StoredFencing {
+  readonly stateEpoch: number
+  readonly leaderEpoch: number
+}
+
+export type StateFenceCode = 'FENCED_LEADER_EPOCH' | 'FENCED_STATE_EPOCH'
+
+export const NO_FENCE_CHECK = -1
+
+/**
+ * Null when the write may go, else why it is refused. The leader epoch is checked first (the KIP's order):
+ * a writer from an older leadership is fenced whatever state epoch it names.
+ */
+export function checkStateFence(stored: StoredFencing | null, fence: StateWriteFence | undefined): StateFenceCode | null {
+  if (!stored || !fence) return null
+  if (fence.leaderEpoch !== NO_FENCE_CHECK && stored.leaderEpoch > fence.leaderEpoch) return 'FENCED_LEADER_EPOCH'
+  if (fence.expectedStateEpoch !== NO_FENCE_CHECK && stored.stateEpoch > fence.expectedStateEpoch) return 'FENCED_STATE_EPOCH'
+  return null
+}
+
+/**
+ * The fencing a key holds after an accepted write of `written`: the highest writer epoch stays (a write that
+ * skipped the check does not lower it), the stateEpoch is the written one.
+ */
+export function fencingAfterWrite(stored: StoredFencing | null, written: StoredFencing): StoredFencing {
+  return { stateEpoch: written.stateEpoch, leaderEpoch: Math.max(stored?.leaderEpoch ?? NO_FENCE_CHECK, written.leaderEpoch) }
+}

@@ -1,0 +1,55 @@
+import 'server-only'
+import type { MirrorPartition } from '@/lib/mirror/partition'
+import { isMirrorPartitionState } from '@/lib/mirror/states'
+import type { MirrorHost } from '@/server/cluster/ports'
+import type { MirrorStateStore, StateRecordWrite } from './state-store'
+import type { MirrorDefinition, PartitionRuntime } from './types'
+
+/**
+ * The engine's side of `__mirror_state` fencing (KIP-1279.md §5.3, checklist #3): each partition-state write
+ * names the stateEpoch it was decided from and the destination leader epoch the engine acts under; when the
+ * log refuses it (another writer got there first, or a write the engine believed lost did land), the engine
+ * re-reads the stored state, which is authoritative, and the destination's leader epoch, decides the event
+ * again from there and writes once more. A second refusal gives up until the next tick.
+ */
+
+/** The partition record of `value`, fenced on what the runtime holds now (before the write). */
+export function partitionStateWrite(mirror: MirrorDefinition, runtime: PartitionRuntime, value: MirrorPartition): StateRecordWrite {
+  return {
+    key: { kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition },
+    value: { topic: runtime.topic, partition: runtime.partition, ...value, leaderEpoch: runtime.destinationLeaderEpoch },
+    fence: { expectedStateEpoch: runtime.value.stateEpoch, leaderEpoch: runtime.destinationLeaderEpoch },
+  }
+}
+
+/** A stored partition record split into the state machine's value and the writer epoch it was written under. */
+export interface RestoredPartition {
+  topic: string
+  partition: number
+  value: MirrorPartition
+  /** The leader epoch of the record's writer; -1 when the record has none (written before fencing). */
+  writerLeaderEpoch: number
+}
+
+/** Null for a value that is not a partition record this version can resume. */
+export function restoredPartition(stored: unknown): RestoredPartition | null {
+  if (typeof stored !== 'object' || stored === null) return null
+  const { topic, partition, leaderEpoch, ...value } = stored as MirrorPartition & { topic: unknown; partition: unknown; leaderEpoch?: unknown }
+  if (typeof topic !== 'string' || !Number.isSafeInteger(partition) || !isMirrorPartitionState(value.state) || !Number.isSafeInteger(value.stateEpoch)) return null
+  return { topic, partition: partition as number, value, writerLeaderEpoch: Number.isSafeInteger(leaderEpoch) ? (leaderEpoch as number) : -1 }
+}
+
+/**
+ * After a refused write: the stored record replaces the runtime's value, and the runtime's leader epoch
+ * becomes the destination's current one (never the stored writer's: a writer that adopted the epoch it was
+ * fenced by would never be fenced). Returns whether the stored state differs from what the runtime held.
+ */
+export async function reReadFencedPartition(store: MirrorStateStore, host: MirrorHost, mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<boolean> {
+  const stored = restoredPartition(await store.read({ kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }))
+  const description = await host.describePartition({ topic: runtime.topic, partition: runtime.partition })
+  runtime.destinationLeaderEpoch = Math.max(runtime.destinationLeaderEpoch, description.leaderEpoch)
+  if (!stored) return false
+  const changed = stored.value.stateEpoch !== runtime.value.stateEpoch || stored.value.state !== runtime.value.state
+  runtime.value = stored.value
+  return changed
+}
