@@ -99,8 +99,8 @@ describe('the live demo', () => {
       expect(workload.currentRatePerSecond, workload.name).toBe(workload.ratePerSecond)
       expect(workload.behindRecords, workload.name).toBeGreaterThanOrEqual(0)
     }
-    // The thin link of the live mirror's fetch settings: a round often leaves records behind, and the engine's
-    // own lag samples show it (with Kafka's default fetch sizes every sample read 0).
+    // The throttled, thin link of the live mirror: a burst outruns it, and the engine's own lag samples show it
+    // (with Kafka's default fetch sizes and no throttle every sample read 0).
     expect(runtime.engine.getMirror(LIVE.mirror).config).toMatchObject(LIVE_MIRROR_CONFIG)
     await vi.waitFor(() => expect(runtime.engine.lagSeries(LIVE.mirror).some((series) => series.points.some(([, offsetLag]) => offsetLag > 0))).toBe(true), waitLong)
     // Transactional and idempotent records carry producer ids; clickstream's do not.
@@ -207,10 +207,17 @@ describe('the live demo', () => {
   })
 
   it('an unclean election at the source is detected by the mirror (ULE truncation on clickstream); it is refused on a mirror topic', async () => {
+    // Divergence needs mirrored records the source then loses: with clickstream paused, the throttled mirror
+    // catches up on partition 0 first (a mirror still behind the cut has nothing to truncate).
+    const params = { name: 'clickstream-plain' }
+    await callRoute(pauseRoute.POST, { method: 'POST', path: '/api/v1/demo/workloads/clickstream-plain/pause', params })
+    const endOf = async (cluster: string) => (await runtime.clusters.embedded(cluster).describeTopic('clickstream')).partitions[0]!.logEndOffset
+    await vi.waitFor(async () => expect(await endOf('eu-west')).toBe(await endOf('us-east')), waitLong)
     const applied = await injectFault({ kind: 'unclean-election', cluster: 'us-east', topic: 'clickstream', partition: 0 })
+    await callRoute(resumeRoute.POST, { method: 'POST', path: '/api/v1/demo/workloads/clickstream-plain/resume', params })
     expect(applied).toMatchObject({ status: 202, body: { fault: { kind: 'unclean-election', status: 'applied' } } })
     await vi.waitFor(() => {
-      expect(runtime.engine.partitionHistory(LIVE.mirror, 'clickstream', 0).map((t) => t.to)).toContain('ULE_LOG_TRUNCATION')
+      expect(runtime.engine.partitionHistory(LIVE.mirror, 'clickstream', 0).map((t) => `${t.to} ${t.reason}`).join(' | ')).toContain('ULE_LOG_TRUNCATION')
       expect(runtime.engine.partitions(LIVE.mirror, { topic: 'clickstream' })[0]!.state).toBe('MIRRORING')
     }, waitLong)
     const fault = (applied.body as { fault: Fault }).fault
@@ -228,6 +235,8 @@ describe('the live demo', () => {
     // What the file holds at this instant is what a process killed now leaves behind.
     copyFileSync(runsFile, `${runsFile}.crash`)
     const clusterCount = runtime.clusters.names().length
+    // A data dir from before the throttle (its rate at the engine's default), with a fetch size an operator chose.
+    await runtime.engine.updateMirrorConfig(LIVE.mirror, { 'mirror.replication.throttled.rate': 0, 'fetch.max.bytes': 2048 })
     await runtime.close()
     copyFileSync(`${runsFile}.crash`, runsFile)
     expect(stored()?.status).toBe('running')
@@ -242,6 +251,8 @@ describe('the live demo', () => {
     expect(runtime.engine.listMirrors().filter((m) => m.name === LIVE.mirror)).toHaveLength(1)
     expect(Object.fromEntries((await source().describeTopics()).map((t) => [t.name, t.partitions.length]))).toEqual({ orders: 6, payments: 3, clickstream: 12 })
     expect(demo().workloads.get('clickstream-plain').ratePerSecond).toBe(60)
+    // The setting it lacked is added; the one the operator changed stays theirs.
+    expect(runtime.engine.getMirror(LIVE.mirror).config).toMatchObject({ 'mirror.replication.throttled.rate': LIVE_MIRROR_CONFIG['mirror.replication.throttled.rate'], 'fetch.max.bytes': 2048 })
 
     const next = await callRoute(runScenarioRoute.POST, { method: 'POST', path: '/x', params: { name: 'planned-switchover' } })
     expect(next.status).toBe(202)

@@ -27,19 +27,20 @@ export const LIVE = {
 export const LIVE_TOPICS = LIVE.topics.map((topic) => topic.name)
 
 /**
- * The live mirror's fetch settings (KIP-1279.md §7.3): at most 512 bytes a partition and 1 KiB a source broker
- * in each fetch round, a thin link for the demo's modest traffic. With Kafka's defaults (1 MiB and 10 MiB)
- * every round took all there was, and the lag the engine measures after each round was 0 at every sample; with
- * these a round often leaves records behind, a burst is carried over several rounds, and lag in offsets and in
- * time builds up and drains. Known limit (server/demo/README.md): once a scenario leaves an idle mirror, the
- * engine's rounds wait for its long poll (~1.7 rounds a second instead of ~8) and this link falls behind; 3 KiB
- * a round kept up then, but read 0 at every sample for a minute on a quiet machine. Topic configs and group
- * offsets sync every 10 s instead of every minute, so the destination's consumer groups follow visibly.
+ * The live mirror's settings (KIP-1279.md §7.3). The link from us-east to eu-west is throttled to 20,000 bytes a
+ * second (`mirror.replication.throttled.rate`), as an operator caps a WAN link's share: the workloads write about
+ * 11 kB/s on average and up to 16 kB/s in the busy hours, so a mirror that keeps up most of the time falls behind
+ * in every clickstream burst (about 27 kB/s) and drains within seconds after it. Without a cap the lag the
+ * engine measures after each round was 0 at every sample on a quiet machine: the engine outruns this traffic by
+ * far, so only a limit in bytes gives lag that moves the same way on every machine. Fetches stay small (512
+ * bytes a partition, 1 KiB a broker) so a round often leaves records behind even between bursts. Topic configs
+ * and group offsets sync every 10 s instead of every minute, so the destination's consumer groups follow visibly.
  */
 export const LIVE_MIRROR_CONFIG = {
   'fetch.max.bytes': 512,
   'fetch.response.max.bytes': 1024,
   'mirror.metadata.refresh.interval.ms': 10_000,
+  'mirror.replication.throttled.rate': 20_000,
 } as const
 
 const LIVE_CONFIG_KEYS = Object.keys(LIVE_MIRROR_CONFIG) as Array<keyof typeof LIVE_MIRROR_CONFIG>
@@ -62,10 +63,12 @@ export async function ensureLiveTopology(clusters: ClusterRegistry, engine: Mirr
   }
   const mirror = engine.listMirrors().find((candidate) => candidate.name === LIVE.mirror)
   if (mirror) {
-    // A data dir from before these settings has the engine's defaults; one an operator changed keeps theirs.
-    if (LIVE_CONFIG_KEYS.every((key) => mirror.config[key] === DEFAULT_MIRROR_CONFIG[key])) {
-      await engine.updateMirrorConfig(LIVE.mirror, LIVE_MIRROR_CONFIG)
-      created.push(`fetch settings of ${LIVE.mirror}`)
+    // A data dir from before a setting has the engine's default for it and gets the demo's; a setting an
+    // operator changed keeps theirs.
+    const missing = LIVE_CONFIG_KEYS.filter((key) => mirror.config[key] === DEFAULT_MIRROR_CONFIG[key] && mirror.config[key] !== LIVE_MIRROR_CONFIG[key])
+    if (missing.length > 0) {
+      await engine.updateMirrorConfig(LIVE.mirror, Object.fromEntries(missing.map((key) => [key, LIVE_MIRROR_CONFIG[key]])))
+      created.push(`${missing.join(', ')} of ${LIVE.mirror}`)
     }
   } else {
     await engine.createMirror({ name: LIVE.mirror, sourceCluster: LIVE.sourceCluster, destinationCluster: LIVE.destinationCluster, topics: LIVE_TOPICS, config: LIVE_MIRROR_CONFIG })
@@ -82,13 +85,14 @@ const DAY_MS = 10 * MINUTE
 
 /**
  * Each topic's traffic (lib/demo/traffic.ts), peaking at its own hour of the compressed day. Clickstream has a
- * campaign burst every two minutes, three times its rate for 20 s: more than its consumer group reads, so the
- * group falls behind and catches up, and the mirror's fetches carry a backlog for a while.
+ * campaign burst every minute, three times its rate for 15 s: more than the throttled link carries and, in the
+ * busy hours, more than its consumer group reads, so the mirror and the group fall behind and catch up. Every
+ * minute, so a visitor sees one within the first minute whenever they open the page.
  */
 export const LIVE_TRAFFIC = {
   orders: { dayMs: DAY_MS, swing: 0.5, peakAt: 0.3, burst: null },
   payments: { dayMs: DAY_MS, swing: 0.5, peakAt: 0.35, burst: null },
-  clickstream: { dayMs: DAY_MS, swing: 0.4, peakAt: 0.25, burst: { everyMs: 2 * MINUTE, lastsMs: 20_000, factor: 3 } },
+  clickstream: { dayMs: DAY_MS, swing: 0.4, peakAt: 0.25, burst: { everyMs: MINUTE, lastsMs: 15_000, factor: 3 } },
 } as const satisfies Record<string, TrafficProfile>
 
 /** The live workloads, at rates that keep lag visibly moving without taking over a shared machine. */

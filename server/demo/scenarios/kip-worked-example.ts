@@ -1,6 +1,6 @@
 import 'server-only'
 import type { TransactionalProducer } from '@/server/cluster/embedded/producers'
-import { createClusterPair, expectThat, formatTable, logTable, sameTable, target, waitForPartitions, type ScenarioDefinition, type TableRow } from './scenario'
+import { createClusterPair, expectThat, formatTable, logTable, sameTable, target, waitForPartitions, type ScenarioDefinition, type TableRow, waitForOperation } from './scenario'
 
 /**
  * The worked example of kip-1279-excerpt.txt, on clusters of its own: producers 4001, 4002 and 4003 write
@@ -107,7 +107,7 @@ export const kipWorkedExample: ScenarioDefinition = {
         },
         async () => {
           const { operation } = await context.engine.failover(mirror, { confirm: mirror })
-          const finished = await context.engine.awaitOperation(operation.id)
+          const finished = await waitForOperation(context, operation.id)
           expectThat(finished.status === 'succeeded', `the failover ${finished.status}: ${finished.partitions.map((p) => p.error).filter(Boolean).join('; ')}`)
           const table = await logTable(context, destinationCluster, TOPIC, PARTITION)
           expectThat(sameTable(table, WORKED_EXAMPLE_DESTINATION), `the destination log differs from the excerpt: ${formatTable(table)}`)

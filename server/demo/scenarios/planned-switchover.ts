@@ -1,5 +1,5 @@
 import 'server-only'
-import { createClusterPair, expectThat, target, waitFor, waitForCaughtUp, type ScenarioDefinition } from './scenario'
+import { createClusterPair, expectThat, target, waitFor, waitForCaughtUp, type ScenarioDefinition, waitForOperation } from './scenario'
 
 /** A planned move of the primary: stop the writers, let the mirror drain to zero lag, fail over with nothing at risk. */
 
@@ -68,7 +68,7 @@ export const plannedSwitchover: ScenarioDefinition = {
         },
         async () => {
           const { operation } = await context.engine.failover(mirror, { confirm: mirror })
-          const finished = await context.engine.awaitOperation(operation.id)
+          const finished = await waitForOperation(context, operation.id)
           expectThat(finished.status === 'succeeded', `the switchover ${finished.status}`)
           const next = await context.clusters.embedded(destinationCluster).produce(TOPIC, { records: [{ key: 'order-0', value: JSON.stringify({ order: written }) }] })
           return {

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api/errors'
 import type { ClusterLinks } from '@/server/cluster/links'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
-import type { PartitionSnapshot } from '@/server/engine/types'
+import type { Operation, PartitionSnapshot } from '@/server/engine/types'
 
 /**
  * What a narrated scenario is made of. A scenario builds clusters of its own (named after its run, so a run
@@ -82,6 +82,20 @@ export async function waitFor<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
+}
+
+/**
+ * Waits until operation `id` has finished. The engine's awaitOperation resolves when every partition has had its
+ * stop; a partition still retrying its stop (a FAILED one whose source is gone, a broker down) leaves the
+ * operation running after that, and a scenario that read its status then saw "running" (the source-lost
+ * scenario failed so now and then).
+ */
+export async function waitForOperation(context: StepContext, id: string): Promise<Operation> {
+  await context.engine.awaitOperation(id)
+  return waitFor(context, `operation ${id} to finish`, () => {
+    const operation = context.engine.getOperation(id)
+    return operation.status === 'running' ? undefined : operation
+  }, { timeoutMs: 60_000, lastSeen: () => context.engine.getOperation(id).partitions.map((p) => `${p.topic}-${p.partition} ${p.state}${p.error ? ` (${p.error})` : ''}`).join(', ') })
 }
 
 function describePartitions(partitions: ReadonlyArray<Readonly<PartitionSnapshot>>): string {

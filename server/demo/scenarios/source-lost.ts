@@ -1,5 +1,5 @@
 import 'server-only'
-import { createClusterPair, expectThat, target, waitForCaughtUp, waitForPartitions, type ScenarioDefinition } from './scenario'
+import { createClusterPair, expectThat, target, waitForCaughtUp, waitForPartitions, type ScenarioDefinition, waitForOperation } from './scenario'
 
 /** A disaster: the source region is cut off, its partitions go FAILED, and the operator fails over from FAILED. */
 
@@ -60,7 +60,7 @@ export const sourceLost: ScenarioDefinition = {
         },
         async () => {
           const { operation } = await context.engine.failover(mirror, { confirm: mirror })
-          const finished = await context.engine.awaitOperation(operation.id)
+          const finished = await waitForOperation(context, operation.id)
           expectThat(finished.status === 'succeeded', `the failover ${finished.status}`)
           const written = await context.clusters.embedded(destinationCluster).produce(TOPIC, { records: payments(1000, 1) })
           return {
