@@ -23,7 +23,8 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    screenshot: 'on',
+    // lookAt (e2e/support/look.ts) saves the screenshots a person looks at; a failure gets one of its own.
+    screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,
   },

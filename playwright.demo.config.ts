@@ -25,7 +25,7 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report-demo' }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    screenshot: 'on',
+    screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     launchOptions: chromiumLaunchOptions,
   },
