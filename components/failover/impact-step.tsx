@@ -49,7 +49,7 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
       </dl>
       <ul className="flex flex-wrap gap-x-5 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
         <li>
-          <span className="font-semibold tabular-nums">{formatCount(totals.partitionsToStop)}</span> partitions will stop
+          <span className="font-semibold tabular-nums">{formatCount(totals.partitionsToStop)}</span> {totals.partitionsToStop === 1 ? 'partition' : 'partitions'} will stop
         </li>
         {totals.partitionsAlreadyStopped > 0 && (
           <li>
@@ -57,11 +57,13 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
           </li>
         )}
         <li>
-          <span className="font-semibold tabular-nums">{totals.consumerGroupsBehind.length}</span> consumer groups resume behind their source position
+          <span className="font-semibold tabular-nums">{totals.consumerGroupsBehind.length}</span>{' '}
+          {totals.consumerGroupsBehind.length === 1 ? 'consumer group resumes' : 'consumer groups resume'} behind their source position
         </li>
         {totals.failedPartitionsForced > 0 && (
           <li className="text-red-800 dark:text-red-300">
-            ✕ <span className="font-semibold tabular-nums">{totals.failedPartitionsForced}</span> FAILED partitions stop with what they mirrored
+            ✕ <span className="font-semibold tabular-nums">{totals.failedPartitionsForced}</span> FAILED{' '}
+            {totals.failedPartitionsForced === 1 ? 'partition stops' : 'partitions stop'} with what {totals.failedPartitionsForced === 1 ? 'it' : 'they'} mirrored
           </li>
         )}
       </ul>
