@@ -376,6 +376,49 @@ export async function startClusters(opts: StartOptions = {}): Promise<ClustersSt
   return state
 }
 
+/**
+ * Kills one running broker at once (SIGKILL, as a crash would): its data stays, and `startBroker` brings it
+ * back on the same ports and log dirs. For tests of a broker lost mid-fetch.
+ */
+export async function killBroker(name: ClusterName): Promise<void> {
+  const state = readState()
+  const pid = state?.clusters?.[name]?.pid
+  if (pid === undefined || !isOurBroker(pid, name)) throw new KafkaClustersError('BROKER_EXITED', `broker ${name} is not running`)
+  signal(pid, 'SIGKILL')
+  const deadline = Date.now() + 5_000
+  while (isOurBroker(pid, name) && Date.now() < deadline) await sleep(50)
+}
+
+/** Starts a killed broker again over its existing data (no format), waits until it answers, records its pid. */
+export async function startBroker(name: ClusterName, opts: { timeoutMs?: number } = {}): Promise<RunningCluster> {
+  const state = readState()
+  const cluster = state?.clusters?.[name]
+  if (!state || !cluster) throw new KafkaClustersError('BROKER_NOT_READY', `no recorded cluster ${name}: run \`npx tsx scripts/kafka/clusters.ts start\``)
+  if (isOurBroker(cluster.pid, name)) return cluster
+  const dir = clusterDir(name)
+  const logFd = openSync(cluster.brokerLog, 'a')
+  const child = spawn('java', [...brokerJvmFlags, '-cp', join(state.lib, '*'), 'kafka.Kafka', join(dir, 'server.properties')], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    cwd: dir,
+  })
+  closeSync(logFd)
+  let exit: string | null = null
+  child.once('exit', (code, sig) => {
+    exit = sig ?? `code ${code}`
+  })
+  child.unref()
+  if (child.pid === undefined) throw new KafkaClustersError('BROKER_EXITED', `could not spawn java for broker ${name}`)
+  writeFileSync(pidFile(name), `${child.pid}\n`)
+  const restarted: RunningCluster = { ...cluster, pid: child.pid }
+  const next: ClustersState = { ...state, clusters: { ...state.clusters, [name]: restarted } }
+  const tmp = `${clustersFile}.tmp`
+  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`)
+  renameSync(tmp, clustersFile)
+  await waitReady({ name, bootstrap: cluster.bootstrap, clusterId: cluster.clusterId, exited: () => exit, brokerLog: cluster.brokerLog, timeoutMs: opts.timeoutMs ?? 60_000, cancelled: () => false })
+  return restarted
+}
+
 export interface ClusterStatus {
   name: ClusterName
   pid: number | null
