@@ -2,7 +2,8 @@
  * A Kafka source broker lost in the middle of mirroring (killed, as a crash) and started again: the mirror's
  * partition goes FAILED with retries, comes back to MIRRORING through the adapter's reconnect, and the
  * destination ends byte-identical to the broker's segment (nothing lost, nothing twice). The restart moves the
- * partition's leader epoch, which the adapter reports and OffsetForLeaderEpoch answers for the older epoch.
+ * partition's leader epoch, which the adapter reports, OffsetForLeaderEpoch answers for the older epoch, and a
+ * fetch claiming the older epoch past its end is told where it diverges.
  * Uses test cluster `b` (`npx tsx scripts/kafka/clusters.ts start`), restarted by scripts/kafka/clusters.ts.
  */
 import 'server-only'
@@ -93,5 +94,15 @@ describe('a Kafka source broker killed and restarted during mirroring', () => {
     expect(after.leaderEpoch).toBeGreaterThan(epochBefore)
     expect(await source.endOffsetForEpoch(tp, epochBefore)).toEqual({ leaderEpoch: epochBefore, endOffset: 6 })
     expect(await source.endOffsetForEpoch(tp, after.leaderEpoch)).toEqual({ leaderEpoch: after.leaderEpoch, endOffset: 8 })
+    // KIP-320 through Fetch v12: a fetcher that claims the old epoch went on past offset 6 is told where it diverges.
+    const [consistent, diverged] = await source.fetch(
+      [
+        { ...tp, fetchOffset: 6, lastFetchedEpoch: epochBefore, maxBytes: 1 << 20 },
+        { ...tp, fetchOffset: 7, lastFetchedEpoch: epochBefore, maxBytes: 1 << 20 },
+      ],
+      { maxBytes: 1 << 20 },
+    )
+    expect(consistent).toMatchObject({ ok: true, divergingEpoch: null, leaderEpoch: after.leaderEpoch })
+    expect(diverged).toMatchObject({ ok: true, divergingEpoch: { leaderEpoch: epochBefore, endOffset: 6 } })
   })
 })

@@ -23,7 +23,9 @@ import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
 import * as operationRoute from '@/app/api/v1/operations/[id]/route'
 import type { RecordEntry } from '@/lib/api/records'
+import { ClusterRegistry } from '@/server/cluster/registry'
 import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
+import { logger } from '@/server/http/logger'
 import type { Runtime } from '@/server/runtime'
 import { dumpLogSegment } from '@/scripts/kafka/dump-log-segments'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
@@ -99,6 +101,14 @@ describe('Kafka clusters through the API', () => {
     expect((listed.body as { clusters: Array<{ name: string }> }).clusters.map((c) => c.name)).toEqual(['kafka-a'])
     const described = await callRoute(clusterRoute.GET, { path: '/api/v1/clusters/kafka-a', params: { cluster: 'kafka-a' } })
     expect(described.body).toMatchObject({ kind: 'kafka', brokers: [{ id: 1, alive: true }] })
+
+    // A restarted server opens the Kafka cluster again from its definition and secrets.
+    const reopened = await ClusterRegistry.open({ dataDir, log: logger })
+    try {
+      expect(await reopened.list()).toEqual([expect.objectContaining({ name: 'kafka-a', kind: 'kafka', status: 'ok', clusterId: brokers.a.clusterId })])
+    } finally {
+      await reopened.close()
+    }
 
     for (const file of filesUnder(dataDir)) expect(readFileSync(file, 'utf8'), file).not.toContain(PASSWORD)
     expect(JSON.stringify([unreachable.body, refused.body, listed.body])).not.toContain(PASSWORD)

@@ -117,7 +117,7 @@ export async function kafkajsContractClient(bootstrap: string, clientId: string)
       await admin.setOffsets({ groupId, topic: tp.topic, partitions: [{ partition: tp.partition, offset: String(offset) }] })
     },
     async joinGroup(groupId) {
-      const consumer = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 1000, allowAutoTopicCreation: false })
+      const consumer = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 1000, maxWaitTimeInMs: 100, allowAutoTopicCreation: false })
       consumers.push(consumer)
       await consumer.connect()
       const topics = (await admin.listTopics()).filter((t) => !t.startsWith('__'))
