@@ -307,7 +307,8 @@ export class ClusterRegistry {
     try {
       kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets))
     } catch (error) {
-      throw new ApiError('CLUSTER_CONNECTION_FAILED', `could not connect to ${definition.bootstrapServers.join(', ')}: ${error instanceof Error ? error.message : String(error)}`, {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new ApiError('CLUSTER_CONNECTION_FAILED', reason.startsWith('could not connect') ? reason : `could not connect to ${definition.bootstrapServers.join(', ')}: ${reason}`, {
         details: { cluster: definition.name, bootstrapServers: definition.bootstrapServers },
       })
     }

@@ -143,7 +143,7 @@ export class KafkaConnection {
     } catch (error) {
       await admin.disconnect().catch(() => undefined)
       await cluster.disconnect().catch(() => undefined)
-      throw new ClusterError('SOURCE_UNAVAILABLE', `cannot connect to ${config.bootstrapServers.join(',')}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new ClusterError('SOURCE_UNAVAILABLE', `could not connect to ${config.bootstrapServers.join(', ')}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
     return new KafkaConnection(config, admin, cluster, clientId)
   }
