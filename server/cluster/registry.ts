@@ -1,5 +1,5 @@
 import 'server-only'
-// Over 400 lines on purpose: the cluster registry's lifecycle (create, open, remove, per-cluster queue) over one durable file; splitting it would split one queue.
+// Over 400 lines on purpose: the cluster registry's lifecycle (create, open, remove, per-cluster queue) over one durable file, for both kinds (Kafka's behaviour lives in kafka/; only the branching is here); splitting it would split one queue.
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
@@ -198,6 +198,19 @@ export class ClusterRegistry {
     return entry.kafka
   }
 
+  /** Topic administration of a cluster of either kind (server/cluster/topic-admin.ts). */
+  topicAdministration(name: string): Pick<EmbeddedCluster, 'describeTopic' | 'deleteTopic' | 'createPartitions' | 'deleteRecords' | 'updateTopicConfigs'> {
+    const kafka = this.kafka(name)
+    if (!kafka) return this.embedded(name)
+    return {
+      describeTopic: (topic) => kafka.describeTopic(topic),
+      deleteTopic: (topic) => kafka.admin.deleteTopic(topic),
+      createPartitions: (topic, count) => kafka.admin.createPartitions(topic, count),
+      deleteRecords: (tp, beforeOffset) => kafka.admin.deleteRecords(tp, beforeOffset),
+      updateTopicConfigs: (topic, change) => kafka.admin.updateTopicConfigs(topic, change),
+    }
+  }
+
   /** The engine's view of a cluster of either kind: the source and destination ports. */
   ports(name: string): { source: SourceCluster; host: MirrorHost } {
     const kafka = this.kafka(name)
@@ -361,8 +374,7 @@ export class ClusterRegistry {
   }
 
   async createTopic(cluster: string, request: CreateTopicRequest): Promise<Topic> {
-    const embedded = this.embedded(cluster)
-    const created = await embedded.createTopic(request)
+    const created = await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).createTopic(request)
     this.entry(cluster).topicCount += 1
     this.publish({ cluster, change: 'topicCreated', topic: created.name })
     return toTopic(created)
@@ -385,7 +397,7 @@ export class ClusterRegistry {
   }
 
   async produce(cluster: string, topic: string, request: ProduceRequest): Promise<ProduceResponse> {
-    const result = await this.embedded(cluster).produce(topic, {
+    const result = await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).produce(topic, {
       ...(request.partition === undefined ? {} : { partition: request.partition }),
       idempotent: request.idempotent ?? true,
       records: toProduceRecords(request.records),
@@ -436,7 +448,7 @@ export class ClusterRegistry {
   }
 
   async commitGroupOffsets(cluster: string, groupId: string, offsets: readonly GroupOffset[]): Promise<void> {
-    await this.embedded(cluster).commitOffsets(
+    await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).commitOffsets(
       groupId,
       offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset })),
     )

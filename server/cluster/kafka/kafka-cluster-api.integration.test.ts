@@ -18,6 +18,10 @@ import * as partitionsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]
 import * as recordsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/partitions/[partition]/records/route'
 import * as produceRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/records/route'
 import * as topicsRoute from '@/app/api/v1/clusters/[cluster]/topics/route'
+import * as topicRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/route'
+import * as configsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/configs/route'
+import * as deleteRecordsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/partitions/[partition]/delete-records/route'
+import * as groupOffsetsRoute from '@/app/api/v1/clusters/[cluster]/groups/[group]/offsets/route'
 import * as failoverRoute from '@/app/api/v1/mirrors/[mirror]/failover/route'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
@@ -150,6 +154,40 @@ describe('Kafka clusters through the API', () => {
     expect(table(await records('kafka-a', 'read_committed')).map((row) => row[0])).toEqual([0, 1, 2, 3, 4, 6])
     const groups = await callRoute(groupsRoute.GET, { path: '/api/v1/clusters/kafka-a/groups', params: { cluster: 'kafka-a' } })
     expect((groups.body as { groups: unknown[] }).groups).toContainEqual({ groupId: 'km-billing', state: 'Empty', members: [], offsets: [{ topic: TOPIC, partition: 0, offset: 2, leaderEpoch: null }] })
+  })
+
+  it('administers topics of the Kafka cluster: create, produce, configs, partitions, delete records, group offsets, delete', async () => {
+    const name = `km-admin-${RUN}`
+    const at = (suffix = '') => `/api/v1/clusters/kafka-a/topics/${name}${suffix}`
+    const params = { cluster: 'kafka-a', topic: name }
+    const created = await callRoute(topicsRoute.POST, { method: 'POST', path: '/api/v1/clusters/kafka-a/topics', params: { cluster: 'kafka-a' }, body: { name, partitions: 1, configs: { 'retention.ms': '3600000' } } })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    expect(created.body).toMatchObject({ name, partitions: 1, configs: { 'retention.ms': '3600000' } })
+    const again = await callRoute(topicsRoute.POST, { method: 'POST', path: '/api/v1/clusters/kafka-a/topics', params: { cluster: 'kafka-a' }, body: { name, partitions: 1 } })
+    expect(again).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } })
+    const produced = await callRoute(produceRoute.POST, { method: 'POST', path: at('/records'), params, body: { partition: 0, records: [{ key: 'a', value: '1', headers: { trace: 'x' } }, { value: '2' }, { value: '3' }] } })
+    expect(produced.body).toEqual({ records: [0, 1, 2].map((offset) => ({ partition: 0, offset })) })
+    const configs = await callRoute(configsRoute.PATCH, { method: 'PATCH', path: at('/configs'), params, body: { set: { 'max.message.bytes': '2000000' }, delete: ['retention.ms'] } })
+    expect(configs.body).toEqual({ configs: { 'max.message.bytes': '2000000' } })
+    const grown = await callRoute(partitionsRoute.POST, { method: 'POST', path: at('/partitions'), params, body: { count: 3 } })
+    expect(grown.body).toMatchObject({ partitions: 3 })
+    const shrink = await callRoute(partitionsRoute.POST, { method: 'POST', path: at('/partitions'), params, body: { count: 2 } })
+    expect(shrink).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } })
+    const deleted = await callRoute(deleteRecordsRoute.POST, { method: 'POST', path: at('/partitions/0/delete-records'), params: { ...params, partition: '0' }, body: { beforeOffset: 2 } })
+    expect(deleted.body).toEqual({ logStartOffset: 2 })
+    const beyond = await callRoute(deleteRecordsRoute.POST, { method: 'POST', path: at('/partitions/0/delete-records'), params: { ...params, partition: '0' }, body: { beforeOffset: 99 } })
+    expect(beyond).toMatchObject({ status: 416, body: { error: { code: 'OFFSET_OUT_OF_RANGE' } } })
+    const group = `km-admin-group-${RUN}`
+    const committed = await callRoute(groupOffsetsRoute.POST, { method: 'POST', path: `/api/v1/clusters/kafka-a/groups/${group}/offsets`, params: { cluster: 'kafka-a', group }, body: { offsets: [{ topic: name, partition: 0, offset: 3 }] } })
+    expect(committed.status, JSON.stringify(committed.body)).toBe(200)
+    const groups = await callRoute(groupsRoute.GET, { path: '/api/v1/clusters/kafka-a/groups', params: { cluster: 'kafka-a' } })
+    expect((groups.body as { groups: Array<{ groupId: string }> }).groups.find((g) => g.groupId === group)).toMatchObject({ offsets: [{ topic: name, partition: 0, offset: 3 }] })
+    const removed = await callRoute(topicRoute.DELETE, { method: 'DELETE', path: at(), params })
+    expect(removed.status, JSON.stringify(removed.body)).toBe(204)
+    await vi.waitFor(async () => {
+      const { status } = await callRoute(partitionsRoute.GET, { path: at('/partitions'), params })
+      expect(status).toBe(404)
+    }, settle)
   })
 
   it('refuses a mirror into the Kafka cluster at creation, creating nothing', async () => {

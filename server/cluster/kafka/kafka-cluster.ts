@@ -6,16 +6,19 @@ import type { RecordsPage } from '../embedded/records-view'
 import { KafkaConnection, type KafkaConnectionConfig } from './connection'
 import { KafkaSourceCluster } from './kafka-source'
 import { readKafkaRecords } from './kafka-records'
+import { KafkaTopicAdmin } from './kafka-topic-admin'
 import { refusingMirrorHost } from './refusing-mirror-host'
 
 /**
  * A real Kafka cluster as the registry holds it (API.md "Clusters" of kind kafka): the SourceCluster the engine
- * mirrors from, the MirrorHost side (refused: the destination emulation is not built), and the views the API
- * serves for every cluster — brokers, topics, partitions, records, groups.
+ * mirrors from, the MirrorHost side (refused: the destination emulation is not built), the views the API
+ * serves for every cluster — brokers, topics, partitions, records, groups — and topic administration.
  */
 export class KafkaCluster {
   readonly source: KafkaSourceCluster
   readonly host: MirrorHost
+  /** Create/delete topics, partitions, configs, delete-records, test produce, group offset commits. */
+  readonly admin: KafkaTopicAdmin
   private lastBrokers: Array<{ id: number; alive: boolean }> = []
 
   private constructor(
@@ -24,6 +27,7 @@ export class KafkaCluster {
   ) {
     this.source = new KafkaSourceCluster(name, connection)
     this.host = refusingMirrorHost(name, this.source)
+    this.admin = new KafkaTopicAdmin(connection.admin, (suffix) => connection.client(suffix), (topic) => this.describeTopic(topic))
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
@@ -86,7 +90,8 @@ export class KafkaCluster {
       .sort((a, b) => a.groupId.localeCompare(b.groupId))
   }
 
-  close(): Promise<void> {
-    return this.connection.close()
+  async close(): Promise<void> {
+    await this.admin.close()
+    await this.connection.close()
   }
 }

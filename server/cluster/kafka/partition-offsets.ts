@@ -11,6 +11,8 @@ import { EARLIEST_TIMESTAMP, errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listO
  * A client cannot see a leader's log end offset; the high watermark stands for it.
  */
 
+const RETRIES = 5
+
 export interface Offsets {
   logStartOffset: number
   highWatermark: number
@@ -24,8 +26,24 @@ export class PartitionOffsets {
     private readonly metadata: KafkaMetadata,
   ) {}
 
-  /** By `${topic}-${partition}`; NOT_FOUND for a partition that does not exist. */
+  /**
+   * By `${topic}-${partition}`; NOT_FOUND for a partition that does not exist. A leader that moved or is not
+   * elected yet (a partition just created) is looked up again, a few times, before the error is passed on.
+   */
   async of(partitions: TopicPartition[]): Promise<Map<string, Offsets>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(partitions)
+      } catch (error) {
+        const moved = error instanceof ClusterError && (error.code === 'NOT_LEADER_OR_FOLLOWER' || error.code === 'LEADER_NOT_AVAILABLE')
+        if (!moved || attempt >= RETRIES) throw error
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt))
+        await this.metadata.refresh(partitions.map((p) => p.topic))
+      }
+    }
+  }
+
+  private async once(partitions: TopicPartition[]): Promise<Map<string, Offsets>> {
     await this.metadata.ensure(partitions.map((p) => p.topic))
     const byLeader = new Map<number, TopicPartition[]>()
     for (const tp of partitions) {
@@ -51,8 +69,8 @@ export class PartitionOffsets {
           const answer = answers.find((a) => a.topic === tp.topic && a.partition === tp.partition)
           const name = errorName(answer?.errorCode ?? -1)
           if (!answer || name !== 'NONE') {
-            if (name === 'NOT_LEADER_OR_FOLLOWER' || name === 'FENCED_LEADER_EPOCH') void this.metadata.refresh([tp.topic]).catch(() => undefined)
-            throw new ClusterError(name === 'UNKNOWN_TOPIC_OR_PARTITION' ? 'NOT_FOUND' : name === 'NOT_LEADER_OR_FOLLOWER' ? 'NOT_LEADER_OR_FOLLOWER' : 'SOURCE_UNAVAILABLE', `ListOffsets ${tp.topic}-${tp.partition}: ${name}`)
+            const code = name === 'UNKNOWN_TOPIC_OR_PARTITION' ? 'NOT_FOUND' : name === 'NOT_LEADER_OR_FOLLOWER' || name === 'FENCED_LEADER_EPOCH' ? 'NOT_LEADER_OR_FOLLOWER' : name === 'LEADER_NOT_AVAILABLE' ? 'LEADER_NOT_AVAILABLE' : 'SOURCE_UNAVAILABLE'
+            throw new ClusterError(code, `ListOffsets ${tp.topic}-${tp.partition}: ${name}`)
           }
           return answer.offset
         }

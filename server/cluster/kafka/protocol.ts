@@ -26,10 +26,11 @@ const { errorCodes } = requireKafkajs('kafkajs/src/protocol/error') as { errorCo
 
 const errorNames = new Map(errorCodes.map((entry) => [entry.code, entry.type]))
 
-/** Kafka's name of a protocol error code ("NONE" for 0). */
+/** Kafka's name of a protocol error code ("NONE" for 0), by today's names (kafkajs keeps some older ones). */
 export function errorName(code: number): string {
   if (code === 0) return 'NONE'
-  return errorNames.get(code) ?? `UNKNOWN_ERROR_CODE_${code}`
+  const name = errorNames.get(code) ?? `UNKNOWN_ERROR_CODE_${code}`
+  return name === 'NOT_LEADER_FOR_PARTITION' ? 'NOT_LEADER_OR_FOLLOWER' : name
 }
 
 /** What kafkajs's `Connection.send` takes: an encoder and a decoder. */
