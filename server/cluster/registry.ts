@@ -318,7 +318,7 @@ export class ClusterRegistry {
     const { definition, secrets } = splitKafkaRequest(request, this.now())
     let kafka: KafkaCluster
     try {
-      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets))
+      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets), { quick: true })
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       throw new ApiError('CLUSTER_CONNECTION_FAILED', reason.startsWith('could not connect') ? reason : `could not connect to ${definition.bootstrapServers.join(', ')}: ${reason}`, {

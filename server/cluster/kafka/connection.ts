@@ -114,9 +114,23 @@ export class KafkaConnection {
     private readonly clientId: string,
   ) {}
 
-  /** Connects (TLS handshake, SASL authentication, metadata); SOURCE_UNAVAILABLE with the broker's reason otherwise. */
-  static async open(config: KafkaConnectionConfig, clientId = 'mirrorboard'): Promise<KafkaConnection> {
+  /**
+   * Connects (TLS handshake, SASL authentication, metadata); SOURCE_UNAVAILABLE with the broker's reason otherwise.
+   * `quick` (checking settings an operator just typed) tries once with a short timeout instead of retrying, so
+   * an unroutable address is refused in seconds.
+   */
+  static async open(config: KafkaConnectionConfig, clientId = 'mirrorboard', opts: { quick?: boolean } = {}): Promise<KafkaConnection> {
     const options = kafkajsOptions(config, clientId)
+    if (opts.quick) {
+      const probe = new Kafka({ ...options, connectionTimeout: 3000, retry: { retries: 0 } }).admin()
+      try {
+        await probe.connect()
+      } catch (error) {
+        throw new ClusterError('SOURCE_UNAVAILABLE', `could not connect to ${config.bootstrapServers.join(', ')}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      } finally {
+        await probe.disconnect().catch(() => undefined)
+      }
+    }
     const admin = new Kafka(options).admin()
     const Cluster = requireKafkajs('kafkajs/src/cluster') as InternalClusterConstructor
     const loggers = requireKafkajs('kafkajs/src/loggers') as { createLogger(o: { level: number; logCreator: () => () => void }): unknown; LEVELS: { NOTHING: number } }

@@ -31,8 +31,8 @@ export class KafkaCluster {
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
-  static async open(name: string, config: KafkaConnectionConfig): Promise<KafkaCluster> {
-    const connection = await KafkaConnection.open(config, `mirrorboard-${name}`)
+  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean } = {}): Promise<KafkaCluster> {
+    const connection = await KafkaConnection.open(config, `mirrorboard-${name}`, opts)
     const cluster = new KafkaCluster(name, connection)
     try {
       await cluster.source.clusterId()
