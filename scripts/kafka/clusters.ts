@@ -17,7 +17,19 @@ import { clustersFile, defaultLibDir, kafkaMarkerJar, repoRoot, runDir } from '.
 export const clusterNames = ['a', 'b'] as const
 export type ClusterName = (typeof clusterNames)[number]
 
+/** A SASL_PLAINTEXT listener (cluster `b` only) with one user known to PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512. */
+export interface SaslListener {
+  bootstrap: string
+  username: string
+  password: string
+  mechanisms: Array<'plain' | 'scram-sha-256' | 'scram-sha-512'>
+}
+
+/** Test-only credentials of the SASL listener; they protect nothing but the auth tests' loopback broker. */
+const SASL_USER = { username: 'alice', password: 'alice-test-secret' }
+
 export interface RunningCluster {
+  sasl?: SaslListener
   bootstrap: string
   logDir: string
   pid: number
@@ -58,16 +70,26 @@ const toolJvmFlags = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1']
 const clusterDir = (name: ClusterName): string => join(runDir, name)
 const pidFile = (name: ClusterName): string => join(clusterDir(name), 'broker.pid')
 
-function renderProperties(o: { brokerPort: number; controllerPort: number; dataDir: string }): string {
+function renderProperties(o: { brokerPort: number; controllerPort: number; dataDir: string; saslPort?: number }): string {
+  const sasl = o.saslPort === undefined ? '' : `,SASL_PLAINTEXT://127.0.0.1:${o.saslPort}`
   return [
     'process.roles=broker,controller',
     'node.id=1',
     `controller.quorum.voters=1@127.0.0.1:${o.controllerPort}`,
-    `listeners=PLAINTEXT://127.0.0.1:${o.brokerPort},CONTROLLER://127.0.0.1:${o.controllerPort}`,
-    `advertised.listeners=PLAINTEXT://127.0.0.1:${o.brokerPort}`,
+    `listeners=PLAINTEXT://127.0.0.1:${o.brokerPort},CONTROLLER://127.0.0.1:${o.controllerPort}${sasl}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${o.brokerPort}${sasl}`,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
-    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    `listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT${o.saslPort === undefined ? '' : ',SASL_PLAINTEXT:SASL_PLAINTEXT'}`,
+    // Clients authenticate on the SASL listener only; brokers and controller keep PLAINTEXT among themselves.
+    ...(o.saslPort === undefined
+      ? []
+      : [
+          'sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512',
+          `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${SASL_USER.username}="${SASL_USER.password}";`,
+          'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+          'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+        ]),
     `log.dirs=${o.dataDir}`,
     // A single node must host every internal topic itself.
     'offsets.topic.replication.factor=1',
@@ -281,16 +303,18 @@ interface Launched {
   exited: () => string | null
 }
 
-async function launch(name: ClusterName, lib: string, brokerPort: number, controllerPort: number): Promise<Launched> {
+async function launch(name: ClusterName, lib: string, brokerPort: number, controllerPort: number, saslPort?: number): Promise<Launched> {
   const dir = clusterDir(name)
   rmSync(dir, { recursive: true, force: true })
   const dataDir = join(dir, 'data')
   mkdirSync(dataDir, { recursive: true })
   const props = join(dir, 'server.properties')
-  writeFileSync(props, renderProperties({ brokerPort, controllerPort, dataDir }))
+  writeFileSync(props, renderProperties({ brokerPort, controllerPort, dataDir, ...(saslPort === undefined ? {} : { saslPort }) }))
   const clusterId = newClusterId()
   const classpath = join(lib, '*')
-  await execJava([...toolJvmFlags, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props])
+  // SCRAM credentials live in the cluster metadata: KRaft takes them at format time (KIP-900).
+  const scram = saslPort === undefined ? [] : ['SCRAM-SHA-256', 'SCRAM-SHA-512'].flatMap((m) => ['--add-scram', `${m}=[name=${SASL_USER.username},password=${SASL_USER.password}]`])
+  await execJava([...toolJvmFlags, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId, '-c', props, ...scram])
 
   const brokerLog = join(dir, 'broker.log')
   const logFd = openSync(brokerLog, 'a')
@@ -315,17 +339,26 @@ async function launch(name: ClusterName, lib: string, brokerPort: number, contro
   return {
     name,
     exited: () => exit,
-    cluster: { bootstrap: `127.0.0.1:${brokerPort}`, logDir: dataDir, pid, clusterId, controllerPort, brokerLog },
+    cluster: {
+      bootstrap: `127.0.0.1:${brokerPort}`,
+      logDir: dataDir,
+      pid,
+      clusterId,
+      controllerPort,
+      brokerLog,
+      ...(saslPort === undefined ? {} : { sasl: { bootstrap: `127.0.0.1:${saslPort}`, ...SASL_USER, mechanisms: ['plain', 'scram-sha-256', 'scram-sha-512'] } }),
+    },
   }
 }
 
 async function launchAll(lib: string, timeoutMs: number, log: (message: string) => void): Promise<Launched[]> {
-  const ports = await freePorts(clusterNames.length * 2)
+  // Two ports per cluster, and one more for cluster b's SASL listener.
+  const ports = await freePorts(clusterNames.length * 2 + 1)
   const launched: Launched[] = []
   let cancelled = false
   try {
     const results = await Promise.allSettled(
-      clusterNames.map((name, i) => launch(name, lib, ports[2 * i] ?? 0, ports[2 * i + 1] ?? 0)),
+      clusterNames.map((name, i) => launch(name, lib, ports[2 * i] ?? 0, ports[2 * i + 1] ?? 0, name === 'b' ? ports[2 * clusterNames.length] : undefined)),
     )
     for (const result of results) if (result.status === 'fulfilled') launched.push(result.value)
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
@@ -374,6 +407,49 @@ export async function startClusters(opts: StartOptions = {}): Promise<ClustersSt
   writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`)
   renameSync(tmp, clustersFile)
   return state
+}
+
+/**
+ * Kills one running broker at once (SIGKILL, as a crash would): its data stays, and `startBroker` brings it
+ * back on the same ports and log dirs. For tests of a broker lost mid-fetch.
+ */
+export async function killBroker(name: ClusterName): Promise<void> {
+  const state = readState()
+  const pid = state?.clusters?.[name]?.pid
+  if (pid === undefined || !isOurBroker(pid, name)) throw new KafkaClustersError('BROKER_EXITED', `broker ${name} is not running`)
+  signal(pid, 'SIGKILL')
+  const deadline = Date.now() + 5_000
+  while (isOurBroker(pid, name) && Date.now() < deadline) await sleep(50)
+}
+
+/** Starts a killed broker again over its existing data (no format), waits until it answers, records its pid. */
+export async function startBroker(name: ClusterName, opts: { timeoutMs?: number } = {}): Promise<RunningCluster> {
+  const state = readState()
+  const cluster = state?.clusters?.[name]
+  if (!state || !cluster) throw new KafkaClustersError('BROKER_NOT_READY', `no recorded cluster ${name}: run \`npx tsx scripts/kafka/clusters.ts start\``)
+  if (isOurBroker(cluster.pid, name)) return cluster
+  const dir = clusterDir(name)
+  const logFd = openSync(cluster.brokerLog, 'a')
+  const child = spawn('java', [...brokerJvmFlags, '-cp', join(state.lib, '*'), 'kafka.Kafka', join(dir, 'server.properties')], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    cwd: dir,
+  })
+  closeSync(logFd)
+  let exit: string | null = null
+  child.once('exit', (code, sig) => {
+    exit = sig ?? `code ${code}`
+  })
+  child.unref()
+  if (child.pid === undefined) throw new KafkaClustersError('BROKER_EXITED', `could not spawn java for broker ${name}`)
+  writeFileSync(pidFile(name), `${child.pid}\n`)
+  const restarted: RunningCluster = { ...cluster, pid: child.pid }
+  const next: ClustersState = { ...state, clusters: { ...state.clusters, [name]: restarted } }
+  const tmp = `${clustersFile}.tmp`
+  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`)
+  renameSync(tmp, clustersFile)
+  await waitReady({ name, bootstrap: cluster.bootstrap, clusterId: cluster.clusterId, exited: () => exit, brokerLog: cluster.brokerLog, timeoutMs: opts.timeoutMs ?? 60_000, cancelled: () => false })
+  return restarted
 }
 
 export interface ClusterStatus {

@@ -7,6 +7,8 @@ export interface TestCluster {
   /** The broker's `log.dirs`: topic-partition folders such as `<logDir>/<topic>-0/` live here. */
   logDir: string
   clusterId: string
+  /** Cluster `b` only: a SASL_PLAINTEXT listener and its one user (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512). */
+  sasl?: { bootstrap: string; username: string; password: string; mechanisms: Array<'plain' | 'scram-sha-256' | 'scram-sha-512'> }
 }
 
 export interface TestClusters {
@@ -31,7 +33,8 @@ function readCluster(raw: unknown, name: string): TestCluster {
   if (typeof bootstrap !== 'string' || typeof logDir !== 'string' || typeof clusterId !== 'string') {
     throw new Error(`${clustersFile}: cluster "${name}" lacks bootstrap/logDir/clusterId`)
   }
-  return { bootstrap, logDir, clusterId }
+  const sasl = record.sasl as TestCluster['sasl'] | undefined
+  return { bootstrap, logDir, clusterId, ...(sasl === undefined ? {} : { sasl }) }
 }
 
 /** Connection details of the two clusters started by `npx tsx scripts/kafka/clusters.ts start`. */

@@ -61,14 +61,16 @@ describe('ClusterRegistry', () => {
     expect(page.nextOffset).toBe(1)
   })
 
-  it('refuses a second cluster of the same name, kafka clusters, and unknown names, changing nothing', async () => {
+  it('refuses a second cluster of the same name, a kafka cluster that does not connect, and unknown names, changing nothing', async () => {
     const registry = await openRegistry()
     await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
     await expect(registry.create({ name: 'east', kind: 'embedded', brokers: 1 })).rejects.toMatchObject({ code: 'CONFLICT' })
-    await expect(registry.create({ name: 'west', kind: 'kafka', bootstrapServers: ['localhost:9092'] })).rejects.toMatchObject({
-      code: 'VALIDATION_FAILED',
-      message: expect.stringMatching(/not supported yet/),
-    })
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    await expect(
+      registry.create({ name: 'west', kind: 'kafka', bootstrapServers: ['127.0.0.1:1'], sasl: { mechanism: 'plain', username: 'u', password: 'never-shown-1' } }),
+    ).rejects.toSatisfy((error: Error & { code?: string }) => error.code === 'CLUSTER_CONNECTION_FAILED' && /127\.0\.0\.1:1/.test(error.message) && !error.message.includes('never-shown-1'))
+    expect(existsSync(path.join(dataDir, 'secrets'))).toBe(false)
+    expect(readFileSync(path.join(dataDir, 'clusters.json'), 'utf8')).not.toContain('west')
     await expect(registry.describe('west')).rejects.toMatchObject({ code: 'NOT_FOUND' })
     await expect(registry.listTopics('west')).rejects.toMatchObject({ code: 'NOT_FOUND' })
     expect(registry.names()).toEqual(['east'])

@@ -1,5 +1,5 @@
 import 'server-only'
-// Over 400 lines on purpose: the cluster registry's lifecycle (create, open, remove, per-cluster queue) over one durable file; splitting it would split one queue.
+// Over 400 lines on purpose: the cluster registry's lifecycle (create, open, remove, per-cluster queue) over one durable file, for both kinds (Kafka's behaviour lives in kafka/; only the branching is here); splitting it would split one queue.
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
@@ -14,9 +14,11 @@ import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from '@/server/http/logger'
 import type { MetricFamily } from '@/server/http/metrics'
 import { EmbeddedCluster } from './embedded/embedded-cluster'
+import { KafkaCluster } from './kafka/kafka-cluster'
+import { connectionConfig, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets } from './kafka/kafka-definition'
 import type { ProduceRecord } from './embedded/producers'
 import type { RecordView } from './embedded/records-view'
-import type { TopicDescription } from './ports'
+import type { MirrorHost, SourceCluster, TopicDescription } from './ports'
 
 /**
  * The clusters the app manages (API.md "Clusters"), and the API's view of each. Definitions live in
@@ -36,9 +38,9 @@ const EmbeddedDefinition = z.object({
   config: z.object({ firstProducerId: z.number().int().nonnegative().optional(), transactionTimeoutMs: z.number().int().positive().optional() }),
   createdAt: z.number().int(),
 })
-type ClusterDefinition = z.infer<typeof EmbeddedDefinition>
+type ClusterDefinition = z.infer<typeof EmbeddedDefinition> | KafkaDefinition
 
-const DefinitionsFile = z.object({ version: z.literal(1), clusters: z.array(EmbeddedDefinition) })
+const DefinitionsFile = z.object({ version: z.literal(1), clusters: z.array(z.discriminatedUnion('kind', [EmbeddedDefinition, KafkaDefinition])) })
 
 /** How often each embedded cluster runs its timers (transaction timeouts, ISR shrink, member expiry). */
 const TICK_INTERVAL_MS = 500
@@ -46,6 +48,8 @@ const TICK_INTERVAL_MS = 500
 interface OpenCluster {
   definition: ClusterDefinition
   cluster: EmbeddedCluster | null
+  /** Set for clusters of kind kafka once connected (then `cluster` stays null). */
+  kafka?: KafkaCluster | null
   /** Why the cluster could not be opened. */
   error: string | null
   /** Known at open, when every broker runs; served while the brokers are stopped. */
@@ -134,6 +138,14 @@ export class ClusterRegistry {
 
   private async start(entry: OpenCluster): Promise<void> {
     const { definition } = entry
+    if (definition.kind === 'kafka') {
+      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name)))
+      entry.kafka = kafka
+      entry.error = null
+      entry.clusterId = await kafka.clusterId()
+      entry.topicCount = (await kafka.describeTopics()).length
+      return
+    }
     const cluster = await EmbeddedCluster.open(this.clusterDir(definition.name), {
       name: definition.name,
       brokers: definition.brokers,
@@ -165,11 +177,46 @@ export class ClusterRegistry {
     return entry
   }
 
-  /** The embedded cluster behind a name (for the engine and the routes); NOT_FOUND or SOURCE_UNAVAILABLE. */
+  /**
+   * The embedded cluster behind a name (for the engine and the routes); NOT_FOUND or SOURCE_UNAVAILABLE, and
+   * VALIDATION_FAILED for a Kafka cluster, which offers only what `kafka()` and `ports()` give.
+   */
   embedded(name: string): EmbeddedCluster {
     const entry = this.entry(name)
+    if (entry.definition.kind === 'kafka') {
+      throw new ApiError('VALIDATION_FAILED', `cluster ${name} is a Kafka cluster: this operation is offered on embedded clusters only`, { details: { cluster: name, kind: 'kafka' } })
+    }
     if (entry.cluster === null) throw new ApiError('SOURCE_UNAVAILABLE', `cluster ${name} could not be opened: ${entry.error ?? 'unknown error'}`)
     return entry.cluster
+  }
+
+  /** The Kafka cluster behind a name, or null for an embedded one; SOURCE_UNAVAILABLE while it cannot be reached. */
+  private kafka(name: string): KafkaCluster | null {
+    const entry = this.entry(name)
+    if (entry.definition.kind !== 'kafka') return null
+    if (!entry.kafka) throw new ApiError('SOURCE_UNAVAILABLE', `cluster ${name} could not be opened: ${entry.error ?? 'unknown error'}`)
+    return entry.kafka
+  }
+
+  /** Topic administration of a cluster of either kind (server/cluster/topic-admin.ts). */
+  topicAdministration(name: string): Pick<EmbeddedCluster, 'describeTopic' | 'deleteTopic' | 'createPartitions' | 'deleteRecords' | 'updateTopicConfigs'> {
+    const kafka = this.kafka(name)
+    if (!kafka) return this.embedded(name)
+    return {
+      describeTopic: (topic) => kafka.describeTopic(topic),
+      deleteTopic: (topic) => kafka.admin.deleteTopic(topic),
+      createPartitions: (topic, count) => kafka.admin.createPartitions(topic, count),
+      deleteRecords: (tp, beforeOffset) => kafka.admin.deleteRecords(tp, beforeOffset),
+      updateTopicConfigs: (topic, change) => kafka.admin.updateTopicConfigs(topic, change),
+    }
+  }
+
+  /** The engine's view of a cluster of either kind: the source and destination ports. */
+  ports(name: string): { source: SourceCluster; host: MirrorHost } {
+    const kafka = this.kafka(name)
+    if (kafka) return { source: kafka.source, host: kafka.host }
+    const embedded = this.embedded(name)
+    return { source: embedded, host: embedded }
   }
 
   names(): string[] {
@@ -178,6 +225,23 @@ export class ClusterRegistry {
 
   private async view(entry: OpenCluster): Promise<Cluster> {
     const { cluster, definition } = entry
+    if (definition.kind === 'kafka') {
+      const kafka = entry.kafka ?? null
+      let brokers: Cluster['brokers'] = []
+      if (kafka) {
+        brokers = await kafka.brokers()
+        entry.topicCount = await kafka.describeTopics().then((topics) => topics.length, () => entry.topicCount)
+      }
+      return {
+        name: definition.name,
+        kind: 'kafka',
+        clusterId: entry.clusterId,
+        brokers,
+        topicCount: entry.topicCount,
+        status: kafka === null ? 'unavailable' : 'ok',
+        ...(entry.error === null ? {} : { error: entry.error }),
+      }
+    }
     if (cluster !== null) {
       try {
         entry.topicCount = (await cluster.describeTopics()).length
@@ -212,14 +276,10 @@ export class ClusterRegistry {
 
   private async createNow(request: CreateClusterRequest): Promise<Cluster> {
     if (this.closed) throw new ApiError('SOURCE_UNAVAILABLE', 'the server is shutting down')
-    if (request.kind === 'kafka') {
-      throw new ApiError('VALIDATION_FAILED', 'kafka clusters are not supported yet: only kind "embedded" can be created', {
-        details: { kind: 'kafka' },
-      })
-    }
     if (this.clusters.has(request.name)) {
       throw new ApiError('CONFLICT', `cluster ${JSON.stringify(request.name)} already exists`, { details: { cluster: request.name } })
     }
+    if (request.kind === 'kafka') return this.createKafkaNow(request)
     const definition: ClusterDefinition = {
       name: request.name,
       kind: 'embedded',
@@ -251,6 +311,37 @@ export class ClusterRegistry {
   }
 
   /**
+   * A Kafka cluster is saved only once it answered: connected (TLS, SASL), told its cluster id and brokers.
+   * A refusal is CLUSTER_CONNECTION_FAILED with the broker's reason (never the secrets), and nothing is written.
+   */
+  private async createKafkaNow(request: Extract<CreateClusterRequest, { kind: 'kafka' }>): Promise<Cluster> {
+    const { definition, secrets } = splitKafkaRequest(request, this.now())
+    let kafka: KafkaCluster
+    try {
+      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets), { quick: true })
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new ApiError('CLUSTER_CONNECTION_FAILED', reason.startsWith('could not connect') ? reason : `could not connect to ${definition.bootstrapServers.join(', ')}: ${reason}`, {
+        details: { cluster: definition.name, bootstrapServers: definition.bootstrapServers },
+      })
+    }
+    const entry: OpenCluster = { definition, cluster: null, kafka, error: null, clusterId: await kafka.clusterId(), topicCount: 0 }
+    this.clusters.set(definition.name, entry)
+    try {
+      await writeKafkaSecrets(this.options.dataDir, definition.name, secrets)
+      await this.saveDefinitions()
+    } catch (error) {
+      this.clusters.delete(definition.name)
+      await kafka.close().catch(() => undefined)
+      await this.saveDefinitions().catch(() => undefined)
+      await removeKafkaSecrets(this.options.dataDir, definition.name).catch(() => undefined)
+      throw error
+    }
+    this.publish({ cluster: definition.name, change: 'created' })
+    return this.view(entry)
+  }
+
+  /**
    * Removes a cluster: closes it, drops its definition, then its data directory. Runs in the creation queue, so a
    * creation of the same name cannot interleave. `stillInUse` is asked inside the queue (a mirror that uses the
    * cluster refuses the removal with CONFLICT); the definition goes first, so a crash leaves only a directory
@@ -270,6 +361,8 @@ export class ClusterRegistry {
     this.clusters.delete(name)
     await this.saveDefinitions()
     await entry.cluster?.close().catch((error: unknown) => this.options.log.error('could not close a removed cluster', { cluster: name, error }))
+    await entry.kafka?.close().catch((error: unknown) => this.options.log.error('could not close a removed cluster', { cluster: name, error }))
+    await removeKafkaSecrets(this.options.dataDir, name)
     await rm(this.clusterDir(name), { recursive: true, force: true })
     this.publish({ cluster: name, change: 'deleted' })
   }
@@ -277,23 +370,22 @@ export class ClusterRegistry {
   // TOPICS AND RECORDS
 
   async listTopics(cluster: string): Promise<Topic[]> {
-    return (await this.embedded(cluster).describeTopics()).map(toTopic)
+    return (await (this.kafka(cluster) ?? this.embedded(cluster)).describeTopics()).map(toTopic)
   }
 
   async createTopic(cluster: string, request: CreateTopicRequest): Promise<Topic> {
-    const embedded = this.embedded(cluster)
-    const created = await embedded.createTopic(request)
+    const created = await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).createTopic(request)
     this.entry(cluster).topicCount += 1
     this.publish({ cluster, change: 'topicCreated', topic: created.name })
     return toTopic(created)
   }
 
   async listPartitions(cluster: string, topic: string): Promise<PartitionInfo[]> {
-    return (await this.embedded(cluster).describeTopic(topic)).partitions
+    return (await (this.kafka(cluster) ?? this.embedded(cluster)).describeTopic(topic)).partitions
   }
 
   async readRecords(cluster: string, topic: string, partition: number, query: RecordsQuery): Promise<RecordsResponse> {
-    const page = await this.embedded(cluster).readRecords(topic, partition, query)
+    const page = await (this.kafka(cluster) ?? this.embedded(cluster)).readRecords(topic, partition, query)
     const last = page.records.at(-1)
     const bound = query.isolation === 'read_committed' ? page.lastStableOffset : page.highWatermark
     return {
@@ -305,7 +397,7 @@ export class ClusterRegistry {
   }
 
   async produce(cluster: string, topic: string, request: ProduceRequest): Promise<ProduceResponse> {
-    const result = await this.embedded(cluster).produce(topic, {
+    const result = await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).produce(topic, {
       ...(request.partition === undefined ? {} : { partition: request.partition }),
       idempotent: request.idempotent ?? true,
       records: toProduceRecords(request.records),
@@ -345,6 +437,8 @@ export class ClusterRegistry {
   // CONSUMER GROUPS
 
   async listGroups(cluster: string): Promise<Group[]> {
+    const kafka = this.kafka(cluster)
+    if (kafka) return kafka.describeGroups()
     return (await this.embedded(cluster).describeGroups()).map((group) => ({
       groupId: group.groupId,
       state: group.state,
@@ -354,7 +448,7 @@ export class ClusterRegistry {
   }
 
   async commitGroupOffsets(cluster: string, groupId: string, offsets: readonly GroupOffset[]): Promise<void> {
-    await this.embedded(cluster).commitOffsets(
+    await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).commitOffsets(
       groupId,
       offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset })),
     )
@@ -375,7 +469,8 @@ export class ClusterRegistry {
     const inSync = family('mirrorboard_partition_in_sync_replicas', 'Replicas in the ISR of the partition.')
     const replicas = family('mirrorboard_partition_replicas', 'Replicas assigned to the partition.')
     for (const [name, entry] of this.clusters) {
-      up.samples.push({ labels: { cluster: name }, value: entry.cluster === null ? 0 : 1 })
+      up.samples.push({ labels: { cluster: name }, value: entry.cluster === null && !entry.kafka ? 0 : 1 })
+      // A Kafka cluster's own metrics are its brokers' (JMX); only its reachability is ours to report.
       if (entry.cluster === null) continue
       const states = entry.cluster.brokers()
       brokers.samples.push(
@@ -409,7 +504,7 @@ export class ClusterRegistry {
     if (this.closed) return
     this.closed = true
     await this.creating
-    const results = await Promise.allSettled([...this.clusters.values()].map((entry) => entry.cluster?.close()))
+    const results = await Promise.allSettled([...this.clusters.values()].map((entry) => entry.cluster?.close() ?? entry.kafka?.close()))
     for (const result of results) if (result.status === 'rejected') this.options.log.error('could not close a cluster', { error: result.reason })
   }
 }

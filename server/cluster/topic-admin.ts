@@ -33,31 +33,31 @@ export class TopicAdmin {
   ) {}
 
   async deleteTopic(cluster: string, topic: string): Promise<void> {
-    await this.clusters.embedded(cluster).deleteTopic(topic)
+    await this.clusters.topicAdministration(cluster).deleteTopic(topic)
     this.clusters.announce({ cluster, change: 'topicDeleted', topic })
   }
 
   /** `count` is the new total; it must be larger than the current one. */
   async createPartitions(cluster: string, topic: string, count: number): Promise<Topic> {
-    const embedded = this.clusters.embedded(cluster)
-    const before = (await embedded.describeTopic(topic)).partitions.length
-    const described = await embedded.createPartitions(topic, count)
+    const admin = this.clusters.topicAdministration(cluster)
+    const before = (await admin.describeTopic(topic)).partitions.length
+    const described = await admin.createPartitions(topic, count)
     this.clusters.announce({ cluster, change: 'partitionsCreated', topic, partitions: described.partitions.slice(before).map((p) => p.partition) })
     return toTopic(described)
   }
 
   async deleteRecords(cluster: string, topic: string, partition: number, request: DeleteRecordsRequest): Promise<{ logStartOffset: number }> {
-    const result = await this.clusters.embedded(cluster).deleteRecords({ topic, partition }, request.beforeOffset)
+    const result = await this.clusters.topicAdministration(cluster).deleteRecords({ topic, partition }, request.beforeOffset)
     this.clusters.announce({ cluster, change: 'recordsDeleted', topic, partitions: [partition] })
     return { logStartOffset: result.logStartOffset }
   }
 
   async configs(cluster: string, topic: string): Promise<{ configs: Record<string, string> }> {
-    return { configs: (await this.clusters.embedded(cluster).describeTopic(topic)).configs }
+    return { configs: (await this.clusters.topicAdministration(cluster).describeTopic(topic)).configs }
   }
 
   async updateConfigs(cluster: string, topic: string, request: PatchTopicConfigsRequest): Promise<{ configs: Record<string, string> }> {
-    const configs = await this.clusters.embedded(cluster).updateTopicConfigs(topic, {
+    const configs = await this.clusters.topicAdministration(cluster).updateTopicConfigs(topic, {
       ...(request.set === undefined ? {} : { set: request.set }),
       ...(request.delete === undefined ? {} : { delete: request.delete }),
     })

@@ -348,7 +348,7 @@ export class MirrorApi {
 /** The API over the server's engine and cluster registry. */
 export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry }): MirrorApi {
   return new MirrorApi(runtime.engine, {
-    clusterId: (cluster) => runtime.clusters.embedded(cluster).clusterId(),
-    topics: async (cluster) => (await runtime.clusters.embedded(cluster).describeTopics()).map(({ name, topicId }) => ({ name, topicId })),
+    clusterId: (cluster) => runtime.clusters.ports(cluster).source.clusterId(),
+    topics: async (cluster) => (await runtime.clusters.ports(cluster).source.describeTopics()).map(({ name, topicId }) => ({ name, topicId })),
   })
 }

@@ -57,8 +57,8 @@ export async function createEngine(deps: {
       names: () => clusters.names(),
       get: (name) => {
         try {
-          const cluster = clusters.embedded(name)
-          return { source: remoteSource(name, cluster), host: cluster }
+          const { source, host } = clusters.ports(name)
+          return { source: remoteSource(name, source), host }
         } catch {
           return undefined
         }

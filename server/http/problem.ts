@@ -33,6 +33,8 @@ export const STATUS_BY_CODE = {
   // An If-Match that no longer matches the mirror's state version: read it again and decide again.
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
+  // Settings of a new Kafka cluster that do not connect (unreachable, TLS or SASL refused): fix them and retry.
+  CLUSTER_CONNECTION_FAILED: 422,
   RECORD_TOO_LARGE: 413,
   // A read outside [logStartOffset, logEndOffset]: the requested range cannot be served.
   OFFSET_OUT_OF_RANGE: 416,

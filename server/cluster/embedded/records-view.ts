@@ -2,6 +2,7 @@ import 'server-only'
 import { committedRecords, decodeRecords } from '@/lib/log/records-view'
 import type { LogRecord } from '@/lib/log/types'
 import type { IsolationLevel, ReadResult } from '@/server/storage/types'
+import { uncompressed } from '../batch-decompression'
 
 /** One entry of the API's records view (API.md "Records response"): data and control records alike. */
 export interface RecordView {
@@ -89,9 +90,11 @@ export function toRecordView(record: LogRecord): RecordView | null {
  * like the KIP's tables.
  */
 export function* recordsOfRead(read: ReadResult, fromOffset: number, isolation: IsolationLevel): Generator<LogRecord> {
+  // Batches mirrored from a real Kafka cluster keep their compression.
+  const batches = read.batches.map(uncompressed)
   if (isolation === 'read_uncommitted') {
-    yield* decodeRecords(read.batches, { fromOffset })
+    yield* decodeRecords(batches, { fromOffset })
     return
   }
-  yield* committedRecords(read, { fromOffset, includeControl: true })
+  yield* committedRecords({ batches, abortedTransactions: read.abortedTransactions }, { fromOffset, includeControl: true })
 }

@@ -1,0 +1,108 @@
+/**
+ * A Kafka source broker lost in the middle of mirroring (killed, as a crash) and started again: the mirror's
+ * partition goes FAILED with retries, comes back to MIRRORING through the adapter's reconnect, and the
+ * destination ends byte-identical to the broker's segment (nothing lost, nothing twice). The restart moves the
+ * partition's leader epoch, which the adapter reports, OffsetForLeaderEpoch answers for the older epoch, and a
+ * fetch claiming the older epoch past its end is told where it diverges.
+ * Uses test cluster `b` (`npx tsx scripts/kafka/clusters.ts start`), restarted by scripts/kafka/clusters.ts.
+ */
+import 'server-only'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
+import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
+import type { Runtime } from '@/server/runtime'
+import { killBroker, startBroker } from '@/scripts/kafka/clusters'
+import { getTestClusters, type TestCluster } from '@/scripts/kafka/test-clusters'
+import { KafkaConnection } from './connection'
+import { KafkaSourceCluster } from './kafka-source'
+import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
+
+process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-kafka-restart-fallback-${process.pid}`)
+
+const RUN = Date.now().toString(36)
+const TOPIC = `kr-events-${RUN}`
+const tp = { topic: TOPIC, partition: 0 }
+const settle = { timeout: 60_000, interval: 200 }
+
+let dataDir: string
+let runtime: Runtime
+let b: TestCluster
+let client: KafkajsContractClient
+let connection: KafkaConnection
+let source: KafkaSourceCluster
+
+async function states(): Promise<Array<{ state: string; error: string | null }>> {
+  const { body } = await callRoute(mirrorPartitionsRoute.GET, { path: '/api/v1/mirrors/restart/partitions', params: { mirror: 'restart' } })
+  return (body as { partitions: Array<{ state: string; error: string | null }> }).partitions
+}
+
+describe('a Kafka source broker killed and restarted during mirroring', () => {
+  beforeAll(async () => {
+    b = getTestClusters().b
+    client = await kafkajsContractClient(b.bootstrap, 'kafka-restart-test')
+    await client.forget(['kr-'])
+    connection = await KafkaConnection.open({ bootstrapServers: [b.bootstrap] }, 'kafka-restart-test-adapter')
+    source = new KafkaSourceCluster('kafka-b', connection)
+    dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-kafka-restart-'))
+    runtime = await openTestRuntime(dataDir, { demo: false })
+  })
+  afterAll(async () => {
+    // Whatever happened, the broker runs again for the tests after this one.
+    await startBroker('b').catch(() => undefined)
+    await runtime?.close()
+    await connection?.close()
+    await client?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('fails with retries while the broker is down, resumes on its return, and loses or repeats nothing', async () => {
+    await runtime.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [b.bootstrap] })
+    await runtime.clusters.create({ name: 'dest', kind: 'embedded', brokers: 1 })
+    await client.createTopic(TOPIC, { partitions: 1 })
+    for (const value of ['a', 'b', 'c']) await client.produce(tp, [{ value }, { value: `${value}${value}` }])
+    // Retries at most half a second apart: the partition resumes as soon as the broker answers again.
+    await runtime.engine.createMirror({ name: 'restart', sourceCluster: 'kafka-b', destinationCluster: 'dest', topics: [TOPIC], config: { 'mirror.failed.retry.max.backoff.ms': 500, 'mirror.failed.retry.max.attempts': 1000 } })
+    const destinationEnd = async () => (await runtime.clusters.embedded('dest').describePartition(tp)).logEndOffset
+    await vi.waitFor(async () => {
+      expect((await states()).map((p) => p.state)).toEqual(['MIRRORING'])
+      expect(await destinationEnd()).toBe(6)
+    }, settle)
+    const epochBefore = (await source.describePartition(tp)).leaderEpoch
+
+    await killBroker('b')
+    await vi.waitFor(async () => {
+      const [partition] = await states()
+      expect(partition).toMatchObject({ state: 'FAILED', error: expect.stringMatching(/source unreachable/) })
+    }, settle)
+    await expect(source.describePartition(tp)).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' })
+
+    // About 15 s on two shared cores: JVM start and log recovery after the kill.
+    await startBroker('b')
+    for (const value of ['d', 'e']) await client.produce(tp, [{ value }])
+    await vi.waitFor(async () => {
+      expect((await states()).map((p) => p.state)).toEqual(['MIRRORING'])
+      expect(await destinationEnd()).toBe(8)
+    }, settle)
+    const brokerSegment = readFileSync(path.join(b.logDir, `${TOPIC}-0`, '00000000000000000000.log'))
+    const ourSegment = readFileSync(path.join(dataDir, 'clusters', 'dest', 'broker-1', `${TOPIC}-0`, '00000000000000000000.log'))
+    expect(ourSegment.equals(brokerSegment)).toBe(true)
+
+    const after = await source.describePartition(tp)
+    expect(after.leaderEpoch).toBeGreaterThan(epochBefore)
+    expect(await source.endOffsetForEpoch(tp, epochBefore)).toEqual({ leaderEpoch: epochBefore, endOffset: 6 })
+    expect(await source.endOffsetForEpoch(tp, after.leaderEpoch)).toEqual({ leaderEpoch: after.leaderEpoch, endOffset: 8 })
+    // KIP-320 through Fetch v12: a fetcher that claims the old epoch went on past offset 6 is told where it diverges.
+    const [consistent, diverged] = await source.fetch(
+      [
+        { ...tp, fetchOffset: 6, lastFetchedEpoch: epochBefore, maxBytes: 1 << 20 },
+        { ...tp, fetchOffset: 7, lastFetchedEpoch: epochBefore, maxBytes: 1 << 20 },
+      ],
+      { maxBytes: 1 << 20 },
+    )
+    expect(consistent).toMatchObject({ ok: true, divergingEpoch: null, leaderEpoch: after.leaderEpoch })
+    expect(diverged).toMatchObject({ ok: true, divergingEpoch: { leaderEpoch: epochBefore, endOffset: 6 } })
+  })
+})

@@ -1,0 +1,97 @@
+import 'server-only'
+import type { Group } from '@/lib/api/groups'
+import { ClusterError } from '../errors'
+import type { IsolationLevel, MirrorHost, TopicDescription } from '../ports'
+import type { RecordsPage } from '../embedded/records-view'
+import { KafkaConnection, type KafkaConnectionConfig } from './connection'
+import { KafkaSourceCluster } from './kafka-source'
+import { readKafkaRecords } from './kafka-records'
+import { KafkaTopicAdmin } from './kafka-topic-admin'
+import { refusingMirrorHost } from './refusing-mirror-host'
+
+/**
+ * A real Kafka cluster as the registry holds it (API.md "Clusters" of kind kafka): the SourceCluster the engine
+ * mirrors from, the MirrorHost side (refused: the destination emulation is not built), the views the API
+ * serves for every cluster — brokers, topics, partitions, records, groups — and topic administration.
+ */
+export class KafkaCluster {
+  readonly source: KafkaSourceCluster
+  readonly host: MirrorHost
+  /** Create/delete topics, partitions, configs, delete-records, test produce, group offset commits. */
+  readonly admin: KafkaTopicAdmin
+  private lastBrokers: Array<{ id: number; alive: boolean }> = []
+
+  private constructor(
+    readonly name: string,
+    private readonly connection: KafkaConnection,
+  ) {
+    this.source = new KafkaSourceCluster(name, connection)
+    this.host = refusingMirrorHost(name, this.source)
+    this.admin = new KafkaTopicAdmin(connection.admin, (suffix) => connection.client(suffix), (topic) => this.describeTopic(topic))
+  }
+
+  /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
+  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean } = {}): Promise<KafkaCluster> {
+    const connection = await KafkaConnection.open(config, `mirrorboard-${name}`, opts)
+    const cluster = new KafkaCluster(name, connection)
+    try {
+      await cluster.source.clusterId()
+      await cluster.brokers()
+    } catch (error) {
+      await connection.close()
+      throw error
+    }
+    return cluster
+  }
+
+  clusterId(): Promise<string> {
+    return this.source.clusterId()
+  }
+
+  /** The brokers the metadata lists (Kafka lists live brokers only); the last known list when the cluster is unreachable. */
+  async brokers(): Promise<Array<{ id: number; alive: boolean }>> {
+    try {
+      const brokers = await this.source.metadata.brokers()
+      this.lastBrokers = brokers.map((b) => ({ id: b.nodeId, alive: true })).sort((a, b) => a.id - b.id)
+    } catch {
+      this.lastBrokers = this.lastBrokers.map((b) => ({ ...b, alive: false }))
+    }
+    return this.lastBrokers
+  }
+
+  describeTopics(): Promise<TopicDescription[]> {
+    return this.source.describeTopics()
+  }
+
+  async describeTopic(topic: string): Promise<TopicDescription> {
+    const [described] = await this.source.describeTopics([topic])
+    if (!described) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
+    return described
+  }
+
+  async readRecords(topic: string, partition: number, options: { fromOffset?: number; limit: number; isolation: IsolationLevel }): Promise<RecordsPage> {
+    await this.describeTopic(topic)
+    return readKafkaRecords({ connection: this.connection, metadata: this.source.metadata, offsets: this.source.offsets }, { topic, partition }, options)
+  }
+
+  async describeGroups(): Promise<Group[]> {
+    const { admin } = this.connection
+    const { groups } = await admin.listGroups()
+    if (groups.length === 0) return []
+    const described = await admin.describeGroups(groups.map((g) => g.groupId))
+    const offsets = await this.source.listGroupOffsets()
+    return described.groups
+      .map((group) => ({
+        groupId: group.groupId,
+        state: group.state,
+        members: group.members.map((m) => m.memberId),
+        offsets: offsets.find((o) => o.groupId === group.groupId)?.offsets ?? [],
+      }))
+      .sort((a, b) => a.groupId.localeCompare(b.groupId))
+  }
+
+  async close(): Promise<void> {
+    await this.admin.close()
+    await this.connection.close()
+  }
+}
