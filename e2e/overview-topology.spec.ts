@@ -70,3 +70,31 @@ test('a cluster box in the graph opens its cluster page, by keyboard too', async
   await expect(page).toHaveURL(new RegExp(`/clusters/${pair.destination}$`))
   await expect(page.getByRole('heading', { level: 1, name: pair.destination })).toBeVisible()
 })
+
+test('the graph zooms by its buttons and pans by dragging, and a drag over a box opens nothing', async ({ page, request }) => {
+  const pair = await createMirroredPair(request, 1)
+  await signIn(page, 'viewer')
+  const graph = page.getByRole('group', { name: /Topology graph/ })
+  const svg = graph.getByTestId('topology-svg')
+  const node = graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.source} ?:`) })
+  // Zoom and pan come with hydration (the picture itself is in the HTML): wait for the page's scripts.
+  await expect(page.getByRole('status', { name: 'Live updates' })).toHaveAttribute('data-stream', 'open')
+  const fitted = await svg.getAttribute('viewBox')
+  const box = (await node.boundingBox())!
+  // A drag that starts on a cluster's link moves the picture and does not follow the link.
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  await page.mouse.down()
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 10, { steps: 4 })
+  await page.mouse.up()
+  const panned = await svg.getAttribute('viewBox')
+  expect(panned).not.toBe(fitted)
+  expect((await node.boundingBox())!.x).toBeGreaterThan(box.x + 20)
+
+  await graph.getByRole('button', { name: 'Zoom In' }).click()
+  await expect(svg).not.toHaveAttribute('viewBox', panned!)
+  expect((await node.boundingBox())!.width).toBeGreaterThan(box.width * 1.1)
+  await expect(page).toHaveURL(/\/$/)
+
+  await graph.getByRole('button', { name: 'Fit View' }).click()
+  await expect(svg).toHaveAttribute('viewBox', fitted!)
+})

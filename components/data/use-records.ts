@@ -1,9 +1,10 @@
 'use client'
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
+import type { RecordsResponse } from '@/lib/api/records'
 import type { PartitionList } from '@/lib/api/topics'
-import type { LogExtent } from '@/lib/ui/log-strip'
+import { firstScreenRead, type LogExtent } from '@/lib/ui/log-strip'
 import { recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
 import { callEndpoint } from './call-endpoint'
 import { queryKeys } from './query-keys'
@@ -35,4 +36,17 @@ export function useRecords(cluster: string | undefined, topic: string, partition
     enabled: cluster !== undefined && read !== null,
     placeholderData: keepPreviousData,
   })
+}
+
+/**
+ * The first screen of a window's records as the server page prefetched them (app/…/partitions/…/page.tsx),
+ * shown while the whole window is read; never fetched from here. `endOffset`: the offsets they cover end there.
+ */
+export function useFirstScreenRecords(cluster: string | undefined, topic: string, partition: number, read: { fromOffset: number; limit: number } | null): { records: RecordsResponse['records']; endOffset: number } | null {
+  const queryClient = useQueryClient()
+  if (cluster === undefined || read === null) return null
+  const first = firstScreenRead(read)
+  const { endpoint, params, query } = recordsRequest(cluster, topic, partition, first)
+  const data = queryClient.getQueryData<RecordsResponse>(queryKeys.request(endpoint, params, query))
+  return data === undefined ? null : { records: data.records, endOffset: first.fromOffset + first.limit }
 }

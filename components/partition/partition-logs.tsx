@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { queryKeys } from '@/components/data/query-keys'
-import { useLogExtent, useRecords } from '@/components/data/use-records'
+import { useFirstScreenRecords, useLogExtent, useRecords } from '@/components/data/use-records'
 import { LogPaging } from '@/components/log/log-paging'
 import { LogStrips, LogStripsLegend, type LaneId, type LaneName, type StripSelection } from '@/components/log/log-strips'
 import { RecordDetails } from '@/components/log/record-details'
@@ -56,19 +56,24 @@ export function PartitionLogs({
   const destinationRead = destinationExtent.data ? recordsRead(window, destinationExtent.data) : null
   const sourceRecords = useRecords(mirror.sourceCluster, topic, index, sourceRead)
   const destinationRecords = useRecords(mirror.destinationCluster, topic, index, destinationRead)
+  const sourceFirstScreen = useFirstScreenRecords(mirror.sourceCluster, topic, index, sourceRead)
+  const destinationFirstScreen = useFirstScreenRecords(mirror.destinationCluster, topic, index, destinationRead)
 
   useLiveLogs(mirror, partition)
 
-  const lane = (extent: typeof sourceExtent, read: typeof sourceRead, records: typeof sourceRecords): LaneInput => {
+  const lane = (extent: typeof sourceExtent, read: typeof sourceRead, records: typeof sourceRecords, firstScreen: typeof sourceFirstScreen): LaneInput => {
     // The records answer carries the freshest extent; the partitions list is only the way in.
     const known = records.data && !records.isPlaceholderData ? records.data : extent.data
     const extentNow = known ? { logStartOffset: known.logStartOffset, highWatermark: known.highWatermark, logEndOffset: known.logEndOffset } : null
     if (extentNow === null) return { extent: null, records: null }
     if (read === null) return { extent: extentNow, records: [] }
-    return { extent: extentNow, records: records.data && !records.isPlaceholderData ? records.data.records : null }
+    if (records.data && !records.isPlaceholderData) return { extent: extentNow, records: records.data.records }
+    // Until the whole window is read: the first screen the page's HTML carried, the rest loading.
+    if (firstScreen !== null) return { extent: extentNow, records: firstScreen.records, recordsEndOffset: firstScreen.endOffset }
+    return { extent: extentNow, records: null }
   }
-  const sourceLane = lane(sourceExtent, sourceRead, sourceRecords)
-  const destinationLane = lane(destinationExtent, destinationRead, destinationRecords)
+  const sourceLane = lane(sourceExtent, sourceRead, sourceRecords, sourceFirstScreen)
+  const destinationLane = lane(destinationExtent, destinationRead, destinationRecords, destinationFirstScreen)
   // Until a failover fixes it, the mirrored position is the destination's high watermark: the log's own answer
   // is fresher than the partition's (refetched at most once a second), so the tapes never contradict themselves.
   const fixed = partition.state === 'STOPPING' || partition.state === 'STOPPED'

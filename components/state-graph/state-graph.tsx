@@ -10,6 +10,9 @@ import {
   type Node,
   type NodeProps,
 } from '@xyflow/react'
+// With this chunk, not in every page's stylesheet: the state graph is React Flow's only user (the overview's
+// topology is plain SVG), and it loads after hydration (lazy-state-graph.tsx).
+import '@xyflow/react/dist/style.css'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { DEFAULT_STATE_GRAPH_LAYOUT, type StateGraphEdge, type StateGraphNode } from '@/lib/graph/state-graph'
 import { EVENT_METADATA, type MirrorPartitionState } from '@/lib/mirror/states'

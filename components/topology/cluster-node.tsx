@@ -1,10 +1,6 @@
-'use client'
-
-import { Handle, Position, type Node, type NodeProps } from '@xyflow/react'
 import Link from 'next/link'
+import { memo } from 'react'
 import type { TopologyNode } from '@/lib/graph/topology'
-
-export type ClusterNodeType = Node<{ node: TopologyNode }, 'cluster'>
 
 /** Which look a cluster's broker line gets: all alive, some stopped, none reachable. */
 export function brokerHealth(node: Pick<TopologyNode, 'status' | 'brokersAlive' | 'brokersTotal'>): { glyph: string; text: string; tone: 'ok' | 'warn' | 'down' } {
@@ -23,21 +19,20 @@ const HEALTH_CLASS = {
 } as const
 
 /**
- * A cluster box: a link to its page (so Tab reaches it and Enter opens it), its kind and brokers alive/total.
- * The handles are invisible anchors React Flow needs to accept edges; the edges draw their own paths.
+ * A cluster box of the topology SVG: HTML in a foreignObject at the layout's position, a link to its page (so
+ * Tab reaches it and Enter opens it) with its kind and brokers alive/total. Overflow is visible so the focus
+ * ring and the shadow are not clipped at the box's edge.
  */
-export function ClusterNode({ data }: NodeProps<ClusterNodeType>) {
-  const { node } = data
+export const ClusterNode = memo(function ClusterNode({ node }: { node: TopologyNode }) {
   const health = brokerHealth(node)
   return (
-    <>
-      <Handle type="target" position={Position.Left} isConnectable={false} className="!pointer-events-none !opacity-0" />
+    <foreignObject data-topology-node={node.cluster} x={node.position.x} y={node.position.y} width={node.width} height={node.height} overflow="visible">
       <Link
         href={`/clusters/${encodeURIComponent(node.cluster)}`}
-        className={`nodrag nopan flex h-full w-full flex-col justify-center rounded-lg border bg-white px-3 py-2 text-left shadow-sm hover:border-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:hover:border-indigo-400 ${
+        draggable={false}
+        className={`flex h-full w-full flex-col justify-center rounded-lg border bg-white px-3 py-2 text-left shadow-sm hover:border-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:hover:border-indigo-400 ${
           health.tone === 'down' ? 'border-red-300 dark:border-red-800' : 'border-slate-300 dark:border-slate-700'
         }`}
-        style={{ width: node.width, height: node.height }}
       >
         <span className="truncate text-sm font-semibold text-slate-900 dark:text-white" title={node.cluster}>
           <span className="sr-only">Cluster </span>
@@ -58,7 +53,23 @@ export function ClusterNode({ data }: NodeProps<ClusterNodeType>) {
           </span>
         </span>
       </Link>
-      <Handle type="source" position={Position.Right} isConnectable={false} className="!pointer-events-none !opacity-0" />
-    </>
+    </foreignObject>
+  )
+}, sameNode)
+
+/** The overview relabels the graph every second with fresh objects: a box redraws only when what it shows changed. */
+function sameNode(previous: { node: TopologyNode }, next: { node: TopologyNode }): boolean {
+  const a = previous.node
+  const b = next.node
+  return (
+    a.cluster === b.cluster &&
+    a.kind === b.kind &&
+    a.status === b.status &&
+    a.brokersAlive === b.brokersAlive &&
+    a.brokersTotal === b.brokersTotal &&
+    a.position.x === b.position.x &&
+    a.position.y === b.position.y &&
+    a.width === b.width &&
+    a.height === b.height
   )
 }

@@ -1,43 +1,44 @@
-'use client'
-
-import { BaseEdge, EdgeLabelRenderer, type Edge, type EdgeProps } from '@xyflow/react'
 import Link from 'next/link'
-import { LABEL_WIDTH, type TopologyEdge } from '@/lib/graph/topology'
+import { memo } from 'react'
+import { LABEL_HEIGHT, LABEL_WIDTH, type TopologyEdge } from '@/lib/graph/topology'
 import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
 import { edgeLagText } from './edge-text'
 
-export type MirrorEdgeType = Edge<{ edge: TopologyEdge }, 'mirror'>
+function edgeColor(edge: TopologyEdge): string {
+  return TONE_STYLE[edge.worstState === null ? 'neutral' : STATE_STYLE[edge.worstState].tone].color
+}
 
 /**
- * A mirror: the curve and arrowhead laid out by buildTopology, coloured by its worst partition state, dashed
- * unless every partition mirrors (so state does not rest on colour alone), and a label that links to the
- * mirror's page with the state glyph, total offset lag and max time lag.
+ * A mirror's curve and arrowhead as laid out by buildTopology, coloured by its worst partition state and
+ * dashed unless every partition mirrors (so state does not rest on colour alone). A wide invisible stroke
+ * takes the clicks, which open the mirror; its label (MirrorEdgeLabel) is the same as a link, for the keyboard.
  */
-export function MirrorEdge({ data }: EdgeProps<MirrorEdgeType>) {
-  if (data === undefined) return null
-  const { edge } = data
+export const MirrorEdge = memo(function MirrorEdge({ edge, onOpen }: { edge: TopologyEdge; onOpen: (mirror: string) => void }) {
+  const color = edgeColor(edge)
+  const healthy = edge.worstState === 'MIRRORING'
+  return (
+    <g data-topology-edge={edge.mirror}>
+      <path d={edge.path} fill="none" style={{ stroke: color, strokeWidth: edge.worstState === 'FAILED' ? 3 : 2, strokeDasharray: healthy ? undefined : '7 4' }} />
+      <polygon points={edge.arrow} style={{ fill: color }} />
+      <path d={edge.path} fill="none" stroke="transparent" strokeWidth={18} className="cursor-pointer" onClick={() => onOpen(edge.mirror)} />
+    </g>
+  )
+}, (previous, next) => previous.onOpen === next.onOpen && sameEdge(previous.edge, next.edge))
+
+/** A mirror's label box, centred where the layout put it: a link to the mirror's page with state glyph, total offset lag and max time lag. */
+export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: TopologyEdge }) {
   const style = edge.worstState === null ? null : STATE_STYLE[edge.worstState]
-  const color = TONE_STYLE[style?.tone ?? 'neutral'].color
+  const color = edgeColor(edge)
   const healthy = edge.worstState === 'MIRRORING'
   const lag = edgeLagText(edge)
   return (
-    <>
-      <BaseEdge
-        path={edge.path}
-        interactionWidth={18}
-        style={{ stroke: color, strokeWidth: edge.worstState === 'FAILED' ? 3 : 2, strokeDasharray: healthy ? undefined : '7 4' }}
-      />
-      <polygon points={edge.arrow} style={{ fill: color }} />
-      <EdgeLabelRenderer>
+    <foreignObject x={edge.label.x - LABEL_WIDTH / 2} y={edge.label.y - LABEL_HEIGHT / 2} width={LABEL_WIDTH} height={LABEL_HEIGHT} overflow="visible">
+      <div className="flex h-full items-center">
         <Link
           href={`/mirrors/${encodeURIComponent(edge.mirror)}`}
-          className="nodrag nopan absolute flex flex-col justify-center rounded-md border bg-white px-2 py-1 text-xs shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:hover:bg-slate-800"
-          style={{
-            transform: `translate(-50%, -50%) translate(${edge.label.x}px, ${edge.label.y}px)`,
-            width: LABEL_WIDTH,
-            borderColor: color,
-            pointerEvents: 'all',
-          }}
+          draggable={false}
+          className="flex w-full flex-col justify-center rounded-md border bg-white px-2 py-1 text-xs shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:hover:bg-slate-800"
+          style={{ borderColor: color }}
         >
           <span className="flex items-center gap-1 truncate font-semibold text-slate-900 dark:text-white">
             <span aria-hidden className="font-mono" style={{ color }}>
@@ -54,7 +55,24 @@ export function MirrorEdge({ data }: EdgeProps<MirrorEdgeType>) {
             {lag.shown}
           </span>
         </Link>
-      </EdgeLabelRenderer>
-    </>
+      </div>
+    </foreignObject>
+  )
+}, (previous, next) => sameEdge(previous.edge, next.edge))
+
+/** The overview relabels the graph every second with fresh objects: an edge redraws only when what it shows changed. */
+function sameEdge(a: TopologyEdge, b: TopologyEdge): boolean {
+  return (
+    a.mirror === b.mirror &&
+    a.source === b.source &&
+    a.target === b.target &&
+    a.worstState === b.worstState &&
+    a.partitions === b.partitions &&
+    a.totalOffsetLag === b.totalOffsetLag &&
+    a.maxTimeLagMs === b.maxTimeLagMs &&
+    a.path === b.path &&
+    a.arrow === b.arrow &&
+    a.label.x === b.label.x &&
+    a.label.y === b.label.y
   )
 }

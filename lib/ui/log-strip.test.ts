@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { RecordEntry } from '../api/records'
 import {
   alignLogs,
+  FIRST_SCREEN_OFFSETS,
   clampWindow,
   describeCell,
+  firstScreenRead,
   firstWindow,
   initialWindow,
   lastWindow,
@@ -143,6 +145,18 @@ describe('alignLogs on the worked example', () => {
     expect(aligned.mirroredLine).toBeNull()
   })
 
+  it('shows the cells past a first screen of records as loading, not as compacted away', () => {
+    const aligned = alignLogs({
+      window: { from: 0, size: 50 },
+      source: { extent: extent(0, 6), records: SOURCE.slice(0, 2), recordsEndOffset: 3 },
+      destination: { extent: extent(0, 3), records: DESTINATION_AT_FAILOVER },
+      mirroredOffset: 3,
+      truncation: null,
+    })
+    expect(aligned.columns.map((column) => column.source.record?.offset ?? column.source.empty)).toEqual([0, 1, 'noRecord', 'loading', 'loading', 'loading'])
+    expect(aligned.columns.map((column) => column.destination.record?.offset ?? column.destination.empty)).toEqual([0, 1, 2, 'beyondLogEnd', 'beyondLogEnd', 'beyondLogEnd'])
+  })
+
   it('tells apart deleted, compacted and not yet readable offsets', () => {
     const aligned = alignLogs({
       window: { from: 0, size: 50 },
@@ -241,5 +255,13 @@ describe('cell text', () => {
     expect(describeCell('source', aligned.columns[3]!.source, 3)).toBe('source offset 3, COMMIT, producer 4001 epoch 0, leader epoch 0, at risk: not mirrored')
     expect(describeCell('source', aligned.columns[0]!.source, 3)).toBe('source offset 0, DATA A=1, producer 4001 epoch 0, leader epoch 0, transactional, mirrored')
     expect(describeCell('destination', aligned.columns[4]!.destination, 3)).toBe('destination offset 4, not written, missing here: at risk on the source')
+  })
+})
+
+describe('firstScreenRead', () => {
+  it('cuts a long read to the first screen and leaves a short one as it is', () => {
+    expect(firstScreenRead({ fromOffset: 400, limit: 1000 })).toEqual({ fromOffset: 400, limit: FIRST_SCREEN_OFFSETS })
+    const short = { fromOffset: 7, limit: FIRST_SCREEN_OFFSETS }
+    expect(firstScreenRead(short)).toBe(short)
   })
 })

@@ -115,6 +115,18 @@ export function recordsRead(window: LogWindow, extent: LogExtent): { fromOffset:
 }
 
 /**
+ * How many offsets of a window the page's HTML carries records for: the columns a wide screen shows (96 px
+ * each) and the virtualizer's overscan. The browser reads the whole window itself; 1,000 offsets of records
+ * inline made the HTML of the partition page several hundred kB (UI.md §4: first render < 1 s).
+ */
+export const FIRST_SCREEN_OFFSETS = 40
+
+/** The part of a window's read that the tapes show before any scrolling: the read itself when it is that short. */
+export function firstScreenRead(read: { fromOffset: number; limit: number }): { fromOffset: number; limit: number } {
+  return read.limit <= FIRST_SCREEN_OFFSETS ? read : { fromOffset: read.fromOffset, limit: FIRST_SCREEN_OFFSETS }
+}
+
+/**
  * Where the destination stands against its source: the offset below which the destination holds the
  * source's records. After a failover it is the last mirror position recorded by STOPPING (the markers the
  * destination appended then are its own); otherwise the destination's high watermark.
@@ -169,6 +181,11 @@ export interface LaneInput {
   readonly extent: LogExtent | null
   /** null while the window is being read. */
   readonly records: readonly RecordEntry[] | null
+  /**
+   * The records cover only the offsets below this one (the first screen the page's HTML carried, while the
+   * whole window is read): the cells from here on are still loading, not empty.
+   */
+  readonly recordsEndOffset?: number
 }
 
 export interface Truncation {
@@ -255,7 +272,7 @@ function cell(
   else if (offset < extent.logStartOffset) empty = 'beforeLogStart'
   else if (offset >= extent.logEndOffset) empty = 'beyondLogEnd'
   else if (offset >= extent.highWatermark) empty = 'aboveHighWatermark'
-  else if (records === null) empty = 'loading'
+  else if (records === null || (lane.recordsEndOffset !== undefined && offset >= lane.recordsEndOffset)) empty = 'loading'
   else empty = 'noRecord'
   // The destination's empty tail over the source's at-risk range is the hatched gap of the sketch.
   return { offset, record: null, empty, atRisk: atRisk || (gapAtRisk && empty === 'beyondLogEnd'), removed }
