@@ -22,9 +22,9 @@ import { checkIfMatch, currentStateVersion, mutateMirror, type MutationCondition
 import { planStartOrRefuse, type CommandResult } from './commands/preconditions'
 import { findMirrorLoop } from '@/lib/mirror/mirror-loop'
 import { EngineError, mirrorLoopRefusal } from './errors'
-import { guardFailover } from './failover-guard'
+import { guardFailover } from './failover/failover-guard'
 import { toFailoverPlan } from './operations/failover-plan-view'
-import { splitBrainField } from './split-brain-watch'
+import { splitBrainField } from './failover/split-brain-watch'
 import type { MirrorConfig, Operation, OperationRequester } from './types'
 
 export { toFailoverPlan }

@@ -10,9 +10,9 @@ import type { MetricFamily, MetricsRegistry } from '@/server/http/metrics'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { toOperation } from './api-adapter'
 import { MirrorEngine } from './engine'
-import { LagArchive } from './lag-archive'
+import { LagArchive } from './lag/lag-archive'
 import { OperationStore } from './operations/operation-store'
-import { startSplitBrainWatch } from './split-brain-watch'
+import { startSplitBrainWatch } from './failover/split-brain-watch'
 
 /** How often the server's engine runs a tick (retries, syncs, one fetch round per mirror). */
 const TICK_INTERVAL_MS = 100
