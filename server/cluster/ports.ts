@@ -215,3 +215,6 @@ export interface MirrorHost {
   /** Every record of `__mirror_state` in log order, for replay on start. */
   readMirrorState(): Promise<Array<{ key: string; value: string | null }>>
 }
+
+/** The errors a port's methods throw are part of its contract: the engine sorts them by code. */
+export { isClusterError, type ClusterErrorCode } from './errors'

@@ -7,7 +7,7 @@ import { EngineClusters, type EngineClusterAccess } from './cluster-access'
 import { createMirror, deleteMirror, destinationTopicConfigsChanged, updateMirrorConfig, type CreateMirrorInput } from './commands/mirror-commands'
 import type { CommandResult } from './commands/preconditions'
 import { planStart } from './commands/start-plan'
-import { requestOnTopics, startTopics } from './commands/topic-commands'
+import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } from './commands/topic-commands'
 import type { EngineContext } from './engine-context'
 import { failover, stopPartitions, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
@@ -275,6 +275,11 @@ export class MirrorEngine {
   /** Starts (or restarts after STOPPED) mirroring of topics (commands/topic-commands.ts). */
   startTopics(mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
     return startTopics(this.ctx, mirrorName, request)
+  }
+
+  /** Every check of a start, changing nothing: what a dry run answers and the real start applies. */
+  planTopicStart(mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<TopicStartPlan> {
+    return planTopicStart(this.ctx, mirrorName, request)
   }
 
   pauseTopics(mirror: string, topics?: string[]): Promise<CommandResult> {

@@ -4,6 +4,7 @@ import type { MirrorCommand } from '@/lib/mirror/preconditions'
 import type { MirrorEventType } from '@/lib/mirror/states'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { createMirrorPartition } from '@/lib/mirror/transition'
+import type { TopicDescription } from '@/server/cluster/ports'
 import { assertName, syncedTopicConfigs } from '../config/mirror-config'
 import { compilePattern } from '../config/topic-patterns'
 import type { EngineContext } from '../engine-context'
@@ -13,20 +14,32 @@ import type { MirrorRuntime } from '../state/mirror-runtime'
 import { newPartitionRuntime } from '../state/partition-runtime'
 import type { PartitionRuntime } from '../types'
 import { keepStartPatterns } from './mirror-commands'
-import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult } from './preconditions'
+import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult, type SkippedPartition } from './preconditions'
+
+/** A start of topics, validated: what `applyTopicStart` does, and what a dry run answers. */
+export interface TopicStartPlan {
+  readonly mirror: string
+  /** The source topics to start, as described when planned. */
+  readonly topics: readonly TopicDescription[]
+  /** Partitions of those topics left alone (not STOPPED or UNKNOWN, the topic only matched by a pattern). */
+  readonly skipped: readonly SkippedPartition[]
+  /** Patterns to keep in topics.include (KIP-1279.md §6.3). */
+  readonly patterns: readonly string[]
+}
 
 /**
- * Starts (or restarts after STOPPED) mirroring of topics: each partition goes to PREPARING. Patterns
- * are added to the mirror's topics.include, so topics created on the source later are discovered.
+ * Every check of a start, in one place (the real start and its dry run both plan with it): names, patterns,
+ * topics known at the source, running operations, the partitions' states, then the destination's (topic id,
+ * other mirrors, no mirror loop). Changes nothing.
  */
-export async function startTopics(ctx: EngineContext, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
+export async function planTopicStart(ctx: EngineContext, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<TopicStartPlan> {
   const mirror = ctx.state.require(mirrorName)
   const { definition } = mirror
-  const { source, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
-  const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics())
+  const { source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   const named = [...new Set(request.topics ?? [])]
   for (const topic of named) assertName(topic, 'topic')
   const patterns = (request.patterns ?? []).map((pattern) => compilePattern(pattern))
+  const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics())
   const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.test(topic.name))).map((topic) => topic.name)
   const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
   if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
@@ -43,10 +56,21 @@ export async function startTopics(ctx: EngineContext, mirrorName: string, reques
   const starting = new Set(plan.topics)
   const selected = sourceTopics.filter((topic) => starting.has(topic.name))
   await assertTopicsStartable(ctx, mirrorName, definition.destinationCluster, selected, source)
-  const skipped = TopicPartitionMap.of(plan.skipped.map((p) => [p, true] as const))
+  return { mirror: mirrorName, topics: selected, skipped: plan.skipped, patterns: [...new Set(request.patterns ?? [])] }
+}
 
+/**
+ * Starts (or restarts after STOPPED) mirroring of the plan's topics: each partition goes to PREPARING. Patterns
+ * are added to the mirror's topics.include, so topics created on the source later are discovered.
+ */
+export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan): Promise<CommandResult> {
+  const mirror = ctx.state.require(plan.mirror)
+  const { definition } = mirror
+  const mirrorName = plan.mirror
+  const host = ctx.clusters.cluster(definition.destinationCluster).host
+  const skipped = TopicPartitionMap.of(plan.skipped.map((p) => [p, true] as const))
   const started: string[] = []
-  for (const sourceTopic of selected) {
+  for (const sourceTopic of plan.topics) {
     const [existing] = await host.describeTopics([sourceTopic.name])
     const destination =
       existing ??
@@ -77,8 +101,13 @@ export async function startTopics(ctx: EngineContext, mirrorName: string, reques
     await Promise.all(runtimes.map((runtime) => ctx.runner.withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: 'startRequested' }, 'start requested'))))
     started.push(sourceTopic.name)
   }
-  await keepStartPatterns(ctx, mirror, request.patterns ?? [])
+  await keepStartPatterns(ctx, mirror, [...plan.patterns])
   return withSkipped({ topics: started }, plan.skipped)
+}
+
+/** Plans the start, then applies it. */
+export async function startTopics(ctx: EngineContext, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
+  return applyTopicStart(ctx, await planTopicStart(ctx, mirrorName, request))
 }
 
 /**
