@@ -2,7 +2,7 @@ import 'server-only'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import { createMirrorPartition } from '@/lib/mirror/transition'
 import type { MirrorHost, SourceCluster, TopicDescription } from '@/server/cluster/ports'
-import { forEachConcurrently } from '@/server/util/cooperative'
+import { forEachConcurrently, yieldToEventLoop } from '@/server/util/cooperative'
 import { startTopics } from '../commands/topic-commands'
 import { syncedTopicConfigs } from '../config/mirror-config'
 import { matchesAny, matchesFilters } from '../config/topic-patterns'
@@ -51,6 +51,9 @@ export async function syncMirror(ctx: EngineContext, mirror: MirrorRuntime): Pro
   }
 
   for (const topic of definition.topics) {
+    // A topic at a time with a turn of the event loop between, as the fetch round does: a sync of 100,000
+    // partitions held the loop for hundreds of milliseconds (the flap bench's longest stall after the fetch).
+    await yieldToEventLoop()
     const active = mirror.partitions.ofTopic(topic).filter((runtime) => runtime.value.state !== 'STOPPED' && runtime.value.state !== 'STOPPING')
     const sourceTopic = byName.get(topic)
     if (!sourceTopic) {
