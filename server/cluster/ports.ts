@@ -9,16 +9,14 @@ import 'server-only'
  * A `(leaderEpoch: -1, endOffset: -1)` pair means "undefined" as in Kafka's OffsetsForLeaderEpoch.
  */
 
-export type IsolationLevel = 'read_uncommitted' | 'read_committed'
+import type { EpochEndOffset, OpenTransaction } from '@/lib/log/types'
+
+// One definition each, in lib/log (names kept: the engine and the adapters import them from here).
+export type { EpochEndOffset, IsolationLevel, OpenTransaction } from '@/lib/log/types'
 
 export interface TopicPartition {
   topic: string
   partition: number
-}
-
-export interface EpochEndOffset {
-  leaderEpoch: number
-  endOffset: number
 }
 
 export const UNDEFINED_EPOCH_END_OFFSET: EpochEndOffset = Object.freeze({ leaderEpoch: -1, endOffset: -1 })
@@ -149,12 +147,6 @@ export interface SourceCluster {
    * source is `sourceClusterId`, the max over them per partition; absent partitions have none (mirror from scratch).
    */
   lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>>
-}
-
-export interface OpenTransaction {
-  producerId: number
-  producerEpoch: number
-  firstOffset: number
 }
 
 export interface MirrorHost {
