@@ -8,6 +8,16 @@ const frameworkImports = [
   { group: ['react', 'react/*', 'react-dom', 'react-dom/*'], message: 'lib/ is framework-free domain code' },
   { group: ['node:*'], message: 'lib/ does no I/O; put Node code in server/' },
 ]
+// Server layering (issue #18): the engine reaches clusters only through their ports; clusters and storage know
+// neither the engine nor the HTTP layer; the composition root (server/runtime.ts) wires them together.
+const upward = (folder) => [`@/server/${folder}/*`, `../${folder}/*`, `../../${folder}/*`, `../../../${folder}/*`]
+const httpImports = { group: [...upward('http'), ...upward('api')], message: 'the HTTP and API layers sit above this one; put shared helpers in server/util/ or server/observability/' }
+const rootImports = { group: ['@/server/runtime', '../runtime', '../../runtime', '../../../runtime'], message: 'only route code and the server entry reach the composition root' }
+const engineImports = { group: upward('engine'), message: 'server/cluster and server/storage do not know the engine' }
+const clusterImplementationImports = {
+  group: [...upward('cluster'), '!@/server/cluster/ports', '!../cluster/ports', '!../../cluster/ports', '!../../../cluster/ports', ...upward('storage')],
+  message: 'the engine reaches clusters only through server/cluster/ports.ts (tests may use the fakes and the embedded cluster)',
+}
 const nodeBuiltins = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'net', 'http', 'https', 'stream', 'zlib', 'events', 'util', 'url', 'buffer', 'worker_threads']
 
 const config = [
@@ -29,6 +39,15 @@ const config = [
   {
     files: ['components/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [serverImports] }] },
+  },
+  {
+    files: ['server/engine/**/*.ts'],
+    ignores: ['server/engine/**/*.test.ts', 'server/engine/testing/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [clusterImplementationImports, httpImports, rootImports] }] },
+  },
+  {
+    files: ['server/cluster/**/*.ts', 'server/storage/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [engineImports, httpImports, rootImports] }] },
   },
   {
     files: ['scripts/**/*.{ts,mjs,js}', '**/*.test.ts', 'e2e/**/*.ts'],

@@ -17,8 +17,9 @@ function region(file, startMarker, endMarker) {
 const targets = {
   mirror: ['lib/mirror/**/*.ts', '!lib/mirror/**/*.test.ts'],
   engine: [
-    region('server/engine/engine.ts', '// PREPARING', '// LAG'),
-    region('server/engine/partition-runner.ts', 'private async runStoppingSequence', 'private describePartition'),
+    'server/engine/preparing/*.ts',
+    'server/engine/syncs/*.ts',
+    region('server/engine/runner/partition-runner.ts', 'private async runStoppingSequence', 'private describePartition'),
   ],
 }
 if (!(target in targets)) throw new Error(`unknown mutation target ${target}; one of ${Object.keys(targets).join(', ')}`)

@@ -466,7 +466,7 @@ export const clusterEndpoints = {
   }),
 } as const
 
-/** Mirror and operation endpoints of API.md, served over the mirroring engine (server/engine/api-adapter.ts). */
+/** Mirror and operation endpoints of API.md, served over the mirroring engine (server/api/mirror-api.ts). */
 export const mirrorEndpoints = {
   listMirrors: endpoint({
     operationId: 'listMirrors',

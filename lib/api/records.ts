@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { ISOLATION_LEVELS } from '../log/types'
 import { IntegerString, Name, NonNegativeInt, PartitionIndex, Timestamp, printableId } from './common'
 
 export const RecordType = z.enum(['DATA', 'COMMIT', 'ABORT', 'MIRROR_PID_RESET', 'CONTROL'])
 export type RecordType = z.infer<typeof RecordType>
 
-export const IsolationLevel = z.enum(['read_uncommitted', 'read_committed'])
+export const IsolationLevel = z.enum(ISOLATION_LEVELS)
 export type IsolationLevel = z.infer<typeof IsolationLevel>
 
 export const RecordHeader = z.object({ key: z.string(), value: z.string().nullable() })

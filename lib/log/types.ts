@@ -124,9 +124,14 @@ export interface AbortedTransaction {
   lastStableOffset: number
 }
 
-/** A transaction that has data in the log but no marker yet. */
+/** A transaction that has data in a partition but no COMMIT/ABORT marker yet (the one definition: lib, storage, ports). */
 export interface OpenTransaction {
   producerId: number
   producerEpoch: number
+  /** Offset of the transaction's first record in this partition; markers are appended in this order. */
   firstOffset: number
 }
+
+/** Kafka's fetch isolation levels: read_committed stops at the last stable offset and leaves aborted data out. */
+export const ISOLATION_LEVELS = ['read_uncommitted', 'read_committed'] as const
+export type IsolationLevel = (typeof ISOLATION_LEVELS)[number]

@@ -12,14 +12,14 @@ function states(partitions: ReadonlyArray<{ state: MirrorPartitionState }>): Mir
 const ROWS: Array<{ command: MirrorCommand; allowed: MirrorPartitionState[]; done?: MirrorPartitionState[] }> = [
   { command: 'start', allowed: ['UNKNOWN', 'STOPPED'] },
   { command: 'stop', allowed: ['PREPARING', 'EPOCH_FENCING', 'ULE_LOG_TRUNCATION', 'MIRRORING', 'PAUSING', 'PAUSED', 'STOPPING', 'FAILED'], done: ['STOPPED'] },
-  { command: 'pause', allowed: ['MIRRORING'] },
+  { command: 'pause', allowed: ['MIRRORING', 'FAILED'] },
   { command: 'resume', allowed: ['PAUSED'] },
   { command: 'recover', allowed: ['FAILED'] },
   { command: 'delete', allowed: ['STOPPED'] },
 ]
 
 describe('command preconditions (KIP-1279.md §6.2, §11 #39 #40)', () => {
-  it('is the table of the KIP prototype, with FAILED and the transient states a stop may start from', () => {
+  it('is the table of the KIP prototype, with FAILED and the transient states a stop may start from, and a FAILED pause as the transition table allows', () => {
     for (const { command, allowed } of ROWS) expect([...COMMAND_PRECONDITIONS[command]].sort(), command).toEqual([...allowed].sort())
   })
 

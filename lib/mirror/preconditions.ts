@@ -2,12 +2,16 @@
  * The preconditions of the operator commands on a mirror (KIP-1279.md §6.1/§6.2, prototype
  * `validateMirrorStates`), in one table that the engine and the API's dry runs both plan with.
  *
+ * Derived from the transition table (lib/mirror/states.ts `statesLeftBy`), so the engine, the dry runs and
+ * the state graph cannot disagree: a command applies in a state where its event leads somewhere else.
+ *
  * | command  | partitions it applies to                                                                  |
  * |----------|-------------------------------------------------------------------------------------------|
  * | start    | STOPPED, UNKNOWN (and topics the mirror does not have yet)                                |
  * | stop     | MIRRORING, PAUSED, FAILED (DESIGN.md §1: a disaster failover), and the transient states   |
  * |          | a stop may start from: PREPARING, EPOCH_FENCING, ULE_LOG_TRUNCATION, PAUSING, STOPPING    |
- * | pause    | MIRRORING                                                                                 |
+ * | pause    | MIRRORING; FAILED when it failed while mirroring or pausing (the table's guard            |
+ * |          | isPauseSafeAfterFailure, checked per partition when its value is known)                   |
  * | resume   | PAUSED                                                                                    |
  * | recover  | FAILED                                                                                    |
  * | delete   | every partition STOPPED                                                                   |
@@ -19,17 +23,34 @@
  * interrupted can be run again on the same topics; STOPPING is allowed so that such a re-run resumes
  * the partitions still stopping.
  */
-import type { MirrorPartitionState } from './states'
+import { GUARDS } from './guards'
+import type { MirrorPartition } from './partition'
+import { leavingRules, OPERATOR_EVENTS, statesLeftBy, type MirrorPartitionState } from './states'
 
 export type MirrorCommand = 'start' | 'stop' | 'pause' | 'resume' | 'recover' | 'delete'
 
-export const COMMAND_PRECONDITIONS: Readonly<Record<MirrorCommand, readonly MirrorPartitionState[]>> = {
-  start: ['STOPPED', 'UNKNOWN'],
-  stop: ['MIRRORING', 'PAUSED', 'FAILED', 'PREPARING', 'EPOCH_FENCING', 'ULE_LOG_TRUNCATION', 'PAUSING', 'STOPPING'],
-  pause: ['MIRRORING'],
-  resume: ['PAUSED'],
-  recover: ['FAILED'],
+/** What a command applies to beyond the table's rules: its re-runs and its one non-event command. */
+const BEYOND_THE_TABLE: Readonly<Record<MirrorCommand, readonly MirrorPartitionState[]>> = {
+  start: [],
+  stop: ['STOPPING'],
+  pause: [],
+  resume: [],
+  recover: [],
   delete: ['STOPPED'],
+}
+
+function preconditionOf(command: MirrorCommand): readonly MirrorPartitionState[] {
+  const fromTable = command === 'delete' ? [] : statesLeftBy(OPERATOR_EVENTS[command])
+  return [...fromTable, ...BEYOND_THE_TABLE[command].filter((state) => !fromTable.includes(state))]
+}
+
+export const COMMAND_PRECONDITIONS: Readonly<Record<MirrorCommand, readonly MirrorPartitionState[]>> = {
+  start: preconditionOf('start'),
+  stop: preconditionOf('stop'),
+  pause: preconditionOf('pause'),
+  resume: preconditionOf('resume'),
+  recover: preconditionOf('recover'),
+  delete: preconditionOf('delete'),
 }
 
 /** States in which a command has nothing left to do: skipped even when named. */
@@ -41,6 +62,11 @@ export interface PartitionStateRef {
   readonly topic: string
   readonly partition: number
   readonly state: MirrorPartitionState
+  /**
+   * The partition's value, when the caller holds it (the engine does; a dry run over snapshots does not):
+   * a rule's guard is then checked too, so a command never "applies" to a partition the table would ignore.
+   */
+  readonly value?: MirrorPartition
 }
 
 export interface CommandRefusal {
@@ -59,6 +85,18 @@ export function meetsPrecondition(command: MirrorCommand, state: MirrorPartition
   return COMMAND_PRECONDITIONS[command].includes(state)
 }
 
+/** The state allows the command, and the table's guard on it (if any) passes for the partition's value. */
+function qualifies(command: MirrorCommand, partition: PartitionStateRef): boolean {
+  if (!meetsPrecondition(command, partition.state)) return false
+  if (command === 'delete' || partition.value === undefined) return true
+  const event = { type: OPERATOR_EVENTS[command] } as const
+  const rules = leavingRules(partition.state, event.type)
+  if (rules.length === 0) return true
+  const value = partition.value
+  // Operator guards read the partition alone; the ULE flag is no operator's business.
+  return rules.some((rule) => (rule.when === undefined || GUARDS[rule.when](value, event, { mirrorSupportUncleanLeaderElection: false })) && (rule.unless === undefined || !GUARDS[rule.unless](value, event, { mirrorSupportUncleanLeaderElection: false })))
+}
+
 function ref(partition: PartitionStateRef): { topic: string; partition: number; state: MirrorPartitionState } {
   return { topic: partition.topic, partition: partition.partition, state: partition.state }
 }
@@ -74,7 +112,7 @@ export function planCommand<P extends PartitionStateRef>(command: MirrorCommand,
   const skipped: Array<{ topic: string; partition: number; state: MirrorPartitionState }> = []
   const offending: Array<{ topic: string; partition: number; state: MirrorPartitionState }> = []
   for (const partition of partitions) {
-    if (allowed.includes(partition.state)) apply.push(partition)
+    if (qualifies(command, partition)) apply.push(partition)
     else if (done.includes(partition.state)) skipped.push(ref(partition))
     else offending.push(ref(partition))
   }

@@ -336,6 +336,31 @@ export function allowedEvents(state: MirrorPartitionState): readonly MirrorEvent
   return MIRROR_EVENT_TYPES.filter((type) => rulesFor(state, type).length > 0)
 }
 
+/**
+ * The operator's events, each with the command that sends it (EVENT_METADATA marks them `origin: 'operator'`).
+ * `delete` is not an event: it removes STOPPED partitions' records.
+ */
+export const OPERATOR_EVENTS = {
+  start: 'startRequested',
+  stop: 'stopRequested',
+  pause: 'pauseRequested',
+  resume: 'resumeRequested',
+  recover: 'recoverRequested',
+} as const satisfies Record<string, MirrorEventType>
+
+/**
+ * The rules by which `eventType` moves a partition out of `state` (re-entry and stay rules left out): what
+ * an operator command does there. Empty when the event leaves the partition where it is.
+ */
+export function leavingRules(state: MirrorPartitionState, eventType: MirrorEventType): readonly TransitionRule[] {
+  return rulesFor(state, eventType).filter((rule): rule is TransitionRule => 'to' in rule && rule.to !== state)
+}
+
+/** States an event moves a partition out of, some only when the rule's guard passes, in state order. */
+export function statesLeftBy(eventType: MirrorEventType): readonly MirrorPartitionState[] {
+  return MIRROR_PARTITION_STATES.filter((state) => leavingRules(state, eventType).length > 0)
+}
+
 /** States from which some event leads to FAILED: the values `previousState` can hold while FAILED. */
 export function failureSourceStates(): readonly MirrorPartitionState[] {
   return MIRROR_PARTITION_STATES.filter((state) =>

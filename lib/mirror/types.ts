@@ -12,13 +12,9 @@ export interface EpochOffset {
   readonly offset: number
 }
 
-/** A transaction that has data in a partition but no COMMIT/ABORT marker yet. */
-export interface OpenTransaction {
-  readonly producerId: number
-  readonly producerEpoch: number
-  /** Offset of the transaction's first record in this partition; markers are appended in this order. */
-  readonly firstOffset: number
-}
+import type { OpenTransaction } from '../log/types'
+
+export type { OpenTransaction }
 
 /** True for a real position; false for `null` and for Kafka's undefined (-1, -1) or any negative part. */
 export function isDefinedEpochOffset(value: EpochOffset | null | undefined): value is EpochOffset {

@@ -1,5 +1,5 @@
 /**
- * Which source topics a new mirror takes, as the server decides it (server/engine/api-adapter.ts `planCreate`):
+ * Which source topics a new mirror takes, as the server decides it (server/api/mirror-api.ts `planCreate`):
  * patterns match whole topic names (`^(?:pattern)$`), the exclude patterns apply to what the include patterns
  * matched, and topics named explicitly are taken whatever the patterns say. Used for the live preview, so the
  * list the operator sees before the dry run is the list the dry run plans.

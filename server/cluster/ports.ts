@@ -10,16 +10,14 @@ import type { StateFenceCode, StateWriteFence } from '@/lib/mirror/state-fencing
  * A `(leaderEpoch: -1, endOffset: -1)` pair means "undefined" as in Kafka's OffsetsForLeaderEpoch.
  */
 
-export type IsolationLevel = 'read_uncommitted' | 'read_committed'
+import type { EpochEndOffset, OpenTransaction } from '@/lib/log/types'
+
+// One definition each, in lib/log (names kept: the engine and the adapters import them from here).
+export type { EpochEndOffset, IsolationLevel, OpenTransaction } from '@/lib/log/types'
 
 export interface TopicPartition {
   topic: string
   partition: number
-}
-
-export interface EpochEndOffset {
-  leaderEpoch: number
-  endOffset: number
 }
 
 export const UNDEFINED_EPOCH_END_OFFSET: EpochEndOffset = Object.freeze({ leaderEpoch: -1, endOffset: -1 })
@@ -152,12 +150,6 @@ export interface SourceCluster {
   lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>>
 }
 
-export interface OpenTransaction {
-  producerId: number
-  producerEpoch: number
-  firstOffset: number
-}
-
 /** One `__mirror_state` record to append; `fence` only on partition-state records (KIP-1279.md §5.3). */
 export interface MirrorStateAppendEntry {
   key: string
@@ -237,3 +229,6 @@ export interface MirrorHost {
   /** Every record of `__mirror_state` in log order, for replay on start. */
   readMirrorState(): Promise<Array<{ key: string; value: string | null }>>
 }
+
+/** The errors a port's methods throw are part of its contract: the engine sorts them by code. */
+export { isClusterError, type ClusterErrorCode } from './errors'

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ClusterEvent } from '@/lib/api/events'
-import { logger } from '@/server/http/logger'
+import { logger } from '@/server/observability/logger'
 import { ClusterRegistry } from './registry'
 
 let dataDir: string

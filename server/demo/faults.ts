@@ -8,7 +8,7 @@ import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster
 import type { TransactionalProducer } from '@/server/cluster/embedded/producers'
 import type { ClusterLinks } from '@/server/cluster/links'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
-import type { Logger } from '@/server/http/logger'
+import type { Logger } from '@/server/observability/logger'
 
 /**
  * Fault injection for the demo (API.md `POST /demo/faults`): each kind breaks something a mirror depends on,

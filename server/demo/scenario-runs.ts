@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { Run, type Scenario } from '@/lib/api/demo'
 import { ApiError } from '@/lib/api/errors'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
-import type { Logger } from '@/server/http/logger'
+import type { Logger } from '@/server/observability/logger'
 import type { ScenarioDefinition, ScenarioEnvironment } from './scenarios/scenario'
 
 /**

@@ -5,7 +5,7 @@ import type { Workload, WorkloadKind } from '@/lib/api/demo'
 import { ApiError } from '@/lib/api/errors'
 import { currentRate, type TrafficProfile } from '@/lib/demo/traffic'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
-import type { Logger } from '@/server/http/logger'
+import type { Logger } from '@/server/observability/logger'
 import type { WorkloadClient } from './workload-clients'
 
 /**

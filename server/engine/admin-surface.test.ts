@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FAILURE_MESSAGES } from '@/lib/mirror/constants'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
-import { MirrorApi } from './api-adapter'
+import { MirrorApi } from '../api/mirror-api'
 import { EngineError } from './errors'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
 

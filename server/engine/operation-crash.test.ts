@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
-import { toOperation } from './api-adapter'
+import { toOperation } from '../api/mirror-api'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
 import {
   OPERATION_CRASH_CLUSTERS,

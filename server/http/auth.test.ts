@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isApiError } from '@/lib/api/errors'
 import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies } from './auth'
-import { logger } from './logger'
+import { logger } from '../observability/logger'
 
 let dir: string
 const quiet = logger.child({})

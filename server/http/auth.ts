@@ -7,7 +7,7 @@ import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import type { Role } from '@/lib/api/session'
 import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
-import type { Logger } from './logger'
+import type { Logger } from '../observability/logger'
 
 /**
  * Who is calling (API.md "Authentication and roles"). API clients send `Authorization: Bearer <token>`;

@@ -2,7 +2,7 @@ import 'server-only'
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { ApiError, isApiErrorCode, type ApiErrorCode, type ErrorBody } from '@/lib/api/errors'
-import { logger } from './logger'
+import { logger } from '../observability/logger'
 
 /**
  * The one place where errors become HTTP responses (STYLE B30). Every error that carries a known `code`

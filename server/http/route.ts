@@ -4,7 +4,7 @@ import { isMutation, type AccessRole, type EmptyContent, type Endpoint } from '@
 import { summarizePlan, summarizeRequest } from '@/server/audit/summarize'
 import { getRuntime, type Runtime } from '@/server/runtime'
 import { authorize, type Authentication, type Principal } from './auth'
-import { logger } from './logger'
+import { logger } from '../observability/logger'
 import { problem, problemResponse, toProblem } from './problem'
 import { parseInput, queryObject, readJsonBody } from './request'
 import { jsonBody } from './json-body'

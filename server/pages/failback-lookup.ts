@@ -1,7 +1,7 @@
 import 'server-only'
 import type { Mirror } from '@/lib/api/mirrors'
 import { defaultReverseMirrorName } from '@/lib/failover/failback'
-import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { mirrorApiOf } from '@/server/api/mirror-api'
 import { getRuntime } from '@/server/runtime'
 
 /**

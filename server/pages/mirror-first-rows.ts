@@ -2,7 +2,7 @@ import 'server-only'
 import type { PartitionPreview } from '@/components/data/mirror-partition-store'
 import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
 import { DEFAULT_SORT, comparePartitions } from '@/lib/ui/partition-table'
-import type { MirrorApi } from '@/server/engine/api-adapter'
+import type { MirrorApi } from '@/server/api/mirror-api'
 
 /**
  * Rows the mirror page renders with its HTML: a tall first screen (36rem of 32 px rows is 18, a phone's

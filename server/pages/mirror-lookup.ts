@@ -1,7 +1,7 @@
 import 'server-only'
 import type { Mirror } from '@/lib/api/mirrors'
 import { NAME_PATTERN } from '@/lib/api/common'
-import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
 import { getRuntime } from '@/server/runtime'
 

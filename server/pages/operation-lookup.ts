@@ -1,6 +1,6 @@
 import 'server-only'
 import type { Operation } from '@/lib/api/operations'
-import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
 import { getRuntime } from '@/server/runtime'
 

@@ -94,7 +94,9 @@ export interface FollowerAppendResult {
   lastBatchEpoch: number
 }
 
-export type IsolationLevel = 'read_uncommitted' | 'read_committed'
+import type { IsolationLevel } from '@/lib/log/types'
+
+export type { IsolationLevel }
 
 export interface ReadOptions {
   /** read_uncommitted reads up to the high watermark, read_committed up to the last stable offset. */

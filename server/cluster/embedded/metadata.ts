@@ -39,8 +39,10 @@ export type PartitionMetadata = z.infer<typeof PartitionMetadataSchema>
 export type TopicMetadata = z.infer<typeof TopicMetadataSchema>
 export type ClusterMetadata = z.infer<typeof ClusterMetadataSchema>
 
-/** API.md: cluster, mirror and topic names. */
-export const NAME_PATTERN = /^[A-Za-z0-9._-]{1,249}$/
+/** API.md: cluster, mirror and topic names (the one pattern, lib/mirror/names.ts). */
+import { NAME_PATTERN } from '@/lib/mirror/names'
+
+export { NAME_PATTERN }
 
 /**
  * The internal topics' names (Kafka's `Topic.isInternal` and its metadata log, KIP-1279's `__mirror_state`).

@@ -2,6 +2,7 @@ import 'server-only'
 import { readPartitionState } from '@/lib/mirror/mirror-state-records'
 import { checkStateFence, fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
 import type { TopicPartition } from '@/lib/mirror/topic-partition'
+import { TimeSlice } from '@/server/util/cooperative'
 import { ClusterError } from '../errors'
 import type { EpochEndOffset, FencedMirrorStateEntry, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription } from '../ports'
 import { FakePartitionLog } from './fake-partition-log'
@@ -108,7 +109,14 @@ export class FakeMirrorHost implements MirrorHost {
   }
 
   async latestEpochs(topicPartitions: TopicPartition[]): Promise<number[]> {
-    return topicPartitions.map((tp) => this.state.log(tp).latestEpoch())
+    const epochs: number[] = []
+    const slice = new TimeSlice()
+    for (const tp of topicPartitions) {
+      const turn = slice.maybeYield()
+      if (turn) await turn
+      epochs.push(this.state.log(tp).latestEpoch())
+    }
+    return epochs
   }
 
   async endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset> {

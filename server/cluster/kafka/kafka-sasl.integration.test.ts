@@ -15,7 +15,7 @@ import * as recordsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/pa
 import * as topicsRoute from '@/app/api/v1/clusters/[cluster]/topics/route'
 import { ClusterRegistry } from '@/server/cluster/registry'
 import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
-import { logger } from '@/server/http/logger'
+import { logger } from '@/server/observability/logger'
 import type { Runtime } from '@/server/runtime'
 import { getTestClusters, type TestCluster } from '@/scripts/kafka/test-clusters'
 import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
@@ -48,7 +48,7 @@ describe('Kafka clusters over SASL', () => {
     await client.forget(['ks-'])
     await client.createTopic(TOPIC, { partitions: 1 })
     await client.produce({ topic: TOPIC, partition: 0 }, [{ key: 'k', value: 'over sasl' }])
-    // The server's log lines (server/http/logger.ts writes JSON lines to stderr), kept to be searched.
+    // The server's log lines (server/observability/logger.ts writes JSON lines to stderr), kept to be searched.
     const keep = (chunk: string | Uint8Array) => {
       logged.push(String(chunk))
       return true

@@ -43,7 +43,7 @@ export function refusalError(refusal: CommandRefusal): EngineError {
 }
 
 function refsOf(runtimes: readonly PartitionRuntime[]) {
-  return runtimes.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state, runtime }))
+  return runtimes.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state, value: runtime.value, runtime }))
 }
 
 /** The command's plan over the engine's partitions; throws (having changed nothing) when it is refused. */

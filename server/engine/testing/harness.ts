@@ -6,7 +6,7 @@ import { ManualClock } from '@/server/cluster/embedded/clock'
 import type { EmbeddedClusterConfig } from '@/server/cluster/embedded/config'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { MirrorEngine, type EngineClusterAccess } from '../engine'
-import { LagArchive } from '../lag-archive'
+import { LagArchive } from '../lag/lag-archive'
 import type { EngineEvent } from '../types'
 import { OperationStore } from '../operations/operation-store'
 

@@ -1,5 +1,5 @@
 import 'server-only'
-import { toOperation } from '../api-adapter'
+import { toOperation } from '../../api/mirror-api'
 import { createEngineHarness } from './harness'
 import { OPERATION_CRASH_CLUSTERS, OPERATION_CRASH_MIRROR, OPERATION_CRASH_REQUESTER } from './operation-crash'
 

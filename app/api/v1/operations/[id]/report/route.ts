@@ -1,5 +1,5 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { buildReport } from '@/server/engine/operation-report'
+import { buildReport } from '@/server/api/operation-report'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'

@@ -1,5 +1,5 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { mirrorApiOf } from '@/server/engine/api-adapter'
+import { mirrorApiOf } from '@/server/api/mirror-api'
 import { conditionsOf } from '@/server/http/conditional'
 import { route } from '@/server/http/route'
 

@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest'
 import { templateOf } from '@/server/util/json-template'
-import { createEngineHarness, type EngineHarness } from './testing/harness'
+import { createEngineHarness, type EngineHarness } from '../testing/harness'
 
 let harness: EngineHarness
 afterEach(async () => harness?.cleanup())

@@ -15,17 +15,17 @@ import type {
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
-import { compilePattern, matchesAny, matchesFilters } from './config/topic-patterns'
-import type { MirrorEngine } from './engine'
-import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from './commands/mirror-mutations'
-import { planStartOrRefuse, type CommandResult } from './commands/preconditions'
+import { DEFAULT_MIRROR_CONFIG } from '../engine/config/mirror-config'
+import { compilePattern, matchesFilters } from '../engine/config/topic-patterns'
+import type { MirrorEngine } from '../engine/engine'
+import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from '../engine/commands/mirror-mutations'
+import type { CommandResult } from '../engine/commands/preconditions'
 import { findMirrorLoop } from '@/lib/mirror/mirror-loop'
-import { EngineError, mirrorLoopRefusal } from './errors'
-import { guardFailover } from './failover-guard'
-import { toFailoverPlan } from './operations/failover-plan-view'
-import { splitBrainField } from './split-brain-watch'
-import type { MirrorConfig, Operation, OperationRequester } from './types'
+import { EngineError, mirrorLoopRefusal } from '../engine/errors'
+import { guardFailover } from '../engine/failover/failover-guard'
+import { toFailoverPlan } from '../engine/operations/failover-plan-view'
+import { splitBrainField } from '../engine/failover/split-brain-watch'
+import type { MirrorConfig, Operation, OperationRequester } from '../engine/types'
 
 export { toFailoverPlan }
 
@@ -193,21 +193,17 @@ export class MirrorApi {
     )
   }
 
+  /** The engine's own plan of the start (every check the real start makes), then its truncation plan. */
   async planStart(name: string, request: StartTopicsRequest, conditions?: MutationConditions): Promise<TruncationPlan> {
     checkIfMatch(this.engine, name, conditions)
     const definition = this.engine.getMirror(name)
-    const sourceTopics = await this.clusters.topics(definition.sourceCluster)
-    const patterns = request.patterns ?? []
-    for (const pattern of patterns) compilePattern(pattern)
-    const named = [...new Set(request.topics ?? [])]
-    const matched = sourceTopics.filter(({ name: topic }) => matchesAny(topic, patterns)).map(({ name: topic }) => topic)
-    const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
-    if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
-    const wanted = new Set([...named, ...matched])
-    const { topics } = planStartOrRefuse(name, named, matched, this.engine.partitions(name).filter((partition) => wanted.has(partition.topic)))
-    await this.assertStartable(name, definition.sourceCluster, definition.destinationCluster, topics, sourceTopics)
-    const plan = await this.engine.planStart({ sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, topics: [...topics], mirror: name })
-    return { mirror: name, partitions: plan.partitions }
+    const plan = await this.engine.planTopicStart(name, {
+      ...(request.topics === undefined ? {} : { topics: request.topics }),
+      ...(request.patterns === undefined ? {} : { patterns: request.patterns }),
+    })
+    if (plan.topics.length === 0) return { mirror: name, partitions: [] }
+    const truncation = await this.engine.planStart({ sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, topics: plan.topics.map((topic) => topic.name), mirror: name })
+    return { mirror: name, partitions: truncation.partitions }
   }
 
   pause(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {

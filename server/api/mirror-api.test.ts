@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { FailoverAccepted, FailoverPlanResponse, Mirror, MirrorList, MirrorPartitionList, TruncationPlanResponse } from '@/lib/api/mirrors'
 import { Operation as ApiOperation, OperationList } from '@/lib/api/operations'
-import { MirrorApi } from './api-adapter'
-import { EngineError } from './errors'
-import { createEngineHarness, type EngineHarness } from './testing/harness'
+import { MirrorApi } from './mirror-api'
+import { EngineError } from '../engine/errors'
+import { createEngineHarness, type EngineHarness } from '../engine/testing/harness'
 
 let harness: EngineHarness
 afterEach(async () => harness?.cleanup())

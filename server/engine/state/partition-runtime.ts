@@ -1,6 +1,6 @@
 import 'server-only'
 import type { MirrorPartition } from '@/lib/mirror/transition'
-import type { PartitionRuntime } from './types'
+import type { PartitionRuntime } from '../types'
 
 /** A partition's runtime as the engine first holds it: nothing fetched, nothing pending, no lock held. */
 export function newPartitionRuntime(mirror: string, topic: string, topicId: string, partition: number, value: MirrorPartition): PartitionRuntime {

@@ -2,8 +2,8 @@ import 'server-only'
 import type { OperationReport } from '@/lib/api/operation-report'
 import { buildOperationReport, type PartitionOutcome } from '@/lib/failover/report'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import { toOperation } from './api-adapter'
-import type { MirrorEngine } from './engine'
+import { toOperation } from './mirror-api'
+import type { MirrorEngine } from '../engine/engine'
 
 /** Destination partitions read at once while building a report (each read is a few records). */
 const READ_CONCURRENCY = 64

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 import { compareSnapshots } from './snapshot'
-import type { PartitionSnapshot } from './types'
+import type { PartitionSnapshot } from '../types'
 
 const base: PartitionSnapshot = {
   topic: 'orders',

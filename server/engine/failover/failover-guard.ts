@@ -1,7 +1,7 @@
 import 'server-only'
-import type { MirrorEngine } from './engine'
-import { EngineError } from './errors'
-import type { Operation } from './types'
+import type { MirrorEngine } from '../engine'
+import { EngineError } from '../errors'
+import type { Operation } from '../types'
 
 /**
  * One failover at a time per mirror and partition: a double click, a second tab or a second operator

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from 'vitest'
-import { createEngineHarness, type EngineHarness } from './testing/harness'
+import { createEngineHarness, type EngineHarness } from '../testing/harness'
 
 let harness: EngineHarness
 afterEach(async () => harness?.cleanup())
@@ -29,7 +29,7 @@ it('lag events carry the mirror-wide figures and only the partitions whose lag c
   await a.createTopic({ name: 't', partitions: 4, replicationFactor: 1 })
   // One batch per fetch: records produced as separate batches stay behind for a few rounds.
   await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: { 'fetch.max.bytes': 1 } })
-  const events: Array<Extract<import('./types').EngineEvent, { type: 'lag' }>> = []
+  const events: Array<Extract<import('../types').EngineEvent, { type: 'lag' }>> = []
   harness.engine.subscribe((event) => {
     if (event.type === 'lag') events.push(event)
   })

@@ -3,7 +3,7 @@ import type { MirrorPartition } from '@/lib/mirror/partition'
 import { isMirrorPartitionState } from '@/lib/mirror/states'
 import type { MirrorHost } from '@/server/cluster/ports'
 import type { MirrorStateStore, StateRecordWrite } from './state-store'
-import type { MirrorDefinition, PartitionRuntime } from './types'
+import type { MirrorDefinition, PartitionRuntime } from '../types'
 
 /**
  * The engine's side of `__mirror_state` fencing (KIP-1279.md §5.3, checklist #3): each partition-state write

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { SplitBrain } from '@/lib/api/split-brain'
-import { renderPrometheus } from '@/server/http/metrics'
+import { renderPrometheus } from '@/server/observability/metrics'
 import { SplitBrainWatch } from './split-brain-watch'
-import { createEngineHarness, type EngineHarness } from './testing/harness'
-import { WORKED_EXAMPLE_CLUSTERS, WORKED_EXAMPLE_TOPIC, mirrorOffsets0To2ThenPause } from './testing/worked-example'
+import { createEngineHarness, type EngineHarness } from '../testing/harness'
+import { WORKED_EXAMPLE_CLUSTERS, WORKED_EXAMPLE_TOPIC, mirrorOffsets0To2ThenPause } from '../testing/worked-example'
 
 let harness: EngineHarness
 afterEach(async () => harness?.cleanup())

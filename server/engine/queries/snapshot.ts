@@ -1,4 +1,4 @@
-import type { PartitionSnapshot } from './types'
+import type { PartitionSnapshot } from '../types'
 
 /**
  * How two snapshots of a partition differ: not at all, in `lastFetchAt` alone (every fetch round moves it

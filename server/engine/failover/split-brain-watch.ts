@@ -3,8 +3,8 @@ import type { SplitBrain } from '@/lib/api/split-brain'
 import { splitBrainOf, type WatchedPartition } from '@/lib/failover/split-brain'
 import { splitBatches } from '@/lib/log/record-batch'
 import type { SourceCluster } from '@/server/cluster/ports'
-import type { MetricFamily } from '@/server/http/metrics'
-import type { MirrorEngine } from './engine'
+import type { MetricFamily } from '@/server/observability/metrics'
+import type { MirrorEngine } from '../engine'
 
 /**
  * The split-brain guard: after a failover, producers that still write to the old source are the classic

@@ -1,7 +1,7 @@
 import 'server-only'
 import type { GateDecision } from '@/lib/failover/gate-forcing'
 import type { FailoverGate } from '@/lib/mirror/failover-plan'
-import { EngineError } from './errors'
+import { EngineError } from '../errors'
 
 /**
  * The refusal of a failover whose gates stop it: blocking gates first (forcing cannot help), then the

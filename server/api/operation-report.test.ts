@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { OperationReport } from '@/lib/api/operation-report'
-import { MirrorApi } from './api-adapter'
-import { EngineError } from './errors'
+import { MirrorApi } from './mirror-api'
+import { EngineError } from '../engine/errors'
 import { buildReport } from './operation-report'
-import { createEngineHarness, type EngineHarness } from './testing/harness'
-import { WORKED_EXAMPLE_CLUSTERS, mirrorOffsets0To2ThenPause } from './testing/worked-example'
+import { createEngineHarness, type EngineHarness } from '../engine/testing/harness'
+import { WORKED_EXAMPLE_CLUSTERS, mirrorOffsets0To2ThenPause } from '../engine/testing/worked-example'
 
 let harness: EngineHarness
 afterEach(async () => harness?.cleanup())

@@ -4,9 +4,10 @@ import { planStoppingAction, type StoppingObservation, type StoppingStep } from 
 import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
-import { partitionStateWrite, reReadFencedPartition } from './state-fencing'
-import { fencedEntriesOf, MirrorStateStore } from './state-store'
-import type { EngineEvent, MirrorDefinition, PartitionRuntime } from './types'
+import { classifyEffectError } from '../failure-classification'
+import { partitionStateWrite, reReadFencedPartition } from '../state/state-fencing'
+import { fencedEntriesOf, type MirrorStateStore } from '../state/state-store'
+import type { EngineEvent, MirrorDefinition, PartitionRuntime } from '../types'
 
 /** What a runner needs from the engine around it. */
 export interface RunnerEnvironment {
@@ -307,23 +308,4 @@ export class PartitionRunner {
     runtime.destinationLogEndOffset = description.logEndOffset
     runtime.destinationLeaderEpoch = description.leaderEpoch
   }
-}
-
-/**
- * Sorts the failure to append a fetched answer: a malformed batch (bad CRC, bad offsets) came over the
- * wire, and the next fetch brings fresh bytes, so it is retried like any fetch error (KIP-1279.md §2.4);
- * only a failing local disk stays non-retryable.
- */
-export function classifyAppendError(error: unknown): { error: string; retryable: boolean } {
-  const failure = classifyEffectError(error)
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : ''
-  return { error: failure.error, retryable: code !== 'KAFKA_STORAGE_ERROR' }
-}
-
-/** Sorts an effect's failure: storage and validation bugs are not retried; everything else is. */
-export function classifyEffectError(error: unknown): { error: string; retryable: boolean } {
-  const message = error instanceof Error ? error.message : String(error)
-  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : ''
-  const nonRetryable = new Set(['CORRUPT_RECORD', 'KAFKA_STORAGE_ERROR', 'INVALID_RECORD'])
-  return { error: code ? `${code}: ${message}` : message, retryable: !nonRetryable.has(code) }
 }

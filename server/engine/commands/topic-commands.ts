@@ -1,0 +1,133 @@
+import 'server-only'
+import type { MirrorEvent } from '@/lib/mirror/events'
+import type { MirrorCommand } from '@/lib/mirror/preconditions'
+import type { MirrorEventType } from '@/lib/mirror/states'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
+import { createMirrorPartition } from '@/lib/mirror/transition'
+import type { TopicDescription } from '@/server/cluster/ports'
+import { assertName, syncedTopicConfigs } from '../config/mirror-config'
+import { compilePattern } from '../config/topic-patterns'
+import type { EngineContext } from '../engine-context'
+import { EngineError } from '../errors'
+import { assertTopicsStartable } from '../preparing/start-checks'
+import type { MirrorRuntime } from '../state/mirror-runtime'
+import { newPartitionRuntime } from '../state/partition-runtime'
+import type { PartitionRuntime } from '../types'
+import { keepStartPatterns } from './mirror-commands'
+import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult, type SkippedPartition } from './preconditions'
+
+/** A start of topics, validated: what `applyTopicStart` does, and what a dry run answers. */
+export interface TopicStartPlan {
+  readonly mirror: string
+  /** The source topics to start, as described when planned. */
+  readonly topics: readonly TopicDescription[]
+  /** Partitions of those topics left alone (not STOPPED or UNKNOWN, the topic only matched by a pattern). */
+  readonly skipped: readonly SkippedPartition[]
+  /** Patterns to keep in topics.include (KIP-1279.md §6.3). */
+  readonly patterns: readonly string[]
+}
+
+/**
+ * Every check of a start, in one place (the real start and its dry run both plan with it): names, patterns,
+ * topics known at the source, running operations, the partitions' states, then the destination's (topic id,
+ * other mirrors, no mirror loop). Changes nothing.
+ */
+export async function planTopicStart(ctx: EngineContext, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<TopicStartPlan> {
+  const mirror = ctx.state.require(mirrorName)
+  const { definition } = mirror
+  const { source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
+  const named = [...new Set(request.topics ?? [])]
+  for (const topic of named) assertName(topic, 'topic')
+  const patterns = (request.patterns ?? []).map((pattern) => compilePattern(pattern))
+  const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics())
+  const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.test(topic.name))).map((topic) => topic.name)
+  const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
+  if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
+  // A running failover's stopped partitions stay stopped until it has finished: a restart resumes the
+  // operation from the partitions' states and must not find one of them mirroring again. Checked before the
+  // state preconditions, so the operator learns which operation is in the way, not just a state.
+  for (const topic of named) {
+    const [running] = ctx.operations.runningOn(mirrorName, topic)
+    if (running) throw new EngineError('INVALID_MIRROR_STATE', `topic ${topic} is part of running operation ${running}; start it once that has finished`, { details: { operation: running } })
+  }
+  const matchedFree = matched.filter((topic) => ctx.operations.runningOn(mirrorName, topic).length === 0)
+  const wanted = new Set([...named, ...matchedFree])
+  const plan = planStartOrRefuse(mirrorName, named, matchedFree, runtimeStates([...mirror.partitions.values()].filter((runtime) => wanted.has(runtime.topic))))
+  const starting = new Set(plan.topics)
+  const selected = sourceTopics.filter((topic) => starting.has(topic.name))
+  await assertTopicsStartable(ctx, mirrorName, definition.destinationCluster, selected, source)
+  return { mirror: mirrorName, topics: selected, skipped: plan.skipped, patterns: [...new Set(request.patterns ?? [])] }
+}
+
+/**
+ * Starts (or restarts after STOPPED) mirroring of the plan's topics: each partition goes to PREPARING. Patterns
+ * are added to the mirror's topics.include, so topics created on the source later are discovered.
+ */
+export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan): Promise<CommandResult> {
+  const mirror = ctx.state.require(plan.mirror)
+  const { definition } = mirror
+  const mirrorName = plan.mirror
+  const host = ctx.clusters.cluster(definition.destinationCluster).host
+  const skipped = TopicPartitionMap.of(plan.skipped.map((p) => [p, true] as const))
+  const started: string[] = []
+  for (const sourceTopic of plan.topics) {
+    const [existing] = await host.describeTopics([sourceTopic.name])
+    const destination =
+      existing ??
+      (await host.createMirrorTopic({
+        name: sourceTopic.name,
+        topicId: sourceTopic.topicId,
+        partitions: sourceTopic.partitions.length,
+        replicationFactor: sourceTopic.replicationFactor,
+        configs: syncedTopicConfigs(sourceTopic.configs, definition.config),
+        mirror: mirrorName,
+      }))
+    if (existing && destination.partitions.length < sourceTopic.partitions.length) await host.createMirrorPartitions(sourceTopic.name, sourceTopic.partitions.length)
+    if (!mirror.definition.topics.includes(sourceTopic.name)) {
+      mirror.definition = { ...mirror.definition, topics: [...mirror.definition.topics, sourceTopic.name] }
+      await ctx.clusters.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: mirrorName }, value: mirror.definition }])
+    }
+    const runtimes: PartitionRuntime[] = []
+    for (const { partition } of sourceTopic.partitions) {
+      const tp = { topic: sourceTopic.name, partition }
+      if (skipped.has(tp)) continue
+      let runtime = mirror.partitions.get(tp)
+      if (!runtime) {
+        runtime = newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(ctx.now()))
+        mirror.partitions.set(runtime, runtime)
+      }
+      runtimes.push(runtime)
+    }
+    await Promise.all(runtimes.map((runtime) => ctx.runner.withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: 'startRequested' }, 'start requested'))))
+    started.push(sourceTopic.name)
+  }
+  await keepStartPatterns(ctx, mirror, [...plan.patterns])
+  return withSkipped({ topics: started }, plan.skipped)
+}
+
+/** Plans the start, then applies it. */
+export async function startTopics(ctx: EngineContext, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
+  return applyTopicStart(ctx, await planTopicStart(ctx, mirrorName, request))
+}
+
+/**
+ * Plans the command against every selected partition (lib/mirror/preconditions.ts) before changing
+ * any, so a refused request changes nothing; then dispatches the event to the partitions it applies to.
+ */
+export async function requestOnTopics(ctx: EngineContext, mirrorName: string, topics: string[] | undefined, command: MirrorCommand, eventType: MirrorEventType): Promise<CommandResult> {
+  const mirror = ctx.state.require(mirrorName)
+  const named = topics !== undefined && topics.length > 0
+  const { apply, skipped } = planOrRefuse(command, selectPartitions(mirror, topics), { named, mirror: mirrorName })
+  await Promise.all(apply.map((runtime) => ctx.runner.withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: eventType } as MirrorEvent, `${eventType} by operator`))))
+  return withSkipped({ topics: [...new Set(apply.map((runtime) => runtime.topic))] }, skipped)
+}
+
+/** The partitions of the named topics (all of the mirror's without names); NOT_FOUND for a topic it does not mirror. */
+export function selectPartitions(mirror: MirrorRuntime, topics: string[] | undefined): PartitionRuntime[] {
+  const all = [...mirror.partitions.values()]
+  if (!topics || topics.length === 0) return all
+  const unknown = topics.filter((topic) => !mirror.partitions.hasTopic(topic))
+  if (unknown.length > 0) throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} does not mirror ${unknown.join(', ')}`)
+  const wanted = new Set(topics)
+  return all.filter((runtime) => wanted.has(runtime.topic))
+}

@@ -1,0 +1,128 @@
+import 'server-only'
+import type { FetchPartitionResult, TopicDescription } from '@/server/cluster/ports'
+import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
+import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
+import { classifyAppendError, classifyUnreachableSource } from '../failure-classification'
+import type { MirrorRuntime } from '../state/mirror-runtime'
+import { interruptFetch, isQuietFetch, isReadyForFetch, recordSourcePosition, type FetchEntry } from './fetch-state'
+import { applyFetchResult } from './partition-response'
+
+type DescribedPartition = TopicDescription['partitions'][number]
+
+/**
+ * One fetch round: the MIRRORING partitions are grouped by their source leader and each group is one
+ * fetch (many partitions, bounded bytes), all groups at once, as a fetcher per source broker would.
+ */
+export async function fetchRound(ctx: EngineContext, mirror: MirrorRuntime): Promise<void> {
+  const runnable = [...mirror.partitions.values()].filter(isReadyForFetch)
+  if (runnable.length === 0) return
+  const { definition } = mirror
+  const { host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
+  const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
+  // A topic at a time, with turns of the event loop between: describing 10,000 partitions in one call
+  // holds the loop for tens of milliseconds. Kept by topic, then by partition number: a round looks up
+  // every mirrored partition, and a string key per lookup costs more than the rest of a quiet partition.
+  const descriptions = new Map<string, Array<DescribedPartition | undefined>>()
+  for (const topic of topics) {
+    const destination = await host.describeTopics([topic])
+    ctx.clusters.rememberDestinationTopics(definition.destinationCluster, destination)
+    for (const described of destination) {
+      const byPartition: Array<DescribedPartition | undefined> = []
+      for (const partition of described.partitions) byPartition[partition.partition] = partition
+      descriptions.set(described.name, byPartition)
+    }
+    await yieldToEventLoop()
+  }
+  const described = runnable.filter((runtime) => descriptions.get(runtime.topic)?.[runtime.partition] !== undefined)
+  const latestEpochs = await host.latestEpochs(described.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition })))
+  const byLeader = new Map<number, FetchEntry[]>()
+  const slice = new TimeSlice()
+  for (const [index, runtime] of described.entries()) {
+    const turn = slice.maybeYield()
+    if (turn) await turn
+    const description = descriptions.get(runtime.topic)![runtime.partition]!
+    runtime.destinationHighWatermark = description.highWatermark
+    runtime.destinationLogEndOffset = description.logEndOffset
+    runtime.destinationLeaderEpoch = description.leaderEpoch
+    const entry: FetchEntry = {
+      runtime,
+      stateEpoch: runtime.value.stateEpoch,
+      destinationLogStartOffset: description.logStartOffset,
+      request: { topic: runtime.topic, partition: runtime.partition, fetchOffset: description.logEndOffset, lastFetchedEpoch: latestEpochs[index]!, maxBytes: definition.config['fetch.max.bytes'] },
+    }
+    const leader = mirror.sourceLeaders.get(runtime) ?? -1
+    const group = byLeader.get(leader)
+    if (group) group.push(entry)
+    else byLeader.set(leader, [entry])
+  }
+  // Each source leader's fetch may wait for data; the first answer ends the others' waits, so the next
+  // round starts as soon as any partition has moved (a fetcher per broker, in one round).
+  const interrupt = new AbortController()
+  mirror.fetchInterrupt = interrupt
+  try {
+    await Promise.all([...byLeader.values()].map((entries) => fetchFromLeader(ctx, mirror, entries, interrupt.signal).finally(() => interruptFetch(interrupt))))
+  } finally {
+    if (mirror.fetchInterrupt === interrupt) mirror.fetchInterrupt = null
+  }
+}
+
+async function fetchFromLeader(ctx: EngineContext, mirror: MirrorRuntime, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
+  const { definition } = mirror
+  const source = ctx.clusters.cluster(definition.sourceCluster).source
+  // Replication throttle (replication-throttle.ts): throttled partitions sit out or get a smaller budget.
+  const entries = ctx.throttles.admit(definition, leaderEntries, ctx.now())
+  if (entries.length === 0) return
+  let results: FetchPartitionResult[]
+  try {
+    results = await source.fetch(
+      entries.map(({ request }) => request),
+      { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: ctx.fetchMaxWaitMs, signal },
+    )
+    ctx.throttles.record(definition, entries, results, ctx.now())
+  } catch (error) {
+    const failure = classifyUnreachableSource(error)
+    for (const { runtime } of entries) {
+      await ctx.runner.withLock(runtime, () => ctx.runner.dispatch(definition, runtime, { type: 'failed', ...failure }, 'source unreachable'))
+    }
+    return
+  }
+  if (results.length !== entries.length) throw new Error(`the source answered ${results.length} partitions of a fetch for ${entries.length}`)
+  const slice = new TimeSlice()
+  const busy: Array<{ entry: FetchEntry; result: FetchPartitionResult }> = []
+  // Read once per answer: the quiet partitions of one answer were all fetched at the same moment.
+  const now = ctx.now()
+  for (const [index, result] of results.entries()) {
+    const turn = slice.maybeYield()
+    if (turn) await turn
+    // Results come in the order of the requests (SourceCluster.fetch); a mismatch would be a port bug.
+    const entry = entries[index]!
+    if (entry.request.topic !== result.topic || entry.request.partition !== result.partition) {
+      throw new Error(`the source answered ${result.topic}-${result.partition} for ${entry.request.topic}-${entry.request.partition}`)
+    }
+    if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = now
+    if (isQuietFetch(entry, result)) {
+      // Most partitions of a large mirror have nothing new each round: record what the source said and
+      // move on, without the partition lock, a destination lookup or a promise per partition.
+      recordSourcePosition(entry.runtime, result, now)
+    } else {
+      busy.push({ entry, result })
+    }
+  }
+  // Data moved: the other mirrors' rounds stop waiting at their sources too, so that an idle mirror's long
+  // poll never holds a busy one's next round (each mirror's round is awaited by the same tick).
+  if (busy.length > 0) {
+    for (const other of ctx.state.all()) if (other !== mirror) interruptFetch(other.fetchInterrupt)
+  }
+  // Partitions are independent: their appends run side by side and share the destination's fsyncs,
+  // a bounded number at once (each holds its log's descriptor until its fsync is done).
+  await forEachConcurrently(busy, PARTITION_CONCURRENCY, ({ entry, result }) =>
+    ctx.runner.withLock(entry.runtime, async () => {
+      try {
+        await applyFetchResult(ctx, mirror, entry, result)
+      } catch (error) {
+        const failure = classifyAppendError(error)
+        await ctx.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
+      }
+    }),
+  )
+}

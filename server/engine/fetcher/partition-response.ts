@@ -1,0 +1,94 @@
+import 'server-only'
+import { splitBatches } from '@/lib/log/record-batch'
+import { needsProactiveEpochBump } from '@/lib/mirror/guards'
+import type { FetchPartitionResult } from '@/server/cluster/ports'
+import type { EngineContext } from '../engine-context'
+import { classifyFetchError } from '../failure-classification'
+import type { MirrorRuntime } from '../state/mirror-runtime'
+import { isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
+
+/**
+ * One partition's answer in a fetch round, with the partition's lock held: an error, a divergence, a batch
+ * above the destination epoch, or records to append (then the log start synced and the source position
+ * recorded).
+ */
+export async function applyFetchResult(ctx: EngineContext, mirror: MirrorRuntime, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
+  const { definition } = mirror
+  const { runtime, request } = entry
+  if (!isResponseCurrent(entry)) return
+  const host = ctx.clusters.cluster(definition.destinationCluster).host
+  const tp = { topic: runtime.topic, partition: runtime.partition }
+  const now = ctx.now()
+  if (!result.ok) {
+    const verdict = classifyFetchError(result, request.fetchOffset)
+    if (verdict.kind === 'restartAtLogStart') {
+      await host.truncateFullyAndStartAt(tp, verdict.logStartOffset)
+      ctx.log('fetch offset below source log start; restarted', { mirror: definition.name, ...tp, logStartOffset: verdict.logStartOffset })
+      return
+    }
+    await ctx.runner.dispatch(definition, runtime, { type: 'failed', error: verdict.error, retryable: verdict.retryable }, 'fetch failed')
+    return
+  }
+  if (request.fetchOffset !== runtime.destinationLogEndOffset) return
+  if (result.divergingEpoch) {
+    const local = await host.endOffsetForEpoch(tp, result.divergingEpoch.leaderEpoch)
+    const [description] = await host.describeTopics([runtime.topic])
+    if (description) ctx.clusters.rememberDestinationTopics(definition.destinationCluster, [description])
+    const partition = await host.describePartition(tp)
+    await ctx.runner.dispatch(
+      definition,
+      runtime,
+      {
+        type: 'divergenceDetected',
+        divergingEpoch: { epoch: result.divergingEpoch.leaderEpoch, offset: result.divergingEpoch.endOffset },
+        localEndOffsetForEpoch: { epoch: local.leaderEpoch, offset: local.endOffset },
+        logStartOffset: partition.logStartOffset,
+        logEndOffset: partition.logEndOffset,
+      },
+      `source history diverges at epoch ${result.divergingEpoch.leaderEpoch} offset ${result.divergingEpoch.endOffset}`,
+    )
+    return
+  }
+  if (result.records.byteLength > 0) {
+    const batches = splitBatches(result.records)
+    const highestBatchEpoch = batches.reduce((max, { header }) => Math.max(max, header.partitionLeaderEpoch), -1)
+    const leaderEpoch = runtime.destinationLeaderEpoch
+    if (highestBatchEpoch > leaderEpoch) {
+      // Never append a batch above the destination epoch (DLE ≥ SLE); fence, bump, refetch.
+      await ctx.runner.dispatch(
+        definition,
+        runtime,
+        { type: 'batchEpochExceeded', batchEpoch: highestBatchEpoch, leaderEpoch, sourceLeaderEpoch: result.leaderEpoch },
+        `batch epoch ${highestBatchEpoch} above destination leader epoch ${leaderEpoch}`,
+      )
+      return
+    }
+    const observedEpoch = Math.max(highestBatchEpoch, result.leaderEpoch)
+    if (needsProactiveEpochBump(observedEpoch, leaderEpoch)) {
+      await ctx.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch, leaderEpoch }, `epoch ${observedEpoch} near destination epoch ${leaderEpoch}`)
+      if (runtime.value.state !== 'MIRRORING' || !runtime.fetching) return
+    }
+    const firstBaseOffset = batches[0]!.header.baseOffset
+    if (firstBaseOffset < request.fetchOffset) {
+      // The source's log start is inside this batch, and so is our (empty) log's end. Like Kafka's
+      // follower on UnexpectedAppendOffsetException, restart the empty log at the batch's base offset;
+      // the log-start sync below moves our log start back up to the source's.
+      const current = await host.describePartition(tp)
+      if (current.logStartOffset !== current.logEndOffset) return
+      await host.truncateFullyAndStartAt(tp, firstBaseOffset)
+    }
+    const appended = await host.appendMirroredBatches(tp, result.records)
+    runtime.destinationLogEndOffset = appended.logEndOffset
+    runtime.destinationHighWatermark = appended.highWatermark
+    mirror.mirroredBytes += result.records.byteLength
+    mirror.mirroredRecords += batches.reduce((sum, { header }) => sum + header.lastOffset - header.baseOffset + 1, 0)
+  }
+  const destinationPartition = await host.describePartition(tp)
+  if (result.logStartOffset > destinationPartition.logStartOffset) {
+    await host.deleteRecordsBefore(tp, Math.min(result.logStartOffset, destinationPartition.logEndOffset), { bypassReadOnly: true })
+  }
+  recordSourcePosition(runtime, result, now)
+  if (runtime.value.error !== null || runtime.value.retryAttempt !== 0) {
+    await ctx.runner.dispatch(definition, runtime, { type: 'fetchSucceeded' }, 'fetch succeeded')
+  }
+}

@@ -1,0 +1,82 @@
+import 'server-only'
+import type { LagPoint } from '@/lib/mirror/lag'
+import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { topicPartitionName } from '@/lib/mirror/topic-partition'
+import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/cluster/ports'
+import { EngineError } from '../errors'
+import { lagOf } from '../lag/lag-sampler'
+import type { EngineState } from '../state/engine-state'
+import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { MirrorDefinition } from '../types'
+
+/** What a mirror's state version is made of (commands/state-version.ts), without building snapshots. */
+export function stateVersionInputs(mirror: MirrorRuntime): { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number } {
+  let stateEpochSum = 0
+  for (const runtime of mirror.partitions.values()) stateEpochSum += runtime.value.stateEpoch
+  return { definition: mirror.definition, partitionCount: mirror.partitions.size, stateEpochSum }
+}
+
+export function partitionHistory(mirror: MirrorRuntime, topic: string, partition: number) {
+  const runtime = mirror.partitions.get({ topic, partition })
+  if (!runtime) throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} has no partition ${topic}-${partition}`)
+  return [...runtime.transitions]
+}
+
+export function lagSeries(mirror: MirrorRuntime, query: { topic?: string; from?: number; to?: number; stepMs?: number } = {}) {
+  const series: Array<{ topic: string; partition: number; points: LagPoint[] }> = []
+  for (const runtime of mirror.partitions.values()) {
+    if (query.topic !== undefined && runtime.topic !== query.topic) continue
+    const history = mirror.lagHistory.get(runtime)
+    series.push({ topic: runtime.topic, partition: runtime.partition, points: history ? history.points({ from: query.from, to: query.to, stepMs: query.stepMs }) : [] })
+  }
+  return series.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+}
+
+export function mirrorSummary(mirror: MirrorRuntime, now: number) {
+  const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
+  let maxOffsetLag = 0
+  let totalOffsetLag = 0
+  let maxTimeLagMs = 0
+  for (const runtime of mirror.partitions.values()) {
+    partitionsByState[runtime.value.state] = (partitionsByState[runtime.value.state] ?? 0) + 1
+    if (runtime.value.state !== 'MIRRORING') continue
+    const lag = lagOf(runtime, now)
+    maxOffsetLag = Math.max(maxOffsetLag, lag.offsetLag ?? 0)
+    totalOffsetLag += lag.offsetLag ?? 0
+    maxTimeLagMs = Math.max(maxTimeLagMs, lag.timeLagMs ?? 0)
+  }
+  return { ...mirror.definition, partitionsByState, maxOffsetLag, totalOffsetLag, maxTimeLagMs, mirroredRecords: mirror.mirroredRecords, mirroredBytes: mirror.mirroredBytes }
+}
+
+/** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */
+export function hostedMirrors(state: EngineState, clusterName: string, filter: { topics?: string[] } = {}): HostedMirror[] {
+  const wanted = filter.topics ? new Set(filter.topics) : null
+  return [...state.all()]
+    .filter((mirror) => mirror.definition.destinationCluster === clusterName && (!wanted || mirror.definition.topics.some((topic) => wanted.has(topic))))
+    .map((mirror) => ({
+      name: mirror.definition.name,
+      sourceClusterId: mirror.definition.sourceClusterId,
+      topics: [...mirror.definition.topics],
+      partitionStates: Object.fromEntries(
+        [...mirror.partitions.values()].filter((runtime) => !wanted || wanted.has(runtime.topic)).map((runtime) => [topicPartitionName(runtime), runtime.value.state]),
+      ),
+    }))
+}
+
+/** Max last mirror position per partition over mirrors hosted on `clusterName` whose source is `sourceClusterId`. */
+export function lastMirrorPositions(state: EngineState, clusterName: string, sourceClusterId: string, partitions: TopicPartition[]): Map<string, LastMirrorPosition> {
+  const positions = new Map<string, LastMirrorPosition>()
+  for (const mirror of state.all()) {
+    if (mirror.definition.destinationCluster !== clusterName || mirror.definition.sourceClusterId !== sourceClusterId) continue
+    for (const tp of partitions) {
+      const position = mirror.partitions.get(tp)?.value.lastMirrorPosition
+      if (!position) continue
+      const key = topicPartitionName(tp)
+      const current = positions.get(key)
+      if (!current || position.epoch > current.epoch || (position.epoch === current.epoch && position.offset > current.offset)) {
+        positions.set(key, { epoch: position.epoch, offset: position.offset })
+      }
+    }
+  }
+  return positions
+}

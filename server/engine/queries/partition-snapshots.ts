@@ -1,0 +1,59 @@
+import 'server-only'
+import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { JsonTemplate, jsonTemplate, templateOf } from '@/server/util/json-template'
+import { lagOf } from '../lag/lag-sampler'
+import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { PartitionRuntime, PartitionSnapshot } from '../types'
+import { compareSnapshots } from './snapshot'
+
+/** Frozen snapshots: the same object again for a partition that reads the same as when last asked. */
+export function partitionSnapshots(mirror: MirrorRuntime, now: number, filter: { topic?: string; state?: MirrorPartitionState } = {}): Array<Readonly<PartitionSnapshot>> {
+  const snapshots: Array<Readonly<PartitionSnapshot>> = []
+  for (const runtime of mirror.partitions.values()) {
+    if (filter.topic !== undefined && runtime.topic !== filter.topic) continue
+    if (filter.state !== undefined && runtime.value.state !== filter.state) continue
+    snapshots.push(snapshotOf(runtime, now))
+  }
+  return snapshots.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+}
+
+function snapshotOf(runtime: PartitionRuntime, now: number): Readonly<PartitionSnapshot> {
+  const value = runtime.value
+  const lag = value.state === 'MIRRORING' ? lagOf(runtime, now) : { offsetLag: null, timeLagMs: null }
+  const position = value.lastMirrorPosition
+  const truncation = value.lastTruncation
+  const stoppingStep = value.state === 'STOPPING' || value.state === 'STOPPED' ? (value.stopping?.step ?? null) : null
+  const snapshot = {
+    topic: runtime.topic,
+    partition: runtime.partition,
+    state: value.state,
+    stateEpoch: value.stateEpoch,
+    stateSince: value.stateSince,
+    previousState: value.previousState,
+    retryAttempt: value.retryAttempt,
+    error: value.error,
+    sourceHighWatermark: runtime.sourceHighWatermark,
+    destinationHighWatermark: runtime.destinationHighWatermark,
+    destinationLogEndOffset: runtime.destinationLogEndOffset,
+    offsetLag: lag.offsetLag,
+    timeLagMs: lag.timeLagMs,
+    lastFetchAt: runtime.lastFetchAt,
+    destinationLeaderEpoch: runtime.destinationLeaderEpoch,
+    lastMirrorPosition: position ? { epoch: position.epoch, offset: position.offset } : null,
+    lastTruncation: truncation ? { offset: truncation.offset, removedRecords: truncation.removedRecords, at: truncation.at, reason: truncation.reason } : null,
+    stoppingStep,
+    [jsonTemplate]: undefined as JsonTemplate | undefined,
+  } satisfies PartitionSnapshot & { [jsonTemplate]: JsonTemplate | undefined }
+  const last = runtime.lastSnapshot
+  const difference = last === null ? 'different' : compareSnapshots(last, snapshot)
+  if (difference === 'same') return last!
+  // A snapshot that moved in lastFetchAt alone reads like the last one around that value: the response
+  // encoder reuses the last one's JSON.
+  snapshot[jsonTemplate] = (difference === 'lastFetchAt' ? templateOf(last!) : undefined) ?? new JsonTemplate('lastFetchAt')
+  // Frozen only when kept: most calls return the last snapshot and drop this one. A literal, not a spread:
+  // freezing spread copies made building a list ~10× slower.
+  if (snapshot.lastMirrorPosition) Object.freeze(snapshot.lastMirrorPosition)
+  if (snapshot.lastTruncation) Object.freeze(snapshot.lastTruncation)
+  runtime.lastSnapshot = Object.freeze(snapshot)
+  return runtime.lastSnapshot
+}

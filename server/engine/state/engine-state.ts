@@ -1,0 +1,81 @@
+import 'server-only'
+import { EngineError } from '../errors'
+import type { EngineEvent, MirrorDefinition, PartitionRuntime } from '../types'
+import { newMirrorRuntime, type MirrorRuntime } from './mirror-runtime'
+
+/**
+ * The engine's mirrors and the one place their events are published. Every part of the engine (fetcher,
+ * syncs, commands, failover, queries) reads mirrors from here; listeners see each event once, and one
+ * failing listener never stops the others.
+ */
+export class EngineState {
+  private readonly mirrors = new Map<string, MirrorRuntime>()
+  private readonly listeners = new Set<(event: EngineEvent) => void>()
+
+  constructor(
+    private readonly hooks: {
+      now(): number
+      log(message: string, fields: Record<string, unknown>): void
+      /** Called before listeners for every partition event (the operation tracker follows its partitions). */
+      onPartitionEvent(mirror: string, topic: string, partition: number): void
+    },
+  ) {}
+
+  get(name: string): MirrorRuntime | undefined {
+    return this.mirrors.get(name)
+  }
+
+  has(name: string): boolean {
+    return this.mirrors.has(name)
+  }
+
+  /** NOT_FOUND for a mirror the engine does not hold. */
+  require(name: string): MirrorRuntime {
+    const mirror = this.mirrors.get(name)
+    if (!mirror) throw new EngineError('NOT_FOUND', `mirror ${name} not found`)
+    return mirror
+  }
+
+  all(): IterableIterator<MirrorRuntime> {
+    return this.mirrors.values()
+  }
+
+  /** Adds a mirror with no partitions yet; its first sync is due now. */
+  add(definition: MirrorDefinition): MirrorRuntime {
+    const mirror = newMirrorRuntime(definition, this.hooks.now())
+    this.mirrors.set(definition.name, mirror)
+    return mirror
+  }
+
+  delete(name: string): void {
+    this.mirrors.delete(name)
+  }
+
+  /** A partition's runtime, once held by the engine (the operation tracker follows partitions by name). */
+  partition(mirror: string, topic: string, partition: number): PartitionRuntime | undefined {
+    return this.mirrors.get(mirror)?.partitions.get({ topic, partition })
+  }
+
+  /** Every partition's lock as of now: settle() waits until a look finds no new ones. */
+  locks(): Array<Promise<void>> {
+    const locks: Array<Promise<void>> = []
+    for (const mirror of this.mirrors.values()) for (const runtime of mirror.partitions.values()) locks.push(runtime.lock)
+    return locks
+  }
+
+  subscribe(listener: (event: EngineEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  emit(event: EngineEvent): void {
+    if (event.type === 'partition') this.hooks.onPartitionEvent(event.mirror, event.topic, event.partition)
+    for (const listener of this.listeners) {
+      try {
+        listener(event)
+      } catch (error) {
+        this.hooks.log('listener failed', { error: String(error) })
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import 'server-only'
+import type { LagHistory } from '@/lib/mirror/lag'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
+import type { MirrorDefinition, PartitionRuntime } from '../types'
+
+/** The in-memory side of one mirror: its definition, its partitions and what the tick keeps between rounds. */
+export interface MirrorRuntime {
+  definition: MirrorDefinition
+  /** Source leader of each partition as last described; fetches are grouped by it. */
+  sourceLeaders: TopicPartitionMap<number>
+  partitions: TopicPartitionMap<PartitionRuntime>
+  nextSyncAt: number
+  /** Consecutive syncs a mirrored topic was missing on the source (two in a row fail it for good). */
+  missingTopicSyncs: Map<string, number>
+  mirroredRecords: number
+  mirroredBytes: number
+  lastLagSampleAt: number
+  lagHistory: TopicPartitionMap<LagHistory>
+  /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
+  lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
+  /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
+  fetchInterrupt: AbortController | null
+  /** Partitions with a retry, a restore or a convergence check pending (RunnerEnvironment.needsAttention). */
+  attention: Set<PartitionRuntime>
+}
+
+export function newMirrorRuntime(definition: MirrorDefinition, now: number): MirrorRuntime {
+  return {
+    definition,
+    sourceLeaders: new TopicPartitionMap(),
+    partitions: new TopicPartitionMap(),
+    nextSyncAt: now,
+    missingTopicSyncs: new Map(),
+    mirroredRecords: 0,
+    mirroredBytes: 0,
+    lastLagSampleAt: 0,
+    lagHistory: new TopicPartitionMap(),
+    lagMinute: { t: 0, worst: new TopicPartitionMap() },
+    fetchInterrupt: null,
+    attention: new Set(),
+  }
+}
