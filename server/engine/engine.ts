@@ -40,6 +40,8 @@ import { classifyAppendError, PartitionRunner, type RunnerEnvironment } from './
 import { newPartitionRuntime } from './partition-runtime'
 import { compareSnapshots } from './snapshot'
 import { ReplicationThrottles } from './fetcher/replication-throttle'
+import { changedSourceClusterId } from './fetcher/source-cluster-id'
+import { LeadershipWatch } from './leadership-watch'
 import { restoredPartition } from './state-fencing'
 import { MirrorStateStore } from './state-store'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, OperationRequester, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -307,6 +309,7 @@ export class MirrorEngine {
       await this.isolated(mirror, 'restore', () => this.runPendingRestores(mirror))
       await this.isolated(mirror, 'retries', () => this.runDueRetries(mirror))
       await this.isolated(mirror, 'convergence', () => this.runConvergenceChecks(mirror))
+      await this.isolated(mirror, 'leadership', () => this.leadershipWatch.check(mirror.definition))
       if (this.now() >= mirror.nextSyncAt) await this.isolated(mirror, 'sync', () => this.sync(mirror))
     }
     // Side by side: a round may wait at its source, and one mirror's wait must not hold another's data.
@@ -378,7 +381,10 @@ export class MirrorEngine {
     const runnable = [...mirror.partitions.values()].filter((runtime) => runtime.fetching && runtime.value.state === 'MIRRORING')
     if (runnable.length === 0) return
     const { definition } = mirror
-    const { host } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    const { host, source } = this.cluster(definition.sourceCluster, definition.destinationCluster)
+    // #35: another cluster behind the source's address fails the mirror before anything of it is fetched.
+    const changedClusterId = await changedSourceClusterId(definition, source)
+    if (changedClusterId) return this.dispatchAll(mirror, [...mirror.partitions.values()], { type: 'sourceClusterIdChanged', ...changedClusterId })
     const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
     // A topic at a time, with turns of the event loop between: describing 10,000 partitions in one call
     // holds the loop for tens of milliseconds. Kept by topic, then by partition number: a round looks up
@@ -944,6 +950,7 @@ export class MirrorEngine {
     ])
     this.mirrors.delete(name)
     this.throttles.forget(name)
+    this.leadershipWatch.forget(name)
     this.emit({ type: 'mirror', mirror: name, change: 'deleted' })
   }
 
@@ -1412,6 +1419,16 @@ export class MirrorEngine {
 
   private readonly stateStores = new Map<string, MirrorStateStore>()
   private readonly throttles = new ReplicationThrottles()
+  private readonly leadershipWatch = new LeadershipWatch({
+    now: () => this.now(),
+    host: (mirror) => this.cluster(mirror.destinationCluster).host,
+    store: (mirror) => this.stateStore(mirror.destinationCluster),
+    partitions: (mirror) => this.requireMirror(mirror.name).partitions.values(),
+    withLock: (runtime, work) => this.runner.withLock(runtime, work),
+    dispatch: (mirror, runtime, event, reason) => this.runner.dispatch(mirror, runtime, event, reason),
+    needsAttention: (runtime) => this.mirrors.get(runtime.mirror)?.attention.add(runtime),
+    log: (message, fields) => this.log(message, fields),
+  })
 
   /** One store per destination cluster, so concurrent state writes share appends. */
   private stateStore(clusterName: string): MirrorStateStore {
