@@ -47,6 +47,8 @@ const config = [
   },
   {
     files: ['server/cluster/**/*.ts', 'server/storage/**/*.ts'],
+    // End-to-end tests of a cluster kind through the HTTP API (real Kafka brokers) start the whole runtime.
+    ignores: ['**/*.integration.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [engineImports, httpImports, rootImports] }] },
   },
   {

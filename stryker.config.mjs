@@ -41,6 +41,9 @@ const config = {
   incremental: true,
   incrementalFile: `.stryker/incremental-${target}${chunkName}.json`,
   tempDirName: '.stryker/tmp',
+  // Build output, browser-test artefacts and data are no input of lib/ tests: copying them into every sandbox is
+  // slow, and a Playwright run writing them meanwhile made the copy fail (ENOENT on a trace file).
+  ignorePatterns: ['/.next', '/test-results', '/playwright-report', '/playwright-report-demo', '/.tmp', '/data', '/dist', '/.kafka', '/.schemathesis'],
   reporters: ['clear-text', 'progress-append-only', 'json'],
   jsonReporter: { fileName: `.stryker/report-${target}${chunkName}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },

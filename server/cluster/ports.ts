@@ -231,4 +231,4 @@ export interface MirrorHost {
 }
 
 /** The errors a port's methods throw are part of its contract: the engine sorts them by code. */
-export { isClusterError, type ClusterErrorCode } from './errors'
+export { ClusterError, isClusterError, type ClusterErrorCode } from './errors'

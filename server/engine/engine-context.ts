@@ -3,6 +3,7 @@ import type { EngineClusters } from './cluster-access'
 import type { ReplicationThrottles } from './fetcher/replication-throttle'
 import type { LagArchive } from './lag/lag-archive'
 import type { OperationTracker } from './operations/operation-tracker'
+import type { LeadershipWatch } from './runner/leadership-watch'
 import type { PartitionRunner } from './runner/partition-runner'
 import type { EngineState } from './state/engine-state'
 
@@ -18,6 +19,8 @@ export interface EngineContext {
   readonly operations: OperationTracker
   /** mirror.replication.throttled.rate per mirror: one token bucket each (fetcher/replication-throttle.ts). */
   readonly throttles: ReplicationThrottles
+  /** Destination leader moves, seen at most once a second per mirror (runner/leadership-watch.ts). */
+  readonly leadership: LeadershipWatch
   /** Where downsampled lag history is persisted; undefined keeps it in memory only. */
   readonly lagArchive: LagArchive | undefined
   /** replica.fetch.wait.max.ms: how long a fetch round may wait at the source for something new. */

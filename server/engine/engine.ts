@@ -14,6 +14,7 @@ import { failoverPlan } from './failover/failover-planner'
 import { errorMessage } from './failure-classification'
 import { fetchRound } from './fetcher/fetch-round'
 import { ReplicationThrottles } from './fetcher/replication-throttle'
+import { LeadershipWatch } from './runner/leadership-watch'
 import { interruptFetch } from './fetcher/fetch-state'
 import type { LagArchive } from './lag/lag-archive'
 import { loadLagArchive, sampleLag } from './lag/lag-sampler'
@@ -114,6 +115,16 @@ export class MirrorEngine {
       partition: (mirror, topic, partition) => state.partition(mirror, topic, partition),
       stop: (mirror, runtimes, onEach) => stopPartitions(this.ctx, mirror, runtimes, onEach),
     })
+    const leadership = new LeadershipWatch({
+      now: () => now(),
+      host: (mirror) => clusters.cluster(mirror.destinationCluster).host,
+      store: (mirror) => clusters.stateStore(mirror.destinationCluster),
+      partitions: (mirror) => state.require(mirror.name).partitions.values(),
+      withLock: (runtime, work) => runner.withLock(runtime, work),
+      dispatch: (mirror, runtime, event, reason) => runner.dispatch(mirror, runtime, event, reason),
+      needsAttention: (runtime) => state.get(runtime.mirror)?.attention.add(runtime),
+      log: (message, fields) => log(message, fields),
+    })
     this.state = state
     this.runner = runner
     this.operations = operations
@@ -123,6 +134,7 @@ export class MirrorEngine {
       runner,
       operations,
       throttles: new ReplicationThrottles(),
+      leadership,
       lagArchive: options.lagArchive,
       fetchMaxWaitMs: options.fetchMaxWaitMs ?? 0,
       now: () => now(),
@@ -224,6 +236,7 @@ export class MirrorEngine {
       await this.isolated(mirror, 'restore', () => runPendingRestores(this.ctx, mirror))
       await this.isolated(mirror, 'retries', () => runDueRetries(this.ctx, mirror))
       await this.isolated(mirror, 'convergence', () => runConvergenceChecks(this.ctx, mirror))
+      await this.isolated(mirror, 'leadership', () => this.ctx.leadership.check(mirror.definition))
       if (this.ctx.now() >= mirror.nextSyncAt) await this.isolated(mirror, 'sync', () => syncMirror(this.ctx, mirror))
     }
     // Side by side: a round may wait at its source, and one mirror's wait must not hold another's data.

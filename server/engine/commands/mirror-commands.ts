@@ -64,6 +64,7 @@ export async function deleteMirror(ctx: EngineContext, name: string): Promise<vo
   ])
   ctx.state.delete(name)
   ctx.throttles.forget(name)
+  ctx.leadership.forget(name)
   ctx.state.emit({ type: 'mirror', mirror: name, change: 'deleted' })
 }
 

@@ -1,4 +1,6 @@
 import 'server-only'
+import { changedSourceClusterId } from './source-cluster-id'
+import { dispatchAll } from '../runner/dispatch-all'
 import type { FetchPartitionResult, TopicDescription } from '@/server/cluster/ports'
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
@@ -17,7 +19,10 @@ export async function fetchRound(ctx: EngineContext, mirror: MirrorRuntime): Pro
   const runnable = [...mirror.partitions.values()].filter(isReadyForFetch)
   if (runnable.length === 0) return
   const { definition } = mirror
-  const { host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
+  const { host, source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
+  // #35: another cluster behind the source's address fails the mirror before anything of it is fetched.
+  const changedClusterId = await changedSourceClusterId(definition, source)
+  if (changedClusterId) return dispatchAll(ctx, mirror, [...mirror.partitions.values()], { type: 'sourceClusterIdChanged', ...changedClusterId })
   const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
   // A topic at a time, with turns of the event loop between: describing 10,000 partitions in one call
   // holds the loop for tens of milliseconds. Kept by topic, then by partition number: a round looks up

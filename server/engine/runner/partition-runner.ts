@@ -214,7 +214,8 @@ export class PartitionRunner {
         return null
       }
       case 'bumpLeaderEpoch': {
-        const leaderEpoch = await host.bumpLeaderEpoch(tp, effect.minimumEpoch)
+        // An epoch the destination already has (a new leader's, server/engine/runner/leadership-watch.ts) is not asked for again.
+        const leaderEpoch = runtime.destinationLeaderEpoch >= effect.minimumEpoch ? runtime.destinationLeaderEpoch : await host.bumpLeaderEpoch(tp, effect.minimumEpoch)
         runtime.destinationLeaderEpoch = leaderEpoch
         return effect.then ? { event: { type: effect.then, leaderEpoch }, reason: `leader epoch raised to ${leaderEpoch}` } : null
       }

@@ -1,8 +1,7 @@
 import 'server-only'
 import { decodeKey, encodeKey, type StateRecordKey } from '@/lib/mirror/mirror-state-records'
 import type { StateWriteFence } from '@/lib/mirror/state-fencing'
-import { ClusterError, isClusterError } from '@/server/cluster/errors'
-import type { FencedMirrorStateEntry, MirrorHost, MirrorStateAppendEntry } from '@/server/cluster/ports'
+import { ClusterError, isClusterError, type FencedMirrorStateEntry, type MirrorHost, type MirrorStateAppendEntry } from '@/server/cluster/ports'
 
 /**
  * The destination's `__mirror_state` compacted topic, read and written through MirrorHost, in the record
