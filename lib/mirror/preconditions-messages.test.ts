@@ -13,7 +13,7 @@ function refusal(plan: ReturnType<typeof planCommand>) {
 
 describe('command refusal messages (#39)', () => {
   it('a named command says it needs every named partition in the allowed states, and which are not', () => {
-    expect(refusal(planCommand('pause', of(['MIRRORING', 'PAUSED']), { named: true, mirror: 'm' })).message).toBe('pause needs every named partition in MIRRORING; t-1 is PAUSED')
+    expect(refusal(planCommand('pause', of(['MIRRORING', 'PAUSED']), { named: true, mirror: 'm' })).message).toBe('pause needs every named partition in MIRRORING or FAILED; t-1 is PAUSED')
   })
 
   it('a delete needs every partition (named or not) STOPPED', () => {
