@@ -77,7 +77,7 @@ test('an operator pauses then resumes the mirror from the page', async ({ page, 
   await page.getByRole('button', { name: 'Pause' }).click()
   const dialog = page.getByRole('dialog', { name: 'Pause mirroring' })
   await expect(dialog).toBeVisible()
-  await expect(dialog.getByTestId('action-scope')).toHaveText('Pause every topic: 2 of 2 partitions are mirroring.')
+  await expect(dialog.getByTestId('action-scope')).toHaveText('Pause every topic: 2 of 2 partitions are mirroring or failed.')
   await lookAt(page, testInfo, 'mirror-pause-dialog')
   await dialog.getByRole('button', { name: 'Pause 2 partitions' }).click()
   await expect(dialog).toBeHidden()
@@ -106,7 +106,7 @@ test('an action the API refuses shows its code and message and changes nothing o
 
   await page.getByRole('button', { name: 'Pause' }).click()
   const dialog = page.getByRole('dialog', { name: 'Pause mirroring' })
-  await expect(dialog.getByTestId('action-scope')).toHaveText('Pause every topic: 0 of 1 partitions are mirroring.')
+  await expect(dialog.getByTestId('action-scope')).toHaveText('Pause every topic: 0 of 1 partitions are mirroring or failed.')
   await dialog.getByRole('button', { name: 'Pause 0 partitions' }).click()
   const refusal = dialog.getByRole('alert').filter({ hasText: 'Pause refused' })
   await expect(refusal).toContainText('INVALID_MIRROR_STATE')

@@ -5,7 +5,7 @@ import type { MirrorPartitionStore } from '@/components/data/mirror-partition-st
 import { useMirrorTopicsMutation, type TopicAction } from '@/components/data/use-mirror-actions'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { ErrorPanel } from '@/components/ui/error-panel'
-import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { COMMAND_PRECONDITIONS } from '@/lib/mirror/preconditions'
 import { TopicChecklist } from './topic-checklist'
 
 export interface ActionResult {
@@ -13,20 +13,22 @@ export interface ActionResult {
   readonly text: string
 }
 
+// The states each action applies to come from the transition table (lib/mirror/preconditions.ts), as the
+// engine's checks do: the dialog's counts never disagree with what the API then accepts.
 const ACTIONS = {
   pause: {
     title: 'Pause mirroring',
     verb: 'Pause',
     done: 'Pause requested',
-    affects: ['MIRRORING'] as MirrorPartitionState[],
-    affectsLabel: 'mirroring',
+    affects: COMMAND_PRECONDITIONS.pause,
+    affectsLabel: 'mirroring or failed',
     effect: 'The destination stops fetching these partitions. What is mirrored stays; lag grows until you resume.',
   },
   resume: {
     title: 'Resume mirroring',
     verb: 'Resume',
     done: 'Resume requested',
-    affects: ['PAUSED', 'PAUSING'] as MirrorPartitionState[],
+    affects: COMMAND_PRECONDITIONS.resume,
     affectsLabel: 'paused',
     effect: 'Fetching restarts where each partition stopped; nothing is truncated.',
   },
@@ -34,7 +36,7 @@ const ACTIONS = {
     title: 'Recover failed partitions',
     verb: 'Recover',
     done: 'Recovery requested',
-    affects: ['FAILED'] as MirrorPartitionState[],
+    affects: COMMAND_PRECONDITIONS.recover,
     affectsLabel: 'failed',
     effect: 'Each FAILED partition is retried now and returns to the state it failed in; the retry counter restarts.',
   },
