@@ -71,7 +71,7 @@ test('a cluster box in the graph opens its cluster page, by keyboard too', async
   await expect(page.getByRole('heading', { level: 1, name: pair.destination })).toBeVisible()
 })
 
-test('the graph zooms by its buttons and pans by dragging, and a drag over a box opens nothing', async ({ page, request }) => {
+test('the graph zooms by its buttons and pans by dragging, and a drag over a box opens nothing @wide-only', async ({ page, request }) => {
   const pair = await createMirroredPair(request, 1)
   await signIn(page, 'viewer')
   const graph = page.getByRole('group', { name: /Topology graph/ })
