@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the endpoint catalog is one table (every path, method, schema, status and audit entry), read top to bottom by the route check, the OpenAPI document and the docs.
 import { z } from 'zod'
 import { AttentionQuery, AttentionResponse } from './attention'
 import { AuditList, AuditQuery } from './audit'

@@ -1,4 +1,5 @@
 import 'server-only'
+import { withTimeout } from '@/server/util/with-timeout'
 import type { SplitBrain } from '@/lib/api/split-brain'
 import { splitBrainOf, type WatchedPartition } from '@/lib/failover/split-brain'
 import { splitBatches } from '@/lib/log/record-batch'
@@ -241,19 +242,5 @@ export class SplitBrainWatch {
       }
     }
     return [records, latest]
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)
-      }),
-    ])
-  } finally {
-    clearTimeout(timer)
   }
 }
