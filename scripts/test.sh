@@ -57,24 +57,48 @@ step "integration tests (real Kafka brokers)"
 npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
 step "production build (type-checked above)"
 MIRRORBOARD_BUILD_SKIP_TYPECHECK=1 npx next build
-# The fuzzer and the clean-clone check share no port, file or timing-sensitive wait, so they run side by side
-# (the fuzzer has a time budget of its own); the browser journeys, which wait on live state, run after them alone.
-step "API fuzzing (schemathesis) beside the clean-clone check (npm ci --omit=dev && npm run build && npm start)"
+# The fuzzer has a time budget of its own and shares no port, file or timing-sensitive wait with the others, so it
+# runs beside the clean-clone check and then the demo-mode journeys (their own server, port and data dir). The demo
+# journeys wait for the clean clone, whose npm ci and build would take the cores from under their live waits.
+step "API fuzzing (schemathesis) beside the clean-clone check (npm ci --omit=dev && npm run build && npm start), then the demo journeys"
 bash scripts/fuzz/run.sh > "$results/fuzz.log" 2>&1 &
 fuzz_pid=$!
 clean_clone_status=0
 bash scripts/test/clean-clone.sh || clean_clone_status=$?
+demo_status=0
+if [ "$clean_clone_status" = 0 ]; then
+  step "browser journeys in demo mode (Debian chromium), the fuzzer still running"
+  E2E_DEMO_PORT=4310 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" \
+    npx playwright test -c playwright.demo.config.ts --reporter=list,json || demo_status=$?
+fi
 fuzz_status=0
 wait "$fuzz_pid" || fuzz_status=$?
 echo "--- API fuzzing"
 cat "$results/fuzz.log"
-if [ "$clean_clone_status" != 0 ] || [ "$fuzz_status" != 0 ]; then
-  echo "clean-clone check exit $clean_clone_status, API fuzzing exit $fuzz_status" >&2
+if [ "$clean_clone_status" != 0 ] || [ "$fuzz_status" != 0 ] || [ "$demo_status" != 0 ]; then
+  echo "clean-clone check exit $clean_clone_status, API fuzzing exit $fuzz_status, demo journeys exit $demo_status" >&2
   exit 1
 fi
-step "browser journeys (Debian chromium)"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
-step "browser journeys in demo mode"
-PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" npx playwright test -c playwright.demo.config.ts --reporter=list,json
+# The desktop and phone projects each get a server and a data dir of their own (playwright.config.ts makes one per
+# run), so they run side by side: the journeys spend much of their time waiting on live state, not on the cores.
+# Each prints to its own log, shown whole when it ends, so the two lists never interleave.
+step "browser journeys (Debian chromium): desktop beside phone, a server each"
+run_project() {
+  local project=$1 port=$2
+  E2E_PORT=$port PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-$project.json" \
+    npx playwright test --project="$project" --output="test-results/e2e-$project" --reporter=list,json \
+    > "$results/e2e-$project.log" 2>&1
+}
+run_project desktop 3310 &
+desktop_pid=$!
+phone_status=0
+run_project phone 3320 || phone_status=$?
+desktop_status=0
+wait "$desktop_pid" || desktop_status=$?
+for project in desktop phone; do echo "--- browser journeys, $project"; cat "$results/e2e-$project.log"; done
+if [ "$desktop_status" != 0 ] || [ "$phone_status" != 0 ]; then
+  echo "browser journeys exit: desktop $desktop_status, phone $phone_status" >&2
+  exit 1
+fi
 step "summary"
 node scripts/test/summary.mjs "$results"

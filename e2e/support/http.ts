@@ -8,10 +8,13 @@ export const asOperator = { Authorization: `Bearer ${operatorToken}` }
 export const asViewer = { Authorization: `Bearer ${viewerToken}` }
 
 let counter = 0
-/** A name no other test (or earlier run against the same server) has used. */
+/**
+ * A name no other test (or earlier run against the same server) has used. The process id keeps apart the desktop and
+ * phone runs, which share the Kafka test brokers and may name a topic in the same millisecond.
+ */
 export function unique(prefix: string): string {
   counter += 1
-  return `${prefix}-${Date.now().toString(36)}-${counter}`
+  return `${prefix}-${Date.now().toString(36)}-${process.pid.toString(36)}${counter}`
 }
 
 export interface ErrorBody {
