@@ -14,13 +14,20 @@ describe('the traffic of a demo producer', () => {
     expect(samples.reduce((sum, factor) => sum + factor, 0) / samples.length).toBeCloseTo(1, 10)
   })
 
-  it('bursts for lastsMs at every multiple of everyMs, multiplying the day', () => {
+  it('bursts for lastsMs at every multiple of everyMs, to the factor whatever the hour of the day', () => {
     expect(inBurst(clicks, 0)).toBe(true)
     expect(inBurst(clicks, 14_999)).toBe(true)
     expect(inBurst(clicks, 15_000)).toBe(false)
     expect(inBurst(clicks, 3 * MINUTE + 1)).toBe(true)
     expect(inBurst(calm, 0)).toBe(false)
-    expect(trafficFactor(clicks, 3 * MINUTE + 1)).toBeCloseTo(4 * trafficFactor(calm, 3 * MINUTE + 1), 10)
+    expect(trafficFactor(clicks, 3 * MINUTE + 1)).toBe(4)
+    // At night (0.6× here) a burst is as high as at the peak: multiplying the night gave 2.4×.
+    const night = 7.5 * MINUTE
+    expect(trafficFactor(calm, night)).toBeCloseTo(0.6, 10)
+    expect(trafficFactor({ ...clicks, burst: { everyMs: 7.5 * MINUTE, lastsMs: 15_000, factor: 4 } }, night)).toBe(4)
+    // A day busier than the burst keeps its own rate.
+    const gentle: TrafficProfile = { ...clicks, burst: { everyMs: 2.5 * MINUTE, lastsMs: 15_000, factor: 1.2 } }
+    expect(trafficFactor(gentle, 2.5 * MINUTE)).toBeCloseTo(1.4, 10)
     expect(trafficFactor(clicks, 2 * MINUTE)).toBe(trafficFactor(calm, 2 * MINUTE))
   })
 
@@ -38,7 +45,7 @@ describe('the traffic of a demo producer', () => {
   })
 
   it('says what it does in one sentence', () => {
-    expect(describeTraffic(clicks)).toBe('Follows a 10-minute day (0.6× to 1.4× the set rate); bursts 4× for 15 s every 3 minutes.')
+    expect(describeTraffic(clicks)).toBe('Follows a 10-minute day (0.6× to 1.4× the set rate); bursts to 4× for 15 s every 3 minutes.')
     expect(describeTraffic({ ...calm, dayMs: 90_000, swing: 0.25 })).toBe('Follows a 90-second day (0.75× to 1.25× the set rate).')
   })
 })
