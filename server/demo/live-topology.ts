@@ -30,7 +30,7 @@ export const LIVE_TOPICS = LIVE.topics.map((topic) => topic.name)
  * The live mirror's settings (KIP-1279.md §7.3). The link from us-east to eu-west is throttled to 20,000 bytes a
  * second (`mirror.replication.throttled.rate`), as an operator caps a WAN link's share: the workloads write about
  * 11 kB/s on average and up to 16 kB/s in the busy hours, so a mirror that keeps up most of the time falls behind
- * in every clickstream burst (25–29 kB/s, at night as at the peak) and drains within seconds after it. Without a cap the lag the
+ * in every clickstream burst (about 38 kB/s, at night as at the peak) and drains in 10–35 s after it. Without a cap the lag the
  * engine measures after each round was 0 at every sample on a quiet machine: the engine outruns this traffic by
  * far, so only a limit in bytes gives lag that moves the same way on every machine. Fetches stay small (512
  * bytes a partition, 1 KiB a broker) so a round often leaves records behind even between bursts. Topic configs
@@ -85,14 +85,14 @@ const DAY_MS = 10 * MINUTE
 
 /**
  * Each topic's traffic (lib/demo/traffic.ts), peaking at its own hour of the compressed day. Clickstream has a
- * campaign burst every minute, three times its set rate for 15 s whatever the hour: more than the throttled link carries and, in the
+ * campaign burst every minute, four times its set rate for 10 s whatever the hour: more than the throttled link carries and, in the
  * busy hours, more than its consumer group reads, so the mirror and the group fall behind and catch up. Every
  * minute, so a visitor sees one within the first minute whenever they open the page.
  */
 export const LIVE_TRAFFIC = {
   orders: { dayMs: DAY_MS, swing: 0.5, peakAt: 0.3, burst: null },
   payments: { dayMs: DAY_MS, swing: 0.5, peakAt: 0.35, burst: null },
-  clickstream: { dayMs: DAY_MS, swing: 0.4, peakAt: 0.25, burst: { everyMs: MINUTE, lastsMs: 15_000, factor: 3 } },
+  clickstream: { dayMs: DAY_MS, swing: 0.4, peakAt: 0.25, burst: { everyMs: MINUTE, lastsMs: 10_000, factor: 4 } },
 } as const satisfies Record<string, TrafficProfile>
 
 /** The live workloads, at rates that keep lag visibly moving without taking over a shared machine. */
