@@ -1,6 +1,6 @@
 import 'server-only'
 import type { Emulation, EmulationNote } from '@/lib/api/mirrors'
-import type { PartitionEmulation, TopicEmulation } from './kafka-mirror-state'
+import type { PartitionEmulation } from './kafka-mirror-state'
 import { STATE_TOPIC } from './kafka-state-topic'
 import { OffsetTranslation } from './offset-translation'
 
@@ -10,7 +10,7 @@ export type EmulationNotes = Emulation
  * The API's `emulation` notes (lib/api/mirrors.ts): what a Kafka destination does differently from a native
  * KIP-1279 mirror, for the topic (mirror-level notes) and, given a partition, what happened on it.
  */
-export function emulationNotes(input: { topic: TopicEmulation; partition?: PartitionEmulation | null; authorizer: 'absent' | 'present' | 'unknown' }): EmulationNotes {
+export function emulationNotes(input: { partition?: PartitionEmulation; authorizer: 'absent' | 'present' | 'unknown' }): EmulationNotes {
   const notes: EmulationNote[] = []
   const add = (code: EmulationNote['code'], message: string) => notes.push({ code, message })
   const p = input.partition
@@ -27,7 +27,6 @@ export function emulationNotes(input: { topic: TopicEmulation; partition?: Parti
     add('TRUNCATION_BY_REBUILD', 'A client cannot truncate a Kafka log: failback rebuilds the topic (export the divergent tail, delete and recreate the topic, mirror back from offset 0).')
     return { notes }
   }
-  if (p === null) return { notes }
   const translation = new OffsetTranslation(p.translation)
   if (translation.identical) add('OFFSETS_IDENTICAL', 'Offsets on the destination broker are identical to the source.')
   else add('OFFSETS_TRANSLATED', `Offsets differ from the source's: a translation table of ${p.translation.length} segment(s) is kept in the mirror state, and group offset sync uses it.`)

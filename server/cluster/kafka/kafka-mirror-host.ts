@@ -215,11 +215,14 @@ export class KafkaMirrorHost implements MirrorHost {
     return this.state.all().filter((r) => !r.key.startsWith(EMULATION_KEY_PREFIX))
   }
 
-  /** What is emulated for a mirror topic and its partitions, for the API's `emulation` notes (synchronous: from memory). */
-  emulationNotes(topic: string, partition?: number): EmulationNotes | null {
-    const t = this.topics.get(topic)
-    if (!t) return null
-    return emulationNotes({ topic: t, partition: partition === undefined ? undefined : (this.partitions.get(`${topic}-${partition}`) ?? null), authorizer: this.authorizer })
+  /**
+   * What is emulated, for the API's `emulation` notes: for a mirror into this cluster (no partition given), or
+   * for one mirror partition (null when it is not one). Synchronous, from memory: the API reads it per request.
+   */
+  emulationNotes(tp?: TopicPartition): EmulationNotes | null {
+    if (!tp) return emulationNotes({ authorizer: this.authorizer })
+    const partition = this.partitions.get(`${tp.topic}-${tp.partition}`)
+    return partition ? emulationNotes({ partition, authorizer: this.authorizer }) : null
   }
 
   // ---- topics ----
