@@ -36,7 +36,8 @@ function headersOf(headers: Array<{ key: string; value: Uint8Array | null }>): M
 }
 
 export class EmulatedProducers {
-  private idempotent: Producer | null = null
+  /** One per partition: kafkajs keeps one request in flight per producer and broker, and partitions are mirrored in parallel. */
+  private readonly idempotent = new Map<string, Producer>()
   /** By `${topic}/${partition}/${sourceProducerId}`. */
   private readonly transactional = new Map<string, { producer: Producer; transaction: Transaction | null }>()
 
@@ -73,7 +74,7 @@ export class EmulatedProducers {
     try {
       const answers = header.isTransactional
         ? await (await this.transactionOf(tp, header.producerId)).send({ topic: tp.topic, acks: -1, messages })
-        : await (await this.idempotentProducer()).send({ topic: tp.topic, acks: -1, messages })
+        : await (await this.idempotentProducer(tp)).send({ topic: tp.topic, acks: -1, messages })
       const answer = answers.find((a) => a.partition === tp.partition)
       if (!answer || answer.errorCode !== 0) throw new ClusterError('SOURCE_UNAVAILABLE', `${what}: the broker did not acknowledge the batch`)
       const baseOffset = Number(answer.baseOffset ?? answer.offset)
@@ -123,9 +124,14 @@ export class EmulatedProducers {
     return `${tp.topic}/${tp.partition}/${sourceProducerId}`
   }
 
-  private async idempotentProducer(): Promise<Producer> {
-    this.idempotent ??= await this.connect(this.client('mirror-producer').producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }), 'the mirror producer')
-    return this.idempotent
+  private async idempotentProducer(tp: TopicPartition): Promise<Producer> {
+    const key = `${tp.topic}/${tp.partition}`
+    let producer = this.idempotent.get(key)
+    if (!producer) {
+      producer = await this.connect(this.client(`mirror-producer-${tp.partition}`).producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }), 'the mirror producer')
+      this.idempotent.set(key, producer)
+    }
+    return producer
   }
 
   private async transactionOf(tp: TopicPartition, sourceProducerId: number): Promise<Transaction> {
@@ -153,10 +159,9 @@ export class EmulatedProducers {
   }
 
   async close(): Promise<void> {
-    const all = [...this.transactional.values()].map((e) => e.producer)
+    const all = [...this.transactional.values()].map((e) => e.producer).concat([...this.idempotent.values()])
     this.transactional.clear()
-    if (this.idempotent) all.push(this.idempotent)
-    this.idempotent = null
+    this.idempotent.clear()
     await Promise.allSettled(all.map((p) => p.disconnect()))
   }
 }

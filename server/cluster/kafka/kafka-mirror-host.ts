@@ -11,6 +11,7 @@ import { emptyPartitionEmulation, partitionKey, readPartitionEmulation, readTopi
 import { EMULATION_KEY_PREFIX, STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
+import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
 
 /**
@@ -53,8 +54,7 @@ export class KafkaMirrorHost implements MirrorHost {
 
   private async load(): Promise<void> {
     await this.state.catchUp()
-    for (const { key, value } of this.state.all()) {
-      if (!key.startsWith(EMULATION_KEY_PREFIX)) continue
+    for (const { key, value } of this.state.emulationRecords()) {
       const parsed: unknown = value === null ? null : JSON.parse(value)
       const topic = readTopicEmulation(parsed)
       const partition = readPartitionEmulation(parsed)
@@ -104,8 +104,17 @@ export class KafkaMirrorHost implements MirrorHost {
     return created
   }
 
-  private brokerHighWatermark(tp: TopicPartition): Promise<number> {
-    return this.source.offsets.of([tp]).then((offsets) => offsets.get(`${tp.topic}-${tp.partition}`)!.highWatermark)
+  /** One ListOffsets (latest) to the leader: asked before every append, so lighter than a full describe. */
+  private async brokerHighWatermark(tp: TopicPartition): Promise<number> {
+    await this.source.metadata.ensure([tp.topic])
+    const leader = this.source.metadata.cached(tp)?.leader ?? -1
+    if (leader >= 0) {
+      const answers = await this.connection.send(leader, listOffsetsRequest(ISOLATION_LEVEL.read_uncommitted, [{ topic: tp.topic, partitions: [{ partition: tp.partition, timestamp: LATEST_TIMESTAMP }] }]))
+      const answer = answers.find((a) => a.topic === tp.topic && a.partition === tp.partition)
+      if (answer && errorName(answer.errorCode) === 'NONE') return answer.offset
+    }
+    // A moved or missing leader: the full lookup refreshes metadata and retries.
+    return (await this.source.offsets.of([tp])).get(`${tp.topic}-${tp.partition}`)!.highWatermark
   }
 
   /** Read-only without an authorizer: a broker log end beyond our last produce was written by someone else. */
@@ -212,7 +221,7 @@ export class KafkaMirrorHost implements MirrorHost {
 
   async readMirrorState(): Promise<Array<{ key: string; value: string | null }>> {
     await this.state.catchUp()
-    return this.state.all().filter((r) => !r.key.startsWith(EMULATION_KEY_PREFIX))
+    return this.state.engineRecords()
   }
 
   /**
