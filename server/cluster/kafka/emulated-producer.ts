@@ -112,12 +112,45 @@ export class EmulatedProducers {
     return true
   }
 
+  /**
+   * Initialises the transactional id of a source producer's destination transaction again, as a restarted
+   * server must: the coordinator aborts the transaction the previous server left open (its ABORT marker lands
+   * asynchronously). Resolves with the high watermark once the marker is in, or after `settleMs` when the old
+   * transaction held nothing on this partition (no marker then).
+   */
+  async fenceOrphan(tp: TopicPartition, sourceProducerId: number, fromOffset: number, settleMs = 3000): Promise<number> {
+    const key = this.keyOf(tp, sourceProducerId)
+    if (!this.transactional.has(key)) {
+      const transactionalId = this.transactionalIdOf(tp, sourceProducerId)
+      const producer = this.client(`mirror-txn-${tp.partition}-${sourceProducerId}`).producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, transactionTimeout: TRANSACTION_TIMEOUT_MS, allowAutoTopicCreation: false })
+      await this.connect(producer, `the transactional producer ${transactionalId}`)
+      try {
+        // kafkajs sends InitProducerId at the first transaction(), not at connect(); ending the empty transaction
+        // sends nothing (no partition was added), leaving the producer ready for the source's next records.
+        await (await producer.transaction()).abort()
+      } catch (error) {
+        throw toKafkaClusterError(error, `initialise ${transactionalId} again`)
+      }
+      this.transactional.set(key, { producer, transaction: null })
+    }
+    const deadline = Date.now() + settleMs
+    for (;;) {
+      const highWatermark = await this.highWatermark(tp)
+      if (highWatermark > fromOffset || Date.now() > deadline) return highWatermark
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+
   /** Drops the producers of a partition (after a MIRROR_PID_RESET, or when the topic is rebuilt). */
   async forget(tp: TopicPartition): Promise<void> {
     const prefix = `${tp.topic}/${tp.partition}/`
     const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix))
     for (const [key] of gone) this.transactional.delete(key)
     await Promise.allSettled(gone.map(([, entry]) => entry.producer.disconnect()))
+  }
+
+  private transactionalIdOf(tp: TopicPartition, sourceProducerId: number): string {
+    return `${this.idPrefix}-${tp.topic}-${tp.partition}-${sourceProducerId}`
   }
 
   private keyOf(tp: TopicPartition, sourceProducerId: number): string {
@@ -138,7 +171,7 @@ export class EmulatedProducers {
     const key = this.keyOf(tp, sourceProducerId)
     let entry = this.transactional.get(key)
     if (!entry) {
-      const transactionalId = `${this.idPrefix}-${tp.topic}-${tp.partition}-${sourceProducerId}`
+      const transactionalId = this.transactionalIdOf(tp, sourceProducerId)
       const producer = this.client(`mirror-txn-${tp.partition}-${sourceProducerId}`).producer({
         transactionalId,
         idempotent: true,

@@ -9,7 +9,7 @@ import 'server-only'
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { errorOf } from '../contract/contract'
+import { errorOf, summarizeBatches } from '../contract/contract'
 import type { FetchPartitionResult, TopicPartition } from '../ports'
 import { KafkaCluster } from './kafka-cluster'
 import { STATE_TOPIC } from './kafka-state-topic'
@@ -89,6 +89,41 @@ describe('Kafka destination emulation', () => {
     expect(await host.appendMirroredBatches(tp, (await fetchFrom(5)).records)).toMatchObject({ logEndOffset: 6 })
     expect(await destination.source.describePartition(tp)).toMatchObject({ highWatermark: 4 })
     expect(destination.host.emulationNotes(tp)!.offsetTranslation).toEqual([{ sourceOffset: 2, destinationOffset: 0 }])
+  })
+
+  it('after a restart, aborts the destination transaction the stopped server left open and reproduces the rest of the source transaction in a new one', async () => {
+    const orphan: TopicPartition = { topic: `ke-orphan-${RUN}`, partition: 0 }
+    await sourceClient.createTopic(orphan.topic, { partitions: 1 })
+    const transaction = await sourceClient.transactionalProducer(`ke-orphan-${RUN}`)
+    await transaction.send(orphan, [{ value: 'before the restart' }])
+    const [described] = await source.source.describeTopics([orphan.topic])
+    await destination.host.createMirrorTopic({ name: orphan.topic, topicId: described!.topicId, partitions: 1, mirror: 'orphans' })
+    const fetch = async (offset: number) => {
+      const [result] = await source.source.fetch([{ ...orphan, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+      if (!result?.ok) throw new Error(`fetch failed: ${JSON.stringify(result)}`)
+      return result.records
+    }
+    await destination.host.appendMirroredBatches(orphan, await fetch(0))
+    expect((await destination.host.openTransactions(orphan)).map((t) => t.producerId)).toEqual([transaction.producerId])
+
+    await destination.close()
+    destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap] })
+    expect((await destination.host.describePartition(orphan)).logEndOffset).toBe(1)
+    await transaction.send(orphan, [{ value: 'after the restart' }])
+    await transaction.commit()
+    expect(await destination.host.appendMirroredBatches(orphan, await fetch(1))).toMatchObject({ logEndOffset: 3 })
+    expect(await destination.host.openTransactions(orphan)).toEqual([])
+    const [onBroker] = await destination.source.fetch([{ ...orphan, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+    if (!onBroker?.ok) throw new Error('destination fetch failed')
+    expect(summarizeBatches(onBroker.records).map((b) => [b.baseOffset, b.type])).toEqual([
+      [0, 'DATA'],
+      [1, 'ABORT'],
+      [2, 'DATA'],
+      [3, 'COMMIT'],
+    ])
+    const notes = destination.host.emulationNotes(orphan)!
+    expect(notes.offsetTranslation).toEqual([{ sourceOffset: 1, destinationOffset: 2 }])
+    expect(notes.notes.map((n) => n.message).join(' ')).toContain('was open when the server stopped')
   })
 
   it('detects a client write to the read-only mirror topic and refuses to mirror on top of it', async () => {

@@ -69,10 +69,32 @@ export class KafkaMirrorHost implements MirrorHost {
       if (partition) this.partitions.set(`${partition.topic}-${partition.partition}`, partition)
       else this.partitions.delete(`${name}-${index}`)
     }
+    for (const e of this.partitions.values()) if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
     this.authorizer = await this.connection.admin.describeAcls({ resourceType: 1, permissionType: 1, operation: 1, resourcePatternType: 1 }).then(
       () => 'present' as const,
       (error: unknown) => ((error as { type?: string }).type === 'SECURITY_DISABLED' ? ('absent' as const) : ('unknown' as const)),
     )
+  }
+
+  /**
+   * A server that stopped with source transactions open left their destination transactions open too, and a
+   * client cannot continue another producer's transaction: initialising each transactional id again makes the
+   * coordinator abort it. The ABORT marker it writes has no source offset (the translation shifts past it); the
+   * source transaction's later records and its marker go into a new destination transaction, so the destination
+   * keeps only that part of it. Noted on the partition.
+   */
+  private async recoverOrphans(e: PartitionEmulation): Promise<void> {
+    const translation = new OffsetTranslation(e.translation)
+    for (const orphan of [...e.openTransactions].sort((a, b) => a.firstOffset - b.firstOffset)) {
+      const highWatermark = await this.producers.fenceOrphan(e, orphan.producerId, e.destinationLogEndOffset)
+      if (highWatermark > e.destinationLogEndOffset) {
+        e.destinationLogEndOffset = highWatermark
+        translation.record(e.logEndOffset, highWatermark)
+      }
+      note(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when the server stopped: the destination aborted what it held (a client cannot resume another producer's transaction); its later records go into a new destination transaction`)
+    }
+    e.translation = translation.entries()
+    await this.persist([{ partition: e }])
   }
 
   private persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
@@ -408,7 +430,10 @@ export class KafkaMirrorHost implements MirrorHost {
         for (const { producerId } of producers) {
           const expected = e.destinationLogEndOffset
           if (!(await this.producers.end(tp, producerId, 'ABORT', expected))) {
-            throw new ClusterError('INVALID_TXN_STATE', `no destination transaction reproduces source producer ${producerId} on ${tp.topic}-${tp.partition} (the server restarted since it was opened)`)
+            // Its destination transaction was already aborted when a restarted server took over (recoverOrphans).
+            note(e, e.logEndOffset, `ABORT of source producer ${producerId}: the destination already aborted its transaction after a server restart; no marker written`)
+            e.openTransactions = e.openTransactions.filter((t) => t.producerId !== producerId)
+            continue
           }
           translation.record(e.logEndOffset, expected)
           offsets.push(e.logEndOffset)
