@@ -63,12 +63,13 @@ export class KafkaCluster {
     return this.lastBrokers
   }
 
-  describeTopics(): Promise<TopicDescription[]> {
-    return this.source.describeTopics()
+  /** The broker's topics, mirror topics flagged read-only with their mirror (offsets are the broker's own). */
+  async describeTopics(): Promise<TopicDescription[]> {
+    return this.host.flagMirrorTopics(await this.source.describeTopics())
   }
 
   async describeTopic(topic: string): Promise<TopicDescription> {
-    const [described] = await this.source.describeTopics([topic])
+    const [described] = await this.host.flagMirrorTopics(await this.source.describeTopics([topic]))
     if (!described) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
     return described
   }

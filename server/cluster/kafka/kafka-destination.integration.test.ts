@@ -4,7 +4,7 @@
  * Kafka a → Kafka b with kafkajs transactional producers on a — after failover b's log, read raw and with
  * Kafka's DumpLogSegments, holds the three records at offsets 0–2 and ABORT markers at 3 and 4 for the two
  * open transactions, and a read_committed kafkajs consumer on b sees nothing of them — and embedded → Kafka
- * with keys, values, headers and timestamps kept at identical offsets. The route handlers are called as Next
+ * with keys, values, headers and timestamps kept at identical offsets, then a write by another client detected. The route handlers are called as Next
  * calls them.
  */
 import 'server-only'
@@ -178,5 +178,17 @@ describe('mirrors into a Kafka cluster through the API', () => {
     const view = (r: RecordEntry) => [r.offset, r.type, r.key, r.value, r.timestamp, r.headers]
     expect((await recordsOf('kafka-b', EVENTS)).map(view)).toEqual((await recordsOf('local', EVENTS)).map(view))
     expect((await partitionsOf('local-into-b'))[0]!.emulation?.notes.map((n) => n.code)).toContain('OFFSETS_IDENTICAL')
+
+    // This server refuses writes to the mirror topic; another client cannot be refused (no authorizer), so its
+    // write is detected at the next append and the partition goes FAILED with that reason.
+    const ours = await callRoute(produceRoute.POST, { method: 'POST', path: `/api/v1/clusters/kafka-b/topics/${EVENTS}/records`, params: { cluster: 'kafka-b', topic: EVENTS }, body: { partition: 0, records: [{ value: 'x' }] } })
+    expect(ours.body).toMatchObject({ error: { code: 'TOPIC_READ_ONLY' } })
+    await destinationClient.produce({ topic: EVENTS, partition: 0 }, [{ value: 'written around the mirror' }])
+    await callRoute(produceRoute.POST, { method: 'POST', path: `/api/v1/clusters/local/topics/${EVENTS}/records`, params: { cluster: 'local', topic: EVENTS }, body: { partition: 0, records: [{ value: 'v4' }] } })
+    await vi.waitFor(async () => {
+      const [partition] = (await partitionsOf('local-into-b')) as Array<PartitionView & { error: string | null }>
+      expect(partition).toMatchObject({ state: 'FAILED', error: expect.stringContaining('no authorizer') })
+      expect(partition!.emulation?.notes.map((n) => n.code)).toContain('READ_ONLY_VIOLATED')
+    }, settle)
   })
 })

@@ -187,6 +187,15 @@ export class KafkaMirrorHost implements MirrorHost {
     }
   }
 
+  /** Marks the mirror topics among broker descriptions read-only with their mirror, leaving the broker's offsets. */
+  async flagMirrorTopics(descriptions: TopicDescription[]): Promise<TopicDescription[]> {
+    await this.ready()
+    return descriptions.map((d) => {
+      const t = this.topics.get(d.name)
+      return t && t.brokerTopicId === d.topicId ? { ...d, readOnly: t.readOnly, mirror: t.mirror === null ? null : { name: t.mirror } } : d
+    })
+  }
+
   async describeTopics(topics?: string[]): Promise<TopicDescription[]> {
     await this.ready()
     const described = await this.source.describeTopics(topics?.filter((t) => t !== STATE_TOPIC))
@@ -402,7 +411,7 @@ export class KafkaMirrorHost implements MirrorHost {
       const e = await this.partitionOf(tp)
       const target = Math.min(offset, e.logEndOffset)
       if (target <= e.logStartOffset) return
-      await this.admin.deleteRecords(tp, Math.min(new OffsetTranslation(e.translation).toDestination(target), e.destinationLogEndOffset))
+      await this.admin.deleteRecords(tp, Math.min(new OffsetTranslation(e.translation).toDestination(target), e.destinationLogEndOffset), { bypassReadOnly: true })
       e.logStartOffset = target
       await this.persist([{ partition: e }])
     })
