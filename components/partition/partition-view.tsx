@@ -4,6 +4,7 @@ import { useMirror } from '@/components/data/use-mirrors'
 import { useMirrorPartition } from '@/components/data/use-mirror-partition'
 import { usePartitionHistory } from '@/components/data/use-partition-history'
 import { useLogExtent } from '@/components/data/use-records'
+import { EmulationNotes } from '@/components/mirror/emulation-notes'
 import { LazyStateGraph } from '@/components/state-graph/lazy-state-graph'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { NotFoundPanel } from '@/components/ui/not-found-panel'
@@ -54,6 +55,7 @@ export function PartitionView({
   return (
     <div className="flex flex-col gap-6">
       <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} sourceHighWatermark={sourceLog.data?.highWatermark ?? null} />
+      <EmulationNotes emulation={found.emulation} scope="partition" />
       <Panel title="Logs, aligned by offset" id="logs">
         <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} />
       </Panel>

@@ -62,6 +62,35 @@ export type MirrorConfigInput = z.infer<typeof MirrorConfigInput>
 
 export const PartitionsByState = z.partialRecord(MirrorPartitionState, NonNegativeInt)
 
+/**
+ * What a destination that is not a native KIP-1279 cluster (a real Kafka cluster, DESIGN.md §5) does by
+ * emulation: one note per point, and the offset translation table where destination offsets differ.
+ */
+export const EmulationNote = z.object({
+  code: z.enum([
+    'PRODUCED_IN_SOURCE_ORDER',
+    'DESTINATION_TRANSACTIONS',
+    'STATE_TOPIC',
+    'READ_ONLY_DETECTED',
+    'READ_ONLY_VIOLATED',
+    'TRUNCATION_BY_REBUILD',
+    'OFFSETS_IDENTICAL',
+    'OFFSETS_TRANSLATED',
+    'LEADER_EPOCH_RECORDED',
+    'MIRROR_PID_RESET_RECORDED',
+    'RECORD_NOT_REPRODUCED',
+  ]),
+  message: z.string(),
+})
+export type EmulationNote = z.infer<typeof EmulationNote>
+
+export const Emulation = z.object({
+  notes: z.array(EmulationNote),
+  /** From each `sourceOffset` on, destination offset = destinationOffset + (offset - sourceOffset). */
+  offsetTranslation: z.array(z.object({ sourceOffset: NonNegativeInt, destinationOffset: NonNegativeInt })).optional(),
+})
+export type Emulation = z.infer<typeof Emulation>
+
 export const MirrorSummary = z.object({
   name: Name,
   sourceCluster: Name,
@@ -78,6 +107,8 @@ export const MirrorSummary = z.object({
   throttled: z.boolean().optional(),
   /** `mirror.replication.throttled.rate` in bytes per second; null when the mirror is not throttled. */
   throttledRate: NonNegativeInt.nullable().optional(),
+  /** Present when the destination is emulated (a Kafka cluster): what differs from a native mirror. */
+  emulation: Emulation.optional(),
 })
 export type MirrorSummary = z.infer<typeof MirrorSummary>
 
@@ -251,6 +282,8 @@ export const MirrorPartition = z.object({
     .nullable(),
   /** The next STOPPING step while STOPPING (`done` once STOPPED); null in every other state. */
   stoppingStep: z.enum(STOPPING_STEPS).nullable().optional(),
+  /** Present when the destination is emulated (a Kafka cluster): what was done differently on this partition. */
+  emulation: Emulation.optional(),
 })
 export type MirrorPartition = z.infer<typeof MirrorPartition>
 

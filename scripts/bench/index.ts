@@ -4,6 +4,7 @@ import { benchApi, hasProductionBuild } from './api'
 import { benchEngine } from './engine'
 import { benchEngineFlap } from './engine-flap'
 import { benchEngineScale } from './engine-scale'
+import { benchKafka } from './kafka'
 import { benchStorage } from './storage'
 import { benchStorageCompaction } from './storage-compaction'
 import { benchUiFailover } from './ui-failover'
@@ -29,6 +30,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['mirroring engine', benchEngine],
   ['engine link flap (fakes)', benchEngineFlap],
   ['engine at 10,000 partitions (embedded)', benchEngineScale],
+  ['kafka → kafka (test brokers)', benchKafka],
   ['http api', benchApiIfBuilt],
   ['ui partition page', () => ifBuilt(benchUiPartition)],
   ['ui overview', () => ifBuilt(benchUiOverview)],

@@ -1,6 +1,7 @@
 import 'server-only'
 import type {
   CreateMirrorRequest,
+  Emulation,
   FailoverPlan as ApiFailoverPlan,
   FailoverRequest,
   LagResponse,
@@ -42,6 +43,8 @@ export interface ClusterLookup {
   clusterId(cluster: string): Promise<string>
   /** The cluster's (non-internal) topics; NOT_FOUND for an unknown cluster. */
   topics(cluster: string): Promise<Array<{ name: string; topicId: string }>>
+  /** What a destination that is not native emulates (a Kafka cluster), for a mirror into it or one mirror partition; null when native. */
+  emulation?(cluster: string, tp?: { topic: string; partition: number }): Emulation | null
 }
 
 /** Only the keys given: the engine spreads the patch over the current config, so an undefined would erase one. */
@@ -85,6 +88,10 @@ export function toOperation(operation: Operation, options: { withPlan?: boolean 
   }
 }
 
+function emulationField(emulation: Emulation | null): { emulation?: Emulation } {
+  return emulation === null ? {} : { emulation }
+}
+
 export class MirrorApi {
   constructor(
     private readonly engine: MirrorEngine,
@@ -107,6 +114,7 @@ export class MirrorApi {
       throttled: summary.throttled,
       throttledRate: summary.throttledRate,
       ...splitBrainField(this.engine, name),
+      ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
     }
   }
 
@@ -299,7 +307,9 @@ export class MirrorApi {
       ...(query.topic === undefined ? {} : { topic: query.topic }),
       ...(single === undefined ? {} : { state: single }),
     })
-    return states === null || single !== undefined ? snapshots : snapshots.filter((snapshot) => states.has(snapshot.state))
+    const destination = this.engine.getMirror(name).destinationCluster
+    const emulated = (snapshot: MirrorPartition) => ({ ...snapshot, ...emulationField(this.clusters.emulation?.(destination, snapshot) ?? null) })
+    return (states === null || single !== undefined ? snapshots : snapshots.filter((snapshot) => states.has(snapshot.state))).map(emulated)
   }
 
   history(name: string, topic: string, partition: number): PartitionHistory {
@@ -346,5 +356,6 @@ export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRe
   return new MirrorApi(runtime.engine, {
     clusterId: (cluster) => runtime.clusters.ports(cluster).source.clusterId(),
     topics: async (cluster) => (await runtime.clusters.ports(cluster).source.describeTopics()).map(({ name, topicId }) => ({ name, topicId })),
+    emulation: (cluster, tp) => runtime.clusters.emulation(cluster, tp),
   })
 }

@@ -8,6 +8,7 @@ import { NAME_PATTERN } from '@/lib/api/common'
 import { ApiError } from '@/lib/api/errors'
 import type { ClusterEvent } from '@/lib/api/events'
 import type { Group, GroupOffset } from '@/lib/api/groups'
+import type { Emulation } from '@/lib/api/mirrors'
 import type { ProduceRequest, ProduceResponse, ProducerCreated, ProducerSendRequest, RecordEntry, RecordInput, RecordsQuery, RecordsResponse } from '@/lib/api/records'
 import type { CreateTopicRequest, PartitionInfo, Topic } from '@/lib/api/topics'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
@@ -18,7 +19,7 @@ import { KafkaCluster } from './kafka/kafka-cluster'
 import { connectionConfig, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets } from './kafka/kafka-definition'
 import type { ProduceRecord } from './embedded/producers'
 import type { RecordView } from './embedded/records-view'
-import type { MirrorHost, SourceCluster, TopicDescription } from './ports'
+import type { MirrorHost, SourceCluster, TopicDescription, TopicPartition } from './ports'
 
 /**
  * The clusters the app manages (API.md "Clusters"), and the API's view of each. Definitions live in
@@ -209,6 +210,16 @@ export class ClusterRegistry {
       deleteRecords: (tp, beforeOffset) => kafka.admin.deleteRecords(tp, beforeOffset),
       updateTopicConfigs: (topic, change) => kafka.admin.updateTopicConfigs(topic, change),
     }
+  }
+
+  /**
+   * What a Kafka destination emulates (kafka/emulation-notes.ts), for a mirror into it or one of its mirror
+   * partitions; null for an embedded cluster (a native destination) or one not open.
+   */
+  emulation(name: string, tp?: TopicPartition): Emulation | null {
+    const entry = this.clusters.get(name)
+    if (entry?.definition.kind !== 'kafka' || !entry.kafka) return null
+    return entry.kafka.host.emulationNotes(tp)
   }
 
   /** The engine's view of a cluster of either kind: the source and destination ports. */

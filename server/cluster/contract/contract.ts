@@ -44,9 +44,10 @@ export interface ContractTransaction {
  * - `truncation`: truncateTo / truncateFullyAndStartAt on every replica;
  * - `epochBump`: bumpLeaderEpoch raises the partition leader epoch and batches above it are refused;
  * - `mirrorPidReset`: the MIRROR_PID_RESET control record exists;
- * - `stateFencing`: appendMirrorState refuses a stale writer's fenced entries (KIP-1279.md §5.3), writing nothing.
+ * - `stateFencing`: appendMirrorState refuses a stale writer's fenced entries (KIP-1279.md §5.3), writing nothing;
+ * - `readOnlyEnforcement`: a client's produce or delete-records on a read-only mirror topic is refused.
  */
-export const CAPABILITIES = ['leaderElection', 'uncleanElection', 'heldFetch', 'verbatimAppend', 'truncation', 'epochBump', 'mirrorPidReset', 'stateFencing'] as const
+export const CAPABILITIES = ['leaderElection', 'uncleanElection', 'heldFetch', 'verbatimAppend', 'truncation', 'epochBump', 'mirrorPidReset', 'stateFencing', 'readOnlyEnforcement'] as const
 export type Capability = (typeof CAPABILITIES)[number]
 
 export interface ContractFixture {

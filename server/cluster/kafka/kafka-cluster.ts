@@ -1,22 +1,24 @@
 import 'server-only'
 import type { Group } from '@/lib/api/groups'
 import { ClusterError } from '../errors'
-import type { IsolationLevel, MirrorHost, TopicDescription } from '../ports'
+import type { IsolationLevel, TopicDescription } from '../ports'
 import type { RecordsPage } from '../embedded/records-view'
 import { KafkaConnection, type KafkaConnectionConfig } from './connection'
 import { KafkaSourceCluster } from './kafka-source'
 import { readKafkaRecords } from './kafka-records'
 import { KafkaTopicAdmin } from './kafka-topic-admin'
-import { refusingMirrorHost } from './refusing-mirror-host'
+import { KafkaMirrorHost } from './kafka-mirror-host'
+import { KafkaStateTopic } from './kafka-state-topic'
 
 /**
  * A real Kafka cluster as the registry holds it (API.md "Clusters" of kind kafka): the SourceCluster the engine
- * mirrors from, the MirrorHost side (refused: the destination emulation is not built), the views the API
+ * mirrors from, the MirrorHost side (the destination emulation), the views the API
  * serves for every cluster — brokers, topics, partitions, records, groups — and topic administration.
  */
 export class KafkaCluster {
   readonly source: KafkaSourceCluster
-  readonly host: MirrorHost
+  /** The destination emulation (DESIGN.md §5): a mirror into this cluster produces in source order. */
+  readonly host: KafkaMirrorHost
   /** Create/delete topics, partitions, configs, delete-records, test produce, group offset commits. */
   readonly admin: KafkaTopicAdmin
   private lastBrokers: Array<{ id: number; alive: boolean }> = []
@@ -26,8 +28,10 @@ export class KafkaCluster {
     private readonly connection: KafkaConnection,
   ) {
     this.source = new KafkaSourceCluster(name, connection)
-    this.host = refusingMirrorHost(name, this.source)
     this.admin = new KafkaTopicAdmin(connection.admin, (suffix) => connection.client(suffix), (topic) => this.describeTopic(topic))
+    const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source)
+    this.source.answerHostedMirrorsFrom(state)
+    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state)
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
@@ -59,12 +63,13 @@ export class KafkaCluster {
     return this.lastBrokers
   }
 
-  describeTopics(): Promise<TopicDescription[]> {
-    return this.source.describeTopics()
+  /** The broker's topics, mirror topics flagged read-only with their mirror (offsets are the broker's own). */
+  async describeTopics(): Promise<TopicDescription[]> {
+    return this.host.flagMirrorTopics(await this.source.describeTopics())
   }
 
   async describeTopic(topic: string): Promise<TopicDescription> {
-    const [described] = await this.source.describeTopics([topic])
+    const [described] = await this.host.flagMirrorTopics(await this.source.describeTopics([topic]))
     if (!described) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
     return described
   }
@@ -91,6 +96,7 @@ export class KafkaCluster {
   }
 
   async close(): Promise<void> {
+    await this.host.close()
     await this.admin.close()
     await this.connection.close()
   }

@@ -19,6 +19,7 @@ import { wholeBatches } from './fetched-batches'
 import { KafkaMetadata } from './metadata-cache'
 import { errorName, fetchRequest, ISOLATION_LEVEL, offsetForLeaderEpochRequest, type FetchedPartition, type FetchPartitionSpec } from './protocol'
 import { PartitionOffsets } from './partition-offsets'
+import { STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 
 /**
  * SourceCluster over a real Kafka cluster (DESIGN.md §5): raw Fetch v12 read_uncommitted, so batches arrive
@@ -73,6 +74,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export class KafkaSourceCluster implements SourceCluster {
   readonly metadata: KafkaMetadata
   readonly offsets: PartitionOffsets
+  private hostedState: KafkaStateTopic | null = null
 
   constructor(
     readonly name: string,
@@ -87,7 +89,8 @@ export class KafkaSourceCluster implements SourceCluster {
   }
 
   async describeTopics(topics?: string[]): Promise<TopicDescription[]> {
-    const described = await this.metadata.topics(topics ?? null)
+    // The destination emulation's state topic is internal, as __mirror_state is on a native cluster.
+    const described = (await this.metadata.topics(topics ?? null)).filter((t) => topics !== undefined || t.name !== STATE_TOPIC)
     const configs = await this.dynamicConfigs(described.map((t) => t.name))
     const offsets = await this.offsets.of(described.flatMap((t) => t.partitions.map((p) => ({ topic: t.name, partition: p.partition }))))
     return described.map((topic) => ({
@@ -307,14 +310,23 @@ export class KafkaSourceCluster implements SourceCluster {
   }
 
   /**
-   * A Kafka cluster hosts no mirrors of this engine: the destination emulation (MirrorHost on Kafka, with its
-   * state topic) is not built, so there is no `__mirror_state` to answer from.
+   * The mirrors this cluster hosts as a destination, from its own state topic (kafka-state-topic.ts) once the
+   * cluster's MirrorHost side gave it; a cluster without one hosts none.
    */
-  async listHostedMirrors(): Promise<HostedMirror[]> {
-    return []
+  async listHostedMirrors(filter?: { topics?: string[] }): Promise<HostedMirror[]> {
+    if (!this.hostedState) return []
+    await this.hostedState.catchUp()
+    return this.hostedState.view.hostedMirrors(filter)
   }
 
-  async lastMirrorPositions(): Promise<Map<string, LastMirrorPosition>> {
-    return new Map()
+  async lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>> {
+    if (!this.hostedState) return new Map()
+    await this.hostedState.catchUp()
+    return this.hostedState.view.lastMirrorPositions(sourceClusterId, partitions)
+  }
+
+  /** Answers hosted mirrors and last mirror positions from this cluster's state topic. */
+  answerHostedMirrorsFrom(state: KafkaStateTopic): void {
+    this.hostedState = state
   }
 }

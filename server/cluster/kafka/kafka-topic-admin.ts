@@ -21,6 +21,13 @@ function headersOf(headers: Array<{ key: string; value: string | Uint8Array | nu
   return out
 }
 
+/** What this server refuses on a mirror topic; other clients of the cluster are detected, not refused (no authorizer). */
+function readOnlyError(description: TopicDescription): ClusterError {
+  return new ClusterError('TOPIC_READ_ONLY', `topic ${description.name} is the read-only destination of mirror ${description.mirror?.name ?? '(unknown)'}`, {
+    details: { topic: description.name, mirror: description.mirror?.name ?? null },
+  })
+}
+
 export class KafkaTopicAdmin {
   private producers: { idempotent?: Producer; plain?: Producer } = {}
 
@@ -85,8 +92,11 @@ export class KafkaTopicAdmin {
     return (await this.describe(topic)).configs
   }
 
-  async deleteRecords(tp: TopicPartition, beforeOffset: number): Promise<{ logStartOffset: number }> {
-    const partition = (await this.describe(tp.topic)).partitions.find((p) => p.partition === tp.partition)
+  /** Refused (TOPIC_READ_ONLY) on a mirror topic, except on the mirror path (`bypassReadOnly`). */
+  async deleteRecords(tp: TopicPartition, beforeOffset: number, options: { bypassReadOnly?: true } = {}): Promise<{ logStartOffset: number }> {
+    const description = await this.describe(tp.topic)
+    if (description.readOnly && !options.bypassReadOnly) throw readOnlyError(description)
+    const partition = description.partitions.find((p) => p.partition === tp.partition)
     if (!partition) throw new ClusterError('NOT_FOUND', `${tp.topic}-${tp.partition} does not exist`)
     if (beforeOffset > partition.highWatermark) {
       throw new ClusterError('OFFSET_OUT_OF_RANGE', `offset ${beforeOffset} is beyond the high watermark ${partition.highWatermark}`, { details: { logStartOffset: partition.logStartOffset, logEndOffset: partition.logEndOffset } })
@@ -118,6 +128,7 @@ export class KafkaTopicAdmin {
    */
   async produce(topic: string, options: ProduceOptions): Promise<ProduceResult> {
     const description = await this.describe(topic)
+    if (description.readOnly) throw readOnlyError(description)
     if (options.partition !== undefined && !description.partitions.some((p) => p.partition === options.partition)) {
       throw new ClusterError('NOT_FOUND', `${topic}-${options.partition} does not exist`)
     }

@@ -1,0 +1,200 @@
+import 'server-only'
+import type { Kafka, Message, Producer, Transaction } from 'kafkajs'
+import { decodeBatchRecords, readControlInfo } from '@/lib/log/record-batch'
+import type { BatchHeader } from '@/lib/log/types'
+import { uncompressed } from '../batch-decompression'
+import { ClusterError } from '../errors'
+import type { TopicPartition } from '../ports'
+import { toKafkaClusterError } from './connection'
+
+/**
+ * The destination side's producers (DESIGN.md §5): one source batch becomes one produce (one destination
+ * batch) with the records' keys, values, headers and timestamps. Batches outside transactions go through one
+ * idempotent producer; each open source transaction is reproduced by a transactional producer of its own per
+ * source producer and partition, so its COMMIT or ABORT lands where the source's did. The producer ids and
+ * epochs the broker assigns are its own. EndTxn answers before the coordinator writes the marker, so ending a
+ * transaction waits until the marker is in the log before anything else is produced to the partition.
+ */
+
+/** Kafka's transaction.max.timeout.ms default: a source transaction may stay open that long before the broker aborts ours. */
+const TRANSACTION_TIMEOUT_MS = 900_000
+const MARKER_WAIT_MS = 15_000
+
+export type EndMarker = 'COMMIT' | 'ABORT'
+
+export interface ProducedBatch {
+  /** Where the broker put the batch's first record. */
+  baseOffset: number
+  /** Source offset → destination offset of each record produced. */
+  records: Array<{ sourceOffset: number; destinationOffset: number }>
+}
+
+function headersOf(headers: Array<{ key: string; value: Uint8Array | null }>): Message['headers'] {
+  const out: Record<string, Buffer[]> = {}
+  for (const { key, value } of headers) (out[key] ??= []).push(value === null ? Buffer.alloc(0) : Buffer.from(value))
+  return out
+}
+
+export class EmulatedProducers {
+  /** One per partition: kafkajs keeps one request in flight per producer and broker, and partitions are mirrored in parallel. */
+  private readonly idempotent = new Map<string, Producer>()
+  /** By `${topic}/${partition}/${sourceProducerId}`. */
+  private readonly transactional = new Map<string, { producer: Producer; transaction: Transaction | null }>()
+
+  constructor(
+    private readonly client: (suffix: string) => Kafka,
+    /** Names the transactional ids, so two engines mirroring into one cluster never share one. */
+    private readonly idPrefix: string,
+    /** The broker's high watermark of a partition (every produce is acks=all: it is the log end). */
+    private readonly highWatermark: (tp: TopicPartition) => Promise<number>,
+  ) {}
+
+  private async connect(producer: Producer, what: string): Promise<Producer> {
+    try {
+      await producer.connect()
+    } catch (error) {
+      throw toKafkaClusterError(error, `connect ${what}`)
+    }
+    return producer
+  }
+
+  /** Produces one source data batch; `inTransaction` reproduces the source producer's open transaction. */
+  async produce(tp: TopicPartition, batch: Uint8Array, header: BatchHeader): Promise<ProducedBatch> {
+    const opened = uncompressed({ ...header, raw: batch })
+    const records = decodeBatchRecords(opened.raw, opened)
+    if (records.length === 0) return { baseOffset: -1, records: [] }
+    const messages: Message[] = records.map((record) => ({
+      partition: tp.partition,
+      key: record.key === null ? null : Buffer.from(record.key),
+      value: record.value === null ? null : Buffer.from(record.value),
+      timestamp: String(record.timestamp),
+      headers: headersOf(record.headers),
+    }))
+    const what = `produce to ${tp.topic}-${tp.partition}`
+    try {
+      const answers = header.isTransactional
+        ? await (await this.transactionOf(tp, header.producerId)).send({ topic: tp.topic, acks: -1, messages })
+        : await (await this.idempotentProducer(tp)).send({ topic: tp.topic, acks: -1, messages })
+      const answer = answers.find((a) => a.partition === tp.partition)
+      if (!answer || answer.errorCode !== 0) throw new ClusterError('SOURCE_UNAVAILABLE', `${what}: the broker did not acknowledge the batch`)
+      const baseOffset = Number(answer.baseOffset ?? answer.offset)
+      return { baseOffset, records: records.map((record, index) => ({ sourceOffset: record.offset, destinationOffset: baseOffset + index })) }
+    } catch (error) {
+      throw toKafkaClusterError(error, what)
+    }
+  }
+
+  /** True when a destination transaction is open for the source producer (it saw a data batch of it). */
+  hasTransaction(tp: TopicPartition, sourceProducerId: number): boolean {
+    return this.transactional.get(this.keyOf(tp, sourceProducerId))?.transaction != null
+  }
+
+  /**
+   * Commits or aborts the destination transaction of a source producer and waits until its marker is in the log
+   * (at `expectedOffset`). Returns false when no transaction of that producer is open here.
+   */
+  async end(tp: TopicPartition, sourceProducerId: number, marker: EndMarker, expectedOffset: number): Promise<boolean> {
+    const entry = this.transactional.get(this.keyOf(tp, sourceProducerId))
+    if (!entry?.transaction) return false
+    const { transaction } = entry
+    entry.transaction = null
+    try {
+      if (marker === 'COMMIT') await transaction.commit()
+      else await transaction.abort()
+    } catch (error) {
+      throw toKafkaClusterError(error, `${marker} the transaction of source producer ${sourceProducerId} on ${tp.topic}-${tp.partition}`)
+    }
+    const deadline = Date.now() + MARKER_WAIT_MS
+    while ((await this.highWatermark(tp)) <= expectedOffset) {
+      if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `the ${marker} marker of source producer ${sourceProducerId} did not reach ${tp.topic}-${tp.partition} within ${MARKER_WAIT_MS} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    return true
+  }
+
+  /**
+   * Initialises the transactional id of a source producer's destination transaction again, as a restarted
+   * server must: the coordinator aborts the transaction the previous server left open (its ABORT marker lands
+   * asynchronously). Resolves with the high watermark once the marker is in, or after `settleMs` when the old
+   * transaction held nothing on this partition (no marker then).
+   */
+  async fenceOrphan(tp: TopicPartition, sourceProducerId: number, fromOffset: number, settleMs = 3000): Promise<number> {
+    const key = this.keyOf(tp, sourceProducerId)
+    if (!this.transactional.has(key)) {
+      const transactionalId = this.transactionalIdOf(tp, sourceProducerId)
+      const producer = this.client(`mirror-txn-${tp.partition}-${sourceProducerId}`).producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, transactionTimeout: TRANSACTION_TIMEOUT_MS, allowAutoTopicCreation: false })
+      await this.connect(producer, `the transactional producer ${transactionalId}`)
+      try {
+        // kafkajs sends InitProducerId at the first transaction(), not at connect(); ending the empty transaction
+        // sends nothing (no partition was added), leaving the producer ready for the source's next records.
+        await (await producer.transaction()).abort()
+      } catch (error) {
+        throw toKafkaClusterError(error, `initialise ${transactionalId} again`)
+      }
+      this.transactional.set(key, { producer, transaction: null })
+    }
+    const deadline = Date.now() + settleMs
+    for (;;) {
+      const highWatermark = await this.highWatermark(tp)
+      if (highWatermark > fromOffset || Date.now() > deadline) return highWatermark
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+
+  /** Drops the producers of a partition (after a MIRROR_PID_RESET, or when the topic is rebuilt). */
+  async forget(tp: TopicPartition): Promise<void> {
+    const prefix = `${tp.topic}/${tp.partition}/`
+    const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix))
+    for (const [key] of gone) this.transactional.delete(key)
+    await Promise.allSettled(gone.map(([, entry]) => entry.producer.disconnect()))
+  }
+
+  private transactionalIdOf(tp: TopicPartition, sourceProducerId: number): string {
+    return `${this.idPrefix}-${tp.topic}-${tp.partition}-${sourceProducerId}`
+  }
+
+  private keyOf(tp: TopicPartition, sourceProducerId: number): string {
+    return `${tp.topic}/${tp.partition}/${sourceProducerId}`
+  }
+
+  private async idempotentProducer(tp: TopicPartition): Promise<Producer> {
+    const key = `${tp.topic}/${tp.partition}`
+    let producer = this.idempotent.get(key)
+    if (!producer) {
+      producer = await this.connect(this.client(`mirror-producer-${tp.partition}`).producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }), 'the mirror producer')
+      this.idempotent.set(key, producer)
+    }
+    return producer
+  }
+
+  private async transactionOf(tp: TopicPartition, sourceProducerId: number): Promise<Transaction> {
+    const key = this.keyOf(tp, sourceProducerId)
+    let entry = this.transactional.get(key)
+    if (!entry) {
+      const transactionalId = this.transactionalIdOf(tp, sourceProducerId)
+      const producer = this.client(`mirror-txn-${tp.partition}-${sourceProducerId}`).producer({
+        transactionalId,
+        idempotent: true,
+        maxInFlightRequests: 1,
+        transactionTimeout: TRANSACTION_TIMEOUT_MS,
+        allowAutoTopicCreation: false,
+      })
+      entry = { producer: await this.connect(producer, `the transactional producer ${transactionalId}`), transaction: null }
+      this.transactional.set(key, entry)
+    }
+    entry.transaction ??= await entry.producer.transaction()
+    return entry.transaction
+  }
+
+  /** The type of a control batch (COMMIT, ABORT, MIRROR_PID_RESET, or another control record). */
+  static controlType(batch: Uint8Array, header: BatchHeader): string {
+    return readControlInfo(batch, header).type
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.transactional.values()].map((e) => e.producer).concat([...this.idempotent.values()])
+    this.transactional.clear()
+    this.idempotent.clear()
+    await Promise.allSettled(all.map((p) => p.disconnect()))
+  }
+}

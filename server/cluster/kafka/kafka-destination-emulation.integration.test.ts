@@ -1,0 +1,139 @@
+/**
+ * What the Kafka destination emulation does where a native mirror would not need to (DESIGN.md §5), on the
+ * real test brokers (`npx tsx scripts/kafka/clusters.ts start`): offsets translated when the source cannot be
+ * mirrored from offset 0, group offsets synced through the table, a restarted server resuming from the
+ * destination's own state topic, and a client write to a read-only mirror topic detected (the test brokers
+ * have no authorizer, so it cannot be refused).
+ */
+import 'server-only'
+import { Kafka, logLevel, type Admin } from 'kafkajs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
+import { errorOf, summarizeBatches } from '../contract/contract'
+import type { FetchPartitionResult, TopicPartition } from '../ports'
+import { KafkaCluster } from './kafka-cluster'
+import { STATE_TOPIC } from './kafka-state-topic'
+import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
+
+const RUN = Date.now().toString(36)
+const TOPIC = `ke-shifted-${RUN}`
+const MIB = 1 << 20
+
+let brokers: TestClusters
+let sourceClient: KafkajsContractClient
+let destinationClient: KafkajsContractClient
+let source: KafkaCluster
+let destination: KafkaCluster
+let destinationAdmin: Admin
+const tp: TopicPartition = { topic: TOPIC, partition: 0 }
+
+async function fetchFrom(offset: number): Promise<Extract<FetchPartitionResult, { ok: true }>> {
+  const [result] = await source.source.fetch([{ ...tp, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+  if (!result?.ok) throw new Error(`fetch failed: ${JSON.stringify(result)}`)
+  return result
+}
+
+describe('Kafka destination emulation', () => {
+  beforeAll(async () => {
+    brokers = getTestClusters()
+    sourceClient = await kafkajsContractClient(brokers.a.bootstrap, 'kafka-emulation-a')
+    destinationClient = await kafkajsContractClient(brokers.b.bootstrap, 'kafka-emulation-b')
+    await sourceClient.forget(['ke-'])
+    await destinationClient.forget(['ke-', STATE_TOPIC])
+    source = await KafkaCluster.open('kafka-a', { bootstrapServers: [brokers.a.bootstrap] })
+    destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap] })
+    destinationAdmin = new Kafka({ clientId: 'kafka-emulation-admin', brokers: [brokers.b.bootstrap], logLevel: logLevel.NOTHING }).admin()
+    await destinationAdmin.connect()
+  })
+  afterAll(async () => {
+    await destinationAdmin?.disconnect()
+    await source?.close()
+    await destination?.close()
+    await sourceClient?.close()
+    await destinationClient?.close()
+  })
+
+  it('translates offsets when the source log starts above 0, shows the table, and syncs group offsets through it', async () => {
+    await sourceClient.createTopic(TOPIC, { partitions: 1 })
+    for (const value of ['a', 'b', 'c']) await sourceClient.produce(tp, [{ value }])
+    await sourceClient.deleteRecords(tp, 2)
+    await sourceClient.produce(tp, [{ key: 'd', value: 'd' }, { key: 'e', value: 'e' }])
+    const [described] = await source.source.describeTopics([TOPIC])
+    const { host } = destination
+    await host.createMirrorTopic({ name: TOPIC, topicId: described!.topicId, partitions: 1, mirror: 'shifted' })
+    expect(await host.truncateFullyAndStartAt(tp, 2)).toEqual({ removedRecords: 0 })
+    expect(await host.appendMirroredBatches(tp, (await fetchFrom(2)).records)).toMatchObject({ logEndOffset: 5, highWatermark: 5 })
+    expect(await host.describePartition(tp)).toMatchObject({ logStartOffset: 2, highWatermark: 5, logEndOffset: 5 })
+    // The broker holds source 2–4 at its 0–2.
+    const broker = await destination.source.describePartition(tp)
+    expect(broker).toMatchObject({ logStartOffset: 0, highWatermark: 3 })
+    const notes = host.emulationNotes(tp)!
+    expect(notes.notes.map((n) => n.code)).toContain('OFFSETS_TRANSLATED')
+    expect(notes.offsetTranslation).toEqual([{ sourceOffset: 2, destinationOffset: 0 }])
+
+    expect(await host.commitSyncedGroupOffset(`ke-group-${RUN}`, tp, 4)).toBe(true)
+    const [committed] = await destinationAdmin.fetchOffsets({ groupId: `ke-group-${RUN}`, topics: [TOPIC] })
+    expect(committed!.partitions).toEqual([expect.objectContaining({ partition: 0, offset: '2' })])
+    expect((await host.listGroupOffsets()).find((g) => g.groupId === `ke-group-${RUN}`)?.offsets).toEqual([expect.objectContaining({ ...tp, offset: 4 })])
+    // A client cannot truncate a Kafka log: the engine is told so, with the reason.
+    expect(await errorOf(() => host.truncateTo(tp, 3))).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('rebuild') })
+  })
+
+  it('resumes after a server restart from the state topic on the destination cluster', async () => {
+    await destination.close()
+    destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap] })
+    const { host } = destination
+    expect(await host.describePartition(tp)).toMatchObject({ logStartOffset: 2, logEndOffset: 5 })
+    expect((await host.describeTopics([TOPIC]))[0]).toMatchObject({ readOnly: true, mirror: { name: 'shifted' } })
+    await sourceClient.produce(tp, [{ value: 'f' }])
+    expect(await host.appendMirroredBatches(tp, (await fetchFrom(5)).records)).toMatchObject({ logEndOffset: 6 })
+    expect(await destination.source.describePartition(tp)).toMatchObject({ highWatermark: 4 })
+    expect(destination.host.emulationNotes(tp)!.offsetTranslation).toEqual([{ sourceOffset: 2, destinationOffset: 0 }])
+  })
+
+  it('after a restart, aborts the destination transaction the stopped server left open and reproduces the rest of the source transaction in a new one', async () => {
+    const orphan: TopicPartition = { topic: `ke-orphan-${RUN}`, partition: 0 }
+    await sourceClient.createTopic(orphan.topic, { partitions: 1 })
+    const transaction = await sourceClient.transactionalProducer(`ke-orphan-${RUN}`)
+    await transaction.send(orphan, [{ value: 'before the restart' }])
+    const [described] = await source.source.describeTopics([orphan.topic])
+    await destination.host.createMirrorTopic({ name: orphan.topic, topicId: described!.topicId, partitions: 1, mirror: 'orphans' })
+    const fetch = async (offset: number) => {
+      const [result] = await source.source.fetch([{ ...orphan, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+      if (!result?.ok) throw new Error(`fetch failed: ${JSON.stringify(result)}`)
+      return result.records
+    }
+    await destination.host.appendMirroredBatches(orphan, await fetch(0))
+    expect((await destination.host.openTransactions(orphan)).map((t) => t.producerId)).toEqual([transaction.producerId])
+
+    await destination.close()
+    destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap] })
+    expect((await destination.host.describePartition(orphan)).logEndOffset).toBe(1)
+    await transaction.send(orphan, [{ value: 'after the restart' }])
+    await transaction.commit()
+    expect(await destination.host.appendMirroredBatches(orphan, await fetch(1))).toMatchObject({ logEndOffset: 3 })
+    expect(await destination.host.openTransactions(orphan)).toEqual([])
+    const [onBroker] = await destination.source.fetch([{ ...orphan, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+    if (!onBroker?.ok) throw new Error('destination fetch failed')
+    expect(summarizeBatches(onBroker.records).map((b) => [b.baseOffset, b.type])).toEqual([
+      [0, 'DATA'],
+      [1, 'ABORT'],
+      [2, 'DATA'],
+      [3, 'COMMIT'],
+    ])
+    const notes = destination.host.emulationNotes(orphan)!
+    expect(notes.offsetTranslation).toEqual([{ sourceOffset: 1, destinationOffset: 2 }])
+    expect(notes.notes.map((n) => n.message).join(' ')).toContain('was open when the server stopped')
+  })
+
+  it('detects a client write to the read-only mirror topic and refuses to mirror on top of it', async () => {
+    await destinationClient.produce(tp, [{ value: 'written by someone else' }])
+    await sourceClient.produce(tp, [{ value: 'g' }])
+    const fetched = await fetchFrom(6)
+    const refused = await errorOf(() => destination.host.appendMirroredBatches(tp, fetched.records))
+    expect(refused).toMatchObject({ code: 'TOPIC_READ_ONLY', message: expect.stringContaining('no authorizer') })
+    expect((await destination.host.describePartition(tp)).logEndOffset).toBe(6)
+    expect(destination.host.emulationNotes(tp)!.notes.map((n) => n.code)).toContain('READ_ONLY_VIOLATED')
+    expect(destination.host.emulationNotes()!.notes.find((n) => n.code === 'READ_ONLY_DETECTED')?.message).toContain('no authorizer')
+  })
+})

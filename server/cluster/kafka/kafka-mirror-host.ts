@@ -1,0 +1,503 @@
+import 'server-only'
+// Over 400 lines on purpose: the MirrorHost port's 25 methods all read or update one per-partition emulation state under one per-partition lock; split across files, that state and lock would have to be shared.
+import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
+import { splitBatches } from '@/lib/log/record-batch'
+import { ClusterError } from '../errors'
+import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription, TopicPartition } from '../ports'
+import type { KafkaConnection } from './connection'
+import { EmulatedProducers } from './emulated-producer'
+import { emulationNotes, type EmulationNotes } from './emulation-notes'
+import type { KafkaSourceCluster } from './kafka-source'
+import { emptyPartitionEmulation, partitionKey, readPartitionEmulation, readTopicEmulation, topicKey, type PartitionEmulation, type TopicEmulation } from './kafka-mirror-state'
+import { EMULATION_KEY_PREFIX, STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
+import type { KafkaTopicAdmin } from './kafka-topic-admin'
+import { OffsetTranslation } from './offset-translation'
+import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
+import { scanControlRecord } from './control-scan'
+
+/**
+ * The MirrorHost port on a real Kafka cluster, by emulation (DESIGN.md §5; every point is also in
+ * `emulationNotes`, which the API and UI show). The engine sees the log in the source's offsets, as a native
+ * mirror would keep it; underneath, records are produced in source order (emulated-producer.ts), each
+ * answer's base offset is compared with the source batch's and a translation kept where they differ
+ * (offset-translation.ts), the leader epoch the engine bumps, the epoch cache of the mirrored batches, open
+ * transactions and MIRROR_PID_RESETs are recorded in the destination's state topic (kafka-state-topic.ts).
+ * What a client cannot do is refused with a coded reason: truncating below the log end (failback rebuilds the
+ * topic instead). Read-only is detected: a log end that moved without our produce fails the partition.
+ */
+export class KafkaMirrorHost implements MirrorHost {
+  private loading: Promise<void> | null = null
+  private readonly topics = new Map<string, TopicEmulation>()
+  private readonly partitions = new Map<string, PartitionEmulation>()
+  private readonly locks = new Map<string, Promise<unknown>>()
+  private readonly producers: EmulatedProducers
+  private authorizer: 'absent' | 'present' | 'unknown' = 'unknown'
+
+  constructor(
+    readonly name: string,
+    private readonly connection: KafkaConnection,
+    private readonly source: KafkaSourceCluster,
+    private readonly admin: KafkaTopicAdmin,
+    private readonly state: KafkaStateTopic,
+  ) {
+    this.producers = new EmulatedProducers((suffix) => connection.client(suffix), `mirrorboard-${name}`, (tp) => this.brokerHighWatermark(tp))
+  }
+
+  // ---- state ----
+
+  private ready(): Promise<void> {
+    this.loading ??= this.load().catch((error: unknown) => {
+      this.loading = null
+      throw error
+    })
+    return this.loading
+  }
+
+  private async load(): Promise<void> {
+    await this.state.catchUp()
+    for (const { key, value } of this.state.emulationRecords()) {
+      const parsed: unknown = value === null ? null : JSON.parse(value)
+      const topic = readTopicEmulation(parsed)
+      const partition = readPartitionEmulation(parsed)
+      if (key.startsWith(topicKey(''))) {
+        const name = key.slice(topicKey('').length)
+        if (topic) this.topics.set(name, topic)
+        else this.topics.delete(name)
+        continue
+      }
+      // emulation/partition/<topic>/<partition>: Kafka topic names have no '/'.
+      const [, , name, index] = key.split('/')
+      if (partition) this.partitions.set(`${partition.topic}-${partition.partition}`, partition)
+      else this.partitions.delete(`${name}-${index}`)
+    }
+    for (const e of this.partitions.values()) if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
+    this.authorizer = await this.connection.admin.describeAcls({ resourceType: 1, permissionType: 1, operation: 1, resourcePatternType: 1 }).then(
+      () => 'present' as const,
+      (error: unknown) => ((error as { type?: string }).type === 'SECURITY_DISABLED' ? ('absent' as const) : ('unknown' as const)),
+    )
+  }
+
+  /**
+   * A server that stopped with source transactions open left their destination transactions open too, and a
+   * client cannot continue another producer's transaction: initialising each transactional id again makes the
+   * coordinator abort it. The ABORT marker it writes has no source offset (the translation shifts past it); the
+   * source transaction's later records and its marker go into a new destination transaction, so the destination
+   * keeps only that part of it. Noted on the partition.
+   */
+  private async recoverOrphans(e: PartitionEmulation): Promise<void> {
+    const translation = new OffsetTranslation(e.translation)
+    for (const orphan of [...e.openTransactions].sort((a, b) => a.firstOffset - b.firstOffset)) {
+      const highWatermark = await this.producers.fenceOrphan(e, orphan.producerId, e.destinationLogEndOffset)
+      if (highWatermark > e.destinationLogEndOffset) {
+        e.destinationLogEndOffset = highWatermark
+        translation.record(e.logEndOffset, highWatermark)
+      }
+      note(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when the server stopped: the destination aborted what it held (a client cannot resume another producer's transaction); its later records go into a new destination transaction`)
+    }
+    e.translation = translation.entries()
+    await this.persist([{ partition: e }])
+  }
+
+  private persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+    return this.state.append(
+      entries.map((e) =>
+        e.topic ? { key: topicKey(e.topic.topic), value: JSON.stringify(e.topic) } : { key: partitionKey(e.partition!.topic, e.partition!.partition), value: JSON.stringify(e.partition) },
+      ),
+    )
+  }
+
+  /** Runs `action` alone on the partition: appends, markers and truncation of one partition never interleave. */
+  private exclusive<T>(tp: TopicPartition, action: () => Promise<T>): Promise<T> {
+    const key = `${tp.topic}-${tp.partition}`
+    const run = (this.locks.get(key) ?? Promise.resolve()).then(action)
+    this.locks.set(key, run.catch(() => undefined))
+    return run
+  }
+
+  private async partitionOf(tp: TopicPartition): Promise<PartitionEmulation> {
+    await this.ready()
+    const key = `${tp.topic}-${tp.partition}`
+    const known = this.partitions.get(key)
+    if (known) return known
+    if (!this.topics.has(tp.topic)) throw new ClusterError('VALIDATION_FAILED', `${tp.topic} is not a mirror topic on ${this.name}`, { details: { ...tp } })
+    // A partition added after the topic was created (createMirrorPartitions): it starts where the broker's does.
+    const real = await this.source.describePartition(tp)
+    const created = emptyPartitionEmulation(tp.topic, tp.partition, real.highWatermark, real.leaderEpoch)
+    this.partitions.set(key, created)
+    return created
+  }
+
+  /** One ListOffsets (latest) to the leader: asked before every append, so lighter than a full describe. */
+  private async brokerHighWatermark(tp: TopicPartition): Promise<number> {
+    await this.source.metadata.ensure([tp.topic])
+    const leader = this.source.metadata.cached(tp)?.leader ?? -1
+    if (leader >= 0) {
+      const answers = await this.connection.send(leader, listOffsetsRequest(ISOLATION_LEVEL.read_uncommitted, [{ topic: tp.topic, partitions: [{ partition: tp.partition, timestamp: LATEST_TIMESTAMP }] }]))
+      const answer = answers.find((a) => a.topic === tp.topic && a.partition === tp.partition)
+      if (answer && errorName(answer.errorCode) === 'NONE') return answer.offset
+    }
+    // A moved or missing leader: the full lookup refreshes metadata and retries.
+    return (await this.source.offsets.of([tp])).get(`${tp.topic}-${tp.partition}`)!.highWatermark
+  }
+
+  /** Read-only without an authorizer: a broker log end beyond our last produce was written by someone else. */
+  private async checkUntouched(e: PartitionEmulation): Promise<void> {
+    if (e.readOnlyViolation === null) {
+      const actual = await this.brokerHighWatermark(e)
+      if (actual !== e.destinationLogEndOffset) {
+        e.readOnlyViolation = `the destination log end is ${actual}, the mirror last produced up to ${e.destinationLogEndOffset}: another client wrote to (or deleted from) the read-only mirror topic (${this.authorizer === 'present' ? 'DENY WRITE ACLs are not applied by this version' : 'the cluster has no authorizer'}, so read-only is detected, not enforced)`
+        await this.persist([{ partition: e }])
+      }
+    }
+    if (e.readOnlyViolation !== null) throw new ClusterError('TOPIC_READ_ONLY', e.readOnlyViolation, { details: { topic: e.topic, partition: e.partition } })
+  }
+
+  // ---- reads ----
+
+  async clusterId(): Promise<string> {
+    return this.source.clusterId()
+  }
+
+  private overlayPartition(topic: string, real: PartitionDescription): PartitionDescription {
+    const e = this.partitions.get(`${topic}-${real.partition}`)
+    const t = this.topics.get(topic)
+    if (!e || !t) return real
+    const translation = new OffsetTranslation(e.translation)
+    // Once writable again (STOPPED), clients write after our records: the broker's end, in source terms.
+    const logEndOffset = t.readOnly ? e.logEndOffset : Math.max(e.logEndOffset, translation.toSource(real.highWatermark))
+    const firstOpen = e.openTransactions.reduce((min, txn) => Math.min(min, txn.firstOffset), Number.POSITIVE_INFINITY)
+    return {
+      ...real,
+      leaderEpoch: e.leaderEpoch,
+      logStartOffset: e.logStartOffset,
+      highWatermark: logEndOffset,
+      lastStableOffset: t.readOnly ? Math.min(firstOpen, logEndOffset) : Math.max(e.logEndOffset, translation.toSource(real.lastStableOffset)),
+      logEndOffset,
+    }
+  }
+
+  private overlayTopic(description: TopicDescription): TopicDescription {
+    const t = this.topics.get(description.name)
+    if (!t) return description
+    return {
+      ...description,
+      topicId: t.topicId,
+      readOnly: t.readOnly,
+      mirror: t.mirror === null ? null : { name: t.mirror },
+      partitions: description.partitions.map((p) => this.overlayPartition(description.name, p)),
+    }
+  }
+
+  /** Marks the mirror topics among broker descriptions read-only with their mirror, leaving the broker's offsets. */
+  async flagMirrorTopics(descriptions: TopicDescription[]): Promise<TopicDescription[]> {
+    await this.ready()
+    return descriptions.map((d) => {
+      const t = this.topics.get(d.name)
+      return t && t.brokerTopicId === d.topicId ? { ...d, readOnly: t.readOnly, mirror: t.mirror === null ? null : { name: t.mirror } } : d
+    })
+  }
+
+  async describeTopics(topics?: string[]): Promise<TopicDescription[]> {
+    await this.ready()
+    const described = await this.source.describeTopics(topics?.filter((t) => t !== STATE_TOPIC))
+    // A topic deleted and created again by someone else is not the mirror topic any more.
+    return described.filter((t) => t.name !== STATE_TOPIC).map((t) => (this.topics.get(t.name)?.brokerTopicId === t.topicId ? this.overlayTopic(t) : t))
+  }
+
+  async describePartition(tp: TopicPartition): Promise<PartitionDescription> {
+    await this.ready()
+    return this.overlayPartition(tp.topic, await this.source.describePartition(tp))
+  }
+
+  async latestEpoch(tp: TopicPartition): Promise<number> {
+    return new LeaderEpochCache((await this.partitionOf(tp)).epochs).latestEpoch()
+  }
+
+  async latestEpochs(tps: TopicPartition[]): Promise<number[]> {
+    return Promise.all(tps.map((tp) => this.latestEpoch(tp)))
+  }
+
+  async endOffsetForEpoch(tp: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset> {
+    const e = await this.partitionOf(tp)
+    return new LeaderEpochCache(e.epochs).endOffsetFor(leaderEpoch, e.logEndOffset)
+  }
+
+  async epochForOffset(tp: TopicPartition, offset: number): Promise<number> {
+    return new LeaderEpochCache((await this.partitionOf(tp)).epochs).epochForOffset(offset)
+  }
+
+  async openTransactions(tp: TopicPartition): Promise<OpenTransaction[]> {
+    const e = await this.partitionOf(tp)
+    return [...e.openTransactions].sort((a, b) => a.firstOffset - b.firstOffset).map(({ producerId, producerEpoch, firstOffset }) => ({ producerId, producerEpoch, firstOffset }))
+  }
+
+  async findControlRecord(tp: TopicPartition, type: 'MIRROR_PID_RESET' | 'ABORT' | 'COMMIT', fromOffset: number): Promise<number | null> {
+    const e = await this.partitionOf(tp)
+    if (type === 'MIRROR_PID_RESET') return e.pidResets.find((offset) => offset >= fromOffset) ?? null
+    const translation = new OffsetTranslation(e.translation)
+    const found = await scanControlRecord(this.source, tp, type, translation.toDestination(fromOffset))
+    return found === null ? null : translation.toSource(found)
+  }
+
+  async listGroupOffsets(): Promise<GroupOffsets[]> {
+    await this.ready()
+    const groups = await this.source.listGroupOffsets()
+    return groups.map((group) => ({
+      ...group,
+      offsets: group.offsets.map((o) => {
+        const e = this.partitions.get(`${o.topic}-${o.partition}`)
+        return e ? { ...o, offset: new OffsetTranslation(e.translation).toSource(o.offset) } : o
+      }),
+    }))
+  }
+
+  async readMirrorState(): Promise<Array<{ key: string; value: string | null }>> {
+    await this.state.catchUp()
+    return this.state.engineRecords()
+  }
+
+  /**
+   * What is emulated, for the API's `emulation` notes: for a mirror into this cluster (no partition given), or
+   * for one mirror partition (null when it is not one). Synchronous, from memory: the API reads it per request.
+   */
+  emulationNotes(tp?: TopicPartition): EmulationNotes | null {
+    if (!tp) return emulationNotes({ authorizer: this.authorizer })
+    const partition = this.partitions.get(`${tp.topic}-${tp.partition}`)
+    return partition ? emulationNotes({ partition, authorizer: this.authorizer }) : null
+  }
+
+  // ---- topics ----
+
+  async createMirrorTopic(spec: { name: string; topicId: string; partitions: number; replicationFactor?: number; configs?: Record<string, string>; mirror: string }): Promise<TopicDescription> {
+    await this.ready()
+    const existing = await this.source.describeTopics()
+    const taken = [...this.topics.values()].find((t) => t.topicId === spec.topicId && existing.some((d) => d.name === t.topic && d.topicId === t.brokerTopicId))
+    if (taken) throw new ClusterError('CONFLICT', `topic id ${spec.topicId} is already mirrored into ${taken.topic}`, { details: { topic: taken.topic, topicId: spec.topicId } })
+    const created = await this.admin.createTopic({ name: spec.name, partitions: spec.partitions, ...(spec.replicationFactor === undefined ? {} : { replicationFactor: spec.replicationFactor }), configs: spec.configs ?? {} })
+    const topic: TopicEmulation = { topic: spec.name, topicId: spec.topicId, brokerTopicId: created.topicId, mirror: spec.mirror, readOnly: true }
+    this.topics.set(spec.name, topic)
+    const partitions = created.partitions.map((p) => emptyPartitionEmulation(spec.name, p.partition, p.highWatermark, p.leaderEpoch))
+    for (const p of partitions) this.partitions.set(`${spec.name}-${p.partition}`, p)
+    await this.persist([{ topic }, ...partitions.map((partition) => ({ partition }))])
+    return this.overlayTopic(created)
+  }
+
+  async createMirrorPartitions(topic: string, totalCount: number): Promise<void> {
+    const [current] = await this.source.describeTopics([topic])
+    if (!current) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
+    if (totalCount > current.partitions.length) await this.admin.createPartitions(topic, totalCount)
+  }
+
+  async alterTopicConfigs(topic: string, configs: Record<string, string>): Promise<void> {
+    await this.admin.updateTopicConfigs(topic, { set: configs })
+  }
+
+  async setReadOnly(topic: string, readOnly: boolean, mirror: string | null): Promise<void> {
+    await this.ready()
+    let t = this.topics.get(topic)
+    if (!t) {
+      const [real] = await this.source.describeTopics([topic])
+      if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
+      t = { topic, topicId: real.topicId, brokerTopicId: real.topicId, mirror, readOnly }
+    }
+    t = { ...t, readOnly, mirror }
+    this.topics.set(topic, t)
+    await this.persist([{ topic: t }])
+  }
+
+  // ---- the mirror path ----
+
+  async appendMirroredBatches(tp: TopicPartition, records: Uint8Array): Promise<{ logEndOffset: number; highWatermark: number; lastBatchEpoch: number }> {
+    return this.exclusive(tp, async () => {
+      const e = await this.partitionOf(tp)
+      const batches = splitBatches(records)
+      if (batches.length === 0) return { logEndOffset: e.logEndOffset, highWatermark: e.logEndOffset, lastBatchEpoch: new LeaderEpochCache(e.epochs).latestEpoch() }
+      const first = batches[0]!.header
+      if (first.baseOffset < e.logEndOffset) {
+        throw new ClusterError('OFFSET_OUT_OF_RANGE', `batch at ${first.baseOffset} is below the log end offset ${e.logEndOffset} of ${tp.topic}-${tp.partition}`, { details: { logStartOffset: e.logStartOffset, logEndOffset: e.logEndOffset } })
+      }
+      const highest = batches.reduce((max, { header }) => Math.max(max, header.partitionLeaderEpoch), -1)
+      if (highest > e.leaderEpoch) {
+        throw new ClusterError('MIRROR_LEADER_EPOCH_EXCEEDED', `batch epoch ${highest} is above the leader epoch ${e.leaderEpoch} of ${tp.topic}-${tp.partition}`)
+      }
+      await this.checkUntouched(e)
+      const translation = new OffsetTranslation(e.translation)
+      const epochs = new LeaderEpochCache(e.epochs)
+      try {
+        for (const { header, position } of batches) {
+          const batch = records.subarray(position, position + header.sizeInBytes)
+          if (header.isControl) await this.mirrorControlBatch(tp, e, translation, batch, header)
+          else {
+            if (header.isTransactional && !e.openTransactions.some((t) => t.producerId === header.producerId)) {
+              e.openTransactions.push({ producerId: header.producerId, producerEpoch: header.producerEpoch, firstOffset: header.baseOffset })
+            }
+            const produced = await this.producers.produce(tp, batch, header)
+            if (produced.records.length > 0 && produced.baseOffset !== e.destinationLogEndOffset) {
+              e.readOnlyViolation = `the broker put source batch ${header.baseOffset} at ${produced.baseOffset}, after ${e.destinationLogEndOffset}: another client wrote to the read-only mirror topic meanwhile`
+            }
+            for (const r of produced.records) translation.record(r.sourceOffset, r.destinationOffset)
+            if (produced.records.length > 0) e.destinationLogEndOffset = produced.baseOffset + produced.records.length
+            if (produced.records.length < header.lastOffset - header.baseOffset + 1) {
+              note(e, header.baseOffset, `source batch ${header.baseOffset}–${header.lastOffset} holds ${produced.records.length} records (compacted): offsets are translated from here`)
+            }
+          }
+          if (header.partitionLeaderEpoch >= 0) epochs.assign(header.partitionLeaderEpoch, header.baseOffset)
+          e.logEndOffset = header.lastOffset + 1
+          // The next source offset goes where the broker's log ends now (a record we could not write shifts it).
+          translation.record(e.logEndOffset, e.destinationLogEndOffset)
+        }
+      } finally {
+        e.translation = translation.entries()
+        e.epochs = epochs.entries()
+        await this.persist([{ partition: e }])
+      }
+      if (e.readOnlyViolation !== null) throw new ClusterError('TOPIC_READ_ONLY', e.readOnlyViolation, { details: { ...tp } })
+      return { logEndOffset: e.logEndOffset, highWatermark: e.logEndOffset, lastBatchEpoch: batches.at(-1)!.header.partitionLeaderEpoch }
+    })
+  }
+
+  private async mirrorControlBatch(tp: TopicPartition, e: PartitionEmulation, translation: OffsetTranslation, batch: Uint8Array, header: Parameters<typeof EmulatedProducers.controlType>[1]): Promise<void> {
+    const type = EmulatedProducers.controlType(batch, header)
+    if (type === 'COMMIT' || type === 'ABORT') {
+      const expected = e.destinationLogEndOffset
+      if (await this.producers.end(tp, header.producerId, type, expected)) {
+        translation.record(header.baseOffset, expected)
+        e.destinationLogEndOffset = expected + 1
+      } else note(e, header.baseOffset, `${type} of source producer ${header.producerId} ends a transaction this mirror never saw a record of: not reproduced`)
+      e.openTransactions = e.openTransactions.filter((t) => t.producerId !== header.producerId)
+      return
+    }
+    if (type === 'MIRROR_PID_RESET') {
+      e.pidResets.push(header.baseOffset)
+      e.openTransactions = []
+      await this.producers.forget(tp)
+      note(e, header.baseOffset, 'the source MIRROR_PID_RESET cannot be written by a client: recorded in the mirror state')
+      return
+    }
+    note(e, header.baseOffset, `control record ${type} cannot be written by a client: not reproduced`)
+  }
+
+  async truncateTo(tp: TopicPartition, offset: number): Promise<{ removedRecords: number; logEndOffset: number }> {
+    return this.exclusive(tp, async () => {
+      const e = await this.partitionOf(tp)
+      if (offset >= e.logEndOffset) return { removedRecords: 0, logEndOffset: e.logEndOffset }
+      throw new ClusterError('VALIDATION_FAILED', `${tp.topic}-${tp.partition} is on a Kafka cluster: a client cannot truncate it to ${offset} (log end ${e.logEndOffset}); failback rebuilds the topic instead`, {
+        details: { ...tp, offset, logEndOffset: e.logEndOffset, emulation: 'rebuild' },
+      })
+    })
+  }
+
+  async truncateFullyAndStartAt(tp: TopicPartition, offset: number): Promise<{ removedRecords: number }> {
+    return this.exclusive(tp, async () => {
+      const e = await this.partitionOf(tp)
+      if (e.logEndOffset !== e.logStartOffset && e.logEndOffset !== offset) {
+        throw new ClusterError('VALIDATION_FAILED', `${tp.topic}-${tp.partition} is on a Kafka cluster and holds records: a client cannot empty it; failback rebuilds the topic instead`, {
+          details: { ...tp, offset, emulation: 'rebuild' },
+        })
+      }
+      // Nothing to remove: the log (re)starts at the source's offset, wherever the broker's end is.
+      e.logStartOffset = offset
+      e.logEndOffset = offset
+      e.epochs = []
+      const translation = new OffsetTranslation(e.translation)
+      translation.record(offset, e.destinationLogEndOffset)
+      e.translation = translation.entries()
+      await this.persist([{ partition: e }])
+      return { removedRecords: 0 }
+    })
+  }
+
+  async deleteRecordsBefore(tp: TopicPartition, offset: number): Promise<void> {
+    await this.exclusive(tp, async () => {
+      const e = await this.partitionOf(tp)
+      const target = Math.min(offset, e.logEndOffset)
+      if (target <= e.logStartOffset) return
+      await this.admin.deleteRecords(tp, Math.min(new OffsetTranslation(e.translation).toDestination(target), e.destinationLogEndOffset), { bypassReadOnly: true })
+      e.logStartOffset = target
+      await this.persist([{ partition: e }])
+    })
+  }
+
+  async bumpLeaderEpoch(tp: TopicPartition, minimumEpoch: number): Promise<number> {
+    return this.exclusive(tp, async () => {
+      const e = await this.partitionOf(tp)
+      if (minimumEpoch > e.leaderEpoch) {
+        e.leaderEpoch = minimumEpoch
+        await this.persist([{ partition: e }])
+      }
+      return e.leaderEpoch
+    })
+  }
+
+  async appendAbortMarkers(tp: TopicPartition, producers: Array<{ producerId: number; producerEpoch: number }>): Promise<{ offsets: number[] }> {
+    return this.exclusive(tp, async () => {
+      const e = await this.partitionOf(tp)
+      await this.checkUntouched(e)
+      const translation = new OffsetTranslation(e.translation)
+      const epochs = new LeaderEpochCache(e.epochs)
+      const offsets: number[] = []
+      try {
+        for (const { producerId } of producers) {
+          const expected = e.destinationLogEndOffset
+          if (!(await this.producers.end(tp, producerId, 'ABORT', expected))) {
+            // Its destination transaction was already aborted when a restarted server took over (recoverOrphans).
+            note(e, e.logEndOffset, `ABORT of source producer ${producerId}: the destination already aborted its transaction after a server restart; no marker written`)
+            e.openTransactions = e.openTransactions.filter((t) => t.producerId !== producerId)
+            continue
+          }
+          translation.record(e.logEndOffset, expected)
+          offsets.push(e.logEndOffset)
+          epochs.assign(e.leaderEpoch, e.logEndOffset)
+          e.logEndOffset += 1
+          e.destinationLogEndOffset = expected + 1
+          e.openTransactions = e.openTransactions.filter((t) => t.producerId !== producerId)
+        }
+      } finally {
+        e.translation = translation.entries()
+        e.epochs = epochs.entries()
+        await this.persist([{ partition: e }])
+      }
+      return { offsets }
+    })
+  }
+
+  async appendMirrorPidReset(tp: TopicPartition): Promise<{ offset: number }> {
+    return this.exclusive(tp, async () => {
+      const e = await this.partitionOf(tp)
+      // No client can write the record: it is kept in the mirror state, at the offset it would have taken.
+      e.pidResets.push(e.logEndOffset)
+      e.openTransactions = []
+      await this.producers.forget(tp)
+      await this.persist([{ partition: e }])
+      return { offset: e.logEndOffset }
+    })
+  }
+
+  async commitSyncedGroupOffset(groupId: string, tp: TopicPartition, offset: number): Promise<boolean> {
+    const e = await this.partitionOf(tp)
+    if (offset < 0 || offset > e.logEndOffset) {
+      throw new ClusterError('OFFSET_OUT_OF_RANGE', `offset ${offset} is outside [${e.logStartOffset}, ${e.logEndOffset}] of ${tp.topic}-${tp.partition}`, { details: { logStartOffset: e.logStartOffset, logEndOffset: e.logEndOffset } })
+    }
+    const { groups } = await this.connection.admin.describeGroups([groupId])
+    if ((groups[0]?.members.length ?? 0) > 0) return false
+    await this.admin.commitOffsets(groupId, [{ ...tp, offset: new OffsetTranslation(e.translation).toDestination(offset) }])
+    return true
+  }
+
+  async appendMirrorState(entries: MirrorStateAppendEntry[]): Promise<void> {
+    if (entries.some((e) => e.key.startsWith(EMULATION_KEY_PREFIX))) {
+      throw new ClusterError('VALIDATION_FAILED', `mirror state keys starting with ${EMULATION_KEY_PREFIX} belong to the Kafka destination emulation`)
+    }
+    await this.ready()
+    await this.state.append(entries)
+  }
+
+  async close(): Promise<void> {
+    await this.producers.close()
+    await this.state.close()
+  }
+}
+
+function note(e: PartitionEmulation, sourceOffset: number, reason: string): void {
+  e.skipped = [...e.skipped, { sourceOffset, reason }].slice(-20)
+}

@@ -1,0 +1,106 @@
+import 'server-only'
+import type { EpochEntry } from '@/lib/log/types'
+import { EMULATION_KEY_PREFIX } from './kafka-state-topic'
+import type { TranslationSegment } from './offset-translation'
+
+/**
+ * What the destination emulation must remember per mirror topic and partition, because the broker cannot hold
+ * it (DESIGN.md §5): all offsets below are the *source's* (the engine's view of the log), except
+ * `destinationLogEndOffset`. Kept in the destination's state topic under `emulation/…` keys, so a restarted
+ * server resumes from the cluster itself.
+ */
+
+export interface TopicEmulation {
+  topic: string
+  /** The source topic's id, which the engine matches on (a client cannot choose a Kafka topic id). */
+  topicId: string
+  /** The id the destination broker gave the topic. */
+  brokerTopicId: string
+  mirror: string | null
+  readOnly: boolean
+}
+
+export interface EmulatedTransaction {
+  /** The source producer whose open transaction a destination transactional producer of its own reproduces. */
+  producerId: number
+  producerEpoch: number
+  /** Source offset of the transaction's first record in this partition. */
+  firstOffset: number
+}
+
+export interface PartitionEmulation {
+  topic: string
+  partition: number
+  logStartOffset: number
+  logEndOffset: number
+  /** The broker's log end offset after our last produce: anything beyond it was written by someone else. */
+  destinationLogEndOffset: number
+  /** The epoch bumps ask for; the broker's own leader epoch is unrelated (no client can raise it). */
+  leaderEpoch: number
+  /** Leader-epoch cache of the mirrored source batches. */
+  epochs: EpochEntry[]
+  translation: TranslationSegment[]
+  openTransactions: EmulatedTransaction[]
+  /** Source offsets where a MIRROR_PID_RESET stands (recorded here: no client can write one). */
+  pidResets: number[]
+  /** Source offsets of records with no destination counterpart, and why (at most the last 20). */
+  skipped: Array<{ sourceOffset: number; reason: string }>
+  /** Set once the log end moved without our produce (no authorizer: read-only is detected, not enforced). */
+  readOnlyViolation: string | null
+}
+
+export const topicKey = (topic: string) => `${EMULATION_KEY_PREFIX}topic/${topic}`
+export const partitionKey = (topic: string, partition: number) => `${EMULATION_KEY_PREFIX}partition/${topic}/${partition}`
+
+export function emptyPartitionEmulation(topic: string, partition: number, destinationLogEndOffset: number, leaderEpoch: number): PartitionEmulation {
+  return {
+    topic,
+    partition,
+    logStartOffset: destinationLogEndOffset,
+    logEndOffset: destinationLogEndOffset,
+    destinationLogEndOffset,
+    leaderEpoch,
+    epochs: [],
+    translation: [],
+    openTransactions: [],
+    pidResets: [],
+    skipped: [],
+    readOnlyViolation: null,
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null
+}
+
+export function readTopicEmulation(value: unknown): TopicEmulation | null {
+  if (!isObject(value) || typeof value.topic !== 'string' || typeof value.topicId !== 'string' || typeof value.readOnly !== 'boolean') return null
+  return {
+    topic: value.topic,
+    topicId: value.topicId,
+    brokerTopicId: typeof value.brokerTopicId === 'string' ? value.brokerTopicId : '',
+    mirror: typeof value.mirror === 'string' ? value.mirror : null,
+    readOnly: value.readOnly,
+  }
+}
+
+export function readPartitionEmulation(value: unknown): PartitionEmulation | null {
+  if (!isObject(value) || typeof value.topic !== 'string' || typeof value.partition !== 'number') return null
+  const numbers = ['logStartOffset', 'logEndOffset', 'destinationLogEndOffset', 'leaderEpoch'] as const
+  if (numbers.some((field) => typeof value[field] !== 'number')) return null
+  if (!Array.isArray(value.epochs) || !Array.isArray(value.translation) || !Array.isArray(value.openTransactions)) return null
+  return {
+    topic: value.topic,
+    partition: value.partition,
+    logStartOffset: value.logStartOffset as number,
+    logEndOffset: value.logEndOffset as number,
+    destinationLogEndOffset: value.destinationLogEndOffset as number,
+    leaderEpoch: value.leaderEpoch as number,
+    epochs: value.epochs as EpochEntry[],
+    translation: value.translation as TranslationSegment[],
+    openTransactions: value.openTransactions as EmulatedTransaction[],
+    pidResets: Array.isArray(value.pidResets) ? (value.pidResets as number[]) : [],
+    skipped: Array.isArray(value.skipped) ? (value.skipped as PartitionEmulation['skipped']) : [],
+    readOnlyViolation: typeof value.readOnlyViolation === 'string' ? value.readOnlyViolation : null,
+  }
+}
