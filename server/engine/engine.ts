@@ -28,8 +28,8 @@ import { dispatchAll } from './runner/dispatch-all'
 import { PartitionRunner, type RunnerEnvironment } from './runner/partition-runner'
 import { transitionContext } from './runner/transition-context'
 import { EngineState } from './state/engine-state'
+import type { PublishedPartitionChange } from './state/partition-changes'
 import type { MirrorRuntime } from './state/mirror-runtime'
-import { newPartitionRuntime } from './state/partition-runtime'
 import { replayMirrorState } from './state/replay'
 import { syncMirror } from './syncs/topic-sync'
 import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -174,7 +174,7 @@ export class MirrorEngine {
     for (const topic of await host.describeTopics(definition.topics)) {
       for (const { partition } of topic.partitions) {
         if (mirror.partitions.has({ topic: topic.name, partition })) continue
-        const runtime = newPartitionRuntime(definition.name, topic.name, topic.topicId, partition, createMirrorPartition(this.ctx.now()))
+        const runtime = this.state.newPartition({ mirror: definition.name, topic: topic.name, topicId: topic.topicId, partition }, createMirrorPartition(this.ctx.now()))
         mirror.partitions.set(runtime, runtime)
         missing.push(runtime)
       }
@@ -185,11 +185,18 @@ export class MirrorEngine {
   /** Resolves once no partition has work queued (restores, failovers, API requests): for tests and scripts. */
   async settle(): Promise<void> {
     for (;;) {
-      const locks = this.state.locks()
+      const locks = this.locks()
       await Promise.all(locks)
-      const after = this.state.locks()
+      const after = this.locks()
       if (after.length === locks.length && after.every((lock, i) => lock === locks[i])) return
     }
+  }
+
+  /** Every partition's lock as of now: settle() waits until a look finds no new ones. */
+  private locks(): Array<Promise<void>> {
+    const locks: Array<Promise<void>> = []
+    for (const mirror of this.state.all()) for (const runtime of mirror.partitions.values()) locks.push(this.runner.lockOf(runtime))
+    return locks
   }
 
   startBackground(intervalMs = 100): void {
@@ -216,6 +223,11 @@ export class MirrorEngine {
 
   subscribe(listener: (event: EngineEvent) => void): () => void {
     return this.state.subscribe(listener)
+  }
+
+  /** @internal visible for testing: every change of a partition's runtime, as its one write path publishes it. */
+  subscribePartitionChanges(listener: (published: PublishedPartitionChange) => void): () => void {
+    return this.state.changes.subscribe(listener)
   }
 
   // ONE ITERATION

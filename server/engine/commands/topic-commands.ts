@@ -11,7 +11,6 @@ import type { EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import type { MirrorRuntime } from '../state/mirror-runtime'
-import { newPartitionRuntime } from '../state/partition-runtime'
 import type { PartitionRuntime } from '../types'
 import { keepStartPatterns } from './mirror-commands'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult, type SkippedPartition } from './preconditions'
@@ -93,7 +92,7 @@ export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan):
       if (skipped.has(tp)) continue
       let runtime = mirror.partitions.get(tp)
       if (!runtime) {
-        runtime = newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(ctx.now()))
+        runtime = ctx.state.newPartition({ mirror: mirrorName, topic: sourceTopic.name, topicId: destination.topicId, partition }, createMirrorPartition(ctx.now()))
         mirror.partitions.set(runtime, runtime)
       }
       runtimes.push(runtime)

@@ -6,6 +6,7 @@ import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/
 import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
 import { classifyAppendError, classifyUnreachableSource } from '../failure-classification'
 import type { MirrorRuntime } from '../state/mirror-runtime'
+import { changePartition } from '../state/partition-changes'
 import { interruptFetch, isQuietFetch, isReadyForFetch, recordSourcePosition, type FetchEntry } from './fetch-state'
 import { applyFetchResult } from './partition-response'
 
@@ -46,9 +47,7 @@ export async function fetchRound(ctx: EngineContext, mirror: MirrorRuntime): Pro
     const turn = slice.maybeYield()
     if (turn) await turn
     const description = descriptions.get(runtime.topic)![runtime.partition]!
-    runtime.destinationHighWatermark = description.highWatermark
-    runtime.destinationLogEndOffset = description.logEndOffset
-    runtime.destinationLeaderEpoch = description.leaderEpoch
+    changePartition(runtime, { destinationHighWatermark: description.highWatermark, destinationLogEndOffset: description.logEndOffset, destinationLeaderEpoch: description.leaderEpoch })
     const entry: FetchEntry = {
       runtime,
       stateEpoch: runtime.value.stateEpoch,
@@ -126,7 +125,7 @@ async function fetchFromLeader(ctx: EngineContext, mirror: MirrorRuntime, leader
         await applyFetchResult(ctx, mirror, entry, result)
       } catch (error) {
         const failure = classifyAppendError(error)
-        await ctx.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
+        await ctx.runner.dispatch(definition, entry.runtime, { type: 'failed', ...failure }, 'applying a fetch failed')
       }
     }),
   )

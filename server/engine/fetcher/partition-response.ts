@@ -5,6 +5,7 @@ import type { FetchPartitionResult } from '@/server/cluster/ports'
 import type { EngineContext } from '../engine-context'
 import { classifyFetchError } from '../failure-classification'
 import type { MirrorRuntime } from '../state/mirror-runtime'
+import { changePartition } from '../state/partition-changes'
 import { isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
 
 /**
@@ -26,7 +27,7 @@ export async function applyFetchResult(ctx: EngineContext, mirror: MirrorRuntime
       ctx.log('fetch offset below source log start; restarted', { mirror: definition.name, ...tp, logStartOffset: verdict.logStartOffset })
       return
     }
-    await ctx.runner.dispatch(definition, runtime, { type: 'failed', error: verdict.error, retryable: verdict.retryable }, 'fetch failed')
+    await ctx.runner.dispatch(definition, runtime, { type: 'failed', code: verdict.code, error: verdict.error, retryable: verdict.retryable }, 'fetch failed')
     return
   }
   if (request.fetchOffset !== runtime.destinationLogEndOffset) return
@@ -78,8 +79,7 @@ export async function applyFetchResult(ctx: EngineContext, mirror: MirrorRuntime
       await host.truncateFullyAndStartAt(tp, firstBaseOffset)
     }
     const appended = await host.appendMirroredBatches(tp, result.records)
-    runtime.destinationLogEndOffset = appended.logEndOffset
-    runtime.destinationHighWatermark = appended.highWatermark
+    changePartition(runtime, { destinationLogEndOffset: appended.logEndOffset, destinationHighWatermark: appended.highWatermark })
     mirror.mirroredBytes += result.records.byteLength
     mirror.mirroredRecords += batches.reduce((sum, { header }) => sum + header.lastOffset - header.baseOffset + 1, 0)
   }

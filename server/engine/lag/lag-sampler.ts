@@ -4,6 +4,7 @@ import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { EngineContext } from '../engine-context'
 import { errorMessage } from '../failure-classification'
 import type { MirrorRuntime } from '../state/mirror-runtime'
+import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
 
 const LAG_SAMPLE_INTERVAL_MS = 1_000
@@ -30,7 +31,7 @@ export function sampleLag(ctx: EngineContext, mirror: MirrorRuntime): void {
   let maxTimeLagMs = 0
   for (const runtime of mirror.partitions.values()) {
     if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) {
-      runtime.lastLagEvent = null
+      if (runtime.lastLagEvent !== null) changePartition(runtime, { lastLagEvent: null })
       continue
     }
     const { offsetLag, timeLagMs } = lagOf(runtime, now)
@@ -55,7 +56,7 @@ export function sampleLag(ctx: EngineContext, mirror: MirrorRuntime): void {
     // otherwise send every viewer a megabyte of zeros each second. Pages seed from GET .../partitions.
     const previous = runtime.lastLagEvent
     if (previous && previous[0] === offsetLag && previous[1] === timeLagMs) continue
-    runtime.lastLagEvent = [offsetLag, timeLagMs]
+    changePartition(runtime, { lastLagEvent: [offsetLag, timeLagMs] })
     partitions.push({ topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs })
   }
   if (sampled > 0) ctx.state.emit({ type: 'lag', mirror: mirror.definition.name, at: now, sampledPartitions: sampled, maxOffsetLag, totalOffsetLag, maxTimeLagMs, partitions })

@@ -2,6 +2,7 @@ import 'server-only'
 import { TimeSlice } from '@/server/util/cooperative'
 import type { EngineContext } from '../engine-context'
 import type { MirrorRuntime } from '../state/mirror-runtime'
+import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
 
 /**
@@ -28,7 +29,7 @@ function needsAttention(runtime: PartitionRuntime): boolean {
 export async function runPendingRestores(ctx: EngineContext, mirror: MirrorRuntime): Promise<void> {
   await attentionSweep(mirror, async (runtime) => {
     if (!runtime.needsRestore) return
-    runtime.needsRestore = false
+    changePartition(runtime, { needsRestore: false })
     await ctx.runner.withLock(runtime, () => ctx.runner.restore(mirror.definition, runtime))
   })
 }
@@ -38,7 +39,7 @@ export async function runDueRetries(ctx: EngineContext, mirror: MirrorRuntime): 
   await attentionSweep(mirror, async (runtime) => {
     if (runtime.retryAt === null || runtime.retryAt > now) return
     const expectedStateEpoch = runtime.retryStateEpoch ?? undefined
-    runtime.retryAt = null
+    changePartition(runtime, { retryAt: null })
     await ctx.runner.withLock(runtime, () =>
       ctx.runner.dispatch(mirror.definition, runtime, { type: 'retryDue', expectedStateEpoch }, `retry attempt ${runtime.value.retryAttempt}`),
     )

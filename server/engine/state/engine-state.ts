@@ -1,7 +1,11 @@
 import 'server-only'
 import { EngineError } from '../errors'
 import type { EngineEvent, MirrorDefinition, PartitionRuntime } from '../types'
+import type { FailureCode } from '@/lib/mirror/failure-code'
+import type { MirrorPartition } from '@/lib/mirror/partition'
 import { newMirrorRuntime, type MirrorRuntime } from './mirror-runtime'
+import { PartitionChanges } from './partition-changes'
+import { newPartitionRuntime } from './partition-runtime'
 
 /**
  * The engine's mirrors and the one place their events are published. Every part of the engine (fetcher,
@@ -11,6 +15,8 @@ import { newMirrorRuntime, type MirrorRuntime } from './mirror-runtime'
 export class EngineState {
   private readonly mirrors = new Map<string, MirrorRuntime>()
   private readonly listeners = new Set<(event: EngineEvent) => void>()
+  /** Every change of every partition runtime, as changePartition publishes it. */
+  readonly changes = new PartitionChanges()
 
   constructor(
     private readonly hooks: {
@@ -56,11 +62,13 @@ export class EngineState {
     return this.mirrors.get(mirror)?.partitions.get({ topic, partition })
   }
 
-  /** Every partition's lock as of now: settle() waits until a look finds no new ones. */
-  locks(): Array<Promise<void>> {
-    const locks: Array<Promise<void>> = []
-    for (const mirror of this.mirrors.values()) for (const runtime of mirror.partitions.values()) locks.push(runtime.lock)
-    return locks
+  /** A runtime for a partition the engine starts holding (the caller adds it to its mirror), publishing to `changes`. */
+  newPartition(
+    key: { mirror: string; topic: string; topicId: string; partition: number },
+    value: MirrorPartition,
+    restored: { destinationLeaderEpoch?: number; failureCode?: FailureCode | null } = {},
+  ): PartitionRuntime {
+    return newPartitionRuntime(this.changes, key, value, restored)
   }
 
   subscribe(listener: (event: EngineEvent) => void): () => void {

@@ -9,7 +9,6 @@ import { matchesAny, matchesFilters } from '../config/topic-patterns'
 import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
 import { dispatchAll } from '../runner/dispatch-all'
 import type { MirrorRuntime } from '../state/mirror-runtime'
-import { newPartitionRuntime } from '../state/partition-runtime'
 import type { PartitionRuntime } from '../types'
 import { syncGroupOffsets } from './group-offset-sync'
 
@@ -105,7 +104,7 @@ async function syncPartitionCount(ctx: EngineContext, mirror: MirrorRuntime, sou
   const added: PartitionRuntime[] = []
   for (let partition = 0; partition < sourceTopic.partitions.length; partition++) {
     if (mirror.partitions.has({ topic: sourceTopic.name, partition })) continue
-    const runtime = newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(ctx.now()))
+    const runtime = ctx.state.newPartition({ mirror: definition.name, topic: sourceTopic.name, topicId: destination.topicId, partition }, createMirrorPartition(ctx.now()))
     mirror.partitions.set(runtime, runtime)
     added.push(runtime)
   }
