@@ -4,7 +4,7 @@ import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/cluster/ports'
 import { withTimeout } from '@/server/util/with-timeout'
 import { EngineClusters, type EngineClusterAccess } from './cluster-access'
-import { createMirror, deleteMirror, destinationTopicConfigsChanged, updateMirrorConfig, type CreateMirrorInput } from './commands/mirror-commands'
+import { createMirror, deleteMirror, destinationTopicConfigsChanged, planCreateMirror, updateMirrorConfig, type CreateMirrorInput, type CreateMirrorPlan } from './commands/mirror-commands'
 import type { CommandResult } from './commands/preconditions'
 import { planStart } from './commands/start-plan'
 import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } from './commands/topic-commands'
@@ -23,7 +23,7 @@ import { OperationTracker, type OperationFilter } from './operations/operation-t
 import { lookUpLastMirrorPosition } from './preparing/last-mirror-position'
 import { hostedMirrors, lagSeries, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
 import { partitionSnapshots } from './queries/partition-snapshots'
-import { runConvergenceChecks, runDueRetries, runPendingRestores } from './runner/attention-sweeps'
+import { runDueWakeUps } from './runner/wake-ups'
 import { dispatchAll } from './runner/dispatch-all'
 import { PartitionRunner, type RunnerEnvironment } from './runner/partition-runner'
 import { transitionContext } from './runner/transition-context'
@@ -37,7 +37,7 @@ import { createMirrorPartition } from '@/lib/mirror/transition'
 
 export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
 export type { EngineClusterAccess } from './cluster-access'
-export type { CreateMirrorInput } from './commands/mirror-commands'
+export type { CreateMirrorInput, CreateMirrorPlan } from './commands/mirror-commands'
 
 export interface EngineOptions {
   clusters: EngineClusterAccess
@@ -94,7 +94,7 @@ export class MirrorEngine {
     })
     const env: RunnerEnvironment = {
       now: () => now(),
-      needsAttention: (runtime) => state.get(runtime.mirror)?.attention.add(runtime),
+      wakeUp: (runtime, reason, at) => state.get(runtime.mirror)?.timer.schedule(runtime, reason, at),
       context: (mirror, runtime) => transitionContext(clusters, now(), random, mirror, runtime.topic),
       source: (mirror) => clusters.cluster(mirror.sourceCluster).source,
       host: (mirror) => clusters.cluster(mirror.destinationCluster).host,
@@ -122,7 +122,7 @@ export class MirrorEngine {
       partitions: (mirror) => state.require(mirror.name).partitions.values(),
       withLock: (runtime, work) => runner.withLock(runtime, work),
       dispatch: (mirror, runtime, event, reason) => runner.dispatch(mirror, runtime, event, reason),
-      needsAttention: (runtime) => state.get(runtime.mirror)?.attention.add(runtime),
+      restoreAtNextTick: (runtime) => state.get(runtime.mirror)?.timer.schedule(runtime, 'restore', now()),
       log: (message, fields) => log(message, fields),
     })
     this.state = state
@@ -232,7 +232,7 @@ export class MirrorEngine {
 
   // ONE ITERATION
 
-  /** One deterministic iteration: due retries, replica waits, syncs, then one fetch round per mirror. */
+  /** One deterministic iteration: due wake-ups (restores, retries, replica waits), syncs, then one fetch round per mirror. */
   tick(): Promise<void> {
     if (this.ticking) return this.ticking
     this.ticking = this.runTick().finally(() => {
@@ -245,9 +245,7 @@ export class MirrorEngine {
     const mirrors = [...this.state.all()]
     for (const mirror of mirrors) {
       // One mirror's trouble (or one step's) never stops the others: each step is isolated.
-      await this.isolated(mirror, 'restore', () => runPendingRestores(this.ctx, mirror))
-      await this.isolated(mirror, 'retries', () => runDueRetries(this.ctx, mirror))
-      await this.isolated(mirror, 'convergence', () => runConvergenceChecks(this.ctx, mirror))
+      await this.isolated(mirror, 'wake-ups', () => runDueWakeUps(this.ctx, mirror))
       await this.isolated(mirror, 'leadership', () => this.ctx.leadership.check(mirror.definition))
       if (this.ctx.now() >= mirror.nextSyncAt) await this.isolated(mirror, 'sync', () => syncMirror(this.ctx, mirror))
     }
@@ -269,6 +267,11 @@ export class MirrorEngine {
 
   createMirror(input: CreateMirrorInput): Promise<MirrorDefinition> {
     return createMirror(this.ctx, input)
+  }
+
+  /** Every check of a create, changing nothing: what a dry run answers and the real create applies. */
+  planCreateMirror(input: CreateMirrorInput): Promise<CreateMirrorPlan> {
+    return planCreateMirror(this.ctx, input)
   }
 
   /** The truncation plan a new mirror (or a start of topics) would apply; changes nothing. */

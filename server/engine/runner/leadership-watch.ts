@@ -27,7 +27,8 @@ export interface LeadershipWatchEnvironment {
   /** Runs `work` with the partition's lock held. */
   withLock(runtime: PartitionRuntime, work: () => Promise<void>): Promise<void>
   dispatch(mirror: MirrorDefinition, runtime: PartitionRuntime, event: MirrorEvent, reason: string): Promise<unknown>
-  needsAttention(runtime: PartitionRuntime): void
+  /** The partition's stored state moved on: its effects run again from it at the next tick. */
+  restoreAtNextTick(runtime: PartitionRuntime): void
   log(message: string, fields: Record<string, unknown>): void
 }
 
@@ -86,7 +87,7 @@ export class LeadershipWatch {
     if (restored && (restored.value.stateEpoch !== runtime.value.stateEpoch || restored.value.state !== runtime.value.state)) {
       // Another writer moved it on: resume from the stored state, as a restart would.
       changePartition(runtime, { value: restored.value, failureCode: restored.failureCode, needsRestore: true })
-      this.env.needsAttention(runtime)
+      this.env.restoreAtNextTick(runtime)
     }
     this.env.log('destination leader moved; partition re-evaluated', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, leader, leaderEpoch, state: runtime.value.state })
     const { state, previousState, requestedLeaderEpoch, retryAttempt } = runtime.value

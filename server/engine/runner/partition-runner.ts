@@ -1,6 +1,6 @@
 import 'server-only'
 import { STATE_METADATA } from '@/lib/mirror/states'
-import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
+import type { StoppingStep } from '@/lib/mirror/stopping'
 import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import type { FailureCode } from '@/lib/mirror/failure-code'
@@ -9,16 +9,18 @@ import { classifyEffectError, failureCodeOf } from '../failure-classification'
 import { partitionStateWrite, reReadFencedPartition } from '../state/state-fencing'
 import { changePartition } from '../state/partition-changes'
 import { fencedEntriesOf, type MirrorStateStore } from '../state/state-store'
+import type { WakeUpReason } from './partition-timer'
+import { refreshDestination, runStoppingSequence } from './stopping-sequence'
 import type { EngineEvent, MirrorDefinition, PartitionRuntime } from '../types'
 
 /** What a runner needs from the engine around it. */
 export interface RunnerEnvironment {
   now(): number
   /**
-   * The partition has work for a later tick (a retry due at retryAt, a restore after a failed state write,
-   * a replica convergence to check): the tick visits only such partitions, not every one of the mirror.
+   * The partition has work at `at` (a retry due at retryAt; a restore after a failed state write or a
+   * replica convergence to check, at the next tick): the tick wakes only such partitions, when due.
    */
-  needsAttention(runtime: PartitionRuntime): void
+  wakeUp(runtime: PartitionRuntime, reason: WakeUpReason, at: number): void
   context(mirror: MirrorDefinition, runtime: PartitionRuntime): TransitionContext
   source(mirror: MirrorDefinition): SourceCluster
   host(mirror: MirrorDefinition): MirrorHost
@@ -128,14 +130,14 @@ export class PartitionRunner {
           // The event no longer applies to the stored state: that state's own work resumes on the next tick.
           if (followUps === null && changed) {
             changePartition(runtime, { needsRestore: true })
-            this.env.needsAttention(runtime)
+            this.env.wakeUp(runtime, 'restore', this.env.now())
           }
           return followUps
         }
         // Nothing happened: the partition stays in its last durable state, whose effects the engine
         // runs again on its next tick (as after a restart).
         changePartition(runtime, { needsRestore: true })
-        this.env.needsAttention(runtime)
+        this.env.wakeUp(runtime, 'restore', this.env.now())
         this.env.log('state write failed', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error) })
         return null
       }
@@ -233,7 +235,7 @@ export class PartitionRunner {
         }
         // A replica is offline: the engine's tick asks again until it has caught up.
         changePartition(runtime, { awaitingConvergence: true })
-        this.env.needsAttention(runtime)
+        this.env.wakeUp(runtime, 'convergence', this.env.now())
         return null
       }
       case 'bumpLeaderEpoch': {
@@ -243,81 +245,19 @@ export class PartitionRunner {
         return effect.then ? { event: { type: effect.then, leaderEpoch }, reason: `leader epoch raised to ${leaderEpoch}` } : null
       }
       case 'runStoppingSequence':
-        await this.runStoppingSequence(mirror, runtime)
+        await runStoppingSequence(
+          { host, store: this.env.store(mirror), onStoppingAction: this.env.onStoppingAction, fetcherChanged: () => this.env.fetcherChanged?.(mirror) },
+          runtime,
+          (event, reason) => this.dispatch(mirror, runtime, event, reason),
+        )
         return { event: { type: 'stopCompleted' }, reason: 'failover sequence finished' }
       case 'scheduleRetry':
         changePartition(runtime, { retryAt: this.env.now() + effect.delayMs, retryStateEpoch: effect.stateEpoch })
-        this.env.needsAttention(runtime)
+        this.env.wakeUp(runtime, 'retry', this.env.now() + effect.delayMs)
         return null
       case 'cancelScheduledRetry':
         changePartition(runtime, { retryAt: null, retryStateEpoch: null })
         return null
-    }
-  }
-
-  /**
-   * STOPPING (DESIGN.md §4): each step is planned from what the log holds now and the persisted
-   * progress, executed, then recorded as done; a crash between two of these resumes at the right step
-   * without writing any marker twice.
-   */
-  private async runStoppingSequence(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
-    const host = this.env.host(mirror)
-    const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
-    for (let guard = 0; guard < 16; guard++) {
-      const progress = runtime.value.stopping
-      if (progress === null) throw new Error('STOPPING without progress')
-      const action = planStoppingAction(progress, await this.observeForStopping(mirror, runtime, progress.lastMirrorPosition?.offset ?? null))
-      if (action.kind !== 'complete') this.env.onStoppingAction?.('beforeAction', action.step, tp)
-      switch (action.kind) {
-        case 'complete':
-          return
-        case 'removeFetcher':
-          changePartition(runtime, { fetching: false })
-          this.env.fetcherChanged?.(mirror)
-          break
-        case 'persistPosition':
-          await this.env.store(mirror).write([
-            { key: { kind: 'position', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }, value: action.lastMirrorPosition },
-          ])
-          break
-        case 'bumpLeaderEpoch':
-          changePartition(runtime, { destinationLeaderEpoch: await host.bumpLeaderEpoch(tp, action.minimumEpoch) })
-          break
-        case 'appendAbortMarkers':
-          await host.appendAbortMarkers(tp, action.transactions.map(({ producerId, producerEpoch }) => ({ producerId, producerEpoch })))
-          break
-        case 'appendPidReset':
-          await host.appendMirrorPidReset(tp)
-          break
-        case 'skip':
-          break
-      }
-      this.env.onStoppingAction?.('afterAction', action.step, tp)
-      if (action.completesStep) {
-        const completion =
-          action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
-        await this.dispatch(mirror, runtime, { type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`)
-      }
-    }
-    throw new Error('the failover sequence did not converge')
-  }
-
-  private async observeForStopping(mirror: MirrorDefinition, runtime: PartitionRuntime, positionOffset: number | null): Promise<StoppingObservation> {
-    const host = this.env.host(mirror)
-    const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
-    const [description, latestEpoch, openTransactions] = await Promise.all([
-      this.describePartition(host, tp),
-      host.latestEpoch(tp),
-      host.openTransactions(tp),
-    ])
-    this.refreshDestination(runtime, description)
-    return {
-      latestEpoch,
-      logEndOffset: description.logEndOffset,
-      leaderEpoch: description.leaderEpoch,
-      openTransactions,
-      // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
-      pidResetOffset: positionOffset === null ? null : await host.findControlRecord(tp, 'MIRROR_PID_RESET', Math.max(positionOffset, 0)),
     }
   }
 
@@ -326,7 +266,7 @@ export class PartitionRunner {
   }
 
   private refreshDestination(runtime: PartitionRuntime, description: { highWatermark: number; logEndOffset: number; leaderEpoch: number }): void {
-    changePartition(runtime, { destinationHighWatermark: description.highWatermark, destinationLogEndOffset: description.logEndOffset, destinationLeaderEpoch: description.leaderEpoch })
+    refreshDestination(runtime, description)
   }
 }
 
