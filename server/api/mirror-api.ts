@@ -22,7 +22,7 @@ import { EngineError } from '../engine/errors'
 import { guardFailover } from '../engine/failover/failover-guard'
 import { toFailoverPlan } from '../engine/operations/failover-plan-view'
 import { splitBrainField } from '../engine/failover/split-brain-watch'
-import type { MirrorConfig, Operation, OperationRequester } from '../engine/types'
+import type { ResolvedMirrorConfig, FailoverOperation, OperationRequester } from '../engine/types'
 
 export { toFailoverPlan }
 
@@ -42,11 +42,11 @@ export interface ClusterLookup {
 }
 
 /** Only the keys given: the engine spreads the patch over the current config, so an undefined would erase one. */
-function configPatch(config: CreateMirrorRequest['config']): Partial<MirrorConfig> {
+function configPatch(config: CreateMirrorRequest['config']): Partial<ResolvedMirrorConfig> {
   return Object.fromEntries(Object.entries(config ?? {}).filter(([, value]) => value !== undefined))
 }
 
-function checkBackoff(config: Partial<MirrorConfig>): void {
+function checkBackoff(config: Partial<ResolvedMirrorConfig>): void {
   const initial = config['mirror.failed.retry.initial.backoff.ms']
   const max = config['mirror.failed.retry.max.backoff.ms']
   if (initial !== undefined && max !== undefined && initial > max) {
@@ -59,7 +59,7 @@ function checkBackoff(config: Partial<MirrorConfig>): void {
  * partition performs next: removeFetcher until its stop begins (API.md "Operations"). The plan is never
  * changed once accepted, so it is shared, not copied.
  */
-export function toOperation(operation: Operation, options: { withPlan?: boolean } = {}): ApiOperation {
+export function toOperation(operation: FailoverOperation, options: { withPlan?: boolean } = {}): ApiOperation {
   return {
     id: operation.id,
     kind: operation.kind,

@@ -1,5 +1,5 @@
 import 'server-only'
-import type { FailoverPlan } from '@/lib/mirror/failover-plan'
+import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/cluster/ports'
 import { withTimeout } from '@/server/util/with-timeout'
@@ -29,10 +29,10 @@ import { PartitionRunner, type RunnerEnvironment } from './runner/partition-runn
 import { transitionContext } from './runner/transition-context'
 import { EngineState } from './state/engine-state'
 import type { PublishedPartitionChange } from './state/partition-changes'
-import type { MirrorRuntime } from './state/mirror-runtime'
+import type { EngineMirror } from './state/engine-mirror'
 import { replayMirrorState } from './state/replay'
 import { syncMirror } from './syncs/topic-sync'
-import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
+import type { EngineEvent, ResolvedMirrorConfig, MirrorDefinition, FailoverOperation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 import { createMirrorPartition } from '@/lib/mirror/transition'
 
 export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
@@ -167,7 +167,7 @@ export class MirrorEngine {
     }
   }
 
-  private async startMissingPartitions(mirror: MirrorRuntime): Promise<void> {
+  private async startMissingPartitions(mirror: EngineMirror): Promise<void> {
     const { definition } = mirror
     const host = this.ctx.clusters.cluster(definition.destinationCluster).host
     const missing: PartitionRuntime[] = []
@@ -255,7 +255,7 @@ export class MirrorEngine {
     this.operations.checkUnsettled()
   }
 
-  private async isolated(mirror: MirrorRuntime, step: string, work: () => Promise<void>): Promise<void> {
+  private async isolated(mirror: EngineMirror, step: string, work: () => Promise<void>): Promise<void> {
     try {
       await work()
     } catch (error) {
@@ -283,7 +283,7 @@ export class MirrorEngine {
     return deleteMirror(this.ctx, name)
   }
 
-  updateMirrorConfig(name: string, patch: Partial<MirrorConfig>): Promise<MirrorDefinition> {
+  updateMirrorConfig(name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {
     return updateMirrorConfig(this.ctx, name, patch)
   }
 
@@ -326,26 +326,26 @@ export class MirrorEngine {
 
   // FAILOVER
 
-  failoverPlan(mirrorName: string, topics?: string[]): Promise<FailoverPlan> {
+  failoverPlan(mirrorName: string, topics?: string[]): Promise<FailoverPreflight> {
     return failoverPlan(this.ctx, mirrorName, topics)
   }
 
   /** The failover of the selected partitions, durable before this resolves (failover/failover-command.ts). */
-  failover(mirrorName: string, request: FailoverRequestInput): Promise<{ operation: Operation }> {
+  failover(mirrorName: string, request: FailoverRequestInput): Promise<{ operation: FailoverOperation }> {
     return failover(this.ctx, mirrorName, request)
   }
 
   /** Resolves once the operation's partitions have all had their stop, with the outcome durable if it finished (tests, scripts). */
-  awaitOperation(id: string): Promise<Operation> {
+  awaitOperation(id: string): Promise<FailoverOperation> {
     return this.operations.awaitOperation(id)
   }
 
-  getOperation(id: string): Operation {
+  getOperation(id: string): FailoverOperation {
     return this.operations.get(id)
   }
 
   /** Newest first; history kept as operation-store.ts's retention says. */
-  listOperations(filter: OperationFilter = {}): Operation[] {
+  listOperations(filter: OperationFilter = {}): FailoverOperation[] {
     return this.operations.list(filter)
   }
 

@@ -3,14 +3,14 @@ import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
 import type { OperationChange } from '@/lib/api/operations'
 import type { Role } from '@/lib/api/session'
 import type { FailureCode } from '@/lib/mirror/failure-code'
-import type { MirrorPartition } from '@/lib/mirror/transition'
+import type { MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { StoppingStep } from '@/lib/mirror/stopping'
 import type { TruncationPlanEntry } from '@/lib/mirror/truncation'
 import type { PartitionChanges, SnapshotStaleness } from './state/partition-changes'
 
 /** Mirror-level settings (KIP-1279.md §7.3 keys), as stored with the mirror definition. */
-export interface MirrorConfig {
+export interface ResolvedMirrorConfig {
   'topics.include': string[]
   'topics.exclude': string[]
   'groups.include': string[]
@@ -36,7 +36,7 @@ export interface MirrorDefinition {
   sourceClusterId: string
   /** Topics started explicitly or discovered through `topics.include`, in the order they were added. */
   topics: string[]
-  config: MirrorConfig
+  config: ResolvedMirrorConfig
   createdAt: number
 }
 
@@ -90,7 +90,7 @@ export interface OperationRequester {
 }
 
 /** A multi-partition command answered with 202 (server/engine/operations/operation-tracker.ts). */
-export interface Operation {
+export interface FailoverOperation {
   id: string
   kind: 'failover'
   mirror: string
@@ -121,7 +121,7 @@ export type EngineEvent =
       /** Partitions whose lag changed since the previous lag event (all of them in a mirror's first). */
       partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }>
     }
-  | { type: 'operation'; operation: Operation; change: OperationChange }
+  | { type: 'operation'; operation: FailoverOperation; change: OperationChange }
   | { type: 'mirror'; mirror: string; change: 'created' | 'deleted' | 'updated' }
 
 export interface StartTopicsResult {
@@ -142,7 +142,7 @@ export interface PartitionRuntime {
   readonly topic: string
   readonly topicId: string
   readonly partition: number
-  readonly value: MirrorPartition
+  readonly value: MirrorPartitionValue
   /** Why the partition failed, while `value.error` is set (persisted with it); null when healthy or unknown (a record written before codes). */
   readonly failureCode: FailureCode | null
   readonly fetching: boolean

@@ -1,12 +1,12 @@
 import 'server-only'
-import type { MirrorConfig } from '../types'
+import type { ResolvedMirrorConfig } from '../types'
 import { assertName, resolveConfig } from '../config/mirror-config'
 import { matchesFilters } from '../config/topic-patterns'
 import type { EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import { dispatchAll } from '../runner/dispatch-all'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import type { MirrorDefinition } from '../types'
 import { planOrRefuse } from './preconditions'
 import { startTopics } from './topic-commands'
@@ -18,7 +18,7 @@ export interface CreateMirrorInput {
   topics?: string[]
   topicsInclude?: string[]
   topicsExclude?: string[]
-  config?: Partial<MirrorConfig>
+  config?: Partial<ResolvedMirrorConfig>
 }
 
 /** A new mirror, validated: what `applyCreateMirror` creates, and what a dry run answers. */
@@ -66,11 +66,11 @@ export async function applyCreateMirror(ctx: EngineContext, plan: CreateMirrorPl
   if (ctx.state.has(plan.definition.name)) throw new EngineError('CONFLICT', `mirror ${plan.definition.name} already exists`)
   const definition: MirrorDefinition = { ...plan.definition, createdAt: ctx.now() }
   await ctx.clusters.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
-  const runtime = ctx.state.add(definition)
+  const mirror = ctx.state.add(definition)
   ctx.state.emit({ type: 'mirror', mirror: definition.name, change: 'created' })
   if (plan.topics.length > 0) await startTopics(ctx, definition.name, { topics: [...plan.topics] })
   // The first sync discovers topics matching topics.include.
-  runtime.nextSyncAt = ctx.now()
+  mirror.nextSyncAt = ctx.now()
   return definition
 }
 
@@ -96,7 +96,7 @@ export async function deleteMirror(ctx: EngineContext, name: string): Promise<vo
   ctx.state.emit({ type: 'mirror', mirror: name, change: 'deleted' })
 }
 
-export async function updateMirrorConfig(ctx: EngineContext, name: string, patch: Partial<MirrorConfig>): Promise<MirrorDefinition> {
+export async function updateMirrorConfig(ctx: EngineContext, name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {
   const mirror = ctx.state.require(name)
   const config = resolveConfig({ config: { ...mirror.definition.config, ...patch } })
   const definition = { ...mirror.definition, config }
@@ -106,7 +106,7 @@ export async function updateMirrorConfig(ctx: EngineContext, name: string, patch
 }
 
 /** Adds start patterns to topics.include (KIP-1279.md §6.3: "Patterns saved"), each once. */
-export async function keepStartPatterns(ctx: EngineContext, mirror: MirrorRuntime, patterns: string[]): Promise<void> {
+export async function keepStartPatterns(ctx: EngineContext, mirror: EngineMirror, patterns: string[]): Promise<void> {
   const include = mirror.definition.config['topics.include']
   const added = [...new Set(patterns)].filter((pattern) => !include.includes(pattern))
   if (added.length === 0) return
@@ -114,7 +114,7 @@ export async function keepStartPatterns(ctx: EngineContext, mirror: MirrorRuntim
 }
 
 /** A changed definition: durable first, then held and announced. */
-async function writeDefinition(ctx: EngineContext, mirror: MirrorRuntime, definition: MirrorDefinition): Promise<void> {
+async function writeDefinition(ctx: EngineContext, mirror: EngineMirror, definition: MirrorDefinition): Promise<void> {
   await ctx.clusters.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
   mirror.definition = definition
   ctx.state.emit({ type: 'mirror', mirror: definition.name, change: 'updated' })

@@ -1,13 +1,13 @@
 import 'server-only'
 import { decideGates } from '@/lib/failover/gate-forcing'
-import type { FailoverPlan } from '@/lib/mirror/failover-plan'
+import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import { planOrRefuse } from '../commands/preconditions'
 import { selectPartitions } from '../commands/topic-commands'
 import type { EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
 import { errorMessage } from '../failure-classification'
 import { toFailoverPlan } from '../operations/failover-plan-view'
-import type { Operation, OperationRequester, PartitionRuntime } from '../types'
+import type { FailoverOperation, OperationRequester, PartitionRuntime } from '../types'
 import { gateRefusal } from './failover-gates'
 import { failoverPlan } from './failover-planner'
 
@@ -24,7 +24,7 @@ export interface FailoverRequestInput {
 export interface FailoverCommandPlan {
   readonly mirror: string
   readonly topics: readonly string[] | undefined
-  readonly plan: FailoverPlan
+  readonly plan: FailoverPreflight
   readonly forcedGates: readonly string[]
 }
 
@@ -50,7 +50,7 @@ export async function planFailover(ctx: EngineContext, mirrorName: string, reque
  * Accepts the planned failover as an operation that runs on. The operation is durable before this resolves
  * (so before the caller's 202): a crash from then on resumes it at restart.
  */
-export async function applyFailover(ctx: EngineContext, planned: FailoverCommandPlan, requestedBy: OperationRequester | null): Promise<{ operation: Operation }> {
+export async function applyFailover(ctx: EngineContext, planned: FailoverCommandPlan, requestedBy: OperationRequester | null): Promise<{ operation: FailoverOperation }> {
   const mirror = ctx.state.require(planned.mirror)
   const topics = planned.topics === undefined ? undefined : [...planned.topics]
   // The stop's preconditions once more: the preflight awaited the clusters, and a partition may have moved meanwhile.
@@ -66,7 +66,7 @@ export async function applyFailover(ctx: EngineContext, planned: FailoverCommand
 }
 
 /** Plans the failover of the selected partitions, then applies it. */
-export async function failover(ctx: EngineContext, mirrorName: string, request: FailoverRequestInput): Promise<{ operation: Operation }> {
+export async function failover(ctx: EngineContext, mirrorName: string, request: FailoverRequestInput): Promise<{ operation: FailoverOperation }> {
   return applyFailover(ctx, await planFailover(ctx, mirrorName, request), request.requestedBy ?? null)
 }
 

@@ -4,7 +4,7 @@ import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import type { FetchPartitionResult } from '@/server/cluster/ports'
 import type { EngineContext } from '../engine-context'
 import { classifyFetchError } from '../failure-classification'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import { isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
 
@@ -13,7 +13,7 @@ import { isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetc
  * above the destination epoch, or records to append (then the log start synced and the source position
  * recorded).
  */
-export async function applyFetchResult(ctx: EngineContext, mirror: MirrorRuntime, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
+export async function applyFetchResult(ctx: EngineContext, mirror: EngineMirror, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
   const { definition } = mirror
   const { runtime, request } = entry
   if (!isResponseCurrent(entry)) return

@@ -3,7 +3,7 @@ import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag 
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { EngineContext } from '../engine-context'
 import { errorMessage } from '../failure-classification'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
 
@@ -14,7 +14,7 @@ const LAG_ARCHIVE_RELOAD_MS = 24 * 60 * 60 * 1000
  * Once a second per mirror: each MIRRORING partition's lag goes into its history and the minute's worst
  * (for the archive), and one `lag` event carries the figures and the partitions whose lag changed.
  */
-export function sampleLag(ctx: EngineContext, mirror: MirrorRuntime): void {
+export function sampleLag(ctx: EngineContext, mirror: EngineMirror): void {
   const now = ctx.now()
   if (now - mirror.lastLagSampleAt < LAG_SAMPLE_INTERVAL_MS) return
   mirror.lastLagSampleAt = now
@@ -62,13 +62,13 @@ export function sampleLag(ctx: EngineContext, mirror: MirrorRuntime): void {
   if (sampled > 0) ctx.state.emit({ type: 'lag', mirror: mirror.definition.name, at: now, sampledPartitions: sampled, maxOffsetLag, totalOffsetLag, maxTimeLagMs, partitions })
 }
 
-function archiveLagMinute(ctx: EngineContext, mirror: string, minute: MirrorRuntime['lagMinute']): void {
+function archiveLagMinute(ctx: EngineContext, mirror: string, minute: EngineMirror['lagMinute']): void {
   if (!ctx.lagArchive) return
   ctx.lagArchive.append(mirror, { t: minute.t, p: [...minute.worst.values()] }).catch((error: unknown) => ctx.log('lag archive append failed', { mirror, error: errorMessage(error) }))
 }
 
 /** Puts the archived minutes of the last day back into each partition's history after a restart. */
-export async function loadLagArchive(ctx: EngineContext, mirror: MirrorRuntime): Promise<void> {
+export async function loadLagArchive(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   if (!ctx.lagArchive) return
   const now = ctx.now()
   for (const minute of await ctx.lagArchive.load(mirror.definition.name, now, now - LAG_ARCHIVE_RELOAD_MS)) {

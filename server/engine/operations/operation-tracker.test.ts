@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OperationChange } from '@/lib/api/operations'
 import { NON_RETRYABLE_ATTEMPT } from '@/lib/mirror/constants'
-import { createMirrorPartition, withChanges, type MirrorPartition } from '@/lib/mirror/transition'
+import { createMirrorPartition, withChanges, type MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { changePartition, PartitionChanges } from '../state/partition-changes'
 import { newPartitionRuntime } from '../state/partition-runtime'
@@ -28,11 +28,11 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function value(state: MirrorPartitionState, patch: Partial<MirrorPartition> = {}): MirrorPartition {
+function value(state: MirrorPartitionState, patch: Partial<MirrorPartitionValue> = {}): MirrorPartitionValue {
   return withChanges(createMirrorPartition(0), { state, stateEpoch: 4, previousState: 'MIRRORING', ...patch })
 }
 
-function runtime(partition: number, partitionValue: MirrorPartition): PartitionRuntime {
+function runtime(partition: number, partitionValue: MirrorPartitionValue): PartitionRuntime {
   return newPartitionRuntime(new PartitionChanges(), { mirror: 'dr', topic: 'orders', topicId: 'topic-id', partition }, partitionValue)
 }
 
@@ -42,7 +42,7 @@ class FakeEngine {
   readonly partitions = new Map<number, PartitionRuntime>()
   readonly events: Array<[string, OperationChange]> = []
   readonly stopped: number[][] = []
-  stopWith: (runtime: PartitionRuntime) => MirrorPartition = () => value('STOPPED', { stateSince: this.clock, previousState: 'STOPPING', stateEpoch: 9 })
+  stopWith: (runtime: PartitionRuntime) => MirrorPartitionValue = () => value('STOPPED', { stateSince: this.clock, previousState: 'STOPPING', stateEpoch: 9 })
   /** When set, the stop waits for it (an operation caught mid-drive). */
   gate: Promise<void> | null = null
 

@@ -2,12 +2,12 @@ import 'server-only'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { JsonTemplate, jsonTemplate, templateOf } from '@/server/util/json-template'
 import { lagOf } from '../lag/lag-sampler'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import { keepSnapshot, keptSnapshot } from '../state/partition-changes'
 import type { PartitionRuntime, PartitionSnapshot } from '../types'
 
 /** Frozen snapshots: the same object again for a partition that reads the same as when last asked. */
-export function partitionSnapshots(mirror: MirrorRuntime, now: number, filter: { topic?: string; state?: MirrorPartitionState } = {}): Array<Readonly<PartitionSnapshot>> {
+export function partitionSnapshots(mirror: EngineMirror, now: number, filter: { topic?: string; state?: MirrorPartitionState } = {}): Array<Readonly<PartitionSnapshot>> {
   const snapshots: Array<Readonly<PartitionSnapshot>> = []
   for (const runtime of mirror.partitions.values()) {
     if (filter.topic !== undefined && runtime.topic !== filter.topic) continue

@@ -1,7 +1,7 @@
 import 'server-only'
 import { TimeSlice } from '@/server/util/cooperative'
 import type { EngineContext } from '../engine-context'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
 import type { WakeUpReason } from './partition-timer'
@@ -11,7 +11,7 @@ import type { WakeUpReason } from './partition-timer'
  * every partition, nor over every partition waiting. Restores first, then retries, then convergence checks,
  * as the three phases ran before; each wake-up checks that its reason still holds.
  */
-export async function runDueWakeUps(ctx: EngineContext, mirror: MirrorRuntime): Promise<void> {
+export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   const now = ctx.now()
   const due = mirror.timer.takeDue(now)
   if (due.length === 0) return
@@ -26,7 +26,7 @@ export async function runDueWakeUps(ctx: EngineContext, mirror: MirrorRuntime): 
   }
 }
 
-const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: MirrorRuntime, runtime: PartitionRuntime, now: number) => Promise<void>> = {
+const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: EngineMirror, runtime: PartitionRuntime, now: number) => Promise<void>> = {
   /** The state write failed: the effects of the last durable state run again. */
   async restore(ctx, mirror, runtime) {
     if (!runtime.needsRestore) return

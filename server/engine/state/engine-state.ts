@@ -2,8 +2,8 @@ import 'server-only'
 import { EngineError } from '../errors'
 import type { EngineEvent, MirrorDefinition, PartitionRuntime } from '../types'
 import type { FailureCode } from '@/lib/mirror/failure-code'
-import type { MirrorPartition } from '@/lib/mirror/partition'
-import { newMirrorRuntime, type MirrorRuntime } from './mirror-runtime'
+import type { MirrorPartitionValue } from '@/lib/mirror/partition'
+import { newEngineMirror, type EngineMirror } from './engine-mirror'
 import { PartitionChanges } from './partition-changes'
 import { newPartitionRuntime } from './partition-runtime'
 
@@ -13,7 +13,7 @@ import { newPartitionRuntime } from './partition-runtime'
  * failing listener never stops the others.
  */
 export class EngineState {
-  private readonly mirrors = new Map<string, MirrorRuntime>()
+  private readonly mirrors = new Map<string, EngineMirror>()
   private readonly listeners = new Set<(event: EngineEvent) => void>()
   /** Every change of every partition runtime, as changePartition publishes it. */
   readonly changes = new PartitionChanges()
@@ -27,7 +27,7 @@ export class EngineState {
     },
   ) {}
 
-  get(name: string): MirrorRuntime | undefined {
+  get(name: string): EngineMirror | undefined {
     return this.mirrors.get(name)
   }
 
@@ -36,19 +36,19 @@ export class EngineState {
   }
 
   /** NOT_FOUND for a mirror the engine does not hold. */
-  require(name: string): MirrorRuntime {
+  require(name: string): EngineMirror {
     const mirror = this.mirrors.get(name)
     if (!mirror) throw new EngineError('NOT_FOUND', `mirror ${name} not found`)
     return mirror
   }
 
-  all(): IterableIterator<MirrorRuntime> {
+  all(): IterableIterator<EngineMirror> {
     return this.mirrors.values()
   }
 
   /** Adds a mirror with no partitions yet; its first sync is due now. */
-  add(definition: MirrorDefinition): MirrorRuntime {
-    const mirror = newMirrorRuntime(definition, this.hooks.now())
+  add(definition: MirrorDefinition): EngineMirror {
+    const mirror = newEngineMirror(definition, this.hooks.now())
     this.mirrors.set(definition.name, mirror)
     return mirror
   }
@@ -65,7 +65,7 @@ export class EngineState {
   /** A runtime for a partition the engine starts holding (the caller adds it to its mirror), publishing to `changes`. */
   newPartition(
     key: { mirror: string; topic: string; topicId: string; partition: number },
-    value: MirrorPartition,
+    value: MirrorPartitionValue,
     restored: { destinationLeaderEpoch?: number; failureCode?: FailureCode | null } = {},
   ): PartitionRuntime {
     return newPartitionRuntime(this.changes, key, value, restored)

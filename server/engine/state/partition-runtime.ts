@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FailureCode } from '@/lib/mirror/failure-code'
-import type { MirrorPartition } from '@/lib/mirror/transition'
+import type { MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { PartitionRuntime } from '../types'
 import type { PartitionChanges } from './partition-changes'
 
@@ -8,7 +8,7 @@ import type { PartitionChanges } from './partition-changes'
 export function newPartitionRuntime(
   changes: PartitionChanges,
   key: { mirror: string; topic: string; topicId: string; partition: number },
-  value: MirrorPartition,
+  value: MirrorPartitionValue,
   restored: { destinationLeaderEpoch?: number; failureCode?: FailureCode | null } = {},
 ): PartitionRuntime {
   return {

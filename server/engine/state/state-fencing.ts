@@ -1,5 +1,5 @@
 import 'server-only'
-import type { MirrorPartition } from '@/lib/mirror/partition'
+import type { MirrorPartitionValue } from '@/lib/mirror/partition'
 import { isFailureCode, type FailureCode } from '@/lib/mirror/failure-code'
 import { isMirrorPartitionState } from '@/lib/mirror/states'
 import type { MirrorHost } from '@/server/cluster/ports'
@@ -16,7 +16,7 @@ import type { MirrorDefinition, PartitionRuntime } from '../types'
  */
 
 /** The partition record of `value` (and its failure code), fenced on what the runtime holds now (before the write). */
-export function partitionStateWrite(mirror: MirrorDefinition, runtime: PartitionRuntime, value: MirrorPartition, failureCode: FailureCode | null): StateRecordWrite {
+export function partitionStateWrite(mirror: MirrorDefinition, runtime: PartitionRuntime, value: MirrorPartitionValue, failureCode: FailureCode | null): StateRecordWrite {
   return {
     key: { kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition },
     value: { topic: runtime.topic, partition: runtime.partition, ...value, leaderEpoch: runtime.destinationLeaderEpoch, ...(failureCode === null ? {} : { failureCode }) },
@@ -28,7 +28,7 @@ export function partitionStateWrite(mirror: MirrorDefinition, runtime: Partition
 export interface RestoredPartition {
   topic: string
   partition: number
-  value: MirrorPartition
+  value: MirrorPartitionValue
   /** The leader epoch of the record's writer; -1 when the record has none (written before fencing). */
   writerLeaderEpoch: number
   /** Why it failed, when the record names it (records written before failure codes do not). */
@@ -38,7 +38,7 @@ export interface RestoredPartition {
 /** Null for a value that is not a partition record this version can resume. */
 export function restoredPartition(stored: unknown): RestoredPartition | null {
   if (typeof stored !== 'object' || stored === null) return null
-  const { topic, partition, leaderEpoch, failureCode, ...value } = stored as MirrorPartition & { topic: unknown; partition: unknown; leaderEpoch?: unknown; failureCode?: unknown }
+  const { topic, partition, leaderEpoch, failureCode, ...value } = stored as MirrorPartitionValue & { topic: unknown; partition: unknown; leaderEpoch?: unknown; failureCode?: unknown }
   if (typeof topic !== 'string' || !Number.isSafeInteger(partition) || !isMirrorPartitionState(value.state) || !Number.isSafeInteger(value.stateEpoch)) return null
   return {
     topic,

@@ -5,7 +5,7 @@ import { PartitionTimer } from '../runner/partition-timer'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
 /** The in-memory side of one mirror: its definition, its partitions and what the tick keeps between rounds. */
-export interface MirrorRuntime {
+export interface EngineMirror {
   definition: MirrorDefinition
   /** Source leader of each partition as last described; fetches are grouped by it. */
   sourceLeaders: TopicPartitionMap<number>
@@ -25,7 +25,7 @@ export interface MirrorRuntime {
   timer: PartitionTimer
 }
 
-export function newMirrorRuntime(definition: MirrorDefinition, now: number): MirrorRuntime {
+export function newEngineMirror(definition: MirrorDefinition, now: number): EngineMirror {
   return {
     definition,
     sourceLeaders: new TopicPartitionMap(),
