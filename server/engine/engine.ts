@@ -183,20 +183,8 @@ export class MirrorEngine {
   }
 
   /** Resolves once no partition has work queued (restores, failovers, API requests): for tests and scripts. */
-  async settle(): Promise<void> {
-    for (;;) {
-      const locks = this.locks()
-      await Promise.all(locks)
-      const after = this.locks()
-      if (after.length === locks.length && after.every((lock, i) => lock === locks[i])) return
-    }
-  }
-
-  /** Every partition's lock as of now: settle() waits until a look finds no new ones. */
-  private locks(): Array<Promise<void>> {
-    const locks: Array<Promise<void>> = []
-    for (const mirror of this.state.all()) for (const runtime of mirror.partitions.values()) locks.push(this.runner.lockOf(runtime))
-    return locks
+  settle(): Promise<void> {
+    return this.runner.settle()
   }
 
   startBackground(intervalMs = 100): void {
@@ -251,7 +239,7 @@ export class MirrorEngine {
     }
     // Side by side: a round may wait at its source, and one mirror's wait must not hold another's data.
     await Promise.all(mirrors.map((mirror) => this.isolated(mirror, 'fetch', () => fetchRound(this.ctx, mirror))))
-    for (const mirror of mirrors) sampleLag(this.ctx, mirror)
+    for (const mirror of mirrors) await this.isolated(mirror, 'lag', () => sampleLag(this.ctx, mirror))
     this.operations.checkUnsettled()
   }
 

@@ -53,25 +53,27 @@ export class PartitionRunner {
    * never interleave). A scheduling matter, not partition state: kept here, not on the runtime.
    */
   private readonly locks = new WeakMap<PartitionRuntime, Promise<void>>()
+  /** Lock tails not settled yet: what settle() waits for, without a walk over every partition. */
+  private readonly pending = new Set<Promise<void>>()
 
   constructor(private readonly env: RunnerEnvironment) {}
 
   /** Runs `work` with this partition's lock held, so nothing else changes the partition meanwhile. */
   withLock<T>(runtime: PartitionRuntime, work: () => Promise<T>): Promise<T> {
     const result = (this.locks.get(runtime) ?? UNLOCKED).then(work)
-    this.locks.set(
-      runtime,
-      result.then(
-        () => undefined,
-        () => undefined,
-      ),
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
     )
+    this.locks.set(runtime, tail)
+    this.pending.add(tail)
+    void tail.then(() => this.pending.delete(tail))
     return result
   }
 
-  /** The partition's lock as of now: resolves once the work queued so far is done (settle()). */
-  lockOf(runtime: PartitionRuntime): Promise<void> {
-    return this.locks.get(runtime) ?? UNLOCKED
+  /** Resolves once no partition has work queued, including work queued while waiting (restores, failovers, API requests). */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending])
   }
 
   /** Dispatches an event and its follow-ups; the caller holds the lock. Returns whether the first was accepted. */
