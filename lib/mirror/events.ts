@@ -2,6 +2,7 @@
  * Events the partition state machine accepts: past-tense facts reported by the engine, requests made
  * by an operator, and the retry timer. Each carries what its rule needs, so `transition` stays pure.
  */
+import type { FailureCode } from './failure-code'
 import type { MirrorEventType } from './states'
 import type { StoppingStepCompletion } from './stopping'
 import type { AlignmentTruncationInput, DivergenceTruncationInput, TruncationReason } from './truncation'
@@ -50,7 +51,8 @@ export type MirrorEvent = EventBase &
     | { readonly type: 'stopRequested' }
     | ({ readonly type: 'stoppingStepCompleted' } & StoppingStepCompletion)
     | { readonly type: 'stopCompleted' }
-    | { readonly type: 'failed'; readonly error: string; readonly retryable: boolean }
+    /** `code`: why, as the engine keeps it on the FAILED partition (failure-code.ts); the table reads only `retryable`. */
+    | { readonly type: 'failed'; readonly error: string; readonly retryable: boolean; readonly code?: FailureCode }
     | { readonly type: 'retryDue' }
     | { readonly type: 'recoverRequested' }
     | { readonly type: 'sourceTopicDeleted' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildFailoverPlan, consumerGroupBehind, type FailoverPartitionInput, type FailoverPlanInput } from './failover-plan'
+import { buildFailoverPlan, consumerGroupBehind, type FailoverPartitionInput, type FailoverPreflightInput } from './failover-plan'
 
 /**
  * The failover plan's gates in full (name, outcome, severity and the sentence the wizard shows), and the
@@ -22,7 +22,7 @@ const base: FailoverPartitionInput = {
   consumerGroups: [],
 }
 
-function plan(partitions: FailoverPartitionInput[], overrides: Partial<FailoverPlanInput> = {}) {
+function plan(partitions: FailoverPartitionInput[], overrides: Partial<FailoverPreflightInput> = {}) {
   return buildFailoverPlan({ mirror: 'dr', now: NOW, sourceReachable: true, partitions, ...overrides })
 }
 

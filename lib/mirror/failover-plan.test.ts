@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildFailoverPlan, consumerGroupBehind, type FailoverPartitionInput, type FailoverPlanInput } from './failover-plan'
+import { buildFailoverPlan, consumerGroupBehind, type FailoverPartitionInput, type FailoverPreflightInput } from './failover-plan'
 
 const NOW = 1_764_400_010_000
 
@@ -22,7 +22,7 @@ const workedExample: FailoverPartitionInput = {
   ],
 }
 
-function plan(overrides: Partial<FailoverPlanInput> = {}) {
+function plan(overrides: Partial<FailoverPreflightInput> = {}) {
   return buildFailoverPlan({ mirror: 'dr', now: NOW, sourceReachable: true, partitions: [workedExample], ...overrides })
 }
 

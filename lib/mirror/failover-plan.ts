@@ -55,7 +55,7 @@ export interface FailoverPartitionInput {
   readonly consumerGroups: readonly ConsumerGroupPosition[]
 }
 
-export interface FailoverPlanInput {
+export interface FailoverPreflightInput {
   readonly mirror: string
   readonly now: number
   readonly sourceReachable: boolean
@@ -96,7 +96,7 @@ export interface ConsumerGroupBehind {
   readonly offsetsNotMirrored: number
 }
 
-export interface FailoverPlanPartition {
+export interface FailoverPreflightPartition {
   readonly topic: string
   readonly partition: number
   readonly state: MirrorPartitionState
@@ -109,17 +109,17 @@ export interface FailoverPlanPartition {
   readonly consumerGroupsBehind: readonly ConsumerGroupBehind[]
 }
 
-export interface FailoverPlan {
+export interface FailoverPreflight {
   readonly mirror: string
   readonly gates: readonly FailoverGate[]
   /** No blocking gate failed. */
   readonly canProceed: boolean
-  readonly partitions: readonly FailoverPlanPartition[]
+  readonly partitions: readonly FailoverPreflightPartition[]
 }
 
 // PLAN
 
-export function buildFailoverPlan(input: FailoverPlanInput): FailoverPlan {
+export function buildFailoverPlan(input: FailoverPreflightInput): FailoverPreflight {
   const threshold = input.recordsAtRiskThreshold ?? 0
   const partitions = [...input.partitions].sort(byTopicPartition).map((partition) => planPartition(partition, input))
   const gates = [
@@ -152,7 +152,7 @@ export function consumerGroupBehind(group: ConsumerGroupPosition, mirroredOffset
   }
 }
 
-function planPartition(partition: FailoverPartitionInput, input: FailoverPlanInput): FailoverPlanPartition {
+function planPartition(partition: FailoverPartitionInput, input: FailoverPreflightInput): FailoverPreflightPartition {
   const action = actionFor(partition.state)
   const mirroredOffset =
     (partition.state === 'STOPPING' || partition.state === 'STOPPED') && isDefinedEpochOffset(partition.lastMirrorPosition)
@@ -197,7 +197,7 @@ function actionFor(state: MirrorPartitionState): FailoverPartitionAction {
 
 // GATES
 
-function selectionGate(partitions: readonly FailoverPlanPartition[]): FailoverGate {
+function selectionGate(partitions: readonly FailoverPreflightPartition[]): FailoverGate {
   const toStop = partitions.filter((partition) => partition.action === 'stop' || partition.action === 'stopInProgress')
   return {
     name: 'partitions-selected',
@@ -212,7 +212,7 @@ function selectionGate(partitions: readonly FailoverPlanPartition[]): FailoverGa
   }
 }
 
-function stoppableGate(partitions: readonly FailoverPlanPartition[]): FailoverGate {
+function stoppableGate(partitions: readonly FailoverPreflightPartition[]): FailoverGate {
   const unknown = partitions.filter((partition) => partition.action === 'cannotStop')
   return {
     name: 'partitions-stoppable',
@@ -236,7 +236,7 @@ function sourceGate(sourceReachable: boolean): FailoverGate {
   }
 }
 
-function lagGate(partitions: readonly FailoverPlanPartition[], threshold: number): FailoverGate {
+function lagGate(partitions: readonly FailoverPreflightPartition[], threshold: number): FailoverGate {
   const considered = partitions.filter((partition) => partition.action === 'stop' || partition.action === 'stopInProgress')
   const unknown = considered.filter((partition) => partition.recordsAtRisk === null)
   const over = considered.filter((partition) => partition.recordsAtRisk !== null && partition.recordsAtRisk > threshold)
@@ -247,7 +247,7 @@ function lagGate(partitions: readonly FailoverPlanPartition[], threshold: number
   return { name: 'lag-threshold', ok: over.length === 0 && unknown.length === 0, severity: 'warning', detail }
 }
 
-function failedGate(partitions: readonly FailoverPlanPartition[]): FailoverGate {
+function failedGate(partitions: readonly FailoverPreflightPartition[]): FailoverGate {
   const failed = partitions.filter((partition) => partition.state === 'FAILED')
   return {
     name: 'partitions-failed',
@@ -260,7 +260,7 @@ function failedGate(partitions: readonly FailoverPlanPartition[]): FailoverGate 
   }
 }
 
-function list(partitions: readonly Pick<FailoverPlanPartition, 'topic' | 'partition'>[]): string {
+function list(partitions: readonly Pick<FailoverPreflightPartition, 'topic' | 'partition'>[]): string {
   const names = partitions.slice(0, 5).map((partition) => `${partition.topic}-${partition.partition}`)
   return partitions.length > 5 ? `${names.join(', ')} and ${partitions.length - 5} more` : names.join(', ')
 }

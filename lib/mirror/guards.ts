@@ -4,7 +4,7 @@
  */
 import { LEADER_EPOCH_BUMP_INCREMENT, LEADER_EPOCH_BUMP_THRESHOLD, NON_RETRYABLE_ATTEMPT } from './constants'
 import type { MirrorEvent } from './events'
-import type { MirrorPartition } from './partition'
+import type { MirrorPartitionValue } from './partition'
 import { STATE_METADATA, type GuardName, type MirrorPartitionState } from './states'
 import { isExpectedStoppingCompletion } from './stopping'
 import { isDefinedEpochOffset, type EpochOffset } from './types'
@@ -44,12 +44,12 @@ export function isCaughtUp(sourceHighWatermark: number, destinationHighWatermark
 }
 
 /** Automatic retries are allowed for this failure (not `NON_RETRYABLE_ATTEMPT`). */
-export function isRetryable(partition: Pick<MirrorPartition, 'retryAttempt'>): boolean {
+export function isRetryable(partition: Pick<MirrorPartitionValue, 'retryAttempt'>): boolean {
   return partition.retryAttempt !== NON_RETRYABLE_ATTEMPT
 }
 
 /** An error or a retry count is recorded and not yet cleared by a success or an operator. */
-export function hasFailureDetails(partition: Pick<MirrorPartition, 'retryAttempt' | 'error'>): boolean {
+export function hasFailureDetails(partition: Pick<MirrorPartitionValue, 'retryAttempt' | 'error'>): boolean {
   return partition.error !== null || partition.retryAttempt !== 0
 }
 
@@ -59,7 +59,7 @@ export function isReadOnly(state: MirrorPartitionState): boolean {
 }
 
 /** A fetcher should be running for the partition. */
-export function isReadyForFetch(partition: Pick<MirrorPartition, 'state'>): boolean {
+export function isReadyForFetch(partition: Pick<MirrorPartitionValue, 'state'>): boolean {
   return partition.state === 'MIRRORING'
 }
 
@@ -67,13 +67,13 @@ export function isReadyForFetch(partition: Pick<MirrorPartition, 'state'>): bool
  * A failed partition may be paused only if it failed while mirroring or pausing: resuming from PAUSED
  * goes straight to MIRRORING, which would skip an unfinished alignment, fencing or stop.
  */
-export function isPauseSafeAfterFailure(partition: Pick<MirrorPartition, 'state' | 'previousState' | 'stopping'>): boolean {
+export function isPauseSafeAfterFailure(partition: Pick<MirrorPartitionValue, 'state' | 'previousState' | 'stopping'>): boolean {
   if (partition.state !== 'FAILED' || partition.stopping !== null) return false
   return partition.previousState === 'MIRRORING' || partition.previousState === 'PAUSING' || partition.previousState === 'PAUSED'
 }
 
 /** The last mirror position exists and is not Kafka's (-1, -1) "no history". */
-export function hasLastMirrorPosition(partition: Pick<MirrorPartition, 'lastMirrorPosition'>): boolean {
+export function hasLastMirrorPosition(partition: Pick<MirrorPartitionValue, 'lastMirrorPosition'>): boolean {
   return isDefinedEpochOffset(partition.lastMirrorPosition)
 }
 
@@ -85,7 +85,7 @@ export interface GuardContext {
   readonly mirrorSupportUncleanLeaderElection: boolean
 }
 
-export type Guard = (partition: MirrorPartition, event: MirrorEvent, ctx: GuardContext) => boolean
+export type Guard = (partition: MirrorPartitionValue, event: MirrorEvent, ctx: GuardContext) => boolean
 
 // Typed (not `satisfies`) so that every guard has the uniform signature the table's evaluator calls.
 export const GUARDS: Readonly<Record<GuardName, Guard>> = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { MirrorError } from './errors'
-import { DEFAULT_LAG_HISTORY_CONFIG, downsample, freshnessMs, isFetchStale, LagHistory, offsetLag, timeLagMs, type LagHistoryConfig, type LagPoint, type LagQuery } from './lag'
+import { DEFAULT_LAG_HISTORY_CONFIG, downsample, freshnessMs, isFetchStale, LagHistory, offsetLag, timeLagMs, type LagHistoryConfig, type LagPoint, type LagHistoryQuery } from './lag'
 
 const T0 = 1_764_400_000_000
 
@@ -196,7 +196,7 @@ class ReferenceLagHistory {
     return this.newest
   }
 
-  points(query: LagQuery = {}): LagPoint[] {
+  points(query: LagHistoryQuery = {}): LagPoint[] {
     if (this.newest === null) return []
     const from = query.from ?? Number.NEGATIVE_INFINITY
     const to = query.to ?? this.newest
@@ -411,7 +411,7 @@ function replay(config: LagHistoryConfig, operations: readonly Operation[], star
   const subject = new LagHistory(config)
   const reference = new ReferenceLagHistory(config)
   let clock = start
-  const compare = (query: LagQuery): void => {
+  const compare = (query: LagHistoryQuery): void => {
     sameAnswer(
       outcome(() => subject.points(query)),
       outcome(() => reference.points(query)),

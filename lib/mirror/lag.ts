@@ -71,7 +71,7 @@ export const DEFAULT_LAG_HISTORY_CONFIG: LagHistoryConfig = {
   coarseRetentionMs: 24 * 60 * 60 * 1000,
 }
 
-export interface LagQuery {
+export interface LagHistoryQuery {
   /** Inclusive; default: as far back as kept. */
   readonly from?: number
   /** Inclusive; default: the newest sample. */
@@ -146,7 +146,7 @@ export class LagHistory {
    * newest sample), coarse buckets before that. With `stepMs`, points are merged into buckets of that
    * width (bucket start as time, maximum as value).
    */
-  points(query: LagQuery = {}): LagPoint[] {
+  points(query: LagHistoryQuery = {}): LagPoint[] {
     if (this.newest === null) return []
     const from = query.from ?? Number.NEGATIVE_INFINITY
     const to = query.to ?? this.newest

@@ -17,7 +17,7 @@ export interface LastTruncation {
   readonly reason: TruncationReason
 }
 
-export interface MirrorPartition {
+export interface MirrorPartitionValue {
   readonly state: MirrorPartitionState
   /** +1 per accepted state change; in-state updates (failure details, progress) keep it. */
   readonly stateEpoch: number
@@ -43,10 +43,10 @@ export interface MirrorPartition {
   readonly stopping: StoppingProgress | null
 }
 
-export type MirrorPartitionPatch = Partial<MirrorPartition>
+export type MirrorPartitionPatch = Partial<MirrorPartitionValue>
 
 /** A partition that has never been seen: UNKNOWN, epoch 0, no history. */
-export function createMirrorPartition(now: number): MirrorPartition {
+export function createMirrorPartition(now: number): MirrorPartitionValue {
   return {
     state: 'UNKNOWN',
     stateEpoch: 0,
@@ -66,13 +66,13 @@ export function createMirrorPartition(now: number): MirrorPartition {
  * A copy of `prev` with `patch` applied. Generic so that the engine's own fields (topic, partition,
  * observed offsets) travel through transitions untouched.
  */
-export function withChanges<P extends MirrorPartition>(prev: P, patch: MirrorPartitionPatch): P {
+export function withChanges<P extends MirrorPartitionValue>(prev: P, patch: MirrorPartitionPatch): P {
   return { ...prev, ...patch }
 }
 
 /** Fields that hold failure details; cleared together. */
 export const CLEARED_FAILURE: MirrorPartitionPatch = { retryAttempt: 0, error: null }
 
-export function isNonRetryable(partition: Pick<MirrorPartition, 'retryAttempt'>): boolean {
+export function isNonRetryable(partition: Pick<MirrorPartitionValue, 'retryAttempt'>): boolean {
   return partition.retryAttempt === NON_RETRYABLE_ATTEMPT
 }

@@ -24,7 +24,7 @@
  * the partitions still stopping.
  */
 import { GUARDS } from './guards'
-import type { MirrorPartition } from './partition'
+import type { MirrorPartitionValue } from './partition'
 import { leavingRules, OPERATOR_EVENTS, statesLeftBy, type MirrorPartitionState } from './states'
 
 export type MirrorCommand = 'start' | 'stop' | 'pause' | 'resume' | 'recover' | 'delete'
@@ -66,7 +66,7 @@ export interface PartitionStateRef {
    * The partition's value, when the caller holds it (the engine does; a dry run over snapshots does not):
    * a rule's guard is then checked too, so a command never "applies" to a partition the table would ignore.
    */
-  readonly value?: MirrorPartition
+  readonly value?: MirrorPartitionValue
 }
 
 export interface CommandRefusal {

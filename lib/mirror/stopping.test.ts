@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_RETRY_CONFIG } from './constants'
 import { MirrorError } from './errors'
 import type { MirrorEvent } from './events'
-import { createMirrorPartition, withChanges, type MirrorPartition } from './partition'
+import { createMirrorPartition, withChanges, type MirrorPartitionValue } from './partition'
 import {
   advanceStoppingProgress,
   captureLastMirrorPosition,
@@ -267,9 +267,9 @@ describe('planStoppingAction', () => {
 describe('STOPPING driven through transition()', () => {
   it('#24 #30 takes a MIRRORING partition to STOPPED, persisting each step, and makes it writable', () => {
     const ctx: TransitionContext = { now: 2000, retryConfig: DEFAULT_RETRY_CONFIG, random: () => 0, mirrorSupportUncleanLeaderElection: false }
-    let partition: MirrorPartition = withChanges(createMirrorPartition(0), { state: 'MIRRORING', stateEpoch: 3 })
+    let partition: MirrorPartitionValue = withChanges(createMirrorPartition(0), { state: 'MIRRORING', stateEpoch: 3 })
     const destination = workedExampleDestination(0)
-    const persisted: MirrorPartition[] = []
+    const persisted: MirrorPartitionValue[] = []
     const dispatch = (event: MirrorEvent) => {
       const result = transition(partition, event, ctx)
       if (result.effects[0]?.kind === 'persistState') persisted.push(result.next)

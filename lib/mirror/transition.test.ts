@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_RETRY_CONFIG, FAILURE_MESSAGES, NON_RETRYABLE_ATTEMPT, type RetryConfig } from './constants'
 import { MirrorError } from './errors'
 import type { MirrorEvent, MirrorEventOf } from './events'
-import { createMirrorPartition, withChanges, type MirrorPartition } from './partition'
+import { createMirrorPartition, withChanges, type MirrorPartitionValue } from './partition'
 import { isValidTransition, MIRROR_EVENT_TYPES, MIRROR_PARTITION_STATES, type MirrorEventType, type MirrorPartitionState } from './states'
 import { STOPPING_STEPS } from './stopping'
 import {
@@ -70,12 +70,12 @@ const SAMPLE_EVENTS: { readonly [T in MirrorEventType]: MirrorEventOf<T> } = {
   tieredStorageDetected: { type: 'tieredStorageDetected' },
 }
 
-function partitionIn(state: MirrorPartitionState, patch: Partial<MirrorPartition> = {}): MirrorPartition {
+function partitionIn(state: MirrorPartitionState, patch: Partial<MirrorPartitionValue> = {}): MirrorPartitionValue {
   return withChanges(createMirrorPartition(NOW - 5000), { state, stateEpoch: 4, previousState: 'PREPARING', ...patch })
 }
 
 /** One representative partition per state, set up so that guarded rules can pass. */
-const SAMPLE_PARTITIONS: Record<MirrorPartitionState, MirrorPartition> = {
+const SAMPLE_PARTITIONS: Record<MirrorPartitionState, MirrorPartitionValue> = {
   UNKNOWN: createMirrorPartition(NOW - 5000),
   PREPARING: partitionIn('PREPARING', { previousState: 'UNKNOWN' }),
   EPOCH_FENCING: partitionIn('EPOCH_FENCING', { previousState: 'MIRRORING', requestedLeaderEpoch: 18 }),
@@ -160,7 +160,7 @@ const EXPECTED: Record<MirrorPartitionState, Partial<Record<MirrorEventType, Exp
   },
 }
 
-function expectIgnored(result: TransitionResult, partition: MirrorPartition, reason: string): void {
+function expectIgnored(result: TransitionResult, partition: MirrorPartitionValue, reason: string): void {
   expect(result).toEqual({ outcome: 'ignored', changed: false, reason, next: partition, effects: [] })
   expect(result.next).toBe(partition)
 }
@@ -169,7 +169,7 @@ function kinds(effects: readonly MirrorEffect[]): string[] {
   return effects.map((effect) => effect.kind)
 }
 
-function run(partition: MirrorPartition, events: readonly MirrorEvent[], ctx = context()): MirrorPartition {
+function run(partition: MirrorPartitionValue, events: readonly MirrorEvent[], ctx = context()): MirrorPartitionValue {
   return events.reduce((current, event) => transition(current, event, ctx).next, partition)
 }
 
@@ -233,7 +233,7 @@ describe('transition over every (state, event) pair', () => {
   })
 
   it('throws INTERNAL for a partition in a state that does not exist', () => {
-    const broken = JSON.parse(JSON.stringify({ ...SAMPLE_PARTITIONS.MIRRORING, state: 'RUNNING' })) as MirrorPartition
+    const broken = JSON.parse(JSON.stringify({ ...SAMPLE_PARTITIONS.MIRRORING, state: 'RUNNING' })) as MirrorPartitionValue
     expect(() => transition(broken, { type: 'stopRequested' }, context())).toThrow(MirrorError)
     expect(() => transition(broken, { type: 'stopRequested' }, context())).toThrow(/unknown state RUNNING/)
   })

@@ -21,7 +21,7 @@ import { DEFAULT_RETRY_CONFIG, FAILURE_MESSAGES, NON_RETRYABLE_ATTEMPT, type Ret
 import { MirrorError } from './errors'
 import type { MirrorEvent, MirrorEventOf } from './events'
 import { epochBumpTarget, GUARDS, type GuardContext } from './guards'
-import { CLEARED_FAILURE, withChanges, type MirrorPartition, type MirrorPartitionPatch } from './partition'
+import { CLEARED_FAILURE, withChanges, type MirrorPartitionValue, type MirrorPartitionPatch } from './partition'
 import {
   EVENT_METADATA,
   isMirrorEventType,
@@ -38,7 +38,7 @@ import { advanceStoppingProgress, INITIAL_STOPPING_PROGRESS } from './stopping'
 import { decideDivergingEpochTruncation, decideTruncation, type TruncationDecision } from './truncation'
 import { isDefinedEpochOffset } from './types'
 
-export { createMirrorPartition, withChanges, type MirrorPartition } from './partition'
+export { createMirrorPartition, withChanges, type MirrorPartitionValue } from './partition'
 
 // TYPES
 
@@ -108,7 +108,7 @@ export type IgnoredReason =
   /** The resolved target is not a valid transition (a retry to a state FAILED may not enter). */
   | 'invalidTransition'
 
-export type TransitionResult<P extends MirrorPartition = MirrorPartition> =
+export type TransitionResult<P extends MirrorPartitionValue = MirrorPartitionValue> =
   | {
       readonly outcome: 'transitioned'
       readonly changed: true
@@ -129,7 +129,7 @@ export type TransitionResult<P extends MirrorPartition = MirrorPartition> =
 
 // TRANSITION
 
-export function transition<P extends MirrorPartition>(partition: P, event: MirrorEvent, ctx: TransitionContext): TransitionResult<P> {
+export function transition<P extends MirrorPartitionValue>(partition: P, event: MirrorEvent, ctx: TransitionContext): TransitionResult<P> {
   assertKnownState(partition.state)
   if (!isMirrorEventType(event.type)) return ignore(partition, 'eventNotAllowed')
   const rules = rulesFor(partition.state, event.type)
@@ -155,7 +155,7 @@ export function transition<P extends MirrorPartition>(partition: P, event: Mirro
  * Effects that put a partition loaded from `__mirror_state` back to work after a restart: those of
  * entering its state again (without persisting, since nothing changed), plus the read-only flag.
  */
-export function effectsOnRestore(partition: MirrorPartition, ctx: TransitionContext): readonly MirrorEffect[] {
+export function effectsOnRestore(partition: MirrorPartitionValue, ctx: TransitionContext): readonly MirrorEffect[] {
   assertKnownState(partition.state)
   if (partition.state === 'UNKNOWN') return []
   const effects = entryEffects(partition, null, ctx)
@@ -166,7 +166,7 @@ export function effectsOnRestore(partition: MirrorPartition, ctx: TransitionCont
 }
 
 /** Where `retryDue` / `recoverRequested` lead from FAILED (RETRY_TARGETS, with one data-driven fallback). */
-export function retryTarget(partition: Pick<MirrorPartition, 'previousState' | 'requestedLeaderEpoch'>): MirrorPartitionState {
+export function retryTarget(partition: Pick<MirrorPartitionValue, 'previousState' | 'requestedLeaderEpoch'>): MirrorPartitionState {
   const target = RETRY_TARGETS[partition.previousState]
   // Without the requested epoch there is nothing to wait for; MIRRORING's fetcher re-detects the epoch.
   if (target === 'EPOCH_FENCING' && partition.requestedLeaderEpoch === null) return 'MIRRORING'
@@ -197,7 +197,7 @@ export function retryDelayMs(attempt: number, config: RetryConfig, random: Rando
  * An automatic retry is due: FAILED, retryable, retries enabled, and fewer than `maxAttempts` failures
  * so far (the first try counts as an attempt, so 20 means at most 19 retries).
  */
-export function shouldRetry(partition: Pick<MirrorPartition, 'state' | 'retryAttempt'>, config: RetryConfig = DEFAULT_RETRY_CONFIG): boolean {
+export function shouldRetry(partition: Pick<MirrorPartitionValue, 'state' | 'retryAttempt'>, config: RetryConfig = DEFAULT_RETRY_CONFIG): boolean {
   return (
     partition.state === 'FAILED' &&
     partition.retryAttempt >= 1 &&
@@ -207,7 +207,7 @@ export function shouldRetry(partition: Pick<MirrorPartition, 'state' | 'retryAtt
 }
 
 /** The attempt number after one more retryable failure, capped so it stays within `maxAttempts`. */
-export function nextRetryAttempt(partition: Pick<MirrorPartition, 'retryAttempt'>, config: RetryConfig): number {
+export function nextRetryAttempt(partition: Pick<MirrorPartitionValue, 'retryAttempt'>, config: RetryConfig): number {
   return Math.min(Math.max(partition.retryAttempt, 0) + 1, Math.max(config.maxAttempts, 1))
 }
 
@@ -233,13 +233,13 @@ function fromPayload<T>(decide: () => T): T {
   }
 }
 
-function guardsPass(rule: EventRule, partition: MirrorPartition, event: MirrorEvent, ctx: GuardContext): boolean {
+function guardsPass(rule: EventRule, partition: MirrorPartitionValue, event: MirrorEvent, ctx: GuardContext): boolean {
   if (rule.when !== undefined && !GUARDS[rule.when](partition, event, ctx)) return false
   if (rule.unless !== undefined && GUARDS[rule.unless](partition, event, ctx)) return false
   return true
 }
 
-function enter<P extends MirrorPartition>(
+function enter<P extends MirrorPartitionValue>(
   partition: P,
   target: MirrorPartitionState,
   event: MirrorEvent,
@@ -304,7 +304,7 @@ function enter<P extends MirrorPartition>(
 }
 
 /** What entering (or, with `from` null, resuming) `partition.state` requires, after persisting. */
-function entryEffects(partition: MirrorPartition, from: MirrorPartitionState | null, ctx: TransitionContext): MirrorEffect[] {
+function entryEffects(partition: MirrorPartitionValue, from: MirrorPartitionState | null, ctx: TransitionContext): MirrorEffect[] {
   switch (partition.state) {
     case 'UNKNOWN':
       return []
@@ -341,7 +341,7 @@ function entryEffects(partition: MirrorPartition, from: MirrorPartitionState | n
   }
 }
 
-function retryEffects(partition: MirrorPartition, ctx: TransitionContext): MirrorEffect[] {
+function retryEffects(partition: MirrorPartitionValue, ctx: TransitionContext): MirrorEffect[] {
   if (!shouldRetry(partition, ctx.retryConfig)) return []
   return [
     {
@@ -354,7 +354,7 @@ function retryEffects(partition: MirrorPartition, ctx: TransitionContext): Mirro
   ]
 }
 
-type StayImplementation = <P extends MirrorPartition>(partition: P, event: MirrorEvent, ctx: TransitionContext) => TransitionResult<P>
+type StayImplementation = <P extends MirrorPartitionValue>(partition: P, event: MirrorEvent, ctx: TransitionContext) => TransitionResult<P>
 
 const STAY = {
   planTruncation: (partition, event) => {
@@ -403,11 +403,11 @@ const STAY = {
   },
 } as const satisfies Record<StayAction, StayImplementation>
 
-function updated<P extends MirrorPartition>(partition: P, patch: MirrorPartitionPatch, effects: readonly MirrorEffect[]): TransitionResult<P> {
+function updated<P extends MirrorPartitionValue>(partition: P, patch: MirrorPartitionPatch, effects: readonly MirrorEffect[]): TransitionResult<P> {
   return { outcome: 'updated', changed: true, next: withChanges(partition, patch), effects: [{ kind: 'persistState' }, ...effects] }
 }
 
-function ignore<P extends MirrorPartition>(partition: P, reason: IgnoredReason): TransitionResult<P> {
+function ignore<P extends MirrorPartitionValue>(partition: P, reason: IgnoredReason): TransitionResult<P> {
   return { outcome: 'ignored', changed: false, reason, next: partition, effects: [] }
 }
 
@@ -415,7 +415,7 @@ function truncateEffect(decision: TruncationDecision): MirrorEffect {
   return { kind: 'truncate', then: 'truncationCompleted', ...decision }
 }
 
-function truncationRecord(event: MirrorEventOf<'truncationCompleted'>, now: number): MirrorPartition['lastTruncation'] {
+function truncationRecord(event: MirrorEventOf<'truncationCompleted'>, now: number): MirrorPartitionValue['lastTruncation'] {
   if (!isNonNegativeInteger(event.offset) || !isNonNegativeInteger(event.recordsRemoved)) {
     throw new InvalidEventPayload('truncationCompleted needs a non-negative offset and record count')
   }

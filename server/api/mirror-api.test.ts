@@ -69,6 +69,9 @@ describe('MirrorApi', () => {
     await expectCode(api.planCreate({ name: 'other', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'] }), 'CONFLICT')
     await expectCode(api.planCreate({ name: 'other', sourceCluster: 'a', destinationCluster: 'b', topics: ['nope'] }), 'NOT_FOUND')
     await expectCode(api.planCreate({ name: 'other', sourceCluster: 'a', destinationCluster: 'nowhere' }), 'NOT_FOUND')
+    // The dry run is the create's own plan: a mirror of a cluster onto itself is refused by both.
+    await expectCode(api.planCreate({ name: 'self', sourceCluster: 'a', destinationCluster: 'a', topics: ['orders'] }), 'VALIDATION_FAILED')
+    await expectCode(api.create({ name: 'self', sourceCluster: 'a', destinationCluster: 'a', topics: ['orders'] }), 'VALIDATION_FAILED')
     // A mirror back from b to a while dr still mirrors orders would be a loop.
     await expectCode(api.planCreate({ name: 'loop', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] }), 'CONFLICT')
     await expectCode(api.create({ name: 'loop', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] }), 'CONFLICT')

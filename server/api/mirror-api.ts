@@ -16,17 +16,14 @@ import type {
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import { DEFAULT_MIRROR_CONFIG } from '../engine/config/mirror-config'
-import { compilePattern, matchesFilters } from '../engine/config/topic-patterns'
-import type { MirrorEngine } from '../engine/engine'
+import type { CreateMirrorInput, MirrorEngine } from '../engine/engine'
 import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from '../engine/commands/mirror-mutations'
 import type { CommandResult } from '../engine/commands/preconditions'
-import { findMirrorLoop } from '@/lib/mirror/mirror-loop'
-import { EngineError, mirrorLoopRefusal } from '../engine/errors'
+import { EngineError } from '../engine/errors'
 import { guardFailover } from '../engine/failover/failover-guard'
 import { toFailoverPlan } from '../engine/operations/failover-plan-view'
 import { splitBrainField } from '../engine/failover/split-brain-watch'
-import type { MirrorConfig, Operation, OperationRequester } from '../engine/types'
+import type { ResolvedMirrorConfig, FailoverOperation, OperationRequester } from '../engine/types'
 
 export { toFailoverPlan }
 
@@ -48,11 +45,11 @@ export interface ClusterLookup {
 }
 
 /** Only the keys given: the engine spreads the patch over the current config, so an undefined would erase one. */
-function configPatch(config: CreateMirrorRequest['config']): Partial<MirrorConfig> {
+function configPatch(config: CreateMirrorRequest['config']): Partial<ResolvedMirrorConfig> {
   return Object.fromEntries(Object.entries(config ?? {}).filter(([, value]) => value !== undefined))
 }
 
-function checkBackoff(config: Partial<MirrorConfig>): void {
+function checkBackoff(config: Partial<ResolvedMirrorConfig>): void {
   const initial = config['mirror.failed.retry.initial.backoff.ms']
   const max = config['mirror.failed.retry.max.backoff.ms']
   if (initial !== undefined && max !== undefined && initial > max) {
@@ -65,7 +62,7 @@ function checkBackoff(config: Partial<MirrorConfig>): void {
  * partition performs next: removeFetcher until its stop begins (API.md "Operations"). The plan is never
  * changed once accepted, so it is shared, not copied.
  */
-export function toOperation(operation: Operation, options: { withPlan?: boolean } = {}): ApiOperation {
+export function toOperation(operation: FailoverOperation, options: { withPlan?: boolean } = {}): ApiOperation {
   return {
     id: operation.id,
     kind: operation.kind,
@@ -140,41 +137,20 @@ export class MirrorApi {
   }
 
   async create(request: CreateMirrorRequest): Promise<Mirror> {
-    const config = configPatch(request.config)
-    checkBackoff(config)
-    await this.engine.createMirror({
-      name: request.name,
-      sourceCluster: request.sourceCluster,
-      destinationCluster: request.destinationCluster,
-      ...(request.topics === undefined ? {} : { topics: request.topics }),
-      ...(request.topicsInclude === undefined ? {} : { topicsInclude: request.topicsInclude }),
-      ...(request.topicsExclude === undefined ? {} : { topicsExclude: request.topicsExclude }),
-      config,
-    })
+    await this.engine.createMirror(createInput(request))
     return this.get(request.name)
   }
 
   /**
-   * The truncation plan of every partition the new mirror would start: the named topics now, and those
-   * its include patterns match, which its first sync starts. Refuses what `create` would refuse.
+   * The engine's plan of the create (every check the real create makes), then the truncation plan of every
+   * partition the new mirror would start: the named topics now, and those its include patterns match, which
+   * its first sync starts.
    */
   async planCreate(request: CreateMirrorRequest): Promise<TruncationPlan> {
-    if (this.engine.listMirrors().some((definition) => definition.name === request.name)) {
-      throw new EngineError('CONFLICT', `mirror ${request.name} already exists`)
-    }
-    const config = configPatch(request.config)
-    checkBackoff(config)
-    // The engine's precedence: topicsInclude/topicsExclude over config keys over defaults.
-    const include = request.topicsInclude ?? config['topics.include'] ?? DEFAULT_MIRROR_CONFIG['topics.include']
-    const exclude = request.topicsExclude ?? config['topics.exclude'] ?? DEFAULT_MIRROR_CONFIG['topics.exclude']
-    for (const pattern of [...include, ...exclude]) compilePattern(pattern)
-    const sourceTopics = await this.clusters.topics(request.sourceCluster)
-    await this.clusters.clusterId(request.destinationCluster)
-    const topics = new Set(request.topics ?? [])
-    for (const { name } of sourceTopics) if (matchesFilters(name, include, exclude)) topics.add(name)
-    await this.assertStartable(request.name, request.sourceCluster, request.destinationCluster, [...topics], sourceTopics)
-    const plan = await this.engine.planStart({ sourceCluster: request.sourceCluster, destinationCluster: request.destinationCluster, topics: [...topics], mirror: request.name })
-    return { mirror: request.name, partitions: plan.partitions }
+    const plan = await this.engine.planCreateMirror(createInput(request))
+    const topics = [...plan.topics, ...plan.discovered]
+    const truncation = await this.engine.planStart({ sourceCluster: request.sourceCluster, destinationCluster: request.destinationCluster, topics, mirror: request.name })
+    return { mirror: request.name, partitions: truncation.partitions }
   }
 
   async updateConfig(name: string, config: CreateMirrorRequest['config'], conditions?: MutationConditions): Promise<Mirror> {
@@ -224,40 +200,6 @@ export class MirrorApi {
 
   recover(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {
     return mutateMirror(this.engine, name, conditions, () => this.engine.recoverTopics(name, topics))
-  }
-
-  /**
-   * What the engine checks before it starts topics (no other mirror on the destination owns them, the
-   * same topic id on both sides, no mirror loop), so a dry run reports the same refusal the real start would.
-   */
-  private async assertStartable(
-    mirrorName: string,
-    sourceCluster: string,
-    destinationCluster: string,
-    topics: readonly string[],
-    sourceTopics: ReadonlyArray<{ name: string; topicId: string }>,
-  ): Promise<void> {
-    if (topics.length === 0) return
-    const wanted = new Set(topics)
-    const destinationClusterId = await this.clusters.clusterId(destinationCluster)
-    const loop = findMirrorLoop(this.engine.hostedMirrors(sourceCluster), destinationClusterId, topics)
-    if (loop) throw mirrorLoopRefusal(loop)
-    const sourceIds = new Map(sourceTopics.map((topic) => [topic.name, topic.topicId]))
-    for (const topic of await this.clusters.topics(destinationCluster)) {
-      const sourceId = sourceIds.get(topic.name)
-      if (wanted.has(topic.name) && sourceId !== undefined && sourceId !== topic.topicId) {
-        throw new EngineError('CONFLICT', `topic ${topic.name} exists on ${destinationCluster} with a different topic id`)
-      }
-    }
-    for (const definition of this.engine.listMirrors()) {
-      // This mirror's own partitions are the start's preconditions, planned before (planStartOrRefuse).
-      if (definition.destinationCluster !== destinationCluster || definition.name === mirrorName) continue
-      if (!definition.topics.some((topic) => wanted.has(topic))) continue
-      for (const partition of this.engine.partitions(definition.name)) {
-        if (!wanted.has(partition.topic) || partition.state === 'STOPPED' || partition.state === 'UNKNOWN') continue
-        throw new EngineError('CONFLICT', `topic ${partition.topic} is mirrored by ${definition.name}`)
-      }
-    }
   }
 
   // FAILOVER
@@ -358,4 +300,19 @@ export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRe
     topics: async (cluster) => (await runtime.clusters.ports(cluster).source.describeTopics()).map(({ name, topicId }) => ({ name, topicId })),
     emulation: (cluster, tp) => runtime.clusters.emulation(cluster, tp),
   })
+}
+
+/** The engine's create input from the API request: the config mapped and its backoff checked (API.md). */
+function createInput(request: CreateMirrorRequest): CreateMirrorInput {
+  const config = configPatch(request.config)
+  checkBackoff(config)
+  return {
+    name: request.name,
+    sourceCluster: request.sourceCluster,
+    destinationCluster: request.destinationCluster,
+    ...(request.topics === undefined ? {} : { topics: request.topics }),
+    ...(request.topicsInclude === undefined ? {} : { topicsInclude: request.topicsInclude }),
+    ...(request.topicsExclude === undefined ? {} : { topicsExclude: request.topicsExclude }),
+    config,
+  }
 }

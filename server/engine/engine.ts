@@ -1,10 +1,10 @@
 import 'server-only'
-import type { FailoverPlan } from '@/lib/mirror/failover-plan'
+import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/cluster/ports'
 import { withTimeout } from '@/server/util/with-timeout'
 import { EngineClusters, type EngineClusterAccess } from './cluster-access'
-import { createMirror, deleteMirror, destinationTopicConfigsChanged, updateMirrorConfig, type CreateMirrorInput } from './commands/mirror-commands'
+import { createMirror, deleteMirror, destinationTopicConfigsChanged, planCreateMirror, updateMirrorConfig, type CreateMirrorInput, type CreateMirrorPlan } from './commands/mirror-commands'
 import type { CommandResult } from './commands/preconditions'
 import { planStart } from './commands/start-plan'
 import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } from './commands/topic-commands'
@@ -23,21 +23,21 @@ import { OperationTracker, type OperationFilter } from './operations/operation-t
 import { lookUpLastMirrorPosition } from './preparing/last-mirror-position'
 import { hostedMirrors, lagSeries, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
 import { partitionSnapshots } from './queries/partition-snapshots'
-import { runConvergenceChecks, runDueRetries, runPendingRestores } from './runner/attention-sweeps'
+import { runDueWakeUps } from './runner/wake-ups'
 import { dispatchAll } from './runner/dispatch-all'
 import { PartitionRunner, type RunnerEnvironment } from './runner/partition-runner'
 import { transitionContext } from './runner/transition-context'
 import { EngineState } from './state/engine-state'
-import type { MirrorRuntime } from './state/mirror-runtime'
-import { newPartitionRuntime } from './state/partition-runtime'
+import type { PublishedPartitionChange } from './state/partition-changes'
+import type { EngineMirror } from './state/engine-mirror'
 import { replayMirrorState } from './state/replay'
 import { syncMirror } from './syncs/topic-sync'
-import type { EngineEvent, MirrorConfig, MirrorDefinition, Operation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
+import type { EngineEvent, ResolvedMirrorConfig, MirrorDefinition, FailoverOperation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 import { createMirrorPartition } from '@/lib/mirror/transition'
 
 export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
 export type { EngineClusterAccess } from './cluster-access'
-export type { CreateMirrorInput } from './commands/mirror-commands'
+export type { CreateMirrorInput, CreateMirrorPlan } from './commands/mirror-commands'
 
 export interface EngineOptions {
   clusters: EngineClusterAccess
@@ -94,7 +94,7 @@ export class MirrorEngine {
     })
     const env: RunnerEnvironment = {
       now: () => now(),
-      needsAttention: (runtime) => state.get(runtime.mirror)?.attention.add(runtime),
+      wakeUp: (runtime, reason, at) => state.get(runtime.mirror)?.timer.schedule(runtime, reason, at),
       context: (mirror, runtime) => transitionContext(clusters, now(), random, mirror, runtime.topic),
       source: (mirror) => clusters.cluster(mirror.sourceCluster).source,
       host: (mirror) => clusters.cluster(mirror.destinationCluster).host,
@@ -122,7 +122,7 @@ export class MirrorEngine {
       partitions: (mirror) => state.require(mirror.name).partitions.values(),
       withLock: (runtime, work) => runner.withLock(runtime, work),
       dispatch: (mirror, runtime, event, reason) => runner.dispatch(mirror, runtime, event, reason),
-      needsAttention: (runtime) => state.get(runtime.mirror)?.attention.add(runtime),
+      restoreAtNextTick: (runtime) => state.get(runtime.mirror)?.timer.schedule(runtime, 'restore', now()),
       log: (message, fields) => log(message, fields),
     })
     this.state = state
@@ -167,14 +167,14 @@ export class MirrorEngine {
     }
   }
 
-  private async startMissingPartitions(mirror: MirrorRuntime): Promise<void> {
+  private async startMissingPartitions(mirror: EngineMirror): Promise<void> {
     const { definition } = mirror
     const host = this.ctx.clusters.cluster(definition.destinationCluster).host
     const missing: PartitionRuntime[] = []
     for (const topic of await host.describeTopics(definition.topics)) {
       for (const { partition } of topic.partitions) {
         if (mirror.partitions.has({ topic: topic.name, partition })) continue
-        const runtime = newPartitionRuntime(definition.name, topic.name, topic.topicId, partition, createMirrorPartition(this.ctx.now()))
+        const runtime = this.state.newPartition({ mirror: definition.name, topic: topic.name, topicId: topic.topicId, partition }, createMirrorPartition(this.ctx.now()))
         mirror.partitions.set(runtime, runtime)
         missing.push(runtime)
       }
@@ -183,13 +183,8 @@ export class MirrorEngine {
   }
 
   /** Resolves once no partition has work queued (restores, failovers, API requests): for tests and scripts. */
-  async settle(): Promise<void> {
-    for (;;) {
-      const locks = this.state.locks()
-      await Promise.all(locks)
-      const after = this.state.locks()
-      if (after.length === locks.length && after.every((lock, i) => lock === locks[i])) return
-    }
+  settle(): Promise<void> {
+    return this.runner.settle()
   }
 
   startBackground(intervalMs = 100): void {
@@ -218,9 +213,14 @@ export class MirrorEngine {
     return this.state.subscribe(listener)
   }
 
+  /** @internal visible for testing: every change of a partition's runtime, as its one write path publishes it. */
+  subscribePartitionChanges(listener: (published: PublishedPartitionChange) => void): () => void {
+    return this.state.changes.subscribe(listener)
+  }
+
   // ONE ITERATION
 
-  /** One deterministic iteration: due retries, replica waits, syncs, then one fetch round per mirror. */
+  /** One deterministic iteration: due wake-ups (restores, retries, replica waits), syncs, then one fetch round per mirror. */
   tick(): Promise<void> {
     if (this.ticking) return this.ticking
     this.ticking = this.runTick().finally(() => {
@@ -233,19 +233,17 @@ export class MirrorEngine {
     const mirrors = [...this.state.all()]
     for (const mirror of mirrors) {
       // One mirror's trouble (or one step's) never stops the others: each step is isolated.
-      await this.isolated(mirror, 'restore', () => runPendingRestores(this.ctx, mirror))
-      await this.isolated(mirror, 'retries', () => runDueRetries(this.ctx, mirror))
-      await this.isolated(mirror, 'convergence', () => runConvergenceChecks(this.ctx, mirror))
+      await this.isolated(mirror, 'wake-ups', () => runDueWakeUps(this.ctx, mirror))
       await this.isolated(mirror, 'leadership', () => this.ctx.leadership.check(mirror.definition))
       if (this.ctx.now() >= mirror.nextSyncAt) await this.isolated(mirror, 'sync', () => syncMirror(this.ctx, mirror))
     }
     // Side by side: a round may wait at its source, and one mirror's wait must not hold another's data.
     await Promise.all(mirrors.map((mirror) => this.isolated(mirror, 'fetch', () => fetchRound(this.ctx, mirror))))
-    for (const mirror of mirrors) sampleLag(this.ctx, mirror)
+    for (const mirror of mirrors) await this.isolated(mirror, 'lag', () => sampleLag(this.ctx, mirror))
     this.operations.checkUnsettled()
   }
 
-  private async isolated(mirror: MirrorRuntime, step: string, work: () => Promise<void>): Promise<void> {
+  private async isolated(mirror: EngineMirror, step: string, work: () => Promise<void>): Promise<void> {
     try {
       await work()
     } catch (error) {
@@ -259,6 +257,11 @@ export class MirrorEngine {
     return createMirror(this.ctx, input)
   }
 
+  /** Every check of a create, changing nothing: what a dry run answers and the real create applies. */
+  planCreateMirror(input: CreateMirrorInput): Promise<CreateMirrorPlan> {
+    return planCreateMirror(this.ctx, input)
+  }
+
   /** The truncation plan a new mirror (or a start of topics) would apply; changes nothing. */
   planStart(input: { sourceCluster: string; destinationCluster: string; topics: string[]; mirror?: string }): Promise<TruncationPlanResult> {
     return planStart(this.ctx, input)
@@ -268,7 +271,7 @@ export class MirrorEngine {
     return deleteMirror(this.ctx, name)
   }
 
-  updateMirrorConfig(name: string, patch: Partial<MirrorConfig>): Promise<MirrorDefinition> {
+  updateMirrorConfig(name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {
     return updateMirrorConfig(this.ctx, name, patch)
   }
 
@@ -311,26 +314,26 @@ export class MirrorEngine {
 
   // FAILOVER
 
-  failoverPlan(mirrorName: string, topics?: string[]): Promise<FailoverPlan> {
+  failoverPlan(mirrorName: string, topics?: string[]): Promise<FailoverPreflight> {
     return failoverPlan(this.ctx, mirrorName, topics)
   }
 
   /** The failover of the selected partitions, durable before this resolves (failover/failover-command.ts). */
-  failover(mirrorName: string, request: FailoverRequestInput): Promise<{ operation: Operation }> {
+  failover(mirrorName: string, request: FailoverRequestInput): Promise<{ operation: FailoverOperation }> {
     return failover(this.ctx, mirrorName, request)
   }
 
   /** Resolves once the operation's partitions have all had their stop, with the outcome durable if it finished (tests, scripts). */
-  awaitOperation(id: string): Promise<Operation> {
+  awaitOperation(id: string): Promise<FailoverOperation> {
     return this.operations.awaitOperation(id)
   }
 
-  getOperation(id: string): Operation {
+  getOperation(id: string): FailoverOperation {
     return this.operations.get(id)
   }
 
   /** Newest first; history kept as operation-store.ts's retention says. */
-  listOperations(filter: OperationFilter = {}): Operation[] {
+  listOperations(filter: OperationFilter = {}): FailoverOperation[] {
     return this.operations.list(filter)
   }
 

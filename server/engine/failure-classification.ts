@@ -1,4 +1,6 @@
 import 'server-only'
+import type { MirrorEvent } from '@/lib/mirror/events'
+import type { FailureCode } from '@/lib/mirror/failure-code'
 import type { FetchPartitionResult } from '@/server/cluster/ports'
 
 /**
@@ -7,7 +9,9 @@ import type { FetchPartitionResult } from '@/server/cluster/ports'
  * partition never stops the others; these functions are the only place that decides.
  */
 export interface FailureVerdict {
-  /** The failure as the partition keeps it: `<code>: <message>`, or the message alone when uncoded. */
+  /** Why, as the FAILED partition keeps it (lib/mirror/failure-code.ts). */
+  code: FailureCode
+  /** The message the partition shows (API `error`): the cause's own code first when it has one. */
   error: string
   retryable: boolean
 }
@@ -23,11 +27,16 @@ function errorCode(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : ''
 }
 
-/** An effect's failure (truncate, bump, STOPPING step, ...): storage and validation bugs are not retried; everything else is. */
-export function classifyEffectError(error: unknown): FailureVerdict {
+/** The cause's message, led by its own code when it has one. */
+function causeText(error: unknown): string {
   const code = errorCode(error)
   const message = errorMessage(error)
-  return { error: code ? `${code}: ${message}` : message, retryable: !NON_RETRYABLE_EFFECT_CODES.has(code) }
+  return code ? `${code}: ${message}` : message
+}
+
+/** An effect's failure (truncate, bump, STOPPING step, ...): storage and validation bugs are not retried; everything else is. */
+export function classifyEffectError(effect: string, error: unknown): FailureVerdict {
+  return { code: 'EFFECT_FAILED', error: `${effect}: ${causeText(error)}`, retryable: !NON_RETRYABLE_EFFECT_CODES.has(errorCode(error)) }
 }
 
 /**
@@ -36,7 +45,7 @@ export function classifyEffectError(error: unknown): FailureVerdict {
  * non-retryable.
  */
 export function classifyAppendError(error: unknown): FailureVerdict {
-  return { error: classifyEffectError(error).error, retryable: errorCode(error) !== 'KAFKA_STORAGE_ERROR' }
+  return { code: 'APPEND_FAILED', error: `append: ${causeText(error)}`, retryable: errorCode(error) !== 'KAFKA_STORAGE_ERROR' }
 }
 
 /** What one partition's failed fetch answer asks for. */
@@ -50,10 +59,33 @@ export function classifyFetchError(result: Extract<FetchPartitionResult, { ok: f
   if (result.error.code === 'OFFSET_OUT_OF_RANGE' && result.logStartOffset !== undefined && fetchOffset < result.logStartOffset) {
     return { kind: 'restartAtLogStart', logStartOffset: result.logStartOffset }
   }
-  return { kind: 'retry', error: `${result.error.code}: ${result.error.message}`, retryable: true }
+  return { kind: 'retry', code: 'FETCH_ERROR', error: `${result.error.code}: ${result.error.message}`, retryable: true }
 }
 
 /** A whole fetch that did not reach the source: every partition of it retries. */
 export function classifyUnreachableSource(error: unknown): FailureVerdict {
-  return { error: `source unreachable: ${errorMessage(error)}`, retryable: true }
+  return { code: 'SOURCE_UNREACHABLE', error: `source unreachable: ${errorMessage(error)}`, retryable: true }
+}
+
+/**
+ * The code a failure event leaves on the partition: a `failed` event names its own (one dispatched without
+ * one is an effect's); the table's other failure events each mean one thing.
+ */
+export function failureCodeOf(event: MirrorEvent): FailureCode | null {
+  switch (event.type) {
+    case 'failed':
+      return event.code ?? 'EFFECT_FAILED'
+    case 'divergenceDetected':
+      return 'LOG_DIVERGED'
+    case 'sourceTopicDeleted':
+      return 'SOURCE_TOPIC_DELETED'
+    case 'sourceClusterIdChanged':
+      return 'SOURCE_CLUSTER_ID_CHANGED'
+    case 'tieredStorageDetected':
+      return 'TIERED_STORAGE_ENABLED'
+    case 'mirrorLoopDetected':
+      return 'MIRROR_LOOP'
+    default:
+      return null
+  }
 }

@@ -2,13 +2,15 @@ import 'server-only'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
 import type { OperationChange } from '@/lib/api/operations'
 import type { Role } from '@/lib/api/session'
-import type { MirrorPartition } from '@/lib/mirror/transition'
+import type { FailureCode } from '@/lib/mirror/failure-code'
+import type { MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { StoppingStep } from '@/lib/mirror/stopping'
 import type { TruncationPlanEntry } from '@/lib/mirror/truncation'
+import type { PartitionChanges, SnapshotStaleness } from './state/partition-changes'
 
 /** Mirror-level settings (KIP-1279.md §7.3 keys), as stored with the mirror definition. */
-export interface MirrorConfig {
+export interface ResolvedMirrorConfig {
   'topics.include': string[]
   'topics.exclude': string[]
   'groups.include': string[]
@@ -34,7 +36,7 @@ export interface MirrorDefinition {
   sourceClusterId: string
   /** Topics started explicitly or discovered through `topics.include`, in the order they were added. */
   topics: string[]
-  config: MirrorConfig
+  config: ResolvedMirrorConfig
   createdAt: number
 }
 
@@ -88,7 +90,7 @@ export interface OperationRequester {
 }
 
 /** A multi-partition command answered with 202 (server/engine/operations/operation-tracker.ts). */
-export interface Operation {
+export interface FailoverOperation {
   id: string
   kind: 'failover'
   mirror: string
@@ -119,7 +121,7 @@ export type EngineEvent =
       /** Partitions whose lag changed since the previous lag event (all of them in a mirror's first). */
       partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }>
     }
-  | { type: 'operation'; operation: Operation; change: OperationChange }
+  | { type: 'operation'; operation: FailoverOperation; change: OperationChange }
   | { type: 'mirror'; mirror: string; change: 'created' | 'deleted' | 'updated' }
 
 export interface StartTopicsResult {
@@ -131,33 +133,39 @@ export interface TruncationPlanResult {
   partitions: TruncationPlanEntry[]
 }
 
-/** The in-memory side of one mirror partition; `value` is what `__mirror_state` holds. */
+/**
+ * The in-memory side of one mirror partition; `value` is what `__mirror_state` holds. Every field is
+ * readonly: changes go through `changePartition` (state/partition-changes.ts), which publishes them.
+ */
 export interface PartitionRuntime {
   readonly mirror: string
   readonly topic: string
   readonly topicId: string
   readonly partition: number
-  value: MirrorPartition
-  fetching: boolean
-  retryAt: number | null
-  retryStateEpoch: number | null
-  awaitingConvergence: boolean
+  readonly value: MirrorPartitionValue
+  /** Why the partition failed, while `value.error` is set (persisted with it); null when healthy or unknown (a record written before codes). */
+  readonly failureCode: FailureCode | null
+  readonly fetching: boolean
+  readonly retryAt: number | null
+  readonly retryStateEpoch: number | null
+  readonly awaitingConvergence: boolean
   /** A state write failed: the next tick re-runs the effects of the last durable state. */
-  needsRestore: boolean
-  /** Serialises every change of this partition: API calls, the fetch loop and retries never interleave. */
-  lock: Promise<void>
-  sourceHighWatermark: number | null
-  oldestUnmirroredTimestamp: number | null
-  lastFetchAt: number | null
-  destinationHighWatermark: number
-  destinationLogEndOffset: number
-  destinationLeaderEpoch: number
+  readonly needsRestore: boolean
+  readonly sourceHighWatermark: number | null
+  readonly oldestUnmirroredTimestamp: number | null
+  readonly lastFetchAt: number | null
+  readonly destinationHighWatermark: number
+  readonly destinationLogEndOffset: number
+  readonly destinationLeaderEpoch: number
   /** [offsetLag, timeLagMs] as last sent in a lag event; null until sent or after leaving MIRRORING. */
-  lastLagEvent: [number, number | null] | null
-  transitions: PartitionTransitionRecord[]
+  readonly lastLagEvent: readonly [number, number | null] | null
+  readonly transitions: readonly PartitionTransitionRecord[]
   /**
-   * The last snapshot handed out, frozen. Handed out again while the partition reads the same, so a
-   * response encoder can reuse its JSON by identity (server/http/json-body.ts).
+   * The last snapshot handed out, frozen. Handed out again until a change makes it stale, so a response
+   * encoder can reuse its JSON by identity (server/http/json-body.ts).
    */
-  lastSnapshot: Readonly<PartitionSnapshot> | null
+  readonly snapshot: Readonly<PartitionSnapshot> | null
+  readonly snapshotStaleness: SnapshotStaleness
+  /** Where this runtime's changes are published (the engine's EngineState.changes). */
+  readonly changes: PartitionChanges
 }

@@ -4,7 +4,7 @@ import { ApiError } from '@/lib/api/errors'
 import type { ClusterLinks } from '@/server/cluster/links'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
-import type { Operation, PartitionSnapshot } from '@/server/engine/types'
+import type { FailoverOperation, PartitionSnapshot } from '@/server/engine/types'
 
 /**
  * What a narrated scenario is made of. A scenario builds clusters of its own (named after its run, so a run
@@ -90,7 +90,7 @@ export async function waitFor<T>(
  * operation running after that, and a scenario that read its status then saw "running" (the source-lost
  * scenario failed so now and then).
  */
-export async function waitForOperation(context: StepContext, id: string): Promise<Operation> {
+export async function waitForOperation(context: StepContext, id: string): Promise<FailoverOperation> {
   await context.engine.awaitOperation(id)
   return waitFor(context, `operation ${id} to finish`, () => {
     const operation = context.engine.getOperation(id)

@@ -1,11 +1,12 @@
 import 'server-only'
-import type { MirrorConfig } from '../types'
+import type { ResolvedMirrorConfig } from '../types'
 import { assertName, resolveConfig } from '../config/mirror-config'
+import { matchesFilters } from '../config/topic-patterns'
 import type { EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import { dispatchAll } from '../runner/dispatch-all'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import type { MirrorDefinition } from '../types'
 import { planOrRefuse } from './preconditions'
 import { startTopics } from './topic-commands'
@@ -17,38 +18,65 @@ export interface CreateMirrorInput {
   topics?: string[]
   topicsInclude?: string[]
   topicsExclude?: string[]
-  config?: Partial<MirrorConfig>
+  config?: Partial<ResolvedMirrorConfig>
 }
 
-export async function createMirror(ctx: EngineContext, input: CreateMirrorInput): Promise<MirrorDefinition> {
+/** A new mirror, validated: what `applyCreateMirror` creates, and what a dry run answers. */
+export interface CreateMirrorPlan {
+  /** The definition to write, without its creation time (taken when applied). */
+  readonly definition: Omit<MirrorDefinition, 'createdAt'>
+  /** The named topics, started at creation. */
+  readonly topics: readonly string[]
+  /** Source topics topics.include/exclude match now, besides the named: the first sync starts them. */
+  readonly discovered: readonly string[]
+}
+
+/**
+ * Every check of a create, in one place (the real create and its dry run both plan with it): names, no
+ * mirror of that name yet, two different clusters, the config, the source reachable with the named topics,
+ * and those topics startable on the destination (no other mirror, same topic id, no mirror loop). Changes nothing.
+ */
+export async function planCreateMirror(ctx: EngineContext, input: CreateMirrorInput): Promise<CreateMirrorPlan> {
   assertName(input.name, 'mirror')
   if (ctx.state.has(input.name)) throw new EngineError('CONFLICT', `mirror ${input.name} already exists`)
   if (input.sourceCluster === input.destinationCluster) throw new EngineError('VALIDATION_FAILED', 'a mirror needs two different clusters')
   const { source } = ctx.clusters.cluster(input.sourceCluster, input.destinationCluster)
   const config = resolveConfig(input)
-  const topics = input.topics ?? []
+  const topics = [...new Set(input.topics ?? [])]
   for (const topic of topics) assertName(topic, 'topic')
   const sourceClusterId = await ctx.clusters.reachSource(() => source.clusterId())
-  const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics(topics))
+  const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics())
   const missing = topics.filter((topic) => !sourceTopics.some((described) => described.name === topic))
   if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${input.sourceCluster}: ${missing.join(', ')}`)
-  await assertTopicsStartable(ctx, input.name, input.destinationCluster, sourceTopics, source)
-  const definition: MirrorDefinition = {
-    name: input.name,
-    sourceCluster: input.sourceCluster,
-    destinationCluster: input.destinationCluster,
-    sourceClusterId,
-    topics: [],
-    config,
-    createdAt: ctx.now(),
+  const named = new Set(topics)
+  await assertTopicsStartable(ctx, input.name, input.destinationCluster, sourceTopics.filter((topic) => named.has(topic.name)), source)
+  const discovered = sourceTopics
+    .map((topic) => topic.name)
+    .filter((topic) => !named.has(topic) && matchesFilters(topic, config['topics.include'], config['topics.exclude']))
+  return {
+    definition: { name: input.name, sourceCluster: input.sourceCluster, destinationCluster: input.destinationCluster, sourceClusterId, topics: [], config },
+    topics,
+    discovered,
   }
+}
+
+/** Writes the planned mirror's definition, holds it, and starts its named topics; the first sync discovers the rest. */
+export async function applyCreateMirror(ctx: EngineContext, plan: CreateMirrorPlan): Promise<MirrorDefinition> {
+  // A second create of the same name may have been applied while this one was planned.
+  if (ctx.state.has(plan.definition.name)) throw new EngineError('CONFLICT', `mirror ${plan.definition.name} already exists`)
+  const definition: MirrorDefinition = { ...plan.definition, createdAt: ctx.now() }
   await ctx.clusters.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
-  const runtime = ctx.state.add(definition)
+  const mirror = ctx.state.add(definition)
   ctx.state.emit({ type: 'mirror', mirror: definition.name, change: 'created' })
-  if (topics.length > 0) await startTopics(ctx, definition.name, { topics })
+  if (plan.topics.length > 0) await startTopics(ctx, definition.name, { topics: [...plan.topics] })
   // The first sync discovers topics matching topics.include.
-  runtime.nextSyncAt = ctx.now()
+  mirror.nextSyncAt = ctx.now()
   return definition
+}
+
+/** Plans the create, then applies it. */
+export async function createMirror(ctx: EngineContext, input: CreateMirrorInput): Promise<MirrorDefinition> {
+  return applyCreateMirror(ctx, await planCreateMirror(ctx, input))
 }
 
 export async function deleteMirror(ctx: EngineContext, name: string): Promise<void> {
@@ -68,7 +96,7 @@ export async function deleteMirror(ctx: EngineContext, name: string): Promise<vo
   ctx.state.emit({ type: 'mirror', mirror: name, change: 'deleted' })
 }
 
-export async function updateMirrorConfig(ctx: EngineContext, name: string, patch: Partial<MirrorConfig>): Promise<MirrorDefinition> {
+export async function updateMirrorConfig(ctx: EngineContext, name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {
   const mirror = ctx.state.require(name)
   const config = resolveConfig({ config: { ...mirror.definition.config, ...patch } })
   const definition = { ...mirror.definition, config }
@@ -78,7 +106,7 @@ export async function updateMirrorConfig(ctx: EngineContext, name: string, patch
 }
 
 /** Adds start patterns to topics.include (KIP-1279.md §6.3: "Patterns saved"), each once. */
-export async function keepStartPatterns(ctx: EngineContext, mirror: MirrorRuntime, patterns: string[]): Promise<void> {
+export async function keepStartPatterns(ctx: EngineContext, mirror: EngineMirror, patterns: string[]): Promise<void> {
   const include = mirror.definition.config['topics.include']
   const added = [...new Set(patterns)].filter((pattern) => !include.includes(pattern))
   if (added.length === 0) return
@@ -86,7 +114,7 @@ export async function keepStartPatterns(ctx: EngineContext, mirror: MirrorRuntim
 }
 
 /** A changed definition: durable first, then held and announced. */
-async function writeDefinition(ctx: EngineContext, mirror: MirrorRuntime, definition: MirrorDefinition): Promise<void> {
+async function writeDefinition(ctx: EngineContext, mirror: EngineMirror, definition: MirrorDefinition): Promise<void> {
   await ctx.clusters.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
   mirror.definition = definition
   ctx.state.emit({ type: 'mirror', mirror: definition.name, change: 'updated' })

@@ -10,8 +10,7 @@ import { compilePattern } from '../config/topic-patterns'
 import type { EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
-import type { MirrorRuntime } from '../state/mirror-runtime'
-import { newPartitionRuntime } from '../state/partition-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
 import { keepStartPatterns } from './mirror-commands'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult, type SkippedPartition } from './preconditions'
@@ -93,7 +92,7 @@ export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan):
       if (skipped.has(tp)) continue
       let runtime = mirror.partitions.get(tp)
       if (!runtime) {
-        runtime = newPartitionRuntime(mirrorName, sourceTopic.name, destination.topicId, partition, createMirrorPartition(ctx.now()))
+        runtime = ctx.state.newPartition({ mirror: mirrorName, topic: sourceTopic.name, topicId: destination.topicId, partition }, createMirrorPartition(ctx.now()))
         mirror.partitions.set(runtime, runtime)
       }
       runtimes.push(runtime)
@@ -123,7 +122,7 @@ export async function requestOnTopics(ctx: EngineContext, mirrorName: string, to
 }
 
 /** The partitions of the named topics (all of the mirror's without names); NOT_FOUND for a topic it does not mirror. */
-export function selectPartitions(mirror: MirrorRuntime, topics: string[] | undefined): PartitionRuntime[] {
+export function selectPartitions(mirror: EngineMirror, topics: string[] | undefined): PartitionRuntime[] {
   const all = [...mirror.partitions.values()]
   if (!topics || topics.length === 0) return all
   const unknown = topics.filter((topic) => !mirror.partitions.hasTopic(topic))

@@ -3,10 +3,10 @@ import { ALWAYS_EXCLUDED_TOPIC_PROPERTIES, DEFAULT_TOPIC_PROPERTIES_EXCLUDE, MIR
 import { isValidName, NAME_PATTERN } from '@/lib/mirror/names'
 import { DEFAULT_THROTTLED_REPLICAS, throttledReplicaEntryProblem, UNTHROTTLED_RATE } from '@/lib/mirror/replication-throttle'
 import { EngineError } from '../errors'
-import type { MirrorConfig } from '../types'
+import type { ResolvedMirrorConfig } from '../types'
 import { compilePattern } from './topic-patterns'
 
-export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
+export const DEFAULT_MIRROR_CONFIG: ResolvedMirrorConfig = {
   'topics.include': [],
   'topics.exclude': ['__.*'],
   'groups.include': ['.*'],
@@ -23,8 +23,8 @@ export const DEFAULT_MIRROR_CONFIG: MirrorConfig = {
 }
 
 /** Defaults, then the given config, then topicsInclude/topicsExclude; every pattern and number checked. */
-export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<MirrorConfig> }): MirrorConfig {
-  const config: MirrorConfig = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
+export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<ResolvedMirrorConfig> }): ResolvedMirrorConfig {
+  const config: ResolvedMirrorConfig = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
   if (input.topicsInclude) config['topics.include'] = input.topicsInclude
   if (input.topicsExclude) config['topics.exclude'] = input.topicsExclude
   for (const key of ['topics.include', 'topics.exclude', 'groups.include', 'groups.exclude'] as const) {
@@ -47,7 +47,7 @@ export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?:
  * The source topic configs a mirror topic takes: all but topic.properties.exclude, the ones never synced,
  * and the destination's own mirror.support.unclean.leader.election. One copy for topic creation and the sync.
  */
-export function syncedTopicConfigs(configs: Record<string, string>, config: MirrorConfig): Record<string, string> {
+export function syncedTopicConfigs(configs: Record<string, string>, config: ResolvedMirrorConfig): Record<string, string> {
   const excluded = new Set<string>([...config['topic.properties.exclude'], ...ALWAYS_EXCLUDED_TOPIC_PROPERTIES, MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION])
   return Object.fromEntries(Object.entries(configs).filter(([key]) => !excluded.has(key)))
 }

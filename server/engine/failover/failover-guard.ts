@@ -1,7 +1,7 @@
 import 'server-only'
 import type { MirrorEngine } from '../engine'
 import { EngineError } from '../errors'
-import type { Operation } from '../types'
+import type { FailoverOperation } from '../types'
 
 /**
  * One failover at a time per mirror and partition: a double click, a second tab or a second operator
@@ -33,7 +33,7 @@ export async function guardFailover<T>(engine: MirrorEngine, mirror: string, top
 }
 
 /** A running failover of `mirror` that stops any partition of `topics` (all topics when absent). */
-export function runningFailover(engine: MirrorEngine, mirror: string, topics: readonly string[] | undefined): Operation | null {
+export function runningFailover(engine: MirrorEngine, mirror: string, topics: readonly string[] | undefined): FailoverOperation | null {
   const wanted = topics === undefined ? null : new Set(topics)
   for (const operation of engine.listOperations({ status: 'running' })) {
     if (operation.mirror !== mirror || operation.kind !== 'failover') continue

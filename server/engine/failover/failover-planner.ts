@@ -1,6 +1,6 @@
 import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
-import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPlan } from '@/lib/mirror/failover-plan'
+import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import { withTimeout } from '@/server/util/with-timeout'
 import { selectPartitions } from '../commands/topic-commands'
@@ -14,7 +14,7 @@ const PREFLIGHT_SOURCE_TIMEOUT_MS = 5_000
  * input): both sides' log ends, the age of what is not mirrored yet, open transactions and committed
  * offsets per consumer group. Changes nothing.
  */
-export async function failoverPlan(ctx: EngineContext, mirrorName: string, topics?: string[]): Promise<FailoverPlan> {
+export async function failoverPlan(ctx: EngineContext, mirrorName: string, topics?: string[]): Promise<FailoverPreflight> {
   const mirror = ctx.state.require(mirrorName)
   const { definition } = mirror
   const runtimes = selectPartitions(mirror, topics).sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)

@@ -5,7 +5,8 @@ import type { FetchPartitionResult, TopicDescription } from '@/server/cluster/po
 import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
 import { classifyAppendError, classifyUnreachableSource } from '../failure-classification'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
+import { changePartition } from '../state/partition-changes'
 import { interruptFetch, isQuietFetch, isReadyForFetch, recordSourcePosition, type FetchEntry } from './fetch-state'
 import { applyFetchResult } from './partition-response'
 
@@ -15,7 +16,7 @@ type DescribedPartition = TopicDescription['partitions'][number]
  * One fetch round: the MIRRORING partitions are grouped by their source leader and each group is one
  * fetch (many partitions, bounded bytes), all groups at once, as a fetcher per source broker would.
  */
-export async function fetchRound(ctx: EngineContext, mirror: MirrorRuntime): Promise<void> {
+export async function fetchRound(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   const runnable = [...mirror.partitions.values()].filter(isReadyForFetch)
   if (runnable.length === 0) return
   const { definition } = mirror
@@ -46,9 +47,7 @@ export async function fetchRound(ctx: EngineContext, mirror: MirrorRuntime): Pro
     const turn = slice.maybeYield()
     if (turn) await turn
     const description = descriptions.get(runtime.topic)![runtime.partition]!
-    runtime.destinationHighWatermark = description.highWatermark
-    runtime.destinationLogEndOffset = description.logEndOffset
-    runtime.destinationLeaderEpoch = description.leaderEpoch
+    changePartition(runtime, { destinationHighWatermark: description.highWatermark, destinationLogEndOffset: description.logEndOffset, destinationLeaderEpoch: description.leaderEpoch })
     const entry: FetchEntry = {
       runtime,
       stateEpoch: runtime.value.stateEpoch,
@@ -71,7 +70,7 @@ export async function fetchRound(ctx: EngineContext, mirror: MirrorRuntime): Pro
   }
 }
 
-async function fetchFromLeader(ctx: EngineContext, mirror: MirrorRuntime, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
+async function fetchFromLeader(ctx: EngineContext, mirror: EngineMirror, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
   const { definition } = mirror
   const source = ctx.clusters.cluster(definition.sourceCluster).source
   // Replication throttle (replication-throttle.ts): throttled partitions sit out or get a smaller budget.
@@ -126,7 +125,7 @@ async function fetchFromLeader(ctx: EngineContext, mirror: MirrorRuntime, leader
         await applyFetchResult(ctx, mirror, entry, result)
       } catch (error) {
         const failure = classifyAppendError(error)
-        await ctx.runner.dispatch(definition, entry.runtime, { type: 'failed', error: `append: ${failure.error}`, retryable: failure.retryable }, 'applying a fetch failed')
+        await ctx.runner.dispatch(definition, entry.runtime, { type: 'failed', ...failure }, 'applying a fetch failed')
       }
     }),
   )

@@ -1,5 +1,6 @@
 import 'server-only'
 import type { FetchPartitionRequest, FetchPartitionResult } from '@/server/cluster/ports'
+import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
 
 /** One partition's place in a fetch round: what was asked, and what the partition was when it was asked. */
@@ -44,9 +45,7 @@ export function isQuietFetch(entry: FetchEntry, result: FetchPartitionResult): r
 
 /** What a successful fetch tells about the source: its high watermark and the age of what is not mirrored yet. */
 export function recordSourcePosition(runtime: PartitionRuntime, result: FetchedPartition, now: number): void {
-  runtime.sourceHighWatermark = result.highWatermark
-  runtime.oldestUnmirroredTimestamp = result.nextRecordTimestamp
-  runtime.lastFetchAt = now
+  changePartition(runtime, { sourceHighWatermark: result.highWatermark, oldestUnmirroredTimestamp: result.nextRecordTimestamp, lastFetchAt: now })
 }
 
 /**

@@ -4,7 +4,8 @@ import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import type { FetchPartitionResult } from '@/server/cluster/ports'
 import type { EngineContext } from '../engine-context'
 import { classifyFetchError } from '../failure-classification'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
+import { changePartition } from '../state/partition-changes'
 import { isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
 
 /**
@@ -12,7 +13,7 @@ import { isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetc
  * above the destination epoch, or records to append (then the log start synced and the source position
  * recorded).
  */
-export async function applyFetchResult(ctx: EngineContext, mirror: MirrorRuntime, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
+export async function applyFetchResult(ctx: EngineContext, mirror: EngineMirror, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
   const { definition } = mirror
   const { runtime, request } = entry
   if (!isResponseCurrent(entry)) return
@@ -26,7 +27,7 @@ export async function applyFetchResult(ctx: EngineContext, mirror: MirrorRuntime
       ctx.log('fetch offset below source log start; restarted', { mirror: definition.name, ...tp, logStartOffset: verdict.logStartOffset })
       return
     }
-    await ctx.runner.dispatch(definition, runtime, { type: 'failed', error: verdict.error, retryable: verdict.retryable }, 'fetch failed')
+    await ctx.runner.dispatch(definition, runtime, { type: 'failed', code: verdict.code, error: verdict.error, retryable: verdict.retryable }, 'fetch failed')
     return
   }
   if (request.fetchOffset !== runtime.destinationLogEndOffset) return
@@ -78,8 +79,7 @@ export async function applyFetchResult(ctx: EngineContext, mirror: MirrorRuntime
       await host.truncateFullyAndStartAt(tp, firstBaseOffset)
     }
     const appended = await host.appendMirroredBatches(tp, result.records)
-    runtime.destinationLogEndOffset = appended.logEndOffset
-    runtime.destinationHighWatermark = appended.highWatermark
+    changePartition(runtime, { destinationLogEndOffset: appended.logEndOffset, destinationHighWatermark: appended.highWatermark })
     mirror.mirroredBytes += result.records.byteLength
     mirror.mirroredRecords += batches.reduce((sum, { header }) => sum + header.lastOffset - header.baseOffset + 1, 0)
   }

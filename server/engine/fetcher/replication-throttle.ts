@@ -2,7 +2,7 @@ import 'server-only'
 import { parseThrottledReplicas, throttledPartitionBudget, TokenBucket, UNTHROTTLED_RATE, type ThrottledReplicas } from '@/lib/mirror/replication-throttle'
 import type { FetchPartitionRequest, FetchPartitionResult } from '@/server/cluster/ports'
 import { DEFAULT_MIRROR_CONFIG } from '../config/mirror-config'
-import type { MirrorConfig, MirrorDefinition } from '../types'
+import type { ResolvedMirrorConfig, MirrorDefinition } from '../types'
 
 /**
  * Per mirror, the replication throttle of its fetch rounds (lib/mirror/replication-throttle.ts): `admit`
@@ -96,7 +96,7 @@ export class ReplicationThrottles {
 }
 
 /** A mirror stored before throttling existed has neither key: it is not throttled. */
-function settingsOf(config: Partial<MirrorConfig>): { rate: number; replicas: readonly string[] } {
+function settingsOf(config: Partial<ResolvedMirrorConfig>): { rate: number; replicas: readonly string[] } {
   return {
     rate: config['mirror.replication.throttled.rate'] ?? UNTHROTTLED_RATE,
     replicas: config['mirror.replication.throttled.replicas'] ?? DEFAULT_MIRROR_CONFIG['mirror.replication.throttled.replicas'],

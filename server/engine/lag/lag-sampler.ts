@@ -1,9 +1,11 @@
 import 'server-only'
 import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag } from '@/lib/mirror/lag'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
+import { TimeSlice } from '@/server/util/cooperative'
 import type { EngineContext } from '../engine-context'
 import { errorMessage } from '../failure-classification'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
+import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
 
 const LAG_SAMPLE_INTERVAL_MS = 1_000
@@ -13,7 +15,7 @@ const LAG_ARCHIVE_RELOAD_MS = 24 * 60 * 60 * 1000
  * Once a second per mirror: each MIRRORING partition's lag goes into its history and the minute's worst
  * (for the archive), and one `lag` event carries the figures and the partitions whose lag changed.
  */
-export function sampleLag(ctx: EngineContext, mirror: MirrorRuntime): void {
+export async function sampleLag(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   const now = ctx.now()
   if (now - mirror.lastLagSampleAt < LAG_SAMPLE_INTERVAL_MS) return
   mirror.lastLagSampleAt = now
@@ -28,9 +30,13 @@ export function sampleLag(ctx: EngineContext, mirror: MirrorRuntime): void {
   let maxOffsetLag = 0
   let totalOffsetLag = 0
   let maxTimeLagMs = 0
+  // 100,000 partitions take tens of milliseconds: the loop gives the event loop turns as it goes.
+  const slice = new TimeSlice()
   for (const runtime of mirror.partitions.values()) {
+    const turn = slice.maybeYield()
+    if (turn) await turn
     if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) {
-      runtime.lastLagEvent = null
+      if (runtime.lastLagEvent !== null) changePartition(runtime, { lastLagEvent: null })
       continue
     }
     const { offsetLag, timeLagMs } = lagOf(runtime, now)
@@ -55,19 +61,19 @@ export function sampleLag(ctx: EngineContext, mirror: MirrorRuntime): void {
     // otherwise send every viewer a megabyte of zeros each second. Pages seed from GET .../partitions.
     const previous = runtime.lastLagEvent
     if (previous && previous[0] === offsetLag && previous[1] === timeLagMs) continue
-    runtime.lastLagEvent = [offsetLag, timeLagMs]
+    changePartition(runtime, { lastLagEvent: [offsetLag, timeLagMs] })
     partitions.push({ topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs })
   }
   if (sampled > 0) ctx.state.emit({ type: 'lag', mirror: mirror.definition.name, at: now, sampledPartitions: sampled, maxOffsetLag, totalOffsetLag, maxTimeLagMs, partitions })
 }
 
-function archiveLagMinute(ctx: EngineContext, mirror: string, minute: MirrorRuntime['lagMinute']): void {
+function archiveLagMinute(ctx: EngineContext, mirror: string, minute: EngineMirror['lagMinute']): void {
   if (!ctx.lagArchive) return
   ctx.lagArchive.append(mirror, { t: minute.t, p: [...minute.worst.values()] }).catch((error: unknown) => ctx.log('lag archive append failed', { mirror, error: errorMessage(error) }))
 }
 
 /** Puts the archived minutes of the last day back into each partition's history after a restart. */
-export async function loadLagArchive(ctx: EngineContext, mirror: MirrorRuntime): Promise<void> {
+export async function loadLagArchive(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   if (!ctx.lagArchive) return
   const now = ctx.now()
   for (const minute of await ctx.lagArchive.load(mirror.definition.name, now, now - LAG_ARCHIVE_RELOAD_MS)) {

@@ -1,9 +1,9 @@
 import 'server-only'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
-import type { FailoverPlan } from '@/lib/mirror/failover-plan'
+import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 
 /** The engine's failover plan in the API's shape: what a dry run answers and what an operation keeps on disk. */
-export function toFailoverPlan(plan: FailoverPlan): ApiFailoverPlan {
+export function toFailoverPlan(plan: FailoverPreflight): ApiFailoverPlan {
   return {
     mirror: plan.mirror,
     canProceed: plan.canProceed,

@@ -1,7 +1,7 @@
 import 'server-only'
 import { isRetryable } from '@/lib/mirror/guards'
 import { rulesFor } from '@/lib/mirror/states'
-import type { MirrorPartition } from '@/lib/mirror/transition'
+import type { MirrorPartitionValue } from '@/lib/mirror/transition'
 
 /**
  * Where a partition stands in a failover, read from its own persisted state alone. This is what lets an
@@ -16,7 +16,7 @@ import type { MirrorPartition } from '@/lib/mirror/transition'
  */
 export type StopProgress = 'stopped' | 'stopping' | 'failed' | 'notStopped'
 
-export type PartitionStopView = Pick<MirrorPartition, 'state' | 'previousState' | 'retryAttempt' | 'stateEpoch'>
+export type PartitionStopView = Pick<MirrorPartitionValue, 'state' | 'previousState' | 'retryAttempt' | 'stateEpoch'>
 
 export function stopProgressOf(value: PartitionStopView): StopProgress {
   switch (value.state) {

@@ -4,8 +4,9 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { OperationChange } from '@/lib/api/operations'
 import { NON_RETRYABLE_ATTEMPT } from '@/lib/mirror/constants'
-import { createMirrorPartition, withChanges, type MirrorPartition } from '@/lib/mirror/transition'
+import { createMirrorPartition, withChanges, type MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { changePartition, PartitionChanges } from '../state/partition-changes'
 import { newPartitionRuntime } from '../state/partition-runtime'
 import type { PartitionRuntime } from '../types'
 import { OperationStore, STORED_OPERATION_VERSION, type RetentionPolicy, type StoredOperation } from './operation-store'
@@ -27,12 +28,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-function value(state: MirrorPartitionState, patch: Partial<MirrorPartition> = {}): MirrorPartition {
+function value(state: MirrorPartitionState, patch: Partial<MirrorPartitionValue> = {}): MirrorPartitionValue {
   return withChanges(createMirrorPartition(0), { state, stateEpoch: 4, previousState: 'MIRRORING', ...patch })
 }
 
-function runtime(partition: number, partitionValue: MirrorPartition): PartitionRuntime {
-  return newPartitionRuntime('dr', 'orders', 'topic-id', partition, partitionValue)
+function runtime(partition: number, partitionValue: MirrorPartitionValue): PartitionRuntime {
+  return newPartitionRuntime(new PartitionChanges(), { mirror: 'dr', topic: 'orders', topicId: 'topic-id', partition }, partitionValue)
 }
 
 /** The engine as the tracker sees it. `stopWith` says what a partition becomes when it gets the stop. */
@@ -41,7 +42,7 @@ class FakeEngine {
   readonly partitions = new Map<number, PartitionRuntime>()
   readonly events: Array<[string, OperationChange]> = []
   readonly stopped: number[][] = []
-  stopWith: (runtime: PartitionRuntime) => MirrorPartition = () => value('STOPPED', { stateSince: this.clock, previousState: 'STOPPING', stateEpoch: 9 })
+  stopWith: (runtime: PartitionRuntime) => MirrorPartitionValue = () => value('STOPPED', { stateSince: this.clock, previousState: 'STOPPING', stateEpoch: 9 })
   /** When set, the stop waits for it (an operation caught mid-drive). */
   gate: Promise<void> | null = null
 
@@ -62,7 +63,7 @@ class FakeEngine {
           this.stopped.push(runtimes.map((r) => r.partition))
           await this.gate
           for (const r of runtimes) {
-            r.value = this.stopWith(r)
+            changePartition(r, { value: this.stopWith(r) })
             onEach(r)
           }
         },
@@ -120,7 +121,7 @@ describe('OperationTracker', () => {
     expect((await stored())[0]).toMatchObject({ status: 'succeeded', finishedAt: 1_030 })
     expect(engine.events.map(([, change]) => change)).toEqual(['accepted', 'progress', 'finished'])
     // Frozen: a partition that moves on later does not rewrite the failover's outcome.
-    runtimes[0]!.value = value('PREPARING', { stateEpoch: 12 })
+    changePartition(runtimes[0]!, { value: value('PREPARING', { stateEpoch: 12 }) })
     expect(tracker.get(id).partitions[0]!.state).toBe('STOPPED')
   })
 
@@ -135,7 +136,7 @@ describe('OperationTracker', () => {
     expect(tracker.get(id).partitions[0]).toMatchObject({ state: 'FAILED', error: 'bumpLeaderEpoch: broker down', finishedAt: null })
     expect(tracker.runningOn('dr', 'orders')).toEqual([id])
 
-    runtimes[0]!.value = value('STOPPED', { stateSince: 2_000, stateEpoch: 8 })
+    changePartition(runtimes[0]!, { value: value('STOPPED', { stateSince: 2_000, stateEpoch: 8 }) })
     tracker.onPartitionTransition('dr', 'orders', 0)
     expect(await tracker.awaitOperation(id)).toMatchObject({ status: 'succeeded', finishedAt: 2_000 })
     expect(tracker.runningOn('dr', 'orders')).toEqual([])
@@ -148,7 +149,7 @@ describe('OperationTracker', () => {
     const runtimes = engine.add(runtime(0, value('MIRRORING')))
     const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
     await tracker.awaitOperation(id)
-    runtimes[0]!.value = { ...runtimes[0]!.value, retryAttempt: NON_RETRYABLE_ATTEMPT, error: 'KAFKA_STORAGE_ERROR: disk' }
+    changePartition(runtimes[0]!, { value: { ...runtimes[0]!.value, retryAttempt: NON_RETRYABLE_ATTEMPT, error: 'KAFKA_STORAGE_ERROR: disk' } })
     tracker.checkUnsettled()
     expect(await tracker.awaitOperation(id)).toMatchObject({ status: 'failed', finishedAt: 1_500, partitions: [{ state: 'FAILED', error: 'KAFKA_STORAGE_ERROR: disk' }] })
   })
@@ -210,7 +211,7 @@ describe('OperationTracker', () => {
     const { id } = await first.accept({ mirror: 'dr', plan: PLAN, requestedBy: REQUESTER, runtimes })
     const before = structuredClone(await first.awaitOperation(id))
     await first.close()
-    runtimes[0]!.value = value('MIRRORING', { stateEpoch: 20 })
+    changePartition(runtimes[0]!, { value: value('MIRRORING', { stateEpoch: 20 }) })
     const restarted = await engine.tracker()
     expect(restarted.recover().size).toBe(0)
     expect(restarted.get(id)).toEqual(before)

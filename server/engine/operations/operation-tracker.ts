@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
 import type { OperationChange } from '@/lib/api/operations'
 import { EngineError } from '../errors'
-import type { Operation, OperationPartition, OperationRequester, PartitionRuntime } from '../types'
+import type { FailoverOperation, OperationPartition, OperationRequester, PartitionRuntime } from '../types'
 import { isSettled, shouldStopAfterRestart, stopProgressOf } from './operation-progress'
 import { DEFAULT_RETENTION, expiredOperations, STORED_OPERATION_VERSION, type OperationStore, type RetentionPolicy, type StoredOperation } from './operation-store'
 
@@ -28,7 +28,7 @@ import { DEFAULT_RETENTION, expiredOperations, STORED_OPERATION_VERSION, type Op
 export interface TrackerEnvironment {
   now(): number
   log(message: string, fields: Record<string, unknown>): void
-  emit(operation: Operation, change: OperationChange): void
+  emit(operation: FailoverOperation, change: OperationChange): void
   /** The partition's runtime; undefined when its mirror no longer has it. */
   partition(mirror: string, topic: string, partition: number): PartitionRuntime | undefined
   /** Sends each partition the stop (bounded concurrency); `onEach` after each partition's dispatch ends. */
@@ -45,7 +45,7 @@ export interface AcceptInput {
 }
 
 export interface OperationFilter {
-  status?: Operation['status'] | undefined
+  status?: FailoverOperation['status'] | undefined
   mirror?: string | undefined
   limit?: number | undefined
 }
@@ -54,7 +54,7 @@ export interface OperationFilter {
 const PROGRESS_INTERVAL_MS = 250
 
 interface Tracked {
-  readonly operation: Operation
+  readonly operation: FailoverOperation
   readonly sequence: number
   /** Parallel to operation.partitions. */
   readonly acceptedStateEpochs: number[]
@@ -91,8 +91,8 @@ export class OperationTracker {
   // ACCEPT AND RUN
 
   /** Writes the operation durably, then starts sending the stop to `runtimes`. Resolves once it is durable. */
-  async accept(input: AcceptInput): Promise<Operation> {
-    const operation: Operation = {
+  async accept(input: AcceptInput): Promise<FailoverOperation> {
+    const operation: FailoverOperation = {
       id: randomUUID(),
       kind: 'failover',
       mirror: input.mirror,
@@ -267,15 +267,15 @@ export class OperationTracker {
 
   // READS
 
-  get(id: string): Operation {
+  get(id: string): FailoverOperation {
     const tracked = this.tracked.get(id)
     if (!tracked) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
     return this.current(tracked)
   }
 
   /** Newest first. */
-  list(filter: OperationFilter = {}): Operation[] {
-    const found: Operation[] = []
+  list(filter: OperationFilter = {}): FailoverOperation[] {
+    const found: FailoverOperation[] = []
     const all = [...this.tracked.values()]
     for (let index = all.length - 1; index >= 0 && found.length < (filter.limit ?? Infinity); index--) {
       const tracked = all[index]!
@@ -287,7 +287,7 @@ export class OperationTracker {
   }
 
   /** Resolves once the drive has ended, and the outcome is durable if that finished it (tests, scripts). */
-  async awaitOperation(id: string): Promise<Operation> {
+  async awaitOperation(id: string): Promise<FailoverOperation> {
     const tracked = this.tracked.get(id)
     if (!tracked) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
     await tracked.done
@@ -311,14 +311,14 @@ export class OperationTracker {
   }
 
   /** A running operation reads its partitions now; a finished one is as it was frozen. */
-  private current(tracked: Tracked): Operation {
+  private current(tracked: Tracked): FailoverOperation {
     if (tracked.operation.status === 'running' && tracked.unsettled === null) {
       tracked.operation.partitions.forEach((_, index) => this.refreshEntry(tracked, index))
     }
     return tracked.operation
   }
 
-  private track(operation: Operation, sequence: number, acceptedStateEpochs: number[]): Tracked {
+  private track(operation: FailoverOperation, sequence: number, acceptedStateEpochs: number[]): Tracked {
     return {
       operation,
       sequence,
@@ -351,7 +351,7 @@ export class OperationTracker {
   }
 }
 
-function operationOf(record: StoredOperation): Operation {
+function operationOf(record: StoredOperation): FailoverOperation {
   return {
     id: record.id,
     kind: record.kind,

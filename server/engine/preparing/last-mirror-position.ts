@@ -28,7 +28,7 @@ export async function lookUpLastMirrorPosition(ctx: EngineContext, definition: M
     return { type: 'mirrorLoopDetected', detail: `mirror ${verdict.mirror} on ${definition.sourceCluster} mirrors ${runtime.topic} from this cluster (${verdict.state})` }
   }
   if (verdict.kind === 'notStopped') {
-    return { type: 'failed', error: `mirror ${verdict.mirror} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${verdict.state})`, retryable: true }
+    return { type: 'failed', code: 'REVERSE_MIRROR_NOT_STOPPED', error: `mirror ${verdict.mirror} on ${definition.sourceCluster} has not stopped for partition ${runtime.topic}-${runtime.partition} (${verdict.state})`, retryable: true }
   }
   const sourcePartition = await source.describePartition(tp).catch((error: unknown) => {
     if (isClusterError(error, 'NOT_FOUND')) return null
@@ -36,7 +36,7 @@ export async function lookUpLastMirrorPosition(ctx: EngineContext, definition: M
   })
   if (!sourcePartition) {
     // Unknown is not empty: without the source partition's log start a full truncation could erase data.
-    return { type: 'failed', error: `source partition ${runtime.topic}-${runtime.partition} is not known to ${definition.sourceCluster} yet`, retryable: true }
+    return { type: 'failed', code: 'SOURCE_PARTITION_UNKNOWN', error: `source partition ${runtime.topic}-${runtime.partition} is not known to ${definition.sourceCluster} yet`, retryable: true }
   }
   const input = await alignmentInput(ctx, definition, tp, destinationClusterId)
   return { type: 'lastMirrorPositionFound', ...input }

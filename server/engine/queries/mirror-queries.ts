@@ -6,23 +6,23 @@ import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/
 import { EngineError } from '../errors'
 import { lagOf } from '../lag/lag-sampler'
 import type { EngineState } from '../state/engine-state'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import type { MirrorDefinition } from '../types'
 
 /** What a mirror's state version is made of (commands/state-version.ts), without building snapshots. */
-export function stateVersionInputs(mirror: MirrorRuntime): { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number } {
+export function stateVersionInputs(mirror: EngineMirror): { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number } {
   let stateEpochSum = 0
   for (const runtime of mirror.partitions.values()) stateEpochSum += runtime.value.stateEpoch
   return { definition: mirror.definition, partitionCount: mirror.partitions.size, stateEpochSum }
 }
 
-export function partitionHistory(mirror: MirrorRuntime, topic: string, partition: number) {
+export function partitionHistory(mirror: EngineMirror, topic: string, partition: number) {
   const runtime = mirror.partitions.get({ topic, partition })
   if (!runtime) throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} has no partition ${topic}-${partition}`)
   return [...runtime.transitions]
 }
 
-export function lagSeries(mirror: MirrorRuntime, query: { topic?: string; from?: number; to?: number; stepMs?: number } = {}) {
+export function lagSeries(mirror: EngineMirror, query: { topic?: string; from?: number; to?: number; stepMs?: number } = {}) {
   const series: Array<{ topic: string; partition: number; points: LagPoint[] }> = []
   for (const runtime of mirror.partitions.values()) {
     if (query.topic !== undefined && runtime.topic !== query.topic) continue
@@ -32,7 +32,7 @@ export function lagSeries(mirror: MirrorRuntime, query: { topic?: string; from?:
   return series.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
 }
 
-export function mirrorSummary(mirror: MirrorRuntime, now: number) {
+export function mirrorSummary(mirror: EngineMirror, now: number) {
   const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
   let maxOffsetLag = 0
   let totalOffsetLag = 0

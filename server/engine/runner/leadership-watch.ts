@@ -2,6 +2,7 @@ import 'server-only'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import { encodeKey } from '@/lib/mirror/mirror-state-records'
 import type { MirrorHost } from '@/server/cluster/ports'
+import { changePartition } from '../state/partition-changes'
 import type { MirrorStateStore } from '../state/state-store'
 import { restoredPartition } from '../state/state-fencing'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
@@ -26,7 +27,8 @@ export interface LeadershipWatchEnvironment {
   /** Runs `work` with the partition's lock held. */
   withLock(runtime: PartitionRuntime, work: () => Promise<void>): Promise<void>
   dispatch(mirror: MirrorDefinition, runtime: PartitionRuntime, event: MirrorEvent, reason: string): Promise<unknown>
-  needsAttention(runtime: PartitionRuntime): void
+  /** The partition's stored state moved on: its effects run again from it at the next tick. */
+  restoreAtNextTick(runtime: PartitionRuntime): void
   log(message: string, fields: Record<string, unknown>): void
 }
 
@@ -79,14 +81,13 @@ export class LeadershipWatch {
     leaderEpoch: number,
     stored: Map<string, { value: unknown }>,
   ): Promise<void> {
-    runtime.destinationLeaderEpoch = Math.max(runtime.destinationLeaderEpoch, leaderEpoch)
+    changePartition(runtime, { destinationLeaderEpoch: Math.max(runtime.destinationLeaderEpoch, leaderEpoch) })
     const record = stored.get(encodeKey({ kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }))
     const restored = record ? restoredPartition(record.value) : null
     if (restored && (restored.value.stateEpoch !== runtime.value.stateEpoch || restored.value.state !== runtime.value.state)) {
       // Another writer moved it on: resume from the stored state, as a restart would.
-      runtime.value = restored.value
-      runtime.needsRestore = true
-      this.env.needsAttention(runtime)
+      changePartition(runtime, { value: restored.value, failureCode: restored.failureCode, needsRestore: true })
+      this.env.restoreAtNextTick(runtime)
     }
     this.env.log('destination leader moved; partition re-evaluated', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, leader, leaderEpoch, state: runtime.value.state })
     const { state, previousState, requestedLeaderEpoch, retryAttempt } = runtime.value
@@ -96,7 +97,7 @@ export class LeadershipWatch {
       await this.env.dispatch(mirror, runtime, { type: 'epochBumpCompleted', leaderEpoch }, `new destination leader ${leader} at epoch ${leaderEpoch} needs no bump`)
     } else if (retryAttempt >= 0) {
       // The retry would only ask for an epoch the new leader already has: it runs now, not after its backoff.
-      runtime.retryAt = null
+      changePartition(runtime, { retryAt: null })
       await this.env.dispatch(mirror, runtime, { type: 'retryDue', expectedStateEpoch: runtime.value.stateEpoch }, `new destination leader ${leader} at epoch ${leaderEpoch} needs no bump`)
     }
   }

@@ -1,22 +1,26 @@
 import 'server-only'
 import { STATE_METADATA } from '@/lib/mirror/states'
-import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
+import type { StoppingStep } from '@/lib/mirror/stopping'
 import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
 import type { MirrorEvent } from '@/lib/mirror/events'
+import type { FailureCode } from '@/lib/mirror/failure-code'
 import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
-import { classifyEffectError } from '../failure-classification'
+import { classifyEffectError, failureCodeOf } from '../failure-classification'
 import { partitionStateWrite, reReadFencedPartition } from '../state/state-fencing'
+import { changePartition } from '../state/partition-changes'
 import { fencedEntriesOf, type MirrorStateStore } from '../state/state-store'
+import type { WakeUpReason } from './partition-timer'
+import { refreshDestination, runStoppingSequence } from './stopping-sequence'
 import type { EngineEvent, MirrorDefinition, PartitionRuntime } from '../types'
 
 /** What a runner needs from the engine around it. */
 export interface RunnerEnvironment {
   now(): number
   /**
-   * The partition has work for a later tick (a retry due at retryAt, a restore after a failed state write,
-   * a replica convergence to check): the tick visits only such partitions, not every one of the mirror.
+   * The partition has work at `at` (a retry due at retryAt; a restore after a failed state write or a
+   * replica convergence to check, at the next tick): the tick wakes only such partitions, when due.
    */
-  needsAttention(runtime: PartitionRuntime): void
+  wakeUp(runtime: PartitionRuntime, reason: WakeUpReason, at: number): void
   context(mirror: MirrorDefinition, runtime: PartitionRuntime): TransitionContext
   source(mirror: MirrorDefinition): SourceCluster
   host(mirror: MirrorDefinition): MirrorHost
@@ -33,9 +37,10 @@ export interface RunnerEnvironment {
   fetcherChanged?(mirror: MirrorDefinition): void
 }
 
-const MAX_TRANSITIONS_KEPT = 500
 /** A chain of follow-up events longer than this is a bug in the table, not progress. */
 const MAX_CHAINED_EVENTS = 64
+/** The lock of a partition nothing has queued work for yet: one object, so settle() sees it unchanged. */
+const UNLOCKED: Promise<void> = Promise.resolve()
 
 /**
  * The only place that executes the effects `transition()` returns. Every accepted transition is
@@ -43,16 +48,32 @@ const MAX_CHAINED_EVENTS = 64
  * an effect with `then` dispatches that event when its work is done.
  */
 export class PartitionRunner {
+  /**
+   * Each partition's lock: serialises every change of the partition (API calls, the fetch loop and retries
+   * never interleave). A scheduling matter, not partition state: kept here, not on the runtime.
+   */
+  private readonly locks = new WeakMap<PartitionRuntime, Promise<void>>()
+  /** Lock tails not settled yet: what settle() waits for, without a walk over every partition. */
+  private readonly pending = new Set<Promise<void>>()
+
   constructor(private readonly env: RunnerEnvironment) {}
 
   /** Runs `work` with this partition's lock held, so nothing else changes the partition meanwhile. */
   withLock<T>(runtime: PartitionRuntime, work: () => Promise<T>): Promise<T> {
-    const result = runtime.lock.then(work)
-    runtime.lock = result.then(
+    const result = (this.locks.get(runtime) ?? UNLOCKED).then(work)
+    const tail = result.then(
       () => undefined,
       () => undefined,
     )
+    this.locks.set(runtime, tail)
+    this.pending.add(tail)
+    void tail.then(() => this.pending.delete(tail))
     return result
+  }
+
+  /** Resolves once no partition has work queued, including work queued while waiting (restores, failovers, API requests). */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending])
   }
 
   /** Dispatches an event and its follow-ups; the caller holds the lock. Returns whether the first was accepted. */
@@ -97,10 +118,11 @@ export class PartitionRunner {
     }
     const from = runtime.value.state
     const effects = result.effects
+    const failureCode = nextFailureCode(runtime, result.next, event)
     if (effects[0]?.kind === 'persistState') {
       // Durable before anything else happens: a crash after this point replays into the new state.
       try {
-        await this.persist(mirror, runtime, result.next)
+        await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, result.next, failureCode)])
       } catch (error) {
         if (!afterFencing && fencedEntriesOf(error) !== null) {
           // A stale writer (KIP-1279.md §5.3): the stored state is authoritative; decide the event again from it, once.
@@ -109,41 +131,46 @@ export class PartitionRunner {
           const followUps = await this.apply(mirror, runtime, event, reason, true)
           // The event no longer applies to the stored state: that state's own work resumes on the next tick.
           if (followUps === null && changed) {
-            runtime.needsRestore = true
-            this.env.needsAttention(runtime)
+            changePartition(runtime, { needsRestore: true })
+            this.env.wakeUp(runtime, 'restore', this.env.now())
           }
           return followUps
         }
         // Nothing happened: the partition stays in its last durable state, whose effects the engine
         // runs again on its next tick (as after a restart).
-        runtime.needsRestore = true
-        this.env.needsAttention(runtime)
+        changePartition(runtime, { needsRestore: true })
+        this.env.wakeUp(runtime, 'restore', this.env.now())
         this.env.log('state write failed', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error) })
         return null
       }
     }
-    runtime.value = result.next
-    if (result.outcome === 'transitioned') this.recordTransition(mirror, runtime, from, result.to, reason)
+    if (result.outcome === 'transitioned') this.recordTransition(mirror, runtime, from, result.to, result.next, failureCode, reason)
+    else changePartition(runtime, { value: result.next, failureCode })
     return this.runEffects(mirror, runtime, effects)
   }
 
-  private async persist(mirror: MirrorDefinition, runtime: PartitionRuntime, value: PartitionRuntime['value']): Promise<void> {
-    await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, value)])
-  }
-
-  private recordTransition(mirror: MirrorDefinition, runtime: PartitionRuntime, from: PartitionRuntime['value']['state'], to: PartitionRuntime['value']['state'], reason: string): void {
-    const at = runtime.value.stateSince
-    const { error, retryAttempt } = runtime.value
+  /** The new value and its history entry in one change, then the engine event. */
+  private recordTransition(
+    mirror: MirrorDefinition,
+    runtime: PartitionRuntime,
+    from: PartitionRuntime['value']['state'],
+    to: PartitionRuntime['value']['state'],
+    value: PartitionRuntime['value'],
+    failureCode: FailureCode | null,
+    reason: string,
+  ): void {
+    const at = value.stateSince
+    const { error, retryAttempt } = value
     // The failure details go with the transition: the partition itself keeps only the last one.
-    runtime.transitions.push({
+    const transition = {
       from,
       to,
       at,
       reason,
       ...(to === 'FAILED' && error !== null ? { error } : {}),
       ...(retryAttempt !== 0 ? { retryAttempt } : {}),
-    })
-    if (runtime.transitions.length > MAX_TRANSITIONS_KEPT) runtime.transitions.splice(0, runtime.transitions.length - MAX_TRANSITIONS_KEPT)
+    }
+    changePartition(runtime, { value, failureCode, transition })
     this.env.emit({ type: 'partition', mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, from, to, at, reason, stateEpoch: runtime.value.stateEpoch })
   }
 
@@ -155,9 +182,9 @@ export class PartitionRunner {
         if (followUp) followUps.push(followUp)
       } catch (error) {
         // The remaining effects depend on this one; the partition fails and retries per the table.
-        const failure = classifyEffectError(error)
+        const failure = classifyEffectError(effect.kind, error)
         this.env.log('effect failed', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, effect: effect.kind, error: failure.error })
-        return [{ event: { type: 'failed', error: `${effect.kind}: ${failure.error}`, retryable: failure.retryable }, reason: `${effect.kind} failed` }]
+        return [{ event: { type: 'failed', ...failure }, reason: `${effect.kind} failed` }]
       }
     }
     return followUps
@@ -179,11 +206,11 @@ export class PartitionRunner {
         return null
       }
       case 'startFetcher':
-        runtime.fetching = true
+        changePartition(runtime, { fetching: true })
         this.env.fetcherChanged?.(mirror)
         return null
       case 'removeFetcher':
-        runtime.fetching = false
+        changePartition(runtime, { fetching: false })
         this.env.fetcherChanged?.(mirror)
         return effect.then ? { event: { type: effect.then }, reason: 'fetcher removed' } : null
       case 'lookUpLastMirrorPosition':
@@ -205,98 +232,34 @@ export class PartitionRunner {
       case 'awaitReplicaConvergence': {
         const description = await this.describePartition(host, tp)
         if (description.isr.length >= description.replicas.length) {
-          runtime.awaitingConvergence = false
+          changePartition(runtime, { awaitingConvergence: false })
           return { event: { type: 'replicasConverged' }, reason: 'every replica holds the truncated log' }
         }
         // A replica is offline: the engine's tick asks again until it has caught up.
-        runtime.awaitingConvergence = true
-        this.env.needsAttention(runtime)
+        changePartition(runtime, { awaitingConvergence: true })
+        this.env.wakeUp(runtime, 'convergence', this.env.now())
         return null
       }
       case 'bumpLeaderEpoch': {
         // An epoch the destination already has (a new leader's, server/engine/runner/leadership-watch.ts) is not asked for again.
         const leaderEpoch = runtime.destinationLeaderEpoch >= effect.minimumEpoch ? runtime.destinationLeaderEpoch : await host.bumpLeaderEpoch(tp, effect.minimumEpoch)
-        runtime.destinationLeaderEpoch = leaderEpoch
+        changePartition(runtime, { destinationLeaderEpoch: leaderEpoch })
         return effect.then ? { event: { type: effect.then, leaderEpoch }, reason: `leader epoch raised to ${leaderEpoch}` } : null
       }
       case 'runStoppingSequence':
-        await this.runStoppingSequence(mirror, runtime)
+        await runStoppingSequence(
+          { host, store: this.env.store(mirror), onStoppingAction: this.env.onStoppingAction, fetcherChanged: () => this.env.fetcherChanged?.(mirror) },
+          runtime,
+          (event, reason) => this.dispatch(mirror, runtime, event, reason),
+        )
         return { event: { type: 'stopCompleted' }, reason: 'failover sequence finished' }
       case 'scheduleRetry':
-        runtime.retryAt = this.env.now() + effect.delayMs
-        runtime.retryStateEpoch = effect.stateEpoch
-        this.env.needsAttention(runtime)
+        changePartition(runtime, { retryAt: this.env.now() + effect.delayMs, retryStateEpoch: effect.stateEpoch })
+        this.env.wakeUp(runtime, 'retry', this.env.now() + effect.delayMs)
         return null
       case 'cancelScheduledRetry':
-        runtime.retryAt = null
-        runtime.retryStateEpoch = null
+        changePartition(runtime, { retryAt: null, retryStateEpoch: null })
         return null
-    }
-  }
-
-  /**
-   * STOPPING (DESIGN.md §4): each step is planned from what the log holds now and the persisted
-   * progress, executed, then recorded as done; a crash between two of these resumes at the right step
-   * without writing any marker twice.
-   */
-  private async runStoppingSequence(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
-    const host = this.env.host(mirror)
-    const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
-    for (let guard = 0; guard < 16; guard++) {
-      const progress = runtime.value.stopping
-      if (progress === null) throw new Error('STOPPING without progress')
-      const action = planStoppingAction(progress, await this.observeForStopping(mirror, runtime, progress.lastMirrorPosition?.offset ?? null))
-      if (action.kind !== 'complete') this.env.onStoppingAction?.('beforeAction', action.step, tp)
-      switch (action.kind) {
-        case 'complete':
-          return
-        case 'removeFetcher':
-          runtime.fetching = false
-          this.env.fetcherChanged?.(mirror)
-          break
-        case 'persistPosition':
-          await this.env.store(mirror).write([
-            { key: { kind: 'position', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }, value: action.lastMirrorPosition },
-          ])
-          break
-        case 'bumpLeaderEpoch':
-          runtime.destinationLeaderEpoch = await host.bumpLeaderEpoch(tp, action.minimumEpoch)
-          break
-        case 'appendAbortMarkers':
-          await host.appendAbortMarkers(tp, action.transactions.map(({ producerId, producerEpoch }) => ({ producerId, producerEpoch })))
-          break
-        case 'appendPidReset':
-          await host.appendMirrorPidReset(tp)
-          break
-        case 'skip':
-          break
-      }
-      this.env.onStoppingAction?.('afterAction', action.step, tp)
-      if (action.completesStep) {
-        const completion =
-          action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
-        await this.dispatch(mirror, runtime, { type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`)
-      }
-    }
-    throw new Error('the failover sequence did not converge')
-  }
-
-  private async observeForStopping(mirror: MirrorDefinition, runtime: PartitionRuntime, positionOffset: number | null): Promise<StoppingObservation> {
-    const host = this.env.host(mirror)
-    const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
-    const [description, latestEpoch, openTransactions] = await Promise.all([
-      this.describePartition(host, tp),
-      host.latestEpoch(tp),
-      host.openTransactions(tp),
-    ])
-    this.refreshDestination(runtime, description)
-    return {
-      latestEpoch,
-      logEndOffset: description.logEndOffset,
-      leaderEpoch: description.leaderEpoch,
-      openTransactions,
-      // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
-      pidResetOffset: positionOffset === null ? null : await host.findControlRecord(tp, 'MIRROR_PID_RESET', Math.max(positionOffset, 0)),
     }
   }
 
@@ -305,8 +268,16 @@ export class PartitionRunner {
   }
 
   private refreshDestination(runtime: PartitionRuntime, description: { highWatermark: number; logEndOffset: number; leaderEpoch: number }): void {
-    runtime.destinationHighWatermark = description.highWatermark
-    runtime.destinationLogEndOffset = description.logEndOffset
-    runtime.destinationLeaderEpoch = description.leaderEpoch
+    refreshDestination(runtime, description)
   }
+}
+
+/**
+ * The failure code the partition keeps after `event` moved it to `next`: none once the failure details are
+ * cleared, the event's own when it recorded a failure (a new message, or FAILED entered), else the one it had.
+ */
+function nextFailureCode(runtime: PartitionRuntime, next: PartitionRuntime['value'], event: MirrorEvent): FailureCode | null {
+  if (next.error === null) return null
+  const recorded = next.error !== runtime.value.error || (next.state === 'FAILED' && runtime.value.state !== 'FAILED')
+  return recorded ? (failureCodeOf(event) ?? runtime.failureCode) : runtime.failureCode
 }

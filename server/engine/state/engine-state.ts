@@ -1,7 +1,11 @@
 import 'server-only'
 import { EngineError } from '../errors'
 import type { EngineEvent, MirrorDefinition, PartitionRuntime } from '../types'
-import { newMirrorRuntime, type MirrorRuntime } from './mirror-runtime'
+import type { FailureCode } from '@/lib/mirror/failure-code'
+import type { MirrorPartitionValue } from '@/lib/mirror/partition'
+import { newEngineMirror, type EngineMirror } from './engine-mirror'
+import { PartitionChanges } from './partition-changes'
+import { newPartitionRuntime } from './partition-runtime'
 
 /**
  * The engine's mirrors and the one place their events are published. Every part of the engine (fetcher,
@@ -9,8 +13,10 @@ import { newMirrorRuntime, type MirrorRuntime } from './mirror-runtime'
  * failing listener never stops the others.
  */
 export class EngineState {
-  private readonly mirrors = new Map<string, MirrorRuntime>()
+  private readonly mirrors = new Map<string, EngineMirror>()
   private readonly listeners = new Set<(event: EngineEvent) => void>()
+  /** Every change of every partition runtime, as changePartition publishes it. */
+  readonly changes = new PartitionChanges()
 
   constructor(
     private readonly hooks: {
@@ -21,7 +27,7 @@ export class EngineState {
     },
   ) {}
 
-  get(name: string): MirrorRuntime | undefined {
+  get(name: string): EngineMirror | undefined {
     return this.mirrors.get(name)
   }
 
@@ -30,19 +36,19 @@ export class EngineState {
   }
 
   /** NOT_FOUND for a mirror the engine does not hold. */
-  require(name: string): MirrorRuntime {
+  require(name: string): EngineMirror {
     const mirror = this.mirrors.get(name)
     if (!mirror) throw new EngineError('NOT_FOUND', `mirror ${name} not found`)
     return mirror
   }
 
-  all(): IterableIterator<MirrorRuntime> {
+  all(): IterableIterator<EngineMirror> {
     return this.mirrors.values()
   }
 
   /** Adds a mirror with no partitions yet; its first sync is due now. */
-  add(definition: MirrorDefinition): MirrorRuntime {
-    const mirror = newMirrorRuntime(definition, this.hooks.now())
+  add(definition: MirrorDefinition): EngineMirror {
+    const mirror = newEngineMirror(definition, this.hooks.now())
     this.mirrors.set(definition.name, mirror)
     return mirror
   }
@@ -56,11 +62,13 @@ export class EngineState {
     return this.mirrors.get(mirror)?.partitions.get({ topic, partition })
   }
 
-  /** Every partition's lock as of now: settle() waits until a look finds no new ones. */
-  locks(): Array<Promise<void>> {
-    const locks: Array<Promise<void>> = []
-    for (const mirror of this.mirrors.values()) for (const runtime of mirror.partitions.values()) locks.push(runtime.lock)
-    return locks
+  /** A runtime for a partition the engine starts holding (the caller adds it to its mirror), publishing to `changes`. */
+  newPartition(
+    key: { mirror: string; topic: string; topicId: string; partition: number },
+    value: MirrorPartitionValue,
+    restored: { destinationLeaderEpoch?: number; failureCode?: FailureCode | null } = {},
+  ): PartitionRuntime {
+    return newPartitionRuntime(this.changes, key, value, restored)
   }
 
   subscribe(listener: (event: EngineEvent) => void): () => void {

@@ -2,7 +2,6 @@ import 'server-only'
 import type { EngineClusters } from '../cluster-access'
 import type { MirrorDefinition } from '../types'
 import type { EngineState } from './engine-state'
-import { newPartitionRuntime } from './partition-runtime'
 import { restoredPartition } from './state-fencing'
 import { MirrorStateStore } from './state-store'
 
@@ -28,9 +27,12 @@ export async function replayMirrorState(clusters: EngineClusters, state: EngineS
       if (!mirror) continue
       const stored = restoredPartition(value)
       if (!stored) continue
-      const runtime = newPartitionRuntime(mirror.definition.name, stored.topic, key.topicId, stored.partition, stored.value)
       // The epoch this engine last wrote under: its first write after a restart is not fenced by its own.
-      runtime.destinationLeaderEpoch = Math.max(0, stored.writerLeaderEpoch)
+      const runtime = state.newPartition(
+        { mirror: mirror.definition.name, topic: stored.topic, topicId: key.topicId, partition: stored.partition },
+        stored.value,
+        { destinationLeaderEpoch: Math.max(0, stored.writerLeaderEpoch), failureCode: stored.failureCode },
+      )
       mirror.partitions.set(runtime, runtime)
     }
   }

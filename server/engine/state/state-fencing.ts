@@ -1,7 +1,9 @@
 import 'server-only'
-import type { MirrorPartition } from '@/lib/mirror/partition'
+import type { MirrorPartitionValue } from '@/lib/mirror/partition'
+import { isFailureCode, type FailureCode } from '@/lib/mirror/failure-code'
 import { isMirrorPartitionState } from '@/lib/mirror/states'
 import type { MirrorHost } from '@/server/cluster/ports'
+import { changePartition } from './partition-changes'
 import type { MirrorStateStore, StateRecordWrite } from './state-store'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
@@ -13,11 +15,11 @@ import type { MirrorDefinition, PartitionRuntime } from '../types'
  * again from there and writes once more. A second refusal gives up until the next tick.
  */
 
-/** The partition record of `value`, fenced on what the runtime holds now (before the write). */
-export function partitionStateWrite(mirror: MirrorDefinition, runtime: PartitionRuntime, value: MirrorPartition): StateRecordWrite {
+/** The partition record of `value` (and its failure code), fenced on what the runtime holds now (before the write). */
+export function partitionStateWrite(mirror: MirrorDefinition, runtime: PartitionRuntime, value: MirrorPartitionValue, failureCode: FailureCode | null): StateRecordWrite {
   return {
     key: { kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition },
-    value: { topic: runtime.topic, partition: runtime.partition, ...value, leaderEpoch: runtime.destinationLeaderEpoch },
+    value: { topic: runtime.topic, partition: runtime.partition, ...value, leaderEpoch: runtime.destinationLeaderEpoch, ...(failureCode === null ? {} : { failureCode }) },
     fence: { expectedStateEpoch: runtime.value.stateEpoch, leaderEpoch: runtime.destinationLeaderEpoch },
   }
 }
@@ -26,17 +28,25 @@ export function partitionStateWrite(mirror: MirrorDefinition, runtime: Partition
 export interface RestoredPartition {
   topic: string
   partition: number
-  value: MirrorPartition
+  value: MirrorPartitionValue
   /** The leader epoch of the record's writer; -1 when the record has none (written before fencing). */
   writerLeaderEpoch: number
+  /** Why it failed, when the record names it (records written before failure codes do not). */
+  failureCode: FailureCode | null
 }
 
 /** Null for a value that is not a partition record this version can resume. */
 export function restoredPartition(stored: unknown): RestoredPartition | null {
   if (typeof stored !== 'object' || stored === null) return null
-  const { topic, partition, leaderEpoch, ...value } = stored as MirrorPartition & { topic: unknown; partition: unknown; leaderEpoch?: unknown }
+  const { topic, partition, leaderEpoch, failureCode, ...value } = stored as MirrorPartitionValue & { topic: unknown; partition: unknown; leaderEpoch?: unknown; failureCode?: unknown }
   if (typeof topic !== 'string' || !Number.isSafeInteger(partition) || !isMirrorPartitionState(value.state) || !Number.isSafeInteger(value.stateEpoch)) return null
-  return { topic, partition: partition as number, value, writerLeaderEpoch: Number.isSafeInteger(leaderEpoch) ? (leaderEpoch as number) : -1 }
+  return {
+    topic,
+    partition: partition as number,
+    value,
+    writerLeaderEpoch: Number.isSafeInteger(leaderEpoch) ? (leaderEpoch as number) : -1,
+    failureCode: value.error !== null && isFailureCode(failureCode) ? failureCode : null,
+  }
 }
 
 /**
@@ -47,9 +57,9 @@ export function restoredPartition(stored: unknown): RestoredPartition | null {
 export async function reReadFencedPartition(store: MirrorStateStore, host: MirrorHost, mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<boolean> {
   const stored = restoredPartition(await store.read({ kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }))
   const description = await host.describePartition({ topic: runtime.topic, partition: runtime.partition })
-  runtime.destinationLeaderEpoch = Math.max(runtime.destinationLeaderEpoch, description.leaderEpoch)
+  changePartition(runtime, { destinationLeaderEpoch: Math.max(runtime.destinationLeaderEpoch, description.leaderEpoch) })
   if (!stored) return false
   const changed = stored.value.stateEpoch !== runtime.value.stateEpoch || stored.value.state !== runtime.value.state
-  runtime.value = stored.value
+  changePartition(runtime, { value: stored.value, failureCode: stored.failureCode })
   return changed
 }

@@ -1,13 +1,13 @@
 import 'server-only'
 import type { MirrorHost, SourceCluster } from '@/server/cluster/ports'
 import { matchesFilters } from '../config/topic-patterns'
-import type { MirrorRuntime } from '../state/mirror-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 
 /**
  * Copies the source's committed offsets of groups matching groups.include to the destination, for groups
  * with no active members there and partitions still MIRRORING, clamped to the destination's log.
  */
-export async function syncGroupOffsets(mirror: MirrorRuntime, source: SourceCluster, host: MirrorHost): Promise<void> {
+export async function syncGroupOffsets(mirror: EngineMirror, source: SourceCluster, host: MirrorHost): Promise<void> {
   const { definition } = mirror
   const [sourceGroups, destinationGroups] = await Promise.all([source.listGroupOffsets(), host.listGroupOffsets()])
   const activeOnDestination = new Set(destinationGroups.filter((group) => group.hasActiveMembers).map((group) => group.groupId))

@@ -8,8 +8,7 @@ import { syncedTopicConfigs } from '../config/mirror-config'
 import { matchesAny, matchesFilters } from '../config/topic-patterns'
 import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
 import { dispatchAll } from '../runner/dispatch-all'
-import type { MirrorRuntime } from '../state/mirror-runtime'
-import { newPartitionRuntime } from '../state/partition-runtime'
+import type { EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
 import { syncGroupOffsets } from './group-offset-sync'
 
@@ -18,7 +17,7 @@ import { syncGroupOffsets } from './group-offset-sync'
  * leaders, topics discovered by topics.include, topics deleted at the source or newly excluded, partition
  * counts, topic configs, tiered storage, proactive epoch bumps, then committed group offsets.
  */
-export async function syncMirror(ctx: EngineContext, mirror: MirrorRuntime): Promise<void> {
+export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   const { definition } = mirror
   mirror.nextSyncAt = ctx.now() + definition.config['mirror.metadata.refresh.interval.ms']
   let source: SourceCluster, host: MirrorHost
@@ -94,7 +93,7 @@ export async function syncMirror(ctx: EngineContext, mirror: MirrorRuntime): Pro
 }
 
 /** Partitions added at the source are created on the destination and start. */
-async function syncPartitionCount(ctx: EngineContext, mirror: MirrorRuntime, sourceTopic: TopicDescription): Promise<void> {
+async function syncPartitionCount(ctx: EngineContext, mirror: EngineMirror, sourceTopic: TopicDescription): Promise<void> {
   const { definition } = mirror
   const host = ctx.clusters.cluster(definition.destinationCluster).host
   const [destination] = await host.describeTopics([sourceTopic.name])
@@ -105,14 +104,14 @@ async function syncPartitionCount(ctx: EngineContext, mirror: MirrorRuntime, sou
   const added: PartitionRuntime[] = []
   for (let partition = 0; partition < sourceTopic.partitions.length; partition++) {
     if (mirror.partitions.has({ topic: sourceTopic.name, partition })) continue
-    const runtime = newPartitionRuntime(definition.name, sourceTopic.name, destination.topicId, partition, createMirrorPartition(ctx.now()))
+    const runtime = ctx.state.newPartition({ mirror: definition.name, topic: sourceTopic.name, topicId: destination.topicId, partition }, createMirrorPartition(ctx.now()))
     mirror.partitions.set(runtime, runtime)
     added.push(runtime)
   }
   await dispatchAll(ctx, mirror, added, { type: 'startRequested' })
 }
 
-async function syncConfigs(mirror: MirrorRuntime, host: MirrorHost, sourceTopic: TopicDescription): Promise<void> {
+async function syncConfigs(mirror: EngineMirror, host: MirrorHost, sourceTopic: TopicDescription): Promise<void> {
   const wanted = syncedTopicConfigs(sourceTopic.configs, mirror.definition.config)
   const [destination] = await host.describeTopics([sourceTopic.name])
   if (!destination) return

@@ -1,10 +1,11 @@
 import 'server-only'
 import type { LagHistory } from '@/lib/mirror/lag'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
+import { PartitionTimer } from '../runner/partition-timer'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
 /** The in-memory side of one mirror: its definition, its partitions and what the tick keeps between rounds. */
-export interface MirrorRuntime {
+export interface EngineMirror {
   definition: MirrorDefinition
   /** Source leader of each partition as last described; fetches are grouped by it. */
   sourceLeaders: TopicPartitionMap<number>
@@ -20,11 +21,11 @@ export interface MirrorRuntime {
   lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
   /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
   fetchInterrupt: AbortController | null
-  /** Partitions with a retry, a restore or a convergence check pending (RunnerEnvironment.needsAttention). */
-  attention: Set<PartitionRuntime>
+  /** Partitions with a retry, a restore or a convergence check pending, by due time (RunnerEnvironment.wakeUp). */
+  timer: PartitionTimer
 }
 
-export function newMirrorRuntime(definition: MirrorDefinition, now: number): MirrorRuntime {
+export function newEngineMirror(definition: MirrorDefinition, now: number): EngineMirror {
   return {
     definition,
     sourceLeaders: new TopicPartitionMap(),
@@ -37,6 +38,6 @@ export function newMirrorRuntime(definition: MirrorDefinition, now: number): Mir
     lagHistory: new TopicPartitionMap(),
     lagMinute: { t: 0, worst: new TopicPartitionMap() },
     fetchInterrupt: null,
-    attention: new Set(),
+    timer: new PartitionTimer(),
   }
 }

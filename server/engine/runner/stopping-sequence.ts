@@ -1,0 +1,89 @@
+import 'server-only'
+import type { MirrorEvent } from '@/lib/mirror/events'
+import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
+import type { MirrorHost, TopicPartition } from '@/server/cluster/ports'
+import { changePartition } from '../state/partition-changes'
+import type { MirrorStateStore } from '../state/state-store'
+import type { PartitionRuntime } from '../types'
+
+/** What the STOPPING sequence acts on: the destination, its `__mirror_state`, and the runner's hooks. */
+export interface StoppingSequenceEnvironment {
+  host: MirrorHost
+  store: MirrorStateStore
+  /** Fault injection (tests, demo): called around each STOPPING action; may kill the process. */
+  onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void
+  /** The partition left the fetcher: a waiting fetch round lets go of it. */
+  fetcherChanged(): void
+}
+
+/** More rounds than steps: a step that does not converge is a bug, not a slow log. */
+const MAX_STOPPING_ROUNDS = 16
+
+/**
+ * STOPPING (DESIGN.md §4), the failover's sequence for one partition: removeFetcher, persistPosition,
+ * bumpEpoch, abortTransactions, pidReset, done. Each step is planned (lib/mirror/stopping.ts) from what the
+ * log holds now and the persisted progress, executed, then recorded as done with a `stoppingStepCompleted`
+ * event the runner persists; a crash between two of these resumes at the right step without writing any
+ * marker twice. The runner calls this for the table's `runStoppingSequence` effect, the partition's lock held.
+ */
+export async function runStoppingSequence(
+  env: StoppingSequenceEnvironment,
+  runtime: PartitionRuntime,
+  dispatch: (event: MirrorEvent, reason: string) => Promise<unknown>,
+): Promise<void> {
+  const { host } = env
+  const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
+  for (let round = 0; round < MAX_STOPPING_ROUNDS; round++) {
+    const progress = runtime.value.stopping
+    if (progress === null) throw new Error('STOPPING without progress')
+    const action = planStoppingAction(progress, await observeForStopping(host, runtime, progress.lastMirrorPosition?.offset ?? null))
+    if (action.kind === 'complete') return
+    env.onStoppingAction?.('beforeAction', action.step, tp)
+    switch (action.kind) {
+      case 'removeFetcher':
+        changePartition(runtime, { fetching: false })
+        env.fetcherChanged()
+        break
+      case 'persistPosition':
+        await env.store.write([{ key: { kind: 'position', mirror: runtime.mirror, topicId: runtime.topicId, partition: runtime.partition }, value: action.lastMirrorPosition }])
+        break
+      case 'bumpLeaderEpoch':
+        changePartition(runtime, { destinationLeaderEpoch: await host.bumpLeaderEpoch(tp, action.minimumEpoch) })
+        break
+      case 'appendAbortMarkers':
+        await host.appendAbortMarkers(tp, action.transactions.map(({ producerId, producerEpoch }) => ({ producerId, producerEpoch })))
+        break
+      case 'appendPidReset':
+        await host.appendMirrorPidReset(tp)
+        break
+      case 'skip':
+        break
+    }
+    env.onStoppingAction?.('afterAction', action.step, tp)
+    if (action.completesStep) {
+      const completion = action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
+      await dispatch({ type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`)
+    }
+  }
+  throw new Error('the failover sequence did not converge')
+}
+
+/** What the next step is planned from: the destination log as it is now (after a crash, whatever landed). */
+async function observeForStopping(host: MirrorHost, runtime: PartitionRuntime, positionOffset: number | null): Promise<StoppingObservation> {
+  const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
+  const [description, latestEpoch, openTransactions] = await Promise.all([host.describePartition(tp), host.latestEpoch(tp), host.openTransactions(tp)])
+  refreshDestination(runtime, description)
+  return {
+    latestEpoch,
+    logEndOffset: description.logEndOffset,
+    leaderEpoch: description.leaderEpoch,
+    openTransactions,
+    // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
+    pidResetOffset: positionOffset === null ? null : await host.findControlRecord(tp, 'MIRROR_PID_RESET', Math.max(positionOffset, 0)),
+  }
+}
+
+/** The destination's high watermark, log end and leader epoch as just described. */
+export function refreshDestination(runtime: PartitionRuntime, description: { highWatermark: number; logEndOffset: number; leaderEpoch: number }): void {
+  changePartition(runtime, { destinationHighWatermark: description.highWatermark, destinationLogEndOffset: description.logEndOffset, destinationLeaderEpoch: description.leaderEpoch })
+}
