@@ -114,8 +114,21 @@ export async function sessionFetchRound(ctx: EngineContext, mirror: MirrorRuntim
     else named.set(session, [entry])
   }
 
-  const sessions = new Set([...state.byLeader.values(), ...forget.keys()].filter((session) => session.isOpen))
-  if (sessions.size === 0) return
+  // A leader's session none of the mirror's partitions is in any more (they moved to another leader, or left
+  // the round) is closed after the round, its forgets unsent: closing forgets everything.
+  const inUse = new Set<FetchSession>()
+  for (const member of state.members.values()) inUse.add(member.session)
+  const emptied: FetchSession[] = []
+  for (const [leader, session] of state.byLeader) {
+    if (inUse.has(session)) continue
+    state.byLeader.delete(leader)
+    emptied.push(session)
+  }
+  const sessions = new Set([...state.byLeader.values(), ...forget.keys()].filter((session) => session.isOpen && !emptied.includes(session)))
+  if (sessions.size === 0) {
+    for (const session of emptied) session.close()
+    return
+  }
   // The first answer ends the other sessions' waits, as in the full round (fetch-round.ts).
   const interrupt = new AbortController()
   mirror.fetchInterrupt = interrupt
@@ -127,6 +140,7 @@ export async function sessionFetchRound(ctx: EngineContext, mirror: MirrorRuntim
     )
   } finally {
     if (mirror.fetchInterrupt === interrupt) mirror.fetchInterrupt = null
+    for (const session of emptied) session.close()
   }
 }
 
