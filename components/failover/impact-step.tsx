@@ -12,7 +12,7 @@ import { Figure } from './figure'
  * by its column's header (`data-label`; the header row stays for screen readers).
  */
 const STACKED_CELL =
-  'px-3 py-2 max-sm:grid max-sm:grid-cols-[8.5rem_minmax(0,1fr)] max-sm:gap-2 max-sm:py-1 max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-slate-400'
+  'px-3 py-2 max-sm:grid max-sm:grid-cols-[8.5rem_minmax(0,1fr)] max-sm:gap-2 max-sm:py-1 max-sm:before:text-xs max-sm:before:font-sans max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-slate-400'
 
 /** Rows of the per-partition table: enough to read, not 10,000 DOM rows. */
 const ROW_LIMIT = 200
