@@ -40,7 +40,8 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
         queryKeys.of(mirrorEndpoints.partitionHistory, { mirror }),
       )
     }),
-    stream.subscribe('lag', () => invalidate(queryKeys.of(mirrorEndpoints.listMirrors))),
+    // The list only needs to know that lag moved, not the megabyte of per-partition lag the event carries.
+    stream.subscribeArrival('lag', () => invalidate(queryKeys.of(mirrorEndpoints.listMirrors))),
     stream.subscribe('operation', (data) => {
       // A progress event of a running operation holds only the partitions that changed: this parses
       // those, not the whole 10,000-partition list, four times a second.

@@ -7,6 +7,13 @@ import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { StateBadge } from '@/components/ui/state-badge'
 import { Figure } from './figure'
 
+/**
+ * A cell of the impact table: a column on a wide screen; on a phone a line of its partition's card, named
+ * by its column's header (`data-label`; the header row stays for screen readers).
+ */
+const STACKED_CELL =
+  'px-3 py-2 max-sm:grid max-sm:grid-cols-[8.5rem_minmax(0,1fr)] max-sm:gap-2 max-sm:py-1 max-sm:before:text-xs max-sm:before:font-sans max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-slate-400'
+
 /** Rows of the per-partition table: enough to read, not 10,000 DOM rows. */
 const ROW_LIMIT = 200
 
@@ -70,13 +77,15 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
       {impacted.length === 0 ? (
         <p className="rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">✓ No partition loses records, has an open transaction or a consumer group behind.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
-          <table className="w-full min-w-[44rem] text-left text-sm">
-            <caption className="px-3 py-2 text-left text-xs text-slate-600 dark:text-slate-400">
+        // Below 640 px each partition is a stacked card, every value under its column's name: a six-column
+        // table scrolled sideways inside its frame on a phone, the transactions out of sight.
+        <div className="rounded-lg border border-slate-200 sm:overflow-x-auto dark:border-slate-700">
+          <table className="w-full text-left text-sm max-sm:block sm:min-w-[44rem]">
+            <caption className="px-3 py-2 text-left text-xs text-slate-600 max-sm:block dark:text-slate-400">
               Partitions with an impact, most records at risk first
               {impacted.length > shown.length ? ` (the first ${shown.length} of ${impacted.length}; the report lists all)` : ''}
             </caption>
-            <thead className="bg-slate-50 text-xs text-slate-600 uppercase dark:bg-slate-800 dark:text-slate-300">
+            <thead className="bg-slate-50 text-xs text-slate-600 uppercase max-sm:sr-only dark:bg-slate-800 dark:text-slate-300">
               <tr>
                 <th scope="col" className="px-3 py-2">Partition</th>
                 <th scope="col" className="px-3 py-2">State</th>
@@ -86,15 +95,17 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
                 <th scope="col" className="px-3 py-2">Groups behind</th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            <tbody className="divide-y divide-slate-100 max-sm:block dark:divide-slate-800">
               {shown.map((partition) => (
-                <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`}>
-                  <PartitionLinkCell mirror={mirror} topic={partition.topic} partition={partition.partition} />
-                  <td className="px-3 py-2">
+                <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`} className="max-sm:block max-sm:py-1">
+                  <PartitionLinkCell mirror={mirror} topic={partition.topic} partition={partition.partition} className="max-sm:block max-sm:pb-1 max-sm:font-semibold" />
+                  <td data-label="State" className={STACKED_CELL}>
                     <StateBadge state={partition.state} size="sm" />
                   </td>
-                  <td className="px-3 py-2 text-right font-mono tabular-nums">{formatOffset(partition.mirroredOffset)}</td>
-                  <td className="px-3 py-2">
+                  <td data-label="Mirrored to" className={`${STACKED_CELL} font-mono tabular-nums sm:text-right`}>
+                    {formatOffset(partition.mirroredOffset)}
+                  </td>
+                  <td data-label="Records at risk" className={STACKED_CELL}>
                     {partition.recordsAtRisk === null ? (
                       'unknown'
                     ) : partition.recordsAtRisk === 0 ? (
@@ -109,7 +120,7 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
                       </span>
                     )}
                   </td>
-                  <td className="px-3 py-2">
+                  <td data-label="Transactions to abort" className={STACKED_CELL}>
                     {partition.transactionsToAbort.length === 0 ? (
                       <span className="text-slate-600 dark:text-slate-400">none</span>
                     ) : (
@@ -122,7 +133,7 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
                       </ul>
                     )}
                   </td>
-                  <td className="px-3 py-2">
+                  <td data-label="Groups behind" className={STACKED_CELL}>
                     {partition.consumerGroupsBehind.length === 0 ? (
                       <span className="text-slate-600 dark:text-slate-400">none</span>
                     ) : (

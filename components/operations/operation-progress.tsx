@@ -3,7 +3,7 @@
 import Link from 'next/link'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type { Operation } from '@/lib/api/operations'
-import { LISTED_PARTITIONS, STEP_DESCRIPTIONS, summarizeProgress, trackSteps, type StepSeen } from '@/lib/failover/progress'
+import { LISTED_PARTITIONS, STEP_DESCRIPTIONS, summarizeProgress, trackSteps } from '@/lib/failover/progress'
 import { STOPPING_STEPS } from '@/lib/mirror/stopping'
 import { formatCount, formatDuration } from '@/lib/ui/format'
 import { useNow } from '@/components/ui/relative-time'
@@ -22,10 +22,9 @@ export function OperationProgress({ operation }: { operation: Operation }) {
   // When this page first saw each partition at its current step (what "slow" is measured from), updated as
   // React advises for state that follows a prop: during render, when the operation's partitions change.
   const clock = now === 0 ? operation.startedAt : now
-  const [tracked, setTracked] = useState(() => ({ partitions: operation.partitions, seen: trackSteps(new Map(), operation.partitions, clock) }))
-  if (tracked.partitions !== operation.partitions) setTracked({ partitions: operation.partitions, seen: trackSteps(tracked.seen, operation.partitions, clock) })
-  const seen: ReadonlyMap<string, StepSeen> = tracked.seen
-  const summary = useMemo(() => summarizeProgress(operation.partitions, seen, clock), [operation.partitions, seen, clock])
+  const [times, setTimes] = useState(() => trackSteps(null, operation.partitions, clock))
+  if (times.partitions !== operation.partitions) setTimes(trackSteps(times, operation.partitions, clock))
+  const summary = useMemo(() => summarizeProgress(operation.partitions, times, clock), [operation.partitions, times, clock])
   const percent = Math.floor(summary.fraction * 100)
   const partitionHref = (topic: string, partition: number) => `/mirrors/${encodeURIComponent(operation.mirror)}/partitions/${encodeURIComponent(topic)}/${partition}`
 

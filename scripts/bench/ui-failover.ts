@@ -61,6 +61,39 @@ async function setUp(base: string, run: number): Promise<{ mirror: string; setup
   return { mirror, setupMs: performance.now() - started }
 }
 
+/**
+ * Where the page's time goes between the confirm click and the result step: when the stream delivered the
+ * operation's `finished` event, how many times the EventSource errored (a dropped or lost stream) and how
+ * many operation events arrived. Installed before the page's scripts; reads only what the browser delivers.
+ */
+const STREAM_PROBE = `
+  (() => {
+    const probe = { finishedAt: null, errors: 0, opened: 0, operationEvents: 0, resyncs: 0 }
+    window.__streamProbe = probe
+    const Native = window.EventSource
+    window.EventSource = class extends Native {
+      constructor(...args) {
+        super(...args)
+        probe.opened += 1
+        this.addEventListener('error', () => { probe.errors += 1 })
+        this.addEventListener('resync', () => { probe.resyncs += 1 })
+        this.addEventListener('operation', (event) => {
+          probe.operationEvents += 1
+          if (probe.finishedAt === null && event.data.includes('"change":"finished"')) probe.finishedAt = performance.timeOrigin + performance.now()
+        })
+      }
+    }
+  })()
+`
+
+interface StreamProbe {
+  finishedAt: number | null
+  errors: number
+  opened: number
+  operationEvents: number
+  resyncs: number
+}
+
 async function signIn(page: Page, base: string): Promise<void> {
   await page.goto(`${base}/login`)
   await page.getByLabel('Access token').fill(OPERATOR_TOKEN)
@@ -74,10 +107,11 @@ async function taskSeconds(client: import('playwright-core').CDPSession): Promis
 }
 
 /** One failover through the wizard: the confirm → result time the page shows, its busy share, the server's duration. */
-async function failOverThroughWizard(base: string, mirror: string): Promise<{ pageMs: number; busy: number; serverMs: number; transactions: number }> {
+async function failOverThroughWizard(base: string, mirror: string): Promise<{ pageMs: number; busy: number; serverMs: number; transactions: number; stream: StreamProbe; finishedToEvent: number | null }> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] })
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    await page.addInitScript(STREAM_PROBE)
     await signIn(page, base)
     await page.goto(`${base}/mirrors/${mirror}/failover`)
     await page.getByRole('button', { name: 'Next: Gates' }).click()
@@ -96,9 +130,11 @@ async function failOverThroughWizard(base: string, mirror: string): Promise<{ pa
     const pageMs = performance.now() - started
     const busy = (await taskSeconds(client)) - busyBefore
     const operationId = new URL(page.url()).searchParams.get('operation')
+    const stream = (await page.evaluate('window.__streamProbe')) as StreamProbe
     const operation = (await call(base, 'GET', `/api/v1/operations/${operationId}`)) as { startedAt: number; finishedAt: number; status: string }
     if (operation.status !== 'succeeded') throw new Error(`failover ${operationId} ended ${operation.status}`)
-    return { pageMs, busy: busy / (pageMs / 1000), serverMs: operation.finishedAt - operation.startedAt, transactions }
+    const finishedToEvent = stream.finishedAt === null ? null : stream.finishedAt - operation.finishedAt
+    return { pageMs, busy: busy / (pageMs / 1000), serverMs: operation.finishedAt - operation.startedAt, transactions, stream, finishedToEvent }
   } finally {
     await browser.close()
   }
@@ -121,6 +157,12 @@ export async function benchUiFailover(): Promise<BenchResult[]> {
       serverMs.push(measured.serverMs)
       busy.push(measured.busy)
       transactions = measured.transactions
+      const { stream, finishedToEvent } = measured
+      console.log(
+        `  (run ${run + 1}: page ${(measured.pageMs / 1000).toFixed(1)} s, server ${(measured.serverMs / 1000).toFixed(1)} s, busy ${(measured.busy * 100).toFixed(1)} %; ` +
+          `finished event ${finishedToEvent === null ? 'never seen' : `${(finishedToEvent / 1000).toFixed(1)} s after the server finished`}; ` +
+          `${stream.operationEvents} operation events, ${stream.opened} streams opened, ${stream.errors} stream errors, ${stream.resyncs} resyncs)`,
+      )
     }
     const pageMedian = median(pageMs)
     const serverMedian = median(serverMs)

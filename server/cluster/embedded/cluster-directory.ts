@@ -38,6 +38,8 @@ export class ClusterDirectory {
   private readonly metadataFile: DurableJsonFile
   /** Fetches held until one of their partitions has something to answer (maxWaitMs). */
   readonly fetchWaiters = new Set<{ partitions: Set<ReplicatedPartition>; wake: () => void }>()
+  /** The open incremental fetch sessions (fetch-session.ts), told of every partition that became fetchable. */
+  readonly fetchSessions = new Set<{ lastUsedAt: number; partitionChanged(partition: ReplicatedPartition): void; close(): void }>()
 
   constructor(
     readonly name: string,
@@ -55,6 +57,7 @@ export class ClusterDirectory {
       openReplicaLog: (topic, partition, brokerId) => this.openReplicaLog(this.requireTopic(topic), partition, brokerId),
       fetchableChanged: (partition) => {
         for (const waiter of this.fetchWaiters) if (waiter.partitions.has(partition)) waiter.wake()
+        for (const session of this.fetchSessions) session.partitionChanged(partition)
       },
     }
   }

@@ -12,6 +12,7 @@ import type {
   FetchOptions,
   FetchPartitionRequest,
   FetchPartitionResult,
+  FetchSession,
   GroupOffsets,
   HostedMirror,
   LastMirrorPosition,
@@ -37,6 +38,7 @@ import type { ProduceResult, TransactionalProducer } from './producers'
 import { RecordsReader, type OffsetSpec, type ReadRecordsOptions } from './records-reader'
 import type { RecordsPage } from './records-view'
 import { ReplicatedPartition } from './replicated-partition'
+import { EmbeddedFetchSession } from './fetch-session'
 import { SourceFetch } from './source-fetch'
 import { Topics, type CreateTopicSpec } from './topics'
 import { TransactionCoordinator } from './transaction-coordinator'
@@ -199,6 +201,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     if (directory.closed) return
     directory.closed = true
     for (const waiter of directory.fetchWaiters) waiter.wake()
+    for (const session of [...directory.fetchSessions]) session.close()
     if (this.tickTimer) clearInterval(this.tickTimer)
     await this.tickInFlight?.catch(() => undefined)
     this.producePath.closeProducers()
@@ -342,6 +345,11 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
 
   fetch(requests: FetchPartitionRequest[], options: FetchOptions): Promise<FetchPartitionResult[]> {
     return this.sourceFetch.fetch(requests, options)
+  }
+
+  openFetchSession(): FetchSession {
+    this.directory.ensureOpen()
+    return new EmbeddedFetchSession(this.directory, this.sourceFetch)
   }
 
   async endOffsetForEpoch(topicPartition: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset> {

@@ -29,8 +29,23 @@ function checkLastFetchedEpoch(partition: ReplicatedPartition, request: FetchPar
 }
 
 /** A fetch answer with nothing in it for the fetcher to act on: no records, no divergence, no error. */
-function isQuietResult(result: FetchPartitionResult): boolean {
+export function isQuietResult(result: FetchPartitionResult): boolean {
   return result.ok && result.records.byteLength === 0 && result.divergingEpoch === null
+}
+
+/** The options of a fetch (or a fetch session's call), checked; returns the wait in ms (0 when absent). */
+export function validFetchOptions(options: FetchOptions): number {
+  if (!isInteger(options?.maxBytes, 1)) throw new ClusterError('VALIDATION_FAILED', 'fetch maxBytes must be a positive integer')
+  const maxWaitMs = options.maxWaitMs ?? 0
+  if (!isInteger(maxWaitMs, 0)) throw new ClusterError('VALIDATION_FAILED', 'fetch maxWaitMs must be a non-negative integer')
+  return maxWaitMs
+}
+
+export function validateFetchRequest(request: FetchPartitionRequest): void {
+  const r = request
+  if (typeof r?.topic !== 'string' || !isInteger(r.partition, 0) || !isInteger(r.fetchOffset, 0) || !isInteger(r.lastFetchedEpoch, -1) || !isInteger(r.maxBytes, 1)) {
+    throw new ClusterError('VALIDATION_FAILED', `invalid fetch request ${JSON.stringify(r)}`)
+  }
 }
 
 /** The SourceCluster fetch: many partitions at once, held (maxWaitMs) until one of them has something. */
@@ -40,29 +55,27 @@ export class SourceFetch {
   async fetch(requests: FetchPartitionRequest[], options: FetchOptions): Promise<FetchPartitionResult[]> {
     const { directory } = this
     if (!Array.isArray(requests)) throw new ClusterError('VALIDATION_FAILED', 'fetch needs an array of partitions')
-    if (!isInteger(options?.maxBytes, 1)) throw new ClusterError('VALIDATION_FAILED', 'fetch maxBytes must be a positive integer')
-    const maxWaitMs = options.maxWaitMs ?? 0
-    if (!isInteger(maxWaitMs, 0)) throw new ClusterError('VALIDATION_FAILED', 'fetch maxWaitMs must be a non-negative integer')
-    for (const r of requests) {
-      if (typeof r?.topic !== 'string' || !isInteger(r.partition, 0) || !isInteger(r.fetchOffset, 0) || !isInteger(r.lastFetchedEpoch, -1) || !isInteger(r.maxBytes, 1)) {
-        throw new ClusterError('VALIDATION_FAILED', `invalid fetch request ${JSON.stringify(r)}`)
-      }
-    }
+    const maxWaitMs = validFetchOptions(options)
+    for (const request of requests) validateFetchRequest(request)
     // Each partition is looked up once per fetch, not once per pass: a held fetch passes over its partitions
     // twice, and a mirror's fetch names thousands.
     const partitions = requests.map((request) => directory.findPartition(request.topic, request.partition))
-    if (maxWaitMs === 0 || options.signal?.aborted) return this.fetchNow(requests, partitions, options.maxBytes)
+    if (maxWaitMs === 0 || options.signal?.aborted) return this.answer(requests, partitions, options.maxBytes)
     // Registered before the first pass: data that lands while the pass yields to the event loop still wakes it.
     let woken = false
-    let wake: () => void = () => {
-      woken = true
+    let endWait: (() => void) | null = null
+    const waiter = {
+      partitions: new Set(partitions.filter((partition) => partition !== undefined)),
+      wake: () => {
+        woken = true
+        endWait?.()
+      },
     }
-    const waiter = { partitions: new Set(partitions.filter((partition) => partition !== undefined)), wake: () => wake() }
     directory.fetchWaiters.add(waiter)
     try {
-      const first = await this.fetchNow(requests, partitions, options.maxBytes)
+      const first = await this.answer(requests, partitions, options.maxBytes)
       if (woken || directory.closed || options.signal?.aborted || first.some((result) => !isQuietResult(result))) {
-        return woken ? await this.fetchNow(requests, partitions, options.maxBytes) : first
+        return woken ? await this.answer(requests, partitions, options.maxBytes) : first
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, maxWaitMs)
@@ -71,16 +84,21 @@ export class SourceFetch {
           options.signal?.removeEventListener('abort', done)
           resolve()
         }
-        wake = done
+        endWait = done
         options.signal?.addEventListener('abort', done, { once: true })
       })
-      return await this.fetchNow(requests, partitions, options.maxBytes)
+      return await this.answer(requests, partitions, options.maxBytes)
     } finally {
       directory.fetchWaiters.delete(waiter)
     }
   }
 
-  private async fetchNow(requests: FetchPartitionRequest[], partitions: Array<ReplicatedPartition | undefined>, maxBytes: number): Promise<FetchPartitionResult[]> {
+  /**
+   * Answers every request as a fetch made now would (no wait): one pass, `partitions` looked up by the
+   * caller in the order of `requests`. The fetch sessions (fetch-session.ts) answer their changed partitions
+   * with it.
+   */
+  async answer(requests: FetchPartitionRequest[], partitions: Array<ReplicatedPartition | undefined>, maxBytes: number): Promise<FetchPartitionResult[]> {
     let remaining = maxBytes
     const results: FetchPartitionResult[] = []
     // A fetch for thousands of partitions is thousands of microtasks; without turns of the event loop in

@@ -2,13 +2,14 @@ import 'server-only'
 import { changedSourceClusterId } from './source-cluster-id'
 import { dispatchAll } from '../runner/dispatch-all'
 import type { FetchPartitionResult, TopicDescription } from '@/server/cluster/ports'
-import { forEachConcurrently, TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
-import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
-import { classifyAppendError, classifyUnreachableSource } from '../failure-classification'
+import { TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
+import type { EngineContext } from '../engine-context'
+import { classifyUnreachableSource } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
-import { interruptFetch, isQuietFetch, isReadyForFetch, recordSourcePosition, type FetchEntry } from './fetch-state'
-import { applyFetchResult } from './partition-response'
+import { interruptFetch, isReadyForFetch, type FetchEntry } from './fetch-state'
+import { closeFetchSessions, sessionFetchRound } from './fetch-session-round'
+import { applyAnswers } from './apply-answers'
 
 type DescribedPartition = TopicDescription['partitions'][number]
 
@@ -18,12 +19,18 @@ type DescribedPartition = TopicDescription['partitions'][number]
  */
 export async function fetchRound(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   const runnable = [...mirror.partitions.values()].filter(isReadyForFetch)
-  if (runnable.length === 0) return
+  if (runnable.length === 0) return closeFetchSessions(mirror)
   const { definition } = mirror
   const { host, source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   // #35: another cluster behind the source's address fails the mirror before anything of it is fetched.
   const changedClusterId = await changedSourceClusterId(definition, source)
   if (changedClusterId) return dispatchAll(ctx, mirror, [...mirror.partitions.values()], { type: 'sourceClusterIdChanged', ...changedClusterId })
+  // KIP-227: a source with fetch sessions is asked only about what changed (fetch-session-round.ts). Sessions
+  // serve held fetches (a running server's rounds); rounds stepped one by one without a wait fetch in full,
+  // every request visible at the port. A throttled mirror narrows its requests every round, which a
+  // session's held requests cannot follow.
+  if (source.openFetchSession && ctx.fetchMaxWaitMs > 0 && !ctx.throttles.limits(definition)) return sessionFetchRound(ctx, mirror, runnable, source.openFetchSession.bind(source))
+  closeFetchSessions(mirror)
   const topics = [...new Set(runnable.map((runtime) => runtime.topic))]
   // A topic at a time, with turns of the event loop between: describing 10,000 partitions in one call
   // holds the loop for tens of milliseconds. Kept by topic, then by partition number: a round looks up
@@ -91,42 +98,12 @@ async function fetchFromLeader(ctx: EngineContext, mirror: EngineMirror, leaderE
     return
   }
   if (results.length !== entries.length) throw new Error(`the source answered ${results.length} partitions of a fetch for ${entries.length}`)
-  const slice = new TimeSlice()
-  const busy: Array<{ entry: FetchEntry; result: FetchPartitionResult }> = []
-  // Read once per answer: the quiet partitions of one answer were all fetched at the same moment.
-  const now = ctx.now()
-  for (const [index, result] of results.entries()) {
-    const turn = slice.maybeYield()
-    if (turn) await turn
-    // Results come in the order of the requests (SourceCluster.fetch); a mismatch would be a port bug.
+  // Results come in the order of the requests (SourceCluster.fetch); a mismatch would be a port bug.
+  await applyAnswers(ctx, mirror, results, (result, index) => {
     const entry = entries[index]!
     if (entry.request.topic !== result.topic || entry.request.partition !== result.partition) {
       throw new Error(`the source answered ${result.topic}-${result.partition} for ${entry.request.topic}-${entry.request.partition}`)
     }
-    if (!result.ok && result.error.code === 'NOT_LEADER_OR_FOLLOWER') mirror.nextSyncAt = now
-    if (isQuietFetch(entry, result)) {
-      // Most partitions of a large mirror have nothing new each round: record what the source said and
-      // move on, without the partition lock, a destination lookup or a promise per partition.
-      recordSourcePosition(entry.runtime, result, now)
-    } else {
-      busy.push({ entry, result })
-    }
-  }
-  // Data moved: the other mirrors' rounds stop waiting at their sources too, so that an idle mirror's long
-  // poll never holds a busy one's next round (each mirror's round is awaited by the same tick).
-  if (busy.length > 0) {
-    for (const other of ctx.state.all()) if (other !== mirror) interruptFetch(other.fetchInterrupt)
-  }
-  // Partitions are independent: their appends run side by side and share the destination's fsyncs,
-  // a bounded number at once (each holds its log's descriptor until its fsync is done).
-  await forEachConcurrently(busy, PARTITION_CONCURRENCY, ({ entry, result }) =>
-    ctx.runner.withLock(entry.runtime, async () => {
-      try {
-        await applyFetchResult(ctx, mirror, entry, result)
-      } catch (error) {
-        const failure = classifyAppendError(error)
-        await ctx.runner.dispatch(definition, entry.runtime, { type: 'failed', ...failure }, 'applying a fetch failed')
-      }
-    }),
-  )
+    return entry
+  })
 }

@@ -71,6 +71,12 @@ export class ReplicationThrottles {
     return { throttled: lastLimitedAt !== null && now - lastLimitedAt <= THROTTLED_SHOWN_MS, throttledRate: rate }
   }
 
+  /** Whether the mirror's config throttles any of its partitions (then every fetch request may be narrowed). */
+  limits(mirror: MirrorDefinition): boolean {
+    const { rate, replicas } = settingsOf(mirror.config)
+    return rate !== UNTHROTTLED_RATE && replicas.length > 0
+  }
+
   forget(mirrorName: string): void {
     this.byMirror.delete(mirrorName)
   }
