@@ -17,6 +17,7 @@ const ENGINE_TESTS = [
   'server/engine/engine-behaviours.test.ts',
   'server/engine/admin-surface.test.ts',
   'server/engine/stopping-resume.test.ts',
+  'server/engine/sync-rules.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 
