@@ -18,6 +18,7 @@ const ENGINE_TESTS = [
   'server/engine/admin-surface.test.ts',
   'server/engine/stopping-resume.test.ts',
   'server/engine/sync-rules.test.ts',
+  'server/engine/preparing-lookup.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 

@@ -1,0 +1,49 @@
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
+import { createEngineHarness, type EngineHarness } from './testing/harness'
+
+/**
+ * PREPARING's own lookup (server/engine/preparing/last-mirror-position.ts, KIP-1279.md §3.4), reached by a
+ * restart of a stopped mirror: the checks the start's pre-checks and the periodic sync would otherwise make
+ * first, so a mistake in PREPARING's copy went unnoticed (found by mutation testing).
+ */
+
+let harness: EngineHarness | undefined
+afterEach(async () => {
+  await harness?.cleanup()
+  harness = undefined
+})
+
+async function stoppedMirror(): Promise<EngineHarness> {
+  const h = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+  harness = h
+  await h.cluster('a').createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+  await h.cluster('a').produce('t', { partition: 0, records: ['1', '2'].map((value) => ({ value })) })
+  await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+  await h.run(3)
+  expect((await h.engine.awaitOperation((await h.engine.failover('m', { confirm: 'm' })).operation.id)).status).toBe('succeeded')
+  return h
+}
+
+describe('PREPARING (#35, KIP-1279.md §3.4)', () => {
+  it('#35 a restart against a source that is now another cluster fails in PREPARING for good, naming both ids, and truncates nothing', async () => {
+    const h = await stoppedMirror()
+    const expected = h.engine.getMirror('m').sourceClusterId
+    const logBefore = (await h.cluster('b').readRecords('t', 0, { limit: 100 })).records
+    // Same topic, same topic id, so the start's checks pass: only the cluster id tells the clusters apart.
+    const { topicId } = await h.cluster('a').describeTopic('t')
+    await h.cluster('a').close()
+    const replacement = await EmbeddedCluster.open(path.join(h.root, 'a-replacement'), { name: 'a', brokers: 1, clock: h.clock })
+    h.clusters.set('a', replacement)
+    await replacement.createTopic({ name: 't', partitions: 1, replicationFactor: 1, topicId })
+    const actual = await replacement.clusterId()
+
+    await h.engine.startTopics('m', { topics: ['t'] })
+    const [partition] = h.engine.partitions('m')
+    expect(partition).toMatchObject({ state: 'FAILED', previousState: 'PREPARING', retryAttempt: -1 })
+    expect(partition!.error).toContain(expected)
+    expect(partition!.error).toContain(actual)
+    expect((await h.cluster('b').readRecords('t', 0, { limit: 100 })).records).toEqual(logBefore)
+  })
+})
