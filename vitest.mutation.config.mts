@@ -19,6 +19,7 @@ const ENGINE_TESTS = [
   'server/engine/stopping-resume.test.ts',
   'server/engine/sync-rules.test.ts',
   'server/engine/preparing-lookup.test.ts',
+  'server/engine/start-refusals.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 
