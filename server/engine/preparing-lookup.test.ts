@@ -2,6 +2,7 @@ import path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
+import { mirrorOffsets0To2ThenPause, WORKED_EXAMPLE_CLUSTERS, WORKED_EXAMPLE_TOPIC } from './testing/worked-example'
 
 /**
  * PREPARING's own lookup (server/engine/preparing/last-mirror-position.ts, KIP-1279.md §3.4), reached by a
@@ -45,5 +46,18 @@ describe('PREPARING (#35, KIP-1279.md §3.4)', () => {
     expect(partition!.error).toContain(expected)
     expect(partition!.error).toContain(actual)
     expect((await h.cluster('b').readRecords('t', 0, { limit: 100 })).records).toEqual(logBefore)
+  })
+
+  it('#22 a failback\'s history says where PREPARING truncated, how many records went, and why', async () => {
+    const h = await createEngineHarness({ clusters: WORKED_EXAMPLE_CLUSTERS })
+    harness = h
+    await mirrorOffsets0To2ThenPause(h)
+    await h.engine.awaitOperation((await h.engine.failover('dr', { confirm: 'dr' })).operation.id)
+    await h.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: [WORKED_EXAMPLE_TOPIC] })
+    await h.run(3)
+    expect(h.engine.partitionHistory('back', WORKED_EXAMPLE_TOPIC, 0).map(({ from, to, reason }) => ({ from, to, reason }))).toEqual([
+      { from: 'UNKNOWN', to: 'PREPARING', reason: 'start requested' },
+      { from: 'PREPARING', to: 'MIRRORING', reason: 'truncated to 3 (3 records removed, failback)' },
+    ])
   })
 })
