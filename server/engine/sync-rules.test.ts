@@ -68,6 +68,24 @@ describe('the periodic sync', () => {
     expect(await groupOffset(b, 'shipping')).toBeUndefined()
   })
 
+  it('#31 commits no offset whose destination epoch is unknown yet: a group ahead of an empty destination waits for the data', async () => {
+    const h = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+    harness = h
+    const a = h.cluster('a')
+    const b = h.cluster('b')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await a.produce('t', { partition: 0, records: ['1', '2', '3'].map((value) => ({ value })) })
+    await a.commitOffsets('ahead', [{ ...TP, offset: 3 }])
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    // The first tick syncs before it fetches: the destination log is still empty, clamping gives offset 0,
+    // and no batch there says which epoch that offset would carry.
+    await h.run(1, 1_000)
+    expect(await groupOffset(b, 'ahead')).toBeUndefined()
+    await h.run(3, 1_000)
+    expect(h.engine.partitions('m')[0]).toMatchObject({ state: 'MIRRORING', destinationLogEndOffset: 3 })
+    expect(await groupOffset(b, 'ahead')).toBe(3)
+  })
+
   it('#32 waits mirror.metadata.refresh.interval.ms between syncs: a source config change is copied at the next one, not before', async () => {
     const h = await mirroring({ 'mirror.metadata.refresh.interval.ms': 10_000 })
     const a = h.cluster('a')
