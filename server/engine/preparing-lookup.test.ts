@@ -60,4 +60,29 @@ describe('PREPARING (#35, KIP-1279.md §3.4)', () => {
       { from: 'PREPARING', to: 'MIRRORING', reason: 'truncated to 3 (3 records removed, failback)' },
     ])
   })
+
+  it('#22 a failback to an old source that lost its newest epoch keeps the records it still has', async () => {
+    // a wrote epoch 0 and then epoch 5; b mirrored both and failed over (position (5, 5)). a then lost its
+    // epoch-5 tail (an unclean election there): its log ends at 3 with epoch 0. Failing back, the truncation
+    // point is the end of a's largest epoch at or below 5: everything a holds precedes the position and stays.
+    const h = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+    harness = h
+    const a = h.cluster('a')
+    const tp = { topic: 't', partition: 0 }
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await a.produce('t', { partition: 0, records: ['1', '2', '3'].map((value) => ({ value })) })
+    await a.bumpLeaderEpoch(tp, 5)
+    await a.produce('t', { partition: 0, records: ['4', '5'].map((value) => ({ value })) })
+    await h.engine.createMirror({ name: 'dr', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await h.run(3)
+    await h.engine.awaitOperation((await h.engine.failover('dr', { confirm: 'dr' })).operation.id)
+    expect(h.engine.partitions('dr')[0]!.lastMirrorPosition).toEqual({ epoch: 5, offset: 5 })
+    await a.truncateTo(tp, 3)
+    expect(await a.latestEpoch(tp)).toBe(0)
+
+    await h.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: ['t'] })
+    await h.run(5)
+    expect(h.engine.partitions('back')[0]).toMatchObject({ state: 'MIRRORING', lastTruncation: { offset: 3, removedRecords: 0 } })
+    expect((await a.readRecords('t', 0, { limit: 100 })).records.map((record) => record.value).slice(0, 5)).toEqual(['1', '2', '3', '4', '5'])
+  })
 })
