@@ -68,22 +68,34 @@ describe('the periodic sync', () => {
     expect(await groupOffset(b, 'shipping')).toBeUndefined()
   })
 
-  it('#31 commits no offset whose destination epoch is unknown yet: a group ahead of an empty destination waits for the data', async () => {
+  it('#31 clamps each offset to its own partition of its own topic on the destination', async () => {
     const h = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
     harness = h
     const a = h.cluster('a')
     const b = h.cluster('b')
-    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
-    await a.produce('t', { partition: 0, records: ['1', '2', '3'].map((value) => ({ value })) })
-    await a.commitOffsets('ahead', [{ ...TP, offset: 3 }])
-    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
-    // The first tick syncs before it fetches: the destination log is still empty, clamping gives offset 0,
-    // and no batch there says which epoch that offset would carry.
-    await h.run(1, 1_000)
-    expect(await groupOffset(b, 'ahead')).toBeUndefined()
+    await a.createTopic({ name: 't', partitions: 2, replicationFactor: 1 })
+    await a.createTopic({ name: 'u', partitions: 1, replicationFactor: 1 })
+    await a.produce('t', { partition: 0, records: ['1', '2', '3', '4', '5'].map((value) => ({ value })) })
+    await a.produce('t', { partition: 1, records: [{ value: '1' }] })
+    await a.produce('u', { partition: 0, records: ['1', '2'].map((value) => ({ value })) })
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t', 'u'], config: FAST_SYNC })
     await h.run(3, 1_000)
-    expect(h.engine.partitions('m')[0]).toMatchObject({ state: 'MIRRORING', destinationLogEndOffset: 3 })
-    expect(await groupOffset(b, 'ahead')).toBe(3)
+    await h.engine.pauseTopics('m')
+    await h.run(1)
+    await a.produce('t', { partition: 1, records: ['2', '3', '4'].map((value) => ({ value })) })
+    await a.produce('u', { partition: 0, records: ['3', '4', '5', '6'].map((value) => ({ value })) })
+    await a.commitOffsets('g', [
+      { topic: 't', partition: 1, offset: 4 },
+      { topic: 'u', partition: 0, offset: 6 },
+    ])
+    await h.engine.resumeTopics('m')
+    // The sync runs before the fetch in a tick: t-1 still ends at 1 and u-0 at 2 on the destination (t-0 at 5).
+    await h.run(1, 1_000)
+    const offsets = (await b.listGroupOffsets()).find((group) => group.groupId === 'g')?.offsets.map((o) => [o.topic, o.partition, o.offset])
+    expect(offsets?.sort()).toEqual([
+      ['t', 1, 1],
+      ['u', 0, 2],
+    ])
   })
 
   it('#32 waits mirror.metadata.refresh.interval.ms between syncs: a source config change is copied at the next one, not before', async () => {
