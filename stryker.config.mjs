@@ -19,6 +19,8 @@ const targets = {
   engine: [
     'server/engine/preparing/*.ts',
     'server/engine/syncs/*.ts',
+    // The runner's PREPARING effects (the position lookup, the truncation, the replica convergence check) and its STOPPING sequence.
+    region('server/engine/runner/partition-runner.ts', "case 'lookUpLastMirrorPosition':", "case 'bumpLeaderEpoch': {"),
     region('server/engine/runner/partition-runner.ts', 'private async runStoppingSequence', 'private describePartition'),
   ],
 }
