@@ -19,9 +19,10 @@ const targets = {
   engine: [
     'server/engine/preparing/*.ts',
     'server/engine/syncs/*.ts',
-    // The runner's PREPARING effects (the position lookup, the truncation, the replica convergence check) and its STOPPING sequence.
+    // The runner's PREPARING effects (the position lookup, the truncation, the replica convergence check).
     region('server/engine/runner/partition-runner.ts', "case 'lookUpLastMirrorPosition':", "case 'bumpLeaderEpoch': {"),
-    region('server/engine/runner/partition-runner.ts', 'private async runStoppingSequence', 'private describePartition'),
+    // The STOPPING sequence, a file of its own since the engine split.
+    'server/engine/runner/stopping-sequence.ts',
   ],
 }
 if (!(target in targets)) throw new Error(`unknown mutation target ${target}; one of ${Object.keys(targets).join(', ')}`)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { NON_RETRYABLE_ATTEMPT } from './constants'
-import { CLEARED_FAILURE, createMirrorPartition, isNonRetryable, withChanges, type MirrorPartition } from './partition'
+import { CLEARED_FAILURE, createMirrorPartition, isNonRetryable, withChanges, type MirrorPartitionValue } from './partition'
 
 describe('createMirrorPartition', () => {
   it('is a partition never seen: UNKNOWN with no previous state, epoch 0, healthy, no history, since now', () => {
@@ -39,7 +39,7 @@ describe('withChanges', () => {
 })
 
 describe('isNonRetryable', () => {
-  const attempt = (retryAttempt: number): Pick<MirrorPartition, 'retryAttempt'> => ({ retryAttempt })
+  const attempt = (retryAttempt: number): Pick<MirrorPartitionValue, 'retryAttempt'> => ({ retryAttempt })
 
   it('is true only for the non-retryable marker -1, not for a healthy partition or a counted retry', () => {
     expect(NON_RETRYABLE_ATTEMPT).toBe(-1)

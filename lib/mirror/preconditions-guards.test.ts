@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_RETRY_CONFIG } from './constants'
-import { createMirrorPartition, withChanges, type MirrorPartition } from './partition'
+import { createMirrorPartition, withChanges, type MirrorPartitionValue } from './partition'
 import { planCommand, type MirrorCommand, type PartitionStateRef } from './preconditions'
 import { MIRROR_PARTITION_STATES, OPERATOR_EVENTS } from './states'
 import { INITIAL_STOPPING_PROGRESS } from './stopping'
@@ -15,7 +15,7 @@ import { transition, type TransitionContext } from './transition'
 const ctx: TransitionContext = { now: 10_000, retryConfig: DEFAULT_RETRY_CONFIG, random: () => 0.5, mirrorSupportUncleanLeaderElection: false }
 
 /** Values of every state, with every previous state, with and without STOPPING progress, healthy and failed for good. */
-const VALUES: MirrorPartition[] = MIRROR_PARTITION_STATES.flatMap((state) =>
+const VALUES: MirrorPartitionValue[] = MIRROR_PARTITION_STATES.flatMap((state) =>
   MIRROR_PARTITION_STATES.flatMap((previousState) =>
     [null, INITIAL_STOPPING_PROGRESS].flatMap((stopping) =>
       [0, -1].map((retryAttempt) => withChanges(createMirrorPartition(0), { state, previousState, stopping, retryAttempt, stateEpoch: 4, error: retryAttempt === 0 ? null : 'x' })),
@@ -23,7 +23,7 @@ const VALUES: MirrorPartition[] = MIRROR_PARTITION_STATES.flatMap((state) =>
   ),
 )
 
-const ref = (value: MirrorPartition, partition = 0): PartitionStateRef => ({ topic: 't', partition, state: value.state, value })
+const ref = (value: MirrorPartitionValue, partition = 0): PartitionStateRef => ({ topic: 't', partition, state: value.state, value })
 
 describe('planCommand with partition values', () => {
   for (const command of ['stop', 'pause', 'resume', 'recover', 'start'] as const satisfies readonly MirrorCommand[]) {
