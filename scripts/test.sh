@@ -26,6 +26,10 @@ trap 'exit 130' INT TERM
 
 # Each step says when it starts, counted from the start of the run, so a slow phase shows in any CI log.
 step() { echo; echo "==> $* (at $(( (SECONDS - started_at) / 60 ))m$(( (SECONDS - started_at) % 60 ))s)"; }
+# A port nothing listens on now: a server left over from an interrupted run must not fail this one (Playwright
+# refuses a taken port rather than test someone else's server).
+# `free_ports N` prints N different ones (bound at the same time, so never the same port twice).
+free_ports() { python3 -c 'import socket, sys; s = [socket.socket() for _ in range(int(sys.argv[1]))]; [x.bind(("127.0.0.1", 0)) for x in s]; print(" ".join(str(x.getsockname()[1]) for x in s))' "$1"; }
 
 # The brokers take half a minute to come up; they start now, beside the checks, and are waited for before the
 # integration tests that need them.
@@ -68,7 +72,7 @@ bash scripts/test/clean-clone.sh || clean_clone_status=$?
 demo_status=0
 if [ "$clean_clone_status" = 0 ]; then
   step "browser journeys in demo mode (Debian chromium), the fuzzer still running"
-  E2E_DEMO_PORT=4310 PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" \
+  E2E_DEMO_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" \
     npx playwright test -c playwright.demo.config.ts --reporter=list,json || demo_status=$?
 fi
 fuzz_status=0
@@ -89,10 +93,11 @@ run_project() {
     npx playwright test --project="$project" --output="test-results/e2e-$project" --reporter=list,json \
     > "$results/e2e-$project.log" 2>&1
 }
-run_project desktop 3310 &
+read -r desktop_port phone_port < <(free_ports 2)
+run_project desktop "$desktop_port" &
 desktop_pid=$!
 phone_status=0
-run_project phone 3320 || phone_status=$?
+run_project phone "$phone_port" || phone_status=$?
 desktop_status=0
 wait "$desktop_pid" || desktop_status=$?
 for project in desktop phone; do echo "--- browser journeys, $project"; cat "$results/e2e-$project.log"; done
