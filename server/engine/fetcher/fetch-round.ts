@@ -10,6 +10,7 @@ import { changePartition } from '../state/partition-changes'
 import { interruptFetch, isReadyForFetch, type FetchEntry } from './fetch-state'
 import { closeFetchSessions, sessionFetchRound } from './fetch-session-round'
 import { applyAnswers } from './apply-answers'
+import { inFetchOrder, recordFetchOrder } from './fetch-order'
 
 type DescribedPartition = TopicDescription['partitions'][number]
 
@@ -71,17 +72,18 @@ export async function fetchRound(ctx: EngineContext, mirror: EngineMirror): Prom
   const interrupt = new AbortController()
   mirror.fetchInterrupt = interrupt
   try {
-    await Promise.all([...byLeader.values()].map((entries) => fetchFromLeader(ctx, mirror, entries, interrupt.signal).finally(() => interruptFetch(interrupt))))
+    await Promise.all([...byLeader].map(([leader, entries]) => fetchFromLeader(ctx, mirror, leader, entries, interrupt.signal).finally(() => interruptFetch(interrupt))))
   } finally {
     if (mirror.fetchInterrupt === interrupt) mirror.fetchInterrupt = null
   }
 }
 
-async function fetchFromLeader(ctx: EngineContext, mirror: EngineMirror, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
+async function fetchFromLeader(ctx: EngineContext, mirror: EngineMirror, leader: number, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
   const { definition } = mirror
   const source = ctx.clusters.cluster(definition.sourceCluster).source
   // Replication throttle (replication-throttle.ts): throttled partitions sit out or get a smaller budget.
-  const entries = ctx.throttles.admit(definition, leaderEntries, ctx.now())
+  // The order rotates past the partitions that got records last time (fetch-order.ts), so none starves.
+  const entries = inFetchOrder(mirror, leader, ctx.throttles.admit(definition, leaderEntries, ctx.now()))
   if (entries.length === 0) return
   let results: FetchPartitionResult[]
   try {
@@ -90,6 +92,7 @@ async function fetchFromLeader(ctx: EngineContext, mirror: EngineMirror, leaderE
       { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: ctx.fetchMaxWaitMs, signal },
     )
     ctx.throttles.record(definition, entries, results, ctx.now())
+    recordFetchOrder(mirror, leader, entries, results)
   } catch (error) {
     const failure = classifyUnreachableSource(error)
     for (const { runtime } of entries) {
