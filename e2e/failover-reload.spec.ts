@@ -50,7 +50,7 @@ test('a reload during a 2,000-partition failover returns to the progress of the 
 
   // A second operator opening the wizard (a fresh session, no address to go by) lands on the same operation.
   const second = await browser.newPage()
-  await signIn(second, 'operator', `/mirrors/${mirror}/failover`)
+  await signIn(second, 'operator', `/mirrors/${mirror}/failover`, { timeout: 30_000 })
   // Opened while it runs, the wizard follows it (to its result if it ends meanwhile); opened after it ended,
   // there is nothing to follow and it starts afresh. Either way it never offers a second failover of it.
   await expect(second.getByText(`Operation ${operation}`).or(second.getByRole('heading', { name: '1. Choose the topics' }))).toBeVisible()
