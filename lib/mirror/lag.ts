@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: one model (lag of a partition, its bounded history and the trend over it) whose history and figures share one ring buffer; the renames of #18 were its only change this session.
 /**
  * Mirror lag per partition (DESIGN.md §4, KIP-1279.md §8) and a bounded in-memory history of it.
  * Every time is passed in (epoch milliseconds): nothing here reads a clock.

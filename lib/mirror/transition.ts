@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the one pure step of the state machine, a switch over the effects of EVENT_TABLE that reads as one table; split, a transition would be spread over files.
 /**
  * `transition(partition, event, ctx)`: the pure step of the partition state machine. It asks
  * EVENT_TABLE (states.ts) what the event means in the current state and returns the next partition
