@@ -6,6 +6,7 @@ import type { EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import { dispatchAll } from '../runner/dispatch-all'
+import { interruptFetch } from '../fetcher/fetch-state'
 import type { EngineMirror } from '../state/engine-mirror'
 import type { MirrorDefinition } from '../types'
 import { planOrRefuse } from './preconditions'
@@ -102,6 +103,9 @@ export async function updateMirrorConfig(ctx: EngineContext, name: string, patch
   const definition = { ...mirror.definition, config }
   await writeDefinition(ctx, mirror, definition)
   mirror.nextSyncAt = ctx.now()
+  // A held fetch was asked under the old settings and would answer under them: a new throttle would let
+  // the next batch through uncounted. The next round asks again with the new ones.
+  interruptFetch(mirror.fetchInterrupt)
   return definition
 }
 

@@ -81,3 +81,23 @@ describe('fetch rounds over fetch sessions', () => {
     expect(calls.slice(resumed).some((call) => call.named.length === 4)).toBe(true)
   })
 })
+
+describe('a config change during a held fetch', () => {
+  it('ends the held fetch, so what arrives next is fetched under the new throttle', async () => {
+    const h = (harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } }, fetchMaxWaitMs: 5_000 }))
+    await h.cluster('a').createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    for (let i = 0; i < 20 && h.engine.partitions('m')[0]?.state !== 'MIRRORING'; i++) await h.run(1)
+    await h.run(2)
+    // A round whose session fetch waits for data, as a running server's rounds do.
+    const held = h.engine.tick()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await h.engine.updateMirrorConfig('m', { 'mirror.replication.throttled.rate': 100 })
+    await h.cluster('a').produce('t', { partition: 0, records: Array.from({ length: 200 }, (_, index) => ({ value: `value ${index}` })) })
+    await held
+    await h.engine.settle()
+    await h.run(3)
+    // The throttle counted the batch (far over 100 bytes), so it now holds the partition back.
+    expect(h.engine.mirrorSummary('m')).toMatchObject({ throttled: true, throttledRate: 100 })
+  })
+})

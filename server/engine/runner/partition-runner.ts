@@ -113,7 +113,9 @@ export class PartitionRunner {
     const ctx = this.env.context(mirror, runtime)
     const result = transition(runtime.value, event, ctx)
     if (result.outcome === 'ignored') {
-      this.env.log('event ignored', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, state: runtime.value.state, event: event.type, why: result.reason })
+      // 'noChange' is the partition already being what the event asks for: the syncs say it again every
+      // interval to a FAILED partition, and logging each one buried the server's log (one line a second).
+      if (result.reason !== 'noChange') this.env.log('event ignored', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, state: runtime.value.state, event: event.type, why: result.reason })
       return null
     }
     const from = runtime.value.state
