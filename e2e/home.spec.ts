@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { lookAt } from './support/look'
-import { signIn } from './support/session'
+import { signIn, signInThroughForm } from './support/session'
 
 test('a page that needs a session sends you to sign in, and back', async ({ page }) => {
   await page.goto('/')
@@ -20,7 +20,7 @@ test('a wrong token is refused with the API code and message, and nothing is sig
 
 for (const role of ['viewer', 'operator'] as const) {
   test(`signing in as ${role} shows the role in the header, and signing out ends the session`, async ({ page }) => {
-    await signIn(page, role)
+    await signInThroughForm(page, role)
     await expect(page.getByRole('status', { name: 'Live updates' })).toHaveAttribute('data-stream', 'open')
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect(page).toHaveURL(/\/login/)

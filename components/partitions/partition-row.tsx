@@ -89,7 +89,7 @@ export const PartitionRowView = memo(function PartitionRowView({
         <div role="cell" className={`${cell} text-slate-700 dark:text-slate-300`}>
           {row.lastTruncation === null ? (
             narrow ? null : (
-              <span className="text-slate-400 dark:text-slate-500">–</span>
+              <span className="text-slate-500 dark:text-slate-400">–</span>
             )
           ) : (
             <span title={`truncated to offset ${formatOffset(row.lastTruncation.offset)}, ${formatOffset(row.lastTruncation.removedRecords)} records removed (${row.lastTruncation.reason}) at ${exactTime(row.lastTruncation.at)}`}>
@@ -107,7 +107,7 @@ export const PartitionRowView = memo(function PartitionRowView({
 
 function Freshness({ lastFetchAt, mirroring }: { lastFetchAt: number | null; mirroring: boolean }) {
   const now = useNow()
-  if (lastFetchAt === null) return <span className="text-slate-400 dark:text-slate-500" title="never fetched">never</span>
+  if (lastFetchAt === null) return <span className="text-slate-500 dark:text-slate-400" title="never fetched">never</span>
   if (now === 0) return <span title={exactTime(lastFetchAt)}>–</span>
   const age = Math.max(0, now - lastFetchAt)
   const stale = mirroring && age > STALE_FETCH_MS
