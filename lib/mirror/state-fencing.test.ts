@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readPartitionState } from './mirror-state-records'
-import { checkStateFence, fencingAfterWrite, NO_FENCE_CHECK } from './state-fencing'
+import { checkStateFence, fencedWrites, fencedWritesMessage, fencingAfterWrite, NO_FENCE_CHECK } from './state-fencing'
 
 describe('checkStateFence (KIP-1279.md §5.3, #3)', () => {
   const stored = { stateEpoch: 4, leaderEpoch: 7 }
@@ -42,5 +42,34 @@ describe('fencingAfterWrite', () => {
     expect(readPartitionState({ topic: 't', partition: 0, state: 'MIRRORING', stateEpoch: 3, leaderEpoch: 2 })).toMatchObject({ stateEpoch: 3, leaderEpoch: 2 })
     expect(readPartitionState({ topic: 't', partition: 0, state: 'MIRRORING' })).toMatchObject({ stateEpoch: -1, leaderEpoch: -1 })
     expect(readPartitionState({ topic: 't', partition: 0, state: 'MIRRORING', stateEpoch: -3, leaderEpoch: 1.5 })).toMatchObject({ stateEpoch: -1, leaderEpoch: -1 })
+  })
+})
+
+describe('fencedWrites (one append of several entries)', () => {
+  const record = (stateEpoch: number, leaderEpoch: number) => JSON.stringify({ topic: 't', partition: 0, state: 'MIRRORING', stateEpoch, leaderEpoch })
+  const stored = new Map([['t-0', { stateEpoch: 4, leaderEpoch: 2 }]])
+  const storedOf = (key: string) => stored.get(key) ?? null
+
+  it('judges each entry after the earlier ones of the same batch', () => {
+    const entries = [
+      { key: 't-0', value: record(5, 2), fence: { expectedStateEpoch: 4, leaderEpoch: 2 } },
+      // Named the stored epoch 4, but the first entry of this batch wrote 5 already.
+      { key: 't-0', value: record(5, 2), fence: { expectedStateEpoch: 4, leaderEpoch: 2 } },
+    ]
+    expect(fencedWrites(entries, storedOf)).toEqual([{ key: 't-0', code: 'FENCED_STATE_EPOCH', storedStateEpoch: 5, storedLeaderEpoch: 2 }])
+    expect(fencedWrites(entries.slice(0, 1), storedOf)).toEqual([])
+  })
+
+  it('lets a tombstone clear the key for the entries after it, and keeps what an unreadable value cannot change', () => {
+    expect(fencedWrites([{ key: 't-0', value: null }, { key: 't-0', value: record(1, 0), fence: { expectedStateEpoch: 0, leaderEpoch: 0 } }], storedOf)).toEqual([])
+    expect(fencedWrites([{ key: 't-0', value: 'not json' }, { key: 't-0', value: record(5, 1), fence: { expectedStateEpoch: 4, leaderEpoch: 1 } }], storedOf)).toEqual([
+      { key: 't-0', code: 'FENCED_LEADER_EPOCH', storedStateEpoch: 4, storedLeaderEpoch: 2 },
+    ])
+  })
+
+  it('names every fenced key in the message', () => {
+    expect(fencedWritesMessage([{ key: 't-0', code: 'FENCED_LEADER_EPOCH', storedStateEpoch: 4, storedLeaderEpoch: 2 }])).toBe(
+      'stale __mirror_state writer: t-0 (FENCED_LEADER_EPOCH, stored stateEpoch 4, leader epoch 2)',
+    )
   })
 })

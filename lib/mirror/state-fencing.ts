@@ -1,3 +1,5 @@
+import { readPartitionState } from './mirror-state-records'
+
 /**
  * Fencing of `__mirror_state` partition-state writes (KIP-1279.md §5.3, checklist #3). Every write names
  * the stateEpoch its writer believes is stored and the leader epoch the writer acts under; the state log
@@ -40,4 +42,45 @@ export function checkStateFence(stored: StoredFencing | null, fence: StateWriteF
  */
 export function fencingAfterWrite(stored: StoredFencing | null, written: StoredFencing): StoredFencing {
   return { stateEpoch: written.stateEpoch, leaderEpoch: Math.max(stored?.leaderEpoch ?? NO_FENCE_CHECK, written.leaderEpoch) }
+}
+
+/** One write of a batch that the state log refuses, with what it holds for the key. */
+export interface FencedWrite {
+  key: string
+  code: StateFenceCode
+  storedStateEpoch: number
+  storedLeaderEpoch: number
+}
+
+/**
+ * The writes of one append that the state log refuses. Each is judged against the fencing as the batch's
+ * earlier writes leave it (a batch may write a key twice); `storedOf` is what the log holds before the batch.
+ */
+export function fencedWrites(entries: ReadonlyArray<{ key: string; value: string | null; fence?: StateWriteFence }>, storedOf: (key: string) => StoredFencing | null): FencedWrite[] {
+  const fenced: FencedWrite[] = []
+  const pending = new Map<string, StoredFencing | null>()
+  for (const entry of entries) {
+    const stored = pending.has(entry.key) ? pending.get(entry.key)! : storedOf(entry.key)
+    const code = checkStateFence(stored, entry.fence)
+    if (code) {
+      fenced.push({ key: entry.key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
+      continue
+    }
+    const written = entry.value === null ? null : readPartitionState(parseJson(entry.value))
+    pending.set(entry.key, entry.value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
+  }
+  return fenced
+}
+
+/** The refusal's message: every fenced key with why and what is stored. */
+export function fencedWritesMessage(fenced: readonly FencedWrite[]): string {
+  return `stale __mirror_state writer: ${fenced.map((f) => `${f.key} (${f.code}, stored stateEpoch ${f.storedStateEpoch}, leader epoch ${f.storedLeaderEpoch})`).join(', ')}`
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
 }

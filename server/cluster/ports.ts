@@ -1,5 +1,5 @@
 import 'server-only'
-import type { StateFenceCode, StateWriteFence } from '@/lib/mirror/state-fencing'
+import type { FencedWrite, StateWriteFence } from '@/lib/mirror/state-fencing'
 
 /**
  * The two ports the mirroring engine talks to clusters through (DESIGN.md §2.1). The embedded cluster
@@ -177,12 +177,7 @@ export interface MirrorStateAppendEntry {
 }
 
 /** One entry of a refused append's `details.fenced`. */
-export interface FencedMirrorStateEntry {
-  key: string
-  code: StateFenceCode
-  storedStateEpoch: number
-  storedLeaderEpoch: number
-}
+export type FencedMirrorStateEntry = FencedWrite
 
 export interface MirrorHost {
   readonly name: string

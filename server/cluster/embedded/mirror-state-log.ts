@@ -1,10 +1,9 @@
 import 'server-only'
 import { decodeRecords } from '@/lib/log/records-view'
 import { MIRROR_STATE_TOPIC } from '@/lib/mirror/constants'
-import { readPartitionState } from '@/lib/mirror/mirror-state-records'
-import { checkStateFence, fencingAfterWrite, type StateWriteFence, type StoredFencing } from '@/lib/mirror/state-fencing'
+import { fencedWrites, fencedWritesMessage, type StateWriteFence } from '@/lib/mirror/state-fencing'
 import { ClusterError } from '../errors'
-import type { FencedMirrorStateEntry, HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
+import type { HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
 import type { ClusterDirectory } from './cluster-directory'
 import type { TopicMetadata } from './metadata'
 import { MirrorStateView } from './mirror-state-view'
@@ -70,11 +69,8 @@ export class MirrorStateLog {
     }
     if (entries.length === 0) return
     await this.writes.run(async () => {
-      const fenced = this.fencedEntries(entries)
-      if (fenced.length > 0) {
-        const [first] = fenced
-        throw new ClusterError(first!.code, `stale __mirror_state writer: ${fenced.map((f) => `${f.key} (${f.code}, stored stateEpoch ${f.storedStateEpoch}, leader epoch ${f.storedLeaderEpoch})`).join(', ')}`, { details: { fenced } })
-      }
+      const fenced = fencedWrites(entries, (key) => this.view.fencingOf(key))
+      if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, fencedWritesMessage(fenced), { details: { fenced } })
       const partition = (await this.partition(true))!
       const records = entries.map((e) => ({ key: e.key, value: e.value }))
       const deadline = partition.requestDeadline()
@@ -82,23 +78,6 @@ export class MirrorStateLog {
       await partition.awaitCommitted(append, deadline)
       this.view.apply(records)
     })
-  }
-
-  /** The entries whose fence the log refuses, each checked after the entries before it in the same append. */
-  private fencedEntries(entries: MirrorStateEntry[]): FencedMirrorStateEntry[] {
-    const fenced: FencedMirrorStateEntry[] = []
-    const pending = new Map<string, StoredFencing | null>()
-    for (const entry of entries) {
-      const stored = pending.has(entry.key) ? pending.get(entry.key)! : this.view.fencingOf(entry.key)
-      const code = checkStateFence(stored, entry.fence)
-      if (code) {
-        fenced.push({ key: entry.key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
-        continue
-      }
-      const written = entry.value === null ? null : readPartitionState(parseJson(entry.value))
-      pending.set(entry.key, entry.value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
-    }
-    return fenced
   }
 
   async read(): Promise<MirrorStateEntry[]> {
@@ -135,10 +114,3 @@ function isFence(fence: unknown): boolean {
   return Number.isSafeInteger(expectedStateEpoch) && (expectedStateEpoch as number) >= -1 && Number.isSafeInteger(leaderEpoch) && (leaderEpoch as number) >= -1
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
-}

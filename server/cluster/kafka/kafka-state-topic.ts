@@ -3,11 +3,11 @@ import type { Admin, Kafka, Producer } from 'kafkajs'
 import { splitBatches } from '@/lib/log/record-batch'
 import { decodeRecords } from '@/lib/log/records-view'
 import { readPartitionState } from '@/lib/mirror/mirror-state-records'
-import { checkStateFence, fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
+import { fencedWrites, fencedWritesMessage, fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
 import { uncompressed } from '../batch-decompression'
 import { MirrorStateView } from '../embedded/mirror-state-view'
 import { ClusterError } from '../errors'
-import type { FencedMirrorStateEntry, MirrorStateAppendEntry, SourceCluster } from '../ports'
+import type { MirrorStateAppendEntry, SourceCluster } from '../ports'
 import { toKafkaClusterError } from './connection'
 import { fetchErrorCode } from './control-scan'
 
@@ -144,23 +144,8 @@ export class KafkaStateTopic {
     if (entries.length === 0) return
     await this.ensureTopic()
     if (entries.some((e) => e.fence)) await this.catchUp()
-    const fenced: FencedMirrorStateEntry[] = []
-    const pending = new Map<string, StoredFencing | null>()
-    for (const entry of entries) {
-      const stored = pending.has(entry.key) ? pending.get(entry.key)! : (this.fencing.get(entry.key) ?? null)
-      const code = checkStateFence(stored, entry.fence)
-      if (code) {
-        fenced.push({ key: entry.key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
-        continue
-      }
-      const written = entry.value === null ? null : readPartitionState(parseJson(entry.value))
-      pending.set(entry.key, entry.value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
-    }
-    if (fenced.length > 0) {
-      throw new ClusterError(fenced[0]!.code, `stale mirror state writer: ${fenced.map((f) => `${f.key} (${f.code}, stored stateEpoch ${f.storedStateEpoch}, leader epoch ${f.storedLeaderEpoch})`).join(', ')}`, {
-        details: { fenced },
-      })
-    }
+    const fenced = fencedWrites(entries, (key) => this.fencing.get(key) ?? null)
+    if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, fencedWritesMessage(fenced), { details: { fenced } })
     const producer = await this.connectedProducer()
     try {
       await producer.send({ topic: STATE_TOPIC, acks: -1, messages: entries.map((e) => ({ partition: 0, key: e.key, value: e.value })) })
