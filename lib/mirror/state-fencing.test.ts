@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readPartitionState } from './mirror-state-records'
-import { checkStateFence, fencedWrites, fencedWritesMessage, fencingAfterWrite, NO_FENCE_CHECK } from './state-fencing'
+import { checkStateFence, judgeStateWrites, fencedWritesMessage, fencingAfterWrite, NO_FENCE_CHECK } from './state-fencing'
 
 describe('checkStateFence (KIP-1279.md §5.3, #3)', () => {
   const stored = { stateEpoch: 4, leaderEpoch: 7 }
@@ -45,7 +45,7 @@ describe('fencingAfterWrite', () => {
   })
 })
 
-describe('fencedWrites (one append of several entries)', () => {
+describe('judgeStateWrites (one append of several entries)', () => {
   const record = (stateEpoch: number, leaderEpoch: number) => JSON.stringify({ topic: 't', partition: 0, state: 'MIRRORING', stateEpoch, leaderEpoch })
   const stored = new Map([['t-0', { stateEpoch: 4, leaderEpoch: 2 }]])
   const storedOf = (key: string) => stored.get(key) ?? null
@@ -56,13 +56,13 @@ describe('fencedWrites (one append of several entries)', () => {
       // Named the stored epoch 4, but the first entry of this batch wrote 5 already.
       { key: 't-0', value: record(5, 2), fence: { expectedStateEpoch: 4, leaderEpoch: 2 } },
     ]
-    expect(fencedWrites(entries, storedOf)).toEqual([{ key: 't-0', code: 'FENCED_STATE_EPOCH', storedStateEpoch: 5, storedLeaderEpoch: 2 }])
-    expect(fencedWrites(entries.slice(0, 1), storedOf)).toEqual([])
+    expect(judgeStateWrites(entries, storedOf).fenced).toEqual([{ key: 't-0', code: 'FENCED_STATE_EPOCH', storedStateEpoch: 5, storedLeaderEpoch: 2 }])
+    expect(judgeStateWrites(entries.slice(0, 1), storedOf)).toEqual({ fenced: [], fencingAfter: new Map([['t-0', { stateEpoch: 5, leaderEpoch: 2 }]]) })
   })
 
   it('lets a tombstone clear the key for the entries after it, and keeps what an unreadable value cannot change', () => {
-    expect(fencedWrites([{ key: 't-0', value: null }, { key: 't-0', value: record(1, 0), fence: { expectedStateEpoch: 0, leaderEpoch: 0 } }], storedOf)).toEqual([])
-    expect(fencedWrites([{ key: 't-0', value: 'not json' }, { key: 't-0', value: record(5, 1), fence: { expectedStateEpoch: 4, leaderEpoch: 1 } }], storedOf)).toEqual([
+    expect(judgeStateWrites([{ key: 't-0', value: null }, { key: 't-0', value: record(1, 0), fence: { expectedStateEpoch: 0, leaderEpoch: 0 } }], storedOf).fenced).toEqual([])
+    expect(judgeStateWrites([{ key: 't-0', value: 'not json' }, { key: 't-0', value: record(5, 1), fence: { expectedStateEpoch: 4, leaderEpoch: 1 } }], storedOf).fenced).toEqual([
       { key: 't-0', code: 'FENCED_LEADER_EPOCH', storedStateEpoch: 4, storedLeaderEpoch: 2 },
     ])
   })

@@ -52,24 +52,31 @@ export interface FencedWrite {
   storedLeaderEpoch: number
 }
 
+/** How a state log judges one append: the writes it refuses, and the fencing each key holds if it takes them all. */
+export interface StateWriteJudgement {
+  fenced: FencedWrite[]
+  fencingAfter: ReadonlyMap<string, StoredFencing | null>
+}
+
 /**
- * The writes of one append that the state log refuses. Each is judged against the fencing as the batch's
- * earlier writes leave it (a batch may write a key twice); `storedOf` is what the log holds before the batch.
+ * Judges the writes of one append. Each is checked against the fencing as the batch's earlier writes leave it
+ * (a batch may write a key twice); `storedOf` is what the log holds before the batch. A refused append writes
+ * nothing, so `fencingAfter` matters only when `fenced` is empty.
  */
-export function fencedWrites(entries: ReadonlyArray<{ key: string; value: string | null; fence?: StateWriteFence }>, storedOf: (key: string) => StoredFencing | null): FencedWrite[] {
+export function judgeStateWrites(entries: ReadonlyArray<{ key: string; value: string | null; fence?: StateWriteFence }>, storedOf: (key: string) => StoredFencing | null): StateWriteJudgement {
   const fenced: FencedWrite[] = []
-  const pending = new Map<string, StoredFencing | null>()
+  const fencingAfter = new Map<string, StoredFencing | null>()
   for (const entry of entries) {
-    const stored = pending.has(entry.key) ? pending.get(entry.key)! : storedOf(entry.key)
+    const stored = fencingAfter.has(entry.key) ? fencingAfter.get(entry.key)! : storedOf(entry.key)
     const code = checkStateFence(stored, entry.fence)
     if (code) {
       fenced.push({ key: entry.key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
       continue
     }
     const written = entry.value === null ? null : readPartitionState(parseJson(entry.value))
-    pending.set(entry.key, entry.value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
+    fencingAfter.set(entry.key, entry.value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
   }
-  return fenced
+  return { fenced, fencingAfter }
 }
 
 /** The refusal's message: every fenced key with why and what is stored. */

@@ -1,7 +1,7 @@
 import 'server-only'
 import { decodeRecords } from '@/lib/log/records-view'
 import { MIRROR_STATE_TOPIC } from '@/lib/mirror/constants'
-import { fencedWrites, fencedWritesMessage, type StateWriteFence } from '@/lib/mirror/state-fencing'
+import { judgeStateWrites, fencedWritesMessage, type StateWriteFence } from '@/lib/mirror/state-fencing'
 import { ClusterError } from '../errors'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
 import type { ClusterDirectory } from './cluster-directory'
@@ -69,7 +69,7 @@ export class MirrorStateLog {
     }
     if (entries.length === 0) return
     await this.writes.run(async () => {
-      const fenced = fencedWrites(entries, (key) => this.view.fencingOf(key))
+      const { fenced } = judgeStateWrites(entries, (key) => this.view.fencingOf(key))
       if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, fencedWritesMessage(fenced), { details: { fenced } })
       const partition = (await this.partition(true))!
       const records = entries.map((e) => ({ key: e.key, value: e.value }))

@@ -1,10 +1,9 @@
 import 'server-only'
-import { readPartitionState } from '@/lib/mirror/mirror-state-records'
-import { checkStateFence, fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
+import { fencedWritesMessage, judgeStateWrites, type StoredFencing } from '@/lib/mirror/state-fencing'
 import type { TopicPartition } from '@/lib/mirror/topic-partition'
 import { TimeSlice } from '@/server/util/cooperative'
 import { ClusterError } from '../errors'
-import type { EpochEndOffset, FencedMirrorStateEntry, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription } from '../ports'
+import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription } from '../ports'
 import { FakePartitionLog } from './fake-partition-log'
 import { FakeTopics } from './fake-topics'
 
@@ -165,17 +164,9 @@ export class FakeMirrorHost implements MirrorHost {
   async appendMirrorState(entries: MirrorStateAppendEntry[]): Promise<void> {
     this.maybeFail('appendMirrorState')
     // The port's fencing (KIP-1279.md §5.3), all entries checked before any is kept: a refused append writes nothing.
-    const fencing = new Map<string, StoredFencing | null>()
-    const fenced: FencedMirrorStateEntry[] = []
-    for (const { key, value, fence } of entries) {
-      const stored = fencing.has(key) ? fencing.get(key)! : this.fencingOf(key)
-      const code = checkStateFence(stored, fence)
-      if (code) fenced.push({ key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
-      const written = value === null ? null : readPartitionState(JSON.parse(value))
-      fencing.set(key, value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
-    }
-    if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, 'stale __mirror_state writer', { details: { fenced } })
-    for (const [key, value] of fencing) if (value) this.stateFencing.set(key, value)
+    const { fenced, fencingAfter } = judgeStateWrites(entries, (key) => this.fencingOf(key))
+    if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, fencedWritesMessage(fenced), { details: { fenced } })
+    for (const [key, value] of fencingAfter) if (value) this.stateFencing.set(key, value)
     for (const { key, value } of entries) {
       this.mirrorState.set(key, value)
       if (value === null) this.stateFencing.delete(key)

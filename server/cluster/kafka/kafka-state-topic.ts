@@ -3,7 +3,7 @@ import type { Admin, Kafka, Producer } from 'kafkajs'
 import { splitBatches } from '@/lib/log/record-batch'
 import { decodeRecords } from '@/lib/log/records-view'
 import { readPartitionState } from '@/lib/mirror/mirror-state-records'
-import { fencedWrites, fencedWritesMessage, fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
+import { judgeStateWrites, fencedWritesMessage, fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
 import { uncompressed } from '../batch-decompression'
 import { MirrorStateView } from '../embedded/mirror-state-view'
 import { ClusterError } from '../errors'
@@ -144,7 +144,7 @@ export class KafkaStateTopic {
     if (entries.length === 0) return
     await this.ensureTopic()
     if (entries.some((e) => e.fence)) await this.catchUp()
-    const fenced = fencedWrites(entries, (key) => this.fencing.get(key) ?? null)
+    const { fenced } = judgeStateWrites(entries, (key) => this.fencing.get(key) ?? null)
     if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, fencedWritesMessage(fenced), { details: { fenced } })
     const producer = await this.connectedProducer()
     try {
