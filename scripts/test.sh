@@ -25,7 +25,20 @@ trap stop_services EXIT
 trap 'exit 130' INT TERM
 
 # Each step says when it starts, counted from the start of the run, so a slow phase shows in any CI log.
-step() { echo; echo "==> $* (at $(( (SECONDS - started_at) / 60 ))m$(( (SECONDS - started_at) % 60 ))s)"; }
+# And how busy the machine's cores were during the step before (from /proc/stat): a phase that waits leaves them
+# idle, one that computes fills them, which says whether running it beside another would gain anything.
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8, $5 + $6 }' /proc/stat 2>/dev/null || echo "0 0"; }
+step_ticks=
+step() {
+  local now idle_now busy=""
+  read -r now idle_now < <(cpu_ticks)
+  if [ -n "$step_ticks" ]; then
+    local total=$((now - ${step_ticks% *})) idle=$((idle_now - ${step_ticks#* }))
+    [ "$total" -gt 0 ] && busy=" (cores busy $(( 100 * (total - idle) / total )) % during the step before)"
+  fi
+  step_ticks="$now $idle_now"
+  echo; echo "==> $* (at $(( (SECONDS - started_at) / 60 ))m$(( (SECONDS - started_at) % 60 ))s)$busy"
+}
 # A port nothing listens on now: a server left over from an interrupted run must not fail this one (Playwright
 # refuses a taken port rather than test someone else's server).
 # `free_ports N` prints N different ones (bound at the same time, so never the same port twice).
