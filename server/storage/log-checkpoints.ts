@@ -2,7 +2,7 @@ import 'server-only'
 import path from 'node:path'
 import { formatEpochCheckpoint, formatOffsetCheckpoint, parseEpochCheckpoint, parseOffsetCheckpoint } from '@/lib/log/leader-epoch-cache'
 import type { EpochEntry } from '@/lib/log/types'
-import { readFileIfExists, unlinkIfExists, writeFileDurably, writeFileDurablyAsync } from '@/server/util/durable-file'
+import { readFileIfExists, unlinkIfExists, writeFileDurably, writeFileDurablyAsync, type DurableFileWrite } from '@/server/util/durable-file'
 
 export const LEADER_EPOCH_CHECKPOINT_FILE = 'leader-epoch-checkpoint'
 export const LOG_START_OFFSET_CHECKPOINT_FILE = 'log-start-offset-checkpoint'
@@ -75,6 +75,20 @@ export class LogCheckpoints {
     writeFileDurably(this.file(LEADER_EPOCH_CHECKPOINT_FILE), formatEpochCheckpoint(entries))
   }
 
+  /** The files a clean close writes, for one batch of durable writes (their order within it does not matter). */
+  epochsFile(entries: EpochEntry[]): DurableFileWrite {
+    return { file: this.file(LEADER_EPOCH_CHECKPOINT_FILE), data: formatEpochCheckpoint(entries) }
+  }
+
+  highWatermarkFile(offset: number): DurableFileWrite {
+    return { file: this.file(HIGH_WATERMARK_CHECKPOINT_FILE), data: formatOffsetCheckpoint(offset) }
+  }
+
+  /** Written last, alone, once everything it vouches for is durable. */
+  cleanShutdownFile(marker: CleanShutdownMarker): DurableFileWrite {
+    return { file: this.file(CLEAN_SHUTDOWN_FILE), data: JSON.stringify(marker) }
+  }
+
   readCleanShutdown(): CleanShutdownMarker | undefined {
     const bytes = readFileIfExists(this.file(CLEAN_SHUTDOWN_FILE))
     if (bytes === undefined) return undefined
@@ -87,10 +101,6 @@ export class LogCheckpoints {
       // A torn marker means an unclean shutdown.
     }
     return undefined
-  }
-
-  writeCleanShutdown(marker: CleanShutdownMarker): void {
-    writeFileDurably(this.file(CLEAN_SHUTDOWN_FILE), JSON.stringify(marker))
   }
 
   /** Not durable by itself: the caller fsyncs the directory before the first new write. */

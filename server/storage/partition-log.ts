@@ -25,12 +25,13 @@ import { compacts, DEFAULT_COMPACTION_CONFIG, deletes } from './cleaner/cleaner-
 import { processLogCleaner, type CleanableLog } from './cleaner/log-cleaner'
 import { swapInCleanedSegment } from './cleaner/segment-swap'
 import { crc32c } from './crc32c'
+import { writeFilesDurablyAsync } from '@/server/util/durable-file'
 import { processDescriptorBudget, type DescriptorHolder } from './descriptor-budget'
 import { LocalLog, type PreparedBatch } from './local-log'
 import { LogCheckpoints } from './log-checkpoints'
 import { loadLog } from './log-loader'
 import { applyBatch, rebuildProducerState } from './log-replay'
-import { deleteProducerSnapshots, writeProducerSnapshot } from './producer-snapshots'
+import { deleteProducerSnapshots, producerSnapshotFile, writeProducerSnapshot } from './producer-snapshots'
 import type { LogSegment } from './segment'
 import type {
   AppendAsFollowerOptions,
@@ -657,11 +658,12 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     try {
       if (!this.local.commit.failed) {
         const active = this.local.active
-        this.local.sealActiveSegment()
-        writeProducerSnapshot(this.dir, this.producerState.snapshot(this.logEndOffset))
-        this.writeEpochCheckpoint()
-        this.checkpoints.writeHighWatermark(this.currentHighWatermark)
-        this.checkpoints.writeCleanShutdown({ logEndOffset: this.logEndOffset, activeBaseOffset: active.baseOffset, activeSize: active.size })
+        // One batch of durable writes (one directory fsync), the marker alone after it: it vouches for them all.
+        const files = await this.local.sealActiveSegmentForClose()
+        files.push(producerSnapshotFile(this.dir, this.producerState.snapshot(this.logEndOffset)), this.checkpoints.epochsFile(this.epochCache.entries()))
+        if (this.currentHighWatermark !== this.checkpointedHighWatermark) files.push(this.checkpoints.highWatermarkFile(this.currentHighWatermark))
+        await writeFilesDurablyAsync(files)
+        await writeFilesDurablyAsync([this.checkpoints.cleanShutdownFile({ logEndOffset: this.logEndOffset, activeBaseOffset: active.baseOffset, activeSize: active.size })])
       }
     } finally {
       this.local.closeWriters()

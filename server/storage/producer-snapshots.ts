@@ -4,7 +4,7 @@ import path from 'node:path'
 import type { ProducerStateSnapshot } from '@/lib/log/producer-state'
 import { isProducerStateSnapshot } from '@/lib/log/producer-state'
 import { crc32c } from './crc32c'
-import { readFileIfExists, unlinkIfExists, writeFileDurably } from '@/server/util/durable-file'
+import { readFileIfExists, unlinkIfExists, writeFileDurably, type DurableFileWrite } from '@/server/util/durable-file'
 import { offsetFileName, parseOffsetFileName, PRODUCER_SNAPSHOT_SUFFIX } from './segment'
 
 /*
@@ -15,9 +15,15 @@ import { offsetFileName, parseOffsetFileName, PRODUCER_SNAPSHOT_SUFFIX } from '.
  */
 
 export function writeProducerSnapshot(dir: string, snapshot: ProducerStateSnapshot): void {
+  const { file, data } = producerSnapshotFile(dir, snapshot)
+  writeFileDurably(file, data)
+}
+
+/** The snapshot's file and content (checksum line, then the JSON), for a batch of durable writes. */
+export function producerSnapshotFile(dir: string, snapshot: ProducerStateSnapshot): DurableFileWrite {
   const json = JSON.stringify(snapshot)
   const checksum = crc32c(Buffer.from(json, 'utf8')).toString(16).padStart(8, '0')
-  writeFileDurably(path.join(dir, offsetFileName(snapshot.offset, PRODUCER_SNAPSHOT_SUFFIX)), `${checksum}\n${json}`)
+  return { file: path.join(dir, offsetFileName(snapshot.offset, PRODUCER_SNAPSHOT_SUFFIX)), data: `${checksum}\n${json}` }
 }
 
 export function listProducerSnapshotOffsets(dir: string): number[] {

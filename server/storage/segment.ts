@@ -6,7 +6,7 @@ import type { Crc32c } from '@/lib/log/record-batch'
 import { BATCH_HEADER_SIZE, LOG_OVERHEAD, readBatchHeader } from '@/lib/log/record-batch'
 import { decodeTxnIndex, encodeTxnIndex, OffsetIndex, TimeIndex } from '@/lib/log/segment-index'
 import type { AbortedTransaction, BatchHeader } from '@/lib/log/types'
-import { readFileIfExists, unlinkIfExists, writeFileDurably } from '@/server/util/durable-file'
+import { readFileIfExists, unlinkIfExists, writeFileDurably, type DurableFileWrite } from '@/server/util/durable-file'
 import { readFully, writeFully } from './fs-utils'
 
 export const LOG_SUFFIX = '.log'
@@ -222,10 +222,18 @@ export class LogSegment {
 
   /** Writes `.index`, `.timeindex` and `.txnindex` durably (the segment is no longer active, or on close). */
   writeIndexFiles(): void {
-    writeFileDurably(this.path(INDEX_SUFFIX), this.offsetIndex.encode())
-    writeFileDurably(this.path(TIME_INDEX_SUFFIX), this.timeIndex.encode())
-    if (this.aborted.length > 0) writeFileDurably(this.path(TXN_INDEX_SUFFIX), encodeTxnIndex(this.aborted))
+    for (const { file, data } of this.indexFiles()) writeFileDurably(file, data)
+  }
+
+  /** The index files to write (offset, time, and the txn index when any transaction aborted here; a stale one goes). */
+  indexFiles(): DurableFileWrite[] {
+    const files: DurableFileWrite[] = [
+      { file: this.path(INDEX_SUFFIX), data: this.offsetIndex.encode() },
+      { file: this.path(TIME_INDEX_SUFFIX), data: this.timeIndex.encode() },
+    ]
+    if (this.aborted.length > 0) files.push({ file: this.path(TXN_INDEX_SUFFIX), data: encodeTxnIndex(this.aborted) })
     else unlinkIfExists(this.path(TXN_INDEX_SUFFIX))
+    return files
   }
 
   /**

@@ -98,6 +98,37 @@ async function writeFileDurablyNow(file: string, data: string, { mode }: AsyncDu
   await syncDirectory(path.dirname(file))
 }
 
+/** One file of a batch for writeFilesDurablyAsync. */
+export interface DurableFileWrite {
+  file: string
+  data: string | Uint8Array
+}
+
+/**
+ * Replaces files of one directory, each atomically, durable together: the temp files are written and fsynced,
+ * renamed, then the directory is fsynced once. A batch costs one directory fsync instead of one per file, and
+ * runs in an async slot beside other directories' batches (a broker closing 2,000 logs one file at a time,
+ * synchronously, took 70–100 s). A crash leaves each file old or new, never a mix.
+ */
+export function writeFilesDurablyAsync(writes: readonly DurableFileWrite[]): Promise<void> {
+  if (writes.length === 0) return Promise.resolve()
+  const dir = path.dirname(writes[0]!.file)
+  if (writes.some((write) => path.dirname(write.file) !== dir)) throw new Error('writeFilesDurablyAsync: the files of one batch share a directory')
+  return withAsyncWriteSlot(async () => {
+    for (const { file, data } of writes) {
+      const handle = await open(`${file}.tmp`, 'w')
+      try {
+        await handle.writeFile(data)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+    }
+    for (const { file } of writes) await rename(`${file}.tmp`, file)
+    await syncDirectory(dir)
+  })
+}
+
 /** Replaces `file` with owner-only permissions (0600 unless told): for secrets and audit records. */
 export function writeFileAtomic(file: string, content: string, mode = 0o600): Promise<void> {
   return writeFileDurablyAsync(file, content, { mode })
