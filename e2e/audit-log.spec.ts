@@ -27,7 +27,8 @@ test('audit filters narrow the list, survive a reload, and an entry opens to its
   await expect(page).toHaveURL(/\/audit\?action=cluster.create&outcome=rejected$/)
   await expect(entries.locator('[data-outcome]:not([data-outcome="rejected"])')).toHaveCount(0)
   await expect(entries.locator('[data-action]:not([data-action="cluster.create"])')).toHaveCount(0)
-  const ours = entries.getByRole('listitem').filter({ hasText: 'cluster.create' }).first()
+  // Ours by its target: another journey's refused cluster.create may be newer.
+  const ours = entries.getByRole('listitem').filter({ hasText: 'cluster.create' }).filter({ hasText: name }).first()
   await ours.locator('summary').click()
   await expect(ours).toContainText('CONFLICT')
   await expect(ours.getByText(`"name": "${name}"`)).toBeVisible()
