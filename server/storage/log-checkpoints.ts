@@ -50,7 +50,7 @@ export class LogCheckpoints {
 
   /** Background variant for the lazy HW checkpoint: a lost write only means a lower HW after a crash. */
   writeHighWatermarkAsync(offset: number): Promise<void> {
-    return writeFileDurablyAsync(this.file(HIGH_WATERMARK_CHECKPOINT_FILE), formatOffsetCheckpoint(offset))
+    return writeFileDurablyAsync(this.file(HIGH_WATERMARK_CHECKPOINT_FILE), formatOffsetCheckpoint(offset), { logWrite: true })
   }
 
   /** Kafka's `cleaner-offset-checkpoint` (kept per partition here): the first offset the cleaner has not cleaned. */
