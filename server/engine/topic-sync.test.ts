@@ -1,0 +1,57 @@
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
+import { createEngineHarness, type EngineHarness } from './testing/harness'
+
+/**
+ * The periodic sync of server/engine/syncs/topic-sync.ts where no other path does its job, written for the
+ * survivors of its mutation run (docs/mutation.md). Real embedded clusters on real files, through the
+ * engine's facade.
+ */
+
+const FAST_SYNC = { 'mirror.metadata.refresh.interval.ms': 1_000 }
+
+let harness: EngineHarness | undefined
+afterEach(async () => {
+  await harness?.cleanup()
+  harness = undefined
+})
+
+function partitionsOf(h: EngineHarness, mirror = 'm') {
+  return h.engine.partitions(mirror).map(({ partition, state, retryAttempt, error }) => ({ partition, state, retryAttempt, error }))
+}
+
+describe('the periodic sync (KIP-1279.md §3.5, §7.3)', () => {
+  it('#35 fails a mirror whose partitions are not fetching when its source address answers as another cluster', async () => {
+    // The fetch round checks the cluster id only when something is fetched; with every partition waiting
+    // out a retry backoff, the sync is the only check, and the failure it records is for good.
+    const h = (harness = await createEngineHarness({ clusters: { a: {}, b: {} } }))
+    await h.cluster('a').createTopic({ name: 't', partitions: 2, replicationFactor: 1 })
+    await h.cluster('a').produce('t', { partition: 0, records: [{ value: '1' }] })
+    await h.engine.createMirror({
+      name: 'm',
+      sourceCluster: 'a',
+      destinationCluster: 'b',
+      topics: ['t'],
+      config: { ...FAST_SYNC, 'mirror.failed.retry.initial.backoff.ms': 600_000, 'mirror.failed.retry.max.backoff.ms': 600_000 },
+    })
+    await h.run(3, 1_000)
+    expect(partitionsOf(h).map(({ state }) => state)).toEqual(['MIRRORING', 'MIRRORING'])
+
+    await h.cluster('a').close()
+    await h.run(2, 1_000)
+    expect(partitionsOf(h)).toEqual([
+      expect.objectContaining({ state: 'FAILED', retryAttempt: 1 }),
+      expect.objectContaining({ state: 'FAILED', retryAttempt: 1 }),
+    ])
+
+    const replacement = await EmbeddedCluster.open(path.join(h.root, 'a-replacement'), { name: 'a', brokers: 3, clock: h.clock })
+    h.clusters.set('a', replacement)
+    await replacement.createTopic({ name: 't', partitions: 2, replicationFactor: 1 })
+    await h.run(3, 1_000)
+    expect(partitionsOf(h)).toEqual([
+      expect.objectContaining({ state: 'FAILED', retryAttempt: -1, error: expect.stringContaining('cluster ID') }),
+      expect.objectContaining({ state: 'FAILED', retryAttempt: -1, error: expect.stringContaining('cluster ID') }),
+    ])
+  })
+})
