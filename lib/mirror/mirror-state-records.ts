@@ -5,7 +5,9 @@
  * the writer and the readers cannot drift. Three keyed record kinds, values JSON:
  *   mirror/<mirror>                          → the mirror definition (name, source cluster id, topics, ...)
  *   partition/<mirror>/<topicId>/<partition> → the partition's state record (topic, partition, state, ...)
- *   position/<mirror>/<topicId>/<partition>  → the last mirror position { epoch, offset }
+ *   position/<mirror>/<topicId>/<partition>  → a last mirror position { epoch, offset }, written by earlier
+ *                                              versions of STOPPING and read by none (the position is a field
+ *                                              of the partition record); deleteMirror still tombstones it
  * A null value is a tombstone; the last value per key counts, as log compaction would keep it.
  */
 export type StateRecordKey =
