@@ -22,6 +22,37 @@ function partitionsOf(h: EngineHarness, mirror = 'm') {
 }
 
 describe('the periodic sync (KIP-1279.md §3.5, §7.3)', () => {
+  it('#35 counts only consecutive syncs that miss a source topic: one miss, then the topic again, then one miss, is no deletion', async () => {
+    // A source whose metadata leaves the topic out now and then (a lagging metadata cache, say): two misses
+    // in a row fail the partitions for good, two misses with a sighting between them do not.
+    const h = (harness = await createEngineHarness({ clusters: { a: {}, b: {} } }))
+    const a = h.cluster('a')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await a.produce('t', { records: [{ value: '1' }] })
+    let hidden = false
+    const flaky = new Proxy(a, {
+      get(target, property) {
+        if (property === 'describeTopics') {
+          return async (...args: Parameters<EmbeddedCluster['describeTopics']>) => (await target.describeTopics(...args)).filter((topic) => !hidden || topic.name !== 't')
+        }
+        const value: unknown = Reflect.get(target, property, target)
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+      },
+    })
+    h.clusters.set('a', flaky)
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    await h.run(3, 1_000)
+    expect(partitionsOf(h)).toEqual([expect.objectContaining({ state: 'MIRRORING' })])
+
+    for (const hide of [true, false, true]) {
+      hidden = hide
+      await h.run(1, 1_000)
+    }
+    expect(partitionsOf(h)).toEqual([expect.objectContaining({ state: 'MIRRORING', error: null })])
+    await h.run(1, 1_000)
+    expect(partitionsOf(h)).toEqual([expect.objectContaining({ state: 'FAILED', retryAttempt: -1, error: 'The source topic is deleted.' })])
+  })
+
   it('#35 fails a mirror whose partitions are not fetching when its source address answers as another cluster', async () => {
     // The fetch round checks the cluster id only when something is fetched; with every partition waiting
     // out a retry backoff, the sync is the only check, and the failure it records is for good.
