@@ -85,4 +85,24 @@ describe('the periodic sync (KIP-1279.md §3.5, §7.3)', () => {
       expect.objectContaining({ state: 'FAILED', retryAttempt: -1, error: expect.stringContaining('cluster ID') }),
     ])
   })
+
+  it('learns the source leaders, so each source broker gets a fetch of its own and an answer budget of its own', async () => {
+    // Three partitions led by three brokers, answers of one batch: one fetch per leader moves all three
+    // each round, one fetch for all of them would move one.
+    const h = (harness = await createEngineHarness({ clusters: { a: { brokers: 3 }, b: { brokers: 1 } } }))
+    const a = h.cluster('a')
+    await a.createTopic({ name: 't', partitions: 3, replicationFactor: 1 })
+    expect(new Set((await a.describeTopic('t')).partitions.map((partition) => partition.leader)).size).toBe(3)
+    for (let batch = 0; batch < 20; batch++) {
+      for (const partition of [0, 1, 2]) await a.produce('t', { partition, records: [{ value: 'x'.repeat(500) }] })
+    }
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: { ...FAST_SYNC, 'fetch.max.bytes': 1024, 'fetch.response.max.bytes': 1024 } })
+    for (let i = 0; i < 20 && !h.engine.partitions('m').every((partition) => partition.state === 'MIRRORING'); i++) await h.run(1)
+    // A sync (every second here) has run: it records each partition's source leader.
+    await h.run(2, 1_000)
+    const before = h.engine.partitions('m').map((partition) => partition.destinationLogEndOffset ?? 0)
+    await h.run(3)
+    const after = h.engine.partitions('m').map((partition) => partition.destinationLogEndOffset ?? 0)
+    expect(after.map((offset, index) => offset - before[index]!)).toEqual([3, 3, 3])
+  })
 })
