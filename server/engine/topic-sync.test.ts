@@ -105,4 +105,36 @@ describe('the periodic sync (KIP-1279.md §3.5, §7.3)', () => {
     const after = h.engine.partitions('m').map((partition) => partition.destinationLogEndOffset ?? 0)
     expect(after.map((offset, index) => offset - before[index]!)).toEqual([3, 3, 3])
   })
+
+  it('#34 a partition-count increase starts only the new partitions; the mirrored ones keep mirroring, untouched', async () => {
+    const h = (harness = await createEngineHarness({ clusters: { a: {}, b: {} } }))
+    const a = h.cluster('a')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await a.produce('t', { partition: 0, records: [{ value: '1' }, { value: '2' }] })
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    await h.run(3, 1_000)
+    const transitions = h.engine.partitionHistory('m', 't', 0).length
+    const { stateEpoch } = h.engine.partitions('m')[0]!
+    await a.createPartitions('t', 2)
+    await a.produce('t', { partition: 1, records: [{ value: 'new' }] })
+    await h.run(4, 1_000)
+    expect(h.engine.partitions('m').map(({ partition, state, destinationLogEndOffset }) => [partition, state, destinationLogEndOffset])).toEqual([
+      [0, 'MIRRORING', 2],
+      [1, 'MIRRORING', 1],
+    ])
+    // Partition 0 went through no state change: it was not created again and realigned.
+    expect(h.engine.partitionHistory('m', 't', 0)).toHaveLength(transitions)
+    expect(h.engine.partitions('m')[0]!.stateEpoch).toBe(stateEpoch)
+  })
+
+  it("#32 copies a source config change when the topic's other synced configs are unchanged", async () => {
+    const h = (harness = await createEngineHarness({ clusters: { a: {}, b: {} } }))
+    const a = h.cluster('a')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1, configs: { 'retention.ms': '1000000', 'max.message.bytes': '100000' } })
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    await h.run(3, 1_000)
+    await a.alterTopicConfigs('t', { 'retention.ms': '2000000' })
+    await h.run(2, 1_000)
+    expect((await h.cluster('b').describeTopic('t')).configs).toMatchObject({ 'retention.ms': '2000000', 'max.message.bytes': '100000' })
+  })
 })
