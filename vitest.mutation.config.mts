@@ -20,6 +20,7 @@ const ENGINE_TESTS = [
   'server/engine/sync-rules.test.ts',
   'server/engine/preparing-lookup.test.ts',
   'server/engine/start-refusals.test.ts',
+  'server/engine/topic-sync.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 

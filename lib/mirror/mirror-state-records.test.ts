@@ -42,6 +42,20 @@ describe('__mirror_state keys (DESIGN.md §4 "State store")', () => {
     for (const kind of ['partition', 'position'])
       for (const number of ['-1', '1.5', 'x', 'NaN', 'Infinity', '9007199254740993']) expect(decodeKey(`${kind}/m/t/${number}`), `${kind} ${number}`).toBeNull()
   })
+
+  it('refuses a partition number spelled another way than encodeKey writes it: every key it accepts round-trips', () => {
+    // Number() reads '', '01', ' 1', '1e0', '0x1', '+1' and '1.' as 0 or 1; a reader that took them would see
+    // two keys of one partition that compaction keeps apart, and answer the older as the newer's state.
+    const spellings = ['', ' ', '01', '00', ' 1', '1 ', '1e0', '0x1', '0b1', '+1', '1.', '1.0', '-0', '\t2', '2\n']
+    for (const kind of ['partition', 'position']) {
+      for (const number of spellings) expect(decodeKey(`${kind}/m/t/${number}`), JSON.stringify(`${kind} ${number}`)).toBeNull()
+      for (const number of ['0', '7', '10', '2147483647']) {
+        const text = `${kind}/m/t/${number}`
+        const key = decodeKey(text)
+        expect(key && encodeKey(key), text).toBe(text)
+      }
+    }
+  })
 })
 
 describe('readMirrorDefinition', () => {

@@ -5,7 +5,9 @@
  * the writer and the readers cannot drift. Three keyed record kinds, values JSON:
  *   mirror/<mirror>                          → the mirror definition (name, source cluster id, topics, ...)
  *   partition/<mirror>/<topicId>/<partition> → the partition's state record (topic, partition, state, ...)
- *   position/<mirror>/<topicId>/<partition>  → the last mirror position { epoch, offset }
+ *   position/<mirror>/<topicId>/<partition>  → a last mirror position { epoch, offset }, written by earlier
+ *                                              versions of STOPPING and read by none (the position is a field
+ *                                              of the partition record); deleteMirror still tombstones it
  * A null value is a tombstone; the last value per key counts, as log compaction would keep it.
  */
 export type StateRecordKey =
@@ -17,13 +19,20 @@ export function encodeKey(key: StateRecordKey): string {
   return key.kind === 'mirror' ? `mirror/${key.mirror}` : `${key.kind}/${key.mirror}/${key.topicId}/${key.partition}`
 }
 
-/** Null for a key this version does not know: readers leave those alone, so an older reader can read a newer log. */
+/** A partition number as encodeKey spells it: no sign, no leading zero, no blank, no exponent. */
+const PARTITION_NUMBER = /^(0|[1-9][0-9]*)$/
+
+/**
+ * Null for a key this version does not know: readers leave those alone, so an older reader can read a newer
+ * log. A key is known only in the spelling encodeKey writes: compaction keeps `…/01` and `…/1` apart, so a
+ * reader that took both for partition 1 would answer whichever came last.
+ */
 export function decodeKey(text: string): StateRecordKey | null {
   const parts = text.split('/')
   if (parts[0] === 'mirror' && parts.length === 2 && parts[1]) return { kind: 'mirror', mirror: parts[1] }
   if ((parts[0] === 'partition' || parts[0] === 'position') && parts.length === 4) {
     const partition = Number(parts[3])
-    if (!parts[1] || !parts[2] || !Number.isSafeInteger(partition) || partition < 0) return null
+    if (!parts[1] || !parts[2] || !PARTITION_NUMBER.test(parts[3]!) || !Number.isSafeInteger(partition)) return null
     return { kind: parts[0], mirror: parts[1], topicId: parts[2], partition }
   }
   return null

@@ -26,7 +26,7 @@ async function benchApiIfBuilt(): Promise<BenchResult[]> {
 
 const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['embedded log storage', benchStorage],
-  ['embedded log storage: __mirror_state compaction', benchStorageCompaction],
+  ['embedded log storage: engine restart before and after __mirror_state compaction', benchStorageCompaction],
   ['mirroring engine', benchEngine],
   ['engine link flap (fakes)', benchEngineFlap],
   ['engine at 10,000 partitions (embedded)', benchEngineScale],

@@ -79,6 +79,54 @@ describe('the STOPPING sequence in the engine (#24)', () => {
     expect(partition).toMatchObject({ state: 'STOPPED', stoppingStep: 'done', destinationLogEndOffset: 6, destinationLeaderEpoch: description.leaderEpoch })
   })
 
+  it('#24 a stop that needs the epoch bump makes it in the bumpEpoch step, before any marker, each step once', async () => {
+    // The failback mirror of kip-mistakes.test.ts #24, stopped before it fetched anything: its log ends at
+    // its own leader epoch, so the bump is needed. abortTransactions and pidReset would make it too (their
+    // corrective path), which hid a bumpEpoch step that always skipped: the epoch must rise in its own step.
+    const injection: Injection = { mirror: 'dr', failAfter: null, calls: [] }
+    const h = await harnessWith(injection)
+    await mirrorOffsets0To2ThenPause(h)
+    await h.engine.awaitOperation((await h.engine.failover('dr', { confirm: 'dr' })).operation.id)
+    await h.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: [WORKED_EXAMPLE_TOPIC] })
+    const before = await h.cluster('a').describePartition(TP)
+    Object.assign(injection, { mirror: 'back', calls: [] })
+    const finished = await h.engine.awaitOperation((await h.engine.failover('back', { confirm: 'back' })).operation.id)
+    expect(finished.status).toBe('succeeded')
+    const steps = STOPPING_STEPS.filter((step) => step !== 'done')
+    expect(injection.calls.map(([phase, step]) => [phase, step])).toEqual(steps.flatMap((step) => [['beforeAction', step], ['afterAction', step]]))
+    // Had the step skipped, abortTransactions would have been announced twice: once for the bump, once for the markers.
+    expect((await h.cluster('a').describePartition(TP)).leaderEpoch).toBeGreaterThan(before.leaderEpoch)
+    expect(await destinationLog(h, 'a')).toEqual(EXCERPT_AFTER_FAILOVER)
+  })
+
+  it('#24 #29 the last mirror position is persisted in the partition state record before the epoch step, and in no other record', async () => {
+    // KIP-1279.md §4.1 step 2: the position is durable before the bump. It travels in the partition's own
+    // state record (what replay, the failback lookup and DescribeClusterMirrors read), so the sequence writes
+    // no separate position record that nothing would read.
+    const injection: Injection = { mirror: 'dr', failAfter: null, calls: [] }
+    const h = await harnessWith(injection)
+    await mirrorOffsets0To2ThenPause(h)
+    const b = h.cluster('b')
+    const appendMirrorState = b.appendMirrorState.bind(b)
+    const appends: Array<{ afterCalls: number; keys: string[]; positions: unknown[] }> = []
+    b.appendMirrorState = (entries) => {
+      const values = entries.map((entry) => (entry.value === null ? null : (JSON.parse(entry.value) as { lastMirrorPosition?: unknown })))
+      appends.push({ afterCalls: injection.calls.length, keys: entries.map((entry) => entry.key), positions: values.map((value) => value?.lastMirrorPosition ?? null) })
+      return appendMirrorState(entries)
+    }
+    const latestEpoch = await b.latestEpoch(TP)
+    const finished = await h.engine.awaitOperation((await h.engine.failover('dr', { confirm: 'dr' })).operation.id)
+    expect(finished.status).toBe('succeeded')
+
+    expect(appends.flatMap((append) => append.keys).filter((key) => !key.startsWith('partition/'))).toEqual([])
+    const bumpAnnounced = injection.calls.findIndex(([phase, step]) => phase === 'beforeAction' && step === 'bumpEpoch')
+    const firstWithPosition = appends.find((append) => append.positions.some((position) => position !== null))
+    expect(firstWithPosition?.positions).toEqual([{ epoch: latestEpoch, offset: 3 }])
+    expect(firstWithPosition!.afterCalls).toBeLessThanOrEqual(bumpAnnounced)
+    // After the persistPosition action, before the bumpEpoch one.
+    expect(injection.calls.slice(0, firstWithPosition!.afterCalls).at(-1)).toEqual(['afterAction', 'persistPosition', 'persistPosition'])
+  })
+
   for (const step of ['removeFetcher', 'persistPosition', 'bumpEpoch', 'abortTransactions', 'pidReset'] as const) {
     it(`#24 #27 a failure after the ${step} action resumes at ${step} on the retry and writes every marker once`, async () => {
       const injection: Injection = { mirror: 'dr', failAfter: step, calls: [] }

@@ -87,6 +87,7 @@ export async function deleteMirror(ctx: EngineContext, name: string): Promise<vo
   await ctx.clusters.stateStore(mirror.definition.destinationCluster).write([
     ...[...mirror.partitions.values()].flatMap((runtime) => [
       { key: { kind: 'partition' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
+      // Earlier versions also wrote a position record at STOPPING: its tombstone lets compaction drop it.
       { key: { kind: 'position' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
     ]),
     { key: { kind: 'mirror', mirror: name }, value: null },

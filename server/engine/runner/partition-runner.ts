@@ -250,7 +250,7 @@ export class PartitionRunner {
       }
       case 'runStoppingSequence':
         await runStoppingSequence(
-          { host, store: this.env.store(mirror), onStoppingAction: this.env.onStoppingAction, fetcherChanged: () => this.env.fetcherChanged?.(mirror) },
+          { host, onStoppingAction: this.env.onStoppingAction, fetcherChanged: () => this.env.fetcherChanged?.(mirror) },
           runtime,
           (event, reason) => this.dispatch(mirror, runtime, event, reason),
         )

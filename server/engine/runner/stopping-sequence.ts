@@ -3,13 +3,11 @@ import type { MirrorEvent } from '@/lib/mirror/events'
 import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
 import type { MirrorHost, TopicPartition } from '@/server/cluster/ports'
 import { changePartition } from '../state/partition-changes'
-import type { MirrorStateStore } from '../state/state-store'
 import type { PartitionRuntime } from '../types'
 
-/** What the STOPPING sequence acts on: the destination, its `__mirror_state`, and the runner's hooks. */
+/** What the STOPPING sequence acts on: the destination and the runner's hooks. */
 export interface StoppingSequenceEnvironment {
   host: MirrorHost
-  store: MirrorStateStore
   /** Fault injection (tests, demo): called around each STOPPING action; may kill the process. */
   onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void
   /** The partition left the fetcher: a waiting fetch round lets go of it. */
@@ -45,7 +43,9 @@ export async function runStoppingSequence(
         env.fetcherChanged()
         break
       case 'persistPosition':
-        await env.store.write([{ key: { kind: 'position', mirror: runtime.mirror, topicId: runtime.topicId, partition: runtime.partition }, value: action.lastMirrorPosition }])
+        // The position is persisted by the step's completion below, in the partition's state record, before
+        // the bump (KIP-1279.md §4.1 step 2): that record is what replay, the failback lookup and
+        // DescribeClusterMirrors read. A separate position record would have no reader.
         break
       case 'bumpLeaderEpoch':
         changePartition(runtime, { destinationLeaderEpoch: await host.bumpLeaderEpoch(tp, action.minimumEpoch) })
