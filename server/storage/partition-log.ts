@@ -74,7 +74,8 @@ function requireInteger(name: string, value: unknown, min: number, max = Number.
   return value
 }
 
-function resolveConfig(config: PartitionLogConfig): ResolvedConfig {
+/** The log's settings with defaults, validated (StorageError VALIDATION_FAILED when one is out of range). */
+export function resolvePartitionLogConfig(config: PartitionLogConfig): ResolvedConfig {
   const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, descriptorBudget: processDescriptorBudget, cleaner: processLogCleaner, ...config }
   requireInteger('segmentBytes', resolved.segmentBytes, BATCH_HEADER_SIZE, INT32_MAX)
   requireInteger('indexIntervalBytes', resolved.indexIntervalBytes, 0, INT32_MAX)
@@ -140,10 +141,28 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     if (compacts(this.config.cleanupPolicy)) this.config.cleaner.register(this)
   }
 
+  /**
+   * A topic's changed configs, applied to the open log as Kafka applies dynamic topic configs: segment sizes at
+   * the next roll, retention at the next check, the cleanup policy at once (a log that now compacts joins the
+   * cleaner; one that stops leaves it, a pass in flight giving up). Validated whole first: a refused change
+   * changes nothing. The clock, descriptor budget and cleaner stay the ones the log was opened with.
+   */
+  updateConfig(config: PartitionLogConfig): void {
+    this.ensureOpen()
+    const next = resolvePartitionLogConfig({ ...config, now: this.config.now, descriptorBudget: this.config.descriptorBudget, cleaner: this.config.cleaner })
+    const compacted = compacts(this.config.cleanupPolicy)
+    // In place: the local segments read the same object.
+    Object.assign(this.config, next)
+    if (compacted && !compacts(next.cleanupPolicy)) {
+      this.onSegmentsChanged()
+      this.config.cleaner.unregister(this)
+    } else if (!compacted && compacts(next.cleanupPolicy)) this.config.cleaner.register(this)
+  }
+
   /** Opens (creating or recovering) the log stored in `dir`. */
   static async open(dir: string, config: PartitionLogConfig = {}): Promise<PartitionLog> {
     const resolved = path.resolve(dir)
-    return new PartitionLog(resolved, resolveConfig(config), new LogCheckpoints(resolved))
+    return new PartitionLog(resolved, resolvePartitionLogConfig(config), new LogCheckpoints(resolved))
   }
 
   // OFFSETS

@@ -226,4 +226,6 @@ export interface PartitionLogApi {
    * writes per replica made deleting a 400-partition topic take 20 s with the event loop blocked.
    */
   closeForDeletion(): Promise<void>
+  /** Applies a topic's changed configs to the open log (Kafka's dynamic topic configs); refused whole when invalid. */
+  updateConfig(config: PartitionLogConfig): void
 }

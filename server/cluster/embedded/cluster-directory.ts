@@ -157,7 +157,7 @@ export class ClusterDirectory {
     return path.join(this.dir, `broker-${brokerId}`, partitionKey(topic, partition))
   }
 
-  private logConfig(topic: TopicMetadata): PartitionLogConfig {
+  logConfig(topic: TopicMetadata): PartitionLogConfig {
     const c = topic.configs
     const config: PartitionLogConfig = {
       segmentBytes: integerConfig(c, 'segment.bytes', this.config.segmentBytes),
@@ -170,6 +170,15 @@ export class ClusterDirectory {
     if (c['max.message.bytes'] !== undefined) config.maxMessageBytes = integerConfig(c, 'max.message.bytes', 1_048_588)
     if (c['index.interval.bytes'] !== undefined) config.indexIntervalBytes = integerConfig(c, 'index.interval.bytes', 4096)
     return config
+  }
+
+  /** The topic's configs changed: every open replica log of it takes the new log settings now. */
+  applyLogConfigs(topic: TopicMetadata): void {
+    const config = this.logConfig(topic)
+    for (const partition of this.allPartitions()) {
+      if (partition.topic !== topic.name) continue
+      for (const brokerId of partition.metadata.replicas) partition.replicaLog(brokerId)?.updateConfig(config)
+    }
   }
 
   async openReplicaLog(topic: TopicMetadata, partition: number, brokerId: number): Promise<PartitionLogApi> {

@@ -2,7 +2,8 @@ import 'server-only'
 import { randomBytes } from 'node:crypto'
 import { rm } from 'node:fs/promises'
 import type { PartitionLogApi } from '@/server/storage/types'
-import { ClusterError } from '../errors'
+import { resolvePartitionLogConfig } from '@/server/storage/partition-log'
+import { ClusterError, toClusterError } from '../errors'
 import type { TopicDescription, TopicPartition } from '../ports'
 import type { ClusterDirectory } from './cluster-directory'
 import { isTopicConfigName, validateTopicConfigs } from './config'
@@ -152,15 +153,15 @@ export class Topics {
 
   /**
    * Sets dynamic topic configs (merged over the current ones). Allowed on mirror topics too: the mirror's
-   * config sync uses it, and operators may set excluded configs themselves. Log settings (segment, retention)
-   * apply to replica logs opened after the change.
+   * config sync uses it, and operators may set excluded configs themselves. Log settings (segment, retention,
+   * cleanup policy) apply to the open replica logs at once, as Kafka's dynamic topic configs do.
    */
   async alterTopicConfigs(topicName: string, configs: Record<string, string>): Promise<void> {
     this.directory.ensureReachable()
     const topic = this.directory.requireTopic(topicName)
     const merged = { ...topic.configs, ...validateTopicConfigs(configs) }
     checkMinInsyncReplicas(topic, merged, false)
-    topic.configs = merged
+    this.setConfigs(topic, merged)
     await this.directory.persistMetadata()
   }
 
@@ -182,7 +183,7 @@ export class Topics {
     const next = { ...topic.configs, ...set }
     for (const key of removed) delete next[key]
     checkMinInsyncReplicas(topic, next, true)
-    topic.configs = next
+    this.setConfigs(topic, next)
     await this.directory.persistMetadata()
     return { ...next }
   }
@@ -194,8 +195,20 @@ export class Topics {
     if (!Array.isArray(keys) || keys.some((k) => typeof k !== 'string')) throw new ClusterError('VALIDATION_FAILED', 'config keys must be an array of strings')
     const next = { ...topic.configs }
     for (const key of keys) delete next[key]
-    topic.configs = next
+    this.setConfigs(topic, next)
     await this.directory.persistMetadata()
+  }
+
+  /** Checked against the logs first (a value they refuse changes nothing), then kept and applied to them. */
+  private setConfigs(topic: TopicMetadata, configs: Record<string, string>): void {
+    const changed = { ...topic, configs }
+    try {
+      resolvePartitionLogConfig(this.directory.logConfig(changed))
+    } catch (error) {
+      throw toClusterError(error)
+    }
+    topic.configs = configs
+    this.directory.applyLogConfigs(topic)
   }
 
   /** Client DeleteRecords: refused on read-only (mirror) topics; at most up to the high watermark. */
