@@ -98,3 +98,48 @@ test('the graph zooms by its buttons and pans by dragging, and a drag over a box
   await graph.getByRole('button', { name: 'Fit View' }).click()
   await expect(svg).toHaveAttribute('viewBox', fitted!)
 })
+
+/**
+ * Touch, as on a phone: one finger drags the picture (starting on a cluster's box, which it does not open)
+ * and two fingers spread apart zoom it in. The touches go through Chromium's own input pipeline (CDP
+ * Input.dispatchTouchEvent), so the graph's touch-action and pointer handling are what is tested.
+ */
+test('the graph pans under one finger and zooms under a two-finger pinch', async ({ page, request }) => {
+  const pair = await createMirroredPair(request, 1)
+  await signIn(page, 'viewer')
+  const graph = page.getByRole('group', { name: /Topology graph/ })
+  const svg = graph.getByTestId('topology-svg')
+  const node = graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.source} ?:`) })
+  await expect(page.getByRole('status', { name: 'Live updates' })).toHaveAttribute('data-stream', 'open')
+  await svg.scrollIntoViewIfNeeded()
+  const touch = await page.context().newCDPSession(page)
+  type Point = { x: number; y: number }
+  const send = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Point[]) =>
+    touch.send('Input.dispatchTouchEvent', { type, touchPoints: points.map((point, id) => ({ x: Math.round(point.x), y: Math.round(point.y), id })) })
+  /** Every finger from its start to its end in `steps` moves, then lifted. */
+  const gesture = async (fingers: Array<{ from: Point; to: Point }>, steps = 6) => {
+    await send('touchStart', fingers.map(({ from }) => from))
+    for (let step = 1; step <= steps; step++) {
+      await send('touchMove', fingers.map(({ from, to }) => ({ x: from.x + ((to.x - from.x) * step) / steps, y: from.y + ((to.y - from.y) * step) / steps })))
+    }
+    await send('touchEnd', [])
+  }
+
+  const fitted = await svg.getAttribute('viewBox')
+  const box = (await node.boundingBox())!
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 }
+  // Mostly sideways: a fitted picture leaves vertical swipes to the page's own scrolling.
+  await gesture([{ from: centre, to: { x: centre.x + 60, y: centre.y + 4 } }])
+  await expect(svg).not.toHaveAttribute('viewBox', fitted!)
+  await expect.poll(async () => (await node.boundingBox())!.x).toBeGreaterThan(box.x + 30)
+  await expect(page).toHaveURL(/\/$/)
+
+  const panned = (await node.boundingBox())!
+  const middle = { x: panned.x + panned.width / 2, y: panned.y + panned.height / 2 }
+  await gesture([
+    { from: { x: middle.x - 20, y: middle.y }, to: { x: middle.x - 80, y: middle.y } },
+    { from: { x: middle.x + 20, y: middle.y }, to: { x: middle.x + 80, y: middle.y } },
+  ])
+  await expect.poll(async () => (await node.boundingBox())!.width).toBeGreaterThan(panned.width * 1.5)
+  await expect(page).toHaveURL(/\/$/)
+})

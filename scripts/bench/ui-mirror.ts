@@ -57,6 +57,11 @@ interface Navigation {
   /** The HTML's first and last byte, for where the time went. */
   responseStart: number
   responseEnd: number
+  /**
+   * The partition list's last byte as the page took it in (resource timing's responseEnd): the page reads
+   * the early request's body only once its JavaScript has hydrated, so this includes that wait.
+   */
+  listEnd: number
 }
 
 async function timeToRows(browser: Browser, base: string, cookie: { name: string; value: string }): Promise<Navigation> {
@@ -77,10 +82,10 @@ async function timeToRows(browser: Browser, base: string, cookie: { name: string
     )
     // A string: this file is typed for Node, whose globals have neither window nor navigation entries.
     // The frame that laid the rows out is on screen once painted: a first contentful paint after it is when the user sees them.
-    const [rowsVisible, complete, responseStart, responseEnd] = (await page.evaluate(
-      `(() => { const entry = performance.getEntriesByType('navigation')[0]; const paint = performance.getEntriesByName('first-contentful-paint')[0]; return [Math.max(window.__rowsVisibleAt, paint === undefined ? 0 : paint.startTime), window.__completeAt, entry.responseStart, entry.responseEnd] })()`,
-    )) as [number, number, number, number]
-    return { rowsVisible, complete, responseStart, responseEnd }
+    const [rowsVisible, complete, responseStart, responseEnd, listEnd] = (await page.evaluate(
+      `(() => { const entry = performance.getEntriesByType('navigation')[0]; const paint = performance.getEntriesByName('first-contentful-paint')[0]; const list = performance.getEntriesByType('resource').find((resource) => new URL(resource.name).pathname.endsWith('/mirrors/bench/partitions')); return [Math.max(window.__rowsVisibleAt, paint === undefined ? 0 : paint.startTime), window.__completeAt, entry.responseStart, entry.responseEnd, list === undefined ? NaN : list.responseEnd] })()`,
+    )) as [number, number, number, number, number]
+    return { rowsVisible, complete, responseStart, responseEnd, listEnd }
   } finally {
     await context.close()
   }
@@ -110,7 +115,9 @@ export async function benchUiMirror(): Promise<BenchResult[]> {
     console.log('skipped: no production build (.next/BUILD_ID); run `npx next build` first')
     return []
   }
-  const server = await startServer()
+  // BENCH_SERVER_IMPORT=<module>: loaded into the server's Node first (e.g. a profiler hook, for where a figure goes).
+  const hook = process.env.BENCH_SERVER_IMPORT
+  const server = await startServer(hook === undefined ? {} : { nodeArgs: ['--import', hook] })
   let browser: Browser | undefined
   try {
     const { topics, setupMs } = await setUpMirror(server.base, TOPICS)
@@ -155,8 +162,8 @@ export async function benchUiMirror(): Promise<BenchResult[]> {
     await context.close()
 
     console.log(
-      `  (setup: ${partitions.toLocaleString('en-US')} partitions mirrored in ${(setupMs / 1000).toFixed(1)} s; navigations (HTML first byte/last byte/rows visible/whole list) ` +
-        `${navigations.map((run) => [run.responseStart, run.responseEnd, run.rowsVisible, run.complete].map((ms) => ms.toFixed(0)).join('/')).join(', ')} ms; ` +
+      `  (setup: ${partitions.toLocaleString('en-US')} partitions mirrored in ${(setupMs / 1000).toFixed(1)} s; navigations (HTML first byte/last byte/rows visible/list read/whole list) ` +
+        `${navigations.map((run) => [run.responseStart, run.responseEnd, run.rowsVisible, run.listEnd, run.complete].map((ms) => ms.toFixed(0)).join('/')).join(', ')} ms; ` +
         `busy ${busy.map((fraction) => `${(fraction * 100).toFixed(1)} %`).join(', ')} over ${BUSY_WINDOW_MS / 1000} s windows while ${produced} records were produced; ${rowsInDom} rows in the DOM)`,
     )
     return [

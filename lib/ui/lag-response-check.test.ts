@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import { LagResponse } from '../api/mirrors'
+import { readLagResponse } from './lag-response-check'
+
+function series(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    topic: 'orders',
+    partition: 3,
+    points: [
+      [1_764_590_000_000, 2, 40],
+      [1_764_590_005_000, null, null],
+    ],
+    ...overrides,
+  }
+}
+
+/** The same verdict as the schema: the same value, or a throw. */
+function expectSameVerdict(body: unknown): void {
+  const schema = LagResponse.safeParse(body)
+  if (schema.success) expect(readLagResponse(body)).toEqual(schema.data)
+  else expect(() => readLagResponse(body)).toThrow()
+}
+
+const SERIES_VARIANTS: Record<string, unknown[]> = {
+  topic: ['', '.', '..', 'a/b', 7, null, 'x'.repeat(250), 'ok.topic_1-2', undefined],
+  partition: [-1, 1.5, 2 ** 31, 2 ** 31 - 1, '3', null, undefined],
+  points: [
+    [],
+    null,
+    {},
+    [[1, 0, 0]],
+    [[1.5, 0, 0]],
+    [[null, 0, 0]],
+    [[1, -1, 0]],
+    [[1, 0, -1]],
+    [[1, 0.5, 0]],
+    [[1, 0, 2 ** 60]],
+    [[1, 0]],
+    [[1, 0, 0, 0]],
+    [['1', 0, 0]],
+    [{ 0: 1, 1: 0, 2: 0 }],
+    undefined,
+  ],
+}
+
+const ENVELOPE_VARIANTS: Record<string, unknown[]> = {
+  throttled: [true, false, undefined, null, 'yes', 1],
+  throttledRate: [undefined, null, 0, 1_000_000, -1, 1.5, '5'],
+}
+
+describe('readLagResponse', () => {
+  it('accepts a valid answer as it is, without copying 600,000 points', () => {
+    const body = { series: [series(), series({ partition: 4, points: [] })], throttled: false, throttledRate: null }
+    expect(readLagResponse(body)).toBe(body)
+    expectSameVerdict(body)
+    const bare = { series: [] }
+    expect(readLagResponse(bare)).toBe(bare)
+  })
+
+  it('gives the schema’s verdict for every series field of the wrong kind or range', () => {
+    for (const [field, values] of Object.entries(SERIES_VARIANTS)) {
+      for (const value of values) {
+        const changed = series({ [field]: value })
+        if (value === undefined) delete changed[field]
+        expectSameVerdict({ series: [series(), changed] })
+      }
+    }
+  })
+
+  it('gives the schema’s verdict for the envelope’s throttle fields', () => {
+    for (const [field, values] of Object.entries(ENVELOPE_VARIANTS)) {
+      for (const value of values) {
+        const body: Record<string, unknown> = { series: [series()], [field]: value }
+        if (value === undefined) delete body[field]
+        expectSameVerdict(body)
+      }
+    }
+  })
+
+  it('leaves what it does not accept exactly to the schema: extra keys stripped, bad envelopes refused', () => {
+    expect(readLagResponse({ series: [series({ extra: 1 })], more: true })).toEqual({ series: [series()] })
+    for (const body of [null, [], {}, { series: {} }, { series: [null] }, { series: [[]] }]) expectSameVerdict(body)
+  })
+})
