@@ -15,7 +15,8 @@ const TP = { topic: 'kv', partition: 0 }
 
 async function putAll(t: TestCluster) {
   // One batch each, each in a segment of its own (segment.bytes 100), so rolled segments exist to clean.
-  for (const [key, value] of [['k1', 'a'], ['k2', 'a'], ['k1', 'b'], ['k2', 'b'], ['k3', 'a']]) {
+  const pairs: Array<[string, string]> = [['k1', 'a'], ['k2', 'a'], ['k1', 'b'], ['k2', 'b'], ['k3', 'a']]
+  for (const [key, value] of pairs) {
     await t.cluster.produce('kv', { partition: 0, idempotent: false, records: [{ key, value }] })
   }
 }
