@@ -31,6 +31,12 @@ function toAligned(data: LagChartData): uPlot.AlignedData {
   return [data.times.map((time) => time / 1000), ...groups.map((group) => group.offsetLag), ...groups.map((group) => group.timeLagMs)]
 }
 
+/**
+ * Tick steps of the time axis, in seconds. uPlot's own go from 1 to 5 minutes, so a phone's five-minute chart
+ * (about 170 px wide) had room for one tick only; with 2 minutes it has two or three.
+ */
+const TIME_INCREMENTS_SECONDS = [1, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
+
 function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Options, 'width' | 'height'> {
   // Clock times in UTC like the rest of the app; seconds only where the range is short enough to need them.
   const tick = (seconds: number) => (range === '5m' ? clockTime(seconds * 1000) : clockTime(seconds * 1000).slice(0, 5))
@@ -53,7 +59,7 @@ function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Op
       ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1000] },
     },
     axes: [
-      { ...axis, values: (_u, splits) => splits.map(tick), space: 70 },
+      { ...axis, values: (_u, splits) => splits.map(tick), space: 60, incrs: TIME_INCREMENTS_SECONDS },
       { ...axis, scale: 'records', label: 'offset lag (records)', labelSize: 18, size: 56, values: (_u, splits) => splits.map((value) => formatCount(value)) },
       { ...axis, scale: 'ms', side: 1, label: 'time lag', labelSize: 18, size: 64, grid: { show: false }, values: (_u, splits) => splits.map((value) => formatDuration(value)) },
     ],
