@@ -5,6 +5,7 @@
 // progress (Chrome DevTools Protocol, Performance.getMetrics TaskDuration). Medians of UI_FAILOVER_RUNS runs
 // (default 3); each run fails over a fresh pair of clusters, since a failover cannot be repeated.
 import { chromium, type Page } from 'playwright-core'
+import { writeFile } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
 import { call, startServer } from './api'
 import { median, type BenchResult } from './result'
@@ -137,6 +138,7 @@ async function failOverThroughWizard(base: string, mirror: string): Promise<{ pa
       await page.getByRole('button', { name: 'Next: Confirm' }).click()
       await page.getByLabel(`Type the mirror name ${mirror} to confirm`).fill(mirror)
       busyBefore = await taskSeconds(client)
+      if (process.env.UI_FAILOVER_PROFILE) await client.send('Profiler.enable').then(() => client.send('Profiler.start'))
       started = performance.now()
       await page.getByRole('button', { name: `Fail over ${mirror}` }).click()
       await result.or(refused).first().waitFor({ timeout: FAILOVER_TIMEOUT_MS })
@@ -149,6 +151,11 @@ async function failOverThroughWizard(base: string, mirror: string): Promise<{ pa
     const pageMs = performance.now() - started
     const doneAt = Date.now()
     const busy = (await taskSeconds(client)) - busyBefore
+    // Where the page's busy time went (UI_FAILOVER_PROFILE=<file>: a .cpuprofile for DevTools or a script).
+    if (process.env.UI_FAILOVER_PROFILE) {
+      const { profile } = (await client.send('Profiler.stop')) as { profile: unknown }
+      await writeFile(process.env.UI_FAILOVER_PROFILE, JSON.stringify(profile))
+    }
     const operationId = new URL(page.url()).searchParams.get('operation')
     const stream = (await page.evaluate('window.__streamProbe')) as StreamProbe
     const operation = (await call(base, 'GET', `/api/v1/operations/${operationId}`)) as { startedAt: number; finishedAt: number; status: string }
