@@ -18,6 +18,9 @@ export function useLiveOperation(id: string) {
   return useQuery({
     queryKey: queryKeys.request(mirrorEndpoints.getOperation, { id }),
     queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.getOperation, { params: { id }, signal }),
+    // Each operation event writes a patched copy that shares the unchanged partitions (cache-sync.ts):
+    // comparing 10,000 partitions deeply on every write found nothing to share.
+    structuralSharing: false,
     refetchInterval: (query) => (stream !== 'open' && query.state.data?.status === 'running' ? POLL_WHILE_DISCONNECTED_MS : false),
   })
 }

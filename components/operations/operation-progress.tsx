@@ -9,6 +9,10 @@ import { formatCount, formatDuration } from '@/lib/ui/format'
 import { useNow } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 
+// Partition links here are not prefetched: the slow list changes with every progress event, and each new
+// link in view fetched that partition page's server render (446 ms of the page's fetch time, and server
+// renders, during a 10,000-partition failover: scripts/bench/ui-failover.ts, UI_FAILOVER_PROFILE).
+
 /** Up to this many partitions are listed one by one; more are counted by step. */
 const LISTED_UP_TO = 50
 
@@ -78,7 +82,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
           <ul className="mt-1 space-y-1 text-sm">
             {summary.failed.map((partition) => (
               <li key={`${partition.topic}-${partition.partition}`} className="break-words">
-                <Link className="font-mono text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(partition.topic, partition.partition)}>
+                <Link prefetch={false} className="font-mono text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(partition.topic, partition.partition)}>
                   {partition.topic}-{partition.partition}
                 </Link>{' '}
                 at <span className="font-mono">{partition.step}</span>: {partition.error ?? partition.state}
@@ -105,7 +109,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
               {operation.partitions.map((partition) => (
                 <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`}>
                   <td className="px-3 py-2 font-mono break-all">
-                    <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(partition.topic, partition.partition)}>
+                    <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(partition.topic, partition.partition)}>
                       {partition.topic}-{partition.partition}
                     </Link>
                   </td>
@@ -128,7 +132,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
             <ul className="mt-1 grid grid-cols-1 gap-x-4 gap-y-0.5 text-sm sm:grid-cols-2">
               {summary.slow.map((partition) => (
                 <li key={`${partition.topic}-${partition.partition}`} className="break-words">
-                  <Link className="font-mono text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(partition.topic, partition.partition)}>
+                  <Link prefetch={false} className="font-mono text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(partition.topic, partition.partition)}>
                     {partition.topic}-{partition.partition}
                   </Link>{' '}
                   <span className="font-mono">{partition.step}</span> · {formatDuration(partition.forMs)}

@@ -165,6 +165,40 @@ describe('eventStreamResponse', () => {
     expect((await late.read()).done).toBe(true)
   })
 
+  it('hands a reader that fell behind its finished operation without the progress deltas it makes moot, and merges waiting deltas', async () => {
+    const hub = new EventHub({ streamId: 's' })
+    const { request, abort } = get()
+    const reader = eventStreamResponse(hub, request).body!.getReader()
+    const entry = (partition: number, step: string) => ({ topic: 't', partition, step, state: 'STOPPING', error: null, finishedAt: null })
+    const operation = (change: string, partitions: unknown[], partial?: true) => ({ id: 'op', mirror: 'm', status: 'running', change, partitions, ...(partial ? { partial } : {}) })
+    // The reader is busy: nothing is read while these are published.
+    hub.publish('operation', operation('accepted', [entry(0, 'removeFetcher'), entry(1, 'removeFetcher')]))
+    hub.publish('operation', operation('progress', [entry(0, 'bumpEpoch')], true))
+    hub.publish('partition', { mirror: 'm', topic: 't', partition: 0 })
+    hub.publish('operation', operation('progress', [entry(0, 'pidReset'), entry(1, 'bumpEpoch')], true))
+    hub.publish('operation', { ...operation('finished', [entry(0, 'done'), entry(1, 'done')]), status: 'succeeded' })
+    hub.publish('operation', operation('progress', [entry(1, 'pidReset')], true))
+    hub.publish('operation', { ...operation('progress', [entry(0, 'done')], true), id: 'other' })
+    hub.publish('operation', operation('progress', [entry(0, 'done')], true))
+    hub.publish('audit', { last: true })
+    const events = await readEvents(reader, 6)
+    expect(events.map((event) => [event.id, event.event, (event.data as { id?: string; change?: string }).change ?? null])).toEqual([
+      ['s:1', 'operation', 'accepted'],
+      ['s:3', 'partition', null],
+      ['s:5', 'operation', 'finished'],
+      ['s:7', 'operation', 'progress'],
+      ['s:8', 'operation', 'progress'],
+      ['s:9', 'audit', null],
+    ])
+    expect((events[3]!.data as { id: string }).id).toBe('other')
+    // The two deltas after the finish became one, at the newest place and id, the newer step winning.
+    expect((events[4]!.data as { partitions: Array<{ partition: number; step: string }> }).partitions.map((p) => [p.partition, p.step])).toEqual([
+      [1, 'pidReset'],
+      [0, 'done'],
+    ])
+    abort()
+  })
+
   it('never subscribes for a request that is already aborted', () => {
     const hub = new EventHub()
     const { request, abort } = get()

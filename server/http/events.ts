@@ -1,6 +1,7 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
 import type { EventType, ResyncEvent } from '@/lib/api/events'
+import { StreamQueue } from './events-stream-queue'
 
 /**
  * The one live stream (STYLE B31): producers of events (the audit log, the cluster registry, later the
@@ -105,8 +106,8 @@ export class EventHub {
 }
 
 export const HEARTBEAT_MS = 15_000
-/** A client that falls this many chunks behind is dropped; it reconnects and resumes from its last id. */
-const MAX_QUEUED_CHUNKS = 1000
+/** A client that falls this many events behind is dropped; it reconnects and resumes from its last id. */
+const MAX_QUEUED_EVENTS = 1000
 
 export function formatEvent(event: Pick<HubEvent, 'id' | 'type' | 'data'>): string {
   return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`
@@ -118,12 +119,22 @@ const encoder = new TextEncoder()
  * about a megabyte, and fifty open dashboards would otherwise stringify it fifty times a second. Streams only
  * read what they are given, so they can share the bytes.
  */
-const encodedEvents = new WeakMap<HubEvent, Uint8Array>()
+const encodedEvents = new WeakMap<object, Uint8Array>()
 
-export function encodeEvent(event: HubEvent): Uint8Array {
+export function encodeEvent(event: Pick<HubEvent, 'id' | 'type' | 'data'>): Uint8Array {
   let bytes = encodedEvents.get(event)
   if (bytes === undefined) encodedEvents.set(event, (bytes = encoder.encode(formatEvent(event))))
   return bytes
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0))
+  let at = 0
+  for (const chunk of chunks) {
+    joined.set(chunk, at)
+    at += chunk.length
+  }
+  return joined
 }
 
 export interface StreamOptions {
@@ -143,6 +154,8 @@ export function eventStreamResponse(hub: EventHub, request: Request, options: St
   const wanted = options.types && options.types.length > 0 ? new Set(options.types) : null
   const lastEventId = request.headers.get('last-event-id') ?? options.lastEventId ?? null
   let cleanup: () => void = () => {}
+  let pull: () => void = () => {}
+  const queue = new StreamQueue()
 
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -164,21 +177,30 @@ export function eventStreamResponse(hub: EventHub, request: Request, options: St
         }
       }
       cleanup = close
-      const sendBytes = (bytes: Uint8Array) => {
-        if (state.closed) return
-        if ((controller.desiredSize ?? 0) < -MAX_QUEUED_CHUNKS) {
-          close()
-          return
-        }
+      // Handed to the reader as it asks (pull), so what waits for a slow reader can still be cut down.
+      const flush = () => {
+        if (state.closed || queue.size === 0) return
+        const chunks = queue.take().map((item) => (item.kind === 'text' ? encoder.encode(item.text) : encodeEvent(item.event)))
         try {
-          controller.enqueue(bytes)
+          controller.enqueue(chunks.length === 1 ? chunks[0]! : concat(chunks))
         } catch {
           close()
         }
       }
-      const send = (text: string) => sendBytes(encoder.encode(text))
+      pull = flush
+      const afterPush = () => {
+        if (queue.size > MAX_QUEUED_EVENTS) close()
+        else if ((controller.desiredSize ?? 0) > 0) flush()
+      }
+      const send = (text: string) => {
+        if (state.closed) return
+        queue.pushText(text)
+        afterPush()
+      }
       const deliver = (event: HubEvent) => {
-        if (wanted === null || wanted.has(event.type)) sendBytes(encodeEvent(event))
+        if (state.closed || (wanted !== null && !wanted.has(event.type))) return
+        queue.push(event)
+        afterPush()
       }
 
       if (request.signal.aborted) {
@@ -196,6 +218,9 @@ export function eventStreamResponse(hub: EventHub, request: Request, options: St
       state.heartbeat = setInterval(() => send(': ping\n\n'), options.heartbeatMs ?? HEARTBEAT_MS)
       state.heartbeat.unref?.()
       request.signal.addEventListener('abort', close)
+    },
+    pull() {
+      pull()
     },
     cancel() {
       cleanup()

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { OperationChange } from '@/lib/api/operations'
 import { NON_RETRYABLE_ATTEMPT } from '@/lib/mirror/constants'
 import { createMirrorPartition, withChanges, type MirrorPartitionValue } from '@/lib/mirror/transition'
@@ -51,9 +51,9 @@ class FakeEngine {
     return runtimes
   }
 
-  async tracker(options: { retention?: RetentionPolicy } = {}): Promise<OperationTracker> {
+  async tracker(options: { retention?: RetentionPolicy; store?: OperationStore } = {}): Promise<OperationTracker> {
     return new OperationTracker(
-      await OperationStore.open(dir),
+      options.store ?? (await OperationStore.open(dir)),
       {
         now: () => this.clock,
         log: () => {},
@@ -104,7 +104,30 @@ describe('OperationTracker', () => {
     await tracker.close()
   })
 
-  it('finishes when the last partition settles, at the time it did, and writes the outcome before it says so', async () => {
+  it('tells the stream it finished once the outcome is known, and those awaiting it once the outcome is written', async () => {
+    const engine = new FakeEngine()
+    const store = await OperationStore.open(dir)
+    // The write of the outcome waits, as it does behind the file writes of 10,000 stopping partitions.
+    let releaseWrite = () => {}
+    const held = new Promise<void>((resolve) => (releaseWrite = resolve))
+    const save = store.save.bind(store)
+    store.save = (record) => (record.status === 'running' ? save(record) : held.then(() => save(record)))
+    const tracker = await engine.tracker({ store })
+    const runtimes = engine.add(runtime(0, value('MIRRORING')), runtime(1, value('MIRRORING')))
+    const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
+    let awaited = false
+    const awaiting = tracker.awaitOperation(id).then(() => (awaited = true))
+    await vi.waitFor(() => expect(engine.events.map(([, change]) => change)).toEqual(['accepted', 'progress', 'finished']))
+    expect(tracker.get(id)).toMatchObject({ status: 'succeeded' })
+    expect((await stored())[0]).toMatchObject({ status: 'running' })
+    expect(awaited).toBe(false)
+    releaseWrite()
+    await awaiting
+    expect((await stored())[0]).toMatchObject({ status: 'succeeded' })
+    await tracker.close()
+  })
+
+  it('finishes when the last partition settles, at the time it did, and writes the outcome', async () => {
     const engine = new FakeEngine()
     const tracker = await engine.tracker()
     let since = 1_010
