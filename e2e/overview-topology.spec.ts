@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
 import { asOperator, createTopic, okJson, unique } from './support/http'
 import { lookAt } from './support/look'
 import { createMirroredPair, expectNoSidewaysScroll, expectPartitions } from './support/overview-setup'
@@ -72,13 +72,7 @@ test('a cluster box in the graph opens its cluster page, by keyboard too', async
 })
 
 test('the graph zooms by its buttons and pans by dragging, and a drag over a box opens nothing @wide-only', async ({ page, request }) => {
-  const pair = await createMirroredPair(request, 1)
-  await signIn(page, 'viewer')
-  const graph = page.getByRole('group', { name: /Topology graph/ })
-  const svg = graph.getByTestId('topology-svg')
-  const node = graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.source} ?:`) })
-  // Zoom and pan come with hydration (the picture itself is in the HTML): wait for the page's scripts.
-  await expect(page.getByRole('status', { name: 'Live updates' })).toHaveAttribute('data-stream', 'open')
+  const { graph, svg, node } = await openHydratedTopology(page, request)
   const fitted = await svg.getAttribute('viewBox')
   const box = (await node.boundingBox())!
   // A drag that starts on a cluster's link moves the picture and does not follow the link.
@@ -105,12 +99,7 @@ test('the graph zooms by its buttons and pans by dragging, and a drag over a box
  * Input.dispatchTouchEvent), so the graph's touch-action and pointer handling are what is tested.
  */
 test('the graph pans under one finger and zooms under a two-finger pinch', async ({ page, request }) => {
-  const pair = await createMirroredPair(request, 1)
-  await signIn(page, 'viewer')
-  const graph = page.getByRole('group', { name: /Topology graph/ })
-  const svg = graph.getByTestId('topology-svg')
-  const node = graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.source} ?:`) })
-  await expect(page.getByRole('status', { name: 'Live updates' })).toHaveAttribute('data-stream', 'open')
+  const { svg, node } = await openHydratedTopology(page, request)
   await svg.scrollIntoViewIfNeeded()
   const touch = await page.context().newCDPSession(page)
   type Point = { x: number; y: number }
@@ -143,3 +132,13 @@ test('the graph pans under one finger and zooms under a two-finger pinch', async
   await expect.poll(async () => (await node.boundingBox())!.width).toBeGreaterThan(panned.width * 1.5)
   await expect(page).toHaveURL(/\/$/)
 })
+
+/** A mirrored pair on the overview, signed in as viewer, once the page's scripts run: zoom and pan come with
+ * hydration (the picture itself is in the HTML). */
+async function openHydratedTopology(page: Page, request: APIRequestContext) {
+  const pair = await createMirroredPair(request, 1)
+  await signIn(page, 'viewer')
+  const graph = page.getByRole('group', { name: /Topology graph/ })
+  await expect(page.getByRole('status', { name: 'Live updates' })).toHaveAttribute('data-stream', 'open')
+  return { graph, svg: graph.getByTestId('topology-svg'), node: graph.getByRole('link', { name: new RegExp(`^Cluster ${pair.source} ?:`) }) }
+}
