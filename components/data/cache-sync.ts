@@ -11,9 +11,19 @@ import { queryKeys, type QueryKey } from './query-keys'
  * the partitions a progress event says changed, patched in: lib/ui/operation-event.ts); the others say what changed and invalidate the queries that show it, at most once per
  * `INVALIDATE_EVERY_MS` per key, so a burst of a thousand transitions costs one refetch, not a thousand.
  * Features with their own stores (the 10,000-row partition table) subscribe to the stream themselves.
+ *
+ * Each rule listens only while a query it updates is observed (on screen): the stream then stops carrying
+ * types no one shows (event-stream-client.ts). A query that comes back on screen is refetched when older than
+ * its staleTime, and the reopened stream replays the events missed meanwhile.
  */
 
 const INVALIDATE_EVERY_MS = 1_000
+
+interface Rule {
+  /** Prefixes of the queries the rule writes or invalidates: it listens while one of them is observed. */
+  readonly updates: readonly QueryKey[]
+  readonly listen: () => () => void
+}
 
 export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStreamClient): () => void {
   const pending = new Map<string, QueryKey>()
@@ -29,50 +39,103 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
     }, INVALIDATE_EVERY_MS)
   }
 
-  const unsubscribers = [
-    stream.subscribe('partition', (data) => {
-      const event = data as { mirror?: unknown; topic?: unknown; partition?: unknown }
-      if (typeof event.mirror !== 'string') return
-      const mirror = event.mirror
-      invalidate(
-        queryKeys.of(mirrorEndpoints.listMirrors),
-        queryKeys.of(mirrorEndpoints.getMirror, { mirror }),
-        queryKeys.of(mirrorEndpoints.partitionHistory, { mirror }),
-      )
-    }),
-    // The list only needs to know that lag moved, not the megabyte of per-partition lag the event carries.
-    stream.subscribeArrival('lag', () => invalidate(queryKeys.of(mirrorEndpoints.listMirrors))),
-    stream.subscribe('operation', (data) => {
-      // A progress event of a running operation holds only the partitions that changed: this parses
-      // those, not the whole 10,000-partition list, four times a second.
-      const parsed = OperationEvent.safeParse(data)
-      if (!parsed.success) return
-      const key = queryKeys.request(mirrorEndpoints.getOperation, { id: parsed.data.id })
-      const next = applyOperationEvent(queryClient.getQueryData<Operation>(key), parsed.data)
-      // Not held (or not matching): the whole operation is read again, without cancelling a read under way.
-      if (next === undefined) void queryClient.invalidateQueries({ queryKey: key, exact: true }, { cancelRefetch: false })
-      else queryClient.setQueryData(key, next)
-      invalidate(queryKeys.of(mirrorEndpoints.listOperations))
-    }),
-    stream.subscribe('cluster', (data) => {
-      const parsed = ClusterEvent.safeParse(data)
-      if (!parsed.success) return
-      const { cluster, topic } = parsed.data
-      invalidate(
+  const rules: Rule[] = [
+    {
+      updates: [queryKeys.of(mirrorEndpoints.listMirrors), queryKeys.of(mirrorEndpoints.getMirror), queryKeys.of(mirrorEndpoints.partitionHistory)],
+      listen: () =>
+        stream.subscribe('partition', (data) => {
+          const event = data as { mirror?: unknown; topic?: unknown; partition?: unknown }
+          if (typeof event.mirror !== 'string') return
+          const mirror = event.mirror
+          invalidate(
+            queryKeys.of(mirrorEndpoints.listMirrors),
+            queryKeys.of(mirrorEndpoints.getMirror, { mirror }),
+            queryKeys.of(mirrorEndpoints.partitionHistory, { mirror }),
+          )
+        }),
+    },
+    {
+      updates: [queryKeys.of(mirrorEndpoints.listMirrors)],
+      // The list only needs to know that lag moved, not the megabyte of per-partition lag the event carries.
+      listen: () => stream.subscribeArrival('lag', () => invalidate(queryKeys.of(mirrorEndpoints.listMirrors))),
+    },
+    {
+      updates: [queryKeys.of(mirrorEndpoints.getOperation), queryKeys.of(mirrorEndpoints.listOperations)],
+      listen: () =>
+        stream.subscribe('operation', (data) => {
+          // A progress event of a running operation holds only the partitions that changed: this parses
+          // those, not the whole 10,000-partition list, four times a second.
+          const parsed = OperationEvent.safeParse(data)
+          if (!parsed.success) return
+          const key = queryKeys.request(mirrorEndpoints.getOperation, { id: parsed.data.id })
+          const next = applyOperationEvent(queryClient.getQueryData<Operation>(key), parsed.data)
+          // Not held (or not matching): the whole operation is read again, without cancelling a read under way.
+          if (next === undefined) void queryClient.invalidateQueries({ queryKey: key, exact: true }, { cancelRefetch: false })
+          else queryClient.setQueryData(key, next)
+          invalidate(queryKeys.of(mirrorEndpoints.listOperations))
+        }),
+    },
+    {
+      updates: [
         queryKeys.of(clusterEndpoints.listClusters),
-        queryKeys.of(clusterEndpoints.getCluster, { cluster }),
-        queryKeys.of(clusterEndpoints.listTopics, { cluster }),
-        queryKeys.of(clusterEndpoints.listGroups, { cluster }),
-        topic === undefined ? queryKeys.of(clusterEndpoints.listPartitions, { cluster }) : queryKeys.of(clusterEndpoints.listPartitions, { cluster, topic }),
-        topic === undefined ? queryKeys.of(clusterEndpoints.readRecords, { cluster }) : queryKeys.of(clusterEndpoints.readRecords, { cluster, topic }),
-      )
-    }),
-    stream.subscribe('audit', () => invalidate(queryKeys.of(systemEndpoints.audit))),
-    // The server no longer holds what this tab missed: everything may be stale.
-    stream.subscribe('resync', () => void queryClient.invalidateQueries()),
+        queryKeys.of(clusterEndpoints.getCluster),
+        queryKeys.of(clusterEndpoints.listTopics),
+        queryKeys.of(clusterEndpoints.listGroups),
+        queryKeys.of(clusterEndpoints.listPartitions),
+        queryKeys.of(clusterEndpoints.readRecords),
+      ],
+      listen: () =>
+        stream.subscribe('cluster', (data) => {
+          const parsed = ClusterEvent.safeParse(data)
+          if (!parsed.success) return
+          const { cluster, topic } = parsed.data
+          invalidate(
+            queryKeys.of(clusterEndpoints.listClusters),
+            queryKeys.of(clusterEndpoints.getCluster, { cluster }),
+            queryKeys.of(clusterEndpoints.listTopics, { cluster }),
+            queryKeys.of(clusterEndpoints.listGroups, { cluster }),
+            topic === undefined ? queryKeys.of(clusterEndpoints.listPartitions, { cluster }) : queryKeys.of(clusterEndpoints.listPartitions, { cluster, topic }),
+            topic === undefined ? queryKeys.of(clusterEndpoints.readRecords, { cluster }) : queryKeys.of(clusterEndpoints.readRecords, { cluster, topic }),
+          )
+        }),
+    },
+    { updates: [queryKeys.of(systemEndpoints.audit)], listen: () => stream.subscribe('audit', () => invalidate(queryKeys.of(systemEndpoints.audit))) },
   ]
+
+  const queryCache = queryClient.getQueryCache()
+  const observed = (prefix: QueryKey) => queryCache.findAll({ queryKey: prefix }).some((query) => query.getObserversCount() > 0)
+  const listening = new Map<Rule, () => void>()
+  const followObservers = () => {
+    for (const rule of rules) {
+      const wanted = rule.updates.some(observed)
+      const stop = listening.get(rule)
+      if (wanted && stop === undefined) listening.set(rule, rule.listen())
+      else if (!wanted && stop !== undefined) {
+        stop()
+        listening.delete(rule)
+      }
+    }
+  }
+  // Observers change many at a time while a page mounts: the rules are looked at once per burst.
+  let followScheduled = false
+  let stopped = false
+  const stopFollowing = queryCache.subscribe((event) => {
+    if (followScheduled || (event.type !== 'observerAdded' && event.type !== 'observerRemoved' && event.type !== 'removed')) return
+    followScheduled = true
+    queueMicrotask(() => {
+      followScheduled = false
+      if (!stopped) followObservers()
+    })
+  })
+  followObservers()
+  // The server no longer holds what this tab missed: everything may be stale.
+  const stopResync = stream.subscribe('resync', () => void queryClient.invalidateQueries())
   return () => {
+    stopped = true
     clearTimeout(timer)
-    for (const unsubscribe of unsubscribers) unsubscribe()
+    stopFollowing()
+    stopResync()
+    for (const stop of listening.values()) stop()
+    listening.clear()
   }
 }

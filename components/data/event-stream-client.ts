@@ -1,12 +1,17 @@
 import { endpointUrl } from '@/lib/api/client'
 import { systemEndpoints } from '@/lib/api/endpoints'
-import type { EventType } from '@/lib/api/events'
+import { EVENT_TYPES, type EventType } from '@/lib/api/events'
 
 /**
  * One EventSource per tab (UI.md §3), shared by every component through subscribe(). The browser's
  * EventSource reconnects by itself after a dropped connection and resumes with Last-Event-ID; when it gives
  * up (a non-200 answer: the session expired, the server restarted mid-handshake) this opens a new one after a
  * backoff and passes the last id in the query string, so nothing is missed either way.
+ *
+ * The stream carries only the event types someone listens to now. A failover of 10,000 partitions sends
+ * 20,000 `partition` events; a page that shows only the operation would still pay the browser's dispatch of
+ * each one (most of the wizard's main-thread time). When the wanted types change, the stream is opened again
+ * with the last id, so the server replays what the new types missed meanwhile (or says `resync`).
  */
 
 export type StreamStatus = 'connecting' | 'open' | 'disconnected'
@@ -15,6 +20,10 @@ export type EventListener = (data: unknown) => void
 
 const RECONNECT_MIN_MS = 1_000
 const RECONNECT_MAX_MS = 15_000
+/** Listeners come and go in bursts as a page mounts: one reopen for the burst, not one per listener. */
+export const REOPEN_AFTER_MS = 200
+/** Sent whatever is asked (the server's word that missed events are gone), so always listened to. */
+const ALWAYS: readonly EventType[] = ['resync']
 
 export class EventStreamClient {
   private source: EventSource | null = null
@@ -26,9 +35,9 @@ export class EventStreamClient {
   private reconnectDelayMs = RECONNECT_MIN_MS
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined
   private disconnectedSince: number | null = null
-  private stopped = false
-
-  constructor(private readonly types: readonly EventType[]) {}
+  private stopped = true
+  private openedTypes = ''
+  private reopenTimer: ReturnType<typeof setTimeout> | undefined
 
   start(): void {
     this.stopped = false
@@ -38,6 +47,8 @@ export class EventStreamClient {
   stop(): void {
     this.stopped = true
     clearTimeout(this.reconnectTimer)
+    clearTimeout(this.reopenTimer)
+    this.reopenTimer = undefined
     this.source?.close()
     this.source = null
   }
@@ -57,8 +68,7 @@ export class EventStreamClient {
       set = new Set()
       this.listeners.set(type, set)
     }
-    set.add(listener)
-    return () => set.delete(listener)
+    return this.addListener(set, listener)
   }
 
   /**
@@ -72,8 +82,38 @@ export class EventStreamClient {
       set = new Set()
       this.arrivalListeners.set(type, set)
     }
+    return this.addListener(set, listener)
+  }
+
+  /** The types the stream carries while the listeners of now stay: those with a listener, and `resync`. */
+  wantedTypes(): EventType[] {
+    const listened = (type: EventType) => (this.listeners.get(type)?.size ?? 0) > 0 || (this.arrivalListeners.get(type)?.size ?? 0) > 0
+    return EVENT_TYPES.filter((type) => ALWAYS.includes(type) || listened(type))
+  }
+
+  /** The types the open stream was asked for (comma-separated; empty before the first open). */
+  get streamTypes(): string {
+    return this.openedTypes
+  }
+
+  private addListener<T>(set: Set<T>, listener: T): () => void {
     set.add(listener)
-    return () => set.delete(listener)
+    this.wantedTypesMayHaveChanged()
+    return () => {
+      set.delete(listener)
+      this.wantedTypesMayHaveChanged()
+    }
+  }
+
+  private wantedTypesMayHaveChanged(): void {
+    if (this.stopped || this.reopenTimer !== undefined) return
+    this.reopenTimer = setTimeout(() => {
+      this.reopenTimer = undefined
+      // A source waiting to reconnect opens with the wanted types anyway.
+      if (this.stopped || this.source === null || this.wantedTypes().join(',') === this.openedTypes) return
+      this.source.close()
+      this.open()
+    }, REOPEN_AFTER_MS)
   }
 
   subscribeStatus = (listener: () => void): (() => void) => {
@@ -84,7 +124,9 @@ export class EventStreamClient {
   getStatus = (): StreamStatus => this.currentStatus
 
   private open(): void {
-    const url = endpointUrl(systemEndpoints.events, {}, { types: this.types.join(','), lastEventId: this.lastEventId })
+    const types = this.wantedTypes()
+    this.openedTypes = types.join(',')
+    const url = endpointUrl(systemEndpoints.events, {}, { types: this.openedTypes, lastEventId: this.lastEventId })
     const source = new EventSource(url, { withCredentials: true })
     this.source = source
     source.onopen = () => {
@@ -97,7 +139,7 @@ export class EventStreamClient {
       this.setStatus('disconnected')
       if (source.readyState === EventSource.CLOSED && !this.stopped) this.scheduleReconnect()
     }
-    for (const type of this.types) {
+    for (const type of types) {
       source.addEventListener(type, (event: MessageEvent<string>) => {
         if (event.lastEventId) this.lastEventId = event.lastEventId
         for (const listener of this.arrivalListeners.get(type) ?? []) listener()

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from '@tanstack/react-query'
 import { createContext, useContext, useEffect, useState, useSyncExternalStore, type ReactNode } from 'react'
-import { EVENT_TYPES, type EventType } from '@/lib/api/events'
+import type { EventType } from '@/lib/api/events'
 import { syncCacheWithEvents } from './cache-sync'
 import { EventStreamClient, type EventListener, type StreamStatus } from './event-stream-client'
 
@@ -11,7 +11,7 @@ const EventStreamContext = createContext<EventStreamClient | null>(null)
 /** Opens the tab's one event stream while someone is signed in; pages without a session get none. */
 export function EventStreamProvider({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const queryClient = useQueryClient()
-  const [client] = useState(() => new EventStreamClient(EVENT_TYPES))
+  const [client] = useState(() => new EventStreamClient())
   useEffect(() => {
     if (!enabled) return
     const stopSync = syncCacheWithEvents(queryClient, client)
