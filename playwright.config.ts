@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromiumLaunchOptions } from './e2e/support/chromium'
+import { chromiumLaunchOptions, traceMode } from './e2e/support/chromium'
 
 const port = Number(process.env.E2E_PORT ?? 3310)
 // Every run gets a fresh data dir so journeys never see state left by an earlier run.
@@ -25,7 +25,10 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     // lookAt (e2e/support/look.ts) saves the screenshots a person looks at; a failure gets one of its own.
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // Recording a trace of every journey, kept only for those that fail, cost 40–45 % of the browser's CPU
+    // (mirror-page.spec.ts: 34–42 CPU s against 21–23 s without). `npm test` turns it off (E2E_TRACE=off): no one
+    // opens a clean clone's trace; its failure keeps the screenshot and the error context.
+    trace: traceMode(),
     launchOptions: chromiumLaunchOptions,
   },
   projects: [
@@ -34,7 +37,10 @@ export default defineConfig({
     // A project's testIgnore replaces the config's, so the demo-mode folder is named again here.
     {
       name: 'phone',
-      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 } },
+      // At the Pixel's device scale (2.625) Chromium rasterised and the screenshots encoded 6.9 times the pixels of
+      // the same 390x844 layout, in software: the phone journeys cost about a seventh more CPU for sharper text
+      // alone. Layout, touch and the mobile user agent are the same at 1.
+      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 },
       // So do the checks that do not depend on the viewport (security headers, CSP), and tests tagged @wide-only:
       // functional journeys whose pages another test already shows at this size.
       testIgnore: [/\/demo\//, /api(-[a-z]+)*\.spec\.ts$/, /security-headers\.spec\.ts$/, /mirror-scale\.spec\.ts$/, /failover-reload\.spec\.ts$/],

@@ -58,7 +58,7 @@ test('a failing gate blocks until forced; forcing is in the audit log; a refusal
   ])
 })
 
-test('without forcing, the API refuses a failover whose lag gate fails, and names the gate', async ({ request }) => {
+test('without forcing, the API refuses a failover whose lag gate fails, and names the gate @wide-only', async ({ request }) => {
   const mirror = await laggingMirror(request)
   const response = await request.post(`/api/v1/mirrors/${mirror}/failover`, { headers: asOperator, data: { confirm: mirror, force: [] } })
   expect(response.status()).toBe(409)

@@ -5,7 +5,9 @@ cd "$(dirname "$0")/.."
 source scripts/lib/ensure.sh
 started_at=$SECONDS
 
-export CI="${CI:-}" NEXT_TELEMETRY_DISABLED=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# E2E_TRACE=off: a trace of every browser journey (kept for failures) is 40 % of the journeys' CPU, and no one
+# opens one from a clean clone's run (playwright.config.ts).
+export CI="${CI:-}" NEXT_TELEMETRY_DISABLED=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 E2E_TRACE="${E2E_TRACE:-off}"
 results=test-results/summary
 rm -rf "$results" && mkdir -p "$results"
 
@@ -28,15 +30,24 @@ trap 'exit 130' INT TERM
 # And how busy the machine's cores were during the step before (from /proc/stat): a phase that waits leaves them
 # idle, one that computes fills them, which says whether running it beside another would gain anything.
 cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8, $5 + $6 }' /proc/stat 2>/dev/null || echo "0 0"; }
+# And how much of that was this run's own work: the CPU seconds of the processes it started and waited for (bash's
+# `times`, children's line), so a busy machine is told apart from a heavy step.
+# (`times` runs in this shell, not in a $(...) subshell, whose children are its own.)
+children_cpu_file="$results/.times"
+children_cpu() { awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$children_cpu_file"; }
 step_ticks=
+step_children_cpu=0
 step() {
-  local now idle_now busy=""
+  local now idle_now busy="" own
   read -r now idle_now < <(cpu_ticks)
+  times > "$children_cpu_file"
+  own=$(children_cpu)
   if [ -n "$step_ticks" ]; then
     local total=$((now - ${step_ticks% *})) idle=$((idle_now - ${step_ticks#* }))
-    [ "$total" -gt 0 ] && busy=" (cores busy $(( 100 * (total - idle) / total )) % during the step before)"
+    [ "$total" -gt 0 ] && busy=" (cores busy $(( 100 * (total - idle) / total )) % during the step before; its own processes used $((own - step_children_cpu)) CPU s)"
   fi
   step_ticks="$now $idle_now"
+  step_children_cpu=$own
   echo; echo "==> $* (at $(( (SECONDS - started_at) / 60 ))m$(( (SECONDS - started_at) % 60 ))s)$busy"
 }
 # A port nothing listens on now: a server left over from an interrupted run must not fail this one (Playwright
@@ -63,15 +74,29 @@ if [ "$typecheck_status" != 0 ] || [ "$lint_status" != 0 ]; then
   echo "typecheck exit $typecheck_status, lint exit $lint_status" >&2
   exit 1
 fi
-step "unit tests"
-npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json"
-step "waiting for the Kafka clusters"
+# The integration tests mostly wait (on the brokers, on fsync): 30 % of the cores in a run of their own. They run
+# beside the unit tests, which fill the cores, once the brokers are up; the unit tests' output follows theirs.
+step "unit tests beside the integration tests (real Kafka brokers, once they are up)"
+npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" > "$results/unit.log" 2>&1 &
+unit_pid=$!
 kafka_status=0
 wait "$kafka_pid" || kafka_status=$?
+kafka_pid=
 cat "$results/kafka-start.log"
-[ "$kafka_status" = 0 ] || { echo "the Kafka clusters did not start (exit $kafka_status)" >&2; exit 1; }
-step "integration tests (real Kafka brokers)"
-npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json"
+integration_status=0
+if [ "$kafka_status" = 0 ]; then
+  npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" || integration_status=$?
+else
+  echo "the Kafka clusters did not start (exit $kafka_status)" >&2
+fi
+unit_status=0
+wait "$unit_pid" || unit_status=$?
+echo "--- unit tests"
+cat "$results/unit.log"
+if [ "$kafka_status" != 0 ] || [ "$integration_status" != 0 ] || [ "$unit_status" != 0 ]; then
+  echo "unit tests exit $unit_status, Kafka clusters exit $kafka_status, integration tests exit $integration_status" >&2
+  exit 1
+fi
 step "production build (type-checked above)"
 MIRRORBOARD_BUILD_SKIP_TYPECHECK=1 npx next build
 # The fuzzer has a time budget of its own and shares no port, file or timing-sensitive wait with the others, so it

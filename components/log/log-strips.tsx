@@ -320,7 +320,7 @@ const EMPTY_LOOK = {
 } as const
 
 function EmptyBox({ cell, selected }: { cell: LogCell; selected: boolean }) {
-  if (cell.empty === 'loading') return <div aria-hidden className="h-full animate-pulse rounded-sm bg-slate-100 dark:bg-slate-800" />
+  if (cell.empty === 'loading') return <div aria-hidden className="h-full motion-safe:animate-pulse rounded-sm bg-slate-100 dark:bg-slate-800" />
   return (
     <div
       className={`flex h-full items-center justify-center rounded-sm border border-dashed text-[10px] uppercase tracking-wide ${

@@ -109,12 +109,12 @@ export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorP
 export function MirrorHeaderSkeleton() {
   return (
     <div aria-hidden className="flex flex-col gap-2">
-      <div className="h-3 w-12 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="h-7 w-56 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="h-4 w-80 max-w-full animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="h-3 w-12 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="h-7 w-56 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="h-4 w-80 max-w-full motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
       <div className="mt-2 flex gap-1.5">
         {[0, 1, 2].map((index) => (
-          <div key={index} className="h-5 w-24 animate-pulse rounded-full bg-slate-200 dark:bg-slate-800" />
+          <div key={index} className="h-5 w-24 motion-safe:animate-pulse rounded-full bg-slate-200 dark:bg-slate-800" />
         ))}
       </div>
     </div>

@@ -18,11 +18,11 @@ function StateGraphPlaceholder() {
   return (
     <div aria-hidden>
       <div
-        className="w-full animate-pulse rounded-md bg-slate-200 dark:bg-slate-800"
+        className="w-full motion-safe:animate-pulse rounded-md bg-slate-200 dark:bg-slate-800"
         style={{ aspectRatio: `${CONTENT_WIDTH} / ${CONTENT_HEIGHT}`, minHeight: CONTENT_HEIGHT * MIN_ZOOM, maxHeight: CONTENT_HEIGHT }}
       />
-      <div className="mt-3 h-4 w-2/3 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="mt-2 h-5 w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="mt-3 h-4 w-2/3 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+      <div className="mt-2 h-5 w-1/2 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
     </div>
   )
 }

@@ -4,7 +4,7 @@ import { useStreamStatus } from '@/components/data/event-stream'
 
 const LOOK = {
   open: { dot: 'bg-emerald-500', label: 'Live', title: 'Live updates are connected' },
-  connecting: { dot: 'bg-slate-400 animate-pulse', label: 'Connecting', title: 'Connecting to live updates…' },
+  connecting: { dot: 'bg-slate-400 motion-safe:animate-pulse', label: 'Connecting', title: 'Connecting to live updates…' },
   disconnected: { dot: 'bg-red-500', label: 'Offline', title: 'Live updates are disconnected; reconnecting' },
 } as const
 

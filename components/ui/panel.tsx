@@ -23,5 +23,5 @@ export function Panel({ title, actions, children, className = '', id }: { title?
 }
 
 export function Skeleton({ className = '' }: { className?: string }) {
-  return <div aria-hidden className={`animate-pulse rounded bg-slate-200 dark:bg-slate-800 ${className}`} />
+  return <div aria-hidden className={`motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800 ${className}`} />
 }
