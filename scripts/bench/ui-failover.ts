@@ -110,8 +110,30 @@ async function taskSeconds(client: import('playwright-core').CDPSession): Promis
   return metrics.find((metric) => metric.name === 'TaskDuration')?.value ?? 0
 }
 
+interface BusySample {
+  at: number
+  taskSeconds: number
+}
+
+/**
+ * The main thread's busy time while the progress step shows (UI.md's budget is for that), sampled every
+ * 500 ms until `end` is visible: the first sample is taken once the progress heading is up, the last before the
+ * result renders, so the hand-over from the confirm step and the result's first render are not in it.
+ */
+async function sampleWhileProgressShows(page: Page, client: import('playwright-core').CDPSession, end: import('playwright-core').Locator): Promise<BusySample[]> {
+  const progress = page.getByRole('heading', { name: '5. Failing over' })
+  const samples: BusySample[] = []
+  const deadline = Date.now() + FAILOVER_TIMEOUT_MS
+  while (!(await end.isVisible())) {
+    if (Date.now() > deadline) throw new Error(`no result after ${FAILOVER_TIMEOUT_MS} ms`)
+    if (await progress.isVisible()) samples.push({ at: performance.now(), taskSeconds: await taskSeconds(client) })
+    await sleep(500)
+  }
+  return samples
+}
+
 /** One failover through the wizard: the confirm → result time the page shows, its busy share, the server's duration. */
-async function failOverThroughWizard(base: string, mirror: string): Promise<{ pageMs: number; busy: number; serverMs: number; transactions: number; stream: StreamProbe; finishedToEvent: number | null; finishedToDone: number }> {
+async function failOverThroughWizard(base: string, mirror: string): Promise<{ pageMs: number; busy: number; progressBusy: number; progressMs: number; serverMs: number; transactions: number; stream: StreamProbe; finishedToEvent: number | null; finishedToDone: number }> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] })
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
@@ -126,6 +148,7 @@ async function failOverThroughWizard(base: string, mirror: string): Promise<{ pa
     let transactions = NaN
     let started = 0
     let busyBefore = 0
+    let progressSamples: BusySample[] = []
     // A gate can turn between the dry run and the submit (an open transaction of the setup timing out on the
     // source leaves a record at risk for a moment): the engine refuses, the wizard stays on its step, and the
     // operator goes back to the gates and forces what failed, as this does.
@@ -141,7 +164,7 @@ async function failOverThroughWizard(base: string, mirror: string): Promise<{ pa
       if (process.env.UI_FAILOVER_PROFILE) await client.send('Profiler.enable').then(() => client.send('Profiler.start'))
       started = performance.now()
       await page.getByRole('button', { name: `Fail over ${mirror}` }).click()
-      await result.or(refused).first().waitFor({ timeout: FAILOVER_TIMEOUT_MS })
+      progressSamples = await sampleWhileProgressShows(page, client, result.or(refused).first())
       if (await result.isVisible()) break
       if (attempt === 3) throw new Error(`the failover was refused ${attempt} times: ${await page.locator('[role="alert"]').allInnerTexts()}`)
       console.log(`  (submit refused, attempt ${attempt}: ${(await refused.locator('xpath=..').innerText()).replace(/\s+/g, ' ').slice(0, 200)})`)
@@ -163,7 +186,10 @@ async function failOverThroughWizard(base: string, mirror: string): Promise<{ pa
     const finishedToEvent = stream.finishedAt === null ? null : stream.finishedAt - operation.finishedAt
     // Same machine, same clock: how long after the operation's own finishedAt the page showed the result.
     const finishedToDone = doneAt - operation.finishedAt
-    return { pageMs, busy: busy / (pageMs / 1000), serverMs: operation.finishedAt - operation.startedAt, transactions, stream, finishedToEvent, finishedToDone }
+    const first = progressSamples[0]
+    const last = progressSamples.at(-1)
+    const progressBusy = first !== undefined && last !== undefined && last.at > first.at ? (last.taskSeconds - first.taskSeconds) / ((last.at - first.at) / 1000) : NaN
+    return { pageMs, busy: busy / (pageMs / 1000), progressBusy, progressMs: first !== undefined && last !== undefined ? last.at - first.at : 0, serverMs: operation.finishedAt - operation.startedAt, transactions, stream, finishedToEvent, finishedToDone }
   } finally {
     await browser.close()
   }
@@ -176,6 +202,7 @@ export async function benchUiFailover(): Promise<BenchResult[]> {
     const pageMs: number[] = []
     const serverMs: number[] = []
     const busy: number[] = []
+    const progressBusy: number[] = []
     const lateness: number[] = []
     const setups: number[] = []
     let transactions = NaN
@@ -186,11 +213,12 @@ export async function benchUiFailover(): Promise<BenchResult[]> {
       pageMs.push(measured.pageMs)
       serverMs.push(measured.serverMs)
       busy.push(measured.busy)
+      progressBusy.push(measured.progressBusy)
       lateness.push(measured.finishedToDone)
       transactions = measured.transactions
       const { stream, finishedToEvent } = measured
       console.log(
-        `  (run ${run + 1}: page ${(measured.pageMs / 1000).toFixed(1)} s, server ${(measured.serverMs / 1000).toFixed(1)} s, busy ${(measured.busy * 100).toFixed(1)} %; ` +
+        `  (run ${run + 1}: page ${(measured.pageMs / 1000).toFixed(1)} s, server ${(measured.serverMs / 1000).toFixed(1)} s, busy ${(measured.busy * 100).toFixed(1)} % from confirm to result, ${(measured.progressBusy * 100).toFixed(1)} % over ${(measured.progressMs / 1000).toFixed(1)} s of progress; ` +
           `finished event ${finishedToEvent === null ? 'never seen' : `${(finishedToEvent / 1000).toFixed(1)} s after the server finished`}; ` +
           `done shown ${(measured.finishedToDone / 1000).toFixed(1)} s after it; ${stream.operationEvents} operation events, ${stream.opened} streams opened, ${stream.errors} stream errors, ${stream.resyncs} resyncs; ` +
           `received ${Object.entries(stream.counts).map(([type, count]) => `${count} ${type}`).join(', ')})`,
@@ -206,7 +234,8 @@ export async function benchUiFailover(): Promise<BenchResult[]> {
         baseline: { name: 'operation on the server', value: serverMedian },
         ratio: pageMedian / serverMedian,
       },
-      { name: 'same, main-thread busy per second of progress', value: median(busy) * 100, unit: '%', goal: '< 20 %' },
+      { name: 'same, main-thread busy per second while progress shows', value: median(progressBusy) * 100, unit: '%', goal: '< 20 %' },
+      { name: 'same, main-thread busy per second from confirm to result shown', value: median(busy) * 100, unit: '%' },
       { name: "same, result shown after the operation's finishedAt", value: median(lateness), unit: 'ms', goal: '~1 s' },
       { name: `setup: mirror of 10k partitions caught up (${runs} runs)`, value: median(setups), unit: 'ms' },
     ]
