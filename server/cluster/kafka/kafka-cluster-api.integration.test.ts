@@ -156,6 +156,25 @@ describe('Kafka clusters through the API', () => {
     expect((groups.body as { groups: unknown[] }).groups).toContainEqual({ groupId: 'km-billing', state: 'Empty', members: [], offsets: [{ topic: TOPIC, partition: 0, offset: 2, leaderEpoch: null }] })
   })
 
+  it("reads batches the broker compressed with each of Kafka's codecs (the topic's compression.type)", async () => {
+    for (const codec of ['snappy', 'lz4', 'zstd'] as const) {
+      const name = `km-${codec}-${RUN}`
+      const params = { cluster: 'kafka-a', topic: name }
+      const created = await callRoute(topicsRoute.POST, { method: 'POST', path: '/api/v1/clusters/kafka-a/topics', params: { cluster: 'kafka-a' }, body: { name, partitions: 1, configs: { 'compression.type': codec } } })
+      expect(created.status, JSON.stringify(created.body)).toBe(201)
+      // Sent uncompressed: the broker writes the batch in the topic's codec, with Kafka's own (Java) compressor.
+      const values = Array.from({ length: 20 }, (_, index) => `${codec} record ${index} `.repeat(20))
+      const produced = await callRoute(produceRoute.POST, { method: 'POST', path: `/api/v1/clusters/kafka-a/topics/${name}/records`, params, body: { partition: 0, records: values.map((value, index) => ({ key: `k${index}`, value, headers: { codec } })) } })
+      expect(produced.status, JSON.stringify(produced.body)).toBe(200)
+      const read = await callRoute(recordsRoute.GET, { path: `/api/v1/clusters/kafka-a/topics/${name}/partitions/0/records?fromOffset=0&limit=100`, params: { ...params, partition: '0' } })
+      expect(read.status, JSON.stringify(read.body)).toBe(200)
+      const entries = (read.body as { records: RecordEntry[] }).records
+      expect(entries.map((entry) => [entry.offset, entry.key, entry.value, entry.headers])).toEqual(values.map((value, index) => [index, `k${index}`, value, [{ key: 'codec', value: codec }]]))
+      const dumped = await dumpLogSegment(path.join(brokers.a.logDir, `${name}-0`, '00000000000000000000.log'), { lib: brokers.lib })
+      expect(dumped.batches.map((batch) => batch.compresscodec)).toEqual([codec])
+    }
+  })
+
   it('administers topics of the Kafka cluster: create, produce, configs, partitions, delete records, group offsets, delete', async () => {
     const name = `km-admin-${RUN}`
     const at = (suffix = '') => `/api/v1/clusters/kafka-a/topics/${name}${suffix}`

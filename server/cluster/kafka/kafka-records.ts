@@ -14,7 +14,7 @@ import { errorName, fetchRequest, ISOLATION_LEVEL } from './protocol'
 /**
  * The API's records view (API.md "Records response") of a Kafka partition: raw fetches from the leader at the
  * requested isolation level, decoded with the same batch codec as the embedded cluster, so markers and
- * producer ids read the same; compressed batches as ../batch-decompression.ts can open them (gzip). Mirroring
+ * producer ids read the same; compressed batches opened by ../batch-decompression.ts (all four codecs). Mirroring
  * never decompresses: batches are copied as they are.
  */
 
