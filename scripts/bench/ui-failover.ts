@@ -42,7 +42,10 @@ async function setUp(base: string, run: number): Promise<{ mirror: string; setup
   const source = `fo-source-${run}`
   const destination = `fo-destination-${run}`
   const mirror = `fo-${run}`
-  await call(base, 'POST', '/api/v1/clusters', { name: source, kind: 'embedded', brokers: 1 })
+  // The coordinator's longest timeout (Kafka's transaction.max.timeout.ms default): the setup takes minutes on a
+  // busy machine, and with the 60 s default the open transactions were aborted before the failover (212 of
+  // 1,000 left, or none).
+  await call(base, 'POST', '/api/v1/clusters', { name: source, kind: 'embedded', brokers: 1, transactionTimeoutMs: 15 * 60_000 })
   await call(base, 'POST', '/api/v1/clusters', { name: destination, kind: 'embedded', brokers: 1 })
   const topics = Array.from({ length: TOPICS }, (_, index) => `orders-${index}`)
   for (const topic of topics) await call(base, 'POST', `/api/v1/clusters/${source}/topics`, { name: topic, partitions: PARTITIONS_PER_TOPIC })
