@@ -14,6 +14,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { Kafka, logLevel } from 'kafkajs'
 import { clustersFile, defaultLibDir, kafkaMarkerJar, repoRoot, runDir } from './paths'
+import { makeTlsMaterial } from './tls-material'
 
 export const clusterNames = ['a', 'b'] as const
 export type ClusterName = (typeof clusterNames)[number]
@@ -29,8 +30,18 @@ export interface SaslListener {
 /** Test-only credentials of the SASL listener; they protect nothing but the auth tests' loopback broker. */
 const SASL_USER = { username: 'alice', password: 'alice-test-secret' }
 
+/** An SSL listener (cluster `a` only) that requires a client certificate, and the test material to reach it. */
+export interface TlsListener {
+  bootstrap: string
+  /** PEMs: the CA of the broker's and the client's certificates, the client certificate and its key. */
+  ca: string
+  clientCert: string
+  clientKey: string
+}
+
 export interface RunningCluster {
   sasl?: SaslListener
+  tls?: TlsListener
   bootstrap: string
   logDir: string
   pid: number
@@ -71,8 +82,14 @@ const toolJvmFlags = ['-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1']
 const clusterDir = (name: ClusterName): string => join(runDir, name)
 const pidFile = (name: ClusterName): string => join(clusterDir(name), 'broker.pid')
 
-function renderProperties(o: { brokerPort: number; controllerPort: number; dataDir: string; saslPort?: number }): string {
-  const sasl = o.saslPort === undefined ? '' : `,SASL_PLAINTEXT://127.0.0.1:${o.saslPort}`
+interface SslListenerFiles {
+  port: number
+  keystore: string
+  truststore: string
+}
+
+function renderProperties(o: { brokerPort: number; controllerPort: number; dataDir: string; saslPort?: number; ssl?: SslListenerFiles }): string {
+  const sasl = `${o.saslPort === undefined ? '' : `,SASL_PLAINTEXT://127.0.0.1:${o.saslPort}`}${o.ssl === undefined ? '' : `,SSL://127.0.0.1:${o.ssl.port}`}`
   return [
     'process.roles=broker,controller',
     'node.id=1',
@@ -81,7 +98,7 @@ function renderProperties(o: { brokerPort: number; controllerPort: number; dataD
     `advertised.listeners=PLAINTEXT://127.0.0.1:${o.brokerPort}${sasl}`,
     'controller.listener.names=CONTROLLER',
     'inter.broker.listener.name=PLAINTEXT',
-    `listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT${o.saslPort === undefined ? '' : ',SASL_PLAINTEXT:SASL_PLAINTEXT'}`,
+    `listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT${o.saslPort === undefined ? '' : ',SASL_PLAINTEXT:SASL_PLAINTEXT'}${o.ssl === undefined ? '' : ',SSL:SSL'}`,
     // Clients authenticate on the SASL listener only; brokers and controller keep PLAINTEXT among themselves.
     ...(o.saslPort === undefined
       ? []
@@ -90,6 +107,16 @@ function renderProperties(o: { brokerPort: number; controllerPort: number; dataD
           `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${SASL_USER.username}="${SASL_USER.password}";`,
           'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
           'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+        ]),
+    // Mutual TLS on the SSL listener: PEM stores (KIP-651), a client certificate signed by the test CA required.
+    ...(o.ssl === undefined
+      ? []
+      : [
+          'listener.name.ssl.ssl.keystore.type=PEM',
+          `listener.name.ssl.ssl.keystore.location=${o.ssl.keystore}`,
+          'listener.name.ssl.ssl.truststore.type=PEM',
+          `listener.name.ssl.ssl.truststore.location=${o.ssl.truststore}`,
+          'listener.name.ssl.ssl.client.auth=required',
         ]),
     `log.dirs=${o.dataDir}`,
     // A single node must host every internal topic itself.
@@ -304,13 +331,15 @@ interface Launched {
   exited: () => string | null
 }
 
-async function launch(name: ClusterName, lib: string, brokerPort: number, controllerPort: number, saslPort?: number): Promise<Launched> {
+async function launch(name: ClusterName, lib: string, brokerPort: number, controllerPort: number, saslPort?: number, sslPort?: number): Promise<Launched> {
   const dir = clusterDir(name)
   rmSync(dir, { recursive: true, force: true })
   const dataDir = join(dir, 'data')
   mkdirSync(dataDir, { recursive: true })
   const props = join(dir, 'server.properties')
-  writeFileSync(props, renderProperties({ brokerPort, controllerPort, dataDir, ...(saslPort === undefined ? {} : { saslPort }) }))
+  const tls = sslPort === undefined ? undefined : makeTlsMaterial(join(dir, 'tls'))
+  const ssl = tls === undefined || sslPort === undefined ? undefined : { port: sslPort, keystore: tls.brokerKeystore, truststore: tls.brokerTruststore }
+  writeFileSync(props, renderProperties({ brokerPort, controllerPort, dataDir, ...(saslPort === undefined ? {} : { saslPort }), ...(ssl === undefined ? {} : { ssl }) }))
   const clusterId = newClusterId()
   const classpath = join(lib, '*')
   // SCRAM credentials live in the cluster metadata: KRaft takes them at format time (KIP-900).
@@ -348,18 +377,21 @@ async function launch(name: ClusterName, lib: string, brokerPort: number, contro
       controllerPort,
       brokerLog,
       ...(saslPort === undefined ? {} : { sasl: { bootstrap: `127.0.0.1:${saslPort}`, ...SASL_USER, mechanisms: ['plain', 'scram-sha-256', 'scram-sha-512'] } }),
+      ...(tls === undefined ? {} : { tls: { bootstrap: `127.0.0.1:${sslPort}`, ca: tls.ca, clientCert: tls.clientCert, clientKey: tls.clientKey } }),
     },
   }
 }
 
 async function launchAll(lib: string, timeoutMs: number, log: (message: string) => void): Promise<Launched[]> {
-  // Two ports per cluster, and one more for cluster b's SASL listener.
-  const ports = await freePorts(clusterNames.length * 2 + 1)
+  // Two ports per cluster, one more for cluster b's SASL listener and one for cluster a's SSL listener.
+  const ports = await freePorts(clusterNames.length * 2 + 2)
   const launched: Launched[] = []
   let cancelled = false
   try {
     const results = await Promise.allSettled(
-      clusterNames.map((name, i) => launch(name, lib, ports[2 * i] ?? 0, ports[2 * i + 1] ?? 0, name === 'b' ? ports[2 * clusterNames.length] : undefined)),
+      clusterNames.map((name, i) =>
+        launch(name, lib, ports[2 * i] ?? 0, ports[2 * i + 1] ?? 0, name === 'b' ? ports[2 * clusterNames.length] : undefined, name === 'a' ? ports[2 * clusterNames.length + 1] : undefined),
+      ),
     )
     for (const result of results) if (result.status === 'fulfilled') launched.push(result.value)
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')

@@ -9,6 +9,8 @@ export interface TestCluster {
   clusterId: string
   /** Cluster `b` only: a SASL_PLAINTEXT listener and its one user (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512). */
   sasl?: { bootstrap: string; username: string; password: string; mechanisms: Array<'plain' | 'scram-sha-256' | 'scram-sha-512'> }
+  /** Cluster `a` only: an SSL listener requiring a client certificate, with the test CA and client material (PEM). */
+  tls?: { bootstrap: string; ca: string; clientCert: string; clientKey: string }
 }
 
 export interface TestClusters {
@@ -34,7 +36,8 @@ function readCluster(raw: unknown, name: string): TestCluster {
     throw new Error(`${clustersFile}: cluster "${name}" lacks bootstrap/logDir/clusterId`)
   }
   const sasl = record.sasl as TestCluster['sasl'] | undefined
-  return { bootstrap, logDir, clusterId, ...(sasl === undefined ? {} : { sasl }) }
+  const tls = record.tls as TestCluster['tls'] | undefined
+  return { bootstrap, logDir, clusterId, ...(sasl === undefined ? {} : { sasl }), ...(tls === undefined ? {} : { tls }) }
 }
 
 /** Connection details of the two clusters started by `npx tsx scripts/kafka/clusters.ts start`. */

@@ -34,4 +34,10 @@ ensure_chromium() {
 
 ensure_kafka_jars() {
   bash scripts/kafka/fetch.sh
+  # The test brokers' SSL listener gets its CA and certificates from the openssl CLI (scripts/kafka/tls-material.ts).
+  if ! command -v openssl >/dev/null; then
+    echo "==> installing Debian's openssl"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq openssl >/dev/null
+  fi
 }
