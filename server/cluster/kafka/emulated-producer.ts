@@ -141,12 +141,17 @@ export class EmulatedProducers {
     }
   }
 
-  /** Drops the producers of a partition (after a MIRROR_PID_RESET, or when the topic is rebuilt). */
-  async forget(tp: TopicPartition): Promise<void> {
+  /**
+   * Drops the transactional producers of a partition (after a MIRROR_PID_RESET); with `idempotent`, its
+   * idempotent producer too (the topic is rebuilt: its sequence numbers belong to the deleted log).
+   */
+  async forget(tp: TopicPartition, options: { idempotent?: true } = {}): Promise<void> {
     const prefix = `${tp.topic}/${tp.partition}/`
-    const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix))
+    const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix)).map(([key, entry]) => [key, entry.producer] as const)
     for (const [key] of gone) this.transactional.delete(key)
-    await Promise.allSettled(gone.map(([, entry]) => entry.producer.disconnect()))
+    const idempotent = options.idempotent ? this.idempotent.get(`${tp.topic}/${tp.partition}`) : undefined
+    if (idempotent) this.idempotent.delete(`${tp.topic}/${tp.partition}`)
+    await Promise.allSettled([...gone.map(([, producer]) => producer), ...(idempotent ? [idempotent] : [])].map((producer) => producer.disconnect()))
   }
 
   private transactionalIdOf(tp: TopicPartition, sourceProducerId: number): string {

@@ -3,7 +3,7 @@ import 'server-only'
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { splitBatches } from '@/lib/log/record-batch'
 import { ClusterError } from '../errors'
-import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription, TopicPartition } from '../ports'
+import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, TopicDescription, TopicPartition } from '../ports'
 import type { KafkaConnection } from './connection'
 import { EmulatedProducers } from './emulated-producer'
 import { emulationNotes, type EmulationNotes } from './emulation-notes'
@@ -14,6 +14,7 @@ import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
+import { WriteDenyAcls } from './write-deny-acls'
 
 /**
  * The MirrorHost port on a real Kafka cluster, by emulation (DESIGN.md §5; every point is also in
@@ -23,7 +24,9 @@ import { scanControlRecord } from './control-scan'
  * (offset-translation.ts), the leader epoch the engine bumps, the epoch cache of the mirrored batches, open
  * transactions and MIRROR_PID_RESETs are recorded in the destination's state topic (kafka-state-topic.ts).
  * What a client cannot do is refused with a coded reason: truncating below the log end (failback rebuilds the
- * topic instead). Read-only is detected: a log end that moved without our produce fails the partition.
+ * topic instead: rebuildNeeded / rebuildTopic). Read-only is enforced by a DENY WRITE ACL where the cluster has
+ * an authorizer (write-deny-acls.ts), and detected in any case: a log end that moved without our produce fails
+ * the partition.
  */
 export class KafkaMirrorHost implements MirrorHost {
   private loading: Promise<void> | null = null
@@ -31,7 +34,7 @@ export class KafkaMirrorHost implements MirrorHost {
   private readonly partitions = new Map<string, PartitionEmulation>()
   private readonly locks = new Map<string, Promise<unknown>>()
   private readonly producers: EmulatedProducers
-  private authorizer: 'absent' | 'present' | 'unknown' = 'unknown'
+  private readonly acls: WriteDenyAcls
 
   constructor(
     readonly name: string,
@@ -41,6 +44,7 @@ export class KafkaMirrorHost implements MirrorHost {
     private readonly state: KafkaStateTopic,
   ) {
     this.producers = new EmulatedProducers((suffix) => connection.client(suffix), `mirrorboard-${name}`, (tp) => this.brokerHighWatermark(tp))
+    this.acls = new WriteDenyAcls(connection.admin)
   }
 
   // ---- state ----
@@ -71,10 +75,7 @@ export class KafkaMirrorHost implements MirrorHost {
       else this.partitions.delete(`${name}-${index}`)
     }
     for (const e of this.partitions.values()) if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
-    this.authorizer = await this.connection.admin.describeAcls({ resourceType: 1, permissionType: 1, operation: 1, resourcePatternType: 1 }).then(
-      () => 'present' as const,
-      (error: unknown) => ((error as { type?: string }).type === 'SECURITY_DISABLED' ? ('absent' as const) : ('unknown' as const)),
-    )
+    await this.acls.load()
   }
 
   /**
@@ -145,7 +146,9 @@ export class KafkaMirrorHost implements MirrorHost {
     if (e.readOnlyViolation === null) {
       const actual = await this.brokerHighWatermark(e)
       if (actual !== e.destinationLogEndOffset) {
-        e.readOnlyViolation = `the destination log end is ${actual}, the mirror last produced up to ${e.destinationLogEndOffset}: another client wrote to (or deleted from) the read-only mirror topic (${this.authorizer === 'present' ? 'DENY WRITE ACLs are not applied by this version' : 'the cluster has no authorizer'}, so read-only is detected, not enforced)`
+        const guard = this.acls.guardOf(e.topic)
+        const why = guard.kind === 'acl' ? 'the DENY WRITE ACL refuses other clients, but a super user bypasses it' : `${guard.reason}, so read-only is detected, not enforced`
+        e.readOnlyViolation = `the destination log end is ${actual}, the mirror last produced up to ${e.destinationLogEndOffset}: another client wrote to (or deleted from) the read-only mirror topic (${why})`
         await this.persist([{ partition: e }])
       }
     }
@@ -209,7 +212,17 @@ export class KafkaMirrorHost implements MirrorHost {
     return this.overlayPartition(tp.topic, await this.source.describePartition(tp))
   }
 
+  /**
+   * A topic this host does not mirror into (a failback's old source, before its rebuild): its log and leader
+   * epochs are the broker's own, so the truncation plan asks the broker (OffsetForLeaderEpoch).
+   */
+  private async isForeign(topic: string): Promise<boolean> {
+    await this.ready()
+    return !this.topics.has(topic)
+  }
+
   async latestEpoch(tp: TopicPartition): Promise<number> {
+    if (await this.isForeign(tp.topic)) return (await this.source.endOffsetForEpoch(tp, (await this.source.describePartition(tp)).leaderEpoch)).leaderEpoch
     return new LeaderEpochCache((await this.partitionOf(tp)).epochs).latestEpoch()
   }
 
@@ -218,6 +231,7 @@ export class KafkaMirrorHost implements MirrorHost {
   }
 
   async endOffsetForEpoch(tp: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset> {
+    if (await this.isForeign(tp.topic)) return this.source.endOffsetForEpoch(tp, leaderEpoch)
     const e = await this.partitionOf(tp)
     return new LeaderEpochCache(e.epochs).endOffsetFor(leaderEpoch, e.logEndOffset)
   }
@@ -261,9 +275,9 @@ export class KafkaMirrorHost implements MirrorHost {
    * for one mirror partition (null when it is not one). Synchronous, from memory: the API reads it per request.
    */
   emulationNotes(tp?: TopicPartition): EmulationNotes | null {
-    if (!tp) return emulationNotes({ authorizer: this.authorizer })
+    if (!tp) return emulationNotes({ authorizer: this.acls.authorizer })
     const partition = this.partitions.get(`${tp.topic}-${tp.partition}`)
-    return partition ? emulationNotes({ partition, authorizer: this.authorizer }) : null
+    return partition ? emulationNotes({ partition, authorizer: this.acls.authorizer, guard: this.acls.guardOf(tp.topic), readOnly: this.topics.get(tp.topic)?.readOnly ?? false }) : null
   }
 
   // ---- topics ----
@@ -279,7 +293,46 @@ export class KafkaMirrorHost implements MirrorHost {
     const partitions = created.partitions.map((p) => emptyPartitionEmulation(spec.name, p.partition, p.highWatermark, p.leaderEpoch))
     for (const p of partitions) this.partitions.set(`${spec.name}-${p.partition}`, p)
     await this.persist([{ topic }, ...partitions.map((partition) => ({ partition }))])
+    await this.acls.deny(spec.name)
     return this.overlayTopic(created)
+  }
+
+  /** Records the broker holds that the plan removes, or that this host did not mirror itself (MirrorHost.rebuildNeeded). */
+  async rebuildNeeded(topic: string, plan: readonly RebuildPlanEntry[]): Promise<boolean> {
+    await this.ready()
+    const [real] = await this.source.describeTopics([topic])
+    if (!real) return false
+    const t = this.topics.get(topic)
+    if (!t || t.brokerTopicId !== real.topicId) return real.partitions.some((p) => p.highWatermark > p.logStartOffset)
+    return plan.some((entry) => entry.recordsToRemove > 0)
+  }
+
+  /**
+   * Failback truncation by rebuild (MirrorHost.rebuildTopic): the topic is deleted and created again (same
+   * partitions, replication factor and configs), then held as an empty read-only mirror topic starting at
+   * offset 0; PREPARING mirrors it from the source's log start. The destination producers of its partitions
+   * go with it (their sequence numbers belong to the deleted log). What each partition lost is noted.
+   */
+  async rebuildTopic(topic: string, spec: { topicId: string; mirror: string; plan: readonly RebuildPlanEntry[] }): Promise<void> {
+    await this.ready()
+    const [real] = await this.source.describeTopics([topic])
+    if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
+    await Promise.all(real.partitions.map(({ partition }) => this.producers.forget({ topic, partition }, { idempotent: true })))
+    await this.acls.allow(topic)
+    const created = await this.admin.recreateTopic(topic)
+    await this.source.metadata.refresh([topic])
+    const t: TopicEmulation = { topic, topicId: spec.topicId, brokerTopicId: created.topicId, mirror: spec.mirror, readOnly: true }
+    this.topics.set(topic, t)
+    const at = Date.now()
+    const partitions = created.partitions.map((p) => {
+      const planned = spec.plan.find((entry) => entry.partition === p.partition)
+      const e = emptyPartitionEmulation(topic, p.partition, p.highWatermark, p.leaderEpoch)
+      e.rebuild = { at, mirror: spec.mirror, truncateTo: planned?.truncateTo ?? null, recordsRemoved: planned?.recordsToRemove ?? 0 }
+      this.partitions.set(`${topic}-${p.partition}`, e)
+      return e
+    })
+    await this.persist([{ topic: t }, ...partitions.map((partition) => ({ partition }))])
+    await this.acls.deny(topic)
   }
 
   async createMirrorPartitions(topic: string, totalCount: number): Promise<void> {
@@ -303,6 +356,8 @@ export class KafkaMirrorHost implements MirrorHost {
     t = { ...t, readOnly, mirror }
     this.topics.set(topic, t)
     await this.persist([{ topic: t }])
+    if (readOnly) await this.acls.deny(topic)
+    else await this.acls.allow(topic)
   }
 
   // ---- the mirror path ----
