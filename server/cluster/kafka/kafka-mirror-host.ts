@@ -191,6 +191,15 @@ export class KafkaMirrorHost implements MirrorHost {
     }
   }
 
+  /** The topic id each emulated mirror topic keeps (the source's), for the cluster as a source (KafkaSourceCluster.describeTopics). */
+  async keptTopicIds(descriptions: TopicDescription[]): Promise<TopicDescription[]> {
+    await this.ready()
+    return descriptions.map((d) => {
+      const t = this.topics.get(d.name)
+      return t && t.brokerTopicId === d.topicId ? { ...d, topicId: t.topicId } : d
+    })
+  }
+
   /** Marks the mirror topics among broker descriptions read-only with their mirror, leaving the broker's offsets. */
   async flagMirrorTopics(descriptions: TopicDescription[]): Promise<TopicDescription[]> {
     await this.ready()
@@ -202,7 +211,7 @@ export class KafkaMirrorHost implements MirrorHost {
 
   async describeTopics(topics?: string[]): Promise<TopicDescription[]> {
     await this.ready()
-    const described = await this.source.describeTopics(topics?.filter((t) => t !== STATE_TOPIC))
+    const described = await this.source.describeBrokerTopics(topics?.filter((t) => t !== STATE_TOPIC))
     // A topic deleted and created again by someone else is not the mirror topic any more.
     return described.filter((t) => t.name !== STATE_TOPIC).map((t) => (this.topics.get(t.name)?.brokerTopicId === t.topicId ? this.overlayTopic(t) : t))
   }
@@ -284,7 +293,7 @@ export class KafkaMirrorHost implements MirrorHost {
 
   async createMirrorTopic(spec: { name: string; topicId: string; partitions: number; replicationFactor?: number; configs?: Record<string, string>; mirror: string }): Promise<TopicDescription> {
     await this.ready()
-    const existing = await this.source.describeTopics()
+    const existing = await this.source.describeBrokerTopics()
     const taken = [...this.topics.values()].find((t) => t.topicId === spec.topicId && existing.some((d) => d.name === t.topic && d.topicId === t.brokerTopicId))
     if (taken) throw new ClusterError('CONFLICT', `topic id ${spec.topicId} is already mirrored into ${taken.topic}`, { details: { topic: taken.topic, topicId: spec.topicId } })
     const created = await this.admin.createTopic({ name: spec.name, partitions: spec.partitions, ...(spec.replicationFactor === undefined ? {} : { replicationFactor: spec.replicationFactor }), configs: spec.configs ?? {} })
@@ -300,7 +309,7 @@ export class KafkaMirrorHost implements MirrorHost {
   /** Records the broker holds that the plan removes, or that this host did not mirror itself (MirrorHost.rebuildNeeded). */
   async rebuildNeeded(topic: string, plan: readonly RebuildPlanEntry[]): Promise<boolean> {
     await this.ready()
-    const [real] = await this.source.describeTopics([topic])
+    const [real] = await this.source.describeBrokerTopics([topic])
     if (!real) return false
     const t = this.topics.get(topic)
     if (!t || t.brokerTopicId !== real.topicId) return real.partitions.some((p) => p.highWatermark > p.logStartOffset)
@@ -315,7 +324,7 @@ export class KafkaMirrorHost implements MirrorHost {
    */
   async rebuildTopic(topic: string, spec: { topicId: string; mirror: string; plan: readonly RebuildPlanEntry[] }): Promise<void> {
     await this.ready()
-    const [real] = await this.source.describeTopics([topic])
+    const [real] = await this.source.describeBrokerTopics([topic])
     if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
     await Promise.all(real.partitions.map(({ partition }) => this.producers.forget({ topic, partition }, { idempotent: true })))
     await this.acls.allow(topic)
@@ -336,7 +345,7 @@ export class KafkaMirrorHost implements MirrorHost {
   }
 
   async createMirrorPartitions(topic: string, totalCount: number): Promise<void> {
-    const [current] = await this.source.describeTopics([topic])
+    const [current] = await this.source.describeBrokerTopics([topic])
     if (!current) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
     if (totalCount > current.partitions.length) await this.admin.createPartitions(topic, totalCount)
   }
@@ -349,7 +358,7 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.ready()
     let t = this.topics.get(topic)
     if (!t) {
-      const [real] = await this.source.describeTopics([topic])
+      const [real] = await this.source.describeBrokerTopics([topic])
       if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
       t = { topic, topicId: real.topicId, brokerTopicId: real.topicId, mirror, readOnly }
     }
