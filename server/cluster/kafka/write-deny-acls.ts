@@ -9,8 +9,13 @@ export type TopicWriteGuard = { kind: 'acl' } | { kind: 'detected'; reason: stri
 
 const DENY_EVERYONE = { principal: 'User:*', host: '*', operation: AclOperationTypes.WRITE, permissionType: AclPermissionTypes.DENY } as const
 
-function denyWriteAcl(topic: string) {
-  return { resourceType: AclResourceTypes.TOPIC, resourceName: topic, resourcePatternType: ResourcePatternTypes.LITERAL, ...DENY_EVERYONE }
+/** WRITE stops produces; DELETE stops DeleteRecords and topic deletion, which WRITE does not cover. */
+function denyAcls(topic: string) {
+  const pattern = { resourceType: AclResourceTypes.TOPIC, resourceName: topic, resourcePatternType: ResourcePatternTypes.LITERAL }
+  return [
+    { ...pattern, ...DENY_EVERYONE },
+    { ...pattern, ...DENY_EVERYONE, operation: AclOperationTypes.DELETE },
+  ]
 }
 
 function messageOf(error: unknown): string {
@@ -19,8 +24,8 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Read-only by ACL where the cluster has an authorizer (DESIGN.md §5): a DENY WRITE for `User:*` on each mirror
- * topic while it is read-only, removed when it becomes writable (STOPPED, failover). Super users bypass ACLs, so
+ * Read-only by ACL where the cluster has an authorizer (DESIGN.md §5): a DENY WRITE (and DELETE) for `User:*` on
+ * each mirror topic while it is read-only, removed when it becomes writable (STOPPED, failover). Super users bypass ACLs, so
  * the mirror's own produces pass when its principal is one (a DENY beats every ALLOW in Kafka: a principal that is
  * not a super user would refuse its own writes, TOPIC_AUTHORIZATION_FAILED); their writes, and every write on a
  * cluster without an authorizer, are still detected (log end moved without our produce). The ACLs live in the
@@ -54,7 +59,7 @@ export class WriteDenyAcls {
   async deny(topic: string): Promise<void> {
     if (this.state !== 'present' || this.guards.get(topic)?.kind === 'acl') return
     try {
-      await this.admin.createAcls({ acl: [denyWriteAcl(topic)] })
+      await this.admin.createAcls({ acl: denyAcls(topic) })
       this.guards.set(topic, { kind: 'acl' })
     } catch (error) {
       this.guards.set(topic, { kind: 'detected', reason: `the DENY WRITE ACL was refused (${messageOf(error)})` })
@@ -64,7 +69,7 @@ export class WriteDenyAcls {
   /** Lets every client write again (the topic left read-only, or is deleted for a rebuild). */
   async allow(topic: string): Promise<void> {
     if (this.state !== 'present' || this.guards.get(topic)?.kind !== 'acl') return
-    await this.admin.deleteAcls({ filters: [denyWriteAcl(topic)] })
+    await this.admin.deleteAcls({ filters: denyAcls(topic) })
     this.guards.delete(topic)
   }
 }
