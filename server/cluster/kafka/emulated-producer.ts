@@ -154,6 +154,18 @@ export class EmulatedProducers {
     await Promise.allSettled([...gone.map(([, producer]) => producer), ...(idempotent ? [idempotent] : [])].map((producer) => producer.disconnect()))
   }
 
+  /**
+   * A new idempotent producer (a new producer id) for the partition: after a produce whose answer was lost, the
+   * old one would send its next batch with the sequence the broker already holds, and the broker would answer
+   * it as a duplicate without writing it.
+   */
+  async renewIdempotent(tp: TopicPartition): Promise<void> {
+    const key = `${tp.topic}/${tp.partition}`
+    const producer = this.idempotent.get(key)
+    this.idempotent.delete(key)
+    await producer?.disconnect().catch(() => undefined)
+  }
+
   private transactionalIdOf(tp: TopicPartition, sourceProducerId: number): string {
     return `${this.idPrefix}-${tp.topic}-${tp.partition}-${sourceProducerId}`
   }

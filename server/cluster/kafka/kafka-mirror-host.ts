@@ -14,6 +14,7 @@ import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
+import { acknowledgedLate } from './unacknowledged-produce'
 import { WriteDenyAcls } from './write-deny-acls'
 
 /**
@@ -141,10 +142,10 @@ export class KafkaMirrorHost implements MirrorHost {
     return (await this.source.offsets.of([tp])).get(`${tp.topic}-${tp.partition}`)!.highWatermark
   }
 
-  /** Read-only without an authorizer: a broker log end beyond our last produce was written by someone else. */
-  private async checkUntouched(e: PartitionEmulation): Promise<void> {
+  /** A broker log end beyond our last produce was written by someone else (no authorizer, or a super user). */
+  private async checkUntouched(e: PartitionEmulation, brokerEnd?: number): Promise<void> {
     if (e.readOnlyViolation === null) {
-      const actual = await this.brokerHighWatermark(e)
+      const actual = brokerEnd ?? (await this.brokerHighWatermark(e))
       if (actual !== e.destinationLogEndOffset) {
         const guard = this.acls.guardOf(e.topic)
         const why = guard.kind === 'acl' ? 'the DENY WRITE ACL refuses other clients, but a super user bypasses it' : `${guard.reason}, so read-only is detected, not enforced`
@@ -384,12 +385,27 @@ export class KafkaMirrorHost implements MirrorHost {
       if (highest > e.leaderEpoch) {
         throw new ClusterError('MIRROR_LEADER_EPOCH_EXCEEDED', `batch epoch ${highest} is above the leader epoch ${e.leaderEpoch} of ${tp.topic}-${tp.partition}`)
       }
-      await this.checkUntouched(e)
       const translation = new OffsetTranslation(e.translation)
       const epochs = new LeaderEpochCache(e.epochs)
+      const pending = batches.map(({ header, position }) => ({ header, bytes: records.subarray(position, position + header.sizeInBytes) }))
+      const brokerEnd = e.readOnlyViolation === null ? await this.brokerHighWatermark(tp) : e.destinationLogEndOffset
+      const late = await acknowledgedLate(this.source, tp, e.destinationLogEndOffset, brokerEnd, pending)
+      for (const { header, baseOffset, records: placed } of late) {
+        for (const r of placed) translation.record(r.sourceOffset, r.destinationOffset)
+        e.destinationLogEndOffset = baseOffset + placed.length
+        if (header.partitionLeaderEpoch >= 0) epochs.assign(header.partitionLeaderEpoch, header.baseOffset)
+        e.logEndOffset = header.lastOffset + 1
+        translation.record(e.logEndOffset, e.destinationLogEndOffset)
+      }
+      if (late.length > 0) {
+        note(e, late[0]!.header.baseOffset, `source batches ${late[0]!.header.baseOffset}–${late.at(-1)!.header.lastOffset} were already on the broker (a produce whose answer was lost): kept, not produced again`)
+        e.translation = translation.entries()
+        e.epochs = epochs.entries()
+        await this.producers.renewIdempotent(tp)
+      }
+      await this.checkUntouched(e, brokerEnd)
       try {
-        for (const { header, position } of batches) {
-          const batch = records.subarray(position, position + header.sizeInBytes)
+        for (const { header, bytes: batch } of pending.slice(late.length)) {
           if (header.isControl) await this.mirrorControlBatch(tp, e, translation, batch, header)
           else {
             if (header.isTransactional && !e.openTransactions.some((t) => t.producerId === header.producerId)) {
