@@ -1,5 +1,5 @@
 import 'server-only'
-// Over 400 lines on purpose: the MirrorHost port's 25 methods all read or update one per-partition emulation state under one per-partition lock; split across files, that state and lock would have to be shared.
+// Over 400 lines on purpose: the MirrorHost port's 27 methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; split across files, that state and lock would have to be shared.
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { splitBatches } from '@/lib/log/record-batch'
 import { ClusterError } from '../errors'
