@@ -20,7 +20,7 @@ export function emulationNotes(input: { partition?: PartitionEmulation; authoriz
     add('DESTINATION_TRANSACTIONS', 'Each open source transaction is reproduced by a destination transaction of its own (per source producer and partition), committed or aborted when the source marker is mirrored, aborted at failover.')
     add('STATE_TOPIC', `Mirror state is kept in the compacted topic ${STATE_TOPIC} on the destination cluster.`)
     if (input.authorizer === 'present') {
-      add('READ_ONLY_ENFORCED', 'The cluster has an authorizer: writes by other clients are refused by ACL (a DENY WRITE for User:* on each mirror topic while it is read-only, removed at failover or stop). Super users bypass ACLs: their writes are detected (log end moved without our produce) and fail the partition.')
+      add('READ_ONLY_ENFORCED', 'The cluster has an authorizer: writes by other clients are refused by ACL (DENY WRITE and DELETE for User:* on each mirror topic while it is read-only, removed at failover or stop). Super users bypass ACLs: their writes are detected (log end moved without our produce) and fail the partition.')
     } else {
       add('READ_ONLY_DETECTED', 'The cluster has no authorizer: writes by other clients cannot be refused; they are detected (log end moved without our produce) and fail the partition.')
     }
@@ -32,7 +32,7 @@ export function emulationNotes(input: { partition?: PartitionEmulation; authoriz
   else add('OFFSETS_TRANSLATED', `Offsets differ from the source's: a translation table of ${p.translation.length} segment(s) is kept in the mirror state, and group offset sync uses it.`)
   add('LEADER_EPOCH_RECORDED', `Leader epoch ${p.leaderEpoch} is recorded in the mirror state (a client cannot raise the broker's epoch).`)
   if (input.readOnly && input.guard) {
-    if (input.guard.kind === 'acl') add('READ_ONLY_ENFORCED', 'Writes by other clients are refused by ACL (DENY WRITE for User:* on this topic); a super user\'s write is detected.')
+    if (input.guard.kind === 'acl') add('READ_ONLY_ENFORCED', 'Writes by other clients are refused by ACL (DENY WRITE and DELETE for User:* on this topic); a super user\'s write is detected.')
     else add('READ_ONLY_DETECTED', `Writes by other clients are detected, not refused: ${input.guard.reason}.`)
   }
   if (p.rebuild !== null) {
