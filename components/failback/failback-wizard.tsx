@@ -11,7 +11,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
 import { isApiError } from '@/lib/api/errors'
 import type { Mirror } from '@/lib/api/mirrors'
-import { exportRanges, failbackTotals, isValidMirrorName } from '@/lib/failover/failback'
+import { exportRanges, failbackTotals, isValidMirrorName, rebuiltTopics } from '@/lib/failover/failback'
 import { canContinue, canCreate, FAILBACK_STEP_LABELS, FAILBACK_STEPS, failbackReducer, initialFailbackState, type FailbackStep } from '@/lib/failover/failback-states'
 import { formatCount } from '@/lib/ui/format'
 import { ExportRemovedRecords } from './export-removed-records'
@@ -69,6 +69,7 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
   }
 
   const totals = plan.data ? failbackTotals(plan.data.partitions) : null
+  const rebuilt = plan.data ? rebuiltTopics(plan.data.partitions) : []
   const starts = new Map(logStarts.partitions.map((partition) => [`${partition.topic}\u0000${partition.partition}`, partition.logStartOffset]))
   const ranges = plan.data ? exportRanges(plan.data.partitions, starts) : []
   const splitBrainRecords = mirror.splitBrain?.recordsWritten ?? 0
@@ -135,6 +136,13 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
                   ⚠ {formatCount(splitBrainRecords)} of these records were written to <span className="font-mono">{mirror.sourceCluster}</span> after the failover: the failback truncates them away. Export them first.
                 </p>
               )}
+              {rebuilt.length > 0 && (
+                <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-50" data-testid="failback-rebuild">
+                  ▲ <span className="font-mono">{mirror.sourceCluster}</span> is a Kafka cluster, which no client can truncate: the failback <strong>rebuilds</strong>{' '}
+                  {rebuilt.length === 1 ? 'topic' : 'topics'} <span className="font-mono">{rebuilt.join(', ')}</span>. Each is deleted and created again (same partitions and configs), then
+                  mirrored back from <span className="font-mono">{mirror.destinationCluster}</span> from its log start; the records below are lost.
+                </p>
+              )}
               <SplitBrainNotice mirror={mirror.name} />
               <ExportRemovedRecords cluster={mirror.sourceCluster} ranges={ranges} total={totals.recordsToRemove} fileName={`failback-${state.reverseName}-removed-records.ndjson`} />
               <TruncationTable linkMirror={mirror.name} entries={plan.data.partitions} oldSource={mirror.sourceCluster} newSource={mirror.destinationCluster} before />
@@ -152,7 +160,8 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
               {state.refusal !== null && <ErrorPanel error={refusalError} title="The failback was refused" />}
               <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
                 This creates mirror <span className="font-mono font-semibold">{state.reverseName}</span> from <span className="font-mono">{mirror.destinationCluster}</span> to{' '}
-                <span className="font-mono">{mirror.sourceCluster}</span>: {formatCount(totals.partitionsTruncated)} partitions of <span className="font-mono">{mirror.sourceCluster}</span> are cut back and{' '}
+                <span className="font-mono">{mirror.sourceCluster}</span>: {formatCount(totals.partitionsTruncated)} partitions of <span className="font-mono">{mirror.sourceCluster}</span> are cut back
+                {rebuilt.length > 0 ? ` (${rebuilt.length === 1 ? 'its topic is' : `${formatCount(rebuilt.length)} topics are`} rebuilt: deleted, created again and mirrored back)` : ''} and{' '}
                 {formatCount(totals.recordsToRemove)} records are removed for good, then its topics are read-only mirror topics.
               </p>
               <div>

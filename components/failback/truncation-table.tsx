@@ -46,7 +46,10 @@ export function TruncationTable({ linkMirror, entries, oldSource, newSource, bef
             {shown.map((entry) => (
               <tr key={`${entry.topic}-${entry.partition}`} data-partition={`${entry.topic}-${entry.partition}`}>
                 <PartitionLinkCell mirror={linkMirror} topic={entry.topic} partition={entry.partition} />
-                <td className="px-3 py-2 text-right font-mono tabular-nums">{entry.truncateTo === null ? 'whole log' : `✂ ${formatOffset(entry.truncateTo)}`}</td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">
+                  {entry.truncateTo === null ? 'whole log' : `✂ ${formatOffset(entry.truncateTo)}`}
+                  {entry.rebuild === true && <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 font-sans text-[11px] font-medium text-amber-950 dark:bg-amber-900 dark:text-amber-50">rebuild</span>}
+                </td>
                 <td className={`px-3 py-2 text-right tabular-nums ${entry.recordsToRemove > 0 ? 'font-semibold text-red-800 dark:text-red-300' : ''}`}>{formatCount(entry.recordsToRemove)}</td>
                 <td className="px-3 py-2 text-right font-mono tabular-nums">
                   {entry.lastMirrorPosition === null ? '–' : `epoch ${entry.lastMirrorPosition.epoch} · ${formatOffset(entry.lastMirrorPosition.offset)}`}

@@ -71,6 +71,7 @@ export const EmulationNote = z.object({
     'PRODUCED_IN_SOURCE_ORDER',
     'DESTINATION_TRANSACTIONS',
     'STATE_TOPIC',
+    'READ_ONLY_ENFORCED',
     'READ_ONLY_DETECTED',
     'READ_ONLY_VIOLATED',
     'TRUNCATION_BY_REBUILD',
@@ -140,6 +141,13 @@ export const TruncationPlanEntry = z.object({
   reason: z.string().optional(),
   /** Which case of the truncation decision applied (lib/mirror/truncation.ts). */
   basis: z.string().optional(),
+  /**
+   * The destination cannot truncate a log (a Kafka cluster, by emulation): its topic is deleted, created again
+   * and mirrored from the source's log start; what truncateTo/recordsToRemove describe is lost.
+   */
+  rebuild: z.boolean().optional(),
+  /** Why the rebuild, and what it does, in the operator's words. */
+  emulation: z.string().optional(),
 })
 export const TruncationPlan = z.object({ mirror: Name, partitions: z.array(TruncationPlanEntry) })
 export type TruncationPlan = z.infer<typeof TruncationPlan>

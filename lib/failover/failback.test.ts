@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareLogEnds, defaultReverseMirrorName, exportLine, exportRanges, failbackProgress, failbackTotals, isValidMirrorName, recordsInRange } from './failback'
+import { compareLogEnds, defaultReverseMirrorName, exportLine, exportRanges, failbackProgress, failbackTotals, isValidMirrorName, rebuiltTopics, recordsInRange } from './failback'
 
 // The worked example's failback: the old source is cut back to 3, losing COMMIT 3, Y at 4 and Z at 5.
 const workedExample = { topic: 'orders', partition: 0, truncateTo: 3, recordsToRemove: 3, lastMirrorPosition: { epoch: 0, offset: 3 } }
@@ -56,5 +56,13 @@ describe('failbackProgress and compareLogEnds', () => {
 
   it('matches partitions with equal log end offsets on both sides', () => {
     expect(compareLogEnds([{ topic: 'o', partition: 0, logEndOffset: 6 }, { topic: 'o', partition: 1, logEndOffset: 9 }], [{ topic: 'o', partition: 0, logEndOffset: 6 }, { topic: 'o', partition: 1, logEndOffset: 8 }]).map((c) => c.matches)).toEqual([true, false])
+  })
+})
+
+describe('rebuiltTopics', () => {
+  it('lists each topic the plan rebuilds once, sorted, and none of a plan that truncates', () => {
+    const entry = (topic: string, partition: number, rebuild?: boolean) => ({ topic, partition, truncateTo: 3, recordsToRemove: 2, lastMirrorPosition: null, ...(rebuild === undefined ? {} : { rebuild }) })
+    expect(rebuiltTopics([entry('p', 1, true), entry('o', 0, true), entry('p', 0, true), entry('q', 0, false), entry('r', 0)])).toEqual(['o', 'p'])
+    expect(rebuiltTopics([entry('o', 0)])).toEqual([])
   })
 })

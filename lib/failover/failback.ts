@@ -16,6 +16,13 @@ export interface TruncationEntryLike {
   readonly truncateTo: number | null
   readonly recordsToRemove: number
   readonly lastMirrorPosition: { readonly epoch: number; readonly offset: number } | null
+  /** The old source cannot truncate (a Kafka cluster): its topic is deleted, created again and mirrored back. */
+  readonly rebuild?: boolean
+}
+
+/** The topics the plan rebuilds instead of truncating, each once, sorted. */
+export function rebuiltTopics(entries: readonly TruncationEntryLike[]): string[] {
+  return [...new Set(entries.filter((entry) => entry.rebuild === true).map((entry) => entry.topic))].sort()
 }
 
 const MAX_NAME = 249

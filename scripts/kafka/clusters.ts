@@ -19,7 +19,7 @@ import { makeTlsMaterial } from './tls-material'
 export const clusterNames = ['a', 'b'] as const
 export type ClusterName = (typeof clusterNames)[number]
 
-/** A SASL_PLAINTEXT listener (cluster `b` only) with one user known to PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512. */
+/** A SASL_PLAINTEXT listener (cluster `b` only, which also has an authorizer) with one user known to PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512; not a super user. */
 export interface SaslListener {
   bootstrap: string
   username: string
@@ -107,6 +107,12 @@ function renderProperties(o: { brokerPort: number; controllerPort: number; dataD
           `listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_${SASL_USER.username}="${SASL_USER.password}";`,
           'listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
           'listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;',
+          // KRaft's authorizer, so DENY WRITE ACLs on mirror topics are enforced here. The PLAINTEXT listeners (the
+          // tests' clients, the broker itself, its controller) authenticate as User:ANONYMOUS, a super user that
+          // no ACL stops; a resource without ACLs stays open to the SASL user, so only an ACL refuses it.
+          'authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+          'super.users=User:ANONYMOUS',
+          'allow.everyone.if.no.acl.found=true',
         ]),
     // Mutual TLS on the SSL listener: PEM stores (KIP-651), a client certificate signed by the test CA required.
     ...(o.ssl === undefined

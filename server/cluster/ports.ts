@@ -242,6 +242,25 @@ export interface MirrorHost {
   appendMirrorState(entries: Array<MirrorStateAppendEntry>): Promise<void>
   /** Every record of `__mirror_state` in log order, for replay on start. */
   readMirrorState(): Promise<Array<{ key: string; value: string | null }>>
+  /**
+   * Only on a host that cannot truncate a log (a Kafka cluster, by emulation: DESIGN.md §5), which rebuilds the
+   * topic instead. Whether starting `topic` with this truncation plan needs the rebuild: records to remove, or
+   * records the host did not mirror itself (their leader epochs and offsets are the broker's own).
+   */
+  rebuildNeeded?(topic: string, plan: readonly RebuildPlanEntry[]): Promise<boolean>
+  /**
+   * Deletes the topic and creates it again (same partition count, replication factor and configs) as an empty
+   * read-only mirror topic of `mirror`, keeping `topicId`, so PREPARING mirrors it from the source's log start.
+   * `plan` says what each partition loses (the divergent tail the failback wizard exports first).
+   */
+  rebuildTopic?(topic: string, spec: { topicId: string; mirror: string; plan: readonly RebuildPlanEntry[] }): Promise<void>
+}
+
+/** A truncation plan entry as far as a rebuild cares. */
+export interface RebuildPlanEntry {
+  partition: number
+  truncateTo: number | null
+  recordsToRemove: number
 }
 
 /** The errors a port's methods throw are part of its contract: the engine sorts them by code. */

@@ -62,6 +62,14 @@ export function classifyFetchError(result: Extract<FetchPartitionResult, { ok: f
   return { kind: 'retry', code: 'FETCH_ERROR', error: `${result.error.code}: ${result.error.message}`, retryable: true }
 }
 
+/**
+ * The destination did not answer before a round could fetch for the partition (a Kafka destination whose
+ * broker is down; an embedded one always answers): the mirror cannot write there, so the partition retries.
+ */
+export function classifyUnreachableDestination(error: unknown): FailureVerdict {
+  return { code: 'APPEND_FAILED', error: `destination unreachable: ${errorMessage(error)}`, retryable: true }
+}
+
 /** A whole fetch that did not reach the source: every partition of it retries. */
 export function classifyUnreachableSource(error: unknown): FailureVerdict {
   return { code: 'SOURCE_UNREACHABLE', error: `source unreachable: ${errorMessage(error)}`, retryable: true }

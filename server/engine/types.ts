@@ -130,8 +130,15 @@ export interface StartTopicsResult {
 
 export interface TruncationPlanResult {
   mirror: string
-  partitions: TruncationPlanEntry[]
+  partitions: PlannedTruncation[]
 }
+
+/**
+ * A plan entry; `rebuild` on a destination that cannot truncate (a Kafka cluster): the topic is deleted and
+ * created again, then mirrored from the source's log start (`fetchOffset`), so what `truncateTo` and
+ * `recordsToRemove` describe is lost, and the rest comes back from the source at the same offsets.
+ */
+export type PlannedTruncation = TruncationPlanEntry & { rebuild?: true; emulation?: string }
 
 /**
  * The in-memory side of one mirror partition; `value` is what `__mirror_state` holds. Every field is

@@ -141,12 +141,29 @@ export class EmulatedProducers {
     }
   }
 
-  /** Drops the producers of a partition (after a MIRROR_PID_RESET, or when the topic is rebuilt). */
-  async forget(tp: TopicPartition): Promise<void> {
+  /**
+   * Drops the transactional producers of a partition (after a MIRROR_PID_RESET); with `idempotent`, its
+   * idempotent producer too (the topic is rebuilt: its sequence numbers belong to the deleted log).
+   */
+  async forget(tp: TopicPartition, options: { idempotent?: true } = {}): Promise<void> {
     const prefix = `${tp.topic}/${tp.partition}/`
-    const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix))
+    const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix)).map(([key, entry]) => [key, entry.producer] as const)
     for (const [key] of gone) this.transactional.delete(key)
-    await Promise.allSettled(gone.map(([, entry]) => entry.producer.disconnect()))
+    const idempotent = options.idempotent ? this.idempotent.get(`${tp.topic}/${tp.partition}`) : undefined
+    if (idempotent) this.idempotent.delete(`${tp.topic}/${tp.partition}`)
+    await Promise.allSettled([...gone.map(([, producer]) => producer), ...(idempotent ? [idempotent] : [])].map((producer) => producer.disconnect()))
+  }
+
+  /**
+   * A new idempotent producer (a new producer id) for the partition: after a produce whose answer was lost, the
+   * old one would send its next batch with the sequence the broker already holds, and the broker would answer
+   * it as a duplicate without writing it.
+   */
+  async renewIdempotent(tp: TopicPartition): Promise<void> {
+    const key = `${tp.topic}/${tp.partition}`
+    const producer = this.idempotent.get(key)
+    this.idempotent.delete(key)
+    await producer?.disconnect().catch(() => undefined)
   }
 
   private transactionalIdOf(tp: TopicPartition, sourceProducerId: number): string {

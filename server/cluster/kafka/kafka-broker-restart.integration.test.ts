@@ -1,9 +1,13 @@
 /**
- * A Kafka source broker lost in the middle of mirroring (killed, as a crash) and started again: the mirror's
+ * A Kafka broker lost in the middle of mirroring (killed, as a crash) and started again, on each side.
+ * Source: the mirror's
  * partition goes FAILED with retries, comes back to MIRRORING through the adapter's reconnect, and the
  * destination ends byte-identical to the broker's segment (nothing lost, nothing twice). The restart moves the
  * partition's leader epoch, which the adapter reports, OffsetForLeaderEpoch answers for the older epoch, and a
  * fetch claiming the older epoch past its end is told where it diverges.
+ * Destination (embedded → Kafka b): while b is down nothing is mirrored and no transition can be recorded (the
+ * mirror's state lives in b's state topic: the engine retries from the last durable state); once b is back the
+ * partition mirrors again and b holds the source's records at the source's offsets, each once.
  * Uses test cluster `b` (`npx tsx scripts/kafka/clusters.ts start`), restarted by scripts/kafka/clusters.ts.
  */
 import 'server-only'
@@ -15,6 +19,7 @@ import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
 import type { Runtime } from '@/server/runtime'
 import { killBroker, startBroker } from '@/scripts/kafka/clusters'
+import { RawFetcher } from '@/scripts/kafka/raw-fetch'
 import { getTestClusters, type TestCluster } from '@/scripts/kafka/test-clusters'
 import { KafkaConnection } from './connection'
 import { KafkaSourceCluster } from './kafka-source'
@@ -24,6 +29,7 @@ process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-kafka-restar
 
 const RUN = Date.now().toString(36)
 const TOPIC = `kr-events-${RUN}`
+const INTO = `kr-into-${RUN}`
 const tp = { topic: TOPIC, partition: 0 }
 const settle = { timeout: 60_000, interval: 200 }
 
@@ -34,12 +40,12 @@ let client: KafkajsContractClient
 let connection: KafkaConnection
 let source: KafkaSourceCluster
 
-async function states(): Promise<Array<{ state: string; error: string | null }>> {
-  const { body } = await callRoute(mirrorPartitionsRoute.GET, { path: '/api/v1/mirrors/restart/partitions', params: { mirror: 'restart' } })
-  return (body as { partitions: Array<{ state: string; error: string | null }> }).partitions
+async function states(mirror = 'restart'): Promise<Array<{ state: string; error: string | null; retryAttempt: number; destinationLogEndOffset: number }>> {
+  const { body } = await callRoute(mirrorPartitionsRoute.GET, { path: `/api/v1/mirrors/${mirror}/partitions`, params: { mirror } })
+  return (body as { partitions: Array<{ state: string; error: string | null; retryAttempt: number; destinationLogEndOffset: number }> }).partitions
 }
 
-describe('a Kafka source broker killed and restarted during mirroring', () => {
+describe('a Kafka broker killed and restarted during mirroring', () => {
   beforeAll(async () => {
     b = getTestClusters().b
     client = await kafkajsContractClient(b.bootstrap, 'kafka-restart-test')
@@ -104,5 +110,41 @@ describe('a Kafka source broker killed and restarted during mirroring', () => {
     )
     expect(consistent).toMatchObject({ ok: true, divergingEpoch: null, leaderEpoch: after.leaderEpoch })
     expect(diverged).toMatchObject({ ok: true, divergingEpoch: { leaderEpoch: epochBefore, endOffset: 6 } })
+  })
+
+  it('into Kafka: retries while the destination broker is down, resumes on its return, loses or repeats nothing', async () => {
+    // A server of its own: the first test's mirror from b would spend every engine tick waiting for the dead broker.
+    await runtime.close()
+    rmSync(dataDir, { recursive: true, force: true })
+    dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-kafka-restart-'))
+    runtime = await openTestRuntime(dataDir, { demo: false })
+    await runtime.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [b.bootstrap] })
+    await runtime.clusters.create({ name: 'dest', kind: 'embedded', brokers: 1 })
+    const local = runtime.clusters.embedded('dest')
+    await runtime.clusters.createTopic('dest', { name: INTO, partitions: 1 })
+    const into = { topic: INTO, partition: 0 }
+    const write = (values: string[]) => local.produce(INTO, { partition: 0, records: values.map((value) => ({ key: value, value })) })
+    await write(['a', 'b'])
+    await runtime.engine.createMirror({ name: 'into-b', sourceCluster: 'dest', destinationCluster: 'kafka-b', topics: [INTO], config: { 'mirror.failed.retry.max.backoff.ms': 500, 'mirror.failed.retry.max.attempts': 1000 } })
+    await vi.waitFor(async () => expect((await states('into-b')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', 2]]), settle)
+
+    // While b is down its state topic is too, so no transition can be made durable: the partition keeps its
+    // last durable state (MIRRORING) and the engine retries the failed write and its effects every tick.
+    await killBroker('b')
+    await write(['c'])
+    await write(['d', 'e'])
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    expect((await states('into-b')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', 2]])
+
+    await startBroker('b')
+    await write(['f'])
+    await vi.waitFor(async () => expect((await states('into-b')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', 6]]), settle)
+    const raw = await RawFetcher.connect({ brokers: [b.bootstrap], clientId: `kr-raw-${RUN}` })
+    try {
+      const page = await raw.fetch({ ...into, fetchOffset: 0n, isolationLevel: 'read_uncommitted' })
+      expect(page.batches.flatMap((batch) => batch.records.map((r) => [Number(r.offset), String(r.value)]))).toEqual(['a', 'b', 'c', 'd', 'e', 'f'].map((value, offset) => [offset, value]))
+    } finally {
+      await raw.disconnect()
+    }
   })
 })

@@ -32,6 +32,7 @@ export class KafkaCluster {
     const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source)
     this.source.answerHostedMirrorsFrom(state)
     this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state)
+    this.source.reportMirrorTopicIdsFrom((described) => this.host.keptTopicIds(described))
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
@@ -65,11 +66,11 @@ export class KafkaCluster {
 
   /** The broker's topics, mirror topics flagged read-only with their mirror (offsets are the broker's own). */
   async describeTopics(): Promise<TopicDescription[]> {
-    return this.host.flagMirrorTopics(await this.source.describeTopics())
+    return this.host.flagMirrorTopics(await this.source.describeBrokerTopics())
   }
 
   async describeTopic(topic: string): Promise<TopicDescription> {
-    const [described] = await this.host.flagMirrorTopics(await this.source.describeTopics([topic]))
+    const [described] = await this.host.flagMirrorTopics(await this.source.describeBrokerTopics([topic]))
     if (!described) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
     return described
   }

@@ -4,8 +4,11 @@
  * Kafka a → Kafka b with kafkajs transactional producers on a — after failover b's log, read raw and with
  * Kafka's DumpLogSegments, holds the three records at offsets 0–2 and ABORT markers at 3 and 4 for the two
  * open transactions, and a read_committed kafkajs consumer on b sees nothing of them — and embedded → Kafka
- * with keys, values, headers and timestamps kept at identical offsets, then a write by another client detected. The route handlers are called as Next
- * calls them.
+ * with keys, values, headers and timestamps kept at identical offsets, then a write by a super user detected.
+ * Cluster b has an authorizer: a SASL user is refused by the mirror topic's DENY WRITE ACL while it mirrors, and
+ * writes after the failover. Then the failback b → a by rebuild: the plan says so and shows the divergent tail,
+ * the wizard's export reads it from a, the topic on a is deleted, created again and mirrored back, and both
+ * logs agree offset by offset. The route handlers are called as Next calls them.
  */
 import 'server-only'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -21,6 +24,7 @@ import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
 import * as operationRoute from '@/app/api/v1/operations/[id]/route'
 import type { RecordEntry } from '@/lib/api/records'
+import { exportLine, exportRanges } from '@/lib/failover/failback'
 import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
 import type { Runtime } from '@/server/runtime'
 import { dumpLogSegment } from '@/scripts/kafka/dump-log-segments'
@@ -57,13 +61,36 @@ async function partitionsOf(mirror: string): Promise<PartitionView[]> {
   return (body as { partitions: PartitionView[] }).partitions
 }
 
-async function recordsOf(cluster: string, topic: string): Promise<RecordEntry[]> {
+async function recordsOf(cluster: string, topic: string, range: { fromOffset: number; limit: number } = { fromOffset: 0, limit: 100 }): Promise<RecordEntry[]> {
   const { status, body } = await callRoute(recordsRoute.GET, {
-    path: `/api/v1/clusters/${cluster}/topics/${topic}/partitions/0/records?fromOffset=0&limit=100&isolation=read_uncommitted`,
+    path: `/api/v1/clusters/${cluster}/topics/${topic}/partitions/0/records?fromOffset=${range.fromOffset}&limit=${range.limit}&isolation=read_uncommitted`,
     params: { cluster, topic, partition: '0' },
   })
   expect(status, JSON.stringify(body)).toBe(200)
   return (body as { records: RecordEntry[] }).records
+}
+
+/** The broker's own log, read raw: per batch its offsets and its records (or its marker), producer ids left out (each broker has its own). */
+async function brokerLog(bootstrap: string, topic: string): Promise<Array<[number, number, string]>> {
+  const raw = await RawFetcher.connect({ brokers: [bootstrap], clientId: `kd-raw-${RUN}` })
+  try {
+    const page = await raw.fetch({ topic, partition: 0, fetchOffset: 0n, isolationLevel: 'read_uncommitted' })
+    return page.batches.map((b) => [Number(b.baseOffset), Number(b.lastOffset), b.isControl ? b.records[0]!.control!.typeName : b.records.map((r) => `${r.key}=${r.value}`).join(',')])
+  } finally {
+    await raw.disconnect()
+  }
+}
+
+/** A SASL user of cluster b (not a super user: the DENY WRITE ACL applies to it). */
+async function produceAsSaslUser(topic: string, value: string): Promise<void> {
+  const sasl = brokers.b.sasl!
+  const producer = new Kafka({ clientId: `kd-sasl-${RUN}`, brokers: [sasl.bootstrap], sasl: { mechanism: 'scram-sha-256', username: sasl.username, password: sasl.password }, logLevel: logLevel.NOTHING, retry: { retries: 0 } }).producer({ allowAutoTopicCreation: false })
+  await producer.connect()
+  try {
+    await producer.send({ topic, acks: -1, messages: [{ partition: 0, key: 'sasl', value }] })
+  } finally {
+    await producer.disconnect()
+  }
 }
 
 async function failOver(mirror: string): Promise<void> {
@@ -112,7 +139,9 @@ describe('mirrors into a Kafka cluster through the API', () => {
       expect((await partitionsOf('into-b')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', 3]])
     }, settle)
     const mirroring = (await partitionsOf('into-b'))[0]!
-    expect(mirroring.emulation?.notes.map((n) => n.code)).toEqual(expect.arrayContaining(['OFFSETS_IDENTICAL', 'LEADER_EPOCH_RECORDED', 'DESTINATION_TRANSACTIONS']))
+    expect(mirroring.emulation?.notes.map((n) => n.code)).toEqual(expect.arrayContaining(['OFFSETS_IDENTICAL', 'LEADER_EPOCH_RECORDED', 'DESTINATION_TRANSACTIONS', 'READ_ONLY_ENFORCED']))
+    // Cluster b has an authorizer: the mirror topic's DENY WRITE ACL refuses a client that is not a super user.
+    await expect(produceAsSaslUser(ORDERS, 'refused')).rejects.toMatchObject({ cause: { type: 'TOPIC_AUTHORIZATION_FAILED' } })
 
     // Replication reached offset 2 with both transactions open: the failover aborts them in order of first offset.
     await failOver('into-b')
@@ -156,7 +185,52 @@ describe('mirrors into a Kafka cluster through the API', () => {
     await consumer.run({ eachMessage: async ({ message }) => void seen.push(`${message.offset}:${message.key}=${message.value}`) })
     await vi.waitFor(() => expect(seen).toEqual(['5:after=failover']), settle)
     await consumer.disconnect()
-    await Promise.allSettled([p4001.commit(), p4002.abort()])
+    // The failover lifted the ACL with the read-only flag: the SASL user writes now.
+    await produceAsSaslUser(ORDERS, 'written after the failover')
+    // The old source's tail diverges from b: the KIP's COMMIT at 3 and ABORT at 4 happen on a after the failover.
+    await p4001.commit()
+    await p4002.abort()
+  })
+
+  it('fails back b → a by rebuild: the plan says rebuild and shows the divergent tail, which exports from a; afterwards both logs agree offset by offset', async () => {
+    expect((await partitionsOf('into-b'))[0]?.state, 'needs the worked example above').toBe('STOPPED')
+    const reverse = { name: 'back-to-a', sourceCluster: 'kafka-b', destinationCluster: 'kafka-a', topics: [ORDERS] }
+    const dryRun = await callRoute(mirrorsRoute.POST, { method: 'POST', path: '/api/v1/mirrors', body: { ...reverse, dryRun: true } })
+    expect(dryRun.status, JSON.stringify(dryRun.body)).toBe(200)
+    const [entry] = (dryRun.body as { plan: { partitions: Array<{ topic: string; partition: number; truncateTo: number | null; recordsToRemove: number; lastMirrorPosition: { epoch: number; offset: number } | null; rebuild?: boolean; emulation?: string; fetchOffset?: number }> } }).plan.partitions
+    expect(entry).toMatchObject({ topic: ORDERS, partition: 0, truncateTo: 3, recordsToRemove: 2, reason: 'failback', rebuild: true, fetchOffset: 0, emulation: expect.stringContaining('deleted and created again') })
+
+    // The failback wizard's export (components/failback/export-removed-records.tsx): the removed range, read from a.
+    const [range] = exportRanges([entry!])
+    expect(range).toEqual({ topic: ORDERS, partition: 0, fromOffset: 3, toOffset: 5 })
+    const exported = (await recordsOf('kafka-a', ORDERS, { fromOffset: range!.fromOffset, limit: range!.toOffset - range!.fromOffset }))
+      .filter((r) => r.offset < range!.toOffset)
+      .map((r) => JSON.parse(exportLine(ORDERS, 0, r)) as { offset: number; type: string })
+    expect(exported.map((line) => [line.offset, line.type])).toEqual([
+      [3, 'COMMIT'],
+      [4, 'ABORT'],
+    ])
+
+    const created = await callRoute(mirrorsRoute.POST, { method: 'POST', path: '/api/v1/mirrors', body: reverse })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const expected = await brokerLog(brokers.b.bootstrap, ORDERS)
+    const end = expected.at(-1)![1] + 1
+    await vi.waitFor(async () => {
+      expect((await partitionsOf('back-to-a')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', end]])
+    }, settle)
+    // a holds b's log at b's offsets: the worked example's records, b's two ABORTs, the writes after the failover.
+    expect(await brokerLog(brokers.a.bootstrap, ORDERS)).toEqual(expected)
+    expect(expected.map(([base, , what]) => [base, what])).toEqual([
+      [0, 'A=1,B=2'],
+      [2, 'X=9'],
+      [3, 'ABORT'],
+      [4, 'ABORT'],
+      [5, 'after=failover'],
+      [6, 'sasl=written after the failover'],
+    ])
+    const notes = (await partitionsOf('back-to-a'))[0]!.emulation?.notes ?? []
+    expect(notes.find((n) => n.code === 'TRUNCATION_BY_REBUILD')?.message).toContain('2 record(s) from offset 3 were removed')
+    expect(notes.map((n) => n.code)).toContain('OFFSETS_IDENTICAL')
   })
 
   it('mirrors embedded → Kafka at identical offsets, keeping keys, values, headers and timestamps', async () => {
@@ -179,15 +253,15 @@ describe('mirrors into a Kafka cluster through the API', () => {
     expect((await recordsOf('kafka-b', EVENTS)).map(view)).toEqual((await recordsOf('local', EVENTS)).map(view))
     expect((await partitionsOf('local-into-b'))[0]!.emulation?.notes.map((n) => n.code)).toContain('OFFSETS_IDENTICAL')
 
-    // This server refuses writes to the mirror topic; another client cannot be refused (no authorizer), so its
-    // write is detected at the next append and the partition goes FAILED with that reason.
+    // This server refuses writes to the mirror topic; a super user (the PLAINTEXT listener's) is not stopped by
+    // the DENY WRITE ACL, so its write is detected at the next append and the partition goes FAILED with that reason.
     const ours = await callRoute(produceRoute.POST, { method: 'POST', path: `/api/v1/clusters/kafka-b/topics/${EVENTS}/records`, params: { cluster: 'kafka-b', topic: EVENTS }, body: { partition: 0, records: [{ value: 'x' }] } })
     expect(ours.body).toMatchObject({ error: { code: 'TOPIC_READ_ONLY' } })
     await destinationClient.produce({ topic: EVENTS, partition: 0 }, [{ value: 'written around the mirror' }])
     await callRoute(produceRoute.POST, { method: 'POST', path: `/api/v1/clusters/local/topics/${EVENTS}/records`, params: { cluster: 'local', topic: EVENTS }, body: { partition: 0, records: [{ value: 'v4' }] } })
     await vi.waitFor(async () => {
       const [partition] = (await partitionsOf('local-into-b')) as Array<PartitionView & { error: string | null }>
-      expect(partition).toMatchObject({ state: 'FAILED', error: expect.stringContaining('no authorizer') })
+      expect(partition).toMatchObject({ state: 'FAILED', error: expect.stringContaining('a super user bypasses it') })
       expect(partition!.emulation?.notes.map((n) => n.code)).toContain('READ_ONLY_VIOLATED')
     }, settle)
   })

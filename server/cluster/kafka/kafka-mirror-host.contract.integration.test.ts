@@ -26,7 +26,7 @@ const kafka: ContractFactory = {
     truncation: `${CLIENT} truncate a log: failback rebuilds the topic (export the divergent tail, delete and recreate it, mirror back from 0)`,
     epochBump: `${CLIENT} raise a partition leader epoch: the epoch the engine bumps is recorded in the mirror state`,
     mirrorPidReset: `${CLIENT} write a MIRROR_PID_RESET control record: it is recorded in the mirror state and labelled`,
-    readOnlyEnforcement: 'the test brokers have no authorizer, so DENY WRITE ACLs cannot be set: a client write is detected (log end moved without our produce) and fails the partition',
+    readOnlyEnforcement: "no broker answers TOPIC_READ_ONLY: where the cluster has an authorizer (test cluster b), DENY WRITE and DELETE ACLs for User:* refuse clients that are not super users with TOPIC_AUTHORIZATION_FAILED (kafka-destination.integration.test.ts); a super user's write (this suite's client), or any write without an authorizer, is detected (log end moved without our produce) and fails the partition",
   },
   async open() {
     const { a, b } = getTestClusters()

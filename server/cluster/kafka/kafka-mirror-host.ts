@@ -1,9 +1,9 @@
 import 'server-only'
-// Over 400 lines on purpose: the MirrorHost port's 25 methods all read or update one per-partition emulation state under one per-partition lock; split across files, that state and lock would have to be shared.
+// Over 400 lines on purpose: the MirrorHost port's 27 methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; split across files, that state and lock would have to be shared.
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { splitBatches } from '@/lib/log/record-batch'
 import { ClusterError } from '../errors'
-import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription, TopicPartition } from '../ports'
+import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, TopicDescription, TopicPartition } from '../ports'
 import type { KafkaConnection } from './connection'
 import { EmulatedProducers } from './emulated-producer'
 import { emulationNotes, type EmulationNotes } from './emulation-notes'
@@ -14,6 +14,8 @@ import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
+import { acknowledgedLate } from './unacknowledged-produce'
+import { WriteDenyAcls } from './write-deny-acls'
 
 /**
  * The MirrorHost port on a real Kafka cluster, by emulation (DESIGN.md §5; every point is also in
@@ -23,7 +25,9 @@ import { scanControlRecord } from './control-scan'
  * (offset-translation.ts), the leader epoch the engine bumps, the epoch cache of the mirrored batches, open
  * transactions and MIRROR_PID_RESETs are recorded in the destination's state topic (kafka-state-topic.ts).
  * What a client cannot do is refused with a coded reason: truncating below the log end (failback rebuilds the
- * topic instead). Read-only is detected: a log end that moved without our produce fails the partition.
+ * topic instead: rebuildNeeded / rebuildTopic). Read-only is enforced by a DENY WRITE ACL where the cluster has
+ * an authorizer (write-deny-acls.ts), and detected in any case: a log end that moved without our produce fails
+ * the partition.
  */
 export class KafkaMirrorHost implements MirrorHost {
   private loading: Promise<void> | null = null
@@ -31,7 +35,7 @@ export class KafkaMirrorHost implements MirrorHost {
   private readonly partitions = new Map<string, PartitionEmulation>()
   private readonly locks = new Map<string, Promise<unknown>>()
   private readonly producers: EmulatedProducers
-  private authorizer: 'absent' | 'present' | 'unknown' = 'unknown'
+  private readonly acls: WriteDenyAcls
 
   constructor(
     readonly name: string,
@@ -41,6 +45,7 @@ export class KafkaMirrorHost implements MirrorHost {
     private readonly state: KafkaStateTopic,
   ) {
     this.producers = new EmulatedProducers((suffix) => connection.client(suffix), `mirrorboard-${name}`, (tp) => this.brokerHighWatermark(tp))
+    this.acls = new WriteDenyAcls(connection.admin)
   }
 
   // ---- state ----
@@ -71,10 +76,7 @@ export class KafkaMirrorHost implements MirrorHost {
       else this.partitions.delete(`${name}-${index}`)
     }
     for (const e of this.partitions.values()) if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
-    this.authorizer = await this.connection.admin.describeAcls({ resourceType: 1, permissionType: 1, operation: 1, resourcePatternType: 1 }).then(
-      () => 'present' as const,
-      (error: unknown) => ((error as { type?: string }).type === 'SECURITY_DISABLED' ? ('absent' as const) : ('unknown' as const)),
-    )
+    await this.acls.load()
   }
 
   /**
@@ -140,12 +142,14 @@ export class KafkaMirrorHost implements MirrorHost {
     return (await this.source.offsets.of([tp])).get(`${tp.topic}-${tp.partition}`)!.highWatermark
   }
 
-  /** Read-only without an authorizer: a broker log end beyond our last produce was written by someone else. */
-  private async checkUntouched(e: PartitionEmulation): Promise<void> {
+  /** A broker log end beyond our last produce was written by someone else (no authorizer, or a super user). */
+  private async checkUntouched(e: PartitionEmulation, brokerEnd?: number): Promise<void> {
     if (e.readOnlyViolation === null) {
-      const actual = await this.brokerHighWatermark(e)
+      const actual = brokerEnd ?? (await this.brokerHighWatermark(e))
       if (actual !== e.destinationLogEndOffset) {
-        e.readOnlyViolation = `the destination log end is ${actual}, the mirror last produced up to ${e.destinationLogEndOffset}: another client wrote to (or deleted from) the read-only mirror topic (${this.authorizer === 'present' ? 'DENY WRITE ACLs are not applied by this version' : 'the cluster has no authorizer'}, so read-only is detected, not enforced)`
+        const guard = this.acls.guardOf(e.topic)
+        const why = guard.kind === 'acl' ? 'the DENY WRITE ACL refuses other clients, but a super user bypasses it' : `${guard.reason}, so read-only is detected, not enforced`
+        e.readOnlyViolation = `the destination log end is ${actual}, the mirror last produced up to ${e.destinationLogEndOffset}: another client wrote to (or deleted from) the read-only mirror topic (${why})`
         await this.persist([{ partition: e }])
       }
     }
@@ -188,6 +192,15 @@ export class KafkaMirrorHost implements MirrorHost {
     }
   }
 
+  /** The topic id each emulated mirror topic keeps (the source's), for the cluster as a source (KafkaSourceCluster.describeTopics). */
+  async keptTopicIds(descriptions: TopicDescription[]): Promise<TopicDescription[]> {
+    await this.ready()
+    return descriptions.map((d) => {
+      const t = this.topics.get(d.name)
+      return t && t.brokerTopicId === d.topicId ? { ...d, topicId: t.topicId } : d
+    })
+  }
+
   /** Marks the mirror topics among broker descriptions read-only with their mirror, leaving the broker's offsets. */
   async flagMirrorTopics(descriptions: TopicDescription[]): Promise<TopicDescription[]> {
     await this.ready()
@@ -199,7 +212,7 @@ export class KafkaMirrorHost implements MirrorHost {
 
   async describeTopics(topics?: string[]): Promise<TopicDescription[]> {
     await this.ready()
-    const described = await this.source.describeTopics(topics?.filter((t) => t !== STATE_TOPIC))
+    const described = await this.source.describeBrokerTopics(topics?.filter((t) => t !== STATE_TOPIC))
     // A topic deleted and created again by someone else is not the mirror topic any more.
     return described.filter((t) => t.name !== STATE_TOPIC).map((t) => (this.topics.get(t.name)?.brokerTopicId === t.topicId ? this.overlayTopic(t) : t))
   }
@@ -209,7 +222,17 @@ export class KafkaMirrorHost implements MirrorHost {
     return this.overlayPartition(tp.topic, await this.source.describePartition(tp))
   }
 
+  /**
+   * A topic this host does not mirror into (a failback's old source, before its rebuild): its log and leader
+   * epochs are the broker's own, so the truncation plan asks the broker (OffsetForLeaderEpoch).
+   */
+  private async isForeign(topic: string): Promise<boolean> {
+    await this.ready()
+    return !this.topics.has(topic)
+  }
+
   async latestEpoch(tp: TopicPartition): Promise<number> {
+    if (await this.isForeign(tp.topic)) return (await this.source.endOffsetForEpoch(tp, (await this.source.describePartition(tp)).leaderEpoch)).leaderEpoch
     return new LeaderEpochCache((await this.partitionOf(tp)).epochs).latestEpoch()
   }
 
@@ -218,6 +241,7 @@ export class KafkaMirrorHost implements MirrorHost {
   }
 
   async endOffsetForEpoch(tp: TopicPartition, leaderEpoch: number): Promise<EpochEndOffset> {
+    if (await this.isForeign(tp.topic)) return this.source.endOffsetForEpoch(tp, leaderEpoch)
     const e = await this.partitionOf(tp)
     return new LeaderEpochCache(e.epochs).endOffsetFor(leaderEpoch, e.logEndOffset)
   }
@@ -261,16 +285,16 @@ export class KafkaMirrorHost implements MirrorHost {
    * for one mirror partition (null when it is not one). Synchronous, from memory: the API reads it per request.
    */
   emulationNotes(tp?: TopicPartition): EmulationNotes | null {
-    if (!tp) return emulationNotes({ authorizer: this.authorizer })
+    if (!tp) return emulationNotes({ authorizer: this.acls.authorizer })
     const partition = this.partitions.get(`${tp.topic}-${tp.partition}`)
-    return partition ? emulationNotes({ partition, authorizer: this.authorizer }) : null
+    return partition ? emulationNotes({ partition, authorizer: this.acls.authorizer, guard: this.acls.guardOf(tp.topic), readOnly: this.topics.get(tp.topic)?.readOnly ?? false }) : null
   }
 
   // ---- topics ----
 
   async createMirrorTopic(spec: { name: string; topicId: string; partitions: number; replicationFactor?: number; configs?: Record<string, string>; mirror: string }): Promise<TopicDescription> {
     await this.ready()
-    const existing = await this.source.describeTopics()
+    const existing = await this.source.describeBrokerTopics()
     const taken = [...this.topics.values()].find((t) => t.topicId === spec.topicId && existing.some((d) => d.name === t.topic && d.topicId === t.brokerTopicId))
     if (taken) throw new ClusterError('CONFLICT', `topic id ${spec.topicId} is already mirrored into ${taken.topic}`, { details: { topic: taken.topic, topicId: spec.topicId } })
     const created = await this.admin.createTopic({ name: spec.name, partitions: spec.partitions, ...(spec.replicationFactor === undefined ? {} : { replicationFactor: spec.replicationFactor }), configs: spec.configs ?? {} })
@@ -279,11 +303,50 @@ export class KafkaMirrorHost implements MirrorHost {
     const partitions = created.partitions.map((p) => emptyPartitionEmulation(spec.name, p.partition, p.highWatermark, p.leaderEpoch))
     for (const p of partitions) this.partitions.set(`${spec.name}-${p.partition}`, p)
     await this.persist([{ topic }, ...partitions.map((partition) => ({ partition }))])
+    await this.acls.deny(spec.name)
     return this.overlayTopic(created)
   }
 
+  /** Records the broker holds that the plan removes, or that this host did not mirror itself (MirrorHost.rebuildNeeded). */
+  async rebuildNeeded(topic: string, plan: readonly RebuildPlanEntry[]): Promise<boolean> {
+    await this.ready()
+    const [real] = await this.source.describeBrokerTopics([topic])
+    if (!real) return false
+    const t = this.topics.get(topic)
+    if (!t || t.brokerTopicId !== real.topicId) return real.partitions.some((p) => p.highWatermark > p.logStartOffset)
+    return plan.some((entry) => entry.recordsToRemove > 0)
+  }
+
+  /**
+   * Failback truncation by rebuild (MirrorHost.rebuildTopic): the topic is deleted and created again (same
+   * partitions, replication factor and configs), then held as an empty read-only mirror topic starting at
+   * offset 0; PREPARING mirrors it from the source's log start. The destination producers of its partitions
+   * go with it (their sequence numbers belong to the deleted log). What each partition lost is noted.
+   */
+  async rebuildTopic(topic: string, spec: { topicId: string; mirror: string; plan: readonly RebuildPlanEntry[] }): Promise<void> {
+    await this.ready()
+    const [real] = await this.source.describeBrokerTopics([topic])
+    if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
+    await Promise.all(real.partitions.map(({ partition }) => this.producers.forget({ topic, partition }, { idempotent: true })))
+    await this.acls.allow(topic)
+    const created = await this.admin.recreateTopic(topic)
+    await this.source.metadata.refresh([topic])
+    const t: TopicEmulation = { topic, topicId: spec.topicId, brokerTopicId: created.topicId, mirror: spec.mirror, readOnly: true }
+    this.topics.set(topic, t)
+    const at = Date.now()
+    const partitions = created.partitions.map((p) => {
+      const planned = spec.plan.find((entry) => entry.partition === p.partition)
+      const e = emptyPartitionEmulation(topic, p.partition, p.highWatermark, p.leaderEpoch)
+      e.rebuild = { at, mirror: spec.mirror, truncateTo: planned?.truncateTo ?? null, recordsRemoved: planned?.recordsToRemove ?? 0 }
+      this.partitions.set(`${topic}-${p.partition}`, e)
+      return e
+    })
+    await this.persist([{ topic: t }, ...partitions.map((partition) => ({ partition }))])
+    await this.acls.deny(topic)
+  }
+
   async createMirrorPartitions(topic: string, totalCount: number): Promise<void> {
-    const [current] = await this.source.describeTopics([topic])
+    const [current] = await this.source.describeBrokerTopics([topic])
     if (!current) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
     if (totalCount > current.partitions.length) await this.admin.createPartitions(topic, totalCount)
   }
@@ -296,13 +359,15 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.ready()
     let t = this.topics.get(topic)
     if (!t) {
-      const [real] = await this.source.describeTopics([topic])
+      const [real] = await this.source.describeBrokerTopics([topic])
       if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
       t = { topic, topicId: real.topicId, brokerTopicId: real.topicId, mirror, readOnly }
     }
     t = { ...t, readOnly, mirror }
     this.topics.set(topic, t)
     await this.persist([{ topic: t }])
+    if (readOnly) await this.acls.deny(topic)
+    else await this.acls.allow(topic)
   }
 
   // ---- the mirror path ----
@@ -320,12 +385,27 @@ export class KafkaMirrorHost implements MirrorHost {
       if (highest > e.leaderEpoch) {
         throw new ClusterError('MIRROR_LEADER_EPOCH_EXCEEDED', `batch epoch ${highest} is above the leader epoch ${e.leaderEpoch} of ${tp.topic}-${tp.partition}`)
       }
-      await this.checkUntouched(e)
       const translation = new OffsetTranslation(e.translation)
       const epochs = new LeaderEpochCache(e.epochs)
+      const pending = batches.map(({ header, position }) => ({ header, bytes: records.subarray(position, position + header.sizeInBytes) }))
+      const brokerEnd = e.readOnlyViolation === null ? await this.brokerHighWatermark(tp) : e.destinationLogEndOffset
+      const late = await acknowledgedLate(this.source, tp, e.destinationLogEndOffset, brokerEnd, pending)
+      for (const { header, baseOffset, records: placed } of late) {
+        for (const r of placed) translation.record(r.sourceOffset, r.destinationOffset)
+        e.destinationLogEndOffset = baseOffset + placed.length
+        if (header.partitionLeaderEpoch >= 0) epochs.assign(header.partitionLeaderEpoch, header.baseOffset)
+        e.logEndOffset = header.lastOffset + 1
+        translation.record(e.logEndOffset, e.destinationLogEndOffset)
+      }
+      if (late.length > 0) {
+        note(e, late[0]!.header.baseOffset, `source batches ${late[0]!.header.baseOffset}–${late.at(-1)!.header.lastOffset} were already on the broker (a produce whose answer was lost): kept, not produced again`)
+        e.translation = translation.entries()
+        e.epochs = epochs.entries()
+        await this.producers.renewIdempotent(tp)
+      }
+      await this.checkUntouched(e, brokerEnd)
       try {
-        for (const { header, position } of batches) {
-          const batch = records.subarray(position, position + header.sizeInBytes)
+        for (const { header, bytes: batch } of pending.slice(late.length)) {
           if (header.isControl) await this.mirrorControlBatch(tp, e, translation, batch, header)
           else {
             if (header.isTransactional && !e.openTransactions.some((t) => t.producerId === header.producerId)) {

@@ -45,8 +45,17 @@ export interface PartitionEmulation {
   pidResets: number[]
   /** Source offsets of records with no destination counterpart, and why (at most the last 20). */
   skipped: Array<{ sourceOffset: number; reason: string }>
-  /** Set once the log end moved without our produce (no authorizer: read-only is detected, not enforced). */
+  /** Set once the log end moved without our produce (a write the ACL did not stop, or no authorizer). */
   readOnlyViolation: string | null
+  /** When the topic was last rebuilt for a failback (deleted and created again), and what this partition lost. */
+  rebuild: PartitionRebuild | null
+}
+
+export interface PartitionRebuild {
+  at: number
+  mirror: string
+  truncateTo: number | null
+  recordsRemoved: number
 }
 
 export const topicKey = (topic: string) => `${EMULATION_KEY_PREFIX}topic/${topic}`
@@ -66,6 +75,7 @@ export function emptyPartitionEmulation(topic: string, partition: number, destin
     pidResets: [],
     skipped: [],
     readOnlyViolation: null,
+    rebuild: null,
   }
 }
 
@@ -102,5 +112,6 @@ export function readPartitionEmulation(value: unknown): PartitionEmulation | nul
     pidResets: Array.isArray(value.pidResets) ? (value.pidResets as number[]) : [],
     skipped: Array.isArray(value.skipped) ? (value.skipped as PartitionEmulation['skipped']) : [],
     readOnlyViolation: typeof value.readOnlyViolation === 'string' ? value.readOnlyViolation : null,
+    rebuild: isObject(value.rebuild) && typeof value.rebuild.at === 'number' ? (value.rebuild as unknown as PartitionRebuild) : null,
   }
 }

@@ -75,6 +75,7 @@ export class KafkaSourceCluster implements SourceCluster {
   readonly metadata: KafkaMetadata
   readonly offsets: PartitionOffsets
   private hostedState: KafkaStateTopic | null = null
+  private mirrorTopicIds: ((described: TopicDescription[]) => Promise<TopicDescription[]>) | null = null
 
   constructor(
     readonly name: string,
@@ -88,7 +89,18 @@ export class KafkaSourceCluster implements SourceCluster {
     return this.metadata.clusterId()
   }
 
+  /**
+   * As the engine sees the cluster as a source: a mirror topic the destination emulation created keeps the
+   * topic id of the topic it mirrors (a client cannot choose a Kafka topic id; a native mirror topic has it),
+   * so a failback finds the same id on both sides.
+   */
   async describeTopics(topics?: string[]): Promise<TopicDescription[]> {
+    const described = await this.describeBrokerTopics(topics)
+    return this.mirrorTopicIds ? this.mirrorTopicIds(described) : described
+  }
+
+  /** The broker's own view: its topic ids (what the emulation and the cluster views compare with). */
+  async describeBrokerTopics(topics?: string[]): Promise<TopicDescription[]> {
     // The destination emulation's state topic is internal, as __mirror_state is on a native cluster.
     const described = (await this.metadata.topics(topics ?? null)).filter((t) => topics !== undefined || t.name !== STATE_TOPIC)
     const configs = await this.dynamicConfigs(described.map((t) => t.name))
@@ -323,6 +335,11 @@ export class KafkaSourceCluster implements SourceCluster {
     if (!this.hostedState) return new Map()
     await this.hostedState.catchUp()
     return this.hostedState.view.lastMirrorPositions(sourceClusterId, partitions)
+  }
+
+  /** Gives emulated mirror topics the topic id they keep (describeTopics). */
+  reportMirrorTopicIdsFrom(overlay: (described: TopicDescription[]) => Promise<TopicDescription[]>): void {
+    this.mirrorTopicIds = overlay
   }
 
   /** Answers hosted mirrors and last mirror positions from this cluster's state topic. */

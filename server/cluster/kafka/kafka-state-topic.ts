@@ -7,7 +7,8 @@ import { judgeStateWrites, fencedWritesMessage, fencingAfterWrite, type StoredFe
 import { uncompressed } from '../batch-decompression'
 import { MirrorStateView } from '../embedded/mirror-state-view'
 import { ClusterError } from '../errors'
-import type { MirrorStateAppendEntry, SourceCluster } from '../ports'
+import type { MirrorStateAppendEntry } from '../ports'
+import type { KafkaSourceCluster } from './kafka-source'
 import { toKafkaClusterError } from './connection'
 import { fetchErrorCode } from './control-scan'
 
@@ -56,12 +57,12 @@ export class KafkaStateTopic {
   constructor(
     private readonly admin: Admin,
     private readonly client: (suffix: string) => Kafka,
-    private readonly reader: SourceCluster,
+    private readonly reader: KafkaSourceCluster,
   ) {}
 
   private async topicExists(): Promise<boolean> {
     if (this.exists) return true
-    const [described] = await this.reader.describeTopics([STATE_TOPIC])
+    const [described] = await this.reader.describeBrokerTopics([STATE_TOPIC])
     this.exists = described !== undefined
     return this.exists
   }

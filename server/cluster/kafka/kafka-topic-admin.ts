@@ -21,7 +21,7 @@ function headersOf(headers: Array<{ key: string; value: string | Uint8Array | nu
   return out
 }
 
-/** What this server refuses on a mirror topic; other clients of the cluster are detected, not refused (no authorizer). */
+/** What this server refuses on a mirror topic; other clients are refused by ACL where an authorizer runs, else detected (write-deny-acls.ts). */
 function readOnlyError(description: TopicDescription): ClusterError {
   return new ClusterError('TOPIC_READ_ONLY', `topic ${description.name} is the read-only destination of mirror ${description.mirror?.name ?? '(unknown)'}`, {
     details: { topic: description.name, mirror: description.mirror?.name ?? null },
@@ -71,6 +71,25 @@ export class KafkaTopicAdmin {
   async deleteTopic(topic: string): Promise<void> {
     await this.describe(topic)
     await this.run(`delete topic ${topic}`, () => this.admin.deleteTopics({ topics: [topic], timeout: 10_000 }))
+  }
+
+  /**
+   * Deletes the topic and creates it again, empty, with the same partition count, replication factor and
+   * configs (a failback rebuild: no client can truncate a Kafka log). The controller accepts the name again
+   * only once the deletion is done, so the create is retried until then.
+   */
+  async recreateTopic(topic: string): Promise<TopicDescription> {
+    const before = await this.describe(topic)
+    await this.run(`delete topic ${topic}`, () => this.admin.deleteTopics({ topics: [topic], timeout: 10_000 }))
+    const deadline = Date.now() + 30_000
+    for (;;) {
+      try {
+        return await this.createTopic({ name: topic, partitions: before.partitions.length, replicationFactor: before.replicationFactor, configs: before.configs })
+      } catch (error) {
+        if (!(error instanceof ClusterError && error.code === 'CONFLICT') || Date.now() > deadline) throw error
+        await new Promise((resolve) => setTimeout(resolve, 200))
+      }
+    }
   }
 
   async createPartitions(topic: string, totalCount: number): Promise<TopicDescription> {

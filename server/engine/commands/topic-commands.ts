@@ -13,6 +13,7 @@ import { assertTopicsStartable } from '../preparing/start-checks'
 import type { EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
 import { keepStartPatterns } from './mirror-commands'
+import { rebuildPlannedTopics } from './rebuild-topics'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult, type SkippedPartition } from './preconditions'
 
 /** A start of topics, validated: what `applyTopicStart` does, and what a dry run answers. */
@@ -69,6 +70,7 @@ export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan):
   const host = ctx.clusters.cluster(definition.destinationCluster).host
   const skipped = TopicPartitionMap.of(plan.skipped.map((p) => [p, true] as const))
   const started: string[] = []
+  await rebuildPlannedTopics(ctx, definition, plan.topics, plan.skipped)
   for (const sourceTopic of plan.topics) {
     const [existing] = await host.describeTopics([sourceTopic.name])
     const destination =

@@ -4,7 +4,7 @@ import { dispatchAll } from '../runner/dispatch-all'
 import type { FetchPartitionResult, TopicDescription } from '@/server/cluster/ports'
 import { TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import type { EngineContext } from '../engine-context'
-import { classifyUnreachableSource } from '../failure-classification'
+import { classifyUnreachableDestination, classifyUnreachableSource } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import { interruptFetch, isReadyForFetch, type FetchEntry } from './fetch-state'
@@ -38,7 +38,11 @@ export async function fetchRound(ctx: EngineContext, mirror: EngineMirror): Prom
   // every mirrored partition, and a string key per lookup costs more than the rest of a quiet partition.
   const descriptions = new Map<string, Array<DescribedPartition | undefined>>()
   for (const topic of topics) {
-    const destination = await host.describeTopics([topic])
+    // A destination that does not answer (a Kafka cluster whose broker is down) fails the topic's partitions with retries.
+    const destination = await host.describeTopics([topic]).catch(async (error: unknown) => {
+      await dispatchAll(ctx, mirror, runnable.filter((runtime) => runtime.topic === topic), { type: 'failed', ...classifyUnreachableDestination(error) })
+      return []
+    })
     ctx.clusters.rememberDestinationTopics(definition.destinationCluster, destination)
     for (const described of destination) {
       const byPartition: Array<DescribedPartition | undefined> = []

@@ -2,7 +2,8 @@ import 'server-only'
 import type { FetchPartitionResult, FetchSession, MirrorHost, PartitionDescription, TopicPartition } from '@/server/cluster/ports'
 import { TimeSlice } from '@/server/util/cooperative'
 import type { EngineContext } from '../engine-context'
-import { classifyUnreachableSource } from '../failure-classification'
+import { classifyUnreachableDestination, classifyUnreachableSource } from '../failure-classification'
+import { dispatchAll } from '../runner/dispatch-all'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
@@ -91,7 +92,7 @@ export async function sessionFetchRound(ctx: EngineContext, mirror: EngineMirror
   state.moved.clear()
 
   const { host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
-  const descriptions = await describe(ctx, definition.destinationCluster, host, toName)
+  const descriptions = await describe(ctx, mirror, host, toName)
   const described = toName.filter((runtime) => descriptions.has(runtime))
   const latestEpochs = described.length === 0 ? [] : await host.latestEpochs(described.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition })))
   const named = new Map<FetchSession, FetchEntry[]>()
@@ -180,7 +181,13 @@ async function fetchFromSession(
 }
 
 /** The destination's description of each partition to name: one by one for a few of a topic, else the whole topic. */
-async function describe(ctx: EngineContext, destinationCluster: string, host: MirrorHost, runtimes: readonly PartitionRuntime[]): Promise<Map<PartitionRuntime, PartitionDescription>> {
+/**
+ * The destination's view of the partitions to name. One the destination cannot describe (its cluster is
+ * unreachable) fails with retries and stays out of the round; the others go on.
+ */
+async function describe(ctx: EngineContext, mirror: EngineMirror, host: MirrorHost, runtimes: readonly PartitionRuntime[]): Promise<Map<PartitionRuntime, PartitionDescription>> {
+  const destinationCluster = mirror.definition.destinationCluster
+  const unreachable: Array<{ runtimes: PartitionRuntime[]; error: unknown }> = []
   const byTopic = new Map<string, PartitionRuntime[]>()
   for (const runtime of runtimes) {
     const list = byTopic.get(runtime.topic)
@@ -190,7 +197,11 @@ async function describe(ctx: EngineContext, destinationCluster: string, host: Mi
   const descriptions = new Map<PartitionRuntime, PartitionDescription>()
   for (const [topic, list] of byTopic) {
     if (list.length > DESCRIBE_ONE_BY_ONE_UP_TO) {
-      const topics = await host.describeTopics([topic])
+      const topics = await host.describeTopics([topic]).catch((error: unknown) => {
+        unreachable.push({ runtimes: list, error })
+        return null
+      })
+      if (topics === null) continue
       ctx.clusters.rememberDestinationTopics(destinationCluster, topics)
       const byPartition: Array<PartitionDescription | undefined> = []
       for (const partition of topics[0]?.partitions ?? []) byPartition[partition.partition] = partition
@@ -205,10 +216,11 @@ async function describe(ctx: EngineContext, destinationCluster: string, host: Mi
         descriptions.set(runtime, await host.describePartition({ topic, partition: runtime.partition }))
       } catch (error) {
         // Not on the destination (yet): left out of the round, as a full round leaves it out.
-        if (!isNotFound(error)) throw error
+        if (!isNotFound(error)) unreachable.push({ runtimes: [runtime], error })
       }
     }
   }
+  for (const { runtimes: failed, error } of unreachable) await dispatchAll(ctx, mirror, failed, { type: 'failed', ...classifyUnreachableDestination(error) })
   return descriptions
 }
 
