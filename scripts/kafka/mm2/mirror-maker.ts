@@ -70,6 +70,8 @@ export function mirrorMakerProperties(o: MirrorMakerOptions): string {
     'config.storage.replication.factor = 1',
     // The test brokers have no authorizer: ACL sync would only log DescribeAcls failures.
     'sync.topic.acls.enabled = false',
+    // What MirrorMaker itself advises at start ("All plugins have ServiceLoader manifests"): no classpath scan.
+    'plugin.discovery = service_load',
     '',
   ].join('\n')
 }
