@@ -46,6 +46,18 @@ export async function seedSource(admin: Admin, lib: string, bootstrap: string, t
   return rate === undefined ? Number.NaN : Number(rate)
 }
 
+/** Deletes topics and waits until the cluster no longer lists them (deletion completes asynchronously). */
+export async function deleteTopicsAndWait(admin: Admin, topics: string[]): Promise<void> {
+  const present = (await admin.listTopics()).filter((t) => topics.includes(t))
+  if (present.length === 0) return
+  await admin.deleteTopics({ topics: present, timeout: 30_000 })
+  const deadline = performance.now() + 30_000
+  while ((await admin.listTopics()).some((t) => present.includes(t))) {
+    if (performance.now() > deadline) throw new Error(`topics ${present.join(', ')} still listed 30 s after their deletion`)
+    await sleep(100)
+  }
+}
+
 /** Sum of the partitions' high watermarks (0 while the topic does not exist yet). */
 export async function highWatermarkSum(admin: Admin, topic: string): Promise<number> {
   try {
@@ -63,6 +75,10 @@ export interface Drain {
   startupMs: number
   /** Records/s between the first record seen on the destination and the last. */
   recordsPerSecond: number
+  /** What the destination held at the end: more than asked for means duplicates (at-least-once delivery). */
+  records: number
+  /** The records asked for: the source topic's size when the mirror started. */
+  target: number
 }
 
 /**
@@ -77,7 +93,7 @@ export async function watchDrain(admin: Admin, topic: string, total: number, sta
     if (first === null && records > 0) first = { at, records }
     if (records >= total && first !== null) {
       const steadyMs = at - first.at
-      return { wallMs: at - startedAt, startupMs: first.at - startedAt, recordsPerSecond: steadyMs > 0 ? (records - first.records) / (steadyMs / 1000) : Number.POSITIVE_INFINITY }
+      return { wallMs: at - startedAt, startupMs: first.at - startedAt, recordsPerSecond: steadyMs > 0 ? (records - first.records) / (steadyMs / 1000) : Number.POSITIVE_INFINITY, records, target: total }
     }
     const reason = failed()
     if (reason !== null) throw new Error(`the mirror stopped before ${topic} held ${total} records (${records}): ${reason}`)

@@ -70,8 +70,6 @@ export function mirrorMakerProperties(o: MirrorMakerOptions): string {
     'config.storage.replication.factor = 1',
     // The test brokers have no authorizer: ACL sync would only log DescribeAcls failures.
     'sync.topic.acls.enabled = false',
-    // What MirrorMaker itself advises at start ("All plugins have ServiceLoader manifests"): no classpath scan.
-    'plugin.discovery = service_load',
     '',
   ].join('\n')
 }
@@ -131,9 +129,18 @@ export class MirrorMaker {
   }
 }
 
-/** Deletes what MirrorMaker 2 created on one cluster; returns the names deleted. */
+/**
+ * Deletes what MirrorMaker 2 created on one cluster and waits until the cluster stops listing it (deletion is
+ * asynchronous: a MirrorMaker started meanwhile would find its old offsets); returns the names deleted.
+ */
 export async function removeMirrorMakerTopics(admin: Admin, cluster: 'source' | 'target'): Promise<string[]> {
   const topics = (await admin.listTopics()).filter((topic) => isMirrorMakerTopic(topic, cluster))
-  if (topics.length > 0) await admin.deleteTopics({ topics, timeout: 30_000 })
+  if (topics.length === 0) return topics
+  await admin.deleteTopics({ topics, timeout: 30_000 })
+  const deadline = Date.now() + 30_000
+  while ((await admin.listTopics()).some((topic) => topics.includes(topic))) {
+    if (Date.now() > deadline) throw new Error(`MirrorMaker topics still listed 30 s after their deletion: ${topics.join(', ')}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
   return topics
 }
