@@ -515,6 +515,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     this.ensureWritable()
     requireInteger('offset', offset, 0)
     const removedRecords = this.logEndOffset - this.currentLogStartOffset
+    // Already empty at `offset` (every new mirror partition, on each replica): the files say what the emptied
+    // log would, and rewriting them cost six fsyncs a replica, 180,000 for a 10,000-partition RF 3 mirror.
+    if (this.isEmptyAt(offset)) return { removedRecords: 0 }
     this.onSegmentsChanged()
     try {
       deleteProducerSnapshots(this.dir, () => true)
@@ -530,6 +533,20 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `emptying ${this.dir} failed`, { cause }))
     }
+  }
+
+  /** One empty segment at `offset`, nothing in the epoch cache or producer state: what emptying at `offset` leaves. */
+  private isEmptyAt(offset: number): boolean {
+    const segments = this.local.segments
+    return (
+      this.currentLogStartOffset === offset &&
+      this.currentHighWatermark === offset &&
+      segments.count === 1 &&
+      segments.active.baseOffset === offset &&
+      segments.active.size === 0 &&
+      this.epochCache.entries().length === 0 &&
+      this.producerState.entries().length === 0
+    )
   }
 
   async deleteRecordsBefore(offset: number): Promise<number> {
