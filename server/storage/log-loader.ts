@@ -125,8 +125,10 @@ function openSegments(dir: string, emptyLogStart: number, now: number): LogSegme
     .filter((o): o is number => o !== undefined)
     .sort((a, b) => a - b)
   if (bases.length === 0) {
+    // Its directory entry is made durable by loadLog's last fsync, before the log takes any write: a second
+    // fsync here made every new log cost two synchronous directory fsyncs (30,000 for a 10,000-partition
+    // RF 3 mirror's topics, more than half of creating them).
     const first = LogSegment.create(dir, emptyLogStart, now)
-    fsyncDirectory(dir)
     return new LogSegments([first])
   }
   return new LogSegments(
