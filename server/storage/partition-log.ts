@@ -25,7 +25,7 @@ import { compacts, DEFAULT_COMPACTION_CONFIG, deletes } from './cleaner/cleaner-
 import { processLogCleaner, type CleanableLog } from './cleaner/log-cleaner'
 import { swapInCleanedSegment } from './cleaner/segment-swap'
 import { crc32c } from './crc32c'
-import { writeFilesDurablyAsync } from '@/server/util/durable-file'
+import { syncDirectory, writeFilesDurablyAsync } from '@/server/util/durable-file'
 import { processDescriptorBudget, type DescriptorHolder } from './descriptor-budget'
 import { LocalLog, type PreparedBatch } from './local-log'
 import { LogCheckpoints } from './log-checkpoints'
@@ -123,12 +123,16 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   private nextDeleteHorizonMs: number | undefined
   private cleaning: Promise<CleanOutcome> | undefined
 
+  /** A new log whose directory open() has yet to fsync (log-loader.ts `directoryUnsynced`). */
+  private directoryUnsynced: boolean
+
   private constructor(
     readonly dir: string,
     private readonly config: ResolvedConfig,
     private readonly checkpoints: LogCheckpoints,
   ) {
     const loaded = loadLog(dir, checkpoints, config)
+    this.directoryUnsynced = loaded.directoryUnsynced
     this.local = new LocalLog(dir, loaded.segments, config, this, (error) => this.fail(error))
     this.local.commit.durableEndOffset = loaded.segments.active.nextOffset
     this.epochCache = loaded.epochCache
@@ -162,7 +166,17 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   /** Opens (creating or recovering) the log stored in `dir`. */
   static async open(dir: string, config: PartitionLogConfig = {}): Promise<PartitionLog> {
     const resolved = path.resolve(dir)
-    return new PartitionLog(resolved, resolvePartitionLogConfig(config), new LogCheckpoints(resolved))
+    const log = new PartitionLog(resolved, resolvePartitionLogConfig(config), new LogCheckpoints(resolved))
+    if (log.directoryUnsynced) {
+      try {
+        await syncDirectory(resolved)
+      } catch (cause) {
+        await log.close().catch(() => undefined)
+        throw new StorageError('KAFKA_STORAGE_ERROR', `fsync of the new log directory ${resolved} failed`, { cause })
+      }
+      log.directoryUnsynced = false
+    }
+    return log
   }
 
   // OFFSETS
