@@ -62,7 +62,8 @@ export interface StoppingObservation {
   readonly openTransactions: readonly OpenTransaction[]
   /**
    * Offset of a MIRROR_PID_RESET control record at or after the captured position's offset, `null`
-   * when there is none. Resets below it were mirrored from the source and do not count.
+   * when there is none. Resets below it were mirrored from the source and do not count. Only the pidReset
+   * step plans from it: the engine searches the log for it in that step alone, `null` in the others.
    */
   readonly pidResetOffset: number | null
 }

@@ -26,6 +26,12 @@ export interface LoadedLog {
   checkpointedHighWatermark: number
   epochCache: LeaderEpochCache
   producerState: ProducerStateManager
+  /**
+   * A new log (no segment file was there): its directory is not fsynced yet, and the caller does it before
+   * the log takes any write. Opening many new logs (a topic's creation) then runs those fsyncs side by side,
+   * off the event loop, instead of one synchronous fsync after another.
+   */
+  directoryUnsynced: boolean
 }
 
 /** How the active segment is known to be whole: vouched for by a clean close, or scanned and cut. */
@@ -73,7 +79,7 @@ export function loadLog(dir: string, checkpoints: LogCheckpoints, config: Loader
   prepareDirectory(dir)
   const cleanMarker = checkpoints.readCleanShutdown()
   const checkpointedLogStart = checkpoints.readLogStartOffset()
-  const segments = openSegments(dir, checkpointedLogStart ?? 0, config.now())
+  const { segments, created } = openSegments(dir, checkpointedLogStart ?? 0, config.now())
 
   const sealed = loadSealedSegments(segments, config.indexIntervalBytes)
   const active = loadActiveSegment(segments.active, cleanMarker, config.indexIntervalBytes)
@@ -102,8 +108,8 @@ export function loadLog(dir: string, checkpoints: LogCheckpoints, config: Loader
   segments.active.openWriter()
   // Any later crash must recover by scanning again: the marker goes, durably, before the first new write.
   checkpoints.removeCleanShutdown()
-  fsyncDirectory(dir)
-  return { segments, logStartOffset, highWatermark, checkpointedHighWatermark, epochCache, producerState }
+  if (!created) fsyncDirectory(dir)
+  return { segments, logStartOffset, highWatermark, checkpointedHighWatermark, epochCache, producerState, directoryUnsynced: created }
 }
 
 /** Creates the directory, removes torn temp files and finishes or discards an interrupted cleaner swap. */
@@ -118,24 +124,26 @@ function prepareDirectory(dir: string): void {
   completeInterruptedSwaps(dir)
 }
 
-function openSegments(dir: string, emptyLogStart: number, now: number): LogSegments {
+function openSegments(dir: string, emptyLogStart: number, now: number): { segments: LogSegments; created: boolean } {
   const bases = fs
     .readdirSync(dir)
     .map((name) => parseOffsetFileName(name, LOG_SUFFIX))
     .filter((o): o is number => o !== undefined)
     .sort((a, b) => a - b)
   if (bases.length === 0) {
+    // Its directory entry is made durable once, by PartitionLog.open, before the log takes any write: two
+    // synchronous directory fsyncs per new log were most of creating a 10,000-partition RF 3 mirror's topics.
     const first = LogSegment.create(dir, emptyLogStart, now)
-    fsyncDirectory(dir)
-    return new LogSegments([first])
+    return { segments: new LogSegments([first]), created: true }
   }
-  return new LogSegments(
+  const segments = new LogSegments(
     bases.map((base) => {
       const segment = new LogSegment(dir, base, now)
       segment.size = fs.statSync(segment.logPath).size
       return segment
     }),
   )
+  return { segments, created: false }
 }
 
 /** Sealed segments were fsync'd before the next one was created: their bytes are whole, only index files may be missing. */

@@ -25,7 +25,7 @@ import { compacts, DEFAULT_COMPACTION_CONFIG, deletes } from './cleaner/cleaner-
 import { processLogCleaner, type CleanableLog } from './cleaner/log-cleaner'
 import { swapInCleanedSegment } from './cleaner/segment-swap'
 import { crc32c } from './crc32c'
-import { writeFilesDurablyAsync } from '@/server/util/durable-file'
+import { syncDirectory, writeFilesDurablyAsync } from '@/server/util/durable-file'
 import { processDescriptorBudget, type DescriptorHolder } from './descriptor-budget'
 import { LocalLog, type PreparedBatch } from './local-log'
 import { LogCheckpoints } from './log-checkpoints'
@@ -123,12 +123,16 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   private nextDeleteHorizonMs: number | undefined
   private cleaning: Promise<CleanOutcome> | undefined
 
+  /** A new log whose directory open() has yet to fsync (log-loader.ts `directoryUnsynced`). */
+  private directoryUnsynced: boolean
+
   private constructor(
     readonly dir: string,
     private readonly config: ResolvedConfig,
     private readonly checkpoints: LogCheckpoints,
   ) {
     const loaded = loadLog(dir, checkpoints, config)
+    this.directoryUnsynced = loaded.directoryUnsynced
     this.local = new LocalLog(dir, loaded.segments, config, this, (error) => this.fail(error))
     this.local.commit.durableEndOffset = loaded.segments.active.nextOffset
     this.epochCache = loaded.epochCache
@@ -162,7 +166,17 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   /** Opens (creating or recovering) the log stored in `dir`. */
   static async open(dir: string, config: PartitionLogConfig = {}): Promise<PartitionLog> {
     const resolved = path.resolve(dir)
-    return new PartitionLog(resolved, resolvePartitionLogConfig(config), new LogCheckpoints(resolved))
+    const log = new PartitionLog(resolved, resolvePartitionLogConfig(config), new LogCheckpoints(resolved))
+    if (log.directoryUnsynced) {
+      try {
+        await syncDirectory(resolved)
+      } catch (cause) {
+        await log.close().catch(() => undefined)
+        throw new StorageError('KAFKA_STORAGE_ERROR', `fsync of the new log directory ${resolved} failed`, { cause })
+      }
+      log.directoryUnsynced = false
+    }
+    return log
   }
 
   // OFFSETS
@@ -515,6 +529,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     this.ensureWritable()
     requireInteger('offset', offset, 0)
     const removedRecords = this.logEndOffset - this.currentLogStartOffset
+    // Already empty at `offset` (every new mirror partition, on each replica): the files say what the emptied
+    // log would, and rewriting them cost six fsyncs a replica, 180,000 for a 10,000-partition RF 3 mirror.
+    if (this.isEmptyAt(offset)) return { removedRecords: 0 }
     this.onSegmentsChanged()
     try {
       deleteProducerSnapshots(this.dir, () => true)
@@ -530,6 +547,20 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `emptying ${this.dir} failed`, { cause }))
     }
+  }
+
+  /** One empty segment at `offset`, nothing in the epoch cache or producer state: what emptying at `offset` leaves. */
+  private isEmptyAt(offset: number): boolean {
+    const segments = this.local.segments
+    return (
+      this.currentLogStartOffset === offset &&
+      this.currentHighWatermark === offset &&
+      segments.count === 1 &&
+      segments.active.baseOffset === offset &&
+      segments.active.size === 0 &&
+      this.epochCache.entries().length === 0 &&
+      this.producerState.entries().length === 0
+    )
   }
 
   async deleteRecordsBefore(offset: number): Promise<number> {

@@ -66,6 +66,11 @@ export class ClusterDirectory {
     return this.metadataFile.save()
   }
 
+  /** Resolves once every metadata change persisted so far is durable, writing nothing new. */
+  metadataSaved(): Promise<void> {
+    return this.metadataFile.saved()
+  }
+
   // REACHABILITY
 
   ensureOpen(): void {

@@ -57,6 +57,11 @@ export class DurableJsonFile {
     return this.queued
   }
 
+  /** Resolves once every snapshot asked for so far by save() is durable (at once when none is pending). */
+  saved(): Promise<void> {
+    return this.queued ?? this.running ?? Promise.resolve()
+  }
+
   private startQueued(): Promise<void> {
     this.queued = null
     return this.start()

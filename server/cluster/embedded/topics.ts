@@ -9,6 +9,10 @@ import type { ClusterDirectory } from './cluster-directory'
 import { isTopicConfigName, validateTopicConfigs } from './config'
 import { assignReplicas, collidingTopicName, validateCount, validateOffset, validateTopicId, validateTopicName, type TopicMetadata } from './metadata'
 import { ReplicatedPartition } from './replicated-partition'
+import { forEachConcurrently } from '@/server/util/cooperative'
+
+/** Partitions whose logs are opened at once when a topic is created or grown. */
+const LOG_OPEN_CONCURRENCY = 16
 
 export interface CreateTopicSpec {
   name: string
@@ -111,13 +115,15 @@ export class Topics {
       const partitions = added.map((p) => new ReplicatedPartition(directory.partitionHost, topic, p))
       for (const partition of partitions) directory.registerPartition(partition)
       await directory.persistMetadata()
-      for (const partition of partitions) {
+      // Side by side: a new log's open ends with an fsync of its directory, and 30,000 of them one after
+      // another were most of creating a 10,000-partition RF 3 mirror's topics.
+      await forEachConcurrently(partitions, LOG_OPEN_CONCURRENCY, async (partition) => {
         const logs: Array<[number, PartitionLogApi]> = []
         for (const brokerId of partition.metadata.replicas) {
           if (directory.alive.has(brokerId)) logs.push([brokerId, await directory.openReplicaLog(topic, partition.partition, brokerId)])
         }
         await partition.resume(logs)
-      }
+      })
     })
   }
 

@@ -55,6 +55,11 @@ export class PartitionRunner {
   private readonly locks = new WeakMap<PartitionRuntime, Promise<void>>()
   /** Lock tails not settled yet: what settle() waits for, without a walk over every partition. */
   private readonly pending = new Set<Promise<void>>()
+  /**
+   * Partitions whose value is ahead of their `__mirror_state` record by STOPPING steps that changed nothing
+   * durable (see `persistDeferred`); the next write of the partition carries them.
+   */
+  private readonly unpersisted = new WeakSet<PartitionRuntime>()
 
   constructor(private readonly env: RunnerEnvironment) {}
 
@@ -76,15 +81,20 @@ export class PartitionRunner {
     while (this.pending.size > 0) await Promise.all([...this.pending])
   }
 
-  /** Dispatches an event and its follow-ups; the caller holds the lock. Returns whether the first was accepted. */
-  async dispatch(mirror: MirrorDefinition, runtime: PartitionRuntime, event: MirrorEvent, reason?: string): Promise<boolean> {
+  /**
+   * Dispatches an event and its follow-ups; the caller holds the lock. Returns whether the first was accepted.
+   * `deferPersist` (the STOPPING sequence's step records, nothing else): an in-state update of the first event
+   * whose only effect is its record is applied without writing it; `persistDeferred` writes it before
+   * anything touches the destination, and any later write of the partition carries it.
+   */
+  async dispatch(mirror: MirrorDefinition, runtime: PartitionRuntime, event: MirrorEvent, reason?: string, options: { deferPersist?: boolean } = {}): Promise<boolean> {
     const queue: Array<{ event: MirrorEvent; reason: string }> = [{ event, reason: reason ?? event.type }]
     let first = true
     let firstAccepted = false
     for (let handled = 0; queue.length > 0; handled++) {
       if (handled > MAX_CHAINED_EVENTS) throw new Error(`event chain too long for ${runtime.topic}-${runtime.partition}`)
       const next = queue.shift()!
-      const followUps = await this.apply(mirror, runtime, next.event, next.reason)
+      const followUps = await this.apply(mirror, runtime, next.event, next.reason, { deferPersist: first && options.deferPersist === true })
       if (first) firstAccepted = followUps !== null
       first = false
       if (followUps) queue.push(...followUps)
@@ -103,12 +113,24 @@ export class PartitionRunner {
     for (const followUp of followUps) await this.dispatch(mirror, runtime, followUp.event, followUp.reason)
   }
 
+  /**
+   * Writes the record that `dispatch(..., { deferPersist: true })` left out, if any: the partition's value as
+   * it is now. The STOPPING sequence calls it before each action that changes the destination log, so what
+   * the log shows is never ahead of a recorded step the action depends on. Throws when the write fails.
+   */
+  async persistDeferred(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
+    if (!this.unpersisted.has(runtime)) return
+    // In-state updates keep the stateEpoch: the stored record's epoch is the one this write expects.
+    await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, runtime.value, runtime.failureCode)])
+    this.unpersisted.delete(runtime)
+  }
+
   private async apply(
     mirror: MirrorDefinition,
     runtime: PartitionRuntime,
     event: MirrorEvent,
     reason: string,
-    afterFencing = false,
+    { afterFencing = false, deferPersist = false }: { afterFencing?: boolean; deferPersist?: boolean } = {},
   ): Promise<Array<{ event: MirrorEvent; reason: string }> | null> {
     const ctx = this.env.context(mirror, runtime)
     const result = transition(runtime.value, event, ctx)
@@ -121,16 +143,22 @@ export class PartitionRunner {
     const from = runtime.value.state
     const effects = result.effects
     const failureCode = nextFailureCode(runtime, result.next, event)
-    if (effects[0]?.kind === 'persistState') {
+    if (deferPersist && result.outcome === 'updated' && effects.length === 1 && effects[0]?.kind === 'persistState') {
+      // A STOPPING step that changed nothing durable: a crash before its record plans the step again from the
+      // log and finds it done. Seven records per partition made a 10,000-partition failover write 70,000.
+      this.unpersisted.add(runtime)
+    } else if (effects[0]?.kind === 'persistState') {
       // Durable before anything else happens: a crash after this point replays into the new state.
       try {
         await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, result.next, failureCode)])
+        // The record holds the whole value, deferred steps included.
+        this.unpersisted.delete(runtime)
       } catch (error) {
         if (!afterFencing && fencedEntriesOf(error) !== null) {
           // A stale writer (KIP-1279.md §5.3): the stored state is authoritative; decide the event again from it, once.
           const changed = await reReadFencedPartition(this.env.store(mirror), this.env.host(mirror), mirror, runtime)
           this.env.log('state write fenced; re-read', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error), storedState: runtime.value.state, stateEpoch: runtime.value.stateEpoch })
-          const followUps = await this.apply(mirror, runtime, event, reason, true)
+          const followUps = await this.apply(mirror, runtime, event, reason, { afterFencing: true })
           // The event no longer applies to the stored state: that state's own work resumes on the next tick.
           if (followUps === null && changed) {
             changePartition(runtime, { needsRestore: true })
@@ -250,9 +278,14 @@ export class PartitionRunner {
       }
       case 'runStoppingSequence':
         await runStoppingSequence(
-          { host, onStoppingAction: this.env.onStoppingAction, fetcherChanged: () => this.env.fetcherChanged?.(mirror) },
+          {
+            host,
+            onStoppingAction: this.env.onStoppingAction,
+            fetcherChanged: () => this.env.fetcherChanged?.(mirror),
+            persistDeferred: () => this.persistDeferred(mirror, runtime),
+          },
           runtime,
-          (event, reason) => this.dispatch(mirror, runtime, event, reason),
+          (event, reason, options) => this.dispatch(mirror, runtime, event, reason, options),
         )
         return { event: { type: 'stopCompleted' }, reason: 'failover sequence finished' }
       case 'scheduleRetry':

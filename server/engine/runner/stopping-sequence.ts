@@ -1,6 +1,6 @@
 import 'server-only'
 import type { MirrorEvent } from '@/lib/mirror/events'
-import { planStoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
+import { planStoppingAction, type StoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
 import type { MirrorHost, TopicPartition } from '@/server/cluster/ports'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
@@ -12,7 +12,12 @@ export interface StoppingSequenceEnvironment {
   onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void
   /** The partition left the fetcher: a waiting fetch round lets go of it. */
   fetcherChanged(): void
+  /** Writes the step records dispatched with `deferPersist` that are not durable yet. */
+  persistDeferred(): Promise<void>
 }
+
+/** The actions that change the destination log: every step recorded before them must be durable first. */
+const LOG_ACTIONS: ReadonlySet<StoppingAction['kind']> = new Set(['bumpLeaderEpoch', 'appendAbortMarkers', 'appendPidReset'])
 
 /** More rounds than steps: a step that does not converge is a bug, not a slow log. */
 const MAX_STOPPING_ROUNDS = 16
@@ -23,19 +28,27 @@ const MAX_STOPPING_ROUNDS = 16
  * log holds now and the persisted progress, executed, then recorded as done with a `stoppingStepCompleted`
  * event the runner persists; a crash between two of these resumes at the right step without writing any
  * marker twice. The runner calls this for the table's `runStoppingSequence` effect, the partition's lock held.
+ *
+ * Records, batched: a step whose action changed nothing durable (removeFetcher, a skip, and a step whose
+ * marker is already in the log) is recorded in memory and written with the next record, which is always
+ * written before the next action that changes the log (LOG_ACTIONS) and at the latest by STOPPED. Replayed
+ * from an earlier record, the planner finds such a step done from the log again. persistPosition is
+ * written at once: the position is durable before the epoch step (KIP-1279.md §4.1 step 2). A usual
+ * partition (no open transaction, epoch already above) writes four records, not seven.
  */
 export async function runStoppingSequence(
   env: StoppingSequenceEnvironment,
   runtime: PartitionRuntime,
-  dispatch: (event: MirrorEvent, reason: string) => Promise<unknown>,
+  dispatch: (event: MirrorEvent, reason: string, options: { deferPersist: boolean }) => Promise<unknown>,
 ): Promise<void> {
   const { host } = env
   const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
   for (let round = 0; round < MAX_STOPPING_ROUNDS; round++) {
     const progress = runtime.value.stopping
     if (progress === null) throw new Error('STOPPING without progress')
-    const action = planStoppingAction(progress, await observeForStopping(host, runtime, progress.lastMirrorPosition?.offset ?? null))
+    const action = planStoppingAction(progress, await observeForStopping(host, runtime, progress.step === 'pidReset' ? (progress.lastMirrorPosition?.offset ?? null) : null))
     if (action.kind === 'complete') return
+    if (LOG_ACTIONS.has(action.kind)) await env.persistDeferred()
     env.onStoppingAction?.('beforeAction', action.step, tp)
     switch (action.kind) {
       case 'removeFetcher':
@@ -62,14 +75,18 @@ export async function runStoppingSequence(
     env.onStoppingAction?.('afterAction', action.step, tp)
     if (action.completesStep) {
       const completion = action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
-      await dispatch({ type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`)
+      await dispatch({ type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`, { deferPersist: action.kind !== 'persistPosition' })
     }
   }
   throw new Error('the failover sequence did not converge')
 }
 
-/** What the next step is planned from: the destination log as it is now (after a crash, whatever landed). */
-async function observeForStopping(host: MirrorHost, runtime: PartitionRuntime, positionOffset: number | null): Promise<StoppingObservation> {
+/**
+ * What the next step is planned from: the destination log as it is now (after a crash, whatever landed).
+ * `resetSearchFrom`: where a MIRROR_PID_RESET would sit, given only for the pidReset step, the one step that
+ * plans from it; the search reads the log, and reading it at every step cost four reads per partition.
+ */
+async function observeForStopping(host: MirrorHost, runtime: PartitionRuntime, resetSearchFrom: number | null): Promise<StoppingObservation> {
   const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
   const [description, latestEpoch, openTransactions] = await Promise.all([host.describePartition(tp), host.latestEpoch(tp), host.openTransactions(tp)])
   refreshDestination(runtime, description)
@@ -79,7 +96,7 @@ async function observeForStopping(host: MirrorHost, runtime: PartitionRuntime, p
     leaderEpoch: description.leaderEpoch,
     openTransactions,
     // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
-    pidResetOffset: positionOffset === null ? null : await host.findControlRecord(tp, 'MIRROR_PID_RESET', Math.max(positionOffset, 0)),
+    pidResetOffset: resetSearchFrom === null ? null : await host.findControlRecord(tp, 'MIRROR_PID_RESET', Math.max(resetSearchFrom, 0)),
   }
 }
 
