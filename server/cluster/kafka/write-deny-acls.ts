@@ -57,6 +57,9 @@ export class WriteDenyAcls {
 
   /** Refuses writes by other clients; a refusal of the ACL itself leaves the topic detected, with the broker's reason. */
   async deny(topic: string): Promise<void> {
+    // A first look that failed for a passing reason (a timeout on a busy broker) must not leave every later
+    // mirror topic unguarded: it is asked again before each topic that needs the ACL.
+    if (this.state === 'unknown') await this.load()
     if (this.state !== 'present' || this.guards.get(topic)?.kind === 'acl') return
     try {
       await this.admin.createAcls({ acl: denyAcls(topic) })
