@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { asOperator, createCluster, unique } from './support/http'
 import { lookAt } from './support/look'
 import { expectNoSidewaysScroll } from './support/overview-setup'
-import { signIn } from './support/session'
+import { signIn, waitForLiveUpdates } from './support/session'
 
 /**
  * The audit page: filters by action and outcome narrow the list and live in the address, an entry opens to
@@ -37,6 +37,8 @@ test('audit filters narrow the list, survive a reload, and an entry opens to its
 
   await page.reload()
   await expect(page.getByLabel('Outcome')).toHaveValue('rejected')
+  // The filters are in the server's HTML: typing before hydration would be lost (CI saw an empty From field).
+  await waitForLiveUpdates(page)
   await expect(entries.locator('[data-outcome]:not([data-outcome="rejected"])')).toHaveCount(0)
 
   await page.getByLabel('From (UTC)').fill('2099-01-01T00:00')

@@ -28,3 +28,12 @@ async function signedInAs(page: Page, role: 'operator' | 'viewer', options: { ti
   await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible({ timeout: options.timeout })
   await expect(page.getByText(role, { exact: true }).first()).toBeVisible()
 }
+
+/**
+ * Waits until the page is hydrated and its event stream open: the header's live indicator says "Live" only
+ * then (the server renders "Connecting"). Typing into a controlled input before hydration is lost when React
+ * takes the field over, so a journey that fills a form right after a reload waits for this first.
+ */
+export async function waitForLiveUpdates(page: Page): Promise<void> {
+  await expect(page.getByRole('status', { name: 'Live updates' })).toHaveText('Live')
+}
