@@ -41,10 +41,10 @@ export function ConfirmStep({
       }}
     >
       <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
-        This stops mirroring {formatCount(totals.partitionsToStop)} partitions of <span className="font-mono font-semibold">{mirror}</span> for good and makes their topics writable on{' '}
+        This stops mirroring {counted(totals.partitionsToStop, 'partition')} of <span className="font-mono font-semibold">{mirror}</span> for good and makes their topics writable on{' '}
         <span className="font-mono font-semibold">{destinationCluster}</span>:{' '}
-        {totals.recordsAtRisk === null ? 'an unknown number of' : formatCount(totals.recordsAtRisk)} records at risk are lost for its readers and {formatCount(totals.transactionsToAbort)} open
-        transactions are aborted. It cannot be undone; only a failback mirrors back.
+        {totals.recordsAtRisk === null ? 'an unknown number of records at risk are' : `${counted(totals.recordsAtRisk, 'record')} at risk ${totals.recordsAtRisk === 1 ? 'is' : 'are'}`} lost for its readers and{' '}
+        {counted(totals.transactionsToAbort, 'open transaction')} {totals.transactionsToAbort === 1 ? 'is' : 'are'} aborted. It cannot be undone; only a failback mirrors back.
       </p>
       {forced.length > 0 && (
         <p className="text-sm text-amber-900 dark:text-amber-200">
@@ -73,4 +73,9 @@ export function ConfirmStep({
       </button>
     </form>
   )
+}
+
+/** "1 partition", "2,000 partitions". */
+function counted(count: number, noun: string): string {
+  return `${formatCount(count)} ${count === 1 ? noun : `${noun}s`}`
 }
