@@ -1,4 +1,4 @@
-// Over 400 lines on purpose: one CLI and library for the test brokers (format, start with SASL, kill/restart, stop); splitting it would spread one lifecycle over files that only ever change together.
+// Over 400 lines on purpose: one CLI and library for the test brokers (format, start with the SASL, SSL and authorizer settings, kill/restart, stop); splitting it would spread one lifecycle over files that only ever change together.
 /**
  * Two independent single-node KRaft clusters (`a` and `b`) for integration tests.
  *

@@ -93,11 +93,5 @@ function snappy(data: Uint8Array): Uint8Array {
     total += block.length
     at += length
   }
-  const joined = new Uint8Array(total)
-  let offset = 0
-  for (const block of blocks) {
-    joined.set(block, offset)
-    offset += block.length
-  }
-  return joined
+  return Buffer.concat(blocks, total)
 }
