@@ -1,7 +1,7 @@
 'use client'
 
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useCallback, useRef, type KeyboardEvent } from 'react'
+import { memo, useEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
 import type { RecordEntry } from '@/lib/api/records'
 import { formatCount, formatOffset } from '@/lib/ui/format'
 import { describeCell, RECORD_LOOK, recordContent, type AlignedLogs, type LogCell } from '@/lib/ui/log-strip'
@@ -32,6 +32,17 @@ export interface StripSelection {
 const CELL_WIDTH = 96
 const LANES: readonly LaneId[] = ['source', 'destination']
 
+type Step = (current: StripSelection, firstOffset: number, lastOffset: number) => StripSelection
+
+const KEY_STEPS: ReadonlyMap<string, Step> = new Map<string, Step>([
+  ['ArrowRight', (current, _first, last) => ({ ...current, offset: Math.min(last, current.offset + 1) })],
+  ['ArrowLeft', (current, first) => ({ ...current, offset: Math.max(first, current.offset - 1) })],
+  ['ArrowDown', (current) => ({ ...current, lane: 'destination' })],
+  ['ArrowUp', (current) => ({ ...current, lane: 'source' })],
+  ['Home', (current, first) => ({ ...current, offset: first })],
+  ['End', (current, _first, last) => ({ ...current, offset: last })],
+])
+
 /** `aligned` comes from alignLogs (lib/ui/log-strip.ts); the caller keeps it to show the selected column's details. */
 export function LogStrips({
   aligned,
@@ -43,7 +54,7 @@ export function LogStrips({
   aligned: AlignedLogs
   names: Readonly<Record<LaneId, LaneName>>
   selection: StripSelection | null
-  onSelect: (selection: StripSelection) => void
+  onSelect: Dispatch<SetStateAction<StripSelection | null>>
   label: string
 }) {
   const grid = useRef<HTMLDivElement>(null)
@@ -68,35 +79,29 @@ export function LogStrips({
   const focusOffset = selection !== null && selection.offset >= firstOffset && selection.offset <= lastOffset ? selection.offset : firstOffset
   const focusLane: LaneId = selection?.lane ?? 'source'
 
-  const move = useCallback(
-    (next: StripSelection) => {
-      onSelect(next)
-      virtualizer.scrollToIndex(next.offset - firstOffset, { align: 'auto' })
-      // Focus follows the selection once React has rendered the new roving tab stop (and its column).
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => {
-          const cell = grid.current?.querySelector<HTMLElement>(`[data-lane="${next.lane}"][data-offset="${next.offset}"]`)
-          cell?.focus({ preventScroll: true })
-          cell?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
-        }),
-      )
-    },
-    [onSelect, virtualizer, firstOffset],
-  )
+  // Focus follows a keyboard move once React has committed it. Each step is computed from the latest
+  // selection (an updater), not from this render's: a key pressed before the last move rendered must not
+  // repeat that move, and an older move's focus must never land late and select its cell again.
+  const focusAfterCommit = useRef(false)
+  useEffect(() => {
+    if (!focusAfterCommit.current || selection === null) return
+    focusAfterCommit.current = false
+    const cell = grid.current?.querySelector<HTMLElement>(`[data-lane="${selection.lane}"][data-offset="${selection.offset}"]`)
+    cell?.focus({ preventScroll: true })
+    cell?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
+    virtualizer.scrollToIndex(selection.offset - firstOffset, { align: 'auto' })
+  }, [selection, virtualizer, firstOffset])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (columns.length === 0) return
-    const current = { offset: focusOffset, lane: focusLane }
-    let next: StripSelection | null = null
-    if (event.key === 'ArrowRight') next = { ...current, offset: Math.min(lastOffset, current.offset + 1) }
-    else if (event.key === 'ArrowLeft') next = { ...current, offset: Math.max(firstOffset, current.offset - 1) }
-    else if (event.key === 'ArrowDown') next = { ...current, lane: 'destination' }
-    else if (event.key === 'ArrowUp') next = { ...current, lane: 'source' }
-    else if (event.key === 'Home') next = { ...current, offset: firstOffset }
-    else if (event.key === 'End') next = { ...current, offset: lastOffset }
-    if (next === null) return
+    const step = KEY_STEPS.get(event.key)
+    if (step === undefined) return
     event.preventDefault()
-    move(next)
+    focusAfterCommit.current = true
+    onSelect((previous) => {
+      const current = previous !== null && previous.offset >= firstOffset && previous.offset <= lastOffset ? previous : { offset: firstOffset, lane: previous?.lane ?? 'source' }
+      return step(current, firstOffset, lastOffset)
+    })
   }
 
   if (columns.length === 0) {
