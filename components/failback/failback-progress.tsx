@@ -7,7 +7,7 @@ import { Skeleton } from '@/components/ui/panel'
 import { StateBadge } from '@/components/ui/state-badge'
 import { failbackProgress } from '@/lib/failover/failback'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
-import { formatCount } from '@/lib/ui/format'
+import { formatCount, counted } from '@/lib/ui/format'
 
 /** The failback mirror while it truncates and catches up: partitions per state until all MIRROR. */
 export function FailbackProgressView({ name, expected, onDone }: { name: string; expected: number; onDone: () => void }) {
@@ -27,7 +27,7 @@ export function FailbackProgressView({ name, expected, onDone }: { name: string;
   return (
     <div className="space-y-3">
       <p className="text-sm">
-        <span className="text-2xl font-semibold tabular-nums">{formatCount(progress.mirroring)}</span> of {formatCount(progress.total)} partitions of{' '}
+        <span className="text-2xl font-semibold tabular-nums">{formatCount(progress.mirroring)}</span> of {counted(progress.total, 'partition')} of{' '}
         <span className="font-mono">{name}</span> MIRRORING
       </p>
       <div role="progressbar" aria-label="Failback progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800">
@@ -42,7 +42,7 @@ export function FailbackProgressView({ name, expected, onDone }: { name: string;
       </ul>
       {progress.failed > 0 && (
         <p role="alert" className="text-sm text-red-800 dark:text-red-300">
-          ✕ {progress.failed} partitions FAILED: open the mirror page of {name} to see why and recover them.
+          ✕ {counted(progress.failed, 'partition')} FAILED: open the mirror page of {name} to see why and recover them.
         </p>
       )}
     </div>

@@ -13,7 +13,7 @@ import { isApiError } from '@/lib/api/errors'
 import type { Mirror } from '@/lib/api/mirrors'
 import { exportRanges, failbackTotals, isValidMirrorName, rebuiltTopics } from '@/lib/failover/failback'
 import { canContinue, canCreate, FAILBACK_STEP_LABELS, FAILBACK_STEPS, failbackReducer, initialFailbackState, type FailbackStep } from '@/lib/failover/failback-states'
-import { formatCount } from '@/lib/ui/format'
+import { formatCount, counted } from '@/lib/ui/format'
 import { ExportRemovedRecords } from './export-removed-records'
 import { FailbackDone } from './failback-done'
 import { FailbackProgressView } from './failback-progress'
@@ -160,9 +160,9 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
               {state.refusal !== null && <ErrorPanel error={refusalError} title="The failback was refused" />}
               <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
                 This creates mirror <span className="font-mono font-semibold">{state.reverseName}</span> from <span className="font-mono">{mirror.destinationCluster}</span> to{' '}
-                <span className="font-mono">{mirror.sourceCluster}</span>: {formatCount(totals.partitionsTruncated)} partitions of <span className="font-mono">{mirror.sourceCluster}</span> are cut back
+                <span className="font-mono">{mirror.sourceCluster}</span>: {counted(totals.partitionsTruncated, 'partition')} of <span className="font-mono">{mirror.sourceCluster}</span> are cut back
                 {rebuilt.length > 0 ? ` (${rebuilt.length === 1 ? 'its topic is' : `${formatCount(rebuilt.length)} topics are`} rebuilt: deleted, created again and mirrored back)` : ''} and{' '}
-                {formatCount(totals.recordsToRemove)} records are removed for good, then its topics are read-only mirror topics.
+                {counted(totals.recordsToRemove, 'record')} {totals.recordsToRemove === 1 ? 'is' : 'are'} removed for good, then its topics are read-only mirror topics.
               </p>
               <div>
                 <label htmlFor="failback-confirmation" className="block text-sm font-medium">

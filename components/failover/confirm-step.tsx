@@ -3,7 +3,7 @@
 import { planTotals } from '@/lib/failover/plan-totals'
 import type { FailoverPlan } from '@/lib/api/mirrors'
 import { gateTitle } from '@/lib/failover/gate-forcing'
-import { formatCount } from '@/lib/ui/format'
+import { counted } from '@/lib/ui/format'
 
 /**
  * Step 4: the irreversible effect in one sentence, the forced gates restated, then the typed name right
@@ -73,9 +73,4 @@ export function ConfirmStep({
       </button>
     </form>
   )
-}
-
-/** "1 partition", "2,000 partitions". */
-function counted(count: number, noun: string): string {
-  return `${formatCount(count)} ${count === 1 ? noun : `${noun}s`}`
 }

@@ -2,7 +2,7 @@
 
 import Link from 'next/link'
 import type { Operation } from '@/lib/api/operations'
-import { formatDuration } from '@/lib/ui/format'
+import { formatDuration, counted } from '@/lib/ui/format'
 import { buttonClass } from '@/components/ui/button-class'
 import { OperationOutcome } from '@/components/operations/operation-outcome'
 import { ReportDownload } from '@/components/operations/report-download'
@@ -21,7 +21,7 @@ export function FailoverResult({ operation, destinationCluster }: { operation: O
         </p>
       ) : (
         <p role="status" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50">
-          ✕ The failover finished with {failed.length} of {operation.partitions.length} partitions not STOPPED. Open each below to see why; recover FAILED partitions from the{' '}
+          ✕ The failover finished with {failed.length} of {counted(operation.partitions.length, 'partition')} not STOPPED. Open each below to see why; recover FAILED partitions from the{' '}
           <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror)}`}>
             mirror page
           </Link>{' '}

@@ -9,6 +9,7 @@ import { controlProps, Field, FieldIssue, inputClass, monoInputClass } from './f
 import { ManageDialog } from './manage-dialog'
 import { ReviewStep } from './review-step'
 import { useFormIssues } from './use-form-issues'
+import { counted } from '@/lib/ui/format'
 
 /** Create a topic: name, partitions, replication factor (the cluster's default when empty) and configs. */
 export function CreateTopicDialog({ cluster, brokers, onClose, onDone }: { cluster: string; brokers: number; onClose: () => void; onDone: (text: string) => void }) {
@@ -55,7 +56,7 @@ export function CreateTopicDialog({ cluster, brokers, onClose, onDone }: { clust
             mutation.reset()
             setReviewing(false)
           }}
-          onConfirm={() => mutation.mutate(CreateTopicRequest.parse(request), { onSuccess: (topic) => onDone(`Created topic ${topic.name} with ${topic.partitions} partitions.`) })}
+          onConfirm={() => mutation.mutate(CreateTopicRequest.parse(request), { onSuccess: (topic) => onDone(`Created topic ${topic.name} with ${counted(topic.partitions, 'partition')}.`) })}
         />
       ) : (
         <form onSubmit={review} noValidate aria-label="New topic" className="space-y-4">

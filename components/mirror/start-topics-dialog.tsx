@@ -7,7 +7,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
 import type { TruncationPlan } from '@/lib/api/mirrors'
-import { formatOffset } from '@/lib/ui/format'
+import { formatOffset, counted } from '@/lib/ui/format'
 import type { ActionResult } from './topic-action-dialog'
 import { TopicChecklist } from './topic-checklist'
 
@@ -59,7 +59,7 @@ export function StartTopicsDialog({
         onSuccess: (answer) =>
           onDone({
             action: 'start',
-            text: `Started ${'topics' in answer ? answer.topics.join(', ') : topics.join(', ')}: ${plan.partitions.length.toLocaleString('en-US')} partitions go through PREPARING to MIRRORING.`,
+            text: `Started ${'topics' in answer ? answer.topics.join(', ') : topics.join(', ')}: ${counted(plan.partitions.length, 'partition')} ${plan.partitions.length === 1 ? 'goes' : 'go'} through PREPARING to MIRRORING.`,
           }),
       },
     )
@@ -97,7 +97,7 @@ export function StartTopicsDialog({
         {plan !== null && (
           <section aria-label="Truncation plan" className="rounded-md border border-slate-200 dark:border-slate-700">
             <p className="border-b border-slate-200 px-3 py-2 font-medium text-slate-900 dark:border-slate-700 dark:text-slate-100" data-testid="start-plan-total">
-              {plan.partitions.length.toLocaleString('en-US')} partitions · {removed === 0 ? 'no destination record is removed' : `${removed.toLocaleString('en-US')} destination records removed`}
+              {counted(plan.partitions.length, 'partition')} · {removed === 0 ? 'no destination record is removed' : `${removed.toLocaleString('en-US')} destination records removed`}
             </p>
             <div className="max-h-48 overflow-auto">
               <table className="w-full text-left text-xs">

@@ -6,7 +6,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { OperationReport, ReportPartition } from '@/lib/api/operation-report'
-import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { formatCount, formatDuration, formatOffset, counted } from '@/lib/ui/format'
 
 const ROW_LIMIT = 200
 const QUIET_ROW_LIMIT = 20
@@ -37,10 +37,10 @@ function OutcomeTables({ report }: { report: OperationReport }) {
     <div className="space-y-3">
       <ul className="flex flex-wrap gap-x-5 gap-y-1 text-sm">
         <li>
-          <span className="font-semibold tabular-nums">{formatCount(totals.stopped)}</span> of {formatCount(totals.partitions)} partitions STOPPED
+          <span className="font-semibold tabular-nums">{formatCount(totals.stopped)}</span> of {counted(totals.partitions, 'partition')} STOPPED
         </li>
         <li>
-          <span className="font-semibold tabular-nums">{formatCount(totals.transactionsAborted)}</span> transactions aborted
+          <span className="font-semibold tabular-nums">{formatCount(totals.transactionsAborted)}</span> {totals.transactionsAborted === 1 ? 'transaction' : 'transactions'} aborted
           {totals.producersAborted.length > 0 && (
             <>
               {' '}

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react'
 import type { Operation } from '@/lib/api/operations'
 import { LISTED_PARTITIONS, STEP_DESCRIPTIONS, summarizeProgress, trackSteps } from '@/lib/failover/progress'
 import { STOPPING_STEPS } from '@/lib/mirror/stopping'
-import { formatCount, formatDuration } from '@/lib/ui/format'
+import { formatCount, formatDuration, counted } from '@/lib/ui/format'
 import { useNow } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 
@@ -77,7 +77,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
       {summary.failedCount > 0 && (
         <section aria-labelledby="progress-failed" className="rounded-lg border border-red-300 p-3 dark:border-red-800">
           <h3 id="progress-failed" className="text-sm font-semibold text-red-800 dark:text-red-300">
-            ✕ {formatCount(summary.failedCount)} partitions failed{summary.failedCount > LISTED_PARTITIONS ? ` (the first ${LISTED_PARTITIONS})` : ''}
+            ✕ {counted(summary.failedCount, 'partition')} failed{summary.failedCount > LISTED_PARTITIONS ? ` (the first ${LISTED_PARTITIONS})` : ''}
           </h3>
           <ul className="mt-1 space-y-1 text-sm">
             {summary.failed.map((partition) => (
@@ -127,7 +127,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
         summary.slowCount > 0 && (
           <section aria-labelledby="progress-slow" className="rounded-lg border border-amber-300 p-3 dark:border-amber-800">
             <h3 id="progress-slow" className="text-sm font-semibold text-amber-900 dark:text-amber-200">
-              ◷ {formatCount(summary.slowCount)} partitions slow (same step for over 5 s){summary.slowCount > LISTED_PARTITIONS ? `, the ${LISTED_PARTITIONS} slowest` : ''}
+              ◷ {counted(summary.slowCount, 'partition')} slow (same step for over 5 s){summary.slowCount > LISTED_PARTITIONS ? `, the ${LISTED_PARTITIONS} slowest` : ''}
             </h3>
             <ul className="mt-1 grid grid-cols-1 gap-x-4 gap-y-0.5 text-sm sm:grid-cols-2">
               {summary.slow.map((partition) => (

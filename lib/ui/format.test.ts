@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, formatCount, formatDuration, formatOffset, formatRelative } from './format'
+import { counted, formatBytes, formatCount, formatDuration, formatOffset, formatRelative } from './format'
 
 describe('formatCount', () => {
   it.each([
@@ -47,5 +47,14 @@ describe('formatRelative', () => {
     expect(formatRelative(0, 3_400)).toBe('3 s ago')
     expect(formatRelative(0, 150_000)).toBe('2 min ago')
     expect(formatRelative(10_000, 0)).toBe('in 10 s')
+  })
+})
+
+describe('counted', () => {
+  it('says one in the singular and every other count in the plural, compact', () => {
+    expect(counted(1, 'partition')).toBe('1 partition')
+    expect(counted(0, 'partition')).toBe('0 partitions')
+    expect(counted(2_000, 'open transaction')).toBe('2k open transactions')
+    expect(counted(3, 'entry', 'entries')).toBe('3 entries')
   })
 })

@@ -28,6 +28,11 @@ export function formatCount(value: number): string {
   return `${sign}${Number.isInteger(magnitude) ? magnitude : trimZero(magnitude.toFixed(1))}`
 }
 
+/** A compact count with its noun: "1 partition", "2k partitions", "1 open transaction". */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(count)} ${count === 1 ? noun : plural}`
+}
+
 /** Every digit, grouped in threes with thin spaces: 1234567 → "1 234 567" (no locale surprises). */
 export function formatOffset(value: number): string {
   if (!Number.isFinite(value)) return '–'
