@@ -6,7 +6,7 @@
  * file; a restarted server connects again with the stored secret.
  */
 import 'server-only'
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -19,6 +19,7 @@ import { logger } from '@/server/observability/logger'
 import type { Runtime } from '@/server/runtime'
 import { getTestClusters, type TestCluster } from '@/scripts/kafka/test-clusters'
 import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
+import { captureServerOutput, filesUnder } from './testing/secret-leak-watch'
 
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-kafka-sasl-fallback-${process.pid}`)
 
@@ -30,14 +31,8 @@ let dataDir: string
 let runtime: Runtime
 let b: TestCluster & { sasl: NonNullable<TestCluster['sasl']> }
 let client: KafkajsContractClient
-const logged: string[] = []
+let output: ReturnType<typeof captureServerOutput>
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name)
-    return entry.isDirectory() ? filesUnder(full) : [full]
-  })
-}
 
 describe('Kafka clusters over SASL', () => {
   beforeAll(async () => {
@@ -48,13 +43,7 @@ describe('Kafka clusters over SASL', () => {
     await client.forget(['ks-'])
     await client.createTopic(TOPIC, { partitions: 1 })
     await client.produce({ topic: TOPIC, partition: 0 }, [{ key: 'k', value: 'over sasl' }])
-    // The server's log lines (server/observability/logger.ts writes JSON lines to stderr), kept to be searched.
-    const keep = (chunk: string | Uint8Array) => {
-      logged.push(String(chunk))
-      return true
-    }
-    vi.spyOn(process.stderr, 'write').mockImplementation(keep)
-    vi.spyOn(process.stdout, 'write').mockImplementation(keep)
+    output = captureServerOutput()
     dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-kafka-sasl-'))
     runtime = await openTestRuntime(dataDir, { demo: false })
   })
@@ -113,7 +102,7 @@ describe('Kafka clusters over SASL', () => {
     expect(audit.map((file) => readFileSync(file, 'utf8')).join('')).toContain('cluster.create')
     // The capture sees the server's logger (nothing of the above needed a log line; any would be caught).
     logger.info('sasl test probe')
-    expect(logged.join('')).toContain('sasl test probe')
-    expect(logged.join('')).not.toMatch(new RegExp(`${password}|${WRONG}`))
+    expect(output.text()).toContain('sasl test probe')
+    expect(output.text()).not.toMatch(new RegExp(`${password}|${WRONG}`))
   })
 })

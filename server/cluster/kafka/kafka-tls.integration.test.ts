@@ -6,7 +6,7 @@
  * and nothing saved; the client key appears in no response, log line or file but the 0600 secrets file.
  */
 import 'server-only'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -18,6 +18,7 @@ import { logger } from '@/server/observability/logger'
 import type { Runtime } from '@/server/runtime'
 import { getTestClusters, type TestCluster } from '@/scripts/kafka/test-clusters'
 import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
+import { captureServerOutput, filesUnder } from './testing/secret-leak-watch'
 
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-kafka-tls-fallback-${process.pid}`)
 
@@ -28,14 +29,8 @@ let dataDir: string
 let runtime: Runtime
 let a: TestCluster & { tls: NonNullable<TestCluster['tls']> }
 let client: KafkajsContractClient
-const logged: string[] = []
+let output: ReturnType<typeof captureServerOutput>
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name)
-    return entry.isDirectory() ? filesUnder(full) : [full]
-  })
-}
 
 /** The key's base64 body without its PEM lines: what a leak would carry, wrapped or not. */
 const keyBody = () => a.tls.clientKey.split('\n').filter((line) => line !== '' && !line.startsWith('-----')).join('').slice(0, 64)
@@ -49,12 +44,7 @@ describe('Kafka clusters over TLS', () => {
     await client.forget(['kt-'])
     await client.createTopic(TOPIC, { partitions: 1 })
     await client.produce({ topic: TOPIC, partition: 0 }, [{ key: 'k', value: 'over tls' }])
-    const keep = (chunk: string | Uint8Array) => {
-      logged.push(String(chunk))
-      return true
-    }
-    vi.spyOn(process.stderr, 'write').mockImplementation(keep)
-    vi.spyOn(process.stdout, 'write').mockImplementation(keep)
+    output = captureServerOutput()
     dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-kafka-tls-'))
     runtime = await openTestRuntime(dataDir, { demo: false })
   })
@@ -101,7 +91,7 @@ describe('Kafka clusters over TLS', () => {
     }
     for (const answer of [unknownCa, noCertificate, created, records, listed]) expect(JSON.stringify(answer.body)).not.toContain(keyBody())
     logger.info('tls test probe')
-    expect(logged.join('')).toContain('tls test probe')
-    expect(logged.join('')).not.toContain(keyBody())
+    expect(output.text()).toContain('tls test probe')
+    expect(output.text()).not.toContain(keyBody())
   })
 })
