@@ -49,7 +49,7 @@ test('a reload during a 2,000-partition failover returns to the progress of the 
   await expect(page.getByRole('progressbar', { name: 'Failover progress' })).toBeVisible()
   // Now, while it runs: the failover of 2,000 partitions takes about 20 s here, and the result step follows
   // its end within a second.
-  await lookAt(page, testInfo, 'failover-5-progress')
+  await lookAt(page, testInfo, 'failover-5-progress', { alsoNarrow: true })
 
   // A second operator opening the wizard (a fresh session, no address to go by) lands on the same operation.
   const second = await browser.newPage()

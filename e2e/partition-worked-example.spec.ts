@@ -236,7 +236,7 @@ test('after failover the destination shows ABORT 4001 at 3, ABORT 4002 at 4 and 
     expect(await atRisk(page, 'source')).toEqual([3, 4, 5])
     await expect(page.getByTestId('mirrored-line')).toContainText('mirrored to 3')
     await expect(page.locator('header [data-state="STOPPED"]').first()).toBeVisible()
-    await lookAt(page, testInfo, 'partition-after-failover')
+    await lookAt(page, testInfo, 'partition-after-failover', { alsoNarrow: true })
   })
 
   await test.step('the failback mirror: the old source cut back to 3, three records removed, then matching', async () => {
@@ -251,7 +251,7 @@ test('after failover the destination shows ABORT 4001 at 3, ABORT 4002 at 4 and 
     await expect(page.getByText('cut at 3')).toBeVisible()
     await page.getByRole('button', { name: '✂ Truncation point' }).click()
     await expect(cell(page, 'destination', 3)).toHaveAttribute('aria-selected', 'true')
-    await lookAt(page, testInfo, 'partition-after-failback')
+    await lookAt(page, testInfo, 'partition-after-failback', { alsoNarrow: true })
   })
 })
 

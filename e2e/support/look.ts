@@ -5,9 +5,31 @@ import path from 'node:path'
 /**
  * How every journey looks at a page: axe in light (every WCAG rule) and its contrast rules in dark (no serious or critical violation), and a full-
  * page screenshot of each, saved as test-results/screens/<name>-<project>-<theme>.png so a person can open
- * them all side by side. Call it once the page shows what the journey is about.
+ * them all side by side. Call it once the page shows what the journey is about; `alsoNarrow` in a journey the phone
+ * project skips.
  */
-export async function lookAt(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+export async function lookAt(page: Page, testInfo: TestInfo, name: string, options: { alsoNarrow?: boolean } = {}): Promise<void> {
+  await lookAtThemes(page, name, testInfo.project.name)
+  if (options.alsoNarrow && testInfo.project.name !== 'phone') await lookAtNarrow(page, name)
+}
+
+/**
+ * For journeys the phone project does not run (heavy setups, @wide-only): the same page at the phone's 390x844
+ * as well, so every page has its screenshots at both sizes; without sideways page scroll, as the phone journeys check.
+ */
+async function lookAtNarrow(page: Page, name: string): Promise<void> {
+  const wide = page.viewportSize()
+  await page.setViewportSize({ width: 390, height: 844 })
+  try {
+    await page.waitForTimeout(150)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), `${name} scrolls sideways at 390 px`).toBe(false)
+    await lookAtThemes(page, name, 'phone')
+  } finally {
+    if (wide !== null) await page.setViewportSize(wide)
+  }
+}
+
+async function lookAtThemes(page: Page, name: string, size: string): Promise<void> {
   const previous = await page.evaluate(() => localStorage.getItem('mirrorboard-theme'))
   for (const theme of ['light', 'dark'] as const) {
     await page.evaluate((choice) => {
@@ -22,7 +44,7 @@ export async function lookAt(page: Page, testInfo: TestInfo, name: string): Prom
       serious.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(' | ')}`),
       `axe on ${name} in ${theme}`,
     ).toEqual([])
-    await page.screenshot({ path: path.join('test-results', 'screens', `${name}-${testInfo.project.name}-${theme}.png`), fullPage: true })
+    await page.screenshot({ path: path.join('test-results', 'screens', `${name}-${size}-${theme}.png`), fullPage: true })
   }
   await page.evaluate((choice) => {
     const dark = choice === 'dark' || (choice !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches)
