@@ -40,7 +40,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
             <span className="text-2xl font-semibold tabular-nums" data-testid="partitions-done">
               {formatCount(summary.done)}
             </span>{' '}
-            of <span className="tabular-nums">{formatCount(summary.total)}</span> partitions done
+            of <span className="tabular-nums">{formatCount(summary.total)}</span> {summary.total === 1 ? 'partition' : 'partitions'} done
           </p>
           <p className="text-slate-600 dark:text-slate-400">
             {operation.status === 'running' ? `running for ${formatDuration(now === 0 ? 0 : Math.max(0, now - operation.startedAt))}` : operation.status}
