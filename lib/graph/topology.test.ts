@@ -55,6 +55,25 @@ describe('buildTopology', () => {
     }
   })
 
+  it('packs 40 unrelated DR pairs in rows towards a wide picture instead of one column, each pair still left to right', () => {
+    const clusters = Array.from({ length: 80 }, (_, index) => cluster(`c${String(index).padStart(2, '0')}`))
+    const mirrors = Array.from({ length: 40 }, (_, index) => mirror(`m${index}`, clusters[2 * index]!.name, clusters[2 * index + 1]!.name))
+    const topology = buildTopology([...clusters, cluster('alone')], mirrors)
+    // One dagre graph stacked the pairs 40 high: about 3,800 by 450.
+    expect(topology.width / topology.height).toBeGreaterThan(1)
+    expect(topology.width / topology.height).toBeLessThan(4)
+    const at = new Map(topology.nodes.map((node) => [node.id, node.position]))
+    for (const edge of topology.edges) expect(at.get(edge.source)!.x).toBeLessThan(at.get(edge.target)!.x)
+    const boxes = topology.nodes.map((node) => ({ x: node.position.x, y: node.position.y, w: NODE_WIDTH, h: NODE_HEIGHT }))
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlaps(boxes[i]!, boxes[j]!)).toBe(false)
+    for (const node of topology.nodes) {
+      expect(node.position.x + NODE_WIDTH).toBeLessThanOrEqual(topology.width)
+      expect(node.position.y + NODE_HEIGHT).toBeLessThanOrEqual(topology.height)
+    }
+    // The cluster no mirror touches sits below every pair.
+    expect(at.get('alone')!.y).toBeGreaterThan(Math.max(...topology.nodes.filter((node) => node.id !== 'alone').map((node) => node.position.y)))
+  })
+
   it('counts brokers alive and total, and shows a cluster a mirror names but the list lacks', () => {
     const topology = buildTopology([cluster('a', [true, false, true])], [mirror('m', 'a', 'gone')])
     expect(topology.nodes.find((node) => node.id === 'a')).toMatchObject({ brokersAlive: 2, brokersTotal: 3, status: 'ok', mirrorsOut: 1, mirrorsIn: 0 })

@@ -5,11 +5,13 @@
  * Every edge carries a label box that dagre places as a node of its own between the two ranks, so a failback
  * pair A⇄B becomes two curves with two labels one above the other instead of two lines on top of each
  * other, a chain A→B→C reads left to right, and a mirror that skips a rank is routed around the cluster in
- * between. Clusters no mirror touches sit in rows under the graph rather than in one tall column.
+ * between. Groups of clusters no mirror joins to each other are laid out apart and packed in rows
+ * (topology-packing.ts); clusters no mirror touches sit in rows under them rather than in one tall column.
  */
 import dagre, { type EdgeLabel, type GraphLabel, type NodeLabel } from '@dagrejs/dagre'
 import type { MirrorPartitionState } from '../mirror/states'
 import { worstState } from '../ui/state-style'
+import { connectedGroups, packInRows } from './topology-packing'
 
 export interface TopologyClusterInput {
   readonly name: string
@@ -84,6 +86,10 @@ const ARROW_HALF_WIDTH = 5
 const MARGIN = 16
 const ISOLATED_GAP = 24
 const ISOLATED_PER_ROW = 4
+/** Between two groups of clusters packed side by side or in rows. */
+const GROUP_GAP = 40
+/** The overview's panel is about twice as wide as tall. */
+const GROUP_ASPECT = 2
 /**
  * Past this many connected clusters dagre's search for a better ordering (several extra sweeps) costs more
  * than it buys: ~1 s at 50 clusters and 100 mirrors against ~0.3 s without, and such a graph is read through
@@ -103,33 +109,44 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
   const directions = new Set(mirrors.map((mirror) => `${mirror.sourceCluster}\u0000${mirror.destinationCluster}`))
   const sortedMirrors = [...mirrors].sort((a, b) => a.name.localeCompare(b.name))
 
-  const graph = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>({ multigraph: true })
-  graph.setGraph({ rankdir: 'LR', nodesep: 28, edgesep: 24, ranksep: 56, marginx: MARGIN, marginy: MARGIN })
-  graph.setDefaultEdgeLabel(() => ({}))
-  for (const name of names) if (connected.has(name)) graph.setNode(name, { width: NODE_WIDTH, height: NODE_HEIGHT })
-  for (const mirror of sortedMirrors) {
-    graph.setEdge(mirror.sourceCluster, mirror.destinationCluster, { width: LABEL_WIDTH, height: LABEL_HEIGHT, labelpos: 'c' }, mirror.name)
-  }
-  if (connected.size > 0) dagre.layout(graph, { disableOptimalOrderHeuristic: connected.size > THOROUGH_ORDERING_UP_TO })
-  const laidOut = graph.graph()
-  let width = connected.size > 0 ? (laidOut.width ?? 0) : 0
-  let height = connected.size > 0 ? (laidOut.height ?? 0) : 0
+  // Each group of clusters joined by mirrors gets its own dagre layout; the groups are then packed in rows.
+  const groups = connectedGroups(
+    names.filter((name) => connected.has(name)),
+    sortedMirrors.map((mirror) => [mirror.sourceCluster, mirror.destinationCluster] as const),
+  )
+  const groupOf = new Map(groups.flatMap((group, index) => group.map((name) => [name, index] as const)))
+  const layouts = groups.map((group) =>
+    layOutGroup(
+      group,
+      sortedMirrors.filter((mirror) => groupOf.get(mirror.sourceCluster) === groupOf.get(group[0]!)),
+    ),
+  )
+  const packed = packInRows(layouts, GROUP_GAP, GROUP_ASPECT)
+  let width = layouts.length > 0 ? packed.width + 2 * MARGIN : 0
+  let height = layouts.length > 0 ? packed.height + 2 * MARGIN : 0
 
   const positions = new Map<string, Point>()
-  for (const name of connected) {
-    const node = graph.node(name)
-    positions.set(name, { x: (node.x ?? 0) - NODE_WIDTH / 2, y: (node.y ?? 0) - NODE_HEIGHT / 2 })
-  }
+  const routes = new Map<string, { points: Point[]; label: Point }>()
+  layouts.forEach((layout, index) => {
+    const dx = MARGIN + packed.placements[index]!.x
+    const dy = MARGIN + packed.placements[index]!.y
+    for (const [name, position] of layout.positions) positions.set(name, { x: position.x + dx, y: position.y + dy })
+    for (const [mirror, route] of layout.routes) {
+      routes.set(mirror, { points: route.points.map(({ x, y }) => ({ x: x + dx, y: y + dy })), label: { x: route.label.x + dx, y: route.label.y + dy } })
+    }
+  })
   const isolated = names.filter((name) => !connected.has(name))
   if (isolated.length > 0) {
     const top = height === 0 ? MARGIN : height
+    // As many to a row as the groups above are wide, at least ISOLATED_PER_ROW.
+    const perRow = Math.max(ISOLATED_PER_ROW, Math.floor((width - 2 * MARGIN + ISOLATED_GAP) / (NODE_WIDTH + ISOLATED_GAP)))
     isolated.forEach((name, index) => {
-      const column = index % ISOLATED_PER_ROW
-      const row = Math.floor(index / ISOLATED_PER_ROW)
+      const column = index % perRow
+      const row = Math.floor(index / perRow)
       positions.set(name, { x: MARGIN + column * (NODE_WIDTH + ISOLATED_GAP), y: top + row * (NODE_HEIGHT + ISOLATED_GAP) })
     })
-    const rows = Math.ceil(isolated.length / ISOLATED_PER_ROW)
-    width = Math.max(width, 2 * MARGIN + Math.min(isolated.length, ISOLATED_PER_ROW) * (NODE_WIDTH + ISOLATED_GAP) - ISOLATED_GAP)
+    const rows = Math.ceil(isolated.length / perRow)
+    width = Math.max(width, 2 * MARGIN + Math.min(isolated.length, perRow) * (NODE_WIDTH + ISOLATED_GAP) - ISOLATED_GAP)
     height = top + rows * (NODE_HEIGHT + ISOLATED_GAP) - ISOLATED_GAP + MARGIN
   }
 
@@ -151,9 +168,8 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
   })
 
   const edges: TopologyEdge[] = sortedMirrors.map((mirror) => {
-    const laid = graph.edge({ v: mirror.sourceCluster, w: mirror.destinationCluster, name: mirror.name })
-    const points = (laid.points ?? []).map(({ x, y }) => ({ x, y }))
-    const { path, arrow } = edgeGeometry(points)
+    const route = routes.get(mirror.name)!
+    const { path, arrow } = edgeGeometry(route.points)
     return {
       id: mirror.name,
       mirror: mirror.name,
@@ -166,11 +182,44 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
       paired: directions.has(`${mirror.destinationCluster}\u0000${mirror.sourceCluster}`),
       path,
       arrow,
-      label: { x: laid.x ?? midpoint(points).x, y: laid.y ?? midpoint(points).y },
+      label: route.label,
     }
   })
 
   return { nodes, edges, width, height }
+}
+
+interface GroupLayout {
+  readonly width: number
+  readonly height: number
+  /** Top-left corners, relative to the group. */
+  readonly positions: ReadonlyMap<string, Point>
+  readonly routes: ReadonlyMap<string, { readonly points: Point[]; readonly label: Point }>
+}
+
+/** One group of clusters and the mirrors between them, left to right by dagre, from (0, 0). */
+function layOutGroup(clusters: readonly string[], mirrors: readonly TopologyMirrorInput[]): GroupLayout {
+  const graph = new dagre.graphlib.Graph<GraphLabel, NodeLabel, EdgeLabel>({ multigraph: true })
+  graph.setGraph({ rankdir: 'LR', nodesep: 28, edgesep: 24, ranksep: 56, marginx: 0, marginy: 0 })
+  graph.setDefaultEdgeLabel(() => ({}))
+  for (const name of clusters) graph.setNode(name, { width: NODE_WIDTH, height: NODE_HEIGHT })
+  for (const mirror of mirrors) {
+    graph.setEdge(mirror.sourceCluster, mirror.destinationCluster, { width: LABEL_WIDTH, height: LABEL_HEIGHT, labelpos: 'c' }, mirror.name)
+  }
+  dagre.layout(graph, { disableOptimalOrderHeuristic: clusters.length > THOROUGH_ORDERING_UP_TO })
+  const positions = new Map<string, Point>()
+  for (const name of clusters) {
+    const node = graph.node(name)
+    positions.set(name, { x: (node.x ?? 0) - NODE_WIDTH / 2, y: (node.y ?? 0) - NODE_HEIGHT / 2 })
+  }
+  const routes = new Map<string, { points: Point[]; label: Point }>()
+  for (const mirror of mirrors) {
+    const laid = graph.edge({ v: mirror.sourceCluster, w: mirror.destinationCluster, name: mirror.name })
+    const points = (laid.points ?? []).map(({ x, y }) => ({ x, y }))
+    routes.set(mirror.name, { points, label: { x: laid.x ?? midpoint(points).x, y: laid.y ?? midpoint(points).y } })
+  }
+  const laidOut = graph.graph()
+  return { width: laidOut.width ?? 0, height: laidOut.height ?? 0, positions, routes }
 }
 
 /**
