@@ -84,9 +84,11 @@ export class LeadershipWatch {
     changePartition(runtime, { destinationLeaderEpoch: Math.max(runtime.destinationLeaderEpoch, leaderEpoch) })
     const record = stored.get(encodeKey({ kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }))
     const restored = record ? restoredPartition(record.value) : null
-    if (restored && (restored.value.stateEpoch !== runtime.value.stateEpoch || restored.value.state !== runtime.value.state)) {
+    // Our own FAILED not saved yet (PartitionRuntime.stateDurable) is ahead of the record, not behind another writer's.
+    const ownUnsaved = restored !== null && !runtime.stateDurable && restored.value.stateEpoch < runtime.value.stateEpoch
+    if (restored && !ownUnsaved && (restored.value.stateEpoch !== runtime.value.stateEpoch || restored.value.state !== runtime.value.state)) {
       // Another writer moved it on: resume from the stored state, as a restart would.
-      changePartition(runtime, { value: restored.value, failureCode: restored.failureCode, needsRestore: true })
+      changePartition(runtime, { value: restored.value, failureCode: restored.failureCode, needsRestore: true, stateDurable: true })
       this.env.restoreAtNextTick(runtime)
     }
     this.env.log('destination leader moved; partition re-evaluated', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, leader, leaderEpoch, state: runtime.value.state })
