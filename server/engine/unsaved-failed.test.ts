@@ -27,8 +27,12 @@ function storedPartition(): { state: string; stateEpoch: number; error: string |
   return value!
 }
 
+/** What the engine logged, by message. */
+const logged: string[] = []
+
 async function mirroring(config: Record<string, number>): Promise<void> {
-  fake = await createFakeEngine(['a', 'b'])
+  logged.length = 0
+  fake = await createFakeEngine(['a', 'b'], { log: (message) => logged.push(message) })
   fake.source('a').createTopic('orders', 1)
   fake.source('a').produce(tp, ['1', '2'])
   await fake.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'], config })
@@ -63,7 +67,11 @@ describe('FAILED while the state store does not answer', () => {
 
     // Each retry that cannot be recorded is one more failed attempt, shown with why; the record stays as it was.
     fake.source('a').produce(tp, ['3'])
+    logged.length = 0
     for (let i = 0; i < 4; i++) await fake.step(1_000)
+    // One pending write per partition, tried once a second, however many retries updated the failure meanwhile.
+    expect(logged.filter((message) => message === 'state write failed; FAILED still not saved').length).toBeLessThanOrEqual(4)
+    expect(logged).toContain('state write failed; retry not recorded')
     const [failed] = fake.engine.partitions('m')
     expect(failed).toMatchObject({ state: 'FAILED', error: expect.stringMatching(/^state write: KAFKA_STORAGE_ERROR/), stateDurable: false, destinationLogEndOffset: 2 })
     expect(failed!.retryAttempt).toBeGreaterThan(1)

@@ -64,6 +64,8 @@ export class PartitionRunner {
    * durable (see `persistDeferred`); the next write of the partition carries them.
    */
   private readonly unpersisted = new WeakSet<PartitionRuntime>()
+  /** Partitions with a `persist` wake-up pending: one per unsaved FAILED, however often its failure is updated. */
+  private readonly persistScheduled = new WeakSet<PartitionRuntime>()
 
   constructor(private readonly env: RunnerEnvironment) {}
 
@@ -180,7 +182,7 @@ export class PartitionRunner {
           // as soon as the store answers (or superseded by the next transition's record). A restart meanwhile
           // resumes from the saved state.
           durable = false
-          this.env.wakeUp(runtime, 'persist', this.env.now() + UNSAVED_STATE_RETRY_MS)
+          this.schedulePersist(runtime)
           this.env.log('state write failed; FAILED shown, not saved yet', fields)
         } else if (event.type === 'retryDue' && runtime.value.state === 'FAILED') {
           // A retry that cannot be recorded did not happen: one more failed attempt (counted, backed off, shown),
@@ -208,6 +210,7 @@ export class PartitionRunner {
    * writer (fenced) is the partition's state from then on, as after a restart.
    */
   async persistUnsavedState(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
+    this.persistScheduled.delete(runtime)
     if (runtime.stateDurable) return
     const fields = { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, state: runtime.value.state }
     try {
@@ -222,7 +225,7 @@ export class PartitionRunner {
           return
         }
       }
-      this.env.wakeUp(runtime, 'persist', this.env.now() + UNSAVED_STATE_RETRY_MS)
+      this.schedulePersist(runtime)
       this.env.log('state write failed; FAILED still not saved', { ...fields, error: String(error) })
       return
     }
@@ -232,6 +235,12 @@ export class PartitionRunner {
     // Not a transition: the notice that what was shown is now saved (clients refetch the partition).
     this.env.emit({ type: 'partition', mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, from: state, to: state, at: this.env.now(), reason: 'state saved', stateEpoch, stateDurable: true })
     this.env.log('unsaved state written', fields)
+  }
+
+  private schedulePersist(runtime: PartitionRuntime): void {
+    if (this.persistScheduled.has(runtime)) return
+    this.persistScheduled.add(runtime)
+    this.env.wakeUp(runtime, 'persist', this.env.now() + UNSAVED_STATE_RETRY_MS)
   }
 
   /** The new value and its history entry in one change, then the engine event. */

@@ -29,7 +29,6 @@ export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): P
 const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: EngineMirror, runtime: PartitionRuntime, now: number) => Promise<void>> = {
   /** A FAILED shown before `__mirror_state` took it: written now if the store answers (saved meanwhile: nothing to do). */
   async persist(ctx, mirror, runtime) {
-    if (runtime.stateDurable) return
     await ctx.runner.withLock(runtime, () => ctx.runner.persistUnsavedState(mirror.definition, runtime))
   },
   /** The state write failed: the effects of the last durable state run again. */
