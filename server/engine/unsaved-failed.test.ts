@@ -9,16 +9,20 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { MirrorEngine } from './engine'
 import { EngineError } from './errors'
 import { createFakeEngine, type FakeEngine } from './testing/fake-engine'
+import { createEngineHarness, type EngineHarness } from './testing/harness'
 import type { EngineEvent } from './types'
 
 const tp = { topic: 'orders', partition: 0 }
 
 let fake: FakeEngine
 let restarted: MirrorEngine | undefined
+let harness: EngineHarness | undefined
 afterEach(async () => {
   await restarted?.close()
   restarted = undefined
   await fake?.engine.close()
+  await harness?.cleanup()
+  harness = undefined
 })
 
 /** The partition record the destination's `__mirror_state` holds (what a restart resumes from). */
@@ -132,5 +136,40 @@ describe('FAILED while the state store does not answer', () => {
     await fake.engine.recoverTopics('m')
     await fake.step(1_000)
     expect(fake.engine.partitions('m')).toMatchObject([{ state: 'MIRRORING', stateDurable: true }])
+  })
+
+  it('holds for an embedded destination too: its __mirror_state unreachable (every broker stopped), then back', async () => {
+    harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+    const a = harness.cluster('a')
+    const b = harness.cluster('b')
+    await a.createTopic({ name: 'orders', partitions: 1, replicationFactor: 1 })
+    await a.produce('orders', { partition: 0, records: [{ value: '1' }, { value: '2' }] })
+    await harness.engine.createMirror({
+      name: 'm',
+      sourceCluster: 'a',
+      destinationCluster: 'b',
+      topics: ['orders'],
+      config: { 'mirror.failed.retry.initial.backoff.ms': 500, 'mirror.failed.retry.max.backoff.ms': 500, 'mirror.failed.retry.max.attempts': 1000 },
+    })
+    await harness.run(5, 1_000)
+    expect(harness.engine.partitions('m')).toMatchObject([{ state: 'MIRRORING', destinationLogEndOffset: 2, stateDurable: true }])
+
+    await b.stopBroker(1)
+    await a.produce('orders', { partition: 0, records: [{ value: '3' }] })
+    await harness.run(5, 1_000)
+    const [failed] = harness.engine.partitions('m')
+    expect(failed).toMatchObject({ state: 'FAILED', error: expect.stringMatching(/stopped/), stateDurable: false })
+    expect(failed!.retryAttempt).toBeGreaterThan(1)
+    expect((await refusal(harness.engine.failover('m', { confirm: 'm' }))).code).toBe('INVALID_MIRROR_STATE')
+
+    await b.startBroker(1)
+    await harness.run(6, 1_000)
+    expect(harness.engine.partitions('m')).toMatchObject([{ state: 'MIRRORING', stateDurable: true, destinationLogEndOffset: 3 }])
+    const values = (await b.readRecords('orders', 0, { limit: 100 })).records.map((record) => [record.offset, record.value])
+    expect(values).toEqual([
+      [0, '1'],
+      [1, '2'],
+      [2, '3'],
+    ])
   })
 })
