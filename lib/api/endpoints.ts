@@ -599,7 +599,8 @@ export const mirrorEndpoints = {
     response: FailoverAccepted,
     otherResponses: { 200: FailoverPlanResponse },
     // CONFLICT: a failover of the same partitions is running (its id in details.operation).
-    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE', 'CONFLICT'],
+    // SOURCE_UNAVAILABLE: a cluster the plan must read (the destination's partitions and offsets) did not answer.
+    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
     ifMatch: true,
   }),
   listMirrorPartitions: endpoint({
