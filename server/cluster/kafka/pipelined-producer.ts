@@ -1,16 +1,16 @@
 import 'server-only'
 import { createRequire } from 'node:module'
-import type { Message } from 'kafkajs'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import type { BrokerChannel } from './connection'
-import type { ProtocolRequest } from './protocol'
+import { errorName, produceRequest, type ProtocolRequest } from './protocol'
 
 /**
  * An idempotent producer of one partition with several produces in flight, as Kafka's Java producer keeps
  * them (max.in.flight.requests.per.connection ≤ 5 with idempotence). kafkajs's own idempotent producer
  * holds a lock per broker across each request and its answer (one in flight, whatever maxInFlightRequests
- * says), so this one sends kafkajs's Produce v7 and InitProducerId requests itself, over a channel of its own.
+ * says), so this one sends its own Produce v7 (protocol.ts) and kafkajs's InitProducerId request, over a
+ * channel of its own.
  *
  * Why it keeps order and never writes twice: the broker accepts a batch of this producer id only if its first
  * sequence follows the last one it wrote (OUT_OF_ORDER_SEQUENCE_NUMBER otherwise) and answers a batch it
@@ -27,35 +27,27 @@ import type { ProtocolRequest } from './protocol'
 
 /** The broker remembers the last five batches of each producer (ProducerStateEntry.NUM_BATCHES_TO_RETAIN). */
 export const MAX_IN_FLIGHT = 5
-const PRODUCE_VERSION = 7
 const INIT_PRODUCER_ID_VERSION = 1
 const PRODUCE_TIMEOUT_MS = 30_000
 /** Sequences are int32 and wrap to 0 (DefaultRecordBatch.incrementSequence). */
 const SEQUENCE_MODULUS = 2 ** 31
 
-interface ProduceAnswer {
-  topics: Array<{ topicName: string; partitions: Array<{ partition: number; errorCode: number; baseOffset: string }> }>
-}
 interface InitProducerIdAnswer {
   producerId: string
   producerEpoch: number
 }
-interface ProduceArguments {
-  acks: number
-  timeout: number
-  producerId: string
+
+/** What a batch is written with: the broker checks the sequence per producer id and epoch. */
+export interface ProducerStamp {
+  producerId: number
   producerEpoch: number
-  topicData: Array<{ topic: string; partitions: Array<{ partition: number; firstSequence: number; messages: Message[] }> }>
-}
-interface KafkajsRequests<A, T> {
-  protocol(options: { version: number }): (args: A) => ProtocolRequest<T>
+  baseSequence: number
 }
 
 const requireKafkajs = createRequire(import.meta.url)
-const produceRequest = (requireKafkajs('kafkajs/src/protocol/requests/produce') as KafkajsRequests<ProduceArguments, ProduceAnswer>).protocol({ version: PRODUCE_VERSION })
-const initProducerIdRequest = (requireKafkajs('kafkajs/src/protocol/requests/initProducerId') as KafkajsRequests<{ transactionalId: null }, InitProducerIdAnswer>).protocol({
-  version: INIT_PRODUCER_ID_VERSION,
-})
+const initProducerIdRequest = (
+  requireKafkajs('kafkajs/src/protocol/requests/initProducerId') as { protocol(options: { version: number }): (args: { transactionalId: null }) => ProtocolRequest<InitProducerIdAnswer> }
+).protocol({ version: INIT_PRODUCER_ID_VERSION })
 
 export class PipelinedProducer {
   private identity: Promise<InitProducerIdAnswer> | null = null
@@ -84,28 +76,20 @@ export class PipelinedProducer {
   }
 
   /**
-   * Sends one batch of `messages` (acks=all) and resolves with the offset the broker put its first record at.
-   * The sequence is taken when called (`sequence` tells it beforehand), so batches are ordered by the calls,
-   * not by when their requests leave.
+   * Sends one batch of `recordCount` records (acks=all), its bytes made by `batchWith` once the producer id is
+   * known, and resolves with the offset the broker put its first record at. The sequence is taken when called
+   * (`sequence` tells it beforehand), so batches are ordered by the calls, not by when their requests leave.
    */
-  async send(leader: number, messages: Message[]): Promise<number> {
-    const firstSequence = this.nextSequence
-    this.nextSequence = (firstSequence + messages.length) % SEQUENCE_MODULUS
+  async send(leader: number, recordCount: number, batchWith: (stamp: ProducerStamp) => Uint8Array): Promise<number> {
+    const baseSequence = this.nextSequence
+    this.nextSequence = (baseSequence + recordCount) % SEQUENCE_MODULUS
     const { producerId, producerEpoch } = await this.identityAt(leader)
-    const answer = await this.channel.send(
-      leader,
-      produceRequest({
-        acks: -1,
-        timeout: PRODUCE_TIMEOUT_MS,
-        producerId,
-        producerEpoch,
-        topicData: [{ topic: this.tp.topic, partitions: [{ partition: this.tp.partition, firstSequence, messages }] }],
-      }),
-    )
-    // kafkajs's answer parser throws on a partition's error code: what is left is an acknowledgement.
-    const partition = answer.topics.find((t) => t.topicName === this.tp.topic)?.partitions.find((p) => p.partition === this.tp.partition)
-    if (!partition) throw new ClusterError('SOURCE_UNAVAILABLE', `produce to ${this.tp.topic}-${this.tp.partition}: the broker's answer does not name the partition`)
-    return Number(partition.baseOffset)
+    const what = `produce to ${this.tp.topic}-${this.tp.partition}`
+    const answers = await this.channel.send(leader, produceRequest(this.tp, batchWith({ producerId: Number(producerId), producerEpoch, baseSequence }), PRODUCE_TIMEOUT_MS))
+    const answer = answers.find((a) => a.topic === this.tp.topic && a.partition === this.tp.partition)
+    if (!answer) throw new ClusterError('SOURCE_UNAVAILABLE', `${what}: the broker's answer does not name the partition`)
+    if (answer.errorCode !== 0) throw produceRefused(errorName(answer.errorCode), what)
+    return answer.baseOffset
   }
 
   /** After a failed produce, with nothing of this producer in flight: the next batch reuses `sequence`. */
@@ -116,4 +100,10 @@ export class PipelinedProducer {
   async close(): Promise<void> {
     await this.channel.close()
   }
+}
+
+/** A partition's error in a produce answer; the cause carries Kafka's name as `type`, as kafkajs's errors do. */
+function produceRefused(type: string, what: string): ClusterError {
+  const code = type === 'NOT_LEADER_OR_FOLLOWER' ? 'NOT_LEADER_OR_FOLLOWER' : type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE' ? 'RECORD_TOO_LARGE' : 'SOURCE_UNAVAILABLE'
+  return new ClusterError(code, `${what}: the broker answered ${type}`, { cause: { type } })
 }
