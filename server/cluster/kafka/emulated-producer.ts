@@ -8,7 +8,8 @@ import { uncompressed } from '../batch-decompression'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import { toKafkaClusterError, type BrokerChannel } from './connection'
-import { PipelinedProducer, type ProducerStamp } from './pipelined-producer'
+import { PipelinedProducer } from './pipelined-producer'
+import { keepsItsBytes, restamped } from './restamped-batch'
 
 /**
  * The destination side's producers (DESIGN.md §5): one source batch becomes one produce (one destination
@@ -43,33 +44,6 @@ const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_
 function kafkaErrorType(error: ClusterError): string {
   const cause = error.cause
   return typeof cause === 'object' && cause !== null && 'type' in cause ? String((cause as { type: unknown }).type) : ''
-}
-
-/**
- * A source batch whose bytes can be written as they are, with our producer id, epoch and sequence: one record
- * per offset (the broker numbers records by their offset deltas, and the sequence counts them), timestamps
- * of the producer (CreateTime, no delete horizon of a compacted batch in place of the base timestamp). Its
- * records, headers and codec are then the source's byte for byte; any other batch is encoded again.
- */
-function keepsItsBytes(header: BatchHeader): boolean {
-  return header.recordCount > 0 && header.recordCount === header.lastOffsetDelta + 1 && header.timestampType === 'CreateTime' && !header.hasDeleteHorizon
-}
-
-const ATTRIBUTES_AT = 21
-const KEPT_ATTRIBUTES = 0x07 | 0x08 // the codec and the timestamp type; not transactional, control or delete horizon
-
-/** A copy of a source batch as our idempotent producer writes it (Kafka's v2 header layout; CRC over attributes…end). */
-function restamped(batch: Uint8Array, stamp: ProducerStamp): Uint8Array {
-  const bytes = Buffer.from(batch)
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  view.setBigInt64(0, 0n) // base offset: the broker assigns it
-  view.setInt32(12, -1) // partition leader epoch: the broker's
-  view.setInt16(ATTRIBUTES_AT, view.getInt16(ATTRIBUTES_AT) & KEPT_ATTRIBUTES)
-  view.setBigInt64(43, BigInt(stamp.producerId))
-  view.setInt16(51, stamp.producerEpoch)
-  view.setInt32(53, stamp.baseSequence)
-  view.setUint32(17, crc32c(bytes.subarray(ATTRIBUTES_AT)))
-  return bytes
 }
 
 function recordsOf(batch: Uint8Array, header: BatchHeader): LogRecord[] {
