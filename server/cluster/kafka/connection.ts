@@ -224,6 +224,8 @@ export class KafkaConnection {
     const cluster = internalCluster(this.config, `${this.clientId}-${clientIdSuffix}`)
     try {
       await cluster.connect()
+      // The brokers by node id: requests name their broker.
+      await cluster.refreshMetadata()
     } catch (error) {
       await cluster.disconnect().catch(() => undefined)
       throw toKafkaClusterError(error, `connect ${clientIdSuffix}`)
