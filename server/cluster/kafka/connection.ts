@@ -104,6 +104,65 @@ function isConnectionLoss(error: unknown): boolean {
   return name === 'KafkaJSConnectionClosedError' || name === 'KafkaJSConnectionError' || name === 'KafkaJSRequestTimeoutError'
 }
 
+export interface BrokerChannel {
+  send<T>(nodeId: number | 'any', request: ProtocolRequest<T>): Promise<T>
+  close(): Promise<void>
+}
+
+function internalCluster(config: KafkaConnectionConfig, clientId: string): InternalCluster {
+  const options = kafkajsOptions(config, clientId)
+  const Cluster = requireKafkajs('kafkajs/src/cluster') as InternalClusterConstructor
+  const loggers = requireKafkajs('kafkajs/src/loggers') as { createLogger(o: { level: number; logCreator: () => () => void }): unknown; LEVELS: { NOTHING: number } }
+  const socketFactory = requireKafkajs('kafkajs/src/network/socketFactory') as () => unknown
+  return new Cluster({
+    logger: loggers.createLogger({ level: loggers.LEVELS.NOTHING, logCreator: silentLogger }),
+    socketFactory: socketFactory(),
+    brokers: config.bootstrapServers,
+    ssl: options.ssl,
+    sasl: options.sasl,
+    clientId,
+    connectionTimeout: 5000,
+    authenticationTimeout: 10_000,
+    requestTimeout: 40_000,
+    enforceRequestTimeout: true,
+    metadataMaxAge: 300_000,
+    allowAutoTopicCreation: false,
+    retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2000 },
+  })
+}
+
+function nodeIdsOf(cluster: InternalCluster): number[] {
+  try {
+    return cluster.getNodeIds()
+  } catch {
+    return []
+  }
+}
+
+async function sendOn<T>(cluster: InternalCluster, nodeId: number | 'any', request: ProtocolRequest<T>): Promise<T> {
+  const what = `${request.request.apiName} to broker ${nodeId}`
+  let lastError: unknown = new ClusterError('SOURCE_UNAVAILABLE', `${what}: no broker known`)
+  // Twice: a first failure refreshes kafkajs's broker list (a restarted or moved broker), then one retry.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    for (const id of nodeId === 'any' ? nodeIdsOf(cluster) : [nodeId]) {
+      let broker: InternalBroker | undefined
+      try {
+        broker = await cluster.findBroker({ nodeId: String(id) })
+        return await broker.connectionPool.send(request)
+      } catch (error) {
+        lastError = error
+        // kafkajs reconnects a broker on its next use once it is disconnected.
+        if (isConnectionLoss(error)) await broker?.disconnect().catch(() => undefined)
+        if (!isConnectionLoss(error) && !isBrokerNotFound(error)) throw toKafkaClusterError(error, what)
+      }
+    }
+    await cluster.refreshMetadata().catch((error: unknown) => {
+      lastError = error
+    })
+  }
+  throw toKafkaClusterError(lastError, what)
+}
+
 export class KafkaConnection {
   private closed = false
 
@@ -132,24 +191,7 @@ export class KafkaConnection {
       }
     }
     const admin = new Kafka(options).admin()
-    const Cluster = requireKafkajs('kafkajs/src/cluster') as InternalClusterConstructor
-    const loggers = requireKafkajs('kafkajs/src/loggers') as { createLogger(o: { level: number; logCreator: () => () => void }): unknown; LEVELS: { NOTHING: number } }
-    const socketFactory = requireKafkajs('kafkajs/src/network/socketFactory') as () => unknown
-    const cluster = new Cluster({
-      logger: loggers.createLogger({ level: loggers.LEVELS.NOTHING, logCreator: silentLogger }),
-      socketFactory: socketFactory(),
-      brokers: config.bootstrapServers,
-      ssl: options.ssl,
-      sasl: options.sasl,
-      clientId,
-      connectionTimeout: 5000,
-      authenticationTimeout: 10_000,
-      requestTimeout: 40_000,
-      enforceRequestTimeout: true,
-      metadataMaxAge: 300_000,
-      allowAutoTopicCreation: false,
-      retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2000 },
-    })
+    const cluster = internalCluster(config, clientId)
     try {
       await admin.connect()
       await cluster.connect()
@@ -170,34 +212,31 @@ export class KafkaConnection {
   /** Sends one of our requests to a broker (`any`: the first broker of the metadata that answers). */
   async send<T>(nodeId: number | 'any', request: ProtocolRequest<T>): Promise<T> {
     if (this.closed) throw new ClusterError('SOURCE_UNAVAILABLE', 'the Kafka connection is closed')
-    const what = `${request.request.apiName} to broker ${nodeId}`
-    let lastError: unknown = new ClusterError('SOURCE_UNAVAILABLE', `${what}: no broker known`)
-    // Twice: a first failure refreshes kafkajs's broker list (a restarted or moved broker), then one retry.
-    for (let attempt = 0; attempt < 2; attempt++) {
-      for (const id of nodeId === 'any' ? this.nodeIds() : [nodeId]) {
-        let broker: InternalBroker | undefined
-        try {
-          broker = await this.cluster.findBroker({ nodeId: String(id) })
-          return await broker.connectionPool.send(request)
-        } catch (error) {
-          lastError = error
-          // kafkajs reconnects a broker on its next use once it is disconnected.
-          if (isConnectionLoss(error)) await broker?.disconnect().catch(() => undefined)
-          if (!isConnectionLoss(error) && !isBrokerNotFound(error)) throw toKafkaClusterError(error, what)
-        }
-      }
-      await this.cluster.refreshMetadata().catch((error: unknown) => {
-        lastError = error
-      })
-    }
-    throw toKafkaClusterError(lastError, what)
+    return sendOn(this.cluster, nodeId, request)
   }
 
-  private nodeIds(): number[] {
+  /**
+   * A channel of sockets of its own to every broker (same TLS/SASL), for requests that should not queue behind
+   * others: a broker handles one request per connection at a time, so the emulated produces of each partition
+   * get their own, as each kafkajs producer has.
+   */
+  async channel(clientIdSuffix: string): Promise<BrokerChannel> {
+    const cluster = internalCluster(this.config, `${this.clientId}-${clientIdSuffix}`)
     try {
-      return this.cluster.getNodeIds()
-    } catch {
-      return []
+      await cluster.connect()
+      // The brokers by node id: requests name their broker.
+      await cluster.refreshMetadata()
+    } catch (error) {
+      await cluster.disconnect().catch(() => undefined)
+      throw toKafkaClusterError(error, `connect ${clientIdSuffix}`)
+    }
+    let closed = false
+    return {
+      send: (nodeId, request) => (closed ? Promise.reject(new ClusterError('SOURCE_UNAVAILABLE', 'the Kafka channel is closed')) : sendOn(cluster, nodeId, request)),
+      close: async () => {
+        closed = true
+        await cluster.disconnect().catch(() => undefined)
+      },
     }
   }
 

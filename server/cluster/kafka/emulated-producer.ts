@@ -1,17 +1,23 @@
 import 'server-only'
 import type { Kafka, Message, Producer, Transaction } from 'kafkajs'
-import { decodeBatchRecords, readControlInfo } from '@/lib/log/record-batch'
+import type { LogRecord } from '@/lib/log/types'
+import { decodeBatchRecords, encodeBatch, readControlInfo } from '@/lib/log/record-batch'
+import { crc32c } from '@/server/storage/crc32c'
 import type { BatchHeader } from '@/lib/log/types'
 import { uncompressed } from '../batch-decompression'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
-import { toKafkaClusterError } from './connection'
+import { toKafkaClusterError, type BrokerChannel } from './connection'
+import { PipelinedProducer } from './pipelined-producer'
+import { keepsItsBytes, restamped } from './restamped-batch'
 
 /**
  * The destination side's producers (DESIGN.md §5): one source batch becomes one produce (one destination
  * batch) with the records' keys, values, headers and timestamps. Batches outside transactions go through one
  * idempotent producer; each open source transaction is reproduced by a transactional producer of its own per
- * source producer and partition, so its COMMIT or ABORT lands where the source's did. The producer ids and
+ * source producer and partition, so its COMMIT or ABORT lands where the source's did. Batches outside
+ * transactions are pipelined: several produces in flight per partition (pipelined-producer.ts says why that
+ * keeps order and never writes twice); a transactional batch or a marker waits until they are all answered. The producer ids and
  * epochs the broker assigns are its own. EndTxn answers before the coordinator writes the marker, so ending a
  * transaction waits until the marker is in the log before anything else is produced to the partition.
  */
@@ -29,6 +35,36 @@ export interface ProducedBatch {
   records: Array<{ sourceOffset: number; destinationOffset: number }>
 }
 
+/** How a pipelined produce ended; `sequence` is the one it took, for `recover`. */
+export type ProduceOutcome = { ok: true; produced: ProducedBatch } | { ok: false; error: ClusterError; sequence: number }
+
+/** Refusals of the producer's own state: sending its batches again under the same id cannot succeed. */
+const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING', 'DUPLICATE_SEQUENCE_NUMBER', 'PRODUCER_FENCED'])
+
+function kafkaErrorType(error: ClusterError): string {
+  const cause = error.cause
+  return typeof cause === 'object' && cause !== null && 'type' in cause ? String((cause as { type: unknown }).type) : ''
+}
+
+function recordsOf(batch: Uint8Array, header: BatchHeader): LogRecord[] {
+  const opened = uncompressed({ ...header, raw: batch })
+  return decodeBatchRecords(opened.raw, opened)
+}
+
+function messagesOf(tp: TopicPartition, records: LogRecord[]): Message[] {
+  return records.map((record) => ({
+    partition: tp.partition,
+    key: record.key === null ? null : Buffer.from(record.key),
+    value: record.value === null ? null : Buffer.from(record.value),
+    timestamp: String(record.timestamp),
+    headers: headersOf(record.headers),
+  }))
+}
+
+function placed(records: LogRecord[], baseOffset: number): ProducedBatch {
+  return { baseOffset, records: records.map((record, index) => ({ sourceOffset: record.offset, destinationOffset: baseOffset + index })) }
+}
+
 function headersOf(headers: Array<{ key: string; value: Uint8Array | null }>): Message['headers'] {
   const out: Record<string, Buffer[]> = {}
   for (const { key, value } of headers) (out[key] ??= []).push(value === null ? Buffer.alloc(0) : Buffer.from(value))
@@ -36,13 +72,14 @@ function headersOf(headers: Array<{ key: string; value: Uint8Array | null }>): M
 }
 
 export class EmulatedProducers {
-  /** One per partition: kafkajs keeps one request in flight per producer and broker, and partitions are mirrored in parallel. */
-  private readonly idempotent = new Map<string, Producer>()
+  /** One per partition, each with sockets of its own: a broker answers one request per connection at a time, and partitions are mirrored in parallel. */
+  private readonly idempotent = new Map<string, Promise<PipelinedProducer>>()
   /** By `${topic}/${partition}/${sourceProducerId}`. */
   private readonly transactional = new Map<string, { producer: Producer; transaction: Transaction | null }>()
 
   constructor(
     private readonly client: (suffix: string) => Kafka,
+    private readonly channel: (suffix: string) => Promise<BrokerChannel>,
     /** Names the transactional ids, so two engines mirroring into one cluster never share one. */
     private readonly idPrefix: string,
     /** The broker's high watermark of a partition (every produce is acks=all: it is the log end). */
@@ -58,27 +95,52 @@ export class EmulatedProducers {
     return producer
   }
 
-  /** Produces one source data batch; `inTransaction` reproduces the source producer's open transaction. */
-  async produce(tp: TopicPartition, batch: Uint8Array, header: BatchHeader): Promise<ProducedBatch> {
-    const opened = uncompressed({ ...header, raw: batch })
-    const records = decodeBatchRecords(opened.raw, opened)
+  /**
+   * Starts the produce of one source data batch outside transactions to the partition's `leader`; up to
+   * MAX_IN_FLIGHT may be in flight per partition, and they are written in the order of these calls. Never
+   * rejects: a failure is an outcome, to be taken in order (and `recover`ed from) once all have settled.
+   */
+  async startProduce(tp: TopicPartition, leader: number, batch: Uint8Array, header: BatchHeader): Promise<ProduceOutcome> {
+    const what = `produce to ${tp.topic}-${tp.partition}`
+    let sequence = -1
+    try {
+      const asIs = keepsItsBytes(header)
+      const records = asIs ? null : recordsOf(batch, header)
+      if (records?.length === 0) return { ok: true, produced: { baseOffset: -1, records: [] } }
+      const producer = await this.idempotentProducer(tp)
+      sequence = producer.sequence
+      if (records === null) {
+        const baseOffset = await producer.send(leader, header.recordCount, (stamp) => restamped(batch, stamp))
+        return { ok: true, produced: { baseOffset, records: Array.from({ length: header.recordCount }, (_, i) => ({ sourceOffset: header.baseOffset + i, destinationOffset: baseOffset + i })) } }
+      }
+      const baseOffset = await producer.send(leader, records.length, (stamp) => encodeBatch({ baseOffset: 0, partitionLeaderEpoch: -1, ...stamp, timestamp: Date.now(), records }, crc32c))
+      return { ok: true, produced: placed(records, baseOffset) }
+    } catch (error) {
+      return { ok: false, error: toKafkaClusterError(error, what), sequence }
+    }
+  }
+
+  /**
+   * After a failed pipelined produce, nothing of the partition in flight any more: the next batch takes the
+   * failed one's sequence again (a copy the broker holds is answered, not written twice), unless the broker
+   * refused the producer's state, which a new producer id then replaces.
+   */
+  async recover(tp: TopicPartition, failed: Extract<ProduceOutcome, { ok: false }>): Promise<void> {
+    const producer = await this.idempotent.get(`${tp.topic}/${tp.partition}`)?.catch(() => undefined)
+    if (producer && failed.sequence >= 0 && !PRODUCER_STATE_ERRORS.has(kafkaErrorType(failed.error))) producer.resumeAt(failed.sequence)
+    else await this.renewIdempotent(tp)
+  }
+
+  /** Produces one data batch of an open source transaction through that source producer's transactional producer. */
+  async produceTransactional(tp: TopicPartition, batch: Uint8Array, header: BatchHeader): Promise<ProducedBatch> {
+    const records = recordsOf(batch, header)
     if (records.length === 0) return { baseOffset: -1, records: [] }
-    const messages: Message[] = records.map((record) => ({
-      partition: tp.partition,
-      key: record.key === null ? null : Buffer.from(record.key),
-      value: record.value === null ? null : Buffer.from(record.value),
-      timestamp: String(record.timestamp),
-      headers: headersOf(record.headers),
-    }))
     const what = `produce to ${tp.topic}-${tp.partition}`
     try {
-      const answers = header.isTransactional
-        ? await (await this.transactionOf(tp, header.producerId)).send({ topic: tp.topic, acks: -1, messages })
-        : await (await this.idempotentProducer(tp)).send({ topic: tp.topic, acks: -1, messages })
+      const answers = await (await this.transactionOf(tp, header.producerId)).send({ topic: tp.topic, acks: -1, messages: messagesOf(tp, records) })
       const answer = answers.find((a) => a.partition === tp.partition)
       if (!answer || answer.errorCode !== 0) throw new ClusterError('SOURCE_UNAVAILABLE', `${what}: the broker did not acknowledge the batch`)
-      const baseOffset = Number(answer.baseOffset ?? answer.offset)
-      return { baseOffset, records: records.map((record, index) => ({ sourceOffset: record.offset, destinationOffset: baseOffset + index })) }
+      return placed(records, Number(answer.baseOffset ?? answer.offset))
     } catch (error) {
       throw toKafkaClusterError(error, what)
     }
@@ -149,9 +211,8 @@ export class EmulatedProducers {
     const prefix = `${tp.topic}/${tp.partition}/`
     const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix)).map(([key, entry]) => [key, entry.producer] as const)
     for (const [key] of gone) this.transactional.delete(key)
-    const idempotent = options.idempotent ? this.idempotent.get(`${tp.topic}/${tp.partition}`) : undefined
-    if (idempotent) this.idempotent.delete(`${tp.topic}/${tp.partition}`)
-    await Promise.allSettled([...gone.map(([, producer]) => producer), ...(idempotent ? [idempotent] : [])].map((producer) => producer.disconnect()))
+    await Promise.allSettled(gone.map(([, producer]) => producer.disconnect()))
+    if (options.idempotent) await this.renewIdempotent(tp)
   }
 
   /**
@@ -163,7 +224,7 @@ export class EmulatedProducers {
     const key = `${tp.topic}/${tp.partition}`
     const producer = this.idempotent.get(key)
     this.idempotent.delete(key)
-    await producer?.disconnect().catch(() => undefined)
+    await producer?.then((p) => p.close()).catch(() => undefined)
   }
 
   private transactionalIdOf(tp: TopicPartition, sourceProducerId: number): string {
@@ -174,11 +235,16 @@ export class EmulatedProducers {
     return `${tp.topic}/${tp.partition}/${sourceProducerId}`
   }
 
-  private async idempotentProducer(tp: TopicPartition): Promise<Producer> {
+  /** The promise is kept, not the producer: batches started while its channel connects still take their sequences in call order. */
+  private idempotentProducer(tp: TopicPartition): Promise<PipelinedProducer> {
     const key = `${tp.topic}/${tp.partition}`
     let producer = this.idempotent.get(key)
     if (!producer) {
-      producer = await this.connect(this.client(`mirror-producer-${tp.partition}`).producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false }), 'the mirror producer')
+      producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp))
+      // A channel that could not connect is asked for again by the next batch.
+      producer.catch(() => {
+        if (this.idempotent.get(key) === producer) this.idempotent.delete(key)
+      })
       this.idempotent.set(key, producer)
     }
     return producer
@@ -209,9 +275,10 @@ export class EmulatedProducers {
   }
 
   async close(): Promise<void> {
-    const all = [...this.transactional.values()].map((e) => e.producer).concat([...this.idempotent.values()])
+    const transactional = [...this.transactional.values()].map((e) => e.producer)
+    const idempotent = [...this.idempotent.values()]
     this.transactional.clear()
     this.idempotent.clear()
-    await Promise.allSettled(all.map((p) => p.disconnect()))
+    await Promise.allSettled([...transactional.map((p) => p.disconnect()), ...idempotent.map((p) => p.then((producer) => producer.close()))])
   }
 }

@@ -5,7 +5,9 @@ import { splitBatches } from '@/lib/log/record-batch'
 import { ClusterError } from '../errors'
 import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, TopicDescription, TopicPartition } from '../ports'
 import type { KafkaConnection } from './connection'
-import { EmulatedProducers } from './emulated-producer'
+import type { BatchHeader } from '@/lib/log/types'
+import { EmulatedProducers, type ProduceOutcome, type ProducedBatch } from './emulated-producer'
+import { MAX_IN_FLIGHT } from './pipelined-producer'
 import { emulationNotes, type EmulationNotes } from './emulation-notes'
 import type { KafkaSourceCluster } from './kafka-source'
 import { emptyPartitionEmulation, partitionKey, readPartitionEmulation, readTopicEmulation, topicKey, type PartitionEmulation, type TopicEmulation } from './kafka-mirror-state'
@@ -44,7 +46,12 @@ export class KafkaMirrorHost implements MirrorHost {
     private readonly admin: KafkaTopicAdmin,
     private readonly state: KafkaStateTopic,
   ) {
-    this.producers = new EmulatedProducers((suffix) => connection.client(suffix), `mirrorboard-${name}`, (tp) => this.brokerHighWatermark(tp))
+    this.producers = new EmulatedProducers(
+      (suffix) => connection.client(suffix),
+      (suffix) => connection.channel(suffix),
+      `mirrorboard-${name}`,
+      (tp) => this.brokerHighWatermark(tp),
+    )
     this.acls = new WriteDenyAcls(connection.admin)
   }
 
@@ -127,6 +134,18 @@ export class KafkaMirrorHost implements MirrorHost {
     const created = emptyPartitionEmulation(tp.topic, tp.partition, real.highWatermark, real.leaderEpoch)
     this.partitions.set(key, created)
     return created
+  }
+
+  /** The partition's leader for produces (metadata refreshed when none is known). */
+  private async leaderOf(tp: TopicPartition): Promise<number> {
+    await this.source.metadata.ensure([tp.topic])
+    let leader = this.source.metadata.cached(tp)?.leader ?? -1
+    if (leader < 0) {
+      await this.source.metadata.refresh([tp.topic])
+      leader = this.source.metadata.cached(tp)?.leader ?? -1
+    }
+    if (leader < 0) throw new ClusterError('LEADER_NOT_AVAILABLE', `${tp.topic}-${tp.partition} has no leader`, { details: { ...tp } })
+    return leader
   }
 
   /** One ListOffsets (latest) to the leader: asked before every append, so lighter than a full describe. */
@@ -404,28 +423,64 @@ export class KafkaMirrorHost implements MirrorHost {
         await this.producers.renewIdempotent(tp)
       }
       await this.checkUntouched(e, brokerEnd)
+      // Each source batch, once the broker has answered it, in source order.
+      const mirrored = (header: BatchHeader, produced?: ProducedBatch): void => {
+        if (produced) {
+          if (produced.records.length > 0 && produced.baseOffset !== e.destinationLogEndOffset) {
+            e.readOnlyViolation = `the broker put source batch ${header.baseOffset} at ${produced.baseOffset}, after ${e.destinationLogEndOffset}: another client wrote to the read-only mirror topic meanwhile`
+          }
+          for (const r of produced.records) translation.record(r.sourceOffset, r.destinationOffset)
+          if (produced.records.length > 0) e.destinationLogEndOffset = produced.baseOffset + produced.records.length
+          if (produced.records.length < header.lastOffset - header.baseOffset + 1) {
+            note(e, header.baseOffset, `source batch ${header.baseOffset}–${header.lastOffset} holds ${produced.records.length} records (compacted): offsets are translated from here`)
+          }
+        }
+        if (header.partitionLeaderEpoch >= 0) epochs.assign(header.partitionLeaderEpoch, header.baseOffset)
+        e.logEndOffset = header.lastOffset + 1
+        // The next source offset goes where the broker's log ends now (a record we could not write shifts it).
+        translation.record(e.logEndOffset, e.destinationLogEndOffset)
+      }
+      // Batches outside transactions are pipelined (emulated-producer.ts); their answers are taken in order.
+      const inFlight: Array<{ header: BatchHeader; outcome: Promise<ProduceOutcome> }> = []
+      const settleOldest = async (): Promise<void> => {
+        const { header, outcome } = inFlight.shift()!
+        const settled = await outcome
+        if (settled.ok) return mirrored(header, settled.produced)
+        // Nothing recorded past the failure: what the later ones wrote is found again by the next append.
+        await Promise.all(inFlight.splice(0).map((f) => f.outcome))
+        await this.producers.recover(tp, settled)
+        // A moved leader or a restarted broker: the next append asks for the partition's leader afresh.
+        await this.source.metadata.refresh([tp.topic]).catch(() => undefined)
+        throw settled.error
+      }
+      const settleAll = async (): Promise<void> => {
+        while (inFlight.length > 0) await settleOldest()
+      }
+      let leader: number | null = null
       try {
         for (const { header, bytes: batch } of pending.slice(late.length)) {
-          if (header.isControl) await this.mirrorControlBatch(tp, e, translation, batch, header)
-          else {
-            if (header.isTransactional && !e.openTransactions.some((t) => t.producerId === header.producerId)) {
+          if (!header.isControl && !header.isTransactional) {
+            leader ??= await this.leaderOf(tp)
+            inFlight.push({ header, outcome: this.producers.startProduce(tp, leader, batch, header) })
+            if (inFlight.length >= MAX_IN_FLIGHT) await settleOldest()
+            continue
+          }
+          await settleAll()
+          if (header.isControl) {
+            await this.mirrorControlBatch(tp, e, translation, batch, header)
+            mirrored(header)
+          } else {
+            if (!e.openTransactions.some((t) => t.producerId === header.producerId)) {
               e.openTransactions.push({ producerId: header.producerId, producerEpoch: header.producerEpoch, firstOffset: header.baseOffset })
             }
-            const produced = await this.producers.produce(tp, batch, header)
-            if (produced.records.length > 0 && produced.baseOffset !== e.destinationLogEndOffset) {
-              e.readOnlyViolation = `the broker put source batch ${header.baseOffset} at ${produced.baseOffset}, after ${e.destinationLogEndOffset}: another client wrote to the read-only mirror topic meanwhile`
-            }
-            for (const r of produced.records) translation.record(r.sourceOffset, r.destinationOffset)
-            if (produced.records.length > 0) e.destinationLogEndOffset = produced.baseOffset + produced.records.length
-            if (produced.records.length < header.lastOffset - header.baseOffset + 1) {
-              note(e, header.baseOffset, `source batch ${header.baseOffset}–${header.lastOffset} holds ${produced.records.length} records (compacted): offsets are translated from here`)
-            }
+            mirrored(header, await this.producers.produceTransactional(tp, batch, header))
           }
-          if (header.partitionLeaderEpoch >= 0) epochs.assign(header.partitionLeaderEpoch, header.baseOffset)
-          e.logEndOffset = header.lastOffset + 1
-          // The next source offset goes where the broker's log ends now (a record we could not write shifts it).
-          translation.record(e.logEndOffset, e.destinationLogEndOffset)
         }
+        await settleAll()
+      } catch (error) {
+        // A failure before the pipeline drained (a marker, a transactional produce): none of ours stays in flight.
+        await Promise.all(inFlight.splice(0).map((f) => f.outcome))
+        throw error
       } finally {
         e.translation = translation.entries()
         e.epochs = epochs.entries()

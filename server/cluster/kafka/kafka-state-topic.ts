@@ -53,6 +53,8 @@ export class KafkaStateTopic {
   readonly view = new MirrorStateView()
   private readonly fencing = new Map<string, StoredFencing>()
   private writes: Promise<unknown> = Promise.resolve()
+  /** The last append queued, while it waits and holds only the emulation's unfenced records (`append`). */
+  private waitingEmulation: { entries: MirrorStateAppendEntry[]; written: Promise<void> } | null = null
 
   constructor(
     private readonly admin: Admin,
@@ -136,9 +138,23 @@ export class KafkaStateTopic {
 
   /** Appends in one produce (one batch, acks=all); fenced entries are checked first, and a refusal writes nothing. */
   append(entries: MirrorStateAppendEntry[]): Promise<void> {
-    const run = this.writes.then(() => this.appendNow(entries))
-    this.writes = run.catch(() => undefined)
-    return run
+    const joinable = entries.length > 0 && entries.every((e) => !e.fence && e.key.startsWith(EMULATION_KEY_PREFIX))
+    // The emulation's records of partitions appending side by side ride in the append still waiting its turn
+    // (one produce for all instead of one round trip each, in turn): it is the last one queued, so the log
+    // order of every append stays the order of the calls. Each caller's entries stay in one batch.
+    const waiting = this.waitingEmulation
+    if (joinable && waiting) {
+      waiting.entries.push(...entries)
+      return waiting.written
+    }
+    const queued = { entries: [...entries], written: Promise.resolve() }
+    queued.written = this.writes.then(() => {
+      if (this.waitingEmulation === queued) this.waitingEmulation = null
+      return this.appendNow(queued.entries)
+    })
+    this.waitingEmulation = joinable ? queued : null
+    this.writes = queued.written.catch(() => undefined)
+    return queued.written
   }
 
   private async appendNow(entries: MirrorStateAppendEntry[]): Promise<void> {

@@ -3,14 +3,16 @@ import { createRequire } from 'node:module'
 import { WireReader, WireWriter } from './wire'
 
 /**
- * The four requests the adapter encodes itself and sends over kafkajs's connections, because kafkajs 2.2.4
+ * The requests the adapter encodes itself and sends over kafkajs's connections, because kafkajs 2.2.4
  * stops at versions without what a mirror needs (STACK.md §2.1, §2.6):
  * - Metadata v12: topic ids and partition leader epochs (kafkajs speaks v6: neither);
  * - Fetch v12: the record set as raw bytes (kafkajs decodes and drops what it cannot type), `last_fetched_epoch`
  *   and the `diverging_epoch` answer of KIP-320;
  * - OffsetForLeaderEpoch v4 (kafkajs has none);
  * - ListOffsets v4 with the isolation level (log start, high watermark, last stable offset) and no client-side
- *   throwing on a partition's error.
+ *   throwing on a partition's error;
+ * - Produce v7 of one record batch already in its final bytes (the destination emulation's pipelined
+ *   produces, pipelined-producer.ts: kafkajs would decode nothing but encode every record again).
  * Versions are the newest that still name topics by name (Fetch v13 and later switch to topic ids); Kafka 4.x
  * serves all four. The flexible ones get the request header v2 tag byte from `flexible`.
  */
@@ -298,4 +300,34 @@ export function listOffsetsRequest(isolationLevel: 0 | 1, topics: Array<{ topic:
       })
       .flat()
   }, false)
+}
+
+// ---- Produce v7 ----
+
+export interface ProducedAnswer {
+  topic: string
+  partition: number
+  errorCode: number
+  baseOffset: number
+}
+
+/** One record batch for one partition, acks=all (the batch carries its producer id, epoch, sequence and CRC). */
+export function produceRequest(tp: { topic: string; partition: number }, batch: Uint8Array, timeoutMs: number): ProtocolRequest<ProducedAnswer[]> {
+  const head = new WireWriter().int16(-1).int16(-1).int32(timeoutMs).int32(1).string(tp.topic).int32(1).int32(tp.partition).int32(batch.byteLength).toBuffer()
+  const body = Buffer.concat([head, batch])
+  return protocolRequest(0, 7, 'Produce', body, (r) =>
+    r
+      .array((t) => {
+        const topic = t.string()
+        return t.array((p) => {
+          const partition = p.int32()
+          const errorCode = p.int16()
+          const baseOffset = p.int64()
+          p.int64() // log_append_time
+          p.int64() // log_start_offset
+          return { topic, partition, errorCode, baseOffset }
+        })
+      })
+      .flat(),
+  false)
 }
