@@ -9,7 +9,7 @@ import 'server-only'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as clustersRoute from '@/app/api/v1/clusters/route'
 import * as recordsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/partitions/[partition]/records/route'
 import * as topicsRoute from '@/app/api/v1/clusters/[cluster]/topics/route'
@@ -48,7 +48,7 @@ describe('Kafka clusters over SASL', () => {
     runtime = await openTestRuntime(dataDir, { demo: false })
   })
   afterAll(async () => {
-    vi.restoreAllMocks()
+    output?.restore()
     await runtime?.close()
     await client?.close()
     rmSync(dataDir, { recursive: true, force: true })

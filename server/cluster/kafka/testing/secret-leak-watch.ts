@@ -1,7 +1,6 @@
 import 'server-only'
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
-import { vi } from 'vitest'
 
 /**
  * @internal What the secret tests search for a leaked password or key: every file the server wrote under its
@@ -15,14 +14,21 @@ export function filesUnder(dir: string): string[] {
   })
 }
 
-/** Keeps what the process prints from now until `vi.restoreAllMocks()`, instead of printing it. */
-export function captureServerOutput(): { readonly text: () => string } {
+/**
+ * Keeps what the process prints from now until `restore()`, instead of printing it. Plain reassignment, not
+ * vitest's spies: files outside `*.test.ts` are type-checked by the production build, which has no vitest.
+ */
+export function captureServerOutput(): { readonly text: () => string; readonly restore: () => void } {
   const printed: string[] = []
-  const keep = (chunk: string | Uint8Array) => {
+  const streams = [process.stdout, process.stderr] as const
+  const originals = streams.map((stream) => stream.write)
+  const keep = ((chunk: string | Uint8Array) => {
     printed.push(String(chunk))
     return true
+  }) as typeof process.stdout.write
+  for (const stream of streams) stream.write = keep
+  return {
+    text: () => printed.join(''),
+    restore: () => streams.forEach((stream, index) => (stream.write = originals[index]!)),
   }
-  vi.spyOn(process.stderr, 'write').mockImplementation(keep)
-  vi.spyOn(process.stdout, 'write').mockImplementation(keep)
-  return { text: () => printed.join('') }
 }
