@@ -36,7 +36,6 @@ const ROW_KEYS: ReadonlySet<string> = new Set([
   'lastMirrorPosition',
   'lastTruncation',
   'stoppingStep',
-  'stateDurable',
 ])
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -95,8 +94,7 @@ function row(value: unknown): boolean {
         nonNegative(truncation.removedRecords) &&
         int(truncation.at) &&
         typeof truncation.reason === 'string')) &&
-    (value.stoppingStep === undefined || value.stoppingStep === null || STEPS.has(value.stoppingStep)) &&
-    (value.stateDurable === undefined || typeof value.stateDurable === 'boolean')
+    (value.stoppingStep === undefined || value.stoppingStep === null || STEPS.has(value.stoppingStep))
   )
 }
 

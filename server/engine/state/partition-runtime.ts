@@ -23,7 +23,6 @@ export function newPartitionRuntime(
     retryStateEpoch: null,
     awaitingConvergence: false,
     needsRestore: false,
-    stateDurable: true,
     sourceHighWatermark: null,
     oldestUnmirroredTimestamp: null,
     lastFetchAt: null,
