@@ -83,6 +83,12 @@ export function PartitionHeader({
               <span className="font-semibold">Failed in {partition.previousState ?? 'UNKNOWN'}:</span> {partition.error ?? 'no message'}
               {' · '}
               {partition.retryAttempt === -1 ? 'not retryable, recover it by hand' : `attempt ${partition.retryAttempt}, retrying with backoff`}
+              {partition.stateDurable === false && (
+                <span className="mt-1 block">
+                  <span className="font-semibold">Not saved yet:</span> the destination cannot store the mirror state right now. A server restart would resume from
+                  the last saved state, and commands on this partition are refused until this one is saved.
+                </span>
+              )}
             </p>
           )}
         </div>

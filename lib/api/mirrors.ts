@@ -290,6 +290,12 @@ export const MirrorPartition = z.object({
     .nullable(),
   /** The next STOPPING step while STOPPING (`done` once STOPPED); null in every other state. */
   stoppingStep: z.enum(STOPPING_STEPS).nullable().optional(),
+  /**
+   * false while the state shown is not yet in the destination's `__mirror_state` (the destination, or its storage,
+   * does not answer): a FAILED shown with its reason and retries before it could be saved. A restart meanwhile
+   * resumes from the saved state; commands are refused (INVALID_MIRROR_STATE) until it is saved.
+   */
+  stateDurable: z.boolean().optional(),
   /** Present when the destination is emulated (a Kafka cluster): what was done differently on this partition. */
   emulation: Emulation.optional(),
 })

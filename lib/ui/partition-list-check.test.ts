@@ -22,6 +22,7 @@ function row(overrides: Record<string, unknown> = {}): Record<string, unknown> {
     lastMirrorPosition: { epoch: 0, offset: 117 },
     lastTruncation: { offset: 5, removedRecords: 3, at: 1_764_580_000_000, reason: 'failback' },
     stoppingStep: null,
+    stateDurable: true,
     ...overrides,
   }
 }
@@ -53,6 +54,7 @@ const VARIANTS: Record<string, unknown[]> = {
   lastMirrorPosition: [null, { epoch: -1, offset: -1 }, { epoch: -2, offset: 0 }, { epoch: 0 }, { epoch: 0, offset: 1, extra: 1 }, [], 'x'],
   lastTruncation: [null, { offset: 1, removedRecords: 0, at: 1, reason: '' }, { offset: -1, removedRecords: 0, at: 1, reason: '' }, { offset: 1, removedRecords: 0, at: 1 }, { offset: 1, removedRecords: 0, at: 1, reason: 'x', more: true }],
   stoppingStep: [undefined, 'done', 'pidReset', 'later', 3],
+  stateDurable: [undefined, true, false, 'false', 0, null],
 }
 
 describe('readPartitionList', () => {

@@ -36,6 +36,7 @@ const ROW_KEYS: ReadonlySet<string> = new Set([
   'lastMirrorPosition',
   'lastTruncation',
   'stoppingStep',
+  'stateDurable',
 ])
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -94,7 +95,8 @@ function row(value: unknown): boolean {
         nonNegative(truncation.removedRecords) &&
         int(truncation.at) &&
         typeof truncation.reason === 'string')) &&
-    (value.stoppingStep === undefined || value.stoppingStep === null || STEPS.has(value.stoppingStep))
+    (value.stoppingStep === undefined || value.stoppingStep === null || STEPS.has(value.stoppingStep)) &&
+    (value.stateDurable === undefined || typeof value.stateDurable === 'boolean')
   )
 }
 

@@ -11,7 +11,7 @@ import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } fro
 import type { EngineContext } from './engine-context'
 import { failover, stopPartitions, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
-import { errorMessage } from './failure-classification'
+import { classifyUnreachableDestination, errorMessage } from './failure-classification'
 import { fetchRound } from './fetcher/fetch-round'
 import { ReplicationThrottles } from './fetcher/replication-throttle'
 import { LeadershipWatch } from './runner/leadership-watch'
@@ -122,6 +122,10 @@ export class MirrorEngine {
       partitions: (mirror) => state.require(mirror.name).partitions.values(),
       withLock: (runtime, work) => runner.withLock(runtime, work),
       dispatch: (mirror, runtime, event, reason) => runner.dispatch(mirror, runtime, event, reason),
+      failUnreachable: async (mirror, runtimes, error) => {
+        const held = state.get(mirror.name)
+        if (held && runtimes.length > 0) await dispatchAll(this.ctx, held, runtimes, { type: 'failed', ...classifyUnreachableDestination(error) })
+      },
       restoreAtNextTick: (runtime) => state.get(runtime.mirror)?.timer.schedule(runtime, 'restore', now()),
       log: (message, fields) => log(message, fields),
     })

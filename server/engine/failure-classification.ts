@@ -40,6 +40,14 @@ export function classifyEffectError(effect: string, error: unknown): FailureVerd
 }
 
 /**
+ * A state write that failed where the partition's next step needed it (a retry out of FAILED): nothing changed on
+ * any log, and the next attempt is the test of whether the store answers again, so it is always retried.
+ */
+export function classifyStateWriteError(error: unknown): FailureVerdict {
+  return { code: 'EFFECT_FAILED', error: `state write: ${causeText(error)}`, retryable: true }
+}
+
+/**
  * The failure to append a fetched answer: a malformed batch (bad CRC, bad offsets) came over the wire, and
  * the next fetch brings fresh bytes, so it is retried like any fetch error; only a failing local disk stays
  * non-retryable.

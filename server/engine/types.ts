@@ -60,6 +60,8 @@ export interface PartitionSnapshot {
   lastMirrorPosition: { epoch: number; offset: number } | null
   lastTruncation: { offset: number; removedRecords: number; at: number; reason: string } | null
   stoppingStep: StoppingStep | null
+  /** False while the state shown is not yet in `__mirror_state` (PartitionRuntime.stateDurable). */
+  stateDurable: boolean
 }
 
 export interface PartitionTransitionRecord {
@@ -108,7 +110,22 @@ export interface FailoverOperation {
 }
 
 export type EngineEvent =
-  | { type: 'partition'; mirror: string; topic: string; partition: number; from: MirrorPartitionState; to: MirrorPartitionState; at: number; reason: string; stateEpoch: number }
+  | {
+      type: 'partition'
+      mirror: string
+      topic: string
+      partition: number
+      from: MirrorPartitionState
+      to: MirrorPartitionState
+      at: number
+      reason: string
+      stateEpoch: number
+      /**
+       * false on a transition shown before `__mirror_state` took it (PartitionRuntime.stateDurable); true on the
+       * notice (`from` = `to`, same stateEpoch) that such a state is now written. Absent on every other event.
+       */
+      stateDurable?: boolean
+    }
   | {
       type: 'lag'
       mirror: string
@@ -158,6 +175,12 @@ export interface PartitionRuntime {
   readonly awaitingConvergence: boolean
   /** A state write failed: the next tick re-runs the effects of the last durable state. */
   readonly needsRestore: boolean
+  /**
+   * False while `value` is a FAILED the engine could not write to `__mirror_state` (its destination, or the
+   * destination's storage, does not answer): shown and acted on in memory, written once the store takes it,
+   * or superseded by the next transition's record. A restart meanwhile resumes from the stored record.
+   */
+  readonly stateDurable: boolean
   readonly sourceHighWatermark: number | null
   readonly oldestUnmirroredTimestamp: number | null
   readonly lastFetchAt: number | null

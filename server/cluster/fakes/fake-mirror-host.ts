@@ -11,8 +11,8 @@ import { FakeTopics } from './fake-topics'
  * A MirrorHost in memory: mirror topics whose logs take mirrored batches as they are, the leader epoch
  * rules of the port (a batch above the leader epoch is refused; bumps never lower it), control records
  * written as real control batches (so findControlRecord and openTransactions read them back), group
- * offsets, and `__mirror_state` as an array. `failNext(method)` makes one call of a method throw, for
- * tests of the engine's effect failures.
+ * offsets, and `__mirror_state` as an array. `failNext(method)` makes one call of a method throw, and
+ * `failUntilHealed(method)` every call until `heal`, for tests of the engine's effect and state-write failures.
  */
 export class FakeMirrorHost implements MirrorHost {
   readonly state: FakeTopics
@@ -21,6 +21,7 @@ export class FakeMirrorHost implements MirrorHost {
   readonly mirrorState = new Map<string, string | null>()
   private readonly stateFencing = new Map<string, StoredFencing>()
   private readonly failures = new Map<keyof MirrorHost, ClusterError>()
+  private readonly lastingFailures = new Map<keyof MirrorHost, ClusterError>()
   private clock: () => number
 
   constructor(
@@ -35,6 +36,15 @@ export class FakeMirrorHost implements MirrorHost {
   /** The next call of `method` throws `error` (default: KAFKA_STORAGE_ERROR). */
   failNext(method: keyof MirrorHost, error = new ClusterError('KAFKA_STORAGE_ERROR', `injected failure of ${String(method)}`)): void {
     this.failures.set(method, error)
+  }
+
+  /** Every call of `method` throws `error` until `heal(method)`: a store that stays down (a full disk, a dead broker). */
+  failUntilHealed(method: keyof MirrorHost, error = new ClusterError('KAFKA_STORAGE_ERROR', `injected failure of ${String(method)}`)): void {
+    this.lastingFailures.set(method, error)
+  }
+
+  heal(method: keyof MirrorHost): void {
+    this.lastingFailures.delete(method)
   }
 
   async clusterId(): Promise<string> {
@@ -182,6 +192,8 @@ export class FakeMirrorHost implements MirrorHost {
   }
 
   private maybeFail(method: keyof MirrorHost): void {
+    const lasting = this.lastingFailures.get(method)
+    if (lasting) throw lasting
     const error = this.failures.get(method)
     if (!error) return
     this.failures.delete(method)

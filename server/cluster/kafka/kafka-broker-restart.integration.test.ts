@@ -5,9 +5,11 @@
  * destination ends byte-identical to the broker's segment (nothing lost, nothing twice). The restart moves the
  * partition's leader epoch, which the adapter reports, OffsetForLeaderEpoch answers for the older epoch, and a
  * fetch claiming the older epoch past its end is told where it diverges.
- * Destination (embedded → Kafka b): while b is down nothing is mirrored and no transition can be recorded (the
- * mirror's state lives in b's state topic: the engine retries from the last durable state); once b is back the
- * partition mirrors again and b holds the source's records at the source's offsets, each once.
+ * Destination (embedded → Kafka b): while b is down nothing is mirrored and no transition can be saved (the
+ * mirror's state lives in b's state topic), yet the API shows the partition FAILED with the reason and its
+ * retries, marked `stateDurable: false`, and refuses a failover (INVALID_MIRROR_STATE, nothing changes); once b
+ * is back the partition mirrors again, its state saved, and b holds the source's records at the source's
+ * offsets, each once.
  * Uses test cluster `b` (`npx tsx scripts/kafka/clusters.ts start`), restarted by scripts/kafka/clusters.ts.
  */
 import 'server-only'
@@ -17,6 +19,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
+import * as failoverRoute from '@/app/api/v1/mirrors/[mirror]/failover/route'
 import type { Runtime } from '@/server/runtime'
 import { killBroker, startBroker } from '@/scripts/kafka/clusters'
 import { RawFetcher } from '@/scripts/kafka/raw-fetch'
@@ -40,9 +43,17 @@ let client: KafkajsContractClient
 let connection: KafkaConnection
 let source: KafkaSourceCluster
 
-async function states(mirror = 'restart'): Promise<Array<{ state: string; error: string | null; retryAttempt: number; destinationLogEndOffset: number }>> {
+interface ShownPartition {
+  state: string
+  error: string | null
+  retryAttempt: number
+  destinationLogEndOffset: number
+  stateDurable?: boolean
+}
+
+async function states(mirror = 'restart'): Promise<ShownPartition[]> {
   const { body } = await callRoute(mirrorPartitionsRoute.GET, { path: `/api/v1/mirrors/${mirror}/partitions`, params: { mirror } })
-  return (body as { partitions: Array<{ state: string; error: string | null; retryAttempt: number; destinationLogEndOffset: number }> }).partitions
+  return (body as { partitions: ShownPartition[] }).partitions
 }
 
 describe('a Kafka broker killed and restarted during mirroring', () => {
@@ -128,17 +139,25 @@ describe('a Kafka broker killed and restarted during mirroring', () => {
     await runtime.engine.createMirror({ name: 'into-b', sourceCluster: 'dest', destinationCluster: 'kafka-b', topics: [INTO], config: { 'mirror.failed.retry.max.backoff.ms': 500, 'mirror.failed.retry.max.attempts': 1000 } })
     await vi.waitFor(async () => expect((await states('into-b')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', 2]]), settle)
 
-    // While b is down its state topic is too, so no transition can be made durable: the partition keeps its
-    // last durable state (MIRRORING) and the engine retries the failed write and its effects every tick.
+    // While b is down its state topic is too, so no transition can be saved; the operator still sees the
+    // FAILED, why, and its retries counting, marked not saved (a restart would resume the saved MIRRORING).
     await killBroker('b')
     await write(['c'])
     await write(['d', 'e'])
-    await new Promise((resolve) => setTimeout(resolve, 2000))
-    expect((await states('into-b')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', 2]])
+    await vi.waitFor(async () => {
+      const [partition] = await states('into-b')
+      expect(partition).toMatchObject({ state: 'FAILED', error: expect.stringMatching(/destination unreachable|state write/), stateDurable: false, destinationLogEndOffset: 2 })
+      expect(partition!.retryAttempt).toBeGreaterThan(1)
+    }, settle)
+    // A stop could not be saved either: refused whole, with a code, and nothing changes.
+    const refused = await callRoute(failoverRoute.POST, { method: 'POST', path: '/api/v1/mirrors/into-b/failover', params: { mirror: 'into-b' }, body: { confirm: 'into-b' } })
+    expect(refused).toMatchObject({ status: 409, body: { error: { code: 'INVALID_MIRROR_STATE', details: { reason: 'stateNotDurable' } } } })
+    expect(runtime.engine.listOperations()).toEqual([])
+    expect(await states('into-b')).toMatchObject([{ state: 'FAILED', stateDurable: false }])
 
     await startBroker('b')
     await write(['f'])
-    await vi.waitFor(async () => expect((await states('into-b')).map((p) => [p.state, p.destinationLogEndOffset])).toEqual([['MIRRORING', 6]]), settle)
+    await vi.waitFor(async () => expect((await states('into-b')).map((p) => [p.state, p.destinationLogEndOffset, p.stateDurable])).toEqual([['MIRRORING', 6, true]]), settle)
     const raw = await RawFetcher.connect({ brokers: [b.bootstrap], clientId: `kr-raw-${RUN}` })
     try {
       const page = await raw.fetch({ ...into, fetchOffset: 0n, isolationLevel: 'read_uncommitted' })

@@ -54,7 +54,32 @@ export function planOrRefuse(
 ): { apply: PartitionRuntime[]; skipped: SkippedPartition[] } {
   const plan = planCommand(command, refsOf(runtimes), options)
   if (!plan.ok) throw refusalError(plan.refusal)
-  return { apply: plan.apply.map((ref) => ref.runtime), skipped: [...plan.skipped] }
+  const apply = plan.apply.map((ref) => ref.runtime)
+  const unsaved = apply.filter((runtime) => !runtime.stateDurable)
+  if (unsaved.length > 0) throw unsavedStateRefusal(command, unsaved)
+  return { apply, skipped: [...plan.skipped] }
+}
+
+/**
+ * A command on partitions whose FAILED is shown but not saved (PartitionRuntime.stateDurable): its transition
+ * could not be saved either, and a stop must never start from a state a restart would not resume. Refused
+ * whole, changing nothing; the same request succeeds once the destination's `__mirror_state` answers again.
+ */
+function unsavedStateRefusal(command: MirrorCommand, unsaved: readonly PartitionRuntime[]): EngineError {
+  const names = unsaved.slice(0, 5).map((runtime) => `${runtime.topic}-${runtime.partition}`)
+  const listed = unsaved.length > 5 ? `${names.join(', ')} and ${unsaved.length - 5} more` : names.join(', ')
+  return new EngineError(
+    'INVALID_MIRROR_STATE',
+    `${command} refused: the state of ${listed} is not saved to the destination's __mirror_state yet (the destination does not answer); try again once it is`,
+    {
+      details: {
+        command,
+        reason: 'stateNotDurable',
+        partitionCount: unsaved.length,
+        partitions: unsaved.slice(0, MAX_LISTED).map((runtime) => ({ topic: runtime.topic, partition: runtime.partition, state: runtime.value.state, stateDurable: false })),
+      },
+    },
+  )
 }
 
 /** planStart over partitions (runtimes' states or snapshots), or the refusal error. */

@@ -48,6 +48,7 @@ function snapshotOf(runtime: PartitionRuntime, now: number): Readonly<PartitionS
     lastMirrorPosition: position ? { epoch: position.epoch, offset: position.offset } : null,
     lastTruncation: truncation ? { offset: truncation.offset, removedRecords: truncation.removedRecords, at: truncation.at, reason: truncation.reason } : null,
     stoppingStep,
+    stateDurable: runtime.stateDurable,
     [jsonTemplate]: undefined as JsonTemplate | undefined,
   } satisfies PartitionSnapshot & { [jsonTemplate]: JsonTemplate | undefined }
   // A snapshot that moved in lastFetchAt alone reads like the last one around that value: the response

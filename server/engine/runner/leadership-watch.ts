@@ -27,6 +27,8 @@ export interface LeadershipWatchEnvironment {
   /** Runs `work` with the partition's lock held. */
   withLock(runtime: PartitionRuntime, work: () => Promise<void>): Promise<void>
   dispatch(mirror: MirrorDefinition, runtime: PartitionRuntime, event: MirrorEvent, reason: string): Promise<unknown>
+  /** The destination did not answer: these MIRRORING partitions fail with retries, as a fetch round's would. */
+  failUnreachable(mirror: MirrorDefinition, runtimes: PartitionRuntime[], error: unknown): Promise<void>
   /** The partition's stored state moved on: its effects run again from it at the next tick. */
   restoreAtNextTick(runtime: PartitionRuntime): void
   log(message: string, fields: Record<string, unknown>): void
@@ -53,7 +55,16 @@ export class LeadershipWatch {
       partitions.set(runtime.partition, runtime)
     }
     const moved: Array<{ runtime: PartitionRuntime; leader: number; leaderEpoch: number }> = []
-    for (const topic of await this.env.host(mirror).describeTopics([...byTopic.keys()])) {
+    let described
+    try {
+      described = await this.env.host(mirror).describeTopics([...byTopic.keys()])
+    } catch (error) {
+      // The one look at the destination every mirror gets each second, data or not: a quiet mirror whose
+      // destination went away (a Kafka broker down) must not go on showing MIRRORING.
+      await this.env.failUnreachable(mirror, runtimes.filter((runtime) => runtime.value.state === 'MIRRORING'), error)
+      throw error
+    }
+    for (const topic of described) {
       for (const description of topic.partitions) {
         const runtime = byTopic.get(topic.name)?.get(description.partition)
         if (!runtime || description.leader < 0) continue
@@ -84,9 +95,11 @@ export class LeadershipWatch {
     changePartition(runtime, { destinationLeaderEpoch: Math.max(runtime.destinationLeaderEpoch, leaderEpoch) })
     const record = stored.get(encodeKey({ kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }))
     const restored = record ? restoredPartition(record.value) : null
-    if (restored && (restored.value.stateEpoch !== runtime.value.stateEpoch || restored.value.state !== runtime.value.state)) {
+    // Our own FAILED not saved yet (PartitionRuntime.stateDurable) is ahead of the record, not behind another writer's.
+    const ownUnsaved = restored !== null && !runtime.stateDurable && restored.value.stateEpoch < runtime.value.stateEpoch
+    if (restored && !ownUnsaved && (restored.value.stateEpoch !== runtime.value.stateEpoch || restored.value.state !== runtime.value.state)) {
       // Another writer moved it on: resume from the stored state, as a restart would.
-      changePartition(runtime, { value: restored.value, failureCode: restored.failureCode, needsRestore: true })
+      changePartition(runtime, { value: restored.value, failureCode: restored.failureCode, needsRestore: true, stateDurable: true })
       this.env.restoreAtNextTick(runtime)
     }
     this.env.log('destination leader moved; partition re-evaluated', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, leader, leaderEpoch, state: runtime.value.state })

@@ -5,7 +5,7 @@ import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext
 import type { MirrorEvent } from '@/lib/mirror/events'
 import type { FailureCode } from '@/lib/mirror/failure-code'
 import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
-import { classifyEffectError, failureCodeOf } from '../failure-classification'
+import { classifyEffectError, classifyStateWriteError, failureCodeOf } from '../failure-classification'
 import { partitionStateWrite, reReadFencedPartition } from '../state/state-fencing'
 import { changePartition } from '../state/partition-changes'
 import { fencedEntriesOf, type MirrorStateStore } from '../state/state-store'
@@ -39,6 +39,10 @@ export interface RunnerEnvironment {
 
 /** A chain of follow-up events longer than this is a bug in the table, not progress. */
 const MAX_CHAINED_EVENTS = 64
+/** How often a FAILED shown before `__mirror_state` took it is written again while the store does not answer. */
+export const UNSAVED_STATE_RETRY_MS = 1_000
+/** Effects that touch no cluster: a FAILED whose other effects are only these may be shown before it is saved. */
+const IN_MEMORY_EFFECTS: ReadonlySet<MirrorEffect['kind']> = new Set(['persistState', 'removeFetcher', 'scheduleRetry', 'cancelScheduledRetry'])
 /** The lock of a partition nothing has queued work for yet: one object, so settle() sees it unchanged. */
 const UNLOCKED: Promise<void> = Promise.resolve()
 
@@ -60,6 +64,8 @@ export class PartitionRunner {
    * durable (see `persistDeferred`); the next write of the partition carries them.
    */
   private readonly unpersisted = new WeakSet<PartitionRuntime>()
+  /** Partitions with a `persist` wake-up pending: one per unsaved FAILED, however often its failure is updated. */
+  private readonly persistScheduled = new WeakSet<PartitionRuntime>()
 
   constructor(private readonly env: RunnerEnvironment) {}
 
@@ -143,6 +149,7 @@ export class PartitionRunner {
     const from = runtime.value.state
     const effects = result.effects
     const failureCode = nextFailureCode(runtime, result.next, event)
+    let durable = runtime.stateDurable
     if (deferPersist && result.outcome === 'updated' && effects.length === 1 && effects[0]?.kind === 'persistState') {
       // A STOPPING step that changed nothing durable: a crash before its record plans the step again from the
       // log and finds it done. Seven records per partition made a 10,000-partition failover write 70,000.
@@ -151,8 +158,9 @@ export class PartitionRunner {
       // Durable before anything else happens: a crash after this point replays into the new state.
       try {
         await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, result.next, failureCode)])
-        // The record holds the whole value, deferred steps included.
+        // The record holds the whole value, deferred steps included, and supersedes a FAILED not saved.
         this.unpersisted.delete(runtime)
+        durable = true
       } catch (error) {
         if (!afterFencing && fencedEntriesOf(error) !== null) {
           // A stale writer (KIP-1279.md §5.3): the stored state is authoritative; decide the event again from it, once.
@@ -166,17 +174,73 @@ export class PartitionRunner {
           }
           return followUps
         }
-        // Nothing happened: the partition stays in its last durable state, whose effects the engine
-        // runs again on its next tick (as after a restart).
-        changePartition(runtime, { needsRestore: true })
-        this.env.wakeUp(runtime, 'restore', this.env.now())
-        this.env.log('state write failed', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error) })
-        return null
+        const fields = { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error) }
+        if (isShowableUnsaved(result.next, effects)) {
+          // The store (the destination, or its disk) does not answer, so nothing here can be made durable; yet
+          // an operator must see the FAILED and why, not the last saved MIRRORING. Nothing acts on FAILED for
+          // safety and its effects touch no cluster, so it is applied and shown, marked not saved, and written
+          // as soon as the store answers (or superseded by the next transition's record). A restart meanwhile
+          // resumes from the saved state.
+          durable = false
+          this.schedulePersist(runtime)
+          this.env.log('state write failed; FAILED shown, not saved yet', fields)
+        } else if (event.type === 'retryDue' && runtime.value.state === 'FAILED') {
+          // A retry that cannot be recorded did not happen: one more failed attempt (counted, backed off, shown),
+          // not the same attempt again every tick.
+          this.env.log('state write failed; retry not recorded', fields)
+          return [{ event: { type: 'failed', ...classifyStateWriteError(error) }, reason: 'retry could not be recorded' }]
+        } else {
+          // Nothing happened: the partition stays in its last durable state, whose effects the engine
+          // runs again on its next tick (as after a restart).
+          changePartition(runtime, { needsRestore: true })
+          this.env.wakeUp(runtime, 'restore', this.env.now())
+          this.env.log('state write failed', fields)
+          return null
+        }
       }
     }
-    if (result.outcome === 'transitioned') this.recordTransition(mirror, runtime, from, result.to, result.next, failureCode, reason)
-    else changePartition(runtime, { value: result.next, failureCode })
+    if (result.outcome === 'transitioned') this.recordTransition(mirror, runtime, from, result.to, result.next, failureCode, reason, durable)
+    else changePartition(runtime, { value: result.next, failureCode, stateDurable: durable })
     return this.runEffects(mirror, runtime, effects)
+  }
+
+  /**
+   * Writes a FAILED that was shown before the store took it (PartitionRuntime.stateDurable); the caller holds
+   * the lock. While the store still does not answer, it is tried again later; a newer record of another
+   * writer (fenced) is the partition's state from then on, as after a restart.
+   */
+  async persistUnsavedState(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
+    this.persistScheduled.delete(runtime)
+    if (runtime.stateDurable) return
+    const fields = { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, state: runtime.value.state }
+    try {
+      await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, runtime.value, runtime.failureCode)])
+    } catch (error) {
+      if (fencedEntriesOf(error) !== null) {
+        const changed = await reReadFencedPartition(this.env.store(mirror), this.env.host(mirror), mirror, runtime).catch(() => null)
+        if (changed !== null) {
+          this.env.log('unsaved state fenced; re-read', { ...fields, error: String(error), storedState: runtime.value.state })
+          changePartition(runtime, { stateDurable: true, ...(changed ? { needsRestore: true } : {}) })
+          if (changed) this.env.wakeUp(runtime, 'restore', this.env.now())
+          return
+        }
+      }
+      this.schedulePersist(runtime)
+      this.env.log('state write failed; FAILED still not saved', { ...fields, error: String(error) })
+      return
+    }
+    this.unpersisted.delete(runtime)
+    changePartition(runtime, { stateDurable: true })
+    const { state, stateEpoch } = runtime.value
+    // Not a transition: the notice that what was shown is now saved (clients refetch the partition).
+    this.env.emit({ type: 'partition', mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, from: state, to: state, at: this.env.now(), reason: 'state saved', stateEpoch, stateDurable: true })
+    this.env.log('unsaved state written', fields)
+  }
+
+  private schedulePersist(runtime: PartitionRuntime): void {
+    if (this.persistScheduled.has(runtime)) return
+    this.persistScheduled.add(runtime)
+    this.env.wakeUp(runtime, 'persist', this.env.now() + UNSAVED_STATE_RETRY_MS)
   }
 
   /** The new value and its history entry in one change, then the engine event. */
@@ -188,6 +252,7 @@ export class PartitionRunner {
     value: PartitionRuntime['value'],
     failureCode: FailureCode | null,
     reason: string,
+    durable: boolean,
   ): void {
     const at = value.stateSince
     const { error, retryAttempt } = value
@@ -200,8 +265,19 @@ export class PartitionRunner {
       ...(to === 'FAILED' && error !== null ? { error } : {}),
       ...(retryAttempt !== 0 ? { retryAttempt } : {}),
     }
-    changePartition(runtime, { value, failureCode, transition })
-    this.env.emit({ type: 'partition', mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, from, to, at, reason, stateEpoch: runtime.value.stateEpoch })
+    changePartition(runtime, { value, failureCode, transition, stateDurable: durable })
+    this.env.emit({
+      type: 'partition',
+      mirror: mirror.name,
+      topic: runtime.topic,
+      partition: runtime.partition,
+      from,
+      to,
+      at,
+      reason,
+      stateEpoch: runtime.value.stateEpoch,
+      ...(durable ? {} : { stateDurable: false }),
+    })
   }
 
   private async runEffects(mirror: MirrorDefinition, runtime: PartitionRuntime, effects: readonly MirrorEffect[]): Promise<Array<{ event: MirrorEvent; reason: string }>> {
@@ -315,4 +391,9 @@ function nextFailureCode(runtime: PartitionRuntime, next: PartitionRuntime['valu
   if (next.error === null) return null
   const recorded = next.error !== runtime.value.error || (next.state === 'FAILED' && runtime.value.state !== 'FAILED')
   return recorded ? (failureCodeOf(event) ?? runtime.failureCode) : runtime.failureCode
+}
+
+/** A FAILED (entered, or its failure updated) whose effects touch no cluster: safe to show before it is saved. */
+function isShowableUnsaved(next: PartitionRuntime['value'], effects: readonly MirrorEffect[]): boolean {
+  return next.state === 'FAILED' && effects.every((effect) => IN_MEMORY_EFFECTS.has(effect.kind))
 }

@@ -1,8 +1,11 @@
 import 'server-only'
 import type { PartitionRuntime } from '../types'
 
-/** Why a partition wants the runner again: its retry is due, its last state write failed, or a replica may have converged. */
-export type WakeUpReason = 'restore' | 'retry' | 'convergence'
+/**
+ * Why a partition wants the runner again: a FAILED shown but not saved is to be written, its retry is due, its
+ * last state write failed, or a replica may have converged.
+ */
+export type WakeUpReason = 'persist' | 'restore' | 'retry' | 'convergence'
 
 interface WakeUp {
   at: number

@@ -16,7 +16,7 @@ export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): P
   const due = mirror.timer.takeDue(now)
   if (due.length === 0) return
   const slice = new TimeSlice()
-  for (const reason of ['restore', 'retry', 'convergence'] as const satisfies readonly WakeUpReason[]) {
+  for (const reason of ['persist', 'restore', 'retry', 'convergence'] as const satisfies readonly WakeUpReason[]) {
     for (const wakeUp of due) {
       if (wakeUp.reason !== reason) continue
       await WAKE_UPS[reason](ctx, mirror, wakeUp.runtime, now)
@@ -27,6 +27,10 @@ export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): P
 }
 
 const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: EngineMirror, runtime: PartitionRuntime, now: number) => Promise<void>> = {
+  /** A FAILED shown before `__mirror_state` took it: written now if the store answers (saved meanwhile: nothing to do). */
+  async persist(ctx, mirror, runtime) {
+    await ctx.runner.withLock(runtime, () => ctx.runner.persistUnsavedState(mirror.definition, runtime))
+  },
   /** The state write failed: the effects of the last durable state run again. */
   async restore(ctx, mirror, runtime) {
     if (!runtime.needsRestore) return

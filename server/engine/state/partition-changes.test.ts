@@ -13,6 +13,7 @@ const FIELDS: readonly PartitionField[] = [
   'retryStateEpoch',
   'awaitingConvergence',
   'needsRestore',
+  'stateDurable',
   'sourceHighWatermark',
   'oldestUnmirroredTimestamp',
   'lastFetchAt',
@@ -94,7 +95,7 @@ describe('the one write path of a partition runtime', () => {
   it('makes the kept snapshot stale only through a change of something it shows', () => {
     const runtime = newPartitionRuntime(new PartitionChanges(), { mirror: 'm', topic: 't', topicId: 'id', partition: 0 }, createMirrorPartition(0))
     const snapshot = Object.freeze({}) as never
-    const shown: ReadonlySet<PartitionField> = new Set(['value', 'sourceHighWatermark', 'oldestUnmirroredTimestamp', 'destinationHighWatermark', 'destinationLogEndOffset', 'destinationLeaderEpoch'])
+    const shown: ReadonlySet<PartitionField> = new Set(['value', 'stateDurable', 'sourceHighWatermark', 'oldestUnmirroredTimestamp', 'destinationHighWatermark', 'destinationLogEndOffset', 'destinationLeaderEpoch'])
     const different: Record<PartitionField, unknown> = {
       value: createMirrorPartition(1),
       failureCode: 'FETCH_ERROR',
@@ -103,6 +104,7 @@ describe('the one write path of a partition runtime', () => {
       retryStateEpoch: 1,
       awaitingConvergence: true,
       needsRestore: true,
+      stateDurable: false,
       sourceHighWatermark: 1,
       oldestUnmirroredTimestamp: 1,
       lastFetchAt: 1,

@@ -20,6 +20,7 @@ export type PartitionField =
   | 'retryStateEpoch'
   | 'awaitingConvergence'
   | 'needsRestore'
+  | 'stateDurable'
   | 'sourceHighWatermark'
   | 'oldestUnmirroredTimestamp'
   | 'lastFetchAt'
@@ -48,6 +49,7 @@ const MAX_TRANSITIONS_KEPT = 500
 /** Fields a snapshot shows (queries/partition-snapshots.ts); lastFetchAt is apart: it moves every round. */
 const SHOWN_FIELDS: ReadonlySet<PartitionField> = new Set<PartitionField>([
   'value',
+  'stateDurable',
   'sourceHighWatermark',
   'oldestUnmirroredTimestamp',
   'destinationHighWatermark',

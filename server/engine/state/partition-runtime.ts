@@ -23,6 +23,7 @@ export function newPartitionRuntime(
     retryStateEpoch: null,
     awaitingConvergence: false,
     needsRestore: false,
+    stateDurable: true,
     sourceHighWatermark: null,
     oldestUnmirroredTimestamp: null,
     lastFetchAt: null,

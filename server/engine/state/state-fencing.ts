@@ -60,6 +60,6 @@ export async function reReadFencedPartition(store: MirrorStateStore, host: Mirro
   changePartition(runtime, { destinationLeaderEpoch: Math.max(runtime.destinationLeaderEpoch, description.leaderEpoch) })
   if (!stored) return false
   const changed = stored.value.stateEpoch !== runtime.value.stateEpoch || stored.value.state !== runtime.value.state
-  changePartition(runtime, { value: stored.value, failureCode: stored.failureCode })
+  changePartition(runtime, { value: stored.value, failureCode: stored.failureCode, stateDurable: true })
   return changed
 }
