@@ -58,12 +58,20 @@ export interface StateWriteJudgement {
   fencingAfter: ReadonlyMap<string, StoredFencing | null>
 }
 
+/** One write of an append; `parsed`, when the caller has parsed `value` already (a log that applies it too parses it once). */
+export interface StateWriteEntry {
+  key: string
+  value: string | null
+  fence?: StateWriteFence
+  parsed?: { value: unknown }
+}
+
 /**
  * Judges the writes of one append. Each is checked against the fencing as the batch's earlier writes leave it
  * (a batch may write a key twice); `storedOf` is what the log holds before the batch. A refused append writes
  * nothing, so `fencingAfter` matters only when `fenced` is empty.
  */
-export function judgeStateWrites(entries: ReadonlyArray<{ key: string; value: string | null; fence?: StateWriteFence }>, storedOf: (key: string) => StoredFencing | null): StateWriteJudgement {
+export function judgeStateWrites(entries: ReadonlyArray<StateWriteEntry>, storedOf: (key: string) => StoredFencing | null): StateWriteJudgement {
   const fenced: FencedWrite[] = []
   const fencingAfter = new Map<string, StoredFencing | null>()
   for (const entry of entries) {
@@ -73,7 +81,7 @@ export function judgeStateWrites(entries: ReadonlyArray<{ key: string; value: st
       fenced.push({ key: entry.key, code, storedStateEpoch: stored!.stateEpoch, storedLeaderEpoch: stored!.leaderEpoch })
       continue
     }
-    const written = entry.value === null ? null : readPartitionState(parseJson(entry.value))
+    const written = entry.value === null ? null : readPartitionState(entry.parsed === undefined ? parseStateValue(entry.value) : entry.parsed.value)
     fencingAfter.set(entry.key, entry.value === null ? null : written ? fencingAfterWrite(stored, written) : stored)
   }
   return { fenced, fencingAfter }
@@ -84,7 +92,8 @@ export function fencedWritesMessage(fenced: readonly FencedWrite[]): string {
   return `stale __mirror_state writer: ${fenced.map((f) => `${f.key} (${f.code}, stored stateEpoch ${f.storedStateEpoch}, leader epoch ${f.storedLeaderEpoch})`).join(', ')}`
 }
 
-function parseJson(text: string): unknown {
+/** A stored value as JSON; undefined when it does not parse (the record is then skipped, not trusted). */
+export function parseStateValue(text: string): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch {

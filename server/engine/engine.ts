@@ -100,6 +100,7 @@ export class MirrorEngine {
       host: (mirror) => clusters.cluster(mirror.destinationCluster).host,
       store: (mirror) => clusters.stateStore(mirror.destinationCluster),
       topicPartitions: (mirror, topic) => state.require(mirror.name).partitions.ofTopic(topic),
+      partition: (mirror, topic, partition) => state.get(mirror.name)?.partitions.get({ topic, partition }),
       lookUpLastMirrorPosition: (mirror, runtime) => withTimeout(lookUpLastMirrorPosition(this.ctx, mirror, runtime), SOURCE_CALL_TIMEOUT_MS),
       emit: (event) => state.emit(event),
       onStoppingAction: options.onStoppingAction,

@@ -1,6 +1,6 @@
 import 'server-only'
 import { decodeKey, readMirrorDefinition, readPartitionState, type StoredMirrorDefinition, type StoredPartitionState } from '@/lib/mirror/mirror-state-records'
-import { fencingAfterWrite, type StoredFencing } from '@/lib/mirror/state-fencing'
+import { fencingAfterWrite, parseStateValue, type StoredFencing } from '@/lib/mirror/state-fencing'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
 
 /**
@@ -18,12 +18,15 @@ export class MirrorStateView {
   /** Per partition record key: its stateEpoch and the highest writer epoch (KIP-1279.md §5.3 fencing). */
   private readonly fencing = new Map<string, StoredFencing>()
 
-  /** Applies records in log order. Values that do not parse are skipped (the key keeps its earlier value). */
-  apply(records: Iterable<{ key: string; value: string | null }>): void {
-    for (const record of records) this.applyOne(record.key, record.value)
+  /**
+   * Applies records in log order. Values that do not parse are skipped (the key keeps its earlier value).
+   * `parsed`: the value as JSON, when the caller has parsed it already (the append path judges it first).
+   */
+  apply(records: Iterable<{ key: string; value: string | null; parsed?: { value: unknown } }>): void {
+    for (const record of records) this.applyOne(record.key, record.value, record.parsed)
   }
 
-  private applyOne(text: string, value: string | null): void {
+  private applyOne(text: string, value: string | null, parsed: { value: unknown } | undefined): void {
     const key = decodeKey(text)
     if (!key || key.kind === 'position') return
     if (key.kind === 'mirror') {
@@ -31,7 +34,7 @@ export class MirrorStateView {
         this.mirrors.delete(key.mirror)
         return
       }
-      const definition = readMirrorDefinition(parseJson(value))
+      const definition = readMirrorDefinition(parsed === undefined ? parseStateValue(value) : parsed.value)
       if (!definition) return
       // A rewrite keeps the mirror's place; only a mirror created again after a tombstone moves to the end.
       this.mirrors.set(key.mirror, definition)
@@ -41,7 +44,7 @@ export class MirrorStateView {
       this.forgetPartition(text)
       return
     }
-    const state = readPartitionState(parseJson(value))
+    const state = readPartitionState(parsed === undefined ? parseStateValue(value) : parsed.value)
     if (!state) return
     const fencing = fencingAfterWrite(this.fencing.get(text) ?? null, state)
     this.forgetPartition(text)
@@ -108,13 +111,5 @@ export class MirrorStateView {
       }
     }
     return positions
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
   }
 }

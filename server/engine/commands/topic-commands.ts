@@ -7,7 +7,8 @@ import { createMirrorPartition } from '@/lib/mirror/transition'
 import type { TopicDescription } from '@/server/cluster/ports'
 import { assertName, syncedTopicConfigs } from '../config/mirror-config'
 import { compilePattern } from '../config/topic-patterns'
-import type { EngineContext } from '../engine-context'
+import { forEachConcurrently } from '@/server/util/cooperative'
+import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import type { EngineMirror } from '../state/engine-mirror'
@@ -70,6 +71,7 @@ export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan):
   const host = ctx.clusters.cluster(definition.destinationCluster).host
   const skipped = TopicPartitionMap.of(plan.skipped.map((p) => [p, true] as const))
   const started: string[] = []
+  const starts: Array<Promise<void>> = []
   await rebuildPlannedTopics(ctx, definition, plan.topics, plan.skipped)
   for (const sourceTopic of plan.topics) {
     const [existing] = await host.describeTopics([sourceTopic.name])
@@ -99,9 +101,18 @@ export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan):
       }
       runtimes.push(runtime)
     }
-    await Promise.all(runtimes.map((runtime) => ctx.runner.withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: 'startRequested' }, 'start requested'))))
+    // Not awaited here: the next topic is created while this one's partitions prepare (10 topics of 1,000
+    // partitions were created one after the other, each waiting for the previous one's PREPARING), and a
+    // bound with a shared time slice instead of 1,000 dispatches at once (a stall of the event loop).
+    const starting = forEachConcurrently(runtimes, PARTITION_CONCURRENCY, (runtime) =>
+      ctx.runner.withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: 'startRequested' }, 'start requested')),
+    )
+    // Awaited below; a later topic's failure must not leave this rejection unhandled meanwhile.
+    starting.catch(() => undefined)
+    starts.push(starting)
     started.push(sourceTopic.name)
   }
+  await Promise.all(starts)
   await keepStartPatterns(ctx, mirror, [...plan.patterns])
   return withSkipped({ topics: started }, plan.skipped)
 }

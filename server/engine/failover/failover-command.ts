@@ -1,6 +1,7 @@
 import 'server-only'
 import { decideGates } from '@/lib/failover/gate-forcing'
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
+import { forEachConcurrently } from '@/server/util/cooperative'
 import { planOrRefuse } from '../commands/preconditions'
 import { selectPartitions } from '../commands/topic-commands'
 import type { EngineContext } from '../engine-context'
@@ -70,19 +71,18 @@ export async function failover(ctx: EngineContext, mirrorName: string, request: 
   return applyFailover(ctx, await planFailover(ctx, mirrorName, request), request.requestedBy ?? null)
 }
 
-/** Sends the stop to each partition, a bounded number at once; one partition's failure never stops the rest. */
+/**
+ * Sends the stop to each partition, a bounded number at once; one partition's failure never stops the rest.
+ * The workers share a time slice (server/util/cooperative.ts): when many of them resume after one fsync of
+ * `__mirror_state`, they give the event loop back between partitions instead of running on for a stall.
+ */
 export async function stopPartitions(ctx: EngineContext, mirrorName: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void> {
   const mirror = ctx.state.get(mirrorName)
   if (!mirror) return
-  const queue = [...runtimes]
-  const worker = async () => {
-    for (let runtime = queue.shift(); runtime; runtime = queue.shift()) {
-      const current = runtime
-      await ctx.runner
-        .withLock(current, () => ctx.runner.dispatch(mirror.definition, current, { type: 'stopRequested' }, 'failover requested'))
-        .catch((error: unknown) => ctx.log('failover of a partition failed', { topic: current.topic, partition: current.partition, error: errorMessage(error) }))
-      onEach(current)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(FAILOVER_CONCURRENCY, Math.max(1, queue.length)) }, worker))
+  await forEachConcurrently(runtimes, FAILOVER_CONCURRENCY, async (runtime) => {
+    await ctx.runner
+      .withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: 'stopRequested' }, 'failover requested'))
+      .catch((error: unknown) => ctx.log('failover of a partition failed', { topic: runtime.topic, partition: runtime.partition, error: errorMessage(error) }))
+    onEach(runtime)
+  })
 }

@@ -27,6 +27,8 @@ export interface RunnerEnvironment {
   store(mirror: MirrorDefinition): MirrorStateStore
   /** Partitions of the same topic in the same mirror: the read-only flag is per topic. */
   topicPartitions(mirror: MirrorDefinition, topic: string): PartitionRuntime[]
+  /** The mirror's runtime of one partition, undefined when it has none. */
+  partition(mirror: MirrorDefinition, topic: string, partition: number): PartitionRuntime | undefined
   /** Loop check, reverse-mirror check and last mirror position lookup (KIP-1279.md §3.4). */
   lookUpLastMirrorPosition(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent>
   emit(event: EngineEvent): void
@@ -66,6 +68,13 @@ export class PartitionRunner {
   private readonly unpersisted = new WeakSet<PartitionRuntime>()
   /** Partitions with a `persist` wake-up pending: one per unsaved FAILED, however often its failure is updated. */
   private readonly persistScheduled = new WeakSet<PartitionRuntime>()
+  /**
+   * Per mirror and topic, a partition last seen read-only: what `clearReadOnly` asks first. Every partition of a
+   * stopping topic asked "are all of them stopped?" by a scan, 500,000 state reads for a 1,000-partition topic;
+   * the witness answers no at once while it is still read-only, and a scan (from the end, where the partitions
+   * stopped last are) only looks for the next one.
+   */
+  private readonly readOnlyWitness = new WeakMap<MirrorDefinition, Map<string, PartitionRuntime>>()
 
   constructor(private readonly env: RunnerEnvironment) {}
 
@@ -307,8 +316,7 @@ export class PartitionRunner {
         return null
       case 'clearReadOnly': {
         // The flag is per topic: lift it only once every partition of the topic has stopped.
-        const allStopped = this.env.topicPartitions(mirror, runtime.topic).every((other) => !STATE_METADATA[other.value.state].readOnly)
-        if (allStopped) await host.setReadOnly(runtime.topic, false, null)
+        if (this.readOnlyPartitionOf(mirror, runtime.topic) === undefined) await host.setReadOnly(runtime.topic, false, null)
         return null
       }
       case 'startFetcher':
@@ -372,6 +380,19 @@ export class PartitionRunner {
         changePartition(runtime, { retryAt: null, retryStateEpoch: null })
         return null
     }
+  }
+
+  /** A partition of the topic whose state keeps the topic read-only, or undefined when none does. */
+  private readOnlyPartitionOf(mirror: MirrorDefinition, topic: string): PartitionRuntime | undefined {
+    let witnesses = this.readOnlyWitness.get(mirror)
+    if (!witnesses) this.readOnlyWitness.set(mirror, (witnesses = new Map()))
+    const witness = witnesses.get(topic)
+    // A deleted partition's runtime is no witness: it must still be the mirror's.
+    if (witness && STATE_METADATA[witness.value.state].readOnly && this.env.partition(mirror, topic, witness.partition) === witness) return witness
+    const found = this.env.topicPartitions(mirror, topic).findLast((other) => STATE_METADATA[other.value.state].readOnly)
+    if (found) witnesses.set(topic, found)
+    else witnesses.delete(topic)
+    return found
   }
 
   private describePartition(host: MirrorHost, tp: TopicPartition) {
