@@ -11,6 +11,7 @@ import {
   nextStoppingStep,
   planStoppingAction,
   STOPPING_STEPS,
+  stepNeedsObservation,
   type StoppingAction,
   type StoppingObservation,
   type StoppingProgress,
@@ -250,8 +251,18 @@ describe('planStoppingAction', () => {
   })
 
   it('rejects malformed observations', () => {
-    expect(() => planStoppingAction(INITIAL_STOPPING_PROGRESS, { ...observation, logEndOffset: -3 })).toThrow(MirrorError)
-    expect(() => planStoppingAction(INITIAL_STOPPING_PROGRESS, { ...observation, latestEpoch: -2 })).toThrow(MirrorError)
+    const capturing: StoppingProgress = { step: 'persistPosition', lastMirrorPosition: null }
+    expect(() => planStoppingAction(capturing, { ...observation, logEndOffset: -3 })).toThrow(MirrorError)
+    expect(() => planStoppingAction(capturing, { ...observation, latestEpoch: -2 })).toThrow(MirrorError)
+  })
+
+  it('plans removeFetcher and done without reading the log, and no other step', () => {
+    expect(STOPPING_STEPS.filter((step) => !stepNeedsObservation(step))).toEqual(['removeFetcher', 'done'])
+    expect(planStoppingAction(INITIAL_STOPPING_PROGRESS, null)).toEqual({ step: 'removeFetcher', kind: 'removeFetcher', completesStep: true })
+    expect(planStoppingAction({ step: 'done', lastMirrorPosition: position }, null)).toEqual({ step: 'done', kind: 'complete', completesStep: false })
+    for (const step of STOPPING_STEPS.filter(stepNeedsObservation)) {
+      expect(() => planStoppingAction({ step, lastMirrorPosition: position }, null), step).toThrow(/without an observation/)
+    }
   })
 
   it('accepts only the completion of the step it waits for', () => {

@@ -63,9 +63,21 @@ export interface StoppingObservation {
   /**
    * Offset of a MIRROR_PID_RESET control record at or after the captured position's offset, `null`
    * when there is none. Resets below it were mirrored from the source and do not count. Only the pidReset
-   * step plans from it: the engine searches the log for it in that step alone, `null` in the others.
+   * step plans from it: the engine searches the log for it in that step alone, `null` in the others, and
+   * only when the sequence resumed at pidReset or later (before that step no reset of this failover exists).
    */
   readonly pidResetOffset: number | null
+}
+
+/**
+ * Steps whose action does not depend on the log: the planner takes `null` for them, and the engine reads
+ * nothing before them. Observing before removeFetcher and done was two of four reads per partition.
+ */
+const STEPS_PLANNED_BLIND: ReadonlySet<StoppingStep> = new Set(['removeFetcher', 'done'])
+
+/** Whether planning `step` needs a `StoppingObservation` of the log. */
+export function stepNeedsObservation(step: StoppingStep): boolean {
+  return !STEPS_PLANNED_BLIND.has(step)
 }
 
 /** A completed step, as reported by `stoppingStepCompleted`. */
@@ -103,7 +115,8 @@ export type StoppingAction =
   | { readonly step: 'done'; readonly kind: 'complete'; readonly completesStep: false }
 
 /**
- * The next action of the STOPPING sequence.
+ * The next action of the STOPPING sequence. `observation` may be `null` for the steps that do not read the log
+ * (`stepNeedsObservation`); for any other step that is an INTERNAL error.
  *
  * Cases per step:
  * - removeFetcher: remove it (idempotent).
@@ -120,11 +133,12 @@ export type StoppingAction =
  *   offset; else append it with the current leader epoch.
  * - done: complete (the engine dispatches `stopCompleted`).
  */
-export function planStoppingAction(progress: StoppingProgress, observation: StoppingObservation): StoppingAction {
+export function planStoppingAction(progress: StoppingProgress, observation: StoppingObservation | null): StoppingAction {
+  if (progress.step === 'removeFetcher') return { step: 'removeFetcher', kind: 'removeFetcher', completesStep: true }
+  if (progress.step === 'done') return { step: 'done', kind: 'complete', completesStep: false }
+  if (observation === null) throw new MirrorError('INTERNAL', `stopping step ${progress.step} planned without an observation of the log`)
   assertObservation(observation)
   switch (progress.step) {
-    case 'removeFetcher':
-      return { step: 'removeFetcher', kind: 'removeFetcher', completesStep: true }
     case 'persistPosition':
       return {
         step: 'persistPosition',
@@ -174,8 +188,6 @@ export function planStoppingAction(progress: StoppingProgress, observation: Stop
       }
       return { step: 'pidReset', kind: 'appendPidReset', leaderEpoch: observation.leaderEpoch, completesStep: true }
     }
-    case 'done':
-      return { step: 'done', kind: 'complete', completesStep: false }
   }
 }
 

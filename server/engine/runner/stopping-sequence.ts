@@ -1,6 +1,6 @@
 import 'server-only'
 import type { MirrorEvent } from '@/lib/mirror/events'
-import { planStoppingAction, type StoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
+import { planStoppingAction, STOPPING_STEPS, stepNeedsObservation, type StoppingAction, type StoppingObservation, type StoppingStep } from '@/lib/mirror/stopping'
 import type { MirrorHost, TopicPartition } from '@/server/cluster/ports'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
@@ -38,12 +38,19 @@ const MAX_STOPPING_ROUNDS = 16
  * event the runner persists; a crash between two of these resumes at the right step without writing any
  * marker twice. The runner calls this for the table's `runStoppingSequence` effect, the partition's lock held.
  *
- * Records, batched: a step whose action changed nothing durable (removeFetcher, a skip, and a step whose
- * marker is already in the log) is recorded in memory and written with the next record, which is always
- * written before the next action that changes the log (LOG_ACTIONS) and at the latest by STOPPED. Replayed
- * from an earlier record, the planner finds such a step done from the log again. persistPosition is
- * written at once: the position is durable before the epoch step (KIP-1279.md §4.1 step 2). A usual
- * partition (no open transaction, epoch already above) writes four records, not seven.
+ * Records, batched: a step whose action changed nothing durable (removeFetcher, persistPosition, a skip, and
+ * a step whose marker is already in the log) is recorded in memory and written with the next record, which is
+ * always written before the next action that changes the log (LOG_ACTIONS) and at the latest by STOPPED. So
+ * the position is durable before the epoch is bumped or any marker appended (KIP-1279.md §4.1 step 2); a
+ * crash before that record recaptures it from a log nothing was appended to since the fetcher left. Replayed
+ * from an earlier record, the planner finds such a step done from the log again. A usual partition (no open
+ * transaction, epoch already above) writes three records (STOPPING, the steps before the reset, STOPPED),
+ * not seven.
+ *
+ * Reads: none before removeFetcher and done's describe only (`stepNeedsObservation`); one observation serves
+ * the steps up to pidReset while nothing changes the log; the search for a MIRROR_PID_RESET only when the
+ * sequence resumed at pidReset or later. Before that step is recorded no reset of this failover can exist:
+ * the records before it are written before the reset is appended.
  */
 export async function runStoppingSequence(
   env: StoppingSequenceEnvironment,
@@ -52,17 +59,27 @@ export async function runStoppingSequence(
 ): Promise<void> {
   const { host } = env
   const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
+  const resumedAtReset = runtime.value.stopping !== null && STOPPING_STEPS.indexOf(runtime.value.stopping.step) >= STOPPING_STEPS.indexOf('pidReset')
   // The last observation, while nothing can have changed what it saw (see OBSERVATION_KEEPING_ACTIONS).
   let kept: StoppingObservation | null = null
   for (let round = 0; round < MAX_STOPPING_ROUNDS; round++) {
     const progress = runtime.value.stopping
     if (progress === null) throw new Error('STOPPING without progress')
-    const resetSearchFrom = progress.step === 'pidReset' ? (progress.lastMirrorPosition?.offset ?? null) : null
-    // The pidReset step always looks again: it plans from a search of the log no earlier observation made.
-    const observation: StoppingObservation = kept !== null && resetSearchFrom === null ? kept : await observeForStopping(host, runtime, resetSearchFrom)
+    let observation: StoppingObservation | null = null
+    if (stepNeedsObservation(progress.step)) {
+      observation = kept ?? (await observeForStopping(host, runtime))
+      if (progress.step === 'pidReset' && resumedAtReset) {
+        // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
+        const searchFrom = Math.max(progress.lastMirrorPosition?.offset ?? 0, 0)
+        observation = { ...observation, pidResetOffset: await host.findControlRecord(tp, 'MIRROR_PID_RESET', searchFrom) }
+      }
+    }
     const action = planStoppingAction(progress, observation)
     kept = OBSERVATION_KEEPING_ACTIONS.has(action.kind) ? observation : null
-    if (action.kind === 'complete') return
+    if (action.kind === 'complete') {
+      refreshDestination(runtime, await host.describePartition(tp))
+      return
+    }
     if (LOG_ACTIONS.has(action.kind)) await env.persistDeferred()
     env.onStoppingAction?.('beforeAction', action.step, tp)
     switch (action.kind) {
@@ -90,29 +107,18 @@ export async function runStoppingSequence(
     env.onStoppingAction?.('afterAction', action.step, tp)
     if (action.completesStep) {
       const completion = action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
-      await dispatch({ type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`, { deferPersist: action.kind !== 'persistPosition' })
+      await dispatch({ type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`, { deferPersist: true })
     }
   }
   throw new Error('the failover sequence did not converge')
 }
 
-/**
- * What the next step is planned from: the destination log as it is now (after a crash, whatever landed).
- * `resetSearchFrom`: where a MIRROR_PID_RESET would sit, given only for the pidReset step, the one step that
- * plans from it; the search reads the log, and reading it at every step cost four reads per partition.
- */
-async function observeForStopping(host: MirrorHost, runtime: PartitionRuntime, resetSearchFrom: number | null): Promise<StoppingObservation> {
+/** What the next step is planned from: the destination log as it is now (after a crash, whatever landed). */
+async function observeForStopping(host: MirrorHost, runtime: PartitionRuntime): Promise<StoppingObservation> {
   const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
   const [description, latestEpoch, openTransactions] = await Promise.all([host.describePartition(tp), host.latestEpoch(tp), host.openTransactions(tp)])
   refreshDestination(runtime, description)
-  return {
-    latestEpoch,
-    logEndOffset: description.logEndOffset,
-    leaderEpoch: description.leaderEpoch,
-    openTransactions,
-    // A log that was empty at the stop recorded (-1, -1); its reset, if written, is at or after offset 0.
-    pidResetOffset: resetSearchFrom === null ? null : await host.findControlRecord(tp, 'MIRROR_PID_RESET', Math.max(resetSearchFrom, 0)),
-  }
+  return { latestEpoch, logEndOffset: description.logEndOffset, leaderEpoch: description.leaderEpoch, openTransactions, pidResetOffset: null }
 }
 
 /** The destination's high watermark, log end and leader epoch as just described. */
