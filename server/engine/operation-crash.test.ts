@@ -137,10 +137,18 @@ describe('an accepted failover survives SIGKILLs (issue #17)', () => {
         if (accepting.signal === 'SIGKILL') kills += 1
         else expect(accepting.code, `${context}: ${accepting.stderr}`).toBe(0)
         let resumes = 0
-        for (let restart = 1; finished === null && restart < KILLS_PER_SCENARIO; restart++) {
+        // The restart that found the operation already succeeded: a timed kill fell after its outcome was durable
+        // and before the process printed it. Nothing is lost; the outcome must be there and nothing left to do.
+        let endedUnseenAt: number | null = null
+        let previousKilled = accepting.signal === 'SIGKILL'
+        for (let restart = 1; finished === null && endedUnseenAt === null && restart < KILLS_PER_SCENARIO; restart++) {
           const point = killPoint()
           const restarted = await runChild(root, 'resume', point.killAt, point.killAfterMs)
           const startup = restarted.facts.find((fact) => fact.startup)?.startup
+          if (previousKilled && startup?.length === 1 && startup[0]!.id === id && startup[0]!.status === 'succeeded') {
+            endedUnseenAt = restart
+            break
+          }
           expect(startup, `${context}, restart ${restart}: ${restarted.stderr}`).toEqual([{ id, status: 'running' }])
           if (scenario === 0 && restart === 1) {
             // The case of the issue: the kill came before the partitions had persisted STOPPING, and only the
@@ -149,6 +157,7 @@ describe('an accepted failover survives SIGKILLs (issue #17)', () => {
             expect(Object.keys(states).filter((key) => !key.startsWith('STOPP')), `${context}: states at the first restart ${JSON.stringify(states)}`).not.toEqual([])
           }
           resumes += 1
+          previousKilled = restarted.signal === 'SIGKILL'
           if (restarted.signal === 'SIGKILL') kills += 1
           else finished = restarted.facts.find((fact) => fact.finished)?.finished ?? null
         }
@@ -160,14 +169,16 @@ describe('an accepted failover survives SIGKILLs (issue #17)', () => {
           onStarted: (engine) => (atStartup = engine.listOperations().map((operation) => ({ id: operation.id, status: operation.status }))),
         })
         try {
-          if (finished === null) {
+          if (endedUnseenAt !== null) expect(atStartup, context).toEqual([{ id, status: 'succeeded' }])
+          else if (finished === null) {
             expect(atStartup, context).toEqual([{ id, status: 'running' }])
             resumes += 1
           }
           const operation = await runToEnd(harness, id!)
           expect(operation, context).toMatchObject({ id, kind: 'failover', mirror: OPERATION_CRASH_MIRROR, status: 'succeeded', requestedBy: OPERATION_CRASH_REQUESTER })
-          // A restart killed before its resume reached disk leaves no mark; the last one always does.
-          expect(operation.resumedAt.length, context).toBeGreaterThanOrEqual(1)
+          // A restart killed before its resume reached disk leaves no mark; the last one always does (unless the
+          // accepting process itself ended the operation before its kill).
+          expect(operation.resumedAt.length, context).toBeGreaterThanOrEqual(endedUnseenAt === 1 ? 0 : 1)
           expect(operation.resumedAt.length, context).toBeLessThanOrEqual(resumes)
           expect(operation.finishedAt, context).not.toBeNull()
           expect(operation.partitions.map(({ partition, step, state, error }) => ({ partition, step, state, error })), context).toEqual(

@@ -86,9 +86,12 @@ export class LogSegment {
     return path.join(this.dir, offsetFileName(this.baseOffset, suffix))
   }
 
+  /** Kept: a log past the descriptor budget reopens its segment for every append. */
   get logPath(): string {
-    return this.path(LOG_SUFFIX)
+    return (this.cachedLogPath ??= this.path(LOG_SUFFIX))
   }
+
+  private cachedLogPath: string | undefined
 
   /** Creates an empty segment file (replacing any leftover) and opens it for writing. */
   static create(dir: string, baseOffset: number, nowMs: number): LogSegment {

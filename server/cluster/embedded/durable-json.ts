@@ -7,7 +7,8 @@ export async function writeJsonDurably(file: string, value: unknown): Promise<vo
   const tmp = `${file}.tmp`
   const handle = await open(tmp, 'w')
   try {
-    await handle.writeFile(`${JSON.stringify(value, null, 1)}\n`, 'utf8')
+    // Compact: the metadata of a 10,000-partition cluster is rewritten whole at each change, indentation included.
+    await handle.writeFile(`${JSON.stringify(value)}\n`, 'utf8')
     await handle.sync()
   } finally {
     await handle.close()

@@ -46,9 +46,14 @@ export class MirrorStateView {
     }
     const state = readPartitionState(parsed === undefined ? parseStateValue(value) : parsed.value)
     if (!state) return
-    const fencing = fencingAfterWrite(this.fencing.get(text) ?? null, state)
-    this.forgetPartition(text)
-    this.fencing.set(text, fencing)
+    this.fencing.set(text, fencingAfterWrite(this.fencing.get(text) ?? null, state))
+    const where = this.partitionOfKey.get(text)
+    if (where && where.mirror === key.mirror && where.topic === state.topic && where.partition === state.partition) {
+      // The usual overwrite, a partition's next state: its place in the maps stays (a failover rewrites 30,000).
+      this.partitions.get(key.mirror)!.get(state.topic)!.set(state.partition, state)
+      return
+    }
+    if (where) this.forgetPlace(text, where)
     let topics = this.partitions.get(key.mirror)
     if (!topics) this.partitions.set(key.mirror, (topics = new Map()))
     let byPartition = topics.get(state.topic)
@@ -60,7 +65,10 @@ export class MirrorStateView {
   private forgetPartition(text: string): void {
     this.fencing.delete(text)
     const where = this.partitionOfKey.get(text)
-    if (!where) return
+    if (where) this.forgetPlace(text, where)
+  }
+
+  private forgetPlace(text: string, where: { mirror: string; topic: string; partition: number }): void {
     this.partitionOfKey.delete(text)
     const topics = this.partitions.get(where.mirror)
     const byPartition = topics?.get(where.topic)

@@ -21,8 +21,14 @@ const MAX_APPEND_BYTES = 512 * 1024
 
 interface PendingWrite {
   entries: MirrorStateAppendEntry[]
+  /** The entries' size as the append limit counts it. */
+  bytes: number
   resolve: () => void
   reject: (error: unknown) => void
+}
+
+function entrySize(entry: MirrorStateAppendEntry): number {
+  return entry.key.length + (entry.value?.length ?? 0) + 32
 }
 
 export class MirrorStateStore {
@@ -44,26 +50,24 @@ export class MirrorStateStore {
       ...(fence ? { fence } : {}),
     }))
     // A write larger than one append (the tombstones of a big mirror) goes as several pending writes.
-    const chunks: Array<typeof entries> = [[]]
-    let bytes = 0
+    const chunks: Array<{ entries: MirrorStateAppendEntry[]; bytes: number }> = [{ entries: [], bytes: 0 }]
     for (const entry of entries) {
-      const size = entry.key.length + (entry.value?.length ?? 0) + 32
-      if (bytes + size > MAX_APPEND_BYTES && chunks[chunks.length - 1]!.length > 0) {
-        chunks.push([])
-        bytes = 0
-      }
-      chunks[chunks.length - 1]!.push(entry)
-      bytes += size
+      const size = entrySize(entry)
+      let chunk = chunks[chunks.length - 1]!
+      if (chunk.bytes + size > MAX_APPEND_BYTES && chunk.entries.length > 0) chunks.push((chunk = { entries: [], bytes: 0 }))
+      chunk.entries.push(entry)
+      chunk.bytes += size
     }
-    return Promise.all(
-      chunks.map(
-        (chunk) =>
-          new Promise<void>((resolve, reject) => {
-            this.pending.push({ entries: chunk, resolve, reject })
-            this.flush()
-          }),
-      ),
-    ).then(() => undefined)
+    // One write is the usual case (a partition's transition): no Promise.all around its one promise.
+    if (chunks.length === 1) return this.enqueue(chunks[0]!)
+    return Promise.all(chunks.map((chunk) => this.enqueue(chunk))).then(() => undefined)
+  }
+
+  private enqueue({ entries, bytes }: { entries: MirrorStateAppendEntry[]; bytes: number }): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ entries, bytes, resolve, reject })
+      this.flush()
+    })
   }
 
   private flush(): void {
@@ -73,7 +77,7 @@ export class MirrorStateStore {
     let bytes = 0
     let count = 0
     while (count < this.pending.length) {
-      const size = this.pending[count]!.entries.reduce((sum, entry) => sum + entry.key.length + (entry.value?.length ?? 0) + 32, 0)
+      const size = this.pending[count]!.bytes
       if (count > 0 && bytes + size > MAX_APPEND_BYTES) break
       bytes += size
       count++
