@@ -6,7 +6,7 @@ export function ManageLinks({ clusterCount }: { clusterCount: number }) {
   return (
     <div role="group" aria-label="Set up" className="flex flex-wrap gap-2">
       <Link href="/clusters#add-cluster" className={buttonClass('secondary', 'sm')}>
-        <span aria-hidden>＋</span> Add a cluster
+        <span aria-hidden>+</span> Add a cluster
       </Link>
       {clusterCount >= 2 && (
         <Link href="/create/mirror" className={buttonClass('secondary', 'sm')}>
