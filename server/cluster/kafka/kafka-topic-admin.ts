@@ -22,6 +22,14 @@ function headersOf(headers: Array<{ key: string; value: string | Uint8Array | nu
 }
 
 /** What this server refuses on a mirror topic; other clients are refused by ACL where an authorizer runs, else detected (write-deny-acls.ts). */
+/** How long a topic config change may take to show on the broker that answers describeConfigs. */
+const CONFIG_VISIBLE_WITHIN_MS = 5_000
+
+function sameConfigs(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length && keys.every((key) => b[key] === a[key])
+}
+
 function readOnlyError(description: TopicDescription): ClusterError {
   return new ClusterError('TOPIC_READ_ONLY', `topic ${description.name} is the read-only destination of mirror ${description.mirror?.name ?? '(unknown)'}`, {
     details: { topic: description.name, mirror: description.mirror?.name ?? null },
@@ -108,7 +116,14 @@ export class KafkaTopicAdmin {
     await this.run(`alter configs of ${topic}`, () =>
       this.admin.alterConfigs({ validateOnly: false, resources: [{ type: 2, name: topic, configEntries: Object.entries(next).map(([name, value]) => ({ name, value })) }] }),
     )
-    return (await this.describe(topic)).configs
+    // The change reaches each broker through the metadata log: the broker asked next may not have applied it yet
+    // (CI saw the old configs answered once). Read until it shows, for a few seconds at most.
+    const deadline = Date.now() + CONFIG_VISIBLE_WITHIN_MS
+    for (;;) {
+      const configs = (await this.describe(topic)).configs
+      if (sameConfigs(configs, next) || Date.now() > deadline) return configs
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
   }
 
   /** Refused (TOPIC_READ_ONLY) on a mirror topic, except on the mirror path (`bypassReadOnly`). */
