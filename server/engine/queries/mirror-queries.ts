@@ -32,20 +32,40 @@ export function lagSeries(mirror: EngineMirror, query: { topic?: string; from?: 
   return series.sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
 }
 
+/**
+ * Per state counts and the lag figures over the MIRRORING partitions. A MIRRORING partition whose source has
+ * not answered a fetch yet has no known lag, and neither has the mirror: its figures are null until every
+ * MIRRORING partition's lag is known. Counting the unknown as 0 made a mirror that had copied nothing read
+ * "caught up" between PREPARING and its first fetch, long enough under load for a script waiting on
+ * `maxOffsetLag: 0` to fail over with every record at risk.
+ */
 export function mirrorSummary(mirror: EngineMirror, now: number) {
   const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
   let maxOffsetLag = 0
   let totalOffsetLag = 0
   let maxTimeLagMs = 0
+  let lagUnknown = false
   for (const runtime of mirror.partitions.values()) {
     partitionsByState[runtime.value.state] = (partitionsByState[runtime.value.state] ?? 0) + 1
     if (runtime.value.state !== 'MIRRORING') continue
     const lag = lagOf(runtime, now)
-    maxOffsetLag = Math.max(maxOffsetLag, lag.offsetLag ?? 0)
-    totalOffsetLag += lag.offsetLag ?? 0
+    if (lag.offsetLag === null) {
+      lagUnknown = true
+      continue
+    }
+    maxOffsetLag = Math.max(maxOffsetLag, lag.offsetLag)
+    totalOffsetLag += lag.offsetLag
     maxTimeLagMs = Math.max(maxTimeLagMs, lag.timeLagMs ?? 0)
   }
-  return { ...mirror.definition, partitionsByState, maxOffsetLag, totalOffsetLag, maxTimeLagMs, mirroredRecords: mirror.mirroredRecords, mirroredBytes: mirror.mirroredBytes }
+  return {
+    ...mirror.definition,
+    partitionsByState,
+    maxOffsetLag: lagUnknown ? null : maxOffsetLag,
+    totalOffsetLag: lagUnknown ? null : totalOffsetLag,
+    maxTimeLagMs: lagUnknown ? null : maxTimeLagMs,
+    mirroredRecords: mirror.mirroredRecords,
+    mirroredBytes: mirror.mirroredBytes,
+  }
 }
 
 /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */
