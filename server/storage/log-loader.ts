@@ -16,6 +16,8 @@ import { LOG_SUFFIX, LogSegment, parseOffsetFileName } from './segment'
 export interface LoaderConfig {
   indexIntervalBytes: number
   now: () => number
+  /** The owner's checkpointed high watermark for this replica; null: the log's own checkpoint file. */
+  checkpointedHighWatermark?: number | null
 }
 
 /** Everything a partition log holds in memory, as recovered from its directory. */
@@ -94,7 +96,7 @@ export function loadLog(dir: string, checkpoints: LogCheckpoints, config: Loader
   epochCache.truncateFromEnd(logEnd)
   epochCache.truncateFromStart(logStartOffset)
 
-  const checkpointedHighWatermark = checkpoints.readHighWatermark() ?? 0
+  const checkpointedHighWatermark = config.checkpointedHighWatermark ?? checkpoints.readHighWatermark() ?? 0
   const highWatermark = Math.min(Math.max(checkpointedHighWatermark, logStartOffset), logEnd)
 
   deleteProducerSnapshots(dir, (o) => o > logEnd)

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isStorageError } from '@/lib/log/errors'
 import { committedRecords, decodeRecords } from '@/lib/log/records-view'
 import type { PartitionLogConfig } from './types'
-import { PartitionLog } from './partition-log'
+import { HIGH_WATERMARK_CHECKPOINT_FILE, PartitionLog } from './partition-log'
 import { makeTempDir } from './testing/temp-dir'
 
 let dir: string
@@ -503,6 +503,35 @@ describe('offset gaps beyond the relative-offset range', () => {
     expect(segmentFiles(path.join(dir, 'follower'))).toEqual(['00000000000000000000.log', '00000000005000000000.log'])
     follower.updateHighWatermark(follower.logEndOffset)
     expect((await follower.read(5_000_000_001, 100)).batches.map((b) => b.baseOffset)).toEqual([5_000_000_000])
+  })
+})
+
+describe('high watermark checkpoints', () => {
+  it("its own file by default; none when the owner checkpoints, whose value it opens with (own file as fallback)", async () => {
+    const own = await open({ highWatermarkCheckpointIntervalMs: 0 })
+    await own.appendAsLeader(values(3), { leaderEpoch: 0 })
+    own.updateHighWatermark(2)
+    await own.close()
+    opened.splice(opened.indexOf(own), 1)
+    expect(fs.readFileSync(path.join(dir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\n2\n')
+
+    // Owner-checkpointed: its value wins (cut to the log's end), the log writes no file, not even at close.
+    const external = await open({ highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: 9 })
+    expect(external.highWatermark).toBe(3)
+    external.updateHighWatermark(1)
+    await external.close()
+    opened.splice(opened.indexOf(external), 1)
+    expect(fs.readFileSync(path.join(dir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\n2\n')
+    expect((await open({ highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: 1 })).highWatermark).toBe(1)
+  })
+
+  it('an owner whose checkpoint lists no value for the replica falls back to the log file', async () => {
+    const own = await open()
+    await own.appendAsLeader(values(3), { leaderEpoch: 0 })
+    own.updateHighWatermark(3)
+    await own.close()
+    opened.splice(opened.indexOf(own), 1)
+    expect((await open({ highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: null })).highWatermark).toBe(3)
   })
 })
 

@@ -62,6 +62,7 @@ const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudge
   retentionMs: 7 * DAY_MS,
   maxMessageBytes: 1048588,
   highWatermarkCheckpointIntervalMs: 5000,
+  checkpointedHighWatermark: null,
   ...DEFAULT_COMPACTION_CONFIG,
 }
 
@@ -420,9 +421,10 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   }
 
   private maybeCheckpointHighWatermarkInBackground(): void {
+    const interval = this.config.highWatermarkCheckpointIntervalMs
+    if (interval === null || this.highWatermarkCheckpointInFlight || this.currentHighWatermark === this.checkpointedHighWatermark) return
     const now = this.config.now()
-    if (this.highWatermarkCheckpointInFlight || this.currentHighWatermark === this.checkpointedHighWatermark) return
-    if (now - this.lastHighWatermarkCheckpointAt < this.config.highWatermarkCheckpointIntervalMs) return
+    if (now - this.lastHighWatermarkCheckpointAt < interval) return
     this.lastHighWatermarkCheckpointAt = now
     void this.checkpointHighWatermark().catch(() => {
       // A lost checkpoint only means a lower HW after a crash, which the replication layer re-establishes.
@@ -711,7 +713,8 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
         // One batch of durable writes (one directory fsync), the marker alone after it: it vouches for them all.
         const files = await this.local.sealActiveSegmentForClose()
         files.push(producerSnapshotFile(this.dir, this.producerState.snapshot(this.logEndOffset)), this.checkpoints.epochsFile(this.epochCache.entries()))
-        if (this.currentHighWatermark !== this.checkpointedHighWatermark) files.push(this.checkpoints.highWatermarkFile(this.currentHighWatermark))
+        const ownCheckpoint = this.config.highWatermarkCheckpointIntervalMs !== null
+        if (ownCheckpoint && this.currentHighWatermark !== this.checkpointedHighWatermark) files.push(this.checkpoints.highWatermarkFile(this.currentHighWatermark))
         await writeFilesDurablyAsync(files)
         await writeFilesDurablyAsync([this.checkpoints.cleanShutdownFile({ logEndOffset: this.logEndOffset, activeBaseOffset: active.baseOffset, activeSize: active.size })])
       }

@@ -30,8 +30,19 @@ export interface PartitionLogConfig {
   retentionMs?: number
   /** Kafka `message.max.bytes`: largest batch `appendAsLeader` accepts. Default 1048588. */
   maxMessageBytes?: number
-  /** Minimum interval between background high-watermark checkpoints. Default 5000 ms. */
-  highWatermarkCheckpointIntervalMs?: number
+  /**
+   * Minimum interval between background high-watermark checkpoints of this log's own `high-watermark-checkpoint`.
+   * Default 5000 ms. null: the owner checkpoints high watermarks itself (a broker's replication-offset-checkpoint,
+   * one file for all its replicas, as Kafka's ReplicaManager does), so the log writes none, neither in the
+   * background nor at close; with thousands of partitions, one file per partition per change was thousands of
+   * fsyncs in every burst.
+   */
+  highWatermarkCheckpointIntervalMs?: number | null
+  /**
+   * Open only: the high watermark the owner's checkpoint holds for this replica. null (default): the log's own
+   * `high-watermark-checkpoint`, if any (also the fallback for a replica the owner's checkpoint does not list).
+   */
+  checkpointedHighWatermark?: number | null
   /** Clock (ms since epoch) for record timestamps, segment.ms and retention.ms. Default `Date.now`. */
   now?: () => number
   /** Bounds the open writer descriptors shared with other logs. Default: the process-wide budget. */
@@ -175,7 +186,7 @@ export interface PartitionLogApi {
 
   /** Sets the high watermark (clamped); returns the value kept. Also releases the LSO of replicated markers. */
   updateHighWatermark(offset: number): number
-  /** Persists the high watermark now (it is otherwise checkpointed lazily and on close). */
+  /** Persists the high watermark in the log's own checkpoint now (it is otherwise checkpointed lazily and on close, unless the owner checkpoints it). */
   checkpointHighWatermark(): Promise<void>
 
   /** Newest epoch in the leader-epoch cache, -1 when empty. */

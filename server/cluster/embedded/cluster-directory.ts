@@ -8,6 +8,7 @@ import type { PartitionDescription, TopicDescription, TopicPartition } from '../
 import type { Clock } from './clock'
 import { integerConfig, type EmbeddedClusterConfig } from './config'
 import { DurableJsonFile } from './durable-json'
+import { HighWatermarkCheckpoints } from './high-watermarks'
 import { partitionKey, validateOffset, type ClusterMetadata, type TopicMetadata } from './metadata'
 import { Mutex } from './mutex'
 import { ReplicatedPartition, type PartitionHost } from './replicated-partition'
@@ -36,6 +37,8 @@ export class ClusterDirectory {
 
   private readonly partitions = new Map<string, ReplicatedPartition>()
   private readonly metadataFile: DurableJsonFile
+  /** Each broker's replication-offset-checkpoint: the high watermarks its replica logs open with. */
+  readonly highWatermarks: HighWatermarkCheckpoints
   /** Fetches held until one of their partitions has something to answer (maxWaitMs). */
   readonly fetchWaiters = new Set<{ partitions: Set<ReplicatedPartition>; wake: () => void }>()
   /** The open incremental fetch sessions (fetch-session.ts), told of every partition that became fetchable. */
@@ -50,6 +53,7 @@ export class ClusterDirectory {
     private readonly openLog: LogOpener,
   ) {
     this.metadataFile = new DurableJsonFile(path.join(dir, 'metadata.json'), () => this.metadata)
+    this.highWatermarks = new HighWatermarkCheckpoints(dir, clock.now())
     this.partitionHost = {
       clock,
       config,
@@ -167,6 +171,8 @@ export class ClusterDirectory {
     const config: PartitionLogConfig = {
       segmentBytes: integerConfig(c, 'segment.bytes', this.config.segmentBytes),
       now: () => this.clock.now(),
+      // The brokers checkpoint their replicas' high watermarks (high-watermarks.ts), not each log.
+      highWatermarkCheckpointIntervalMs: null,
       ...compactionConfigOfTopic(c),
     }
     if (c['segment.ms'] !== undefined) config.segmentMs = integerConfig(c, 'segment.ms', 0)
@@ -190,7 +196,7 @@ export class ClusterDirectory {
     const dir = this.replicaDir(topic.name, partition, brokerId)
     await mkdir(dir, { recursive: true })
     try {
-      return await this.openLog(dir, this.logConfig(topic))
+      return await this.openLog(dir, { ...this.logConfig(topic), checkpointedHighWatermark: this.highWatermarks.checkpointed(brokerId, topic.name, partition) })
     } catch (error) {
       throw toClusterError(error)
     }

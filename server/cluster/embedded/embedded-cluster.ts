@@ -29,6 +29,7 @@ import { ClusterDirectory, isInteger, type LogOpener } from './cluster-directory
 import { resolveClusterConfig, type EmbeddedClusterConfig } from './config'
 import { readJsonIfExists } from './durable-json'
 import { GroupCoordinator, type GroupDescription } from './group-coordinator'
+import { replicaHighWatermarks, type BrokerReplicaHighWatermark } from './high-watermarks'
 import { ClusterMetadataSchema, NAME_PATTERN, type ClusterMetadata } from './metadata'
 import { MirrorHostPowers, type MirrorTopicSpec } from './mirror-host-powers'
 import { MirrorStateLog, type MirrorStateEntry } from './mirror-state-log'
@@ -205,7 +206,17 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     if (this.tickTimer) clearInterval(this.tickTimer)
     await this.tickInFlight?.catch(() => undefined)
     this.producePath.closeProducers()
-    await Promise.all(directory.allPartitions().map((p) => p.lock.run(() => p.closeAll())))
+    // Each partition's high watermarks as its logs close, for the brokers' checkpoints written after.
+    const highWatermarks: BrokerReplicaHighWatermark[] = []
+    await Promise.all(
+      directory.allPartitions().map((p) =>
+        p.lock.run(() => {
+          highWatermarks.push(...replicaHighWatermarks(p))
+          return p.closeAll()
+        }),
+      ),
+    )
+    await directory.highWatermarks.checkpointNow(highWatermarks)
     await directory.persistMetadata()
   }
 
@@ -236,6 +247,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     }
     await this.coordinator.onTick()
     await this.groups.expireMembers()
+    this.directory.highWatermarks.maybeCheckpoint(this.clock.now(), () => this.directory.allPartitions().flatMap(replicaHighWatermarks))
   }
 
   // BROKERS (brokers.ts)
