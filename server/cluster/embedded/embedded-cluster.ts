@@ -247,7 +247,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     }
     await this.coordinator.onTick()
     await this.groups.expireMembers()
-    this.directory.highWatermarks.maybeCheckpoint(this.clock.now(), () => this.directory.allPartitions().flatMap(replicaHighWatermarks))
+    this.directory.highWatermarks.maybeCheckpoint(this.clock.now(), () => this.directory.allPartitions())
   }
 
   // BROKERS (brokers.ts)

@@ -2,6 +2,7 @@ import 'server-only'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { formatReplicationOffsetCheckpoint, parseReplicationOffsetCheckpoint, type ReplicaHighWatermark } from '@/lib/log/replication-offset-checkpoint'
+import { TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { readFileIfExists, writeFileDurablyAsync } from '@/server/util/durable-file'
 import type { ReplicatedPartition } from './replicated-partition'
 
@@ -33,12 +34,18 @@ export function replicaHighWatermarks(partition: ReplicatedPartition): BrokerRep
  *
  * A file lost, torn or older than the logs costs only a lower high watermark after a crash, which replication
  * re-establishes (a leader's resume recomputes it from its ISR); one above a log's end is cut to it on open.
- * A stopped broker's file stays as last written, as a crashed broker's would.
+ * Every replica is read at every interval, as Kafka does, rather than only those marked changed: a high
+ * watermark lowered by a truncation and missed would come back too high after a crash. A stopped broker's file
+ * stays as last written, as a crashed broker's would.
+ *
+ * The periodic write shares the event loop with requests: the replicas are read a time slice at a time, the
+ * lines keep the partitions' order (nothing sorted), and the lookup the logs open with is parsed only when one
+ * opens (a broker start, the cluster's open), not after every write.
  */
 export class HighWatermarkCheckpoints {
-  /** Per broker: what its file holds (read on first use, then what was last written), topic → partition → HW. */
+  /** Per broker: the lookup a replica log opens with, topic → partition → HW; parsed from `text` when first asked. */
   private readonly held = new Map<number, Map<string, Map<number, number>>>()
-  /** Per broker: the text last written or read, so an unchanged checkpoint is not written again. */
+  /** Per broker: the checkpoint as last written (or read), so an unchanged one is not written again. */
   private readonly text = new Map<number, string>()
   private lastCheckpointAt: number
   private inFlight: Promise<void> | null = null
@@ -56,19 +63,21 @@ export class HighWatermarkCheckpoints {
 
   /** The high watermark `brokerId`'s checkpoint holds for a replica, or null when it lists none. */
   checkpointed(brokerId: number, topic: string, partition: number): number | null {
-    return this.load(brokerId).get(topic)?.get(partition) ?? null
+    return this.lookup(brokerId).get(topic)?.get(partition) ?? null
   }
 
-  private load(brokerId: number): Map<string, Map<number, number>> {
+  private lookup(brokerId: number): Map<string, Map<number, number>> {
     let held = this.held.get(brokerId)
     if (held) return held
     held = new Map()
-    const bytes = readFileIfExists(this.file(brokerId))
-    if (bytes !== undefined) {
-      const text = bytes.toString('utf8')
+    let text = this.text.get(brokerId)
+    if (text === undefined) {
+      text = readFileIfExists(this.file(brokerId))?.toString('utf8')
+      if (text !== undefined) this.text.set(brokerId, text)
+    }
+    if (text !== undefined) {
       try {
         for (const entry of parseReplicationOffsetCheckpoint(text)) setIn(held, entry)
-        this.text.set(brokerId, text)
       } catch {
         // A torn checkpoint is no checkpoint: each log falls back to its own file, or to 0.
       }
@@ -81,10 +90,11 @@ export class HighWatermarkCheckpoints {
    * Writes the checkpoints when the interval has passed since the last (the cluster's tick calls it); one write
    * at a time, in the background lane of durable writes.
    */
-  maybeCheckpoint(now: number, collect: () => BrokerReplicaHighWatermark[]): void {
+  maybeCheckpoint(now: number, partitions: () => Iterable<ReplicatedPartition>): void {
     if (this.inFlight || now - this.lastCheckpointAt < HIGH_WATERMARK_CHECKPOINT_INTERVAL_MS) return
     this.lastCheckpointAt = now
-    this.inFlight = this.write(collect())
+    this.inFlight = this.collect(partitions())
+      .then((entries) => this.write(entries))
       .catch(() => {
         // The next interval writes again; until then a crash only costs a lower high watermark.
       })
@@ -99,6 +109,17 @@ export class HighWatermarkCheckpoints {
     await this.write(entries)
   }
 
+  private async collect(partitions: Iterable<ReplicatedPartition>): Promise<BrokerReplicaHighWatermark[]> {
+    const entries: BrokerReplicaHighWatermark[] = []
+    const slice = new TimeSlice()
+    for (const partition of partitions) {
+      const turn = slice.maybeYield()
+      if (turn) await turn
+      for (const entry of replicaHighWatermarks(partition)) entries.push(entry)
+    }
+    return entries
+  }
+
   private async write(entries: BrokerReplicaHighWatermark[]): Promise<void> {
     const byBroker = new Map<number, BrokerReplicaHighWatermark[]>()
     for (const entry of entries) {
@@ -107,16 +128,14 @@ export class HighWatermarkCheckpoints {
       list.push(entry)
     }
     for (const [brokerId, list] of byBroker) {
-      list.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+      await yieldToEventLoop()
       const text = formatReplicationOffsetCheckpoint(list)
       if (this.text.get(brokerId) === text) continue
       const file = this.file(brokerId)
       await mkdir(path.dirname(file), { recursive: true })
       await writeFileDurablyAsync(file, text, { logWrite: true })
       this.text.set(brokerId, text)
-      const held = new Map<string, Map<number, number>>()
-      for (const entry of list) setIn(held, entry)
-      this.held.set(brokerId, held)
+      this.held.delete(brokerId)
     }
   }
 }
