@@ -137,17 +137,26 @@ export function parseEpochCheckpoint(text: string): EpochEntry[] {
  * Used for the epoch checkpoint and the single-value offset checkpoints.
  */
 export function parseCheckpointLines(text: string, fieldsPerLine: number): number[][] {
-  const lines = text.split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  const bad = (why: string) => new StorageError('CORRUPT_RECORD', `malformed checkpoint file: ${why}`)
-  if (lines[0] !== '0') throw bad(`unsupported version ${JSON.stringify(lines[0])}`)
-  const count = Number(lines[1])
-  if (!Number.isInteger(count) || count < 0 || lines.length !== count + 2) throw bad('entry count does not match')
-  return lines.slice(2).map((line) => {
+  const { lines, bad } = checkpointEntryLines(text, 'checkpoint file')
+  return lines.map((line) => {
     const fields = line.trim().split(/\s+/).map(Number)
     if (fields.length !== fieldsPerLine || fields.some((f) => !Number.isSafeInteger(f))) throw bad(`line ${JSON.stringify(line)}`)
     return fields
   })
+}
+
+/**
+ * The entry lines of a file in Kafka's checkpoint layout (version `0`, the entry count, the entries), checked
+ * against the count; `bad` makes the CORRUPT_RECORD error for an entry the caller cannot read.
+ */
+export function checkpointEntryLines(text: string, what: string): { lines: string[]; bad: (why: string) => StorageError } {
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  const bad = (why: string) => new StorageError('CORRUPT_RECORD', `malformed ${what}: ${why}`)
+  if (lines[0] !== '0') throw bad(`unsupported version ${JSON.stringify(lines[0])}`)
+  const count = Number(lines[1])
+  if (!Number.isInteger(count) || count < 0 || lines.length !== count + 2) throw bad('entry count does not match')
+  return { lines: lines.slice(2), bad }
 }
 
 /** A single-offset checkpoint (log start offset, high watermark) in the same layout: `0`, `1`, `offset`. */

@@ -1,4 +1,4 @@
-import { StorageError } from './errors'
+import { checkpointEntryLines } from './leader-epoch-cache'
 
 /** One line of a broker's `replication-offset-checkpoint`: a hosted replica and its high watermark. */
 export interface ReplicaHighWatermark {
@@ -19,13 +19,8 @@ export function formatReplicationOffsetCheckpoint(entries: readonly ReplicaHighW
 
 /** The entries of a checkpoint file; CORRUPT_RECORD when the file is not one (torn, or another version). */
 export function parseReplicationOffsetCheckpoint(text: string): ReplicaHighWatermark[] {
-  const lines = text.split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  const bad = (why: string) => new StorageError('CORRUPT_RECORD', `malformed replication-offset-checkpoint: ${why}`)
-  if (lines[0] !== '0') throw bad(`unsupported version ${JSON.stringify(lines[0])}`)
-  const count = Number(lines[1])
-  if (!Number.isInteger(count) || count < 0 || lines.length !== count + 2) throw bad('entry count does not match')
-  return lines.slice(2).map((line) => {
+  const { lines, bad } = checkpointEntryLines(text, 'replication-offset-checkpoint')
+  return lines.map((line) => {
     const fields = line.split(' ')
     const partition = Number(fields[1])
     const highWatermark = Number(fields[2])

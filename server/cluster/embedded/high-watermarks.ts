@@ -2,6 +2,7 @@ import 'server-only'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { formatReplicationOffsetCheckpoint, parseReplicationOffsetCheckpoint, type ReplicaHighWatermark } from '@/lib/log/replication-offset-checkpoint'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
 import { readFileIfExists, writeFileDurablyAsync } from '@/server/util/durable-file'
 import type { ReplicatedPartition } from './replicated-partition'
@@ -43,8 +44,8 @@ export function replicaHighWatermarks(partition: ReplicatedPartition): BrokerRep
  * opens (a broker start, the cluster's open), not after every write.
  */
 export class HighWatermarkCheckpoints {
-  /** Per broker: the lookup a replica log opens with, topic → partition → HW; parsed from `text` when first asked. */
-  private readonly held = new Map<number, Map<string, Map<number, number>>>()
+  /** Per broker: the lookup a replica log opens with (HW by partition); parsed from `text` when first asked. */
+  private readonly held = new Map<number, TopicPartitionMap<number>>()
   /** Per broker: the checkpoint as last written (or read), so an unchanged one is not written again. */
   private readonly text = new Map<number, string>()
   private lastCheckpointAt: number
@@ -63,13 +64,13 @@ export class HighWatermarkCheckpoints {
 
   /** The high watermark `brokerId`'s checkpoint holds for a replica, or null when it lists none. */
   checkpointed(brokerId: number, topic: string, partition: number): number | null {
-    return this.lookup(brokerId).get(topic)?.get(partition) ?? null
+    return this.lookup(brokerId).get({ topic, partition }) ?? null
   }
 
-  private lookup(brokerId: number): Map<string, Map<number, number>> {
+  private lookup(brokerId: number): TopicPartitionMap<number> {
     let held = this.held.get(brokerId)
     if (held) return held
-    held = new Map()
+    held = new TopicPartitionMap()
     let text = this.text.get(brokerId)
     if (text === undefined) {
       text = readFileIfExists(this.file(brokerId))?.toString('utf8')
@@ -77,7 +78,7 @@ export class HighWatermarkCheckpoints {
     }
     if (text !== undefined) {
       try {
-        for (const entry of parseReplicationOffsetCheckpoint(text)) setIn(held, entry)
+        for (const entry of parseReplicationOffsetCheckpoint(text)) held.set(entry, entry.highWatermark)
       } catch {
         // A torn checkpoint is no checkpoint: each log falls back to its own file, or to 0.
       }
@@ -138,10 +139,4 @@ export class HighWatermarkCheckpoints {
       this.held.delete(brokerId)
     }
   }
-}
-
-function setIn(held: Map<string, Map<number, number>>, entry: ReplicaHighWatermark): void {
-  let byPartition = held.get(entry.topic)
-  if (!byPartition) held.set(entry.topic, (byPartition = new Map()))
-  byPartition.set(entry.partition, entry.highWatermark)
 }
