@@ -73,7 +73,7 @@ function openTransactionsOf(records: LogRecord[]): Map<number, number> {
 
 describe('crash safety', () => {
   let dir: string
-  let cleanup: () => void
+  let cleanup: () => Promise<void>
   beforeAll(() => {
     ;({ dir, cleanup } = makeTempDir('mirrorboard-crash-'))
   })

@@ -31,7 +31,7 @@ describe('DescriptorBudget', () => {
 })
 
 describe('partition logs under a descriptor budget', () => {
-  let cleanup: () => void = () => {}
+  let cleanup: () => Promise<void> = async () => {}
   afterEach(() => cleanup())
 
   it('keeps at most the budget of writers open, and every log still appends, reads and recovers', async () => {

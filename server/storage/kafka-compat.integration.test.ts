@@ -97,7 +97,7 @@ function expectSameAsKafka(ours: Decoded[], kafka: DumpedBatch[]): void {
 
 describe('Kafka byte compatibility', () => {
   let dir: string
-  let cleanup: () => void
+  let cleanup: () => Promise<void>
   beforeAll(() => {
     ;({ dir, cleanup } = makeTempDir('mirrorboard-compat-'))
   })

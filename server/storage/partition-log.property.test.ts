@@ -195,7 +195,7 @@ async function run(commands: Command[]): Promise<void> {
     }
   } finally {
     await log.close()
-    cleanup()
+    await cleanup()
   }
 }
 

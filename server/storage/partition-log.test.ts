@@ -8,7 +8,7 @@ import { HIGH_WATERMARK_CHECKPOINT_FILE, PartitionLog } from './partition-log'
 import { makeTempDir } from './testing/temp-dir'
 
 let dir: string
-let cleanup: () => void
+let cleanup: () => Promise<void>
 const opened: PartitionLog[] = []
 
 beforeEach(() => {
@@ -16,7 +16,7 @@ beforeEach(() => {
 })
 afterEach(async () => {
   for (const log of opened.splice(0)) await log.close().catch(() => undefined)
-  cleanup()
+  await cleanup()
 })
 
 async function open(config: PartitionLogConfig = {}, at = dir): Promise<PartitionLog> {

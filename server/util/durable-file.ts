@@ -58,8 +58,15 @@ export function writeFileDurably(file: string, data: string | Uint8Array): void 
 class WriteSlots {
   private running = 0
   private readonly queue: Array<() => void> = []
+  private readonly idleWaiters: Array<() => void> = []
 
   constructor(private readonly limit: number) {}
+
+  /** Resolves once no write runs or waits in this lane. */
+  idle(): Promise<void> {
+    if (this.running === 0) return Promise.resolve()
+    return new Promise((resolve) => this.idleWaiters.push(resolve))
+  }
 
   async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.running >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve))
@@ -70,7 +77,7 @@ class WriteSlots {
       // The slot passes straight to the next waiter, so the count never dips and lets a newcomer jump the queue.
       const next = this.queue.shift()
       if (next) next()
-      else this.running -= 1
+      else if (--this.running === 0) for (const resolve of this.idleWaiters.splice(0)) resolve()
     }
   }
 }
@@ -86,6 +93,14 @@ export interface AsyncDurableWriteOptions {
   mode?: number
   /** A log's bulk write (a lazy checkpoint): queued in the logs' lane, behind none of the others. */
   logWrite?: boolean
+}
+
+/**
+ * Resolves once no asynchronous durable write runs or waits in either lane: what a test awaits before it removes a
+ * directory that a log it abandoned (a simulated crash) may still be checkpointing into.
+ */
+export async function durableWritesSettled(): Promise<void> {
+  await Promise.all([FOREGROUND_WRITES.idle(), LOG_WRITES.idle()])
 }
 
 /** Asynchronous variant of writeFileDurably (at most 16 at once per lane across the process). */

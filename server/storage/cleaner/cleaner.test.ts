@@ -11,7 +11,7 @@ import { LogCleaner } from './log-cleaner'
 import { cleanedFileName, swapFileName } from './segment-swap'
 
 let dir: string
-let cleanup: () => void
+let cleanup: () => Promise<void>
 const opened: PartitionLog[] = []
 // Tests drive passes themselves; this cleaner's background checks are stopped so they never interleave.
 const manualCleaner = new LogCleaner({ backoffMs: 3_600_000 })
@@ -22,7 +22,7 @@ beforeEach(() => {
 })
 afterEach(async () => {
   for (const log of opened.splice(0)) await log.close().catch(() => undefined)
-  cleanup()
+  await cleanup()
 })
 
 async function open(config: PartitionLogConfig = {}, at = dir): Promise<PartitionLog> {

@@ -51,7 +51,7 @@ function runWriterAndKill(dir: string, seed: number, killAfterMs: number): Promi
 
 describe('compaction crash safety', () => {
   let dir: string
-  let cleanup: () => void
+  let cleanup: () => Promise<void>
   beforeAll(() => {
     ;({ dir, cleanup } = makeTempDir('mirrorboard-compaction-crash-'))
   })

@@ -2,12 +2,20 @@ import 'server-only'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { durableWritesSettled } from '@/server/util/durable-file'
 
 /** A fresh directory under the OS temp dir; `cleanup()` removes it. */
-export function makeTempDir(prefix = 'mirrorboard-storage-'): { dir: string; cleanup: () => void } {
+export function makeTempDir(prefix = 'mirrorboard-storage-'): { dir: string; cleanup: () => Promise<void> } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
-  // An abandoned log instance (the crash tests leave some open on purpose) may still be writing a file: its
-  // lazy high-watermark checkpoint, queued in the async write lane, can land its temp file while the tree is
-  // removed (ENOTEMPTY). The retries give it up to 4 s on a loaded machine; 5 × 50 ms failed in CI.
-  return { dir, cleanup: () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 40, retryDelay: 100 }) }
+  // An abandoned log instance (the crash tests leave some open on purpose) may still be writing a file: its lazy
+  // high-watermark checkpoint, queued in the async write lane, could land its temp file while the tree was being
+  // removed (ENOTEMPTY), and a synchronous rm with retries blocked the very event loop that write needed to finish
+  // (CI failed after 40 retries). So: wait until no durable write runs, then remove without blocking.
+  return {
+    dir,
+    cleanup: async () => {
+      await durableWritesSettled()
+      await fs.promises.rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+    },
+  }
 }
