@@ -63,7 +63,7 @@ async function main(): Promise<void> {
       response.end(body)
       return
     }
-    // The demo's one-click sign-in trusts the socket's address only (server/demo/http.ts reads it): a client's
+    // The demo's one-click sign-in trusts the socket's address only (server/http/loopback.ts reads it): a client's
     // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
     const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
     request.headers['x-mirrorboard-peer-address'] = proxied ? '' : (request.socket.remoteAddress ?? '')

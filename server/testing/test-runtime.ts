@@ -9,7 +9,7 @@ import { EventHub } from '@/server/http/events'
 import { logger } from '@/server/observability/logger'
 import { MetricsRegistry } from '@/server/observability/metrics'
 import type { Runtime } from '@/server/runtime'
-import { DemoEnvironment, type DemoDependencies } from '../demo-environment'
+import { DemoEnvironment, type DemoDependencies } from '@/server/demo/demo-environment'
 
 export const TEST_TOKENS = { operator: 'demo-test-operator', viewer: 'demo-test-viewer' }
 
