@@ -7,6 +7,7 @@ import { callEndpoint } from '@/components/data/call-endpoint'
 import { queryKeys } from '@/components/data/query-keys'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
+import { safeNextPath } from '@/lib/ui/next-path'
 import { demoEndpoints } from '@/lib/api/endpoints'
 
 /**
@@ -33,7 +34,8 @@ export function DemoSignIn({ next }: { next: string }) {
     try {
       await callEndpoint(demoEndpoints.createDemoSession)
       setDone(true)
-      router.replace(next)
+      // Checked again here: whoever renders this form, it never navigates off this origin.
+      router.replace(safeNextPath(next))
       router.refresh()
     } catch (caught) {
       setError(caught)
