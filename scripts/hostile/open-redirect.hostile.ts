@@ -15,7 +15,7 @@ it('lands every redirect form on the appâ€™s own origin: the sign-in form, and â
   expect(cookie).not.toBeNull()
   const own = new URL(target.url).origin
   for (const form of FORMS) {
-    for (const headers of [{ cookie: cookie ?? '' }, {}]) {
+    for (const headers of [{ cookie: cookie ?? '' }, {}] as Array<Record<string, string>>) {
       const page = await send(`/login?next=${form}`, { headers, from: '127.0.0.21' })
       expect(page.status, form).toBe(200)
       const hrefs = [...page.body.matchAll(/<a[^>]*href="([^"]*)"[^>]*>Continue<\/a>/g)].map((match) => decodeEntities(match[1] ?? ''))

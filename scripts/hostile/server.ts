@@ -100,5 +100,7 @@ export async function teardown(): Promise<void> {
     const timeout = new Promise((resolve) => setTimeout(resolve, 30_000, 'timeout'))
     if ((await Promise.race([exited, timeout])) === 'timeout') process.kill(-server.pid, 'SIGKILL')
   }
+  server?.stdout?.destroy()
+  server?.stderr?.destroy()
   if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true })
 }
