@@ -76,6 +76,14 @@ type NextContext = { params: Promise<Record<string, string | string[] | undefine
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
 
+/** Seconds: most answers take milliseconds; a dry run of 10,000 partitions or a held fetch of records longer. */
+const REQUEST_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/** By the catalog's path template (never the concrete path: one series per endpoint, not per mirror or topic). */
+function requestDurations(runtime: Runtime) {
+  return runtime.metrics.histogram('mirrorboard_http_request_duration_seconds', 'API requests by method, route template and status (until the answer starts; a stream counts until it opens).', ['method', 'route', 'status'], REQUEST_BUCKETS)
+}
+
 function hasDryRun(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { dryRun?: unknown }).dryRun === true
 }
@@ -124,6 +132,7 @@ export function route<const E extends Endpoint>(
 ): (request: Request, context: NextContext) => Promise<Response> {
   const mutation = isMutation(endpoint)
   return async (request, context) => {
+    const started = performance.now()
     let runtime: Runtime
     try {
       runtime = await getRuntime()
@@ -191,6 +200,7 @@ export function route<const E extends Endpoint>(
         logger.error('could not append to the audit log', { action: endpoint.audit, error })
       }
     }
+    requestDurations(runtime).observe({ method: endpoint.method, route: endpoint.path, status: String(response.status) }, (performance.now() - started) / 1000)
     return response
   }
 }
