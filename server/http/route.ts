@@ -4,7 +4,8 @@ import { isMutation, type AccessRole, type EmptyContent, type Endpoint } from '@
 import { summarizePlan, summarizeRequest } from '@/server/audit/summarize'
 import { getRuntime, type Runtime } from '@/server/runtime'
 import { authorize, type Authentication, type Principal } from './auth'
-import { logger } from '../observability/logger'
+import { logger, withRequestId } from '../observability/logger'
+import { randomUUID } from 'node:crypto'
 import { problem, problemResponse, toProblem } from './problem'
 import { parseInput, queryObject, readJsonBody } from './request'
 import { jsonBody } from './json-body'
@@ -131,7 +132,9 @@ export function route<const E extends Endpoint>(
   options: RouteOptions = {},
 ): (request: Request, context: NextContext) => Promise<Response> {
   const mutation = isMutation(endpoint)
-  return async (request, context) => {
+  // server/main.ts gives every request an id (a proxy's, or a new one); `next dev` has no main.ts.
+  return (request, context) => withRequestId(request.headers.get('x-request-id') ?? randomUUID(), () => handle(request, context))
+  async function handle(request: Request, context: NextContext): Promise<Response> {
     const started = performance.now()
     let runtime: Runtime
     try {
@@ -200,7 +203,11 @@ export function route<const E extends Endpoint>(
         logger.error('could not append to the audit log', { action: endpoint.audit, error })
       }
     }
-    requestDurations(runtime).observe({ method: endpoint.method, route: endpoint.path, status: String(response.status) }, (performance.now() - started) / 1000)
+    const seconds = (performance.now() - started) / 1000
+    requestDurations(runtime).observe({ method: endpoint.method, route: endpoint.path, status: String(response.status) }, seconds)
+    const line = { method: endpoint.method, route: endpoint.path, status: response.status, ms: Math.round(seconds * 1000) }
+    if (response.status >= 400) logger.info('request refused or failed', { ...line, code: failure?.code })
+    else logger.debug('request', line)
     return response
   }
 }
