@@ -13,6 +13,7 @@ rm -rf "$results" && mkdir -p "$results"
 
 ensure_node_modules
 ensure_chromium
+ensure_prometheus
 ensure_kafka_jars
 
 kafka_pid=

@@ -23,13 +23,14 @@ import { OperationTracker, type OperationFilter } from './operations/operation-t
 import { lookUpLastMirrorPosition } from './preparing/last-mirror-position'
 import { hostedMirrors, lagSeries, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
 import { partitionSnapshots } from './queries/partition-snapshots'
+import { mirrorFigures, type EngineMirrorFigures, type PartitionFigures } from './queries/mirror-figures'
 import { runDueWakeUps } from './runner/wake-ups'
 import { dispatchAll } from './runner/dispatch-all'
 import { PartitionRunner, type RunnerEnvironment } from './runner/partition-runner'
 import { transitionContext } from './runner/transition-context'
 import { EngineState } from './state/engine-state'
 import type { PublishedPartitionChange } from './state/partition-changes'
-import type { EngineMirror } from './state/engine-mirror'
+import { countSyncError, type EngineMirror, type SyncErrorKind } from './state/engine-mirror'
 import { replayMirrorState } from './state/replay'
 import { syncMirror } from './syncs/topic-sync'
 import type { EngineEvent, ResolvedMirrorConfig, MirrorDefinition, FailoverOperation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -253,6 +254,7 @@ export class MirrorEngine {
       await work()
     } catch (error) {
       this.ctx.log('tick step failed', { mirror: mirror.definition.name, step, error: errorMessage(error) })
+      if (step === 'sync') countSyncError(mirror, 'other')
     }
   }
 
@@ -365,6 +367,16 @@ export class MirrorEngine {
   mirrorSummary(name: string) {
     const mirror = this.state.require(name)
     return { ...mirrorSummary(mirror, this.ctx.now()), ...this.ctx.throttles.status(mirror.definition, this.ctx.now()) }
+  }
+
+  /** The numbers the metrics and the alert rules read of a mirror (queries/mirror-figures.ts); `perPartition` collects the MIRRORING partitions' own. */
+  mirrorFigures(name: string, perPartition?: PartitionFigures[]): EngineMirrorFigures {
+    return mirrorFigures(this.state.require(name), this.ctx.now(), perPartition)
+  }
+
+  /** Failed periodic syncs of a mirror since the server started, by kind. */
+  syncErrors(name: string): ReadonlyMap<SyncErrorKind, number> {
+    return this.state.require(name).syncErrors
   }
 
   /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */

@@ -33,9 +33,10 @@ describe('the split-brain watch', () => {
     const summary = watch.forMirror('dr')
     expect(summary).toMatchObject({ recordsWritten: 2, topics: [{ topic: WORKED_EXAMPLE_TOPIC, recordsWritten: 2, partitionsWritten: 1 }] })
     expect(summary?.latestWriteAt).toBeGreaterThanOrEqual(writtenAt)
-    const text = renderPrometheus(watch.metrics())
+    const text = await renderPrometheus(watch.metrics())
     expect(text).toContain(`mirrorboard_split_brain_records{mirror="dr",topic="${WORKED_EXAMPLE_TOPIC}"} 2`)
     expect(text).toContain('mirrorboard_split_brain_latest_write_timestamp_seconds{mirror="dr"')
+    expect(text).toContain('mirrorboard_mirror_split_brain{mirror="dr"} 1')
   })
 
   it('stops watching once a failback mirror rewrites the old source, and for mirrors without STOPPED partitions', async () => {

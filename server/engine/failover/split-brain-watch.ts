@@ -231,9 +231,16 @@ export class SplitBrainWatch {
       type: 'gauge',
       samples: [],
     }
+    const splitBrain: MetricFamily = {
+      name: 'mirrorboard_mirror_split_brain',
+      help: 'Whether the old source of a failed-over mirror took records since the failover (1) or not (0); absent while no partition is watched.',
+      type: 'gauge',
+      samples: [],
+    }
     for (const [mirror, watched] of this.mirrors) {
       const summary = this.forMirror(mirror)
       if (summary === null) continue
+      splitBrain.samples.push({ labels: { mirror }, value: summary.recordsWritten > 0 ? 1 : 0 })
       const byTopic = new Map(summary.topics.map((topic) => [topic.topic, topic]))
       for (const topic of new Set([...watched.partitions.values()].map((partition) => partition.topic))) {
         const written = byTopic.get(topic)
@@ -241,6 +248,6 @@ export class SplitBrainWatch {
         if (written?.latestWriteAt != null) latest.samples.push({ labels: { mirror, topic }, value: written.latestWriteAt / 1000 })
       }
     }
-    return [records, latest]
+    return [records, latest, splitBrain]
   }
 }

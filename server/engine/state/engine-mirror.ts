@@ -4,6 +4,13 @@ import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { PartitionTimer } from '../runner/partition-timer'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
+/** What failed in a periodic sync: the source did not answer, starting discovered topics failed, or another step threw. */
+export type SyncErrorKind = 'sourceUnreachable' | 'topicStart' | 'other'
+
+export function countSyncError(mirror: EngineMirror, kind: SyncErrorKind): void {
+  mirror.syncErrors.set(kind, (mirror.syncErrors.get(kind) ?? 0) + 1)
+}
+
 /** The in-memory side of one mirror: its definition, its partitions and what the tick keeps between rounds. */
 export interface EngineMirror {
   definition: MirrorDefinition
@@ -15,6 +22,8 @@ export interface EngineMirror {
   missingTopicSyncs: Map<string, number>
   mirroredRecords: number
   mirroredBytes: number
+  /** Failed syncs since the server started, by kind (the `mirrorboard_sync_errors_total` counter). */
+  syncErrors: Map<SyncErrorKind, number>
   lastLagSampleAt: number
   lagHistory: TopicPartitionMap<LagHistory>
   /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
@@ -34,6 +43,7 @@ export function newEngineMirror(definition: MirrorDefinition, now: number): Engi
     missingTopicSyncs: new Map(),
     mirroredRecords: 0,
     mirroredBytes: 0,
+    syncErrors: new Map(),
     lastLagSampleAt: 0,
     lagHistory: new TopicPartitionMap(),
     lagMinute: { t: 0, worst: new TopicPartitionMap() },
