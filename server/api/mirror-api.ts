@@ -108,6 +108,8 @@ export class MirrorApi {
       maxOffsetLag: summary.maxOffsetLag,
       totalOffsetLag: summary.totalOffsetLag,
       maxTimeLagMs: summary.maxTimeLagMs,
+      lagKnown: summary.lagKnown,
+      lagAsOf: summary.lagAsOf,
       throttled: summary.throttled,
       throttledRate: summary.throttledRate,
       ...splitBrainField(this.engine, name),
@@ -267,12 +269,14 @@ export class MirrorApi {
       ...(query.stepMs === undefined ? {} : { stepMs: query.stepMs }),
     })
     const { throttled, throttledRate } = this.engine.mirrorSummary(name)
+    const from = query.from ?? 0
     return {
       series: series.map(({ topic, partition, points }) => ({
         topic,
         partition,
         points: points.map(([time, offsetLag, timeLagMs]) => [time, offsetLag, timeLagMs]),
       })),
+      lagUnknown: this.engine.lagUnknownSpans(name, from, query.to),
       // Lag that grows while throttled is the rate's doing, not the link's.
       throttled,
       throttledRate,

@@ -21,7 +21,7 @@ import { loadLagArchive, sampleLag } from './lag/lag-sampler'
 import { OperationStore } from './operations/operation-store'
 import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
 import { lookUpLastMirrorPosition } from './preparing/last-mirror-position'
-import { hostedMirrors, lagSeries, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
+import { hostedMirrors, lagSeries, lagUnknownSpans, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
 import { partitionSnapshots } from './queries/partition-snapshots'
 import { runDueWakeUps } from './runner/wake-ups'
 import { dispatchAll } from './runner/dispatch-all'
@@ -360,6 +360,11 @@ export class MirrorEngine {
 
   lagSeries(mirrorName: string, query: { topic?: string; from?: number; to?: number; stepMs?: number } = {}) {
     return lagSeries(this.state.require(mirrorName), query)
+  }
+
+  /** The spans of time when some partition's lag was not known (the chart hatches them), within [from, to]. */
+  lagUnknownSpans(mirrorName: string, from: number, to: number = this.ctx.now()) {
+    return lagUnknownSpans(this.state.require(mirrorName), from, to)
   }
 
   mirrorSummary(name: string) {

@@ -17,6 +17,8 @@ export interface EngineMirror {
   mirroredBytes: number
   lastLagSampleAt: number
   lagHistory: TopicPartitionMap<LagHistory>
+  /** Spans of time when some partition's lag was not known (a lower bound or nothing), oldest first; `to` null while open. */
+  lagUnknown: Array<{ from: number; to: number | null }>
   /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
   lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
   /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
@@ -36,6 +38,7 @@ export function newEngineMirror(definition: MirrorDefinition, now: number): Engi
     mirroredBytes: 0,
     lastLagSampleAt: 0,
     lagHistory: new TopicPartitionMap(),
+    lagUnknown: [],
     lagMinute: { t: 0, worst: new TopicPartitionMap() },
     fetchInterrupt: null,
     timer: new PartitionTimer(),
