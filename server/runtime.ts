@@ -213,24 +213,8 @@ export async function createEngine(deps: {
 
 function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
   const states: MetricFamily = { name: 'mirrorboard_partitions', help: 'Mirror partitions per state.', type: 'gauge', samples: [] }
-  const offsetLag: MetricFamily = {
-    name: 'mirrorboard_partition_offset_lag',
-    help: 'Source high watermark minus destination high watermark; while mirrorboard_partition_lag_known is 0, the last known figure (a lower bound).',
-    type: 'gauge',
-    samples: [],
-  }
-  const timeLag: MetricFamily = {
-    name: 'mirrorboard_partition_time_lag_seconds',
-    help: 'Age of the oldest source record not yet mirrored; while mirrorboard_partition_lag_known is 0, a lower bound that grows (the source is silent).',
-    type: 'gauge',
-    samples: [],
-  }
-  const lagKnown: MetricFamily = {
-    name: 'mirrorboard_partition_lag_known',
-    help: '1 while the partition lag figures are current, 0 while its source is silent and they are lower bounds (or absent when never known).',
-    type: 'gauge',
-    samples: [],
-  }
+  const offsetLag: MetricFamily = { name: 'mirrorboard_partition_offset_lag', help: 'Source high watermark minus destination high watermark.', type: 'gauge', samples: [] }
+  const timeLag: MetricFamily = { name: 'mirrorboard_partition_time_lag_seconds', help: 'Age of the oldest source record not yet mirrored.', type: 'gauge', samples: [] }
   const records: MetricFamily = { name: 'mirrorboard_mirrored_records_total', help: 'Records appended to destinations since the server started.', type: 'counter', samples: [] }
   const bytes: MetricFamily = { name: 'mirrorboard_mirrored_bytes_total', help: 'Bytes appended to destinations since the server started.', type: 'counter', samples: [] }
   for (const definition of engine.listMirrors()) {
@@ -239,14 +223,11 @@ function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
     for (const state of MIRROR_PARTITION_STATES) states.samples.push({ labels: { mirror, state }, value: summary.partitionsByState[state] ?? 0 })
     for (const partition of engine.partitions(mirror)) {
       const labels = { mirror, topic: partition.topic, partition: String(partition.partition) }
-      // STOPPED and STOPPING partitions have no lag: no sample, rather than a reassuring 0.
-      if (partition.offsetLag === null && partition.lagAsOf === null) continue
-      lagKnown.samples.push({ labels, value: partition.lagKnown ? 1 : 0 })
       if (partition.offsetLag !== null) offsetLag.samples.push({ labels, value: partition.offsetLag })
       if (partition.timeLagMs !== null) timeLag.samples.push({ labels, value: partition.timeLagMs / 1000 })
     }
     records.samples.push({ labels: { mirror }, value: summary.mirroredRecords })
     bytes.samples.push({ labels: { mirror }, value: summary.mirroredBytes })
   }
-  return [states, offsetLag, timeLag, lagKnown, records, bytes]
+  return [states, offsetLag, timeLag, records, bytes]
 }
