@@ -117,6 +117,20 @@ export const MirrorSummary = z.object({
   throttled: z.boolean().optional(),
   /** `mirror.replication.throttled.rate` in bytes per second; null when the mirror is not throttled. */
   throttledRate: NonNegativeInt.nullable().optional(),
+  /** What flows now, beside the lag (lib/mirror/throughput.ts), over the last 10 s. */
+  throughput: z
+    .object({
+      recordsPerSecond: z.number().min(0).nullable(),
+      bytesPerSecond: z.number().min(0).nullable(),
+      /** Median fetch duration, including the wait at the source for new records (up to 500 ms); null when no fetch was made. */
+      fetchLatencyMs: z.number().min(0).nullable(),
+      fetchLatencyMaxMs: z.number().min(0).nullable(),
+      /** Throttled bytes per second over the throttle's rate (1: the rate is the limit); null without a throttle. */
+      throttleUse: z.number().min(0).nullable(),
+      fetches: NonNegativeInt,
+      asOf: Timestamp,
+    })
+    .optional(),
   /** Present when the destination is emulated (a Kafka cluster): what differs from a native mirror. */
   emulation: Emulation.optional(),
 })
@@ -403,6 +417,8 @@ export const LagPoint = z.tuple([Timestamp, NonNegativeInt.nullable(), NonNegati
 export const LagSeries = z.object({ topic: Name, partition: PartitionIndex, points: z.array(LagPoint) })
 export const LagResponse = z.object({
   series: z.array(LagSeries),
+  /** Records and bytes per second appended to the destination, `[t, recordsPerSecond, bytesPerSecond]` a second apart, over the last 5 min at most. */
+  throughput: z.array(z.tuple([Timestamp, z.number().min(0), z.number().min(0)])).optional(),
   /** Spans of time when some partition's lag was not known (its source silent): the points there are lower bounds. `to` null: still so. */
   lagUnknown: z.array(z.object({ from: Timestamp, to: Timestamp.nullable() })).optional(),
   /** As in the mirror summary: the replication throttle is holding the mirror back now. */

@@ -112,6 +112,7 @@ export class MirrorApi {
       lagAsOf: summary.lagAsOf,
       throttled: summary.throttled,
       throttledRate: summary.throttledRate,
+      throughput: summary.throughput,
       ...splitBrainField(this.engine, name),
       ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
     }
@@ -277,6 +278,7 @@ export class MirrorApi {
         points: points.map(([time, offsetLag, timeLagMs]) => [time, offsetLag, timeLagMs]),
       })),
       lagUnknown: this.engine.lagUnknownSpans(name, from, query.to),
+      throughput: this.engine.throughputHistory(name, query.from).map(([time, recordsPerSecond, bytesPerSecond]) => [time, recordsPerSecond, bytesPerSecond]),
       // Lag that grows while throttled is the rate's doing, not the link's.
       throttled,
       throttledRate,

@@ -369,7 +369,14 @@ export class MirrorEngine {
 
   mirrorSummary(name: string) {
     const mirror = this.state.require(name)
-    return { ...mirrorSummary(mirror, this.ctx.now()), ...this.ctx.throttles.status(mirror.definition, this.ctx.now()) }
+    const now = this.ctx.now()
+    const throttle = this.ctx.throttles.status(mirror.definition, now)
+    return { ...mirrorSummary(mirror, now), ...throttle, throughput: { ...mirror.throughput.figures(now, throttle.throttledRate), asOf: now } }
+  }
+
+  /** Records and bytes per second, a point a second, over the last five minutes (the mirror page's throughput chart). */
+  throughputHistory(name: string, from?: number) {
+    return this.state.require(name).throughput.history(from)
   }
 
   /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */

@@ -32,6 +32,7 @@ export async function sampleLag(ctx: EngineContext, mirror: EngineMirror): Promi
     mirror.lagMinute = { t: minuteStart, worst: new TopicPartitionMap() }
     if (finished.t > 0) archiveLagMinute(ctx, mirror.definition.name, finished)
   }
+  mirror.throughput.sample(now, { records: mirror.mirroredRecords, bytes: mirror.mirroredBytes, throttledBytes: ctx.throttles.throttledBytes(mirror.definition.name) })
   const partitions: LagEventPartition[] = []
   const rows: LagRow[] = []
   let sampled = 0

@@ -76,3 +76,20 @@ it('has no lag figures for a mirror whose partitions all stopped, rather than a 
   expect(fake.engine.partitions('m')[0]).toMatchObject({ state: 'STOPPED', offsetLag: null, lagKnown: false, lagAsOf: null })
   expect(fake.engine.mirrorSummary('m')).toMatchObject({ maxOffsetLag: null, totalOffsetLag: null, maxTimeLagMs: null, lagKnown: false })
 })
+
+it('says what flows beside the lag: records and bytes per second appended, fetches made', async () => {
+  fake = await createFakeEngine(['a', 'b'])
+  fake.source('a').createTopic('orders', 1)
+  await fake.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'] })
+  await fake.engine.settle()
+  for (let second = 0; second < 5; second++) {
+    fake.source('a').produce({ topic: 'orders', partition: 0 }, Array.from({ length: 20 }, (_, index) => `r${second}-${index}`))
+    await fake.step(1_000)
+  }
+  const { throughput } = fake.engine.mirrorSummary('m')
+  expect(throughput.recordsPerSecond).toBeGreaterThan(10)
+  expect(throughput.bytesPerSecond).toBeGreaterThan(0)
+  expect(throughput.fetches).toBeGreaterThan(0)
+  expect(throughput.throttleUse).toBeNull()
+  expect(fake.engine.throughputHistory('m').length).toBeGreaterThan(2)
+})

@@ -1,5 +1,6 @@
 import 'server-only'
 import type { LagHistory } from '@/lib/mirror/lag'
+import { ThroughputMeter } from '@/lib/mirror/throughput'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { PartitionTimer } from '../runner/partition-timer'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
@@ -15,6 +16,8 @@ export interface EngineMirror {
   missingTopicSyncs: Map<string, number>
   mirroredRecords: number
   mirroredBytes: number
+  /** Records and bytes per second, fetch durations and throttle use, sampled with the lag (lib/mirror/throughput.ts). */
+  throughput: ThroughputMeter
   lastLagSampleAt: number
   lagHistory: TopicPartitionMap<LagHistory>
   /** Spans of time when some partition's lag was not known (a lower bound or nothing), oldest first; `to` null while open. */
@@ -36,6 +39,7 @@ export function newEngineMirror(definition: MirrorDefinition, now: number): Engi
     missingTopicSyncs: new Map(),
     mirroredRecords: 0,
     mirroredBytes: 0,
+    throughput: new ThroughputMeter(),
     lastLagSampleAt: 0,
     lagHistory: new TopicPartitionMap(),
     lagUnknown: [],
