@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { MirrorPartitionState, type MirrorPartition } from '@/lib/api/mirrors'
 import { partitionKey, type RowChange } from '@/lib/ui/partition-table'
 import type { TopicLagSample } from '@/lib/ui/lag-series'
+import type { PartitionPreview } from '@/lib/ui/partition-preview'
 
 /**
  * The live partitions of one mirror, for a table of up to 10,000 rows: a map patched in place by `lag`
@@ -49,15 +50,7 @@ export interface StoreChange {
 type Listener = (change: StoreChange) => void
 type LagListener = (at: number, sample: TopicLagSample) => void
 
-/**
- * The first screen of the table as the server page read it (server/pages/mirror-first-rows.ts), shown until
- * the whole list arrives: its rows in the table's default order, and the mirror's totals for the counts.
- */
-export interface PartitionPreview {
-  readonly partitions: readonly MirrorPartition[]
-  readonly total: number
-  readonly partitionsByState: Readonly<Partial<Record<MirrorPartitionState, number>>>
-}
+export type { PartitionPreview } from '@/lib/ui/partition-preview'
 
 export class MirrorPartitionStore {
   private rows = new Map<string, MirrorPartition>()

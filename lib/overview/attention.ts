@@ -12,7 +12,7 @@
  * A partition gets one item, for its worst finding. Items are ordered by finding, then within a finding by
  * what makes it worse: failed longest first, growing lag by time lag then offset lag, stale and paused longest first.
  *
- * Pure: the server feeds it partition snapshots and lag points (server/overview/attention.ts).
+ * Pure: the server feeds it partition snapshots and lag points (server/api/attention.ts).
  */
 import type { FailureCode } from '../mirror/failure-code'
 import type { MirrorPartitionState } from '../mirror/states'

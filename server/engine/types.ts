@@ -7,7 +7,6 @@ import type { MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { StoppingStep } from '@/lib/mirror/stopping'
 import type { TruncationPlanEntry } from '@/lib/mirror/truncation'
-import type { PartitionChanges, SnapshotStaleness } from './state/partition-changes'
 
 /** Mirror-level settings (KIP-1279.md §7.3 keys), as stored with the mirror definition. */
 export interface ResolvedMirrorConfig {
@@ -217,5 +216,38 @@ export interface PartitionRuntime {
   readonly snapshot: Readonly<PartitionSnapshot> | null
   readonly snapshotStaleness: SnapshotStaleness
   /** Where this runtime's changes are published (the engine's EngineState.changes). */
-  readonly changes: PartitionChanges
+  readonly changes: PartitionChangePublisher
 }
+
+/** The fields of a runtime that change while the engine holds it (the key fields never do). */
+export type PartitionField =
+  | 'value'
+  | 'failureCode'
+  | 'fetching'
+  | 'retryAt'
+  | 'retryStateEpoch'
+  | 'awaitingConvergence'
+  | 'needsRestore'
+  | 'stateDurable'
+  | 'sourceHighWatermark'
+  | 'oldestUnmirroredTimestamp'
+  | 'lastFetchAt'
+  | 'destinationHighWatermark'
+  | 'destinationLogEndOffset'
+  | 'destinationLeaderEpoch'
+  | 'lastLagEvent'
+
+/** What a writer changes: new values of some fields, and a transition to append to the history. */
+export type PartitionChange = { -readonly [K in PartitionField]?: PartitionRuntime[K] } & {
+  /** Appended to `transitions` (the oldest dropped past MAX_TRANSITIONS_KEPT). */
+  transition?: PartitionTransitionRecord
+}
+
+/** How much of the last snapshot a change has made stale. */
+export type SnapshotStaleness = 'fresh' | 'lastFetchAt' | 'stale'
+
+/** Where a runtime's changes go: the engine's `PartitionChanges` (state/partition-changes.ts), which only `changePartition` calls. */
+export interface PartitionChangePublisher {
+  publish(runtime: PartitionRuntime, change: PartitionChange): void
+}
+
