@@ -19,6 +19,8 @@ import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
 import { startSplitBrainWatch } from './engine/failover/split-brain-watch'
 import { mirrorMetrics } from './engine/mirror-metrics'
+import { createVerifier } from './verification/verifier-wiring'
+import type { Verifier } from './verification/verifier'
 import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
 
@@ -39,6 +41,8 @@ export interface Runtime {
   readonly clusters: ClusterRegistry
   /** The KIP-1279 mirroring engine over the registry's clusters. */
   readonly engine: MirrorEngine
+  /** Byte-for-byte verifications of mirrors (one runs by itself after every failover). */
+  readonly verifier: Verifier
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
   /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
@@ -74,6 +78,7 @@ async function createRuntime(): Promise<Runtime> {
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
   const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -97,12 +102,14 @@ async function createRuntime(): Promise<Runtime> {
     auth,
     clusters,
     engine,
+    verifier,
     metrics,
     demo,
     close() {
       closing ??= (async () => {
         await demo?.close()
         events.close()
+        await verifier.close()
         await engine.close()
         await clusters.close()
         await audit.close()

@@ -47,6 +47,7 @@ import {
   TruncationPlanResponse,
 } from './mirrors'
 import { OperationReport } from './operation-report'
+import { verificationEndpoints } from './rehearsal-endpoints'
 import { Operation, OperationList, OperationParams, OperationsQuery } from './operations'
 import {
   CreateProducerRequest,
@@ -863,6 +864,7 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(mirrorEndpoints),
   ...Object.values(demoEndpoints),
   ...Object.values(overviewEndpoints),
+  ...Object.values(verificationEndpoints),
 ]
 
 export function isMutation(endpoint: Pick<Endpoint, 'method'>): boolean {

@@ -15,6 +15,7 @@ import { EventHub } from './events'
 import { logger } from '../observability/logger'
 import { MetricsRegistry } from '../observability/metrics'
 import { reply, route } from './route'
+import { createVerifier } from '../verification/verifier-wiring'
 
 const tokens = { operator: 'route-op', viewer: 'route-view' }
 const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promise<Runtime> }
@@ -28,6 +29,7 @@ beforeAll(async () => {
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
   const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
+  const verifier = await createVerifier({ clusters, engine, dataDir, log: logger, publish: (summary) => events.publish('verification', summary) })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION },
@@ -37,9 +39,11 @@ beforeAll(async () => {
     auth: new Auth(tokens, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    verifier,
     metrics,
     demo: null,
     close: async () => {
+      await verifier.close()
       await engine.close()
       await clusters.close()
       await audit.close()

@@ -11,6 +11,7 @@ import { logger } from '@/server/observability/logger'
 import { MetricsRegistry } from '@/server/observability/metrics'
 import type { Runtime } from '@/server/runtime'
 import { DemoEnvironment, type DemoDependencies } from '@/server/demo/demo-environment'
+import { createVerifier } from '@/server/verification/verifier-wiring'
 
 export const TEST_TOKENS = { operator: 'demo-test-operator', viewer: 'demo-test-viewer' }
 
@@ -31,6 +32,7 @@ export async function openTestRuntime(
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
   const engine = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -54,12 +56,14 @@ export async function openTestRuntime(
     auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    verifier,
     metrics,
     demo,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
       await demo?.close()
       events.close()
+      await verifier.close()
       await engine.close()
       await clusters.close()
       await audit.close()
