@@ -38,6 +38,11 @@ function spanned<T extends ContentRecord>(records: readonly T[]): Array<Spanned<
 /** Control record types a client can write (a transaction's end): the others are the emulation's to record. */
 const CLIENT_WRITABLE_CONTROL = new Set(['COMMIT', 'ABORT'])
 
+/** Two transaction markers: each broker stamps its own with the time it wrote it, so only the type counts. */
+function controlPair(source: ContentRecord, destination: ContentRecord): boolean {
+  return source.type !== 'DATA' && destination.type !== 'DATA'
+}
+
 function where(record: DestinationContentRecord): string {
   return record.destinationOffset === record.offset ? `offset ${record.offset}` : `offset ${record.offset} (destination offset ${record.destinationOffset})`
 }
@@ -72,7 +77,11 @@ export function compareContentStep(input: {
   }
   for (const pair of step.pairs) {
     if (pair.kind === 'both') {
-      const difference = describeRecordDifference(pair.source.record, pair.destination.record)
+      const difference = controlPair(pair.source.record, pair.destination.record)
+        ? pair.source.record.type === pair.destination.record.type
+          ? null
+          : `type: source ${pair.source.record.type} / destination ${pair.destination.record.type}`
+        : describeRecordDifference(pair.source.record, pair.destination.record)
       if (difference !== null) mismatches.push({ offset: pair.source.first, kind: 'content', detail: `record at ${where(pair.destination.record)} differs: ${difference}` })
     } else if (pair.kind === 'sourceOnly') {
       const record = pair.source.record

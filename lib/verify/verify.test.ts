@@ -137,6 +137,14 @@ describe('content mode', () => {
     expect(result.mismatches).toEqual([{ offset: 1, kind: 'content', detail: 'record at offset 1 differs: headers: source none / destination h=null' }])
   })
 
+  it('compares transaction markers by type alone (each broker stamps its own time)', () => {
+    const withCommit = [...source, content(3, '', 'COMMIT')]
+    const destination = [...source.map((record) => atDestination(record)), atDestination({ ...content(3, '', 'COMMIT'), timestamp: 99 })]
+    expect(compareContentStep({ source: withCommit, destination, cursor: 0, to: 4 }).mismatches).toEqual([])
+    const aborted = [...source.map((record) => atDestination(record)), atDestination(content(3, '', 'ABORT'))]
+    expect(compareContentStep({ source: withCommit, destination: aborted, cursor: 0, to: 4 }).mismatches.map((m) => m.detail)).toEqual(['record at offset 3 differs: type: source COMMIT / destination ABORT'])
+  })
+
   it('leaves out what no client can write: a source PID reset, a destination marker that stands for nothing', () => {
     const withReset = [...source, content(3, '', 'MIRROR_PID_RESET'), content(4, 'd')]
     const destination = [...source.map((record) => atDestination(record)), atDestination(content(4, '', 'ABORT'), 3), atDestination(content(4, 'd'), 4)]
