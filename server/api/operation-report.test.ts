@@ -45,7 +45,7 @@ describe('failover gates, forcing and the report (the KIP worked example)', () =
     const operation = api.operation(accepted.operation)
     expect(operation).toMatchObject({ status: 'succeeded', requestedBy: { actor: 'session:abcd1234', role: 'operator' }, forcedGates: ['lag-threshold'] })
 
-    const report = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: { embedded: (name: string) => harness.cluster(name) } }, accepted.operation))
+    const report = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: { embedded: (name: string) => harness.cluster(name), ports: (name: string) => ({ host: harness.cluster(name) }) } }, accepted.operation))
     expect(report.confirmation.confirmedBy).toBe('session:abcd1234')
     expect(report.confirmation.forcedGates.map((gate) => gate.name)).toEqual(['lag-threshold'])
     expect(report.partitions).toEqual([

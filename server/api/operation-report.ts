@@ -1,8 +1,10 @@
 import 'server-only'
 import type { OperationReport } from '@/lib/api/operation-report'
 import { buildOperationReport, type PartitionOutcome } from '@/lib/failover/report'
+import { failoverReportMarkdown } from '@/lib/failover/report-markdown'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import { toOperation } from './mirror-api'
+import { reportContext, type ReportContextSources } from './report-context'
 import type { MirrorEngine } from '../engine/engine'
 
 /** Destination partitions read at once while building a report (each read is a few records). */
@@ -13,7 +15,7 @@ const READ_CONCURRENCY = 64
  * from the destination log at and after its last mirror position: what the stop wrote, not what the
  * plan predicted. A partition whose log cannot be read (its cluster is gone) is reported without markers.
  */
-export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pick<ClusterRegistry, 'embedded'> }, id: string, now = Date.now()): Promise<OperationReport> {
+export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pick<ClusterRegistry, 'embedded'> } & ReportContextSources, id: string, now = Date.now()): Promise<OperationReport> {
   const { engine } = runtime
   const operation = engine.getOperation(id)
   const apiOperation = { ...toOperation(operation), plan: operation.plan }
@@ -50,7 +52,7 @@ export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pic
         lastMirrorPosition: position,
         destinationLeaderEpoch: snapshot.destinationLeaderEpoch,
         records,
-        transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ to, at }) => ({ to, at })),
+        transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ from, to, at, reason }) => ({ from, to, at, reason })),
       })
     }
   }
@@ -63,5 +65,21 @@ export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pic
     forcedGates: operation.forcedGates ?? [],
     outcomes,
     generatedAt: now,
+    ...(await reportContext(runtime, operation, definition)),
+  })
+}
+
+/**
+ * The report as asked: the JSON of the catalog, or the Markdown post-mortem as a download (the operation page's
+ * link saves it under a name that says what it is).
+ */
+export function reportResponse(report: OperationReport, format: 'json' | 'md'): OperationReport | Response {
+  if (format === 'json') return report
+  return new Response(failoverReportMarkdown(report), {
+    headers: {
+      'Content-Type': 'text/markdown; charset=utf-8',
+      'Content-Disposition': `attachment; filename="failover-report-${report.operation.id}.md"`,
+      'Cache-Control': 'no-store',
+    },
   })
 }

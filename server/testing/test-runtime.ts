@@ -90,5 +90,7 @@ export async function callRoute(
   })
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) })
   const text = await response.text()
-  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown), headers: response.headers }
+  // A document (a Markdown report) comes back as its text; every API answer else is JSON.
+  const json = (response.headers.get('content-type') ?? 'application/json').startsWith('application/json')
+  return { status: response.status, body: text === '' ? null : json ? (JSON.parse(text) as unknown) : text, headers: response.headers }
 }
