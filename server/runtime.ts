@@ -18,7 +18,7 @@ import { OperationEventPayloads } from './http/events-operation-delta'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
-import { startSplitBrainWatch } from './engine/failover/split-brain-watch'
+import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
 import type { Logger } from './observability/logger'
 import type { MetricFamily } from './observability/metrics'
 
@@ -39,6 +39,8 @@ export interface Runtime {
   readonly clusters: ClusterRegistry
   /** The KIP-1279 mirroring engine over the registry's clusters. */
   readonly engine: MirrorEngine
+  /** The split-brain guard over the engine's failed-over mirrors (the API's `splitBrain` field). */
+  readonly splitBrain: SplitBrainWatch
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
   /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
@@ -72,7 +74,7 @@ async function createRuntime(): Promise<Runtime> {
   ])
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
-  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -96,11 +98,13 @@ async function createRuntime(): Promise<Runtime> {
     auth,
     clusters,
     engine,
+    splitBrain,
     metrics,
     demo,
     close() {
       closing ??= (async () => {
         await demo?.close()
+        splitBrain.stop()
         events.close()
         await engine.close()
         await clusters.close()
@@ -143,7 +147,8 @@ const FETCH_MAX_WAIT_MS = 500
 /**
  * Builds the engine over the registry's clusters and connects it to the rest of the server: every
  * cluster answers mirror lookups from the engine, engine events go to the SSE hub, mirror metrics to
- * the metrics registry. Called once, from the composition root.
+ * the metrics registry; and starts the split-brain guard over it, reading old sources through their
+ * ports (embedded or Kafka). Called once, from the composition root.
  */
 export async function createEngine(deps: {
   clusters: ClusterRegistry
@@ -153,7 +158,7 @@ export async function createEngine(deps: {
   dataDir: string
   /** The links between clusters, when they can be cut (the demo's fault injection); without, always up. */
   links?: ClusterLinks
-}): Promise<MirrorEngine> {
+}): Promise<{ engine: MirrorEngine; splitBrain: SplitBrainWatch }> {
   const { clusters, events, metrics, log, links } = deps
   // Clusters that mirror from `source`: their fetchers cross the link a cut at either end breaks.
   const destinationsOf = (source: string) =>
@@ -201,14 +206,16 @@ export async function createEngine(deps: {
   const splitBrain = startSplitBrainWatch(engine, {
     source: (name) => {
       try {
-        return clusters.embedded(name)
+        return clusters.ports(name).source
       } catch {
+        // Not there (removed) or not open: the watch shows the old source unreachable.
         return undefined
       }
     },
+    log: (message, fields) => log.warn(message, fields),
   })
   metrics.register('split-brain', () => splitBrain.metrics())
-  return engine
+  return { engine, splitBrain }
 }
 
 function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {

@@ -29,7 +29,7 @@ export async function openTestRuntime(
   const clusters = await ClusterRegistry.open({ dataDir, log })
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
-  const engine = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -53,11 +53,13 @@ export async function openTestRuntime(
     auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    splitBrain,
     metrics,
     demo,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
       await demo?.close()
+      splitBrain.stop()
       events.close()
       await engine.close()
       await clusters.close()
