@@ -26,7 +26,18 @@ export type PartitionEvent = z.infer<typeof PartitionEvent>
 export const LagEvent = z.object({
   mirror: z.string(),
   at: z.number(),
-  partitions: z.array(z.object({ topic: z.string(), partition: z.number().int(), offsetLag: z.number().nullable(), timeLagMs: z.number().nullable() })),
+  partitions: z.array(
+    z.object({
+      topic: z.string(),
+      partition: z.number().int(),
+      offsetLag: z.number().nullable(),
+      timeLagMs: z.number().nullable(),
+      // Present on lower bounds only: an entry without them is current as of the event.
+      lagKnown: z.literal(false).optional(),
+      lagAsOf: z.number().nullable().optional(),
+      timeLagFrom: z.number().nullable().optional(),
+    }),
+  ),
 })
 export type LagEvent = z.infer<typeof LagEvent>
 
@@ -157,15 +168,19 @@ export class MirrorPartitionStore {
 
   private patchLag(event: LagEvent): boolean {
     let changed = false
-    for (const { topic, partition, offsetLag, timeLagMs } of event.partitions) {
+    for (const entry of event.partitions) {
+      const { topic, partition, offsetLag, timeLagMs } = entry
       const key = partitionKey(topic, partition)
       const row = this.rows.get(key)
       if (row === undefined) {
         if (this.loaded) this.unknownSeen = true
         continue
       }
-      if (row.offsetLag === offsetLag && row.timeLagMs === timeLagMs) continue
-      this.rows.set(key, { ...row, offsetLag, timeLagMs })
+      const lagKnown = entry.lagKnown ?? true
+      const lagAsOf = lagKnown ? event.at : (entry.lagAsOf ?? null)
+      const timeLagFrom = lagKnown ? null : (entry.timeLagFrom ?? null)
+      if (row.offsetLag === offsetLag && row.timeLagMs === timeLagMs && (row.lagKnown ?? true) === lagKnown && (row.timeLagFrom ?? null) === timeLagFrom) continue
+      this.rows.set(key, { ...row, offsetLag, timeLagMs, lagKnown, lagAsOf, timeLagFrom })
       changed = true
     }
     return changed

@@ -23,16 +23,17 @@ import { driveOperation } from './operations/operation-drive'
 import { OperationStore } from './operations/operation-store'
 import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
 import { lookUpLastMirrorPosition } from './preparing/last-mirror-position'
-import { hostedMirrors, lagSeries, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
+import { hostedMirrors, lagSeries, lagUnknownSpans, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
 import { mirrorStateVersion } from './commands/state-version'
 import { partitionSnapshots } from './queries/partition-snapshots'
+import { mirrorFigures, type EngineMirrorFigures, type PartitionFigures } from './queries/mirror-figures'
 import { runDueWakeUps } from './runner/wake-ups'
 import { dispatchAll } from './runner/dispatch-all'
 import { PartitionRunner, type RunnerEnvironment } from './runner/partition-runner'
 import { transitionContext } from './runner/transition-context'
 import { EngineState } from './state/engine-state'
 import type { PublishedPartitionChange } from './state/partition-changes'
-import type { EngineMirror } from './state/engine-mirror'
+import { countSyncError, type EngineMirror, type SyncErrorKind } from './state/engine-mirror'
 import { replayMirrorState } from './state/replay'
 import { syncMirror } from './syncs/topic-sync'
 import type { EngineEvent, ResolvedMirrorConfig, MirrorDefinition, FailoverOperation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
@@ -260,6 +261,7 @@ export class MirrorEngine {
       await work()
     } catch (error) {
       this.ctx.log('tick step failed', { mirror: mirror.definition.name, step, error: errorMessage(error) })
+      if (step === 'sync') countSyncError(mirror, 'other')
     }
   }
 
@@ -399,9 +401,31 @@ export class MirrorEngine {
     return lagSeries(this.state.require(mirrorName), query)
   }
 
+  /** The spans of time when some partition's lag was not known (the chart hatches them), within [from, to]. */
+  lagUnknownSpans(mirrorName: string, from: number, to: number = this.ctx.now()) {
+    return lagUnknownSpans(this.state.require(mirrorName), from, to)
+  }
+
   mirrorSummary(name: string) {
     const mirror = this.state.require(name)
-    return { ...mirrorSummary(mirror, this.ctx.now()), ...this.ctx.throttles.status(mirror.definition, this.ctx.now()) }
+    const now = this.ctx.now()
+    const throttle = this.ctx.throttles.status(mirror.definition, now)
+    return { ...mirrorSummary(mirror, now), ...throttle, throughput: { ...mirror.throughput.figures(now, throttle.throttledRate), asOf: now } }
+  }
+
+  /** Records and bytes per second, a point a second, over the last five minutes (the mirror page's throughput chart). */
+  throughputHistory(name: string, from?: number) {
+    return this.state.require(name).throughput.history(from)
+  }
+
+  /** The numbers the metrics and the alert rules read of a mirror (queries/mirror-figures.ts); `perPartition` collects the MIRRORING partitions' own. */
+  mirrorFigures(name: string, perPartition?: PartitionFigures[]): EngineMirrorFigures {
+    return mirrorFigures(this.state.require(name), this.ctx.now(), perPartition)
+  }
+
+  /** Failed periodic syncs of a mirror since the server started, by kind. */
+  syncErrors(name: string): ReadonlyMap<SyncErrorKind, number> {
+    return this.state.require(name).syncErrors
   }
 
   /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */

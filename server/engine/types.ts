@@ -56,6 +56,16 @@ export interface PartitionSnapshot {
   offsetLag: number | null
   timeLagMs: number | null
   lastFetchAt: number | null
+  /** The figures are current (true) or lower bounds of a silent source (false): lib/mirror/partition-lag.ts. */
+  lagKnown: boolean
+  /** When the source was last read: what the lag figures stand for. */
+  lagAsOf: number | null
+  /** While lagKnown is false: the time lag is now − timeLagFrom, growing. */
+  timeLagFrom: number | null
+  /** Why it is FAILED, as a code (lib/mirror/failure-code.ts); null otherwise or when not known. */
+  failureCode: FailureCode | null
+  /** When the engine retries a FAILED partition next; null when no retry is scheduled. */
+  nextRetryAt: number | null
   destinationLeaderEpoch: number
   lastMirrorPosition: { epoch: number; offset: number } | null
   lastTruncation: { offset: number; removedRecords: number; at: number; reason: string } | null
@@ -130,13 +140,20 @@ export type EngineEvent =
       type: 'lag'
       mirror: string
       at: number
-      /** MIRRORING partitions with a known source high watermark, which the figures below cover. */
+      /** Partitions with lag figures (exact or lower bounds), which the figures below cover. */
       sampledPartitions: number
       maxOffsetLag: number
       totalOffsetLag: number
       maxTimeLagMs: number
-      /** Partitions whose lag changed since the previous lag event (all of them in a mirror's first). */
-      partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }>
+      /** false: some partition's source is silent and the figures are lower bounds (lib/mirror/partition-lag.ts). */
+      lagKnown: boolean
+      /** The oldest source reading the figures rest on. */
+      lagAsOf: number | null
+      /**
+       * Partitions whose lag changed since the previous lag event (all of them in a mirror's first). A lower bound
+       * carries `lagKnown: false`, its `lagAsOf` and `timeLagFrom`, and is sent again only when those move.
+       */
+      partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null; lagKnown?: false; lagAsOf?: number | null; timeLagFrom?: number | null }>
     }
   | { type: 'operation'; operation: FailoverOperation; change: OperationChange }
   | { type: 'mirror'; mirror: string; change: 'created' | 'deleted' | 'updated' }
@@ -187,8 +204,11 @@ export interface PartitionRuntime {
   readonly destinationHighWatermark: number
   readonly destinationLogEndOffset: number
   readonly destinationLeaderEpoch: number
-  /** [offsetLag, timeLagMs] as last sent in a lag event; null until sent or after leaving MIRRORING. */
-  readonly lastLagEvent: readonly [number, number | null] | null
+  /**
+   * [offsetLag, timeLagMs, timeLagFrom] as last sent in a lag event (timeLagMs null for a lower bound, timeLagFrom
+   * null for an exact figure); null until sent or once the partition has no lag (STOPPED...).
+   */
+  readonly lastLagEvent: readonly [number, number | null, number | null] | null
   readonly transitions: readonly PartitionTransitionRecord[]
   /**
    * The last snapshot handed out, frozen. Handed out again until a change makes it stale, so a response

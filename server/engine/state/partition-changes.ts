@@ -30,6 +30,9 @@ const SHOWN_FIELDS: ReadonlySet<PartitionField> = new Set<PartitionField>([
   'destinationHighWatermark',
   'destinationLogEndOffset',
   'destinationLeaderEpoch',
+  // A FAILED partition shows its reason and its next retry.
+  'failureCode',
+  'retryAt',
 ])
 
 /** Listeners of every partition change of one engine; each runtime publishes to the one it was created with. */
