@@ -1,7 +1,7 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { useId, useMemo, useReducer, type FormEvent } from 'react'
+import { useId, useMemo, useReducer } from 'react'
 import { useTopicsOf } from '@/components/data/use-cluster-admin'
 import { useClusters } from '@/components/data/use-clusters'
 import { useCreateMirror } from '@/components/data/use-mirror-admin'
@@ -20,7 +20,8 @@ import { mirrorDirection } from '@/lib/ui/mirror-direction'
 import { DEFAULT_TOPICS_EXCLUDE, previewTopics } from '@/lib/ui/topic-patterns'
 import { ConfigFields } from './config-fields'
 import { DirectionNote } from './direction-note'
-import { controlProps, Field, inputClass, monoInputClass, Refusal } from './form-controls'
+import { controlProps, Field, inputClass, monoInputClass } from './form-controls'
+import { ManageForm } from './manage-form'
 import { PlanTable } from './plan-table'
 import { useFormIssues } from './use-form-issues'
 
@@ -59,8 +60,7 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
   })
   const direction = draft.source !== '' && draft.destination !== '' ? mirrorDirection(mirrors.data?.mirrors ?? [], draft.source, draft.destination) : null
 
-  const previewPlan = (event: FormEvent) => {
-    event.preventDefault()
+  const previewPlan = () => {
     if (mutation.isPending || !form.check()) return
     const asked = requestKeyOf(draft)
     mutation.mutate(
@@ -101,7 +101,21 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
 
   return (
     <div className="space-y-6">
-      <form onSubmit={previewPlan} noValidate aria-label="Create a mirror" className="space-y-6">
+      <ManageForm
+        label="Create a mirror"
+        onSubmit={previewPlan}
+        className="space-y-6"
+        actionsAt="start"
+        actions={
+          <>
+            <button type="submit" disabled={mutation.isPending} className={buttonClass(currentPlan === null ? 'primary' : 'secondary')}>
+              {mutation.isPending && currentPlan === null ? 'Planning…' : currentPlan === null ? 'Preview the plan (dry run)' : 'Preview again'}
+            </button>
+            <span className="text-xs text-slate-600 dark:text-slate-400">Nothing is created until you confirm the plan.</span>
+          </>
+        }
+        refusal={mutation.isError ? { error: mutation.error, title: currentPlan === null ? 'The dry run was refused' : 'Creating the mirror was refused' } : null}
+      >
         <StepPanel steps={CREATE_MIRROR_WIZARD} step="clusters" id="mirror-clusters">
           <div className="grid gap-4 sm:grid-cols-3">
             <Field id={`${id}-name`} label="Mirror name" hint="Letters, digits, “.”, “_” and “-”." issue={form.issue('name')}>
@@ -202,15 +216,7 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
             </div>
           </details>
         </StepPanel>
-
-        <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" disabled={mutation.isPending} className={buttonClass(currentPlan === null ? 'primary' : 'secondary')}>
-            {mutation.isPending && currentPlan === null ? 'Planning…' : currentPlan === null ? 'Preview the plan (dry run)' : 'Preview again'}
-          </button>
-          <span className="text-xs text-slate-600 dark:text-slate-400">Nothing is created until you confirm the plan.</span>
-        </div>
-        {mutation.isError && <Refusal error={mutation.error} title={currentPlan === null ? 'The dry run was refused' : 'Creating the mirror was refused'} />}
-      </form>
+      </ManageForm>
 
       {currentPlan !== null && (
         <StepPanel steps={CREATE_MIRROR_WIZARD} step="plan" id="mirror-plan">
