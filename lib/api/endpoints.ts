@@ -1,5 +1,6 @@
 // Over 400 lines on purpose: the endpoint catalog is one table (every path, method, schema, status and audit entry), read top to bottom by the route check, the OpenAPI document and the docs.
 import { z } from 'zod'
+import { alertEndpoints } from './alert-endpoints'
 import { AttentionQuery, AttentionResponse } from './attention'
 import { AuditList, AuditQuery } from './audit'
 import { Cluster, ClusterList, ClusterParams, CreateClusterRequest } from './clusters'
@@ -863,6 +864,7 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(mirrorEndpoints),
   ...Object.values(demoEndpoints),
   ...Object.values(overviewEndpoints),
+  ...Object.values(alertEndpoints),
 ]
 
 export function isMutation(endpoint: Pick<Endpoint, 'method'>): boolean {

@@ -1,8 +1,10 @@
 import 'server-only'
+import { redactUrlsIn } from '@/lib/alerts/receiver-url'
 
 /**
  * What an audit entry keeps of a request: enough to see what was asked, never a secret, never megabytes.
- * Secrets are recognised by field name (tokens, passwords, SASL and TLS settings) wherever they are nested.
+ * Secrets are recognised by field name (tokens, passwords, SASL and TLS settings) wherever they are nested,
+ * and URLs anywhere keep only where they point (an alert receiver's URL holds its credentials and path token).
  */
 const SECRET_FIELD = /token|password|passwd|secret|authorization|cookie|credential|sasl|^ssl$|^ca$|private|apikey|api_key/i
 const MAX_STRING = 256
@@ -14,7 +16,10 @@ export const REDACTED = '[redacted]'
 
 export function summarizeRequest(value: unknown, depth = 0): unknown {
   if (value === null || typeof value === 'boolean' || typeof value === 'number') return value
-  if (typeof value === 'string') return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…(${value.length} chars)` : value
+  if (typeof value === 'string') {
+    const text = value.includes('://') ? redactUrlsIn(value) : value
+    return text.length > MAX_STRING ? `${text.slice(0, MAX_STRING)}…(${text.length} chars)` : text
+  }
   if (depth >= MAX_DEPTH) return '[…]'
   if (Array.isArray(value)) {
     const items = value.slice(0, MAX_ITEMS).map((item) => summarizeRequest(item, depth + 1))

@@ -7,7 +7,7 @@ import { EMPTY, type Endpoint } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine } from '@/server/runtime'
+import { createEngine, startAlerting } from '@/server/runtime'
 import type { Runtime } from '@/server/runtime'
 import { Auth, SessionStore } from './auth'
 import { EventHub } from './events'
@@ -27,6 +27,7 @@ beforeAll(async () => {
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
   const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
+  const alerts = await startAlerting({ engine, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens },
@@ -37,8 +38,10 @@ beforeAll(async () => {
     clusters,
     engine,
     metrics,
+    alerts,
     demo: null,
     close: async () => {
+      await alerts.close()
       await engine.close()
       await clusters.close()
       await audit.close()

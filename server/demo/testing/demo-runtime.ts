@@ -3,7 +3,7 @@ import path from 'node:path'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterLinks } from '@/server/cluster/links'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine } from '@/server/runtime'
+import { createEngine, startAlerting } from '@/server/runtime'
 import { Auth, SessionStore } from '@/server/http/auth'
 import { EventHub } from '@/server/http/events'
 import { logger } from '@/server/observability/logger'
@@ -30,6 +30,7 @@ export async function openTestRuntime(
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
   const engine = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const alerts = await startAlerting({ engine, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -54,9 +55,11 @@ export async function openTestRuntime(
     clusters,
     engine,
     metrics,
+    alerts,
     demo,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
+      await alerts.close()
       await demo?.close()
       events.close()
       await engine.close()
