@@ -54,7 +54,7 @@ export function FiringAlerts({ alerts }: { alerts: readonly Alert[] }) {
               </span>
               {alert.silenced && (
                 <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200" title="A silence of this mirror holds its deliveries">
-                  <span aria-hidden>🔕 </span>silenced
+                  silenced
                 </span>
               )}
             </div>

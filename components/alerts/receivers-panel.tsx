@@ -71,11 +71,11 @@ function AddReceiverForm() {
   }
   return (
     <form onSubmit={submit} aria-label="Add a receiver" className="space-y-3 border-t border-slate-100 pt-4 dark:border-slate-800">
-      <div className="grid gap-3 sm:grid-cols-[minmax(0,10rem)_minmax(0,1fr)_minmax(0,12rem)]">
+      <div className="grid gap-3 sm:grid-cols-2">
         <Field id="receiver-name" label="Name">
           <input id="receiver-name" className={inputClass} value={name} onChange={(event) => setName(event.target.value)} required autoComplete="off" />
         </Field>
-        <Field id="receiver-url" label="URL" hint="http or https. Kept secret: shown with credentials and path tokens hidden.">
+        <Field id="receiver-url" label="URL" className="sm:col-span-2 sm:row-start-2" hint="http or https. Kept secret: shown with its credentials and path tokens hidden.">
           <input id="receiver-url" aria-describedby="receiver-url-hint" className={monoInputClass} value={url} onChange={(event) => setUrl(event.target.value)} required placeholder="https://hooks.example.com/…" autoComplete="off" />
         </Field>
         <Field id="receiver-format" label="Format">

@@ -87,10 +87,10 @@ export function SilencesPanel() {
             {list.map((silence) => (
               <li key={silence.id} className="flex flex-wrap items-start gap-x-3 gap-y-1 py-2.5 first:pt-0 last:pb-0" aria-label={`Silence of ${silence.mirror}`}>
                 <div className="min-w-0 flex-1">
+                  <p className="text-sm font-semibold break-all">{silence.mirror}</p>
                   <p className="text-sm">
-                    <span aria-hidden>🔕 </span>
-                    <span className="font-semibold">{silence.mirror}</span> until <time dateTime={new Date(silence.until).toISOString()}>{dateTime(silence.until)}</time>
-                    {now !== 0 && <span className="text-slate-600 dark:text-slate-400"> ({formatDuration(silence.until - now)} left)</span>}
+                    until <time dateTime={new Date(silence.until).toISOString()}>{dateTime(silence.until)}</time>
+                    {now !== 0 && <span className="text-slate-600 dark:text-slate-400"> · {formatDuration(silence.until - now)} left</span>}
                   </p>
                   <p className="text-xs break-words text-slate-600 dark:text-slate-400">
                     “{silence.comment}” · by {silence.createdBy}

@@ -48,7 +48,7 @@ export const ReceiverUrl = z
   .max(2000)
   .superRefine((text, context) => {
     const checked = checkReceiverUrl(text)
-    if (!checked.ok) context.addIssue({ code: 'custom', message: `url ${checked.reason}` })
+    if (!checked.ok) context.addIssue({ code: 'custom', message: checked.reason })
   })
 
 export const CreateReceiverRequest = z.object({
