@@ -19,6 +19,8 @@ import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
 import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
 import { mirrorMetrics } from './engine/mirror-metrics'
+import { mirrorAlertFigures } from './engine/mirror-alert-figures'
+import { AlertService } from './alerts/alert-service'
 import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
 
@@ -43,6 +45,8 @@ export interface Runtime {
   readonly splitBrain: SplitBrainWatch
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
+  /** Built-in alerting: the rules evaluated over the engine's figures, receivers, silences (server/alerts/). */
+  readonly alerts: AlertService
   /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
   readonly demo: DemoEnvironment | null
   close(): Promise<void>
@@ -76,6 +80,7 @@ async function createRuntime(): Promise<Runtime> {
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -101,9 +106,11 @@ async function createRuntime(): Promise<Runtime> {
     engine,
     splitBrain,
     metrics,
+    alerts,
     demo,
     close() {
       closing ??= (async () => {
+        await alerts.close()
         await demo?.close()
         splitBrain.stop()
         events.close()
@@ -222,6 +229,21 @@ export async function createEngine(deps: {
   })
   metrics.register('split-brain', () => splitBrain.metrics())
   return { engine, splitBrain }
+}
+
+/** The built-in alerting over the engine, started: its `alert` events go to the SSE hub. */
+export async function startAlerting(deps: { engine: MirrorEngine; splitBrain: SplitBrainWatch; events: EventHub; dataDir: string; url: string; log: Logger }): Promise<AlertService> {
+  const { engine } = deps
+  const alerts = await AlertService.open({
+    dataDir: deps.dataDir,
+    figures: () => mirrorAlertFigures(engine, deps.splitBrain),
+    knownMirror: (name) => engine.listMirrors().some((mirror) => mirror.name === name),
+    publish: (alert) => deps.events.publish('alert', alert),
+    log: deps.log,
+    pageUrl: `${deps.url.replace(/\/+$/, '')}/alerts`,
+  })
+  alerts.start()
+  return alerts
 }
 
 /** Seconds: a fetch answers at once with data, or after the 500 ms wait when caught up; a slow source shows above. */

@@ -4,7 +4,7 @@ import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterLinks } from '@/server/cluster/links'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine } from '@/server/runtime'
+import { createEngine, startAlerting } from '@/server/runtime'
 import { Auth, SessionStore } from '@/server/http/auth'
 import { EventHub } from '@/server/http/events'
 import { logger } from '@/server/observability/logger'
@@ -31,6 +31,7 @@ export async function openTestRuntime(
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -56,9 +57,11 @@ export async function openTestRuntime(
     engine,
     splitBrain,
     metrics,
+    alerts,
     demo,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
+      await alerts.close()
       await demo?.close()
       splitBrain.stop()
       events.close()
