@@ -15,6 +15,7 @@ import { TLSSocket } from 'node:tls'
 import zlib from 'node:zlib'
 import compression from 'compression'
 import { CLIENT_ADDRESS_HEADER } from './http/client-address'
+import { connectionLimitsFrom, limitConnections, serverOptions } from './http/connection-limits'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
 /**
@@ -27,6 +28,22 @@ function releaseCompressionStream(response: http.ServerResponse): void {
   const stream = response.on('drain', noop) as unknown
   response.off('drain', noop)
   if (stream !== response && stream instanceof Duplex) stream.destroy()
+}
+
+/** Refused connections, logged at most once a minute with how many there were: a flood must not flood the log too. */
+function refusalLogger(): (reason: 'total' | 'address', address: string) => void {
+  let refused = 0
+  let loggedAt = 0
+  return (reason, address) => {
+    refused += 1
+    const now = Date.now()
+    if (now - loggedAt < 60_000) return
+    // The logger's line format (server/observability/logger.ts), which main.ts cannot import (server-only).
+    const line = { level: 'warn', at: new Date(now).toISOString(), message: 'refused connections beyond the cap', module: 'http', refused, lastReason: reason, lastAddress: address }
+    process.stderr.write(`${JSON.stringify(line)}\n`)
+    loggedAt = now
+    refused = 0
+  }
 }
 
 function option(flag: string, long: string): string | undefined {
@@ -42,8 +59,11 @@ async function main(): Promise<void> {
   const port = Number(option('-p', '--port') ?? process.env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(port)}`)
 
+  const trustProxy = process.env.MIRRORBOARD_TRUST_PROXY === '1'
+  const limits = connectionLimitsFrom(process.env, trustProxy)
   const { default: next } = await import('next')
-  const server = http.createServer()
+  const server = http.createServer(serverOptions(limits))
+  limitConnections(server, limits, refusalLogger())
   const app = next({ dev: false, dir: path.resolve(__dirname, '..'), hostname, port, httpServer: server })
   const handle = app.getRequestHandler()
   await app.prepare()

@@ -166,6 +166,8 @@ export const systemEndpoints = {
     query: EventsQuery,
     status: 200,
     response: { kind: 'text', contentType: 'text/event-stream' },
+    // Open streams are capped per principal (429) and in total (503).
+    errors: ['TOO_MANY_REQUESTS', 'SERVER_BUSY'],
   }),
   audit: endpoint({
     operationId: 'listAuditEntries',
@@ -190,8 +192,8 @@ export const sessionEndpoints = {
     body: SessionRequest,
     status: 200,
     response: Session,
-    // A token that matches neither role.
-    errors: ['UNAUTHENTICATED'],
+    // A token that matches neither role; too many sign-ins or failed ones from one source (Retry-After).
+    errors: ['UNAUTHENTICATED', 'TOO_MANY_REQUESTS'],
   }),
   getSession: endpoint({
     operationId: 'getSession',
