@@ -7,7 +7,10 @@ import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import type { Role } from '@/lib/api/session'
 import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
+import type { MetricFamily } from '../observability/metrics'
 import type { Logger } from '../observability/logger'
+import { AuthThrottle, type ThrottleVerdict } from './auth-throttle'
+import { clientAddressOf } from './client-address'
 
 /**
  * Who is calling (API.md "Authentication and roles"). API clients send `Authorization: Bearer <token>`;
@@ -18,7 +21,11 @@ import type { Logger } from '../observability/logger'
 
 export const SESSION_COOKIE = 'mirrorboard_session'
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000
-const MAX_SESSIONS = 1000
+/**
+ * Sessions kept per role. A sign-in beyond it ends the oldest session of the same role, never another role's:
+ * 1,000 viewer sign-ins used to sign a live operator out.
+ */
+export const MAX_SESSIONS_PER_ROLE = 1000
 
 export interface Principal {
   role: Role
@@ -33,6 +40,8 @@ export type Authentication =
   | { status: 'anonymous' }
   | { status: 'authenticated'; principal: Principal }
   | { status: 'invalid'; message: string }
+  /** The source is backing off after too many wrong tokens (auth-throttle.ts): its token was not checked. */
+  | { status: 'throttled'; retryAfterMs: number }
 
 export interface Tokens {
   operator: string
@@ -155,11 +164,9 @@ export class SessionStore {
     const createdAt = this.now()
     const session: StoredSession = { idHash: sha256(id).toString('hex'), role, tokenFingerprint, createdAt, expiresAt: createdAt + SESSION_TTL_MS }
     this.pruneExpired()
-    while (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = this.sessions.keys().next()
-      if (oldest.done) break
-      this.sessions.delete(oldest.value)
-    }
+    // Oldest first: a Map keeps insertion order.
+    const sameRole = [...this.sessions.entries()].filter(([, stored]) => stored.role === role)
+    for (const [key] of sameRole.slice(0, Math.max(0, sameRole.length - MAX_SESSIONS_PER_ROLE + 1))) this.sessions.delete(key)
     this.sessions.set(session.idHash, session)
     await this.writer.save()
     return { id, expiresAt: session.expiresAt }
@@ -224,13 +231,31 @@ function isSecureRequest(request: Request): boolean {
   return (proto ?? new URL(request.url).protocol.replace(':', '')) === 'https'
 }
 
+function throttledError(verdict: Extract<ThrottleVerdict, { ok: false }>): ApiError {
+  const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))
+  const what = verdict.limit === 'sign-in' ? 'too many sign-ins from this address' : 'too many wrong tokens from this address'
+  return new ApiError('TOO_MANY_REQUESTS', `${what}; try again in ${seconds} s`, { details: { retryAfterSeconds: seconds } })
+}
+
+export interface AuthOptions {
+  throttle?: AuthThrottle
+  log?: Logger
+}
+
 export class Auth {
   private readonly digests: Array<{ role: Role; digest: Buffer; fingerprint: string }>
+  private readonly throttle: AuthThrottle
+  private readonly log: Logger | undefined
+  private readonly failures = { 'sign-in': 0, bearer: 0 }
+  private readonly refusals = { 'sign-in': 0, failures: 0 }
 
   constructor(
     tokens: Tokens,
     private readonly sessions: SessionStore,
+    options: AuthOptions = {},
   ) {
+    this.throttle = options.throttle ?? new AuthThrottle()
+    this.log = options.log
     this.digests = (['operator', 'viewer'] as const).map((role) => ({
       role,
       digest: sha256(tokens[role]),
@@ -246,14 +271,53 @@ export class Auth {
     return match
   }
 
+  /** A wrong token: counted, logged, and perhaps the start of the source's back-off. */
+  private failed(kind: 'sign-in' | 'bearer', source: string): void {
+    this.failures[kind] += 1
+    const backingOff = this.throttle.failure(source)
+    this.log?.warn(backingOff ? 'wrong token; the source backs off' : 'wrong token', { via: kind, source })
+  }
+
+  private refused(verdict: Extract<ThrottleVerdict, { ok: false }>): void {
+    this.refusals[verdict.limit] += 1
+  }
+
+  /** The auth families of GET /api/metrics. */
+  metricFamilies(): MetricFamily[] {
+    return [
+      {
+        name: 'mirrorboard_auth_failures_total',
+        help: 'Wrong tokens presented, by where (sign-in, bearer).',
+        type: 'counter',
+        samples: Object.entries(this.failures).map(([via, value]) => ({ labels: { via }, value })),
+      },
+      {
+        name: 'mirrorboard_auth_throttled_total',
+        help: 'Requests refused with 429 by a limit per source (sign-in rate, back-off after wrong tokens).',
+        type: 'counter',
+        samples: Object.entries(this.refusals).map(([limit, value]) => ({ labels: { limit }, value })),
+      },
+      { name: 'mirrorboard_sessions', help: 'Open sign-in sessions.', type: 'gauge', samples: [{ value: this.sessions.size }] },
+    ]
+  }
+
   /** A bearer token wins over a cookie; bad credentials are `invalid`, never silently anonymous. */
   authenticate(request: Request): Authentication {
     const authorization = request.headers.get('authorization')
     if (authorization !== null) {
       const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)
       if (!match?.[1]) return { status: 'invalid', message: 'the Authorization header must be "Bearer <token>"' }
+      const source = clientAddressOf(request)
+      const verdict = this.throttle.check(source)
+      if (!verdict.ok) {
+        this.refused(verdict)
+        return { status: 'throttled', retryAfterMs: verdict.retryAfterMs }
+      }
       const found = this.roleForToken(match[1])
-      if (found === null) return { status: 'invalid', message: 'the bearer token is not valid' }
+      if (found === null) {
+        this.failed('bearer', source)
+        return { status: 'invalid', message: 'the bearer token is not valid' }
+      }
       return { status: 'authenticated', principal: { role: found.role, actor: `token:${found.role}`, via: 'bearer', sessionExpiresAt: null } }
     }
     const sessionId = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
@@ -269,10 +333,24 @@ export class Auth {
     }
   }
 
-  /** Opens a session for a valid token; the cookie is httpOnly, SameSite=Strict, Secure over https. */
+  /**
+   * Opens a session for a valid token; the cookie is httpOnly, SameSite=Strict, Secure over https. The session
+   * the request presents, if any, ends: signing in again replaces it rather than piling sessions up.
+   */
   async login(token: string, request: Request): Promise<{ principal: Principal; setCookie: string }> {
+    const source = clientAddressOf(request)
+    const verdict = this.throttle.admitSignIn(source)
+    if (!verdict.ok) {
+      this.refused(verdict)
+      throw throttledError(verdict)
+    }
     const found = this.roleForToken(token)
-    if (found === null) throw new ApiError('UNAUTHENTICATED', 'the token is not valid')
+    if (found === null) {
+      this.failed('sign-in', source)
+      throw new ApiError('UNAUTHENTICATED', 'the token is not valid')
+    }
+    const presented = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
+    if (presented) await this.sessions.delete(presented)
     const session = await this.sessions.create(found.role, found.fingerprint)
     const maxAge = Math.floor(SESSION_TTL_MS / 1000)
     const secure = isSecureRequest(request) ? '; Secure' : ''
@@ -308,6 +386,7 @@ export function authorize(authentication: Authentication, required: AccessRole, 
   if (required === 'public') {
     return authentication.status === 'authenticated' ? authentication.principal : null
   }
+  if (authentication.status === 'throttled') throw throttledError({ ok: false, limit: 'failures', retryAfterMs: authentication.retryAfterMs })
   if (authentication.status === 'anonymous') throw new ApiError('UNAUTHENTICATED', 'credentials required: a bearer token or a session cookie')
   if (authentication.status === 'invalid') throw new ApiError('UNAUTHENTICATED', authentication.message)
   const { principal } = authentication
