@@ -16,6 +16,7 @@ import zlib from 'node:zlib'
 import compression from 'compression'
 import { CLIENT_ADDRESS_HEADER } from './http/client-address'
 import { connectionLimitsFrom, limitConnections, serverOptions } from './http/connection-limits'
+import { hasMalformedPath, NOT_FOUND_PAGE_PATH } from './http/request-path'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
 /**
@@ -83,6 +84,15 @@ async function main(): Promise<void> {
       response.writeHead(405, { Allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) })
       response.end(body)
       return
+    }
+    if (hasMalformedPath(request.url)) {
+      if (request.url?.startsWith('/api/')) {
+        const body = JSON.stringify({ error: { code: 'NOT_FOUND', message: 'the path has a malformed percent-encoding' } })
+        response.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
+        response.end(body)
+        return
+      }
+      request.url = NOT_FOUND_PAGE_PATH
     }
     // The demo's one-click sign-in trusts the socket's address only (server/demo/http.ts reads it): a client's
     // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
