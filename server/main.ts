@@ -56,6 +56,8 @@ function option(flag: string, long: string): string | undefined {
 async function main(): Promise<void> {
   // Before Next loads: the runtime reads it (response checks are off in production) and so does React.
   ;(process.env as Record<string, string>).NODE_ENV ??= 'production'
+  // Everything the server writes (tokens, sessions, the audit log, segments) is the owner's alone.
+  process.umask(0o077)
   const hostname = option('-H', '--hostname') ?? process.env.HOSTNAME ?? '0.0.0.0'
   const port = Number(option('-p', '--port') ?? process.env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(port)}`)

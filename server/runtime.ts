@@ -1,5 +1,4 @@
 import 'server-only'
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import packageJson from '@/package.json'
 import { AuditLog } from './audit/audit-log'
@@ -18,6 +17,7 @@ import { OperationEventPayloads } from './http/events-operation-delta'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
+import { ensurePrivateDirectory } from './util/private-directory'
 import { startSplitBrainWatch } from './engine/failover/split-brain-watch'
 import type { Logger } from './observability/logger'
 import type { MetricFamily } from './observability/metrics'
@@ -50,8 +50,8 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
 
 async function createRuntime(): Promise<Runtime> {
   const config = readRuntimeConfig()
-  await mkdir(config.dataDir, { recursive: true })
   const log = logger.child({ module: 'runtime' })
+  await ensurePrivateDirectory(config.dataDir, log)
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
     retention: config.auditRetention,
