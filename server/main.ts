@@ -77,6 +77,10 @@ async function main(): Promise<void> {
     const tls = isTlsRequest(request.headers['x-forwarded-proto'], request.socket instanceof TLSSocket)
     const headers = securityHeaders(nonce, tls)
     for (const [name, value] of Object.entries(headers)) if (value !== undefined) response.setHeader(name, value)
+    // next.config.ts's static policy (for `next start` alone) would replace this one, nonce and all: ours stays.
+    const setHeader = response.setHeader.bind(response)
+    response.setHeader = (name: string, value: number | string | readonly string[]) =>
+      name.toLowerCase() === 'content-security-policy' ? response : setHeader(name, value)
     // Next takes the script nonce from the request's policy; whatever a client sent in these is replaced.
     request.headers['content-security-policy'] = headers['Content-Security-Policy']
     request.headers[NONCE_REQUEST_HEADER] = nonce
