@@ -112,10 +112,15 @@ describe('Auth', () => {
     expect(readFileSync(path.join(dir, 'sessions.json'), 'utf8')).not.toContain(cookie.split('=')[1])
   })
 
-  it('marks the cookie Secure behind https', async () => {
+  it('marks the cookie Secure and names it __Host- behind https, and reads and clears it by that name', async () => {
     const { auth } = await authWith()
-    const { setCookie } = await auth.login(tokens.operator, request({ method: 'POST', headers: { 'x-forwarded-proto': 'https' } }))
-    expect(setCookie).toMatch(/; Secure$/)
+    const overTls = { 'x-forwarded-proto': 'https' }
+    const { setCookie } = await auth.login(tokens.operator, request({ method: 'POST', headers: overTls }))
+    expect(setCookie).toMatch(new RegExp(`^__Host-${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$`))
+    const cookie = setCookie.split(';')[0] ?? ''
+    expect(auth.authenticate(request({ headers: { cookie } }))).toMatchObject({ status: 'authenticated', principal: { role: 'operator' } })
+    expect(await auth.logout(request({ headers: { cookie, ...overTls } }))).toMatch(new RegExp(`^__Host-${SESSION_COOKIE}=; .*Max-Age=0; Secure$`))
+    expect(auth.authenticate(request({ headers: { cookie } })).status).toBe('invalid')
   })
 
   it('refuses a wrong token at sign-in', async () => {

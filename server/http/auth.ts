@@ -6,7 +6,7 @@ import { z } from 'zod'
 import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import type { Role } from '@/lib/api/session'
-import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
+import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { MetricFamily } from '../observability/metrics'
 import type { Logger } from '../observability/logger'
 import { AuthThrottle, type ThrottleVerdict } from './auth-throttle'
@@ -20,12 +20,13 @@ import { clientAddressOf } from './client-address'
  */
 
 export const SESSION_COOKIE = 'mirrorboard_session'
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000
 /**
- * Sessions kept per role. A sign-in beyond it ends the oldest session of the same role, never another role's:
- * 1,000 viewer sign-ins used to sign a live operator out.
+ * The session cookie's name over TLS. A browser keeps a `__Host-` cookie only when it is Secure, for Path=/
+ * and without Domain, so neither a plain-HTTP page nor a sibling subdomain can plant or overwrite it.
  */
-export const MAX_SESSIONS_PER_ROLE = 1000
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`
+import { SESSION_TTL_MS, type SessionStore } from './session-store'
+export { MAX_SESSIONS_PER_ROLE, SESSION_TTL_MS, SessionStore } from './session-store'
 
 export interface Principal {
   role: Role
@@ -103,93 +104,6 @@ export async function loadTokens(
   return tokens
 }
 
-interface StoredSession {
-  /** sha256 of the session id, hex. */
-  idHash: string
-  role: Role
-  tokenFingerprint: string
-  createdAt: number
-  expiresAt: number
-}
-
-const SessionsFile = z.object({
-  sessions: z.array(
-    z.object({
-      idHash: z.string().regex(/^[0-9a-f]{64}$/),
-      role: z.enum(['viewer', 'operator']),
-      tokenFingerprint: z.string(),
-      createdAt: z.number(),
-      expiresAt: z.number(),
-    }),
-  ),
-})
-
-/** Sessions by hashed id, kept in `<dataDir>/sessions.json` (mode 0600) so a restart does not sign anyone out. */
-export class SessionStore {
-  private readonly sessions = new Map<string, StoredSession>()
-  private readonly writer: SnapshotWriter
-
-  private constructor(
-    readonly file: string,
-    private readonly now: () => number,
-  ) {
-    this.writer = new SnapshotWriter(() =>
-      writeFileAtomic(this.file, `${JSON.stringify({ sessions: [...this.sessions.values()] })}\n`, 0o600),
-    )
-  }
-
-  static async open(dataDir: string, now: () => number = Date.now, log?: Logger): Promise<SessionStore> {
-    const store = new SessionStore(path.join(dataDir, 'sessions.json'), now)
-    const text = await readTextIfExists(store.file)
-    if (text !== undefined) {
-      let parsed: z.ZodSafeParseResult<z.infer<typeof SessionsFile>> | undefined
-      try {
-        parsed = SessionsFile.safeParse(JSON.parse(text))
-      } catch {
-        parsed = undefined
-      }
-      // Sessions are a convenience: an unreadable file signs everyone out instead of stopping the server.
-      if (parsed?.success) for (const session of parsed.data.sessions) store.sessions.set(session.idHash, session)
-      else log?.warn('ignoring an unreadable sessions file', { file: store.file })
-    }
-    return store
-  }
-
-  get size(): number {
-    return this.sessions.size
-  }
-
-  async create(role: Role, tokenFingerprint: string): Promise<{ id: string; expiresAt: number }> {
-    const id = randomBytes(32).toString('base64url')
-    const createdAt = this.now()
-    const session: StoredSession = { idHash: sha256(id).toString('hex'), role, tokenFingerprint, createdAt, expiresAt: createdAt + SESSION_TTL_MS }
-    this.pruneExpired()
-    // Oldest first: a Map keeps insertion order.
-    const sameRole = [...this.sessions.entries()].filter(([, stored]) => stored.role === role)
-    for (const [key] of sameRole.slice(0, Math.max(0, sameRole.length - MAX_SESSIONS_PER_ROLE + 1))) this.sessions.delete(key)
-    this.sessions.set(session.idHash, session)
-    await this.writer.save()
-    return { id, expiresAt: session.expiresAt }
-  }
-
-  find(id: string): StoredSession | null {
-    const session = this.sessions.get(sha256(id).toString('hex'))
-    if (session === undefined || session.expiresAt <= this.now()) return null
-    return session
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const deleted = this.sessions.delete(sha256(id).toString('hex'))
-    if (deleted) await this.writer.save()
-    return deleted
-  }
-
-  private pruneExpired(): void {
-    const now = this.now()
-    for (const [key, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(key)
-  }
-}
-
 export function parseCookies(header: string | null): Map<string, string> {
   const cookies = new Map<string, string>()
   if (header === null) return cookies
@@ -224,6 +138,12 @@ export function isSameOrigin(request: Request): boolean {
   const forwarded = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()
   const host = forwarded || request.headers.get('host') || new URL(request.url).host
   return originHost.toLowerCase() === host.toLowerCase()
+}
+
+/** The session id a request presents, under either name (the `__Host-` one first). */
+export function sessionIdOf(cookieHeader: string | null): string | undefined {
+  const cookies = parseCookies(cookieHeader)
+  return cookies.get(SECURE_SESSION_COOKIE) || cookies.get(SESSION_COOKIE) || undefined
 }
 
 function isSecureRequest(request: Request): boolean {
@@ -320,8 +240,8 @@ export class Auth {
       }
       return { status: 'authenticated', principal: { role: found.role, actor: `token:${found.role}`, via: 'bearer', sessionExpiresAt: null } }
     }
-    const sessionId = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
-    if (sessionId === undefined || sessionId === '') return { status: 'anonymous' }
+    const sessionId = sessionIdOf(request.headers.get('cookie'))
+    if (sessionId === undefined) return { status: 'anonymous' }
     const session = this.sessions.find(sessionId)
     const current = session && this.digests.find((entry) => entry.role === session.role)
     if (!session || current?.fingerprint !== session.tokenFingerprint) {
@@ -349,11 +269,11 @@ export class Auth {
       this.failed('sign-in', source)
       throw new ApiError('UNAUTHENTICATED', 'the token is not valid')
     }
-    const presented = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
+    const presented = sessionIdOf(request.headers.get('cookie'))
     if (presented) await this.sessions.delete(presented)
     const session = await this.sessions.create(found.role, found.fingerprint)
     const maxAge = Math.floor(SESSION_TTL_MS / 1000)
-    const secure = isSecureRequest(request) ? '; Secure' : ''
+    const secure = isSecureRequest(request)
     return {
       principal: {
         role: found.role,
@@ -361,16 +281,16 @@ export class Auth {
         via: 'cookie',
         sessionExpiresAt: session.expiresAt,
       },
-      setCookie: `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`,
+      setCookie: `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`,
     }
   }
 
   /** Ends the request's session, if any, and returns the header that clears the cookie. */
   async logout(request: Request): Promise<string> {
-    const sessionId = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
+    const sessionId = sessionIdOf(request.headers.get('cookie'))
     if (sessionId) await this.sessions.delete(sessionId)
-    const secure = isSecureRequest(request) ? '; Secure' : ''
-    return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}`
+    const secure = isSecureRequest(request)
+    return `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`
   }
 }
 

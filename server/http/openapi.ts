@@ -210,7 +210,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], info: { ver
       schemas,
       securitySchemes: {
         bearerToken: { type: 'http', scheme: 'bearer', description: 'MIRRORBOARD_OPERATOR_TOKEN or MIRRORBOARD_VIEWER_TOKEN' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'From POST /api/v1/session' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'From POST /api/v1/session; named __Host-mirrorboard_session over TLS' },
       },
     },
   }
