@@ -16,6 +16,7 @@ import zlib from 'node:zlib'
 import compression from 'compression'
 import { CLIENT_ADDRESS_HEADER } from './http/client-address'
 import { connectionLimitsFrom, limitConnections, serverOptions } from './http/connection-limits'
+import { applyProxyTrust } from './http/proxy-headers'
 import { hasMalformedPath, NOT_FOUND_PAGE_PATH } from './http/request-path'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
@@ -73,6 +74,10 @@ async function main(): Promise<void> {
 
   const compress = compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } } })
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    // Before anything reads them: X-Forwarded-* count only from a trusted proxy (MIRRORBOARD_TRUST_PROXY=1).
+    // Whether the request came through a proxy at all is taken first, for the demo's one-click sign-in below.
+    const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
+    const clientAddress = applyProxyTrust(request.headers, request.socket.remoteAddress ?? '', trustProxy)
     const nonce = newNonce()
     const tls = isTlsRequest(request.headers['x-forwarded-proto'], request.socket instanceof TLSSocket)
     const headers = securityHeaders(nonce, tls)
@@ -102,9 +107,8 @@ async function main(): Promise<void> {
     }
     // The demo's one-click sign-in trusts the socket's address only (server/demo/http.ts reads it): a client's
     // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
-    const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
     request.headers['x-mirrorboard-peer-address'] = proxied ? '' : (request.socket.remoteAddress ?? '')
-    request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? ''
+    request.headers[CLIENT_ADDRESS_HEADER] = clientAddress
     compress(request as Parameters<typeof compress>[0], response as Parameters<typeof compress>[1], () => {
       void handle(request, response)
     })

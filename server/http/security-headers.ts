@@ -50,10 +50,8 @@ export function contentSecurityPolicy(nonce: string | null): string {
 
 /**
  * Whether the browser reached us over TLS: a TLS socket, or a proxy in front that terminated TLS and says so
- * with `X-Forwarded-Proto: https` (first value, as auth.ts reads it for the cookie's Secure flag). The header
- * is trusted from anyone, on purpose: a browser ignores Strict-Transport-Security received over plain HTTP
- * (RFC 6797 §8.1), and a Secure cookie set on a spoofed plain request is never sent back, so a client that
- * lies only locks itself out; no setting is needed to run behind a proxy.
+ * with `X-Forwarded-Proto: https` (first value, as auth.ts reads it for the cookie's Secure flag). server/main.ts
+ * removes that header unless MIRRORBOARD_TRUST_PROXY=1 (proxy-headers.ts), so only a trusted proxy says it.
  */
 export function isTlsRequest(forwardedProto: string | string[] | undefined, encryptedSocket: boolean): boolean {
   if (encryptedSocket) return true
