@@ -62,6 +62,7 @@ async function createRuntime(): Promise<Runtime> {
   const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), { log: logger.child({ module: 'auth' }) })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
+    kafkaAllowedHosts: config.kafkaAllowedHosts,
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })

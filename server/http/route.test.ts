@@ -30,7 +30,7 @@ beforeAll(async () => {
   const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: 0,
     events,
     audit,
