@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync, chmodSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, chmodSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isApiError } from '@/lib/api/errors'
-import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies } from './auth'
+import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies, tokenStrengthBits } from './auth'
 import { logger } from '../observability/logger'
 
 let dir: string
@@ -77,6 +77,20 @@ describe('loadTokens', () => {
     chmodSync(file, 0o644)
     expect(await loadTokens(dir, {}, quiet)).toEqual(tokens)
     expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it('warns at start about tokens under 128 bits, never about generated ones (issue #41 item 6)', async () => {
+    const warnings: string[] = []
+    const log = { ...quiet, warn: (message: string) => warnings.push(message) }
+    await loadTokens(dir, { operator: 'op-secret-token', viewer: `mbv_${'A1b2'.repeat(8)}` }, log)
+    expect(warnings).toEqual([expect.stringMatching(/operator token is weak \(about \d+ bits, under 128\)/)])
+    warnings.length = 0
+    const generatedDir = path.join(dir, 'generated')
+    mkdirSync(generatedDir)
+    await loadTokens(generatedDir, {}, log)
+    expect(warnings).toEqual([])
+    expect(tokenStrengthBits('a'.repeat(27))).toBeLessThan(128)
+    expect(tokenStrengthBits(`mbo_${'x'.repeat(43)}`)).toBeGreaterThanOrEqual(128)
   })
 
   it('refuses equal operator and viewer tokens', async () => {

@@ -64,6 +64,19 @@ function fingerprint(token: string): string {
 }
 
 /**
+ * An estimate of a token's strength: its length times the bits of the alphabet its characters come from
+ * (lower case, upper case, digits, others). A generated token is 256 bits; 128 is the least the warning asks.
+ */
+export function tokenStrengthBits(token: string): number {
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/]
+  const sizes = [26, 26, 10, 33]
+  const alphabet = classes.reduce((total, pattern, index) => total + (pattern.test(token) ? (sizes[index] ?? 0) : 0), 0)
+  return Math.floor(token.length * Math.log2(Math.max(alphabet, 2)))
+}
+
+export const MIN_TOKEN_BITS = 128
+
+/**
  * Tokens from the environment, else from `<dataDir>/tokens.json`, else generated now, kept there (mode 0600)
  * and printed once so the person who started the server can sign in.
  */
@@ -91,6 +104,12 @@ export async function loadTokens(
     return generated[role]
   }
   const tokens: Tokens = { operator: pick('operator'), viewer: pick('viewer') }
+  for (const role of ['operator', 'viewer'] as const) {
+    const bits = tokenStrengthBits(tokens[role])
+    if (generated[role] === undefined && bits < MIN_TOKEN_BITS) {
+      log.warn(`the ${role} token is weak (about ${bits} bits, under ${MIN_TOKEN_BITS}): it can be guessed; use a long random one, or leave it unset to have one generated`, { role, bits })
+    }
+  }
   if (tokens.operator === tokens.viewer) {
     throw new Error('the operator and viewer tokens must differ (MIRRORBOARD_OPERATOR_TOKEN, MIRRORBOARD_VIEWER_TOKEN)')
   }
