@@ -14,11 +14,15 @@ import { Duplex } from 'node:stream'
 import { TLSSocket } from 'node:tls'
 import zlib from 'node:zlib'
 import compression from 'compression'
+import { randomUUID } from 'node:crypto'
 import { CLIENT_ADDRESS_HEADER } from './http/client-address'
 import { connectionLimitsFrom, limitConnections, serverOptions } from './http/connection-limits'
 import { applyProxyTrust } from './http/proxy-headers'
 import { hasMalformedPath, NOT_FOUND_PAGE_PATH } from './http/request-path'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
+
+/** A proxy's request id is kept when it looks like one; otherwise each request gets its own. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
 /**
  * A client that goes away mid-response (an SSE viewer closing its tab) leaves the middleware's zlib stream
@@ -74,6 +78,11 @@ async function main(): Promise<void> {
 
   const compress = compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } } })
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    // Every log line written while serving the request carries it (route() reads it), and the answer names it.
+    const incoming = request.headers['x-request-id']
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    request.headers['x-request-id'] = requestId
+    response.setHeader('X-Request-Id', requestId)
     // Before anything reads them: X-Forwarded-* count only from a trusted proxy (MIRRORBOARD_TRUST_PROXY=1).
     // Whether the request came through a proxy at all is taken first, for the demo's one-click sign-in below.
     const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
@@ -105,7 +114,7 @@ async function main(): Promise<void> {
       }
       request.url = NOT_FOUND_PAGE_PATH
     }
-    // The demo's one-click sign-in trusts the socket's address only (server/demo/http.ts reads it): a client's
+    // The demo's one-click sign-in trusts the socket's address only (server/http/loopback.ts reads it): a client's
     // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
     request.headers['x-mirrorboard-peer-address'] = proxied ? '' : (request.socket.remoteAddress ?? '')
     request.headers[CLIENT_ADDRESS_HEADER] = clientAddress

@@ -1,5 +1,5 @@
 import 'server-only'
-import type { AuditInput } from './audit-log'
+import type { AuditInput } from './audit-input'
 
 /**
  * Refused requests without valid credentials cost an attacker nothing, and each would be an fdatasync'd audit

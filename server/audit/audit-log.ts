@@ -2,10 +2,10 @@ import 'server-only'
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { AuditEntry, type AuditOutcome } from '@/lib/api/audit'
-import type { Role } from '@/lib/api/session'
 import { syncDirectory } from '@/server/util/durable-file'
 import { applyRetention, DEFAULT_AUDIT_RETENTION, listRotated, rotatedName, type AuditRetention } from './audit-files'
 import { AnonymousRejections } from './anonymous-rejections'
+import type { AuditInput } from './audit-input'
 import { capText } from './summarize'
 
 /**
@@ -19,23 +19,7 @@ import { capText } from './summarize'
  * (audit-files.ts). Whatever a caller sent ends up here, so every free-text field is cut to a bounded length.
  */
 
-export interface AuditInput {
-  actor: string
-  role: Role | null
-  action: string
-  target: string
-  request: unknown
-  outcome: AuditOutcome
-  error: { code: string; message: string } | null
-  dryRun: boolean
-  plan?: unknown
-  /** The operation the request started. */
-  operation?: string
-  /** Anonymous refused requests collapsed into this entry (anonymous-rejections.ts). */
-  count?: number
-  /** The address the request came from, on collapsed entries. */
-  source?: string
-}
+export type { AuditInput } from './audit-input'
 
 export interface AuditFilter {
   actor?: string | undefined

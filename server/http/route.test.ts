@@ -27,7 +27,7 @@ beforeAll(async () => {
   const audit = await AuditLog.open(path.join(dataDir, 'audit.jsonl'), { onAppend: (entry) => events.publish('audit', entry) })
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
-  const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
@@ -37,9 +37,11 @@ beforeAll(async () => {
     auth: new Auth(tokens, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    splitBrain,
     metrics,
     demo: null,
     close: async () => {
+      splitBrain.stop()
       await engine.close()
       await clusters.close()
       await audit.close()

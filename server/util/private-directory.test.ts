@@ -13,7 +13,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }))
 
 function recorder(): Logger & { warnings: unknown[] } {
   const warnings: unknown[] = []
-  const log: Logger & { warnings: unknown[] } = { warnings, info: vi.fn(), error: vi.fn(), warn: (message, fields) => warnings.push({ message, fields }), child: () => log }
+  const log: Logger & { warnings: unknown[] } = { warnings, debug: vi.fn(), info: vi.fn(), error: vi.fn(), warn: (message, fields) => warnings.push({ message, fields }), child: () => log }
   return log
 }
 

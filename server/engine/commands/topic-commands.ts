@@ -13,7 +13,7 @@ import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import type { EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
-import { keepStartPatterns } from './mirror-commands'
+import { keepStartPatterns } from './mirror-definition'
 import { rebuildPlannedTopics } from './rebuild-topics'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult, type SkippedPartition } from './preconditions'
 

@@ -1,6 +1,5 @@
 import { sessionEndpoints } from '@/lib/api/endpoints'
-import { REDACTED } from '@/server/audit/summarize'
-import { reply, route } from '@/server/http/route'
+import { REDACTED, reply, route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
