@@ -1,5 +1,4 @@
 import 'server-only'
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import packageJson from '@/package.json'
 import { AuditLog } from './audit/audit-log'
@@ -17,6 +16,7 @@ import type { SourceCluster } from './cluster/ports'
 import { OperationEventPayloads } from './http/events-operation-delta'
 import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
+import { ensurePrivateDirectory } from './util/private-directory'
 import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
 import { mirrorMetrics } from './engine/mirror-metrics'
 import { mirrorAlertFigures } from './engine/mirror-alert-figures'
@@ -56,8 +56,8 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
 
 async function createRuntime(): Promise<Runtime> {
   const config = readRuntimeConfig()
-  await mkdir(config.dataDir, { recursive: true })
   const log = logger.child({ module: 'runtime' })
+  await ensurePrivateDirectory(config.dataDir, log)
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
     retention: config.auditRetention,
@@ -65,14 +65,16 @@ async function createRuntime(): Promise<Runtime> {
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
-  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log))
+  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), { log: logger.child({ module: 'auth' }) })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
+    kafkaAllowedHosts: config.kafkaAllowedHosts,
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })
   const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }), { defaultMetrics: true })
   metrics.register('clusters', () => clusters.collectMetrics())
+  metrics.register('auth', () => auth.metricFamilies())
   metrics.register('http', () => [
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
     { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
