@@ -1,4 +1,4 @@
-import { verificationEndpoints } from '@/lib/api/rehearsal-endpoints'
+import { verificationEndpoints } from '@/lib/api/endpoints'
 import { startVerification } from '@/server/api/verification-api'
 import { route } from '@/server/http/route'
 
