@@ -81,6 +81,8 @@ export const EmulationNote = z.object({
     'LEADER_EPOCH_RECORDED',
     'MIRROR_PID_RESET_RECORDED',
     'RECORD_NOT_REPRODUCED',
+    // A drill of a mirror into a Kafka cluster (server/drills/): its copy is built from the broker's log.
+    'DRILL_COPY_FROM_BROKER_LOG',
   ]),
   message: z.string(),
 })
