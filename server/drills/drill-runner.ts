@@ -162,7 +162,8 @@ async function takeCopy(drill: Drill, env: RunnerEnvironment, dir: string, defin
     return { copy, sandbox: null, state, groups: await destination.reader.listGroupOffsets(), drilled, snapshots }
   }
   const described = await destination.reader.describeTopics([...drill.topics])
-  const { sandbox, copy } = await copyFromBrokerLog({ reader: destination.reader, dir, name: drill.sandbox.name, mirror: drill.mirror, topics: described, partitions: drilled, now: env.now })
+  const leaderEpochs = new Map(snapshots.map((p) => [`${p.topic}\u0000${p.partition}`, p.destinationLeaderEpoch]))
+  const { sandbox, copy } = await copyFromBrokerLog({ reader: destination.reader, dir, name: drill.sandbox.name, mirror: drill.mirror, topics: described, partitions: drilled, leaderEpochs, now: env.now })
   return { copy, sandbox, state, groups: await destination.reader.listGroupOffsets(), drilled, snapshots }
 }
 

@@ -21,8 +21,8 @@ export interface SandboxFailover {
   readonly partitions: ReadonlyArray<Readonly<PartitionSnapshot>>
 }
 
-/** A failover the sandbox's engine cannot finish within this is stuck, not slow. */
-const FAILOVER_TIMEOUT_MS = 5 * 60_000
+/** A failover the sandbox's engine cannot finish within this is stuck, not slow (10,000 partitions take seconds). */
+const FAILOVER_TIMEOUT_MS = 2 * 60_000
 
 export async function failOverSandbox(input: {
   mirror: string

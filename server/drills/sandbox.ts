@@ -76,13 +76,19 @@ export async function copyFromBrokerLog(input: {
   mirror: string
   topics: readonly TopicDescription[]
   partitions: readonly TopicPartition[]
+  /**
+   * The leader epoch the engine holds for each partition (`topic\u0000partition`): a Kafka destination's is the
+   * emulation's recorded one (the broker's own cannot be raised by a client), which the partition's
+   * `__mirror_state` records were written under; the copy takes it, or a higher one its batches carry.
+   */
+  leaderEpochs: ReadonlyMap<string, number>
   now: () => number
 }): Promise<{ sandbox: EmbeddedCluster; copy: SandboxCopy }> {
   const wanted = new Set(input.partitions.map((tp) => `${tp.topic}\u0000${tp.partition}`))
   const described = input.topics.map((topic) => ({ ...topic, partitions: topic.partitions.filter((p) => wanted.has(`${topic.name}\u0000${p.partition}`)) })).filter((topic) => topic.partitions.length > 0)
   await createEmptyCopy(
     input.dir,
-    described.map((topic) => ({ name: topic.name, topicId: topic.topicId, configs: topic.configs, mirror: input.mirror, partitions: topic.partitions.map((p) => ({ partition: p.partition, leaderEpoch: Math.max(0, p.leaderEpoch) })) })),
+    described.map((topic) => ({ name: topic.name, topicId: topic.topicId, configs: topic.configs, mirror: input.mirror, partitions: topic.partitions.map((p) => ({ partition: p.partition, leaderEpoch: Math.max(0, p.leaderEpoch, input.leaderEpochs.get(`${topic.name}\u0000${p.partition}`) ?? 0) })) })),
   )
   const sandbox = await openSandbox(input.dir, input.name)
   const partitions: CopiedPartition[] = []
