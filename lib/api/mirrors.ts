@@ -135,6 +135,18 @@ export const MirrorSummary = z.object({
     .optional(),
   /** Present when the destination is emulated (a Kafka cluster): what differs from a native mirror. */
   emulation: Emulation.optional(),
+  /** How recently its failover was rehearsed (lib/drill/cadence.ts): "last successful drill N days ago", the drillIntervalDays objective. */
+  drills: z
+    .object({
+      lastSucceededAt: Timestamp.nullable(),
+      daysSince: NonNegativeInt.nullable(),
+      intervalDays: z.number().positive().nullable(),
+      dueAt: Timestamp.nullable(),
+      overdue: z.boolean().nullable(),
+      /** The drill running now, if any. */
+      running: z.string().nullable(),
+    })
+    .optional(),
 })
 export type MirrorSummary = z.infer<typeof MirrorSummary>
 

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as auditRoute from '@/app/api/v1/audit/route'
 import * as cancelRoute from '@/app/api/v1/drills/[id]/cancel/route'
 import * as drillRoute from '@/app/api/v1/drills/[id]/route'
+import * as drillReportRoute from '@/app/api/v1/drills/[id]/report/route'
+import * as mirrorRoute from '@/app/api/v1/mirrors/[mirror]/route'
 import * as drillsRoute from '@/app/api/v1/mirrors/[mirror]/drills/route'
 import type { Drill, DrillList, DrillPhase } from '@/lib/api/drills'
 import type { Runtime } from '@/server/runtime'
@@ -131,6 +133,16 @@ describe('drills of the worked example', () => {
     expect(list.status).toBe(200)
     expect((list.body as DrillList).drills.map((entry) => entry.id)).toEqual([id])
     expect(list.body).toMatchObject({ lastSucceededAt: drill.finishedAt, intervalDays: null, overdue: null })
+    const mirror = await callRoute(mirrorRoute.GET, { path: '/api/v1/mirrors/dr', params: { mirror: 'dr' } })
+    expect(mirror.body).toMatchObject({ drills: { lastSucceededAt: drill.finishedAt, daysSince: 0, intervalDays: null, overdue: null, running: null } })
+
+    const report = await callRoute(drillReportRoute.GET, { path: `/api/v1/drills/${id}/report?format=md`, params: { id } })
+    expect(report.headers.get('content-disposition')).toBe(`attachment; filename="drill-report-${id}.md"`)
+    const text = String(report.body)
+    expect(text).toMatch(/^# Drill of dr\n/)
+    expect(text).toContain('| Markers where the plan said | ✓ passed |')
+    expect(text).toContain('| orders-0 | 3 | 3 | 4001, 4002 | ABORT 4001 at 3, ABORT 4002 at 4, MIRROR_PID_RESET at 5 |')
+    expect(text).toContain('None set for this mirror')
   })
 
   it('refuses a second drill while one runs, an unknown topic, and a mirror with nothing MIRRORING; cancels; nothing changes', async () => {

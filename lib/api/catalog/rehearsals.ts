@@ -1,5 +1,6 @@
 import { Drill, DrillAccepted, DrillList, DrillParams, StartDrillRequest } from '../drills'
 import { MirrorParams } from '../mirrors'
+import { ReportQuery } from '../operation-report'
 import { Verification, VerificationAccepted, VerificationList, VerificationParams, VerifyRequest } from '../verifications'
 import { endpoint, V1 } from './endpoint'
 
@@ -41,6 +42,17 @@ export const drillEndpoints = {
     role: 'viewer',
     summary: "One drill: its phase, checks, measured RTO and RPO, the production mirror's lag meanwhile, and the markers its failover wrote per partition",
     params: DrillParams,
+    status: 200,
+    response: Drill,
+  }),
+  drillReport: endpoint({
+    operationId: 'getDrillReport',
+    method: 'GET',
+    path: `${V1}/drills/{id}/report`,
+    role: 'viewer',
+    summary: 'A drill as a downloadable report: the drill itself (JSON), or with format=md a Markdown document of its checks, RTO and RPO against the objectives, markers and the production lag',
+    params: DrillParams,
+    query: ReportQuery,
     status: 200,
     response: Drill,
   }),
