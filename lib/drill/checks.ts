@@ -40,7 +40,10 @@ export function check(name: DrillCheckName, problems: readonly string[], passed:
 export interface PlannedPartition {
   readonly topic: string
   readonly partition: number
-  /** The last mirror position the failover captured; its offset is where the first marker goes. */
+  /**
+   * The last mirror position the failover captured; its offset is where the first marker goes. Null when the
+   * log was empty at the stop (the engine records (-1, -1), "no history"): the markers start at offset 0.
+   */
   readonly position: { readonly epoch: number; readonly offset: number } | null
   /** The plan's transactions to abort, in the order it gave them. */
   readonly transactionsToAbort: ReadonlyArray<{ readonly producerId: number; readonly firstOffset: number }>
@@ -55,8 +58,7 @@ export interface PlannedPartition {
  */
 export function markerProblem(planned: PlannedPartition): string | null {
   const name = `${planned.topic}-${planned.partition}`
-  if (planned.position === null) return `${name}: the failover captured no last mirror position`
-  const from = Math.max(0, planned.position.offset)
+  const from = Math.max(0, planned.position?.offset ?? 0)
   const written = planned.records.filter((record) => record.offset >= from && record.type !== 'DATA')
   const expected = [...planned.transactionsToAbort].sort((a, b) => a.firstOffset - b.firstOffset || a.producerId - b.producerId)
   for (const [index, transaction] of expected.entries()) {
