@@ -37,7 +37,6 @@ export async function benchVerify(): Promise<BenchResult[]> {
   const clusters = new Map<string, EmbeddedCluster>()
   for (const name of ['a', 'b']) clusters.set(name, await EmbeddedCluster.open(path.join(root, name), { name, brokers: 1 }))
   const a = clusters.get('a')!
-  const b = clusters.get('b')!
   const engine = new MirrorEngine({ clusters: { names: () => [...clusters.keys()], get: (name) => (clusters.has(name) ? { source: clusters.get(name)!, host: clusters.get(name)! } : undefined) } })
   try {
     await engine.start()
