@@ -96,6 +96,8 @@ async function createRuntime(): Promise<Runtime> {
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
+        drills,
+        verifier,
         url: config.url,
         tokens,
         clusters,

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { alertEndpoints } from '@/lib/api/endpoints'
+import { alertEndpoints, drillEndpoints, verificationEndpoints } from '@/lib/api/endpoints'
 import { clusterEndpoints, mirrorEndpoints, systemEndpoints } from '@/lib/api/endpoints'
 import { ClusterEvent } from '@/lib/api/events'
 import { OperationEvent } from '@/lib/api/operations'
@@ -102,6 +102,25 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
         }),
     },
     { updates: [queryKeys.of(systemEndpoints.audit)], listen: () => stream.subscribe('audit', () => invalidate(queryKeys.of(systemEndpoints.audit))) },
+    {
+      // A drill's phases and outcome, and the cadence the mirror summary shows.
+      updates: [queryKeys.of(drillEndpoints.listMirrorDrills), queryKeys.of(drillEndpoints.getDrill)],
+      listen: () =>
+        stream.subscribe('drill', (data) => {
+          const drill = data as { id?: unknown; mirror?: unknown }
+          if (typeof drill.id !== 'string' || typeof drill.mirror !== 'string') return
+          invalidate(queryKeys.of(drillEndpoints.getDrill, { id: drill.id }), queryKeys.of(drillEndpoints.listMirrorDrills, { mirror: drill.mirror }), queryKeys.of(mirrorEndpoints.getMirror, { mirror: drill.mirror }))
+        }),
+    },
+    {
+      updates: [queryKeys.of(verificationEndpoints.listMirrorVerifications), queryKeys.of(verificationEndpoints.getVerification)],
+      listen: () =>
+        stream.subscribe('verification', (data) => {
+          const verification = data as { id?: unknown; mirror?: unknown }
+          if (typeof verification.id !== 'string' || typeof verification.mirror !== 'string') return
+          invalidate(queryKeys.of(verificationEndpoints.getVerification, { id: verification.id }), queryKeys.of(verificationEndpoints.listMirrorVerifications, { mirror: verification.mirror }))
+        }),
+    },
     {
       // The header's bell observes the firing alerts on every page; a change is delivered to receivers too.
       updates: [queryKeys.of(alertEndpoints.listAlerts), queryKeys.of(alertEndpoints.listReceivers)],

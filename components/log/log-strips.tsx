@@ -50,12 +50,15 @@ export function LogStrips({
   selection,
   onSelect,
   label,
+  mismatches,
 }: {
   aligned: AlignedLogs
   names: Readonly<Record<LaneId, LaneName>>
   selection: StripSelection | null
   onSelect: Dispatch<SetStateAction<StripSelection | null>>
   label: string
+  /** A verification's differences, by offset: drawn on the destination's cells (lib/ui/verification-view.ts). */
+  mismatches?: ReadonlyMap<number, string>
 }) {
   const grid = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
@@ -170,6 +173,7 @@ export function LogStrips({
                 column={column.offset - firstOffset + 2}
                 lane={lane}
                 cell={column[lane]}
+                mismatch={lane === 'destination' ? mismatches?.get(column.offset) : undefined}
                 mirroredOffset={aligned.mirroredOffset}
                 selected={selection !== null && selection.offset === column.offset && selection.lane === lane}
                 tabbable={column.offset === focusOffset && lane === focusLane}
@@ -234,14 +238,16 @@ interface StripCellProps {
   column: number
   lane: LaneId
   cell: LogCell
+  /** What a verification found different at this offset (destination cells only). */
+  mismatch?: string | undefined
   mirroredOffset: number | null
   selected: boolean
   tabbable: boolean
   onSelect: (selection: StripSelection) => void
 }
 
-const StripCell = memo(function StripCell({ left, column, lane, cell, mirroredOffset, selected, tabbable, onSelect }: StripCellProps) {
-  const description = describeCell(lane, cell, mirroredOffset)
+const StripCell = memo(function StripCell({ left, column, lane, cell, mismatch, mirroredOffset, selected, tabbable, onSelect }: StripCellProps) {
+  const description = `${describeCell(lane, cell, mirroredOffset)}${mismatch === undefined ? '' : `; differs from the source: ${mismatch}`}`
   return (
     <div
       role="gridcell"
@@ -254,6 +260,7 @@ const StripCell = memo(function StripCell({ left, column, lane, cell, mirroredOf
       data-type={cell.record?.type}
       data-at-risk={cell.atRisk || undefined}
       data-removed={cell.removed !== null || undefined}
+      data-mismatch={mismatch !== undefined || undefined}
       onClick={() => onSelect({ lane, offset: cell.offset })}
       onFocus={() => {
         if (!selected) onSelect({ lane, offset: cell.offset })
@@ -268,6 +275,11 @@ const StripCell = memo(function StripCell({ left, column, lane, cell, mirroredOf
       <div aria-hidden className="h-full">
         {cell.record !== null ? <RecordBox record={cell.record} atRisk={cell.atRisk} selected={selected} /> : <EmptyBox cell={cell} selected={selected} />}
         {cell.removed !== null && cell.record === null && <GhostBox record={cell.removed} />}
+        {mismatch !== undefined && (
+          <span className="absolute top-0.5 right-0.5 z-10 grid h-4 min-w-4 place-items-center rounded-full bg-red-700 px-1 text-[11px] leading-none font-bold text-white ring-2 ring-white dark:bg-red-500 dark:ring-slate-900">
+            ≠
+          </span>
+        )}
       </div>
     </div>
   )
@@ -284,6 +296,7 @@ function sameCell(previous: StripCellProps, next: StripCellProps): boolean {
     previous.tabbable === next.tabbable &&
     previous.onSelect === next.onSelect &&
     previous.mirroredOffset === next.mirroredOffset &&
+    previous.mismatch === next.mismatch &&
     previous.cell.offset === next.cell.offset &&
     previous.cell.record === next.cell.record &&
     previous.cell.empty === next.cell.empty &&

@@ -6,7 +6,7 @@ import { formatOffset } from '@/lib/ui/format'
  * API's `emulation` notes say it: a labelled, collapsed note on the mirror and partition pages, with the
  * offset translation table where destination offsets differ. Nothing for a native destination.
  */
-export function EmulationNotes({ emulation, scope }: { emulation: Emulation | undefined; scope: 'mirror' | 'partition' }) {
+export function EmulationNotes({ emulation, scope }: { emulation: Emulation | undefined; scope: 'mirror' | 'partition' | 'drill' }) {
   if (!emulation || emulation.notes.length === 0) return null
   const violated = emulation.notes.some((note) => note.code === 'READ_ONLY_VIOLATED')
   const translated = emulation.offsetTranslation ?? []
@@ -14,7 +14,7 @@ export function EmulationNotes({ emulation, scope }: { emulation: Emulation | un
     <details data-testid={`emulation-notes-${scope}`} className={`${scope === 'mirror' ? 'mt-3 ' : ''}max-w-3xl rounded-md bg-slate-50 px-3 py-2 text-sm ring-1 ring-inset ring-slate-200 dark:bg-slate-900 dark:ring-slate-700`}>
       <summary className="cursor-pointer rounded font-medium text-slate-800 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-200">
         <span className="mr-1.5 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-semibold uppercase tracking-wide text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">Emulated</span>
-        {scope === 'mirror' ? 'Kafka destination: how this mirror differs from a native one' : 'What the Kafka destination emulates on this partition'}
+        {scope === 'mirror' ? 'Kafka destination: how this mirror differs from a native one' : scope === 'drill' ? "Kafka destination: how this drill's copy differs from a native one" : 'What the Kafka destination emulates on this partition'}
         {violated && <span className="ml-1.5 font-semibold text-red-700 dark:text-red-300">(written by another client)</span>}
       </summary>
       <ul className="mt-2 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">

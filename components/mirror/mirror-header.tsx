@@ -9,6 +9,7 @@ import type { Mirror } from '@/lib/api/mirrors'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { STATES_BY_SEVERITY } from '@/lib/ui/state-style'
+import { DrillCadence } from '@/components/drills/drill-cadence'
 import { EmulationNotes } from './emulation-notes'
 import { MirrorActions } from './mirror-actions'
 import { ThrottleBadge } from './throttle-badge'
@@ -99,6 +100,11 @@ export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorP
             <dd className="font-semibold text-slate-900 dark:text-white">{figures.lastFetchAt === null ? '–' : <RelativeTime at={figures.lastFetchAt} />}</dd>
           </div>
         </dl>
+        {mirror.drills !== undefined && (
+          <p className="mt-2">
+            <DrillCadence drills={mirror.drills} />
+          </p>
+        )}
         <EmulationNotes emulation={mirror.emulation} scope="mirror" />
       </div>
       <MirrorActions mirror={mirror} store={store} failed={figures.counts.FAILED ?? 0} />

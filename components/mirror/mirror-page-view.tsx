@@ -8,16 +8,21 @@ import { LagChart } from '@/components/lag/lag-chart'
 import { PartitionTable } from '@/components/partitions/partition-table'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { NotFoundPanel } from '@/components/ui/not-found-panel'
+import { DrillsTab } from '@/components/drills/drills-tab'
+import { VerificationsTab } from '@/components/verifications/verifications-tab'
 import { isApiError } from '@/lib/api/errors'
 import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
+import { MirrorTabs, useMirrorTab } from './mirror-tabs'
 
 /**
- * The mirror page: header with actions, lag chart, partition table, all fed by one live partition store.
- * `firstRows`: the table's first screen, rendered with the page's HTML while the whole list loads.
+ * The mirror page: header with actions, then its sections (`?tab=`): the lag chart and partition table, fed by
+ * one live partition store; the drills; the verifications. `firstRows`: the table's first screen, rendered with
+ * the page's HTML while the whole list loads.
  */
 export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; firstRows?: PartitionPreview | null }) {
   const summary = useMirror(mirror)
   const partitions = useMirrorPartitions(mirror, firstRows)
+  const tab = useMirrorTab()
   if (summary.isError && summary.data === undefined) {
     // Deleted while the page was open (the server's own check answered the first render).
     if (isApiError(summary.error, 'NOT_FOUND')) return <NotFoundPanel what={`No mirror named “${mirror}”`} detail="It may have been deleted." />
@@ -28,16 +33,23 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
       {summary.data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={summary.data} store={partitions.store} />}
       {/* After a failover: records still written to the old source (renders nothing before one). */}
       <SplitBrainNotice mirror={mirror} showQuiet />
-      {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
-      <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} />
-      <PartitionTable
-        mirror={mirror}
-        store={partitions.store}
-        status={partitions.status}
-        error={partitions.error}
-        isFetching={partitions.isFetching}
-        onRetry={() => void partitions.refetch()}
-      />
+      <MirrorTabs current={tab} badges={summary.data?.drills?.running ? { drills: 'running' } : {}} />
+      {tab === 'drills' && summary.data !== undefined && <DrillsTab mirror={summary.data} />}
+      {tab === 'verifications' && summary.data !== undefined && <VerificationsTab mirror={summary.data} />}
+      {tab === 'partitions' && (
+        <>
+          {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
+          <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} />
+          <PartitionTable
+            mirror={mirror}
+            store={partitions.store}
+            status={partitions.status}
+            error={partitions.error}
+            isFetching={partitions.isFetching}
+            onRetry={() => void partitions.refetch()}
+          />
+        </>
+      )}
     </div>
   )
 }

@@ -10,6 +10,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { ManageLinks } from '@/components/manage/manage-links'
 import { AttentionPanel } from './attention-panel'
 import { DemoBanner } from './demo-banner'
+import { DrillCadencePanel } from './drill-cadence-panel'
 import { EmptyOverview } from './empty-overview'
 import { RecentOperations } from './recent-operations'
 import { StateCounts } from './state-counts'
@@ -68,6 +69,7 @@ export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayo
             </div>
           </div>
           <StateCounts mirrors={mirrors.data?.mirrors} />
+          <DrillCadencePanel mirrors={mirrors.data?.mirrors} />
           <RecentOperations operations={operations.data?.operations} error={operations.error} onRetry={() => void operations.refetch()} />
         </>
       )}

@@ -4,6 +4,12 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { queryKeys } from '@/components/data/query-keys'
 import { useFirstScreenRecords, useLogExtent, useRecords } from '@/components/data/use-records'
+import { useVerification } from '@/components/data/use-verifications'
+import { buttonClass } from '@/components/ui/button-class'
+import Link from 'next/link'
+import type { Verification, VerificationPartition } from '@/lib/api/verifications'
+import { VERIFICATION_STATUS_STYLE } from '@/lib/ui/status-style'
+import { mismatchesByOffset } from '@/lib/ui/verification-view'
 import { LogPaging } from '@/components/log/log-paging'
 import { LogStrips, LogStripsLegend, type LaneId, type LaneName, type StripSelection } from '@/components/log/log-strips'
 import { RecordDetails } from '@/components/log/record-details'
@@ -35,11 +41,14 @@ export function PartitionLogs({
   partition,
   initialSelection,
   initialSize,
+  verification = null,
 }: {
   mirror: Mirror
   partition: MirrorPartition
   initialSelection: number | null
   initialSize: LogWindowSize
+  /** A verification whose mismatches of this partition are drawn on the tapes (`?verification=` on the page). */
+  verification?: string | null
 }) {
   const { topic } = partition
   const index = partition.partition
@@ -60,6 +69,9 @@ export function PartitionLogs({
   const destinationFirstScreen = useFirstScreenRecords(mirror.destinationCluster, topic, index, destinationRead)
 
   useLiveLogs(mirror, partition)
+  const verified = useVerification(verification)
+  const verifiedPartition = verified.data?.partitions.find((entry) => entry.topic === topic && entry.partition === index)
+  const mismatches = mismatchesByOffset(verifiedPartition)
 
   const lane = (extent: typeof sourceExtent, read: typeof sourceRead, records: typeof sourceRecords, firstScreen: typeof sourceFirstScreen): LaneInput => {
     // The records answer carries the freshest extent; the partitions list is only the way in.
@@ -151,7 +163,12 @@ export function PartitionLogs({
       {errors.map(({ title, query }) => (
         <ErrorPanel key={title} title={title} error={query.error} onRetry={() => void query.refetch()} compact />
       ))}
+      {verification !== null && verified.isError && <ErrorPanel title={`Could not read verification ${verification}`} error={verified.error} onRetry={() => void verified.refetch()} compact />}
+      {verified.data !== undefined && (
+        <VerificationNote verification={verified.data} partition={verifiedPartition} onJump={(offset) => jump(offset, 'destination')} />
+      )}
       <LogStrips
+        mismatches={mismatches}
         aligned={aligned}
         names={names}
         selection={selection}
@@ -162,6 +179,37 @@ export function PartitionLogs({
       <div className="border-t border-slate-100 pt-3 dark:border-slate-800">
         <RecordDetails column={selectedColumn} names={names} mirroredOffset={mirroredOffset} />
       </div>
+    </div>
+  )
+}
+
+/** What a verification found on this partition, above the tapes: its verdict and each mismatch to jump to. */
+function VerificationNote({ verification, partition, onJump }: { verification: Verification; partition: VerificationPartition | undefined; onJump: (offset: number) => void }) {
+  const offsets = [...new Set(partition?.mismatches.map((mismatch) => mismatch.offset) ?? [])]
+  const bad = offsets.length > 0
+  return (
+    <div
+      role="note"
+      className={`rounded-md border px-3 py-2 text-sm ${bad ? 'border-red-200 bg-red-50 text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100' : 'border-slate-200 bg-slate-50 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200'}`}
+    >
+      <p>
+        <Link className="font-medium underline underline-offset-2" href={`/verifications/${encodeURIComponent(verification.id)}`}>
+          Verification {verification.id}
+        </Link>{' '}
+        ({VERIFICATION_STATUS_STYLE[verification.status].label.toLowerCase()}): {partition === undefined ? 'this partition was not part of it.' : `${partition.summary}.`}
+        {bad && ' Differences are marked ≠ on the destination tape:'}
+      </p>
+      {bad && (
+        <ul className="mt-1.5 flex flex-wrap gap-1.5">
+          {offsets.slice(0, 20).map((offset) => (
+            <li key={offset}>
+              <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => onJump(offset)}>
+                ≠ offset {formatOffset(offset)}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   )
 }

@@ -25,12 +25,14 @@ export function PartitionView({
   partition,
   initialSelection,
   initialSize,
+  verification = null,
 }: {
   mirror: string
   topic: string
   partition: number
   initialSelection: number | null
   initialSize: LogWindowSize
+  verification?: string | null
 }) {
   const mirrorQuery = useMirror(mirror)
   const partitionQuery = useMirrorPartition(mirror, topic, partition)
@@ -57,7 +59,7 @@ export function PartitionView({
       <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} sourceHighWatermark={sourceLog.data?.highWatermark ?? null} />
       <EmulationNotes emulation={found.emulation} scope="partition" />
       <Panel title="Logs, aligned by offset" id="logs">
-        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} />
+        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} verification={verification} />
       </Panel>
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph" id="state-graph">

@@ -56,6 +56,7 @@ test.describe('the demo API', () => {
       ['source-lost', expect.any(Number)],
       ['planned-switchover', expect.any(Number)],
       ['unclean-election', expect.any(Number)],
+      ['rehearse-before-you-need-it', 5],
     ])
     // Producers report the rate of the moment on their traffic curve, consumer groups how far behind they are.
     const live = await okJson<{ workloads: Array<{ kind: string; currentRatePerSecond: number; behindRecords: number | null }> }>(await request.get('/api/v1/demo/workloads', { headers: asOperator }))

@@ -113,7 +113,7 @@ export const FaultParams = z.object({ id: DemoId })
 
 // SCENARIOS
 
-export const ScenarioName = z.enum(['kip-worked-example', 'source-lost', 'planned-switchover', 'unclean-election'])
+export const ScenarioName = z.enum(['kip-worked-example', 'source-lost', 'planned-switchover', 'unclean-election', 'rehearse-before-you-need-it'])
 export type ScenarioName = z.infer<typeof ScenarioName>
 
 export const Scenario = z.object({
@@ -138,6 +138,9 @@ export const StepTarget = z.object({
   topic: Name.nullable(),
   partition: PartitionIndex.nullable(),
   operation: z.string().nullable(),
+  /** A drill or a verification the step ran (absent on steps that ran none). */
+  drill: z.string().optional(),
+  verification: z.string().optional(),
 })
 export type StepTarget = z.infer<typeof StepTarget>
 

@@ -41,6 +41,8 @@ export const Drill = z.object({
   mirror: Name,
   status: DrillStatus,
   phase: DrillPhase,
+  /** The phase a drill that did not succeed stopped in (its failure, a failed check, or the cancel); null otherwise. */
+  stoppedIn: DrillPhase.nullable(),
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),
   /** Drill start → every partition of the copy writable (its failover finished). */

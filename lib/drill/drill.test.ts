@@ -64,3 +64,14 @@ describe('drill cadence', () => {
     expect(quantile([], 0.5)).toBeNull()
   })
 })
+
+describe('the drill on screen', () => {
+  it('shows each step done, current, stopped at or to come', async () => {
+    const { drillStepStates, checksSentence } = await import('../ui/drill-view')
+    expect(drillStepStates({ status: 'running', phase: 'failingOver', stoppedIn: null })).toEqual(['done', 'current', 'todo', 'todo'])
+    expect(drillStepStates({ status: 'succeeded', phase: 'done', stoppedIn: null })).toEqual(['done', 'done', 'done', 'done'])
+    expect(drillStepStates({ status: 'failed', phase: 'done', stoppedIn: 'failingOver' })).toEqual(['done', 'stopped', 'todo', 'done'])
+    expect(checksSentence([])).toBe('no checks yet')
+    expect(checksSentence([{ name: 'source-untouched', ok: true, detail: '' }, { name: 'read-committed', ok: false, detail: '' }])).toBe('1 of 2 checks failed')
+  })
+})

@@ -7,20 +7,7 @@ import type { Drill } from '../api/drills'
 import type { ReportObjectives } from '../api/operation-report'
 import { code, document, table, text, utc } from '../report/markdown'
 import { formatDuration } from '../ui/format'
-
-const CHECK_TITLES: Record<Drill['checks'][number]['name'], string> = {
-  'markers-as-planned': 'Markers where the plan said',
-  'read-committed': 'read_committed sees exactly the committed data',
-  'group-offsets': 'Consumer group offsets present and within the log',
-  'idempotent-producer': 'An idempotent producer writes and reads back',
-  'transactional-producer': 'A transactional producer writes and reads back',
-  'source-untouched': 'Nothing reaches the source',
-  'production-kept-mirroring': 'Production kept MIRRORING',
-}
-
-export function drillCheckTitle(name: Drill['checks'][number]['name']): string {
-  return CHECK_TITLES[name]
-}
+import { DRILL_CHECK_TITLES } from './check-titles'
 
 function objectives(drill: Drill, set: ReportObjectives | null): string {
   if (set === null) return '## Objectives\n\nNone set for this mirror: the measured figures stand alone.'
@@ -48,7 +35,7 @@ export function drillReportMarkdown(drill: Drill, context: { objectives: ReportO
     `- Production lag meanwhile: ${lag === null ? 'not sampled' : `max ${lag.maxOffsetLag} record(s) / ${formatDuration(lag.maxTimeLagMs)}, p99 ${lag.p99OffsetLag} / ${formatDuration(lag.p99TimeLagMs)} over ${lag.samples} samples`}`,
     `- Sandbox ${code(drill.sandbox.name)}: ${drill.sandbox.copiedFrom === 'files' ? `copied from the destination's files (${drill.sandbox.filesLinked} linked, ${drill.sandbox.bytesCopied} bytes copied)` : `filled from the destination broker's log (${drill.sandbox.bytesCopied} bytes)`}, ${drill.sandbox.removed ? 'removed' : 'still present'}`,
   ].join('\n')
-  const checks = drill.checks.length === 0 ? '## Checks\n\nNo check ran.' : `## Checks\n\n${table(['check', 'result', 'detail'], drill.checks.map((check) => [CHECK_TITLES[check.name], check.ok ? '✓ passed' : '✕ failed', check.detail]))}`
+  const checks = drill.checks.length === 0 ? '## Checks\n\nNo check ran.' : `## Checks\n\n${table(['check', 'result', 'detail'], drill.checks.map((check) => [DRILL_CHECK_TITLES[check.name], check.ok ? '✓ passed' : '✕ failed', check.detail]))}`
   const partitions = `## Partitions\n\n${table(
     ['partition', 'mirrored up to', 'source HW', 'planned aborts (producer)', 'markers written on the copy'],
     drill.partitions.map((p) => [

@@ -33,3 +33,10 @@ describe('currentStepIndex', () => {
     expect(currentStepIndex([])).toBe(0)
   })
 })
+
+describe('links to drills and verifications', () => {
+  it('opens the drill, the verification, and the partition with the verification marked', () => {
+    const links = stepLinks({ cluster: 'b', mirror: 'dr', topic: 'orders', partition: 0, operation: null, drill: 'd-1', verification: 'v-2' })
+    expect(links.map((link) => link.href)).toEqual(['/mirrors/dr/partitions/orders/0?verification=v-2', '/drills/d-1', '/verifications/v-2', '/mirrors/dr'])
+  })
+})

@@ -16,10 +16,14 @@ const segment = encodeURIComponent
 export function stepLinks(target: StepTarget | null): StepLink[] {
   if (target === null) return []
   const links: StepLink[] = []
-  const { cluster, mirror, topic, partition, operation } = target
+  const { cluster, mirror, topic, partition, operation, drill, verification } = target
   if (mirror !== null && topic !== null && partition !== null) {
-    links.push({ href: `/mirrors/${segment(mirror)}/partitions/${segment(topic)}/${partition}`, label: `Partition ${topic}-${partition} of ${mirror}` })
+    // With a verification, the tapes open with its mismatches marked.
+    const query = verification === undefined ? '' : `?verification=${segment(verification)}`
+    links.push({ href: `/mirrors/${segment(mirror)}/partitions/${segment(topic)}/${partition}${query}`, label: `Partition ${topic}-${partition} of ${mirror}` })
   }
+  if (drill !== undefined) links.push({ href: `/drills/${segment(drill)}`, label: 'Drill' })
+  if (verification !== undefined) links.push({ href: `/verifications/${segment(verification)}`, label: 'Verification' })
   if (operation !== null) links.push({ href: `/operations/${segment(operation)}`, label: 'Failover operation' })
   if (mirror !== null) links.push({ href: `/mirrors/${segment(mirror)}`, label: `Mirror ${mirror}` })
   else if (cluster !== null) links.push({ href: `/clusters/${segment(cluster)}`, label: topic === null ? `Cluster ${cluster}` : `Cluster ${cluster} (topic ${topic})` })

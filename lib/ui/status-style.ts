@@ -9,6 +9,7 @@ import type { AuditOutcome } from '../api/audit'
 import type { RunStatus } from '../api/demo'
 import type { DrillStatus } from '../api/drills'
 import type { OperationStatus } from '../api/operations'
+import type { PartitionVerificationStatus, VerificationStatus } from '../api/verifications'
 import type { LagTrendDirection } from './lag-series'
 import type { StateTone } from './state-style'
 
@@ -35,6 +36,25 @@ export const DRILL_STATUS_STYLE = {
   failed: { label: 'Failed', icon: '✕', tone: 'danger' },
   cancelled: { label: 'Cancelled', icon: '⊘', tone: 'neutral' },
 } as const satisfies Record<DrillStatus, StatusStyle>
+
+/** A verification: identical is healthy, a difference is an error, one that could not finish a warning. */
+export const VERIFICATION_STATUS_STYLE = {
+  running: { label: 'Verifying', icon: '◔', tone: 'progress', active: true },
+  passed: { label: 'Identical', icon: '✓', tone: 'healthy' },
+  mismatched: { label: 'Mismatches', icon: '≠', tone: 'danger' },
+  failed: { label: 'Not finished', icon: '!', tone: 'paused' },
+  cancelled: { label: 'Cancelled', icon: '⊘', tone: 'neutral' },
+} as const satisfies Record<VerificationStatus, StatusStyle>
+
+/** One partition of a verification. */
+export const PARTITION_VERIFICATION_STATUS_STYLE = {
+  pending: { label: 'Waiting', icon: '○', tone: 'neutral' },
+  running: { label: 'Comparing', icon: '◔', tone: 'progress', active: true },
+  identical: { label: 'Identical', icon: '✓', tone: 'healthy' },
+  mismatched: { label: 'Mismatches', icon: '≠', tone: 'danger' },
+  failed: { label: 'Not compared', icon: '!', tone: 'paused' },
+  cancelled: { label: 'Cancelled', icon: '⊘', tone: 'neutral' },
+} as const satisfies Record<PartitionVerificationStatus, StatusStyle>
 
 /** A demo scenario's run and each of its steps. */
 export const RUN_STATUS_STYLE = {

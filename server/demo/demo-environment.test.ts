@@ -301,7 +301,7 @@ describe('the live demo', () => {
     })
     const catalog = await callRoute(scenariosRoute.GET, { path: '/api/v1/demo/scenarios' })
     const scenarios = (catalog.body as { scenarios: Scenario[] }).scenarios
-    expect(scenarios.map((s) => s.name)).toEqual(['kip-worked-example', 'source-lost', 'planned-switchover', 'unclean-election'])
+    expect(scenarios.map((s) => s.name)).toEqual(['kip-worked-example', 'source-lost', 'planned-switchover', 'unclean-election', 'rehearse-before-you-need-it'])
     const runs: Run[] = []
     for (const { name } of scenarios) {
       const started = await callRoute(runScenarioRoute.POST, { method: 'POST', path: `/api/v1/demo/scenarios/${name}/run`, params: { name } })

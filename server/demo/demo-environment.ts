@@ -5,7 +5,9 @@ import type { DemoStatus } from '@/lib/api/demo'
 import type { DemoEvent } from '@/lib/api/events'
 import type { ClusterLinks } from '@/server/cluster/links'
 import type { ClusterRegistry } from '@/server/cluster/registry'
+import type { Drills } from '@/server/drills/drills'
 import type { MirrorEngine } from '@/server/engine/engine'
+import type { Verifier } from '@/server/verification/verifier'
 import type { Logger } from '@/server/observability/logger'
 import { formatBanner, type DemoTokens } from './banner'
 import { FaultInjector } from './faults'
@@ -23,6 +25,9 @@ export interface DemoDependencies {
   clusters: ClusterRegistry
   engine: MirrorEngine
   links: ClusterLinks
+  /** Drills and verifications, for the scenario that rehearses a failover before it is needed. */
+  drills: Drills
+  verifier: Verifier
   log: Logger
   /** Receives a `demo` event after every change of a run, fault or workload (the SSE hub in the server). */
   publish?: (event: DemoEvent) => void
@@ -55,7 +60,7 @@ export class DemoEnvironment {
       onChange: (fault) => publish({ change: 'faultChanged', fault }),
     })
     this.runs = new ScenarioRuns(
-      { clusters: deps.clusters, engine: deps.engine, links: deps.links, dataDir: deps.dataDir, log: deps.log, onChange: (run) => publish({ change: 'runUpdated', run }) },
+      { clusters: deps.clusters, engine: deps.engine, links: deps.links, drills: deps.drills, verifier: deps.verifier, dataDir: deps.dataDir, log: deps.log, onChange: (run) => publish({ change: 'runUpdated', run }) },
       SCENARIOS,
     )
   }

@@ -130,7 +130,7 @@ export class ScenarioRuns {
 
   private async execute(scenario: ScenarioDefinition, id: string): Promise<void> {
     const { context: names } = this.get(id)
-    const plan = scenario.plan({ clusters: this.deps.clusters, engine: this.deps.engine, links: this.deps.links, names, signal: this.abort.signal })
+    const plan = scenario.plan({ clusters: this.deps.clusters, engine: this.deps.engine, links: this.deps.links, drills: this.deps.drills, verifier: this.deps.verifier, names, signal: this.abort.signal })
     try {
       for (const [index, step] of plan.steps.entries()) {
         await this.updateStep(id, index, { status: 'running', at: this.now() }, { status: 'running' })

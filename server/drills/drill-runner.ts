@@ -124,7 +124,9 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     checks.push(productionKeptMirroring(env, drill, copied.drilled))
     drill.checks = checks
     outcome = checks.every((entry) => entry.ok) ? 'succeeded' : 'failed'
+    if (outcome === 'failed') drill.stoppedIn = 'checking'
   } catch (error) {
+    drill.stoppedIn = drill.phase
     if (error instanceof Cancelled) outcome = 'cancelled'
     else {
       outcome = 'failed'

@@ -83,6 +83,7 @@ export class Drills {
       if (record.status !== 'running') continue
       await removeSandbox(this.sandboxDir(record.id))
       record.status = 'failed'
+      record.stoppedIn = record.phase
       record.error = `the server stopped while the drill was ${record.phase === 'done' ? 'ending' : `in its ${record.phase} phase`}; its sandbox was removed when the server started again, and the mirror was not touched`
       record.phase = 'done'
       record.sandbox = { ...record.sandbox, removed: true }
@@ -124,6 +125,7 @@ export class Drills {
       mirror,
       status: 'running',
       phase: 'copying',
+      stoppedIn: null,
       startedAt: this.env.now(),
       finishedAt: null,
       rtoMs: null,

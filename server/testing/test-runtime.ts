@@ -40,6 +40,8 @@ export async function openTestRuntime(
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
+        drills,
+        verifier,
         url: 'http://127.0.0.1:3000',
         tokens: TEST_TOKENS,
         clusters,

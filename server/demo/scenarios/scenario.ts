@@ -3,7 +3,9 @@ import type { RunContext, ScenarioName, StepTarget } from '@/lib/api/demo'
 import { ApiError } from '@/lib/api/errors'
 import type { ClusterLinks } from '@/server/cluster/links'
 import type { ClusterRegistry } from '@/server/cluster/registry'
+import type { Drills } from '@/server/drills/drills'
 import type { MirrorEngine } from '@/server/engine/engine'
+import type { Verifier } from '@/server/verification/verifier'
 import type { FailoverOperation, PartitionSnapshot } from '@/server/engine/types'
 
 /**
@@ -17,6 +19,8 @@ export interface ScenarioEnvironment {
   clusters: ClusterRegistry
   engine: MirrorEngine
   links: ClusterLinks
+  drills: Drills
+  verifier: Verifier
 }
 
 export interface StepContext extends ScenarioEnvironment {

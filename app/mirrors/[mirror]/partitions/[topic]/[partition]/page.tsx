@@ -5,6 +5,7 @@ import { dehydrateAnswers, type Prefetched } from '@/components/data/prefetch'
 import { PartitionView } from '@/components/partition/partition-view'
 import { mirrorPartitionRequest, mirrorRequest, partitionHistoryRequest, recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
 import { Name } from '@/lib/api/common'
+import { VerificationParams } from '@/lib/api/verifications'
 import { DEFAULT_LOG_WINDOW_SIZE, firstScreenRead, isLogWindowSize, logBounds, mirroredPosition, recordsRead, resolveWindow, type LogWindowSize } from '@/lib/ui/log-strip'
 import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
@@ -28,7 +29,8 @@ export async function generateMetadata({ params }: { params: Promise<RouteParams
 /**
  * The partition page: checks the session and that the partition exists (a real 404 otherwise), computes the
  * first answers with the same server functions the API routes call, and hands them to the client view.
- * `?offset=N` opens the tapes around offset N with it selected; `?size=50|200|1000` sets the page of offsets.
+ * `?offset=N` opens the tapes around offset N with it selected; `?size=50|200|1000` sets the page of offsets;
+ * `?verification=v-…` marks that verification's mismatches on the destination tape.
  */
 export default async function PartitionPage({ params, searchParams }: { params: Promise<RouteParams>; searchParams: Promise<SearchParams> }) {
   const raw = await params
@@ -43,6 +45,8 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   const initialSelection = selection !== undefined && /^\d{1,16}$/.test(selection) ? Number(selection) : null
   const sizeText = Number(single(search.size))
   const initialSize: LogWindowSize = isLogWindowSize(sizeText) ? sizeText : DEFAULT_LOG_WINDOW_SIZE
+  const verificationText = single(search.verification)
+  const verification = verificationText !== undefined && VerificationParams.safeParse({ id: verificationText }).success ? verificationText : null
 
   const runtime = await getRuntime()
   const api = mirrorApiOf(runtime)
@@ -86,7 +90,7 @@ export default async function PartitionPage({ params, searchParams }: { params: 
 
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
-      <PartitionView mirror={mirror} topic={topic} partition={partition} initialSelection={initialSelection} initialSize={initialSize} />
+      <PartitionView mirror={mirror} topic={topic} partition={partition} initialSelection={initialSelection} initialSize={initialSize} verification={verification} />
     </HydrationBoundary>
   )
 }

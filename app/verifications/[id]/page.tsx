@@ -1,0 +1,26 @@
+import { HydrationBoundary } from '@tanstack/react-query'
+import { notFound } from 'next/navigation'
+import { dehydrateAnswers } from '@/components/data/prefetch'
+import { VerificationView } from '@/components/verifications/verification-view'
+import { verificationEndpoints } from '@/lib/api/endpoints'
+import { VerificationParams } from '@/lib/api/verifications'
+import { findVerification } from '@/server/pages/rehearsal-lookup'
+import { requirePageSession } from '@/server/pages/session'
+
+type Params = { params: Promise<{ id: string }> }
+
+export async function generateMetadata({ params }: Params) {
+  return { title: `Verification ${(await params).id}` }
+}
+
+export default async function VerificationPage({ params }: Params) {
+  const { id } = await params
+  await requirePageSession(`/verifications/${encodeURIComponent(id)}`)
+  const verification = VerificationParams.safeParse({ id }).success ? await findVerification(id) : null
+  if (verification === null) notFound()
+  return (
+    <HydrationBoundary state={dehydrateAnswers([{ endpoint: verificationEndpoints.getVerification, params: { id }, value: verification }])}>
+      <VerificationView id={id} />
+    </HydrationBoundary>
+  )
+}
