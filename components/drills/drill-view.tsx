@@ -112,7 +112,7 @@ function DrillDetails({ drill }: { drill: Drill }) {
         <Figure
           label="Production lag, p99"
           value={lag === null ? '–' : formatDuration(lag.p99TimeLagMs)}
-          detail={lag === null ? 'sampled while the drill runs' : `max ${formatDuration(lag.maxTimeLagMs)} · ${formatCount(lag.maxOffsetLag)} records, over ${lag.samples} samples`}
+          detail={lag === null ? 'sampled while the drill runs' : `max ${formatDuration(lag.maxTimeLagMs)} · ${counted(lag.maxOffsetLag, 'record')}, over ${counted(lag.samples, 'sample')}`}
         />
         <Figure label="Checks" value={drill.checks.length === 0 ? '–' : `${drill.checks.length - failedChecks}/${drill.checks.length}`} detail={checksSentence(drill.checks)} tone={failedChecks > 0 ? 'danger' : 'neutral'} />
       </dl>
@@ -139,15 +139,15 @@ function DrillPartitions({ drill }: { drill: Drill }) {
         </p>
       )}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
-        <table className="w-full min-w-[40rem] text-left text-sm">
+        <table className="w-full text-left text-sm sm:min-w-[40rem]">
           <caption className="px-3 py-2 text-left text-xs text-slate-600 dark:text-slate-400">
             Read back from the copy&apos;s log after its failover{drill.partitions.length > shown.length ? ` (${shown.length} of ${drill.partitions.length}; the report lists all)` : ''}
           </caption>
           <thead className="bg-slate-50 text-xs text-slate-600 uppercase dark:bg-slate-800 dark:text-slate-300">
             <tr>
               <th scope="col" className="px-3 py-2">Partition</th>
-              <th scope="col" className="px-3 py-2 text-right">Copied up to</th>
-              <th scope="col" className="px-3 py-2">Planned aborts (producer)</th>
+              <th scope="col" className="hidden px-3 py-2 text-right sm:table-cell">Copied up to</th>
+              <th scope="col" className="hidden px-3 py-2 sm:table-cell">Planned aborts (producer)</th>
               <th scope="col" className="px-3 py-2">Markers written</th>
             </tr>
           </thead>
@@ -155,8 +155,8 @@ function DrillPartitions({ drill }: { drill: Drill }) {
             {shown.map((partition) => (
               <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`}>
                 <PartitionLinkCell mirror={drill.mirror} topic={partition.topic} partition={partition.partition} />
-                <td className="px-3 py-2 text-right font-mono tabular-nums">{formatOffset(partition.mirroredOffset)}</td>
-                <td className="px-3 py-2 font-mono text-xs">{partition.plannedAborts.length === 0 ? 'none' : partition.plannedAborts.map((abort) => abort.producerId).join(', ')}</td>
+                <td className="hidden px-3 py-2 text-right font-mono tabular-nums sm:table-cell">{formatOffset(partition.mirroredOffset)}</td>
+                <td className="hidden px-3 py-2 font-mono text-xs sm:table-cell">{partition.plannedAborts.length === 0 ? 'none' : partition.plannedAborts.map((abort) => abort.producerId).join(', ')}</td>
                 <td className="px-3 py-2">
                   <ul className="flex flex-wrap gap-1.5">
                     {partition.markers.length === 0 && <li className="text-xs text-slate-500 dark:text-slate-400">none yet</li>}

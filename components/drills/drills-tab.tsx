@@ -14,7 +14,6 @@ import type { Mirror } from '@/lib/api/mirrors'
 import { checksSentence } from '@/lib/ui/drill-view'
 import { counted, formatCount, formatDuration } from '@/lib/ui/format'
 import { DRILL_STATUS_STYLE } from '@/lib/ui/status-style'
-import { DrillCadence } from './drill-cadence'
 import { DrillSteps } from './drill-steps'
 
 const ALL = '*'
@@ -35,7 +34,6 @@ export function DrillsTab({ mirror }: { mirror: Mirror }) {
             leader-epoch bump, MIRROR_PID_RESET), checks the copy and measures RTO and RPO. The mirror keeps mirroring; nothing reaches {mirror.sourceCluster}; the sandbox is
             removed at the end.
           </p>
-          <DrillCadence drills={mirror.drills} />
           <RunDrill mirror={mirror} disabled={running !== null} />
         </div>
       </Panel>
@@ -76,7 +74,7 @@ function RunDrill({ mirror, disabled }: { mirror: Mirror; disabled: boolean }) {
             value={topic}
             onChange={(event) => setTopic(event.target.value)}
           >
-            <option value={ALL}>All {counted(mirror.topics.length, 'topic')}</option>
+            <option value={ALL}>All topics ({mirror.topics.length})</option>
             {mirror.topics.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -143,9 +141,9 @@ function DrillHistory({ drills }: { drills: readonly Drill[] }) {
           <tr>
             <th scope="col" className="py-2 pr-3">Started</th>
             <th scope="col" className="py-2 pr-3">Outcome</th>
+            <th scope="col" className="py-2 pr-3">Checks</th>
             <th scope="col" className="py-2 pr-3 text-right">RTO</th>
             <th scope="col" className="py-2 pr-3 text-right">RPO</th>
-            <th scope="col" className="py-2 pr-3">Checks</th>
             <th scope="col" className="py-2 pr-3 text-right">Partitions</th>
             <th scope="col" className="py-2">By</th>
           </tr>
@@ -161,11 +159,11 @@ function DrillHistory({ drills }: { drills: readonly Drill[] }) {
               <td className="py-2 pr-3">
                 <StatusBadge look={DRILL_STATUS_STYLE[drill.status]} />
               </td>
+              <td className={`py-2 pr-3 ${drill.checks.some((check) => !check.ok) ? 'text-red-800 dark:text-red-300' : ''}`}>{drill.error !== null && drill.checks.length === 0 ? 'did not reach them' : checksSentence(drill.checks)}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{drill.rtoMs === null ? '–' : formatDuration(drill.rtoMs)}</td>
               <td className="py-2 pr-3 text-right tabular-nums" title={drill.rpo.seconds === null ? undefined : `${drill.rpo.seconds} s`}>
                 {drill.rpo.records === null ? '–' : counted(drill.rpo.records, 'record')}
               </td>
-              <td className={`py-2 pr-3 ${drill.checks.some((check) => !check.ok) ? 'text-red-800 dark:text-red-300' : ''}`}>{drill.error !== null && drill.checks.length === 0 ? 'did not reach them' : checksSentence(drill.checks)}</td>
               <td className="py-2 pr-3 text-right tabular-nums">{formatCount(drill.partitions.length)}</td>
               <td className="py-2 font-mono text-xs break-all">{drill.requestedBy?.actor ?? '–'}</td>
             </tr>

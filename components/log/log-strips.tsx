@@ -266,7 +266,7 @@ const StripCell = memo(function StripCell({ left, column, lane, cell, mismatch, 
         if (!selected) onSelect({ lane, offset: cell.offset })
       }}
       className={`absolute inset-y-0 cursor-pointer border-l border-slate-200 p-1 outline-none focus-visible:z-20 focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-600 dark:border-slate-800 dark:focus-visible:ring-indigo-300 ${
-        selected ? 'bg-indigo-50 dark:bg-indigo-950/60' : ''
+        selected ? 'bg-indigo-50 dark:bg-indigo-950/60' : mismatch !== undefined ? 'bg-red-100 dark:bg-red-950/70' : ''
       }`}
       style={{ left, width: CELL_WIDTH }}
     >

@@ -12,7 +12,7 @@ import { RelativeTime } from '@/components/ui/relative-time'
 import { StatusBadge } from '@/components/ui/status-badge'
 import { isApiError } from '@/lib/api/errors'
 import type { Verification, VerificationPartition } from '@/lib/api/verifications'
-import { exactTime, formatBytes, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { counted, exactTime, formatBytes, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { PARTITION_VERIFICATION_STATUS_STYLE, VERIFICATION_STATUS_STYLE } from '@/lib/ui/status-style'
 import { mismatchHref, partitionsWorstFirst } from '@/lib/ui/verification-view'
 import { partitionHref } from '@/lib/ui/partition-href'
@@ -70,14 +70,14 @@ function VerificationDetails({ verification }: { verification: Verification }) {
             </dd>
           </div>
           <div className="flex gap-1">
-            <dt>Why</dt>
+            <dt>Started by</dt>
             <dd>
               {verification.operation !== null ? (
                 <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
-                  after a failover
+                  the end of a failover
                 </Link>
               ) : (
-                <>asked by <span className="font-mono">{verification.requestedBy?.actor ?? 'unrecorded'}</span></>
+                <span className="font-mono">{verification.requestedBy?.actor ?? 'unrecorded'}</span>
               )}
             </dd>
           </div>
@@ -121,7 +121,7 @@ function VerificationDetails({ verification }: { verification: Verification }) {
               <tr>
                 <th scope="col" className="px-3 py-2">Partition</th>
                 <th scope="col" className="px-3 py-2">Result</th>
-                <th scope="col" className="px-3 py-2">Range</th>
+                <th scope="col" className="px-3 py-2">Offsets</th>
                 <th scope="col" className="px-3 py-2">Up to where</th>
                 <th scope="col" className="px-3 py-2 text-right">Compared</th>
               </tr>
@@ -137,12 +137,10 @@ function VerificationDetails({ verification }: { verification: Verification }) {
                   <td className="px-3 py-2">
                     <StatusBadge look={PARTITION_VERIFICATION_STATUS_STYLE[partition.status]} />
                   </td>
-                  <td className="px-3 py-2 font-mono text-xs tabular-nums">
-                    {formatOffset(partition.fromOffset)}–{formatOffset(partition.toOffset)}
-                  </td>
+                  <td className="px-3 py-2 font-mono text-xs tabular-nums">{partition.toOffset > partition.fromOffset ? `${formatOffset(partition.fromOffset)}–${formatOffset(partition.toOffset - 1)}` : 'none'}</td>
                   <td className="px-3 py-2 text-xs break-words">{partition.summary}</td>
                   <td className="px-3 py-2 text-right text-xs tabular-nums">
-                    {formatCount(partition.batches)} · {formatBytes(partition.bytes)}
+                    {counted(partition.batches, verification.mode === 'bytes' ? 'batch' : 'record', verification.mode === 'bytes' ? 'batches' : 'records')} · {formatBytes(partition.bytes)}
                   </td>
                 </tr>
               ))}

@@ -11,7 +11,7 @@ import { RelativeTime } from '@/components/ui/relative-time'
 import { StatusBadge } from '@/components/ui/status-badge'
 import type { Mirror } from '@/lib/api/mirrors'
 import type { VerificationSummary } from '@/lib/api/verifications'
-import { counted, formatBytes, formatCount } from '@/lib/ui/format'
+import { formatBytes, formatCount } from '@/lib/ui/format'
 import { VERIFICATION_STATUS_STYLE } from '@/lib/ui/status-style'
 import { VerificationProgress } from './verification-progress'
 
@@ -49,7 +49,7 @@ export function VerificationsTab({ mirror }: { mirror: Mirror }) {
               <label className="flex flex-col gap-1 text-xs font-medium text-slate-700 dark:text-slate-300">
                 Topics
                 <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100" value={topic} onChange={(event) => setTopic(event.target.value)}>
-                  <option value={ALL}>All {counted(mirror.topics.length, 'topic')}</option>
+                  <option value={ALL}>All topics ({mirror.topics.length})</option>
                   {mirror.topics.map((name) => (
                     <option key={name} value={name}>
                       {name}
@@ -109,10 +109,10 @@ function VerificationHistory({ verifications }: { verifications: readonly Verifi
           <tr>
             <th scope="col" className="py-2 pr-3">Started</th>
             <th scope="col" className="py-2 pr-3">Result</th>
+            <th scope="col" className="py-2 pr-3">Started by</th>
             <th scope="col" className="py-2 pr-3">Partitions</th>
             <th scope="col" className="py-2 pr-3 text-right">Mismatches</th>
-            <th scope="col" className="py-2 pr-3 text-right">Compared</th>
-            <th scope="col" className="py-2">Why</th>
+            <th scope="col" className="py-2 text-right">Compared</th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
@@ -126,13 +126,7 @@ function VerificationHistory({ verifications }: { verifications: readonly Verifi
               <td className="py-2 pr-3">
                 <StatusBadge look={VERIFICATION_STATUS_STYLE[verification.status]} />
               </td>
-              <td className="py-2 pr-3">
-                {verification.totals.identical} of {verification.totals.partitions} identical
-                {verification.totals.failed > 0 && <span className="text-amber-900 dark:text-amber-300"> · {verification.totals.failed} not compared</span>}
-              </td>
-              <td className={`py-2 pr-3 text-right tabular-nums ${verification.totals.mismatches > 0 ? 'font-semibold text-red-800 dark:text-red-300' : ''}`}>{formatCount(verification.totals.mismatches)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatBytes(verification.totals.bytes)}</td>
-              <td className="py-2 text-xs">
+              <td className="py-2 pr-3 text-xs">
                 {verification.operation !== null ? (
                   <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
                     after a failover
@@ -141,6 +135,12 @@ function VerificationHistory({ verifications }: { verifications: readonly Verifi
                   <span className="font-mono">{verification.requestedBy?.actor ?? '–'}</span>
                 )}
               </td>
+              <td className="py-2 pr-3">
+                {verification.totals.identical} of {verification.totals.partitions} identical
+                {verification.totals.failed > 0 && <span className="text-amber-900 dark:text-amber-300"> · {verification.totals.failed} not compared</span>}
+              </td>
+              <td className={`py-2 pr-3 text-right tabular-nums ${verification.totals.mismatches > 0 ? 'font-semibold text-red-800 dark:text-red-300' : ''}`}>{formatCount(verification.totals.mismatches)}</td>
+              <td className="py-2 text-right tabular-nums">{formatBytes(verification.totals.bytes)}</td>
             </tr>
           ))}
         </tbody>

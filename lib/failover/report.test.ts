@@ -151,13 +151,13 @@ describe('the post-mortem additions', () => {
     const report = buildOperationReport({
       ...input,
       objectives: { rpoRecords: 1 },
-      verification: { id: 'v-1', status: 'mismatched', finishedAt: 10_400, partitions: [{ topic: 'orders', partition: 0, status: 'mismatched', summary: 'identical up to offset 2, first difference at offset 2', identicalUpTo: 2, mismatchCount: 1 }] },
+      verification: { id: 'v-1', status: 'mismatched', finishedAt: 10_400, partitions: [{ topic: 'orders', partition: 0, status: 'mismatched', summary: 'identical up to offset 2, then differs', identicalUpTo: 2, mismatchCount: 1 }] },
       destinationGroups: [{ groupId: 'billing|eu', topic: 'orders', partition: 0, offset: 2 }],
     })
     const text = failoverReportMarkdown(report)
     for (const heading of ['## Summary', '## Objectives', '## Timeline', '## Preflight gates', '## Markers written', '## Verification', '## Consumer groups: where to resume', '## Next steps']) expect(text).toContain(heading)
     expect(text).toContain('| RPO (records) | 1 | 3 | ✕ breached |')
-    expect(text).toContain('| orders-0 | mismatched | identical up to offset 2, first difference at offset 2 | 1 |')
+    expect(text).toContain('| orders-0 | mismatched | identical up to offset 2, then differs | 1 |')
     expect(text).toContain('| billing\\|eu | orders-0 | 2 |')
     expect(text).toContain('| lag-threshold | ✕ failed | warning | forced | 3 record(s) at risk in orders-0 |')
     expect(text.endsWith('\n')).toBe(true)

@@ -61,5 +61,5 @@ export function identicalSentence(partition: { readonly status: PartitionVerific
   if (partition.status === 'cancelled') return `cancelled, identical up to offset ${partition.identicalUpTo}`
   if (partition.toOffset === partition.fromOffset) return 'nothing to compare (no mirrored records in the range)'
   if (partition.status === 'identical') return `identical up to offset ${partition.toOffset}`
-  return `identical up to offset ${partition.identicalUpTo}, first difference at offset ${partition.identicalUpTo}`
+  return `identical up to offset ${partition.identicalUpTo}, then differs`
 }

@@ -164,7 +164,7 @@ describe('the range and the outcome', () => {
     expect(identicalUpTo({ fromOffset: 0, verifiedTo: 10, mismatches: [{ offset: 7 }, { offset: 4 }] })).toBe(4)
     expect(identicalUpTo({ fromOffset: 0, verifiedTo: 10, mismatches: [] })).toBe(10)
     expect(identicalSentence({ status: 'identical', fromOffset: 0, toOffset: 10, identicalUpTo: 10, error: null })).toBe('identical up to offset 10')
-    expect(identicalSentence({ status: 'mismatched', fromOffset: 0, toOffset: 10, identicalUpTo: 4, error: null })).toBe('identical up to offset 4, first difference at offset 4')
+    expect(identicalSentence({ status: 'mismatched', fromOffset: 0, toOffset: 10, identicalUpTo: 4, error: null })).toBe('identical up to offset 4, then differs')
     expect(identicalSentence({ status: 'failed', fromOffset: 0, toOffset: 10, identicalUpTo: 0, error: 'source unreachable' })).toBe('not verified: source unreachable')
   })
 

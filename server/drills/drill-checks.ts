@@ -7,6 +7,7 @@ import type { RecordView } from '@/server/cluster/embedded/records-view'
 import type { GroupOffsets, TopicPartition } from '@/server/cluster/ports'
 import { TimeSlice } from '@/server/util/cooperative'
 import type { PartitionSnapshot } from '@/server/engine/types'
+import { counted } from '@/lib/ui/format'
 
 /**
  * The checks of a drill that read and write its copy (lib/drill/checks.ts judges): markers where the plan said,
@@ -54,7 +55,7 @@ export async function checkMarkers(sandbox: EmbeddedCluster, plan: FailoverPrefl
     const problem = markerProblem({ topic: snapshot.topic, partition: snapshot.partition, position: snapshot.lastMirrorPosition, transactionsToAbort: planEntry?.transactionsToAbort ?? [], records })
     if (problem !== null) problems.push(problem)
   })
-  const passed = `${aborts} ABORT marker(s) and ${partitions.length} MIRROR_PID_RESET(s) in ${partitions.length} partition(s), each right after its last mirror position, in the plan's order`
+  const passed = `${counted(aborts, 'ABORT marker')} and ${counted(partitions.length, 'MIRROR_PID_RESET')} in ${counted(partitions.length, 'partition')}, each right after its last mirror position, in the plan's order`
   return { check: check('markers-as-planned', problems, passed), markers }
 }
 
@@ -75,7 +76,7 @@ export async function checkReadCommitted(sandbox: EmbeddedCluster, partitions: r
     const problem = committedProblem(`${tp.topic}-${tp.partition}`, expectedCommitted(checked(all.records)), committed.records.filter((record) => record.type === 'DATA').map((record) => record.offset))
     if (problem !== null) problems.push(problem)
   })
-  return check('read-committed', problems, `read_committed returns exactly the committed data over ${offsets} offset(s) of ${partitions.length} partition(s), and no transaction is left open`)
+  return check('read-committed', problems, `read_committed returns exactly the committed data over ${counted(offsets, 'offset')} of ${counted(partitions.length, 'partition')}, and no transaction is left open`)
 }
 
 /** The destination's committed offsets on the copied partitions, present on the copy and within its logs. */
@@ -94,7 +95,7 @@ export async function checkGroupOffsets(sandbox: EmbeddedCluster, destinationGro
       if (problem !== null && !problems.some((line) => line.startsWith(`group ${group.groupId} on ${committed.topic}-${committed.partition}:`))) problems.push(problem)
     }
   }
-  const passed = count === 0 ? 'no consumer group has committed offsets on these partitions of the destination' : `${count} committed offset(s) of ${new Set(destinationGroups.map((group) => group.groupId)).size} group(s) are on the copy, each within its partition's log`
+  const passed = count === 0 ? 'no consumer group has committed offsets on these partitions of the destination' : `${counted(count, 'committed offset')} of ${counted(new Set(destinationGroups.map((group) => group.groupId)).size, 'group')} on the copy, each within its partition's log`
   return check('group-offsets', problems, passed)
 }
 
@@ -156,7 +157,7 @@ export async function checkWritesReadBack(sandbox: EmbeddedCluster, partitions: 
   const where = (kind: 'idempotent' | 'transactional') =>
     partitions.length <= 5 ? ` (${partitions.map((tp) => `${tp.topic}-${tp.partition} at ${writes[kind].get(key(tp))?.offset ?? '?'}`).join(', ')})` : ''
   return [
-    check('idempotent-producer', lost.idempotent, `an idempotent producer wrote to all ${partitions.length} partition(s)${where('idempotent')}; every record read back at its acknowledged offset after the copy's cluster restarted`),
-    check('transactional-producer', lost.transactional, `a transactional producer wrote to all ${partitions.length} partition(s) in one committed transaction${where('transactional')}; read_committed returns every record after the restart`),
+    check('idempotent-producer', lost.idempotent, `an idempotent producer wrote to ${partitions.length === 1 ? 'the partition' : `all ${partitions.length} partitions`}${where('idempotent')}; every record read back at its acknowledged offset after the copy's cluster restarted`),
+    check('transactional-producer', lost.transactional, `a transactional producer wrote to ${partitions.length === 1 ? 'the partition' : `all ${partitions.length} partitions`} in one committed transaction${where('transactional')}; read_committed returns every record after the restart`),
   ]
 }

@@ -184,7 +184,7 @@ function sourceUntouched(isolated: IsolatedSource): DrillCheck {
   return check(
     'source-untouched',
     [],
-    `the copy's engine reached the source only through a port that refuses every call: ${isolated.refusedCalls} call(s) refused, none reached ${isolated.name}; the drill's producers wrote to the copy's own cluster`,
+    `the copy's engine reached the source only through a port that refuses every call: ${isolated.refusedCalls === 1 ? '1 call' : `${isolated.refusedCalls} calls`} refused, none reached ${isolated.name}; the drill's producers wrote to the copy's own cluster`,
   )
 }
 
@@ -194,7 +194,7 @@ function productionKeptMirroring(env: RunnerEnvironment, drill: Drill, drilled: 
     .partitions(drill.mirror)
     .filter((p) => wanted.has(`${p.topic}\u0000${p.partition}`) && p.state !== 'MIRRORING')
     .map((p) => `${p.topic}-${p.partition} is ${p.state}${p.error ? ` (${p.error})` : ''}`)
-  return check('production-kept-mirroring', left, `all ${drilled.length} drilled partition(s) of the mirror kept MIRRORING while the drill ran`)
+  return check('production-kept-mirroring', left, `${drilled.length === 1 ? 'the drilled partition' : `all ${drilled.length} drilled partitions`} of the mirror kept MIRRORING while the drill ran`)
 }
 
 function lagOf(samples: { offsetLag: number[]; timeLagMs: number[] }): Drill['productionLag'] {
