@@ -46,7 +46,7 @@ const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: EngineMirror, 
       ctx.runner.dispatch(mirror.definition, runtime, { type: 'retryDue', expectedStateEpoch }, `retry attempt ${runtime.value.retryAttempt}`),
     )
   },
-  /** A replica was offline at the truncation: asked again until every replica holds the truncated log. */
+  /** A replica did not hold the truncated log yet (down, behind, or not truncated): asked again until every replica does. */
   async convergence(ctx, mirror, runtime) {
     if (!runtime.awaitingConvergence || runtime.value.state !== 'ULE_LOG_TRUNCATION') return
     await ctx.runner.withLock(runtime, () => ctx.runner.resume(mirror.definition, runtime, [{ kind: 'awaitReplicaConvergence', then: 'replicasConverged' }]))
