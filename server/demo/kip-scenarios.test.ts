@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as clustersRoute from '@/app/api/v1/clusters/route'
 import * as topicsRoute from '@/app/api/v1/clusters/[cluster]/topics/route'
+import * as topicRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/route'
 import * as topicConfigsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/configs/route'
 import * as topicPartitionsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/partitions/route'
 import * as recordsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/records/route'
@@ -41,6 +42,7 @@ interface ShownPartition {
   state: string
   retryAttempt: number
   error: string | null
+  failureCode?: string | null
   offsetLag: number | null
   destinationLogEndOffset: number
 }
@@ -51,7 +53,7 @@ async function partitions(mirror: string): Promise<ShownPartition[]> {
 
 async function history(mirror: string, topic: string, partition = 0) {
   const params = { mirror, topic, partition: String(partition) }
-  return (await ok<{ transitions: Array<{ from: string; to: string; reason: string }> }>(historyRoute.GET, { path: `/api/v1/mirrors/${mirror}/partitions/${topic}/${partition}/history`, params })).transitions
+  return (await ok<{ transitions: Array<{ from: string; to: string; reason: string; retryAttempt?: number; error?: string }> }>(historyRoute.GET, { path: `/api/v1/mirrors/${mirror}/partitions/${topic}/${partition}/history`, params })).transitions
 }
 
 async function createCluster(name: string, brokers: number) {
@@ -127,5 +129,37 @@ describe('ULE recovery with a destination replica down (#38)', () => {
         expect({ broker, end: log.logEndOffset, epoch: log.latestEpoch() }).toEqual({ broker, end: 23, epoch: 1 })
       }
     }, settle)
+  })
+})
+
+describe('a deleted source topic (#35)', () => {
+  it('holds the partition until the metadata says the topic is deleted, then FAILED non-retryable at once: never a retryable FAILED', async () => {
+    await createCluster('del-src', 1)
+    await createCluster('del-dst', 1)
+    for (const name of ['gone', 'kept']) {
+      await ok(topicsRoute.POST, { method: 'POST', path: '/api/v1/clusters/del-src/topics', params: { cluster: 'del-src' }, body: { name, partitions: 1 } }, 201)
+      await produce('del-src', name, ['1', '2'])
+    }
+    // The default metadata refresh (60 s): the deletion is not waited for until the next periodic sync.
+    await ok(mirrorsRoute.POST, { method: 'POST', path: '/api/v1/mirrors', body: { name: 'del', sourceCluster: 'del-src', destinationCluster: 'del-dst', topics: ['gone', 'kept'] } }, 201)
+    await vi.waitFor(async () => expect((await partitions('del')).map((p) => [p.topic, p.state, p.offsetLag])).toEqual([['gone', 'MIRRORING', 0], ['kept', 'MIRRORING', 0]]), settle)
+
+    const deletedAt = Date.now()
+    const deleted = await callRoute(topicRoute.DELETE, { method: 'DELETE', path: '/api/v1/clusters/del-src/topics/gone', params: { cluster: 'del-src', topic: 'gone' } })
+    expect(deleted.status).toBe(204)
+    await vi.waitFor(async () => expect((await partitions('del'))[0]).toMatchObject({ topic: 'gone', state: 'FAILED' }), settle)
+    // Two metadata reads a fetch backoff apart (1 s), not two refresh intervals.
+    expect(Date.now() - deletedAt).toBeLessThan(15_000)
+    const [gone, kept] = await partitions('del')
+    expect(gone).toMatchObject({ state: 'FAILED', retryAttempt: -1, error: 'The source topic is deleted.', failureCode: 'SOURCE_TOPIC_DELETED' })
+    expect(kept).toMatchObject({ state: 'MIRRORING', error: null })
+    expect((await history('del', 'gone')).map((t) => [t.from, t.to, t.retryAttempt ?? 0, t.error ?? null])).toEqual([
+      ['UNKNOWN', 'PREPARING', 0, null],
+      ['PREPARING', 'MIRRORING', 0, null],
+      ['MIRRORING', 'FAILED', -1, 'The source topic is deleted.'],
+    ])
+    // It stays so: nothing retries a deleted topic.
+    await sleep(1_500)
+    expect((await history('del', 'gone')).length).toBe(3)
   })
 })

@@ -7,7 +7,7 @@ import type { EngineContext } from '../engine-context'
 import { classifyUnreachableDestination, classifyUnreachableSource } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
-import { interruptFetch, isReadyForFetch, type FetchEntry } from './fetch-state'
+import { interruptFetch, isFetchDelayed, isReadyForFetch, type FetchEntry } from './fetch-state'
 import { closeFetchSessions, sessionFetchRound } from './fetch-session-round'
 import { applyAnswers } from './apply-answers'
 import { inFetchOrder, recordFetchOrder } from './fetch-order'
@@ -19,7 +19,8 @@ type DescribedPartition = TopicDescription['partitions'][number]
  * fetch (many partitions, bounded bytes), all groups at once, as a fetcher per source broker would.
  */
 export async function fetchRound(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
-  const runnable = [...mirror.partitions.values()].filter(isReadyForFetch)
+  const now = ctx.now()
+  const runnable = [...mirror.partitions.values()].filter((runtime) => isReadyForFetch(runtime) && !isFetchDelayed(mirror, runtime, now))
   if (runnable.length === 0) return closeFetchSessions(mirror)
   const { definition } = mirror
   const { host, source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)

@@ -21,6 +21,11 @@ export interface EngineMirror {
   nextSyncAt: number
   /** Consecutive syncs a mirrored topic was missing on the source (two in a row fail it for good). */
   missingTopicSyncs: Map<string, number>
+  /**
+   * Partitions whose fetch found no such topic or partition at the source, and until when they sit out the fetch
+   * rounds (Kafka's fetcher delays them by fetch.backoff.ms); meanwhile the metadata decides: deleted or back.
+   */
+  fetchDelays: TopicPartitionMap<number>
   mirroredRecords: number
   mirroredBytes: number
   /** Failed syncs since the server started, by kind (the `mirrorboard_sync_errors_total` counter). */
@@ -46,6 +51,7 @@ export function newEngineMirror(definition: MirrorDefinition, now: number): Engi
     partitions: new TopicPartitionMap(),
     nextSyncAt: now,
     missingTopicSyncs: new Map(),
+    fetchDelays: new TopicPartitionMap(),
     mirroredRecords: 0,
     mirroredBytes: 0,
     syncErrors: new Map(),
