@@ -1,5 +1,4 @@
 import 'server-only'
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import packageJson from '@/package.json'
 import { AuditLog } from './audit/audit-log'
@@ -17,8 +16,11 @@ import type { SourceCluster } from './cluster/ports'
 import { OperationEventPayloads } from './http/events-operation-delta'
 import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
-import { startSplitBrainWatch } from './engine/failover/split-brain-watch'
+import { ensurePrivateDirectory } from './util/private-directory'
+import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
 import { mirrorMetrics } from './engine/mirror-metrics'
+import { mirrorAlertFigures } from './engine/mirror-alert-figures'
+import { AlertService } from './alerts/alert-service'
 import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
 
@@ -39,8 +41,12 @@ export interface Runtime {
   readonly clusters: ClusterRegistry
   /** The KIP-1279 mirroring engine over the registry's clusters. */
   readonly engine: MirrorEngine
+  /** The split-brain guard over the engine's failed-over mirrors (the API's `splitBrain` field). */
+  readonly splitBrain: SplitBrainWatch
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
+  /** Built-in alerting: the rules evaluated over the engine's figures, receivers, silences (server/alerts/). */
+  readonly alerts: AlertService
   /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
   readonly demo: DemoEnvironment | null
   close(): Promise<void>
@@ -50,8 +56,8 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
 
 async function createRuntime(): Promise<Runtime> {
   const config = readRuntimeConfig()
-  await mkdir(config.dataDir, { recursive: true })
   const log = logger.child({ module: 'runtime' })
+  await ensurePrivateDirectory(config.dataDir, log)
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
     retention: config.auditRetention,
@@ -59,21 +65,24 @@ async function createRuntime(): Promise<Runtime> {
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
-  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log))
+  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), { log: logger.child({ module: 'auth' }) })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
+    kafkaAllowedHosts: config.kafkaAllowedHosts,
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })
   const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }), { defaultMetrics: true })
   metrics.register('clusters', () => clusters.collectMetrics())
+  metrics.register('auth', () => auth.metricFamilies())
   metrics.register('http', () => [
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
     { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
   ])
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
-  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -97,11 +106,15 @@ async function createRuntime(): Promise<Runtime> {
     auth,
     clusters,
     engine,
+    splitBrain,
     metrics,
+    alerts,
     demo,
     close() {
       closing ??= (async () => {
+        await alerts.close()
         await demo?.close()
+        splitBrain.stop()
         events.close()
         await engine.close()
         await clusters.close()
@@ -144,7 +157,8 @@ const FETCH_MAX_WAIT_MS = 500
 /**
  * Builds the engine over the registry's clusters and connects it to the rest of the server: every
  * cluster answers mirror lookups from the engine, engine events go to the SSE hub, mirror metrics to
- * the metrics registry. Called once, from the composition root.
+ * the metrics registry; and starts the split-brain guard over it, reading old sources through their
+ * ports (embedded or Kafka). Called once, from the composition root.
  */
 export async function createEngine(deps: {
   clusters: ClusterRegistry
@@ -154,7 +168,7 @@ export async function createEngine(deps: {
   dataDir: string
   /** The links between clusters, when they can be cut (the demo's fault injection); without, always up. */
   links?: ClusterLinks
-}): Promise<MirrorEngine> {
+}): Promise<{ engine: MirrorEngine; splitBrain: SplitBrainWatch }> {
   const { clusters, events, metrics, log, links } = deps
   // Clusters that mirror from `source`: their fetchers cross the link a cut at either end breaks.
   const destinationsOf = (source: string) =>
@@ -207,14 +221,31 @@ export async function createEngine(deps: {
   const splitBrain = startSplitBrainWatch(engine, {
     source: (name) => {
       try {
-        return clusters.embedded(name)
+        return clusters.ports(name).source
       } catch {
+        // Not there (removed) or not open: the watch shows the old source unreachable.
         return undefined
       }
     },
+    log: (message, fields) => log.warn(message, fields),
   })
   metrics.register('split-brain', () => splitBrain.metrics())
-  return engine
+  return { engine, splitBrain }
+}
+
+/** The built-in alerting over the engine, started: its `alert` events go to the SSE hub. */
+export async function startAlerting(deps: { engine: MirrorEngine; splitBrain: SplitBrainWatch; events: EventHub; dataDir: string; url: string; log: Logger }): Promise<AlertService> {
+  const { engine } = deps
+  const alerts = await AlertService.open({
+    dataDir: deps.dataDir,
+    figures: () => mirrorAlertFigures(engine, deps.splitBrain),
+    knownMirror: (name) => engine.listMirrors().some((mirror) => mirror.name === name),
+    publish: (alert) => deps.events.publish('alert', alert),
+    log: deps.log,
+    pageUrl: `${deps.url.replace(/\/+$/, '')}/alerts`,
+  })
+  alerts.start()
+  return alerts
 }
 
 /** Seconds: a fetch answers at once with data, or after the 500 ms wait when caught up; a slow source shows above. */

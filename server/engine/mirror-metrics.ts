@@ -2,6 +2,7 @@ import 'server-only'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import type { MetricFamily } from '@/server/observability/metrics'
 import type { MirrorEngine } from './engine'
+import { failedOperations } from './mirror-alert-figures'
 import type { PartitionFigures } from './queries/mirror-figures'
 import type { SyncErrorKind } from './state/engine-mirror'
 
@@ -28,10 +29,7 @@ export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
   const rpoKnown = family('mirrorboard_mirror_rpo_known', 'Whether every partition the mirror protects is MIRRORING with a source that answered (1), or the RPO figures are lower bounds (0).')
   const syncErrors = family('mirrorboard_sync_errors_total', 'Failed periodic syncs of the mirror since the server started, by kind.', 'counter')
   const operationFailed = family('mirrorboard_operation_failed', "1 for a mirror whose newest finished operation failed (labelled with the operation); absent otherwise.")
-  const newestFinished = new Map<string, { id: string; kind: string; status: string }>()
-  for (const operation of engine.listOperations()) {
-    if (operation.status !== 'running' && !newestFinished.has(operation.mirror)) newestFinished.set(operation.mirror, operation)
-  }
+  const failed = failedOperations(engine)
   for (const definition of engine.listMirrors()) {
     const mirror = definition.name
     const partitions: PartitionFigures[] = []
@@ -50,8 +48,8 @@ export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
     rpoKnown.samples.push({ labels: { mirror }, value: figures.rpo.known ? 1 : 0 })
     const errors = engine.syncErrors(mirror)
     for (const kind of SYNC_ERROR_KINDS) syncErrors.samples.push({ labels: { mirror, kind }, value: errors.get(kind) ?? 0 })
-    const operation = newestFinished.get(mirror)
-    if (operation?.status === 'failed') operationFailed.samples.push({ labels: { mirror, kind: operation.kind, operation: operation.id }, value: 1 })
+    const operation = failed.get(mirror)
+    if (operation) operationFailed.samples.push({ labels: { mirror, kind: operation.kind, operation: operation.id }, value: 1 })
   }
   return [states, offsetLag, timeLag, fetchAge, records, bytes, rpoSeconds, rpoRecords, rpoKnown, syncErrors, operationFailed]
 }

@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/api/errors'
 import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine } from '@/server/runtime'
+import { createEngine, startAlerting } from '@/server/runtime'
 import type { Runtime } from '@/server/runtime'
 import { Auth, SessionStore } from './auth'
 import { EventHub } from './events'
@@ -27,19 +27,24 @@ beforeAll(async () => {
   const audit = await AuditLog.open(path.join(dataDir, 'audit.jsonl'), { onAppend: (entry) => events.publish('audit', entry) })
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
-  const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: 0,
     events,
     audit,
     auth: new Auth(tokens, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    splitBrain,
     metrics,
+    alerts,
     demo: null,
     close: async () => {
+      splitBrain.stop()
+      await alerts.close()
       await engine.close()
       await clusters.close()
       await audit.close()

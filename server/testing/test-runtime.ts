@@ -4,7 +4,7 @@ import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterLinks } from '@/server/cluster/links'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine } from '@/server/runtime'
+import { createEngine, startAlerting } from '@/server/runtime'
 import { Auth, SessionStore } from '@/server/http/auth'
 import { EventHub } from '@/server/http/events'
 import { logger } from '@/server/observability/logger'
@@ -30,7 +30,8 @@ export async function openTestRuntime(
   const clusters = await ClusterRegistry.open({ dataDir, log })
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
-  const engine = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -47,18 +48,22 @@ export async function openTestRuntime(
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION },
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: Date.now(),
     events,
     audit,
     auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    splitBrain,
     metrics,
+    alerts,
     demo,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
+      await alerts.close()
       await demo?.close()
+      splitBrain.stop()
       events.close()
       await engine.close()
       await clusters.close()
