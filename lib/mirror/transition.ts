@@ -23,8 +23,8 @@ import { MirrorError } from './errors'
 import type { MirrorEvent, MirrorEventOf } from './events'
 import { epochBumpTarget, GUARDS, type GuardContext } from './guards'
 import { CLEARED_FAILURE, withChanges, type MirrorPartitionValue, type MirrorPartitionPatch } from './partition'
+import { EVENT_METADATA } from './event-metadata'
 import {
-  EVENT_METADATA,
   isMirrorEventType,
   isMirrorPartitionState,
   isValidTransition,
