@@ -13,6 +13,8 @@ import * as faultsRoute from '@/app/api/v1/demo/faults/route'
 import * as faultRoute from '@/app/api/v1/demo/faults/[id]/route'
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
+import * as describeRoute from '@/app/api/v1/mirrors/[mirror]/describe/route'
+import * as pauseRoute from '@/app/api/v1/mirrors/[mirror]/topics/pause/route'
 import * as historyRoute from '@/app/api/v1/mirrors/[mirror]/partitions/[topic]/[partition]/history/route'
 import type { Runtime } from '@/server/runtime'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
@@ -161,5 +163,45 @@ describe('a deleted source topic (#35)', () => {
     // It stays so: nothing retries a deleted topic.
     await sleep(1_500)
     expect((await history('del', 'gone')).length).toBe(3)
+  })
+})
+
+describe('GET /mirrors/{mirror}/describe', () => {
+  it("answers the partitions exactly as kafka-cluster-mirrors.sh --describe --json prints them", async () => {
+    await createCluster('desc-src', 1)
+    await createCluster('desc-dst', 1)
+    for (const [name, count] of [['b-topic', 2], ['A-topic', 1]] as const) {
+      await ok(topicsRoute.POST, { method: 'POST', path: '/api/v1/clusters/desc-src/topics', params: { cluster: 'desc-src' }, body: { name, partitions: count } }, 201)
+    }
+    await produce('desc-src', 'A-topic', ['1', '2', '3'])
+    await produce('desc-src', 'b-topic', ['1'])
+    await ok(mirrorsRoute.POST, { method: 'POST', path: '/api/v1/mirrors', body: { name: 'desc', sourceCluster: 'desc-src', destinationCluster: 'desc-dst', topics: ['b-topic', 'A-topic'] } }, 201)
+    await vi.waitFor(async () => expect((await partitions('desc')).every((p) => p.state === 'MIRRORING' && p.offsetLag === 0)).toBe(true), settle)
+    await ok(pauseRoute.POST, { method: 'POST', path: '/api/v1/mirrors/desc/topics/pause', params: { mirror: 'desc' }, body: { topics: ['b-topic'] } })
+    await vi.waitFor(async () => expect((await partitions('desc')).filter((p) => p.state === 'PAUSED')).toHaveLength(2), settle)
+
+    const described = await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/desc/describe', params: { mirror: 'desc' } })
+    expect(described.status).toBe(200)
+    // The body is the tool's array itself, its entries with the tool's fields in the tool's order, sorted as it sorts.
+    expect(described.body).toEqual([
+      { mirror: 'desc', topic: 'A-topic', partition: 0, sourceOffset: 3, destinationOffset: 3, lag: 0, state: 'MIRRORING', retryAttempt: 0, errorMessage: null },
+      { mirror: 'desc', topic: 'b-topic', partition: 0, sourceOffset: -1, destinationOffset: -1, lag: -1, state: 'PAUSED', retryAttempt: 0, errorMessage: null },
+      { mirror: 'desc', topic: 'b-topic', partition: 1, sourceOffset: -1, destinationOffset: -1, lag: -1, state: 'PAUSED', retryAttempt: 0, errorMessage: null },
+    ])
+    expect((described.body as Array<Record<string, unknown>>).map((entry) => Object.keys(entry).join())).toEqual(
+      Array(3).fill('mirror,topic,partition,sourceOffset,destinationOffset,lag,state,retryAttempt,errorMessage'),
+    )
+    const failedOnly = await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/desc/describe?failed=true', params: { mirror: 'desc' } })
+    expect(failedOnly).toMatchObject({ status: 200, body: [] })
+    const kipNames = await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/desc/describe?stateNames=kip', params: { mirror: 'desc' } })
+    expect((kipNames.body as Array<{ state: string }>).map((entry) => entry.state)).toEqual(['MIRRORING', 'PAUSED', 'PAUSED'])
+    // The deleted topic of the scenario above: FAILED for good, its message, no offsets.
+    const deleted = await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/del/describe?failed=true&stateNames=kip', params: { mirror: 'del' } })
+    expect(deleted.body).toEqual([{ mirror: 'del', topic: 'gone', partition: 0, sourceOffset: -1, destinationOffset: -1, lag: -1, state: 'FAILED', retryAttempt: -1, errorMessage: 'The source topic is deleted.' }])
+
+    expect(await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/nope/describe', params: { mirror: 'nope' } })).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } })
+    expect(await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/desc/describe?failed=yes', params: { mirror: 'desc' } })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } })
+    expect(await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/desc/describe?stateNames=prototype', params: { mirror: 'desc' } })).toMatchObject({ status: 400 })
+    expect(await callRoute(describeRoute.GET, { path: '/api/v1/mirrors/desc/describe', params: { mirror: 'desc' }, headers: { authorization: '' } })).toMatchObject({ status: 401 })
   })
 })

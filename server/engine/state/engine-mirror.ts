@@ -5,8 +5,11 @@ import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { PartitionTimer } from '../runner/partition-timer'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
-/** What failed in a periodic sync: the source did not answer, starting discovered topics failed, or another step threw. */
-export type SyncErrorKind = 'sourceUnreachable' | 'topicStart' | 'other'
+/**
+ * What failed in a periodic sync: the source's metadata did not answer, a topic's configs could not be copied,
+ * the group offsets could not be synced, starting discovered topics failed, or another step threw.
+ */
+export type SyncErrorKind = 'sourceUnreachable' | 'topicConfigSync' | 'groupOffsetSync' | 'topicStart' | 'other'
 
 export function countSyncError(mirror: EngineMirror, kind: SyncErrorKind): void {
   mirror.syncErrors.set(kind, (mirror.syncErrors.get(kind) ?? 0) + 1)

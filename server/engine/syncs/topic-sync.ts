@@ -75,7 +75,13 @@ export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Prom
     const syncable = active.some((runtime) => runtime.value.state !== 'PAUSED' && runtime.value.state !== 'PAUSING')
     if (!syncable) continue
     await syncPartitionCount(ctx, mirror, sourceTopic)
-    await syncConfigs(mirror, host, sourceTopic)
+    // One topic's configs that cannot be copied do not stop the other topics' sync (KIP-1279: TopicConfigSyncError).
+    try {
+      await syncConfigs(mirror, host, sourceTopic)
+    } catch (error) {
+      ctx.log('sync: topic configs not copied', { mirror: definition.name, topic, error: String(error) })
+      countSyncError(mirror, 'topicConfigSync')
+    }
     const [destinationTopic] = await host.describeTopics([topic])
     if (destinationTopic?.configs['remote.storage.enable'] === 'true') {
       await dispatchAll(ctx, mirror, active, { type: 'tieredStorageDetected' })
@@ -93,7 +99,12 @@ export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Prom
       ctx.runner.withLock(runtime, () => ctx.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch, leaderEpoch }, 'periodic epoch check')),
     )
   }
-  await syncGroupOffsets(mirror, source, host)
+  try {
+    await syncGroupOffsets(mirror, source, host)
+  } catch (error) {
+    ctx.log('sync: group offsets not synced', { mirror: definition.name, error: String(error) })
+    countSyncError(mirror, 'groupOffsetSync')
+  }
 }
 
 /** Partitions added at the source are created on the destination and start. */
