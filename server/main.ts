@@ -14,7 +14,12 @@ import { Duplex } from 'node:stream'
 import { TLSSocket } from 'node:tls'
 import zlib from 'node:zlib'
 import compression from 'compression'
+import { CLIENT_ADDRESS_HEADER } from './http/client-address'
+import { randomUUID } from 'node:crypto'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
+
+/** A proxy's request id is kept when it looks like one; otherwise each request gets its own. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/
 
 /**
  * A client that goes away mid-response (an SSE viewer closing its tab) leaves the middleware's zlib stream
@@ -49,6 +54,11 @@ async function main(): Promise<void> {
 
   const compress = compression({ level: 1, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 2 } } })
   server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    // Every log line written while serving the request carries it (route() reads it), and the answer names it.
+    const incoming = request.headers['x-request-id']
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    request.headers['x-request-id'] = requestId
+    response.setHeader('X-Request-Id', requestId)
     const nonce = newNonce()
     const tls = isTlsRequest(request.headers['x-forwarded-proto'], request.socket instanceof TLSSocket)
     const headers = securityHeaders(nonce, tls)
@@ -63,10 +73,11 @@ async function main(): Promise<void> {
       response.end(body)
       return
     }
-    // The demo's one-click sign-in trusts the socket's address only (server/demo/http.ts reads it): a client's
+    // The demo's one-click sign-in trusts the socket's address only (server/http/loopback.ts reads it): a client's
     // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
     const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
     request.headers['x-mirrorboard-peer-address'] = proxied ? '' : (request.socket.remoteAddress ?? '')
+    request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? ''
     compress(request as Parameters<typeof compress>[0], response as Parameters<typeof compress>[1], () => {
       void handle(request, response)
     })

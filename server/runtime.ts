@@ -15,12 +15,12 @@ import { MirrorEngine } from './engine/engine'
 import { toOperation } from './api/mirror-api'
 import type { SourceCluster } from './cluster/ports'
 import { OperationEventPayloads } from './http/events-operation-delta'
-import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
-import { startSplitBrainWatch } from './engine/failover/split-brain-watch'
+import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
+import { mirrorMetrics } from './engine/mirror-metrics'
+import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
-import type { MetricFamily } from './observability/metrics'
 
 /**
  * The composition root: the one place that builds clusters, the engine and stores.
@@ -39,6 +39,8 @@ export interface Runtime {
   readonly clusters: ClusterRegistry
   /** The KIP-1279 mirroring engine over the registry's clusters. */
   readonly engine: MirrorEngine
+  /** The split-brain guard over the engine's failed-over mirrors (the API's `splitBrain` field). */
+  readonly splitBrain: SplitBrainWatch
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
   /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
@@ -54,6 +56,7 @@ async function createRuntime(): Promise<Runtime> {
   const log = logger.child({ module: 'runtime' })
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
+    retention: config.auditRetention,
     onAppend: (entry) => events.publish('audit', entry),
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
@@ -64,7 +67,7 @@ async function createRuntime(): Promise<Runtime> {
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })
-  const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }))
+  const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }), { defaultMetrics: true })
   metrics.register('clusters', () => clusters.collectMetrics())
   metrics.register('http', () => [
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
@@ -72,7 +75,7 @@ async function createRuntime(): Promise<Runtime> {
   ])
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
-  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -96,11 +99,13 @@ async function createRuntime(): Promise<Runtime> {
     auth,
     clusters,
     engine,
+    splitBrain,
     metrics,
     demo,
     close() {
       closing ??= (async () => {
         await demo?.close()
+        splitBrain.stop()
         events.close()
         await engine.close()
         await clusters.close()
@@ -143,7 +148,8 @@ const FETCH_MAX_WAIT_MS = 500
 /**
  * Builds the engine over the registry's clusters and connects it to the rest of the server: every
  * cluster answers mirror lookups from the engine, engine events go to the SSE hub, mirror metrics to
- * the metrics registry. Called once, from the composition root.
+ * the metrics registry; and starts the split-brain guard over it, reading old sources through their
+ * ports (embedded or Kafka). Called once, from the composition root.
  */
 export async function createEngine(deps: {
   clusters: ClusterRegistry
@@ -153,7 +159,7 @@ export async function createEngine(deps: {
   dataDir: string
   /** The links between clusters, when they can be cut (the demo's fault injection); without, always up. */
   links?: ClusterLinks
-}): Promise<MirrorEngine> {
+}): Promise<{ engine: MirrorEngine; splitBrain: SplitBrainWatch }> {
   const { clusters, events, metrics, log, links } = deps
   // Clusters that mirror from `source`: their fetchers cross the link a cut at either end breaks.
   const destinationsOf = (source: string) =>
@@ -161,11 +167,15 @@ export async function createEngine(deps: {
       .listMirrors()
       .filter((mirror) => mirror.sourceCluster === source)
       .map((mirror) => mirror.destinationCluster)
+  const fetchDuration = metrics.histogram('mirrorboard_fetch_duration_seconds', 'Fetch requests to source clusters, including the wait at the source for new records (up to 500 ms).', ['source'], FETCH_BUCKETS)
   const remoteSources = new WeakMap<object, SourceCluster>()
   const remoteSource = (name: string, cluster: SourceCluster): SourceCluster => {
-    if (!links) return cluster
     let remote = remoteSources.get(cluster)
-    if (!remote) remoteSources.set(cluster, (remote = links.remoteSource(cluster, () => destinationsOf(name))))
+    if (!remote) {
+      const reached = links ? links.remoteSource(cluster, () => destinationsOf(name)) : cluster
+      const observe = fetchDuration.labels({ source: name })
+      remoteSources.set(cluster, (remote = timedSource(reached, (seconds) => observe.observe(seconds))))
+    }
     return remote
   }
   const operationStore = await OperationStore.open(path.join(deps.dataDir, 'operations'), {
@@ -196,38 +206,39 @@ export async function createEngine(deps: {
     events.publish(event.type, event.type === 'operation' ? operationPayloads.payload(toOperation(event.operation), event.change) : event)
   })
   metrics.register('engine', () => mirrorMetrics(engine))
+  observeOperationDurations(engine, metrics)
   await engine.start()
   engine.startBackground(TICK_INTERVAL_MS)
   const splitBrain = startSplitBrainWatch(engine, {
     source: (name) => {
       try {
-        return clusters.embedded(name)
+        return clusters.ports(name).source
       } catch {
+        // Not there (removed) or not open: the watch shows the old source unreachable.
         return undefined
       }
     },
+    log: (message, fields) => log.warn(message, fields),
   })
   metrics.register('split-brain', () => splitBrain.metrics())
-  return engine
+  return { engine, splitBrain }
 }
 
-function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
-  const states: MetricFamily = { name: 'mirrorboard_partitions', help: 'Mirror partitions per state.', type: 'gauge', samples: [] }
-  const offsetLag: MetricFamily = { name: 'mirrorboard_partition_offset_lag', help: 'Source high watermark minus destination high watermark.', type: 'gauge', samples: [] }
-  const timeLag: MetricFamily = { name: 'mirrorboard_partition_time_lag_seconds', help: 'Age of the oldest source record not yet mirrored.', type: 'gauge', samples: [] }
-  const records: MetricFamily = { name: 'mirrorboard_mirrored_records_total', help: 'Records appended to destinations since the server started.', type: 'counter', samples: [] }
-  const bytes: MetricFamily = { name: 'mirrorboard_mirrored_bytes_total', help: 'Bytes appended to destinations since the server started.', type: 'counter', samples: [] }
-  for (const definition of engine.listMirrors()) {
-    const mirror = definition.name
-    const summary = engine.mirrorSummary(mirror)
-    for (const state of MIRROR_PARTITION_STATES) states.samples.push({ labels: { mirror, state }, value: summary.partitionsByState[state] ?? 0 })
-    for (const partition of engine.partitions(mirror)) {
-      const labels = { mirror, topic: partition.topic, partition: String(partition.partition) }
-      if (partition.offsetLag !== null) offsetLag.samples.push({ labels, value: partition.offsetLag })
-      if (partition.timeLagMs !== null) timeLag.samples.push({ labels, value: partition.timeLagMs / 1000 })
-    }
-    records.samples.push({ labels: { mirror }, value: summary.mirroredRecords })
-    bytes.samples.push({ labels: { mirror }, value: summary.mirroredBytes })
-  }
-  return [states, offsetLag, timeLag, records, bytes]
+/** Seconds: a fetch answers at once with data, or after the 500 ms wait when caught up; a slow source shows above. */
+const FETCH_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.6, 1, 2.5, 5, 10]
+/** Seconds: a failover of a few partitions takes well under a second; 10,000 take seconds; a stuck one minutes. */
+const OPERATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900]
+
+/** Each operation's duration, once, when it finishes (resumed ones count the time across the restart). */
+function observeOperationDurations(engine: MirrorEngine, metrics: MetricsRegistry): void {
+  const durations = metrics.histogram('mirrorboard_operation_duration_seconds', 'Duration of finished operations, by kind, type and outcome.', ['kind', 'type', 'outcome'], OPERATION_BUCKETS)
+  const observed = new Set<string>()
+  engine.subscribe((event) => {
+    if (event.type !== 'operation') return
+    const { operation } = event
+    if (operation.status === 'running' || operation.finishedAt === null || observed.has(operation.id)) return
+    observed.add(operation.id)
+    // Every failover is unplanned until planned switchovers exist.
+    durations.observe({ kind: operation.kind, type: 'unplanned', outcome: operation.status }, (operation.finishedAt - operation.startedAt) / 1000)
+  })
 }

@@ -22,6 +22,9 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
           <span className="col-span-2 min-w-0 sm:col-span-1">
             <span className="font-mono text-sm font-medium text-slate-900 dark:text-white">{entry.action}</span>
             {entry.dryRun && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">dry run</span>}
+            {entry.count !== undefined && entry.count > 1 && (
+              <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">× {entry.count}</span>
+            )}
             <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-300" title={entry.target}>
               {entry.target}
             </span>
@@ -34,6 +37,12 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
         <div className="mt-1 mb-2 ml-2 space-y-3 border-l-2 border-slate-200 pl-3 text-sm sm:ml-6 dark:border-slate-700">
           <p className="text-xs text-slate-600 dark:text-slate-300">
             Entry {entry.id} · {dateTime(entry.at)}
+            {entry.source !== undefined && (
+              <>
+                {' '}
+                · {entry.count === 1 ? 'first refusal this minute' : `${entry.count ?? 0} more refusals that minute`} from <span className="font-mono">{entry.source}</span>
+              </>
+            )}
           </p>
           {entry.error !== null && (
             <p className="text-red-900 dark:text-red-200">

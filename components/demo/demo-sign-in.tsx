@@ -6,6 +6,7 @@ import { callEndpoint } from '@/components/data/call-endpoint'
 import { useDemoSignInOffer } from '@/components/data/use-demo'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
+import { safeNextPath } from '@/lib/ui/next-path'
 import { demoEndpoints } from '@/lib/api/endpoints'
 
 /**
@@ -27,7 +28,8 @@ export function DemoSignIn({ next }: { next: string }) {
     try {
       await callEndpoint(demoEndpoints.createDemoSession)
       setDone(true)
-      router.replace(next)
+      // Checked again here: whoever renders this form, it never navigates off this origin.
+      router.replace(safeNextPath(next))
       router.refresh()
     } catch (caught) {
       setError(caught)

@@ -89,6 +89,27 @@ function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
         ))}
         {watch.topics.length > 12 && <li>and {watch.topics.length - 12} more topics</li>}
       </ul>
+      {(watch.producers ?? []).length > 0 && (
+        <div className="mt-1.5">
+          <p className="text-xs font-semibold">Written by</p>
+          <ul className="mt-0.5 space-y-0.5 text-xs" data-testid="split-brain-producers">
+            {(watch.producers ?? []).slice(0, 8).map((producer) => (
+              <li key={producer.producerId ?? 'none'} className="font-mono">
+                {producer.transactionalId !== null && <span className="font-semibold">{producer.transactionalId} · </span>}
+                {producer.producerId === null ? 'producers without a producer id' : `producer id ${producer.producerId} (epoch ${producer.producerEpoch})`}
+                {' · '}
+                {formatCount(producer.records)} {producer.records === 1 ? 'record' : 'records'} to {producer.topics.join(', ')}
+                {producer.latestWriteAt !== null && (
+                  <>
+                    {' · latest '}
+                    <RelativeTime at={producer.latestWriteAt} />
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </li>
   )
 }

@@ -5,6 +5,7 @@ import { benchEngine } from './engine'
 import { benchEngineFlap } from './engine-flap'
 import { benchEngineScale } from './engine-scale'
 import { benchKafka } from './kafka'
+import { benchMetrics } from './metrics'
 import { benchStorage } from './storage'
 import { benchStorageCompaction } from './storage-compaction'
 import { benchUiFailover } from './ui-failover'
@@ -31,6 +32,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['engine link flap (fakes)', benchEngineFlap],
   ['engine at 10,000 partitions (embedded)', benchEngineScale],
   ['kafka → kafka (test brokers)', benchKafka],
+  ['metrics scrape at 10,000 partitions', benchMetrics],
   ['http api', benchApiIfBuilt],
   ['ui partition page', () => ifBuilt(benchUiPartition)],
   ['ui overview', () => ifBuilt(benchUiOverview)],

@@ -32,6 +32,16 @@ ensure_chromium() {
   fi
 }
 
+ensure_prometheus() {
+  # promtool and amtool check the shipped rules and Alertmanager example; the live alerting test runs Prometheus
+  # and Alertmanager on loopback (deploy/, e2e/demo/api-alerts-prometheus.spec.ts).
+  if ! command -v promtool >/dev/null || ! command -v prometheus-alertmanager >/dev/null; then
+    echo "==> installing Debian's prometheus and prometheus-alertmanager"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends prometheus prometheus-alertmanager >/dev/null
+  fi
+}
+
 ensure_kafka_jars() {
   bash scripts/kafka/fetch.sh
   # The test brokers' SSL listener gets its CA and certificates from the openssl CLI (scripts/kafka/tls-material.ts).

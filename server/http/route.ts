@@ -2,9 +2,14 @@ import 'server-only'
 import type { z } from 'zod'
 import { isMutation, type AccessRole, type EmptyContent, type Endpoint } from '@/lib/api/endpoints'
 import { summarizePlan, summarizeRequest } from '@/server/audit/summarize'
+
+/** What a redacted field reads as in the audit log (the sign-in route records its token so). */
+export { REDACTED } from '@/server/audit/summarize'
 import { getRuntime, type Runtime } from '@/server/runtime'
 import { authorize, type Authentication, type Principal } from './auth'
-import { logger } from '../observability/logger'
+import { clientAddressOf } from './client-address'
+import { logger, withRequestId } from '../observability/logger'
+import { randomUUID } from 'node:crypto'
 import { problem, problemResponse, toProblem } from './problem'
 import { parseInput, queryObject, readJsonBody } from './request'
 import { jsonBody } from './json-body'
@@ -70,11 +75,21 @@ export type HandlerResult<E extends Endpoint> =
 export interface RouteOptions {
   /** Decides the required role per request (metrics are public when configured so). */
   role?: (runtime: Runtime) => AccessRole
+  /** What the audit entry keeps of the body instead of its summary (a sign-in keeps no more than that a token came). */
+  auditRequest?: (body: unknown) => unknown
 }
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> }
 
 const NO_STORE = { 'Cache-Control': 'no-store' }
+
+/** Seconds: most answers take milliseconds; a dry run of 10,000 partitions or a held fetch of records longer. */
+const REQUEST_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/** By the catalog's path template (never the concrete path: one series per endpoint, not per mirror or topic). */
+function requestDurations(runtime: Runtime) {
+  return runtime.metrics.histogram('mirrorboard_http_request_duration_seconds', 'API requests by method, route template and status (until the answer starts; a stream counts until it opens).', ['method', 'route', 'status'], REQUEST_BUCKETS)
+}
 
 function hasDryRun(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { dryRun?: unknown }).dryRun === true
@@ -123,7 +138,10 @@ export function route<const E extends Endpoint>(
   options: RouteOptions = {},
 ): (request: Request, context: NextContext) => Promise<Response> {
   const mutation = isMutation(endpoint)
-  return async (request, context) => {
+  // server/main.ts gives every request an id (a proxy's, or a new one); `next dev` has no main.ts.
+  return (request, context) => withRequestId(request.headers.get('x-request-id') ?? randomUUID(), () => handle(request, context))
+  async function handle(request: Request, context: NextContext): Promise<Response> {
+    const started = performance.now()
     let runtime: Runtime
     try {
       runtime = await getRuntime()
@@ -145,7 +163,7 @@ export function route<const E extends Endpoint>(
       if (endpoint.body) {
         const read = await readJsonBody(request)
         if (!read.ok) throw read.error
-        requestSummary = summarizeRequest(read.value)
+        requestSummary = options.auditRequest ? options.auditRequest(read.value) : summarizeRequest(read.value)
         if (hasDryRun(read.value)) note.dryRun = true
         body = parseInput(endpoint.body, read.value, 'body')
       }
@@ -174,7 +192,7 @@ export function route<const E extends Endpoint>(
           ? { actor: authentication.principal.actor, role: authentication.principal.role }
           : { actor: 'anonymous', role: null })
       try {
-        await runtime.audit.append({
+        await runtime.audit.record({
           actor: identity.actor,
           role: identity.role,
           action: endpoint.audit,
@@ -185,12 +203,17 @@ export function route<const E extends Endpoint>(
           dryRun: note.dryRun ?? false,
           ...(note.plan === undefined ? {} : { plan: summarizePlan(note.plan) }),
           ...(note.operation === undefined ? {} : { operation: note.operation }),
-        })
+        }, clientAddressOf(request))
       } catch (error) {
         // The change (if any) has happened; the caller still gets its outcome, and the gap is in the log.
         logger.error('could not append to the audit log', { action: endpoint.audit, error })
       }
     }
+    const seconds = (performance.now() - started) / 1000
+    requestDurations(runtime).observe({ method: endpoint.method, route: endpoint.path, status: String(response.status) }, seconds)
+    const line = { method: endpoint.method, route: endpoint.path, status: response.status, ms: Math.round(seconds * 1000) }
+    if (response.status >= 400) logger.info('request refused or failed', { ...line, code: failure?.code })
+    else logger.debug('request', line)
     return response
   }
 }

@@ -7,7 +7,7 @@ export const GET = route(
   systemEndpoints.metrics,
   async ({ runtime }) =>
     new Response(await runtime.metrics.render(), {
-      headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8', 'Cache-Control': 'no-store' },
+      headers: { 'Content-Type': runtime.metrics.contentType, 'Cache-Control': 'no-store' },
     }),
   { role: (runtime) => (runtime.config.metricsPublic ? 'public' : 'viewer') },
 )

@@ -28,7 +28,7 @@ import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
 import * as operationRoute from '@/app/api/v1/operations/[id]/route'
 import type { RecordEntry } from '@/lib/api/records'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
+import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 import { logger } from '@/server/observability/logger'
 import type { Runtime } from '@/server/runtime'
 import { dumpLogSegment } from '@/scripts/kafka/dump-log-segments'
@@ -109,7 +109,7 @@ describe('Kafka clusters through the API', () => {
     // A restarted server opens the Kafka cluster again from its definition and secrets.
     const reopened = await ClusterRegistry.open({ dataDir, log: logger })
     try {
-      expect(await reopened.list()).toEqual([expect.objectContaining({ name: 'kafka-a', kind: 'kafka', status: 'ok', clusterId: brokers.a.clusterId })])
+      expect(await reopened.list()).toEqual([expect.objectContaining({ name: 'kafka-a', kind: 'kafka', open: true, clusterId: brokers.a.clusterId })])
     } finally {
       await reopened.close()
     }

@@ -8,7 +8,7 @@ import { syncedTopicConfigs } from '../config/mirror-config'
 import { matchesAny, matchesFilters } from '../config/topic-patterns'
 import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
 import { dispatchAll } from '../runner/dispatch-all'
-import type { EngineMirror } from '../state/engine-mirror'
+import { countSyncError, type EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
 import { syncGroupOffsets } from './group-offset-sync'
 
@@ -36,6 +36,7 @@ export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Prom
     sourceTopics = await source.describeTopics()
   } catch (error) {
     ctx.log('sync: source unreachable', { mirror: definition.name, error: String(error) })
+    countSyncError(mirror, 'sourceUnreachable')
     return
   }
   const byName = new Map(sourceTopics.map((topic) => [topic.name, topic]))
@@ -46,7 +47,10 @@ export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Prom
     .map((topic) => topic.name)
     .filter((name) => !definition.topics.includes(name) && matchesFilters(name, definition.config['topics.include'], definition.config['topics.exclude']))
   if (discovered.length > 0) {
-    await startTopics(ctx, definition.name, { topics: discovered }).catch((error: unknown) => ctx.log('sync: start of discovered topics failed', { error: String(error) }))
+    await startTopics(ctx, definition.name, { topics: discovered }).catch((error: unknown) => {
+      ctx.log('sync: start of discovered topics failed', { error: String(error) })
+      countSyncError(mirror, 'topicStart')
+    })
   }
 
   for (const topic of definition.topics) {

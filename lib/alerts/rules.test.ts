@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { MirrorFigures } from './figures'
+import { ALERT_RULES, lagGrowth, ruleNamed, type AlertRuleName, type LagSample } from './rules'
+
+const calm: MirrorFigures = {
+  mirror: 'dr',
+  partitionsByState: { MIRRORING: 4 },
+  failedExamples: [],
+  totalOffsetLag: 0,
+  maxTimeLagSeconds: 0,
+  maxFetchAgeSeconds: 0.3,
+  staleFetchPartitions: 0,
+  rpo: { records: 0, seconds: 0, known: true },
+  splitBrainRecords: 0,
+  failedOperation: null,
+}
+
+function evaluate(name: AlertRuleName, figures: Partial<MirrorFigures>, history: LagSample[] = []) {
+  return ruleNamed(name)!.evaluate({ ...calm, ...figures }, history)
+}
+
+describe('the built-in evaluation of each rule', () => {
+  it('finds nothing on a calm mirror', () => {
+    for (const rule of ALERT_RULES) expect(rule.evaluate(calm, [[0, 0], [60_000, 0]])).toBeNull()
+  })
+
+  it('PartitionFailed names the longest-failed partitions and counts the rest', () => {
+    const failedExamples = Array.from({ length: 5 }, (_, partition) => ({ topic: 'orders', partition, error: partition === 0 ? 'source unreachable' : null }))
+    const finding = evaluate('PartitionFailed', { partitionsByState: { MIRRORING: 1, FAILED: 7 }, failedExamples })
+    expect(finding).toEqual({ value: 7, summary: '7 partitions of mirror dr FAILED: orders-0 (source unreachable), orders-1, orders-2, orders-3, orders-4, and 2 more' })
+  })
+
+  it('MirrorLagGrowing needs growth over the window and an oldest unmirrored record over 60 s', () => {
+    const growing: LagSample[] = Array.from({ length: 25 }, (_, i) => [i * 15_000, i * 100])
+    expect(evaluate('MirrorLagGrowing', { maxTimeLagSeconds: 90 }, growing)).toMatchObject({ value: 2000 })
+    expect(evaluate('MirrorLagGrowing', { maxTimeLagSeconds: 30 }, growing)).toBeNull()
+    const steady: LagSample[] = growing.map(([t]) => [t, 500])
+    expect(evaluate('MirrorLagGrowing', { maxTimeLagSeconds: 90 }, steady)).toBeNull()
+    expect(evaluate('MirrorLagGrowing', { maxTimeLagSeconds: 90 }, growing.slice(0, 1))).toBeNull()
+  })
+
+  it('lagGrowth measures newest minus the oldest sample within the window', () => {
+    expect(lagGrowth([[0, 0], [100_000, 50], [400_000, 300]], 300)).toBe(250)
+    expect(lagGrowth([[0, 10]], 300)).toBeNull()
+    expect(lagGrowth([], 300)).toBeNull()
+  })
+
+  it('FetchStale, SplitBrainWrites and OperationFailed read their figure; OperationFailed tells operations apart by label', () => {
+    expect(evaluate('FetchStale', { staleFetchPartitions: 3, maxFetchAgeSeconds: 41.2 })?.summary).toBe('3 MIRRORING partitions of mirror dr have not fetched for over 30 s (longest 41 s)')
+    expect(evaluate('SplitBrainWrites', { splitBrainRecords: 1 })?.summary).toBe('The old source of mirror dr took 1 record since the failover')
+    expect(evaluate('OperationFailed', { failedOperation: { id: 'op-7', kind: 'failover', finishedAt: 5 } })).toEqual({
+      value: 1,
+      summary: 'Operation op-7 (failover) of mirror dr failed',
+      labels: { operation: 'op-7', kind: 'failover' },
+    })
+  })
+})

@@ -1,0 +1,57 @@
+import 'server-only'
+import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
+import type { MetricFamily } from '@/server/observability/metrics'
+import type { MirrorEngine } from './engine'
+import type { PartitionFigures } from './queries/mirror-figures'
+import type { SyncErrorKind } from './state/engine-mirror'
+
+const SYNC_ERROR_KINDS: readonly SyncErrorKind[] = ['sourceUnreachable', 'topicStart', 'other']
+
+function family(name: string, help: string, type: MetricFamily['type'] = 'gauge'): MetricFamily {
+  return { name, help, type, samples: [] }
+}
+
+/**
+ * The engine's metric families, from the figures the alert rules read too (engine.mirrorFigures), so a
+ * scrape and a built-in rule never disagree. Per-partition series only for MIRRORING partitions whose
+ * figure is known: an absent series is "not known", never 0.
+ */
+export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
+  const states = family('mirrorboard_partitions', 'Mirror partitions per state.')
+  const offsetLag = family('mirrorboard_partition_offset_lag', 'Source high watermark minus destination high watermark (MIRRORING partitions).')
+  const timeLag = family('mirrorboard_partition_time_lag_seconds', 'Age of the oldest source record not yet mirrored (MIRRORING partitions).')
+  const fetchAge = family('mirrorboard_partition_last_fetch_age_seconds', 'Seconds since the MIRRORING partition last fetched from its source (or entered MIRRORING).')
+  const records = family('mirrorboard_mirrored_records_total', 'Records appended to destinations since the server started.', 'counter')
+  const bytes = family('mirrorboard_mirrored_bytes_total', 'Bytes appended to destinations since the server started.', 'counter')
+  const rpoSeconds = family('mirrorboard_mirror_rpo_seconds', 'Recovery point now: age of the oldest record not yet mirrored, over the partitions the mirror protects (a lower bound while rpo_known is 0).')
+  const rpoRecords = family('mirrorboard_mirror_rpo_records', 'Recovery point now: records a failover would lose, over the partitions the mirror protects (a lower bound while rpo_known is 0).')
+  const rpoKnown = family('mirrorboard_mirror_rpo_known', 'Whether every partition the mirror protects is MIRRORING with a source that answered (1), or the RPO figures are lower bounds (0).')
+  const syncErrors = family('mirrorboard_sync_errors_total', 'Failed periodic syncs of the mirror since the server started, by kind.', 'counter')
+  const operationFailed = family('mirrorboard_operation_failed', "1 for a mirror whose newest finished operation failed (labelled with the operation); absent otherwise.")
+  const newestFinished = new Map<string, { id: string; kind: string; status: string }>()
+  for (const operation of engine.listOperations()) {
+    if (operation.status !== 'running' && !newestFinished.has(operation.mirror)) newestFinished.set(operation.mirror, operation)
+  }
+  for (const definition of engine.listMirrors()) {
+    const mirror = definition.name
+    const partitions: PartitionFigures[] = []
+    const figures = engine.mirrorFigures(mirror, partitions)
+    for (const state of MIRROR_PARTITION_STATES) states.samples.push({ labels: { mirror, state }, value: figures.partitionsByState[state] ?? 0 })
+    for (const partition of partitions) {
+      const labels = { mirror, topic: partition.topic, partition: partition.partition }
+      if (partition.offsetLag !== null) offsetLag.samples.push({ labels, value: partition.offsetLag })
+      if (partition.timeLagMs !== null) timeLag.samples.push({ labels, value: partition.timeLagMs / 1000 })
+      fetchAge.samples.push({ labels, value: partition.fetchAgeMs / 1000 })
+    }
+    records.samples.push({ labels: { mirror }, value: figures.mirroredRecords })
+    bytes.samples.push({ labels: { mirror }, value: figures.mirroredBytes })
+    if (figures.rpo.records !== null) rpoRecords.samples.push({ labels: { mirror }, value: figures.rpo.records })
+    if (figures.rpo.seconds !== null) rpoSeconds.samples.push({ labels: { mirror }, value: figures.rpo.seconds })
+    rpoKnown.samples.push({ labels: { mirror }, value: figures.rpo.known ? 1 : 0 })
+    const errors = engine.syncErrors(mirror)
+    for (const kind of SYNC_ERROR_KINDS) syncErrors.samples.push({ labels: { mirror, kind }, value: errors.get(kind) ?? 0 })
+    const operation = newestFinished.get(mirror)
+    if (operation?.status === 'failed') operationFailed.samples.push({ labels: { mirror, kind: operation.kind, operation: operation.id }, value: 1 })
+  }
+  return [states, offsetLag, timeLag, fetchAge, records, bytes, rpoSeconds, rpoRecords, rpoKnown, syncErrors, operationFailed]
+}

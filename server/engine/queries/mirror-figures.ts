@@ -1,0 +1,73 @@
+import 'server-only'
+import { FETCH_STALE_SECONDS, type FigurePartition, type MirrorFigures } from '@/lib/alerts/figures'
+import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { lagOf } from '../lag/lag-sampler'
+import type { EngineMirror } from '../state/engine-mirror'
+
+/** The engine's part of a mirror's figures; the split-brain guard and the operations add theirs (server/alerts/figures.ts). */
+export type EngineMirrorFigures = Omit<MirrorFigures, 'splitBrainRecords' | 'failedOperation'> & {
+  /** Records and bytes appended to the destination since the server started. */
+  readonly mirroredRecords: number
+  readonly mirroredBytes: number
+}
+
+/** One MIRRORING partition's lag and fetch age, for the per-partition metric families. */
+export interface PartitionFigures {
+  readonly topic: string
+  readonly partition: number
+  readonly offsetLag: number | null
+  readonly timeLagMs: number | null
+  readonly fetchAgeMs: number
+}
+
+const FAILED_EXAMPLES = 5
+
+/**
+ * The one place the metrics and the alert rules get a mirror's numbers from: one pass over its partitions,
+ * reading the lag as every other view does (`lagOf`, the figures of the partition list and the mirror
+ * summary), so a lag the engine does not know is absent here too, never 0. With `perPartition`, the
+ * MIRRORING partitions' own figures as well (the scrape's per-partition series).
+ */
+export function mirrorFigures(mirror: EngineMirror, now: number, perPartition?: PartitionFigures[]): EngineMirrorFigures {
+  const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
+  const failed: Array<FigurePartition & { since: number }> = []
+  let totalOffsetLag: number | null = null
+  let maxTimeLagMs: number | null = null
+  let maxFetchAgeMs: number | null = null
+  let staleFetchPartitions = 0
+  let rpoRecords: number | null = null
+  let rpoMs: number | null = null
+  let rpoKnown = true
+  for (const runtime of mirror.partitions.values()) {
+    const state = runtime.value.state
+    partitionsByState[state] = (partitionsByState[state] ?? 0) + 1
+    if (state === 'FAILED') failed.push({ topic: runtime.topic, partition: runtime.partition, error: runtime.value.error, since: runtime.value.stateSince })
+    if (state === 'STOPPING' || state === 'STOPPED') continue
+    const lag = lagOf(runtime, now)
+    // Records at risk: every partition the mirror still protects, by its last known figures; only a
+    // MIRRORING partition whose source answered has current ones.
+    if (state !== 'MIRRORING' || lag.offsetLag === null) rpoKnown = false
+    if (lag.offsetLag !== null) rpoRecords = (rpoRecords ?? 0) + lag.offsetLag
+    if (lag.timeLagMs !== null) rpoMs = Math.max(rpoMs ?? 0, lag.timeLagMs)
+    if (state !== 'MIRRORING') continue
+    const fetchAgeMs = Math.max(0, now - (runtime.lastFetchAt ?? runtime.value.stateSince))
+    maxFetchAgeMs = Math.max(maxFetchAgeMs ?? 0, fetchAgeMs)
+    if (fetchAgeMs > FETCH_STALE_SECONDS * 1000) staleFetchPartitions += 1
+    if (lag.offsetLag !== null) totalOffsetLag = (totalOffsetLag ?? 0) + lag.offsetLag
+    if (lag.timeLagMs !== null) maxTimeLagMs = Math.max(maxTimeLagMs ?? 0, lag.timeLagMs)
+    perPartition?.push({ topic: runtime.topic, partition: runtime.partition, offsetLag: lag.offsetLag, timeLagMs: lag.timeLagMs, fetchAgeMs })
+  }
+  failed.sort((a, b) => a.since - b.since)
+  return {
+    mirror: mirror.definition.name,
+    partitionsByState,
+    failedExamples: failed.slice(0, FAILED_EXAMPLES).map(({ topic, partition, error }) => ({ topic, partition, error })),
+    totalOffsetLag,
+    maxTimeLagSeconds: maxTimeLagMs === null ? null : maxTimeLagMs / 1000,
+    maxFetchAgeSeconds: maxFetchAgeMs === null ? null : maxFetchAgeMs / 1000,
+    staleFetchPartitions,
+    mirroredRecords: mirror.mirroredRecords,
+    mirroredBytes: mirror.mirroredBytes,
+    rpo: { records: rpoRecords, seconds: rpoMs === null ? null : rpoMs / 1000, known: rpoKnown && rpoRecords !== null },
+  }
+}

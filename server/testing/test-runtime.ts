@@ -1,0 +1,92 @@
+import 'server-only'
+import path from 'node:path'
+import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
+import { AuditLog } from '@/server/audit/audit-log'
+import { ClusterLinks } from '@/server/cluster/links'
+import { ClusterRegistry } from '@/server/cluster/registry'
+import { createEngine } from '@/server/runtime'
+import { Auth, SessionStore } from '@/server/http/auth'
+import { EventHub } from '@/server/http/events'
+import { logger } from '@/server/observability/logger'
+import { MetricsRegistry } from '@/server/observability/metrics'
+import type { Runtime } from '@/server/runtime'
+import { DemoEnvironment, type DemoDependencies } from '@/server/demo/demo-environment'
+
+export const TEST_TOKENS = { operator: 'demo-test-operator', viewer: 'demo-test-viewer' }
+
+const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promise<Runtime> }
+
+/**
+ * @internal A runtime as server/runtime.ts builds it (real registry, engine, auth, audit) over `dataDir`, with
+ * or without the demo, installed where route handlers find it. `close()` uninstalls it.
+ */
+export async function openTestRuntime(
+  dataDir: string,
+  options: { demo: boolean; print?: (text: string) => void; workloads?: DemoDependencies['workloads'] },
+): Promise<Runtime> {
+  const log = logger.child({ module: 'demo-test' })
+  const events = new EventHub()
+  const audit = await AuditLog.open(path.join(dataDir, 'audit', 'audit.jsonl'))
+  const clusters = await ClusterRegistry.open({ dataDir, log })
+  const metrics = new MetricsRegistry()
+  const links = options.demo ? new ClusterLinks() : undefined
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const demo = links
+    ? await DemoEnvironment.start({
+        dataDir,
+        url: 'http://127.0.0.1:3000',
+        tokens: TEST_TOKENS,
+        clusters,
+        engine,
+        links,
+        log,
+        publish: (event) => events.publish('demo', event),
+        print: options.print ?? (() => {}),
+        workloads: options.workloads,
+      })
+    : null
+  const runtime: Runtime = {
+    version: '0.0.0-test',
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION },
+    startedAt: Date.now(),
+    events,
+    audit,
+    auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir)),
+    clusters,
+    engine,
+    splitBrain,
+    metrics,
+    demo,
+    close: async () => {
+      if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
+      await demo?.close()
+      splitBrain.stop()
+      events.close()
+      await engine.close()
+      await clusters.close()
+      await audit.close()
+    },
+  }
+  holder.__mirrorboardRuntime = Promise.resolve(runtime)
+  return runtime
+}
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
+
+/** @internal Calls a route handler as Next would, authenticated as operator unless `headers` say otherwise. */
+export async function callRoute(
+  handler: Handler,
+  options: { method?: string; path: string; params?: Record<string, string>; body?: unknown; headers?: Record<string, string> },
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  // A header given as '' is left out (authorization: '' calls without credentials).
+  const headers = Object.fromEntries(Object.entries({ authorization: `Bearer ${TEST_TOKENS.operator}`, ...options.headers }).filter(([, value]) => value !== ''))
+  if (options.body !== undefined) headers['content-type'] = 'application/json'
+  const request = new Request(`http://127.0.0.1:3000${options.path}`, {
+    method: options.method ?? 'GET',
+    headers,
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  })
+  const response = await handler(request, { params: Promise.resolve(options.params ?? {}) })
+  const text = await response.text()
+  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown), headers: response.headers }
+}
