@@ -64,13 +64,7 @@ export async function alignmentFrom(
   sourcePartition: { logStartOffset: number } | undefined,
   destinationPartition: { logStartOffset: number; logEndOffset: number } | undefined,
 ): Promise<AlignmentInput> {
-  let local = lastMirrorPosition && destinationPartition ? await host.endOffsetForEpoch(tp, lastMirrorPosition.epoch) : null
-  if (lastMirrorPosition && destinationPartition && local && local.leaderEpoch < 0) {
-    // Kafka answers "undefined" for an epoch above every local one; our whole log then precedes the
-    // recorded position, so the local history ends at the latest epoch's end, not nowhere.
-    const latestEpoch = await host.latestEpoch(tp)
-    if (latestEpoch >= 0 && latestEpoch < lastMirrorPosition.epoch) local = { leaderEpoch: latestEpoch, endOffset: destinationPartition.logEndOffset }
-  }
+  const local = lastMirrorPosition && destinationPartition ? await localEndOffsetForEpoch(host, tp, lastMirrorPosition.epoch, destinationPartition.logEndOffset) : null
   return {
     lastMirrorPosition: lastMirrorPosition ? { epoch: lastMirrorPosition.epoch, offset: lastMirrorPosition.offset } : null,
     localEndOffsetForEpoch: local ? { epoch: local.leaderEpoch, offset: local.endOffset } : null,
@@ -78,4 +72,17 @@ export async function alignmentFrom(
     logEndOffset: destinationPartition?.logEndOffset ?? 0,
     sourceLogStartOffset: sourcePartition?.logStartOffset ?? 0,
   }
+}
+
+/**
+ * The local end of the last mirror epoch. Kafka answers "undefined" for an epoch above every local one: the whole
+ * local log then precedes the recorded position, so its history ends where the latest local epoch ends (the log
+ * end), not nowhere. Only then is the latest epoch asked for; an undefined answer for an epoch the log has passed
+ * (a host that does not answer as Kafka does) stays undefined.
+ */
+async function localEndOffsetForEpoch(host: MirrorHost, tp: TopicPartition, epoch: number, logEndOffset: number): Promise<{ leaderEpoch: number; endOffset: number }> {
+  const answer = await host.endOffsetForEpoch(tp, epoch)
+  if (answer.leaderEpoch >= 0) return answer
+  const latestEpoch = await host.latestEpoch(tp)
+  return latestEpoch >= 0 && latestEpoch < epoch ? { leaderEpoch: latestEpoch, endOffset: logEndOffset } : answer
 }

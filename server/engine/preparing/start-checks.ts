@@ -8,9 +8,9 @@ import { EngineError, mirrorLoopRefusal } from '../errors'
  * A topic can be (re)started when no other mirror on the destination owns it, with the same topic id on
  * both sides, and no loop. The one copy of these checks: start, create and their dry runs all call it.
  */
-export async function assertTopicsStartable(ctx: EngineContext, mirrorName: string, destinationCluster: string, topics: TopicDescription[], source?: SourceCluster): Promise<void> {
+export async function assertTopicsStartable(ctx: EngineContext, mirrorName: string, destinationCluster: string, topics: TopicDescription[], source: SourceCluster): Promise<void> {
   const host = ctx.clusters.cluster(destinationCluster).host
-  if (source) await assertNoMirrorLoop(ctx, source, host, topics.map((topic) => topic.name))
+  await assertNoMirrorLoop(ctx, source, host, topics.map((topic) => topic.name))
   for (const topic of topics) {
     const [existing] = await host.describeTopics([topic.name])
     if (existing && existing.topicId !== topic.topicId) {
