@@ -26,6 +26,7 @@ const ENGINE_TESTS = [
   'server/engine/replica-convergence.test.ts',
   'server/engine/mirror-metrics.test.ts',
   'server/engine/preparing/lookup-paths.test.ts',
+  'server/engine/runner/stopping-io.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 

@@ -6,8 +6,12 @@ import { createEngineHarness, type EngineHarness } from './testing/harness'
 let harness: EngineHarness
 afterEach(async () => harness?.cleanup())
 
+/** The engine's log lines, as an operator reads them. */
+let logged: Array<{ message: string; fields: Record<string, unknown> }> = []
+
 async function mirrorOf(topics: Record<string, number>, config: Record<string, number> = {}): Promise<EngineHarness> {
-  harness = await createEngineHarness({ clusters: { a: {}, b: {} } })
+  logged = []
+  harness = await createEngineHarness({ clusters: { a: {}, b: {} }, log: (message, fields) => logged.push({ message, fields }) })
   const a = harness.cluster('a')
   for (const [name, partitions] of Object.entries(topics)) await a.createTopic({ name, partitions, replicationFactor: 1 })
   await harness.engine.createMirror({ name: 'dr', sourceCluster: 'a', destinationCluster: 'b', topics: Object.keys(topics), config: { 'mirror.metadata.refresh.interval.ms': 1_000, ...config } })
@@ -111,6 +115,26 @@ describe('mirror metric families', () => {
     expect(sample(text, 'mirrorboard_sync_errors_total{mirror="dr",kind="other"}')).toBe(0)
     // The other topic's configs were copied all the same.
     expect((await b.describeTopic('payments')).configs['retention.ms']).toBe('7200000')
+    // The log says which step failed, for which mirror and topic, and why.
+    expect(logged).toContainEqual({ message: 'sync: topic configs not copied', fields: { mirror: 'dr', topic: 'orders', error: 'Error: orders configs refused' } })
+    expect(logged).toContainEqual({ message: 'sync: group offsets not synced', fields: { mirror: 'dr', error: 'Error: group coordinator down' } })
+  })
+
+  it('count a discovered topic that cannot start, and sync the mirrored ones all the same', async () => {
+    await mirrorOf({ orders: 1 })
+    const a = harness.cluster('a')
+    const b = harness.cluster('b')
+    // A topic topics.include discovers, which the destination holds under another topic id: its start is refused.
+    await b.createTopic({ name: 'audit', partitions: 1, replicationFactor: 1 })
+    await a.createTopic({ name: 'audit', partitions: 1, replicationFactor: 1 })
+    await harness.engine.updateMirrorConfig('dr', { 'topics.include': ['audit'] })
+    await a.alterTopicConfigs('orders', { 'retention.ms': '3600000' })
+    await harness.run(2, 1_000)
+    const text = await renderPrometheus(mirrorMetrics(harness.engine))
+    expect(sample(text, 'mirrorboard_sync_errors_total{mirror="dr",kind="topicStart"}')).toBeGreaterThanOrEqual(1)
+    expect(logged).toContainEqual({ message: 'sync: start of discovered topics failed', fields: { error: 'EngineError: topic audit exists on b with a different topic id' } })
+    expect(harness.engine.getMirror('dr').topics).toEqual(['orders'])
+    expect((await b.describeTopic('orders')).configs['retention.ms']).toBe('3600000')
   })
 
   it('count failed syncs by kind', async () => {
@@ -124,5 +148,6 @@ describe('mirror metric families', () => {
     source.describeTopics = describeTopics
     const text = await renderPrometheus(mirrorMetrics(harness.engine))
     expect(sample(text, 'mirrorboard_sync_errors_total{mirror="dr",kind="sourceUnreachable"}')).toBeGreaterThanOrEqual(1)
+    expect(logged).toContainEqual({ message: 'sync: source unreachable', fields: { mirror: 'dr', error: 'Error: source down' } })
   })
 })

@@ -14,8 +14,12 @@ afterEach(async () => fake?.engine.close())
 const TP = { topic: 'orders', partition: 0 }
 const follower = (state: Omit<ReplicaLogState, 'brokerId'>): ReplicaLogState[] => [{ brokerId: 2, ...state }]
 
+/** The engine's log lines, as an operator reads them. */
+let logged: Array<{ message: string; fields: Record<string, unknown> }> = []
+
 async function divergedWhileFollowerIs(state: Omit<ReplicaLogState, 'brokerId'>): Promise<void> {
-  fake = await createFakeEngine(['a', 'b'])
+  logged = []
+  fake = await createFakeEngine(['a', 'b'], { log: (message, fields) => logged.push({ message, fields }) })
   fake.source('a').createTopic('orders', 1)
   for (const value of ['1', '2', '3']) fake.source('a').produce(TP, [value])
   await fake.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'] })
@@ -53,4 +57,26 @@ describe('ULE recovery waits for each replica (#38)', () => {
       expect(resumed).toMatchObject({ from: 'ULE_LOG_TRUNCATION', to: 'MIRRORING', reason: 'every replica holds the truncated log (offset 2, epoch 0)' })
     })
   }
+
+  it('#38 says in the log what it cut and, once per wait, which replicas it waits for; a later recovery says it again', async () => {
+    await divergedWhileFollowerIs({ online: false, logEndOffset: null, latestEpoch: null })
+    for (let i = 0; i < 5; i++) await fake.step()
+    const lines = (message: string) => logged.filter((line) => line.message === message).map((line) => line.fields)
+    expect(lines('truncated')).toContainEqual({ mirror: 'm', topic: 'orders', partition: 0, from: 3, to: 2, removed: 1 })
+    expect(lines('waiting for replicas')).toEqual([{ mirror: 'm', topic: 'orders', partition: 0, waitingFor: 'broker 2 offline' }])
+    fake.host('b').followers.set('orders-0', follower({ online: true, logEndOffset: 2, latestEpoch: 0 }))
+    for (let i = 0; i < 3; i++) await fake.step()
+    expect(shown()).toEqual({ state: 'MIRRORING', destinationLogEndOffset: 3 })
+    // A second unclean election: the follower still holds what the leader cuts this time.
+    fake.host('b').followers.set('orders-0', follower({ online: true, logEndOffset: 3, latestEpoch: 1 }))
+    fake.source('a').state.log(TP).truncateTo(2)
+    fake.source('a').electLeader(TP, 1)
+    fake.source('a').produce(TP, ['3-newer'])
+    for (let i = 0; i < 5; i++) await fake.step()
+    expect(shown().state).toBe('ULE_LOG_TRUNCATION')
+    expect(lines('waiting for replicas')).toEqual([
+      { mirror: 'm', topic: 'orders', partition: 0, waitingFor: 'broker 2 offline' },
+      { mirror: 'm', topic: 'orders', partition: 0, waitingFor: 'broker 2 still holding offsets past the truncation point' },
+    ])
+  })
 })

@@ -374,7 +374,7 @@ export class PartitionRunner {
             persistDeferred: () => this.persistDeferred(mirror, runtime),
           },
           runtime,
-          (event, reason, options) => this.dispatch(mirror, runtime, event, reason, options),
+          (event, options) => this.dispatch(mirror, runtime, event, undefined, options),
         )
         return { event: { type: 'stopCompleted' }, reason: 'failover sequence finished' }
       case 'scheduleRetry':
