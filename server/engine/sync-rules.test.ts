@@ -134,6 +134,19 @@ describe('the periodic sync', () => {
       [0, 2],
       [1, 2],
     ])
+    // So is the same partition number of another topic.
+    await a.createTopic({ name: 'u', partitions: 1, replicationFactor: 1 })
+    await a.produce('u', { partition: 0, records: ['1', '2', '3'].map((value) => ({ value })) })
+    await h.engine.startTopics('m', { topics: ['u'] })
+    await h.run(3, 1_000)
+    await a.commitOffsets('g', [{ topic: 'u', partition: 0, offset: 2 }])
+    await h.run(1, 1_000)
+    const byTopic = (await b.listGroupOffsets()).find((group) => group.groupId === 'g')?.offsets.map((o) => [o.topic, o.partition, o.offset])
+    expect(byTopic?.sort()).toEqual([
+      ['t', 0, 2],
+      ['t', 1, 2],
+      ['u', 0, 2],
+    ])
   })
 
   it('#31 does not even ask to commit for a group with members on the destination', async () => {
