@@ -1,4 +1,3 @@
-// Over 400 lines on purpose: the one transition table (KIP-1279 states × events) that drives engine, state graph and tests; it is data, and splitting it would break the one-table rule.
 /**
  * Mirror partition states (KIP-1279) and the two tables that every other module asks: which
  * transitions are valid, and which event leads where. The engine never re-derives either with its

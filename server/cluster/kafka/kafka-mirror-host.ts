@@ -1,6 +1,7 @@
 import 'server-only'
 // Over 400 lines on purpose: the MirrorHost port's 27 methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; split across files, that state and lock would have to be shared.
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { splitBatches } from '@/lib/log/record-batch'
 import { ClusterError } from '../errors'
 import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, TopicDescription, TopicPartition } from '../ports'
@@ -34,8 +35,8 @@ import { WriteDenyAcls } from './write-deny-acls'
 export class KafkaMirrorHost implements MirrorHost {
   private loading: Promise<void> | null = null
   private readonly topics = new Map<string, TopicEmulation>()
-  private readonly partitions = new Map<string, PartitionEmulation>()
-  private readonly locks = new Map<string, Promise<unknown>>()
+  private readonly partitions = new TopicPartitionMap<PartitionEmulation>()
+  private readonly locks = new TopicPartitionMap<Promise<unknown>>()
   private readonly producers: EmulatedProducers
   private readonly acls: WriteDenyAcls
 
@@ -79,8 +80,8 @@ export class KafkaMirrorHost implements MirrorHost {
       }
       // emulation/partition/<topic>/<partition>: Kafka topic names have no '/'.
       const [, , name, index] = key.split('/')
-      if (partition) this.partitions.set(`${partition.topic}-${partition.partition}`, partition)
-      else this.partitions.delete(`${name}-${index}`)
+      if (partition) this.partitions.set(partition, partition)
+      else this.partitions.delete({ topic: name ?? '', partition: Number(index) })
     }
     for (const e of this.partitions.values()) if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
     await this.acls.load()
@@ -117,22 +118,20 @@ export class KafkaMirrorHost implements MirrorHost {
 
   /** Runs `action` alone on the partition: appends, markers and truncation of one partition never interleave. */
   private exclusive<T>(tp: TopicPartition, action: () => Promise<T>): Promise<T> {
-    const key = `${tp.topic}-${tp.partition}`
-    const run = (this.locks.get(key) ?? Promise.resolve()).then(action)
-    this.locks.set(key, run.catch(() => undefined))
+    const run = (this.locks.get(tp) ?? Promise.resolve()).then(action)
+    this.locks.set(tp, run.catch(() => undefined))
     return run
   }
 
   private async partitionOf(tp: TopicPartition): Promise<PartitionEmulation> {
     await this.ready()
-    const key = `${tp.topic}-${tp.partition}`
-    const known = this.partitions.get(key)
+    const known = this.partitions.get(tp)
     if (known) return known
     if (!this.topics.has(tp.topic)) throw new ClusterError('VALIDATION_FAILED', `${tp.topic} is not a mirror topic on ${this.name}`, { details: { ...tp } })
     // A partition added after the topic was created (createMirrorPartitions): it starts where the broker's does.
     const real = await this.source.describePartition(tp)
     const created = emptyPartitionEmulation(tp.topic, tp.partition, real.highWatermark, real.leaderEpoch)
-    this.partitions.set(key, created)
+    this.partitions.set(tp, created)
     return created
   }
 
@@ -158,7 +157,7 @@ export class KafkaMirrorHost implements MirrorHost {
       if (answer && errorName(answer.errorCode) === 'NONE') return answer.offset
     }
     // A moved or missing leader: the full lookup refreshes metadata and retries.
-    return (await this.source.offsets.of([tp])).get(`${tp.topic}-${tp.partition}`)!.highWatermark
+    return (await this.source.offsets.of([tp])).get(tp)!.highWatermark
   }
 
   /** A broker log end beyond our last produce was written by someone else (no authorizer, or a super user). */
@@ -182,7 +181,7 @@ export class KafkaMirrorHost implements MirrorHost {
   }
 
   private overlayPartition(topic: string, real: PartitionDescription): PartitionDescription {
-    const e = this.partitions.get(`${topic}-${real.partition}`)
+    const e = this.partitions.get({ topic, partition: real.partition })
     const t = this.topics.get(topic)
     if (!e || !t) return real
     const translation = new OffsetTranslation(e.translation)
@@ -288,7 +287,7 @@ export class KafkaMirrorHost implements MirrorHost {
     return groups.map((group) => ({
       ...group,
       offsets: group.offsets.map((o) => {
-        const e = this.partitions.get(`${o.topic}-${o.partition}`)
+        const e = this.partitions.get(o)
         return e ? { ...o, offset: new OffsetTranslation(e.translation).toSource(o.offset) } : o
       }),
     }))
@@ -305,7 +304,7 @@ export class KafkaMirrorHost implements MirrorHost {
    */
   emulationNotes(tp?: TopicPartition): EmulationNotes | null {
     if (!tp) return emulationNotes({ authorizer: this.acls.authorizer })
-    const partition = this.partitions.get(`${tp.topic}-${tp.partition}`)
+    const partition = this.partitions.get(tp)
     return partition ? emulationNotes({ partition, authorizer: this.acls.authorizer, guard: this.acls.guardOf(tp.topic), readOnly: this.topics.get(tp.topic)?.readOnly ?? false }) : null
   }
 
@@ -320,7 +319,7 @@ export class KafkaMirrorHost implements MirrorHost {
     const topic: TopicEmulation = { topic: spec.name, topicId: spec.topicId, brokerTopicId: created.topicId, mirror: spec.mirror, readOnly: true }
     this.topics.set(spec.name, topic)
     const partitions = created.partitions.map((p) => emptyPartitionEmulation(spec.name, p.partition, p.highWatermark, p.leaderEpoch))
-    for (const p of partitions) this.partitions.set(`${spec.name}-${p.partition}`, p)
+    for (const p of partitions) this.partitions.set(p, p)
     await this.persist([{ topic }, ...partitions.map((partition) => ({ partition }))])
     await this.acls.deny(spec.name)
     return this.overlayTopic(created)
@@ -357,7 +356,7 @@ export class KafkaMirrorHost implements MirrorHost {
       const planned = spec.plan.find((entry) => entry.partition === p.partition)
       const e = emptyPartitionEmulation(topic, p.partition, p.highWatermark, p.leaderEpoch)
       e.rebuild = { at, mirror: spec.mirror, truncateTo: planned?.truncateTo ?? null, recordsRemoved: planned?.recordsToRemove ?? 0 }
-      this.partitions.set(`${topic}-${p.partition}`, e)
+      this.partitions.set(e, e)
       return e
     })
     await this.persist([{ topic: t }, ...partitions.map((partition) => ({ partition }))])
