@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the partition log's contract, a describe per behaviour (appends, segments, truncation, epochs, producers, transactions, follower appends); recovery is partition-log-recovery.test.ts.
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'

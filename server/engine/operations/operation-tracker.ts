@@ -1,4 +1,5 @@
 import 'server-only'
+// Over 400 lines on purpose: an operation's whole life (accept, drive, follow its partitions, recover after a restart, finish, history) over one tracked record; split, that record and its bookkeeping would be shared between files.
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomUUID } from 'node:crypto'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
