@@ -3,7 +3,7 @@ import type { Metadata } from 'next'
 import { dehydrateAnswers } from '@/components/data/prefetch'
 import { Overview } from '@/components/overview/overview'
 import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
-import { overviewAnswers } from '@/server/overview/prefetch'
+import { overviewAnswers } from '@/server/pages/prefetch'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 

@@ -66,7 +66,8 @@ step "typecheck beside lint"
 npx tsc --noEmit > "$results/typecheck.log" 2>&1 &
 typecheck_pid=$!
 lint_status=0
-npx eslint . --max-warnings 0 || lint_status=$?
+# ESLint, then the layer rules over resolved imports (.dependency-cruiser.cjs).
+npm run --silent lint || lint_status=$?
 typecheck_status=0
 wait "$typecheck_pid" || typecheck_status=$?
 echo "--- typecheck"
@@ -122,6 +123,9 @@ if [ "$clean_clone_status" != 0 ] || [ "$fuzz_status" != 0 ] || [ "$demo_status"
   echo "clean-clone check exit $clean_clone_status, API fuzzing exit $fuzz_status, demo journeys exit $demo_status" >&2
   exit 1
 fi
+# Attacks as issue #41 found them, each against a production server over loopback, bounded in count and time.
+step "hostile-input suite (a production server over loopback)"
+npx vitest run --config scripts/hostile/vitest.config.mts
 # One Playwright run, one worker: both projects side by side (a server each) took as long on two cores as one
 # after the other (the journeys are CPU-bound here) and made a 2,000-partition failover's page time out.
 step "browser journeys (Debian chromium)"

@@ -1,5 +1,6 @@
 import 'server-only'
 import path from 'node:path'
+import { DEFAULT_AUDIT_RETENTION, type AuditRetention } from './audit/audit-files'
 
 export interface RuntimeConfig {
   /** Where embedded clusters, mirror state, tokens and the audit log live. */
@@ -18,11 +19,28 @@ export interface RuntimeConfig {
   checkResponses: boolean
   /** Tokens given in the environment; the ones left out are generated and kept in `<dataDir>/tokens.json`. */
   tokens: { operator: string | undefined; viewer: string | undefined }
+  /**
+   * When the audit file rotates and what is kept: MIRRORBOARD_AUDIT_ROTATE_MB (64), MIRRORBOARD_AUDIT_RETAIN_MB
+   * (1024, all audit files together) and MIRRORBOARD_AUDIT_RETAIN_DAYS (365).
+   */
+  auditRetention: AuditRetention
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim()
   return trimmed ? trimmed : undefined
+}
+
+const MIB = 1024 * 1024
+const DAY_MS = 24 * 60 * 60 * 1000
+
+/** A positive number from the environment, else the default; anything else stops the start with its name. */
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name]?.trim()
+  if (!text) return fallback
+  const value = Number(text)
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${JSON.stringify(text)}`)
+  return value
 }
 
 /** Reads the process environment once, at the composition root; nothing else reads env flags. */
@@ -35,5 +53,10 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     metricsPublic: env.MIRRORBOARD_METRICS_PUBLIC === '1',
     checkResponses: env.MIRRORBOARD_CHECK_RESPONSES === '1' || env.NODE_ENV !== 'production',
     tokens: { operator: nonEmpty(env.MIRRORBOARD_OPERATOR_TOKEN), viewer: nonEmpty(env.MIRRORBOARD_VIEWER_TOKEN) },
+    auditRetention: {
+      rotateBytes: Math.round(positiveNumber(env, 'MIRRORBOARD_AUDIT_ROTATE_MB', DEFAULT_AUDIT_RETENTION.rotateBytes / MIB) * MIB),
+      retainBytes: Math.round(positiveNumber(env, 'MIRRORBOARD_AUDIT_RETAIN_MB', DEFAULT_AUDIT_RETENTION.retainBytes / MIB) * MIB),
+      retainMs: Math.round(positiveNumber(env, 'MIRRORBOARD_AUDIT_RETAIN_DAYS', DEFAULT_AUDIT_RETENTION.retainMs / DAY_MS) * DAY_MS),
+    },
   }
 }

@@ -14,6 +14,7 @@ import { Duplex } from 'node:stream'
 import { TLSSocket } from 'node:tls'
 import zlib from 'node:zlib'
 import compression from 'compression'
+import { CLIENT_ADDRESS_HEADER } from './http/client-address'
 import { randomUUID } from 'node:crypto'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
@@ -72,10 +73,11 @@ async function main(): Promise<void> {
       response.end(body)
       return
     }
-    // The demo's one-click sign-in trusts the socket's address only (server/demo/http.ts reads it): a client's
+    // The demo's one-click sign-in trusts the socket's address only (server/http/loopback.ts reads it): a client's
     // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
     const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
     request.headers['x-mirrorboard-peer-address'] = proxied ? '' : (request.socket.remoteAddress ?? '')
+    request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? ''
     compress(request as Parameters<typeof compress>[0], response as Parameters<typeof compress>[1], () => {
       void handle(request, response)
     })

@@ -58,6 +58,7 @@ async function createRuntime(): Promise<Runtime> {
   const log = logger.child({ module: 'runtime' })
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
+    retention: config.auditRetention,
     onAppend: (entry) => events.publish('audit', entry),
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })

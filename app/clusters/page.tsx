@@ -2,7 +2,7 @@ import { HydrationBoundary } from '@tanstack/react-query'
 import type { Metadata } from 'next'
 import { dehydrateAnswers } from '@/components/data/prefetch'
 import { ClustersList } from '@/components/manage/clusters-list'
-import { overviewAnswers } from '@/server/overview/prefetch'
+import { overviewAnswers } from '@/server/pages/prefetch'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 

@@ -2,18 +2,14 @@ import Link from 'next/link'
 import { LoginForm } from '@/components/auth/login-form'
 import { DemoSignIn } from '@/components/demo/demo-sign-in'
 import { getPageSession } from '@/server/pages/session'
+import { safeNextPath } from '@/lib/ui/next-path'
 import { getRuntime } from '@/server/runtime'
 
 export const metadata = { title: 'Sign in' }
 
-/** Only same-site paths: a `next` of "//evil.example" or "https://…" would be an open redirect. */
-function safeNext(value: string | string[] | undefined): string {
-  const next = Array.isArray(value) ? value[0] : value
-  return next !== undefined && next.startsWith('/') && !next.startsWith('//') ? next : '/'
-}
-
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const next = safeNext((await searchParams).next)
+  // Only a path of this app: a `next` of "//evil.example", "/\\evil.example" or "https://…" would be an open redirect.
+  const next = safeNextPath((await searchParams).next)
   const session = await getPageSession()
   // Only the demo offers a one-click sign-in; whether this browser may use it is the server's answer (DemoSignIn).
   const demo = (await getRuntime()).config.demo

@@ -1,16 +1,11 @@
 import type { AuditEntry } from '@/lib/api/audit'
 import { dateTime, exactTime } from '@/lib/ui/format'
+import { AUDIT_OUTCOME_STYLE } from '@/lib/ui/status-style'
 import { RelativeTime } from '@/components/ui/relative-time'
-
-const OUTCOME_LOOK = {
-  ok: { glyph: '✓', label: 'ok', className: 'bg-emerald-50 text-emerald-800 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/40' },
-  rejected: { glyph: '⊘', label: 'rejected', className: 'bg-amber-50 text-amber-900 ring-amber-600/40 dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-400/40' },
-  failed: { glyph: '✕', label: 'failed', className: 'bg-red-50 text-red-800 ring-red-600/40 dark:bg-red-950 dark:text-red-200 dark:ring-red-400/50' },
-} as const satisfies Record<AuditEntry['outcome'], { glyph: string; label: string; className: string }>
+import { StatusBadge } from '@/components/ui/status-badge'
 
 /** One audit entry: who did what to what and how it ended; opens to the request, the plan and the error. */
 export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
-  const look = OUTCOME_LOOK[entry.outcome]
   return (
     <li data-outcome={entry.outcome} data-action={entry.action}>
       <details className="group">
@@ -22,14 +17,14 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
             <RelativeTime at={entry.at} />
           </span>
           <span className="justify-self-end sm:justify-self-start">
-            <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${look.className}`}>
-              <span aria-hidden>{look.glyph}</span>
-              {look.label}
-            </span>
+            <StatusBadge look={AUDIT_OUTCOME_STYLE[entry.outcome]} />
           </span>
           <span className="col-span-2 min-w-0 sm:col-span-1">
             <span className="font-mono text-sm font-medium text-slate-900 dark:text-white">{entry.action}</span>
             {entry.dryRun && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">dry run</span>}
+            {entry.count !== undefined && entry.count > 1 && (
+              <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">× {entry.count}</span>
+            )}
             <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-300" title={entry.target}>
               {entry.target}
             </span>
@@ -42,6 +37,12 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
         <div className="mt-1 mb-2 ml-2 space-y-3 border-l-2 border-slate-200 pl-3 text-sm sm:ml-6 dark:border-slate-700">
           <p className="text-xs text-slate-600 dark:text-slate-300">
             Entry {entry.id} · {dateTime(entry.at)}
+            {entry.source !== undefined && (
+              <>
+                {' '}
+                · {entry.count === 1 ? 'first refusal this minute' : `${entry.count ?? 0} more refusals that minute`} from <span className="font-mono">{entry.source}</span>
+              </>
+            )}
           </p>
           {entry.error !== null && (
             <p className="text-red-900 dark:text-red-200">

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react'
 import { callEndpoint } from '@/components/data/call-endpoint'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
+import { safeNextPath } from '@/lib/ui/next-path'
 import { sessionEndpoints } from '@/lib/api/endpoints'
 import type { Role } from '@/lib/api/session'
 
@@ -25,7 +26,8 @@ export function LoginForm({ next }: { next: string }) {
       const session = await callEndpoint(sessionEndpoints.createSession, { body: { token: token.trim() } })
       setSignedInAs(session.role)
       setToken('')
-      router.replace(next)
+      // Checked again here: whoever renders this form, it never navigates off this origin.
+      router.replace(safeNextPath(next))
       router.refresh()
     } catch (caught) {
       setError(caught)
@@ -34,7 +36,7 @@ export function LoginForm({ next }: { next: string }) {
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate>
+    <form onSubmit={submit} className="space-y-4" noValidate data-next={safeNextPath(next)}>
       <div>
         <label htmlFor="token" className="block text-sm font-medium text-slate-800 dark:text-slate-200">
           Access token

@@ -11,7 +11,7 @@ import { ApiError } from '@/lib/api/errors'
  * `INTERNAL` ApiError whose message says so.
  */
 
-type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : undefined
+export type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : undefined
 
 export interface CallOptions {
   readonly params?: Readonly<Record<string, string | number>>

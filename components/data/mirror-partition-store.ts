@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { MirrorPartitionState, type MirrorPartition } from '@/lib/api/mirrors'
 import { partitionKey, type RowChange } from '@/lib/ui/partition-table'
 import type { TopicLagSample } from '@/lib/ui/lag-series'
+import type { PartitionPreview } from '@/lib/ui/partition-preview'
 
 /**
  * The live partitions of one mirror, for a table of up to 10,000 rows: a map patched in place by `lag`
@@ -25,7 +26,18 @@ export type PartitionEvent = z.infer<typeof PartitionEvent>
 export const LagEvent = z.object({
   mirror: z.string(),
   at: z.number(),
-  partitions: z.array(z.object({ topic: z.string(), partition: z.number().int(), offsetLag: z.number().nullable(), timeLagMs: z.number().nullable() })),
+  partitions: z.array(
+    z.object({
+      topic: z.string(),
+      partition: z.number().int(),
+      offsetLag: z.number().nullable(),
+      timeLagMs: z.number().nullable(),
+      // Present on lower bounds only: an entry without them is current as of the event.
+      lagKnown: z.literal(false).optional(),
+      lagAsOf: z.number().nullable().optional(),
+      timeLagFrom: z.number().nullable().optional(),
+    }),
+  ),
 })
 export type LagEvent = z.infer<typeof LagEvent>
 
@@ -38,15 +50,7 @@ export interface StoreChange {
 type Listener = (change: StoreChange) => void
 type LagListener = (at: number, sample: TopicLagSample) => void
 
-/**
- * The first screen of the table as the server page read it (server/pages/mirror-first-rows.ts), shown until
- * the whole list arrives: its rows in the table's default order, and the mirror's totals for the counts.
- */
-export interface PartitionPreview {
-  readonly partitions: readonly MirrorPartition[]
-  readonly total: number
-  readonly partitionsByState: Readonly<Partial<Record<MirrorPartitionState, number>>>
-}
+export type { PartitionPreview } from '@/lib/ui/partition-preview'
 
 export class MirrorPartitionStore {
   private rows = new Map<string, MirrorPartition>()
@@ -164,15 +168,19 @@ export class MirrorPartitionStore {
 
   private patchLag(event: LagEvent): boolean {
     let changed = false
-    for (const { topic, partition, offsetLag, timeLagMs } of event.partitions) {
+    for (const entry of event.partitions) {
+      const { topic, partition, offsetLag, timeLagMs } = entry
       const key = partitionKey(topic, partition)
       const row = this.rows.get(key)
       if (row === undefined) {
         if (this.loaded) this.unknownSeen = true
         continue
       }
-      if (row.offsetLag === offsetLag && row.timeLagMs === timeLagMs) continue
-      this.rows.set(key, { ...row, offsetLag, timeLagMs })
+      const lagKnown = entry.lagKnown ?? true
+      const lagAsOf = lagKnown ? event.at : (entry.lagAsOf ?? null)
+      const timeLagFrom = lagKnown ? null : (entry.timeLagFrom ?? null)
+      if (row.offsetLag === offsetLag && row.timeLagMs === timeLagMs && (row.lagKnown ?? true) === lagKnown && (row.timeLagFrom ?? null) === timeLagFrom) continue
+      this.rows.set(key, { ...row, offsetLag, timeLagMs, lagKnown, lagAsOf, timeLagFrom })
       changed = true
     }
     return changed

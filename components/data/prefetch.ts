@@ -1,12 +1,12 @@
 import { QueryClient, dehydrate, type DehydratedState } from '@tanstack/react-query'
 import type { z } from 'zod'
 import type { Endpoint } from '@/lib/api/endpoints'
-import { queryKeys } from './query-keys'
+import { endpointKey } from './endpoint-query'
 
 /**
  * First data for a page, rendered on the server: the page (a server component in app/) computes each answer
  * with the same server functions the route handlers call, and this turns them into a dehydrated cache for
- * <HydrationBoundary>, under the very keys the client hooks use. Each value goes through the endpoint's
+ * <HydrationBoundary>, under the very keys the client hooks use (endpointKey, endpoint-query.ts). Each value goes through the endpoint's
  * response schema and a JSON round trip, so the client sees exactly what the API would have sent.
  */
 export interface Prefetched {
@@ -27,7 +27,7 @@ export function dehydrateAnswers(answers: readonly Prefetched[]): DehydratedStat
       console.error(`prefetch: ${endpoint.operationId} answer does not match its schema`, parsed.error.issues.slice(0, 3))
       continue
     }
-    queryClient.setQueryData(queryKeys.request(endpoint, params, query), parsed.data)
+    queryClient.setQueryData<unknown>(endpointKey(endpoint, { params, query }), parsed.data)
   }
   return dehydrate(queryClient)
 }

@@ -2,8 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { overviewEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointQuery } from './endpoint-query'
 
 /**
  * Partitions that need attention, worst first. Growing lag and stale fetches are judged against the clock,
@@ -11,8 +10,7 @@ import { queryKeys } from './query-keys'
  */
 export function useAttention() {
   return useQuery({
-    queryKey: queryKeys.request(overviewEndpoints.attention),
-    queryFn: ({ signal }) => callEndpoint(overviewEndpoints.attention, { signal }),
+    ...endpointQuery(overviewEndpoints.attention),
     refetchInterval: 10_000,
   })
 }

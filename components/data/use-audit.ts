@@ -3,8 +3,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import type { AuditOutcome } from '@/lib/api/audit'
 import { systemEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointPagesQuery } from './endpoint-query'
 
 export interface AuditQueryFilters {
   readonly actor?: string
@@ -21,12 +20,12 @@ export const AUDIT_PAGE_SIZE = 50
  * (`before`), so entries appended meanwhile never shift a page. Audit events refetch it (cache-sync).
  */
 export function useAuditEntries(filters: AuditQueryFilters) {
-  const query = { ...filters, limit: AUDIT_PAGE_SIZE }
   return useInfiniteQuery({
-    queryKey: queryKeys.request(systemEndpoints.audit, {}, query),
-    queryFn: ({ signal, pageParam }) => callEndpoint(systemEndpoints.audit, { query: { ...query, before: pageParam }, signal }),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (lastPage) => (lastPage.entries.length < AUDIT_PAGE_SIZE ? undefined : lastPage.entries.at(-1)?.id),
+    ...endpointPagesQuery(
+      systemEndpoints.audit,
+      { query: { ...filters, limit: AUDIT_PAGE_SIZE } },
+      { pageParam: 'before', nextPage: (lastPage) => (lastPage.entries.length < AUDIT_PAGE_SIZE ? undefined : lastPage.entries.at(-1)?.id) },
+    ),
     placeholderData: keepPreviousData,
   })
 }

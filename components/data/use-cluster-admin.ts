@@ -6,6 +6,7 @@ import { clusterEndpoints } from '@/lib/api/endpoints'
 import type { ProduceRequest } from '@/lib/api/records'
 import type { CreateTopicRequest, PatchTopicConfigsRequest } from '@/lib/api/topics'
 import { callEndpoint } from './call-endpoint'
+import { endpointQuery } from './endpoint-query'
 import { queryKeys } from './query-keys'
 
 /**
@@ -51,17 +52,11 @@ export function useCreateTopic(cluster: string) {
 }
 
 export function useTopicPartitions(cluster: string, topic: string) {
-  return useQuery({
-    queryKey: queryKeys.request(clusterEndpoints.listPartitions, { cluster, topic }),
-    queryFn: ({ signal }) => callEndpoint(clusterEndpoints.listPartitions, { params: { cluster, topic }, signal }),
-  })
+  return useQuery(endpointQuery(clusterEndpoints.listPartitions, { params: { cluster, topic } }))
 }
 
 export function useTopicConfigs(cluster: string, topic: string) {
-  return useQuery({
-    queryKey: queryKeys.request(clusterEndpoints.getTopicConfigs, { cluster, topic }),
-    queryFn: ({ signal }) => callEndpoint(clusterEndpoints.getTopicConfigs, { params: { cluster, topic }, signal }),
-  })
+  return useQuery(endpointQuery(clusterEndpoints.getTopicConfigs, { params: { cluster, topic } }))
 }
 
 export function useCreatePartitions(cluster: string, topic: string) {
@@ -107,9 +102,5 @@ export function useProduceRecord(cluster: string, topic: string) {
 
 /** The topics of a cluster chosen in a form: no request until one is chosen. */
 export function useTopicsOf(cluster: string) {
-  return useQuery({
-    queryKey: queryKeys.request(clusterEndpoints.listTopics, { cluster }),
-    queryFn: ({ signal }) => callEndpoint(clusterEndpoints.listTopics, { params: { cluster }, signal }),
-    enabled: cluster !== '',
-  })
+  return useQuery({ ...endpointQuery(clusterEndpoints.listTopics, { params: { cluster } }), enabled: cluster !== '' })
 }

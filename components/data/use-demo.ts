@@ -5,7 +5,7 @@ import { useCallback } from 'react'
 import type { Run, Workload } from '@/lib/api/demo'
 import { clusterEndpoints, demoEndpoints } from '@/lib/api/endpoints'
 import { DemoEvent } from '@/lib/api/events'
-import { callEndpoint } from './call-endpoint'
+import { endpointKey, endpointQuery } from './endpoint-query'
 import { useEventListener } from './event-stream'
 import { queryKeys } from './query-keys'
 
@@ -22,40 +22,31 @@ const WORKLOAD_POLL_MS = 3_000
 
 export function useDemoStatus() {
   return useQuery({
-    queryKey: queryKeys.request(demoEndpoints.getDemo),
-    queryFn: ({ signal }) => callEndpoint(demoEndpoints.getDemo, { signal }),
+    ...endpointQuery(demoEndpoints.getDemo),
     refetchInterval: (query) => (query.state.data?.status === 'starting' ? 2_000 : false),
   })
 }
 
 export function useWorkloads() {
   return useQuery({
-    queryKey: queryKeys.request(demoEndpoints.listWorkloads),
-    queryFn: ({ signal }) => callEndpoint(demoEndpoints.listWorkloads, { signal }),
+    ...endpointQuery(demoEndpoints.listWorkloads),
     refetchInterval: WORKLOAD_POLL_MS,
   })
 }
 
 export function useFaults() {
-  return useQuery({
-    queryKey: queryKeys.request(demoEndpoints.listFaults),
-    queryFn: ({ signal }) => callEndpoint(demoEndpoints.listFaults, { signal }),
-  })
+  return useQuery(endpointQuery(demoEndpoints.listFaults))
 }
 
 export function useScenarios() {
   return useQuery({
-    queryKey: queryKeys.request(demoEndpoints.listScenarios),
-    queryFn: ({ signal }) => callEndpoint(demoEndpoints.listScenarios, { signal }),
+    ...endpointQuery(demoEndpoints.listScenarios),
     staleTime: Infinity,
   })
 }
 
 export function useRuns() {
-  return useQuery({
-    queryKey: queryKeys.request(demoEndpoints.listRuns),
-    queryFn: ({ signal }) => callEndpoint(demoEndpoints.listRuns, { signal }),
-  })
+  return useQuery(endpointQuery(demoEndpoints.listRuns))
 }
 
 export function isRunActive(run: Pick<Run, 'status'>): boolean {
@@ -65,8 +56,7 @@ export function isRunActive(run: Pick<Run, 'status'>): boolean {
 /** One run, re-read every second while it is pending or running. */
 export function useRun(id: string, initial?: Run) {
   return useQuery({
-    queryKey: queryKeys.request(demoEndpoints.getRun, { id }),
-    queryFn: ({ signal }) => callEndpoint(demoEndpoints.getRun, { params: { id }, signal }),
+    ...endpointQuery(demoEndpoints.getRun, { params: { id } }),
     initialData: initial === undefined ? undefined : { run: initial },
     initialDataUpdatedAt: 0,
     refetchInterval: (query) => (query.state.data === undefined || isRunActive(query.state.data.run) ? RUN_POLL_MS : false),
@@ -75,14 +65,14 @@ export function useRun(id: string, initial?: Run) {
 
 /** Writes a run the server just answered (a POST's 202) into the queries that show it. */
 export function storeRun(queryClient: QueryClient, run: Run): void {
-  queryClient.setQueryData(queryKeys.request(demoEndpoints.getRun, { id: run.id }), { run })
-  queryClient.setQueryData(queryKeys.request(demoEndpoints.listRuns), (previous: { runs: Run[] } | undefined) =>
+  queryClient.setQueryData(endpointKey(demoEndpoints.getRun, { params: { id: run.id } }), { run })
+  queryClient.setQueryData(endpointKey(demoEndpoints.listRuns), (previous) =>
     previous === undefined ? previous : { runs: [run, ...previous.runs.filter((other) => other.id !== run.id)] },
   )
 }
 
 export function storeWorkload(queryClient: QueryClient, workload: Workload): void {
-  queryClient.setQueryData(queryKeys.request(demoEndpoints.listWorkloads), (previous: { workloads: Workload[] } | undefined) =>
+  queryClient.setQueryData(endpointKey(demoEndpoints.listWorkloads), (previous) =>
     previous === undefined ? previous : { workloads: previous.workloads.map((other) => (other.name === workload.name ? workload : other)) },
   )
 }
@@ -106,4 +96,9 @@ export function useDemoEvents(): void {
     [queryClient],
   )
   useEventListener('demo', listener)
+}
+
+/** Whether this browser may use the demo's one-click operator sign-in (404 anywhere else: never retried). */
+export function useDemoSignInOffer() {
+  return useQuery({ ...endpointQuery(demoEndpoints.getDemoSignIn), retry: false, staleTime: Infinity })
 }

@@ -2,9 +2,9 @@
 
 import { useMutation, useQueries, useQuery } from '@tanstack/react-query'
 import { clusterEndpoints, mirrorEndpoints } from '@/lib/api/endpoints'
-import { TruncationPlanResponse, type CreateMirrorRequest, type TruncationPlan } from '@/lib/api/mirrors'
-import { callEndpoint, callEndpointWithStatus } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import type { CreateMirrorRequest } from '@/lib/api/mirrors'
+import { callEndpoint } from './call-endpoint'
+import { endpointAnswerQuery, endpointQuery } from './endpoint-query'
 
 export interface ReverseMirror {
   readonly name: string
@@ -20,13 +20,8 @@ function createBody(reverse: ReverseMirror, dryRun: boolean): CreateMirrorReques
 /** The reverse mirror's dry run (POST /mirrors with dryRun): its truncation plan; read once per name, never polled. */
 export function useFailbackPlan(reverse: ReverseMirror, enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.createMirror, {}, { dryRun: true, name: reverse.name, from: reverse.sourceCluster, to: reverse.destinationCluster, topics: reverse.topics.join(',') }),
-    queryFn: async ({ signal }): Promise<TruncationPlan> => {
-      const { status, data } = await callEndpointWithStatus(mirrorEndpoints.createMirror, { body: createBody(reverse, true), signal })
-      // The catalog types the 201 answer; a dry run's 200 was checked against its own schema already.
-      if (status !== 200) throw new Error(`the dry run answered ${status}`)
-      return TruncationPlanResponse.parse(data).plan
-    },
+    ...endpointAnswerQuery(mirrorEndpoints.createMirror, 200, { body: createBody(reverse, true) }),
+    select: (answer) => answer.plan,
     enabled,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
@@ -42,8 +37,7 @@ export function useCreateReverseMirror() {
 /** The reverse mirror while it starts: its summary, re-read every 1.5 s until every partition mirrors. */
 export function useFailbackMirror(name: string, enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.getMirror, { mirror: name }),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.getMirror, { params: { mirror: name }, signal }),
+    ...endpointQuery(mirrorEndpoints.getMirror, { params: { mirror: name } }),
     enabled,
     refetchInterval: 1_500,
   })
@@ -52,8 +46,7 @@ export function useFailbackMirror(name: string, enabled: boolean) {
 /** A mirror's partitions (for the truncation points the failback made). */
 export function useMirrorPartitionList(mirror: string, enabled: boolean, refetchMs: number | false = false) {
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.listMirrorPartitions, { mirror }),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listMirrorPartitions, { params: { mirror }, signal }),
+    ...endpointQuery(mirrorEndpoints.listMirrorPartitions, { params: { mirror } }),
     enabled,
     refetchInterval: refetchMs,
   })
@@ -63,8 +56,7 @@ export function useMirrorPartitionList(mirror: string, enabled: boolean, refetch
 export function useTopicLogEnds(cluster: string, topics: readonly string[], options: { enabled: boolean; refetchMs?: number | false }) {
   return useQueries({
     queries: topics.map((topic) => ({
-      queryKey: queryKeys.request(clusterEndpoints.listPartitions, { cluster, topic }),
-      queryFn: ({ signal }: { signal: AbortSignal }) => callEndpoint(clusterEndpoints.listPartitions, { params: { cluster, topic }, signal }),
+      ...endpointQuery(clusterEndpoints.listPartitions, { params: { cluster, topic } }),
       enabled: options.enabled,
       refetchInterval: options.refetchMs ?? false,
     })),

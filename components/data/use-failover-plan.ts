@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { FailoverPlanResponse, type FailoverPlan, type FailoverRequest } from '@/lib/api/mirrors'
+import type { FailoverPlan, FailoverRequest } from '@/lib/api/mirrors'
 import { callEndpointWithStatus } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointAnswerQuery } from './endpoint-query'
 
 /**
  * The failover dry run (POST /mirrors/{m}/failover with dryRun). Requested when the wizard enters its
@@ -12,15 +12,10 @@ import { queryKeys } from './query-keys'
  * never refetched on focus, so the operator reads one plan at a time. `dataUpdatedAt` tells its age.
  */
 export function useFailoverPlan(mirror: string, topics: readonly string[] | undefined, enabled: boolean) {
+  const body: FailoverRequest = { dryRun: true, ...(topics === undefined ? {} : { topics: [...topics] }) }
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.failover, { mirror }, { dryRun: true, topics: topics?.join(',') }),
-    queryFn: async ({ signal }): Promise<FailoverPlan> => {
-      const body: FailoverRequest = { dryRun: true, ...(topics === undefined ? {} : { topics: [...topics] }) }
-      const { status, data } = await callEndpointWithStatus(mirrorEndpoints.failover, { params: { mirror }, body, signal })
-      // The catalog types the 202 answer; a dry run's 200 was checked against its own schema already.
-      if (status !== 200) throw new Error(`the dry run answered ${status}`)
-      return FailoverPlanResponse.parse(data).plan
-    },
+    ...endpointAnswerQuery(mirrorEndpoints.failover, 200, { params: { mirror }, body }),
+    select: (answer) => answer.plan,
     enabled,
     staleTime: Infinity,
     gcTime: 60_000,

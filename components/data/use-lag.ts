@@ -5,7 +5,7 @@ import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { readLagResponse } from '@/lib/ui/lag-response-check'
 import { LAG_RANGES, type LagRange } from '@/lib/ui/lag-series'
 import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointKey } from './endpoint-query'
 
 /**
  * A mirror's lag history over one of the chart's ranges, bucketed by the server to the range's step. Read
@@ -15,8 +15,9 @@ import { queryKeys } from './query-keys'
 export function useLag(mirror: string, range: LagRange, enabled = true) {
   const { rangeMs, stepMs } = LAG_RANGES[range]
   return useQuery({
-    // The window's edges are computed when the request is sent; the step tells the ranges apart.
-    queryKey: queryKeys.request(mirrorEndpoints.mirrorLag, { mirror }, { stepMs }),
+    // The window's edges are computed when the request is sent (and kept with its answer): the step alone
+    // tells the ranges apart, so the key is the request without them.
+    queryKey: endpointKey(mirrorEndpoints.mirrorLag, { params: { mirror }, query: { stepMs } }),
     queryFn: async ({ signal }) => {
       const to = Date.now()
       const from = to - rangeMs

@@ -2,9 +2,8 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
+import { endpointQuery } from './endpoint-query'
 import { useStreamStatus } from './event-stream'
-import { queryKeys } from './query-keys'
 
 /** Re-read this often while the event stream is down and the operation runs. */
 const POLL_WHILE_DISCONNECTED_MS = 3_000
@@ -16,8 +15,7 @@ const POLL_WHILE_DISCONNECTED_MS = 3_000
 export function useLiveOperation(id: string) {
   const stream = useStreamStatus()
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.getOperation, { id }),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.getOperation, { params: { id }, signal }),
+    ...endpointQuery(mirrorEndpoints.getOperation, { params: { id } }),
     // Each operation event writes a patched copy that shares the unchanged partitions (cache-sync.ts):
     // comparing 10,000 partitions deeply on every write found nothing to share.
     structuralSharing: false,

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { TruncationPlanResponse, type CreateMirrorRequest, type Mirror, type MirrorConfigInput, type TruncationPlan } from '@/lib/api/mirrors'
 import { callEndpointWithStatus } from './call-endpoint'
+import { endpointKey } from './endpoint-query'
 import { queryKeys } from './query-keys'
 
 /** Creating, configuring and deleting mirrors from the dashboard (issue #19). */
@@ -36,7 +37,7 @@ export function usePatchMirror(mirror: string) {
     mutationFn: async ({ config, stateVersion }: { config: MirrorConfigInput; stateVersion: string }) =>
       (await callEndpointWithStatus(mirrorEndpoints.patchMirror, { params: { mirror }, body: { config }, headers: ifMatch(stateVersion) })).data,
     onSuccess: (updated) => {
-      queryClient.setQueryData(queryKeys.request(mirrorEndpoints.getMirror, { mirror }), updated)
+      queryClient.setQueryData(endpointKey(mirrorEndpoints.getMirror, { params: { mirror } }), updated)
       void queryClient.invalidateQueries({ queryKey: queryKeys.of(mirrorEndpoints.listMirrors) })
     },
   })

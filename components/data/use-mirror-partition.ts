@@ -4,9 +4,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef } from 'react'
 import type { MirrorPartition } from '@/lib/api/mirrors'
 import { mirrorPartitionRequest } from '@/components/partition/queries'
-import { callEndpoint } from './call-endpoint'
+import { endpointKey, endpointQuery } from './endpoint-query'
 import { useEventListener } from './event-stream'
-import { queryKeys } from './query-keys'
 
 /** Refetches at most this often however many events arrive: a burst of lag events costs one request. */
 const REFRESH_EVERY_MS = 1_000
@@ -19,8 +18,7 @@ const REFRESH_EVERY_MS = 1_000
  */
 export function useMirrorPartition(mirror: string, topic: string, partition: number) {
   const queryClient = useQueryClient()
-  const { endpoint, params, query } = mirrorPartitionRequest(mirror, topic)
-  const queryKey = queryKeys.request(endpoint, params, query)
+  const request = mirrorPartitionRequest(mirror, topic)
   const select = useCallback(
     (data: { partitions: MirrorPartition[] }): { partition: MirrorPartition | null; topicPartitions: number } => ({
       partition: data.partitions.find((entry) => entry.partition === partition) ?? null,
@@ -28,7 +26,7 @@ export function useMirrorPartition(mirror: string, topic: string, partition: num
     }),
     [partition],
   )
-  const result = useQuery({ queryKey, queryFn: ({ signal }) => callEndpoint(endpoint, { params, query, signal }), select })
+  const result = useQuery({ ...endpointQuery(request.endpoint, request), select })
 
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const refresh = useCallback(() => {
@@ -36,7 +34,7 @@ export function useMirrorPartition(mirror: string, topic: string, partition: num
     timer.current = setTimeout(() => {
       timer.current = undefined
       const request = mirrorPartitionRequest(mirror, topic)
-      void queryClient.invalidateQueries({ queryKey: queryKeys.request(request.endpoint, request.params, request.query), exact: true })
+      void queryClient.invalidateQueries({ queryKey: endpointKey(request.endpoint, request), exact: true })
     }, REFRESH_EVERY_MS)
   }, [queryClient, mirror, topic])
   useEffect(() => () => clearTimeout(timer.current), [])

@@ -2,14 +2,11 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { endpointUrl } from '@/lib/api/client'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
-import { takeEarlyResponse } from './early-fetch'
+import { readPartitionList } from '@/lib/ui/partition-list-check'
+import { endpointKey, endpointQuery } from './endpoint-query'
 import { useEventListener, useStreamStatus } from './event-stream'
 import { LagEvent, MirrorPartitionStore, PartitionEvent, type PartitionPreview } from './mirror-partition-store'
-import { readPartitionList } from '@/lib/ui/partition-list-check'
-import { queryKeys } from './query-keys'
 
 /**
  * A mirror's partitions as a live store (mirror-partition-store.ts): seeded by GET .../partitions, patched
@@ -26,17 +23,16 @@ const SETTLE_MS = 1_500
 export function useMirrorPartitions(mirror: string, preview: PartitionPreview | null = null) {
   const queryClient = useQueryClient()
   const [store] = useState(() => new MirrorPartitionStore(mirror, undefined, preview))
-  const queryKey = queryKeys.request(mirrorEndpoints.listMirrorPartitions, { mirror })
   const live = useStreamStatus() === 'open'
+  // Checked field by field, the schema only for what that check does not accept (4.6 MB every 10 s); the
+  // first read takes the answer the page's inline script asked for before the bundle loaded.
+  const read = endpointQuery(mirrorEndpoints.listMirrorPartitions, { params: { mirror } }, { read: readPartitionList, early: true })
   const query = useQuery({
-    queryKey,
-    queryFn: async ({ signal }) => {
+    ...read,
+    queryFn: async (context) => {
       store.beginRefetch()
       try {
-        const params = { mirror }
-        const response = takeEarlyResponse(endpointUrl(mirrorEndpoints.listMirrorPartitions, params))
-        // Checked field by field, the schema only for what that check does not accept (4.6 MB every 10 s).
-        return await callEndpoint(mirrorEndpoints.listMirrorPartitions, { params, signal, read: readPartitionList, ...(response === undefined ? {} : { response }) })
+        return await read.queryFn(context)
       } catch (error) {
         store.abandonRefetch()
         throw error
@@ -60,7 +56,7 @@ export function useMirrorPartitions(mirror: string, preview: PartitionPreview | 
   const settleTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   const refetchSoon = useCallback(() => {
     clearTimeout(settleTimer.current)
-    const key = queryKeys.request(mirrorEndpoints.listMirrorPartitions, { mirror })
+    const key = endpointKey(mirrorEndpoints.listMirrorPartitions, { params: { mirror } })
     settleTimer.current = setTimeout(() => void queryClient.invalidateQueries({ queryKey: key, exact: true }), SETTLE_MS)
   }, [queryClient, mirror])
   useEffect(() => () => clearTimeout(settleTimer.current), [])

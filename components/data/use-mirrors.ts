@@ -2,19 +2,26 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointQuery } from './endpoint-query'
+
+/** The server checks old sources every second; this many ms between reads shows a write within ~3 s. */
+const SPLIT_BRAIN_REFRESH_MS = 2_000
 
 export function useMirrors() {
+  return useQuery(endpointQuery(mirrorEndpoints.listMirrors))
+}
+
+/**
+ * The mirror summaries for the split-brain notice: re-read every 2 s while any mirror's old source is
+ * watched (its `splitBrain`), or has STOPPED partitions the server is about to watch.
+ */
+export function useSplitBrainWatch() {
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.listMirrors),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listMirrors, { signal }),
+    ...endpointQuery(mirrorEndpoints.listMirrors),
+    refetchInterval: (query) => (query.state.data?.mirrors.some((summary) => summary.splitBrain != null || (summary.partitionsByState.STOPPED ?? 0) > 0) ? SPLIT_BRAIN_REFRESH_MS : false),
   })
 }
 
 export function useMirror(mirror: string) {
-  return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.getMirror, { mirror }),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.getMirror, { params: { mirror }, signal }),
-  })
+  return useQuery(endpointQuery(mirrorEndpoints.getMirror, { params: { mirror } }))
 }

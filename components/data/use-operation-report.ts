@@ -3,14 +3,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { endpointUrl } from '@/lib/api/client'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointQuery } from './endpoint-query'
 
 /** The report of a finished operation (markers read back from the destination log); fetched once it is done. */
 export function useOperationReport(id: string, enabled: boolean) {
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.operationReport, { id }),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.operationReport, { params: { id }, signal }),
+    ...endpointQuery(mirrorEndpoints.operationReport, { params: { id } }),
     enabled,
     staleTime: Infinity,
     refetchOnWindowFocus: false,

@@ -2,22 +2,14 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import type { OperationStatus } from '@/lib/api/operations'
+import { endpointQuery } from './endpoint-query'
 
-type OperationsQuery = { status?: 'running' | 'succeeded' | 'failed' }
-
-export function useOperations(query: OperationsQuery = {}) {
-  return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.listOperations, {}, query),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listOperations, { query, signal }),
-  })
+export function useOperations(query: { status?: OperationStatus } = {}) {
+  return useQuery(endpointQuery(mirrorEndpoints.listOperations, { query }))
 }
 
 /** Kept current by the event stream (operation events are written into this query's cache entry). */
 export function useOperation(id: string) {
-  return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.getOperation, { id }),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.getOperation, { params: { id }, signal }),
-  })
+  return useQuery(endpointQuery(mirrorEndpoints.getOperation, { params: { id } }))
 }

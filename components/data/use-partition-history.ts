@@ -2,14 +2,10 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { partitionHistoryRequest } from '@/components/partition/queries'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointQuery } from './endpoint-query'
 
 /** A mirror partition's transitions, oldest first as the API lists them; kept current by cache-sync's partition events. */
 export function usePartitionHistory(mirror: string, topic: string, partition: number) {
-  const { endpoint, params } = partitionHistoryRequest(mirror, topic, partition)
-  return useQuery({
-    queryKey: queryKeys.request(endpoint, params),
-    queryFn: ({ signal }) => callEndpoint(endpoint, { params, signal }),
-  })
+  const request = partitionHistoryRequest(mirror, topic, partition)
+  return useQuery(endpointQuery(request.endpoint, request))
 }

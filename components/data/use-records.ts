@@ -6,22 +6,16 @@ import type { RecordsResponse } from '@/lib/api/records'
 import type { PartitionList } from '@/lib/api/topics'
 import { firstScreenRead, type LogExtent } from '@/lib/ui/log-strip'
 import { recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointKey, endpointQuery } from './endpoint-query'
 
 /** Where a partition's log starts and ends on one cluster (null when the cluster has no such partition). */
 export function useLogExtent(cluster: string | undefined, topic: string, partition: number) {
-  const { endpoint, params } = topicPartitionsRequest(cluster ?? '', topic)
+  const request = topicPartitionsRequest(cluster ?? '', topic)
   const select = useCallback((data: PartitionList): LogExtent | null => {
     const found = data.partitions.find((entry) => entry.partition === partition)
     return found === undefined ? null : { logStartOffset: found.logStartOffset, highWatermark: found.highWatermark, logEndOffset: found.logEndOffset }
   }, [partition])
-  return useQuery({
-    queryKey: queryKeys.request(endpoint, params),
-    queryFn: ({ signal }) => callEndpoint(endpoint, { params, signal }),
-    enabled: cluster !== undefined,
-    select,
-  })
+  return useQuery({ ...endpointQuery(request.endpoint, request), enabled: cluster !== undefined, select })
 }
 
 /**
@@ -29,10 +23,9 @@ export function useLogExtent(cluster: string | undefined, topic: string, partiti
  * offset). While the next window loads the previous one stays on screen; `isPlaceholderData` says so.
  */
 export function useRecords(cluster: string | undefined, topic: string, partition: number, read: { fromOffset: number; limit: number } | null) {
-  const { endpoint, params, query } = recordsRequest(cluster ?? '', topic, partition, read ?? { fromOffset: 0, limit: 1 })
+  const request = recordsRequest(cluster ?? '', topic, partition, read ?? { fromOffset: 0, limit: 1 })
   return useQuery({
-    queryKey: queryKeys.request(endpoint, params, query),
-    queryFn: ({ signal }) => callEndpoint(endpoint, { params, query, signal }),
+    ...endpointQuery(request.endpoint, request),
     enabled: cluster !== undefined && read !== null,
     placeholderData: keepPreviousData,
   })
@@ -46,7 +39,7 @@ export function useFirstScreenRecords(cluster: string | undefined, topic: string
   const queryClient = useQueryClient()
   if (cluster === undefined || read === null) return null
   const first = firstScreenRead(read)
-  const { endpoint, params, query } = recordsRequest(cluster, topic, partition, first)
-  const data = queryClient.getQueryData<RecordsResponse>(queryKeys.request(endpoint, params, query))
+  const request = recordsRequest(cluster, topic, partition, first)
+  const data = queryClient.getQueryData(endpointKey(request.endpoint, request))
   return data === undefined ? null : { records: data.records, endOffset: first.fromOffset + first.limit }
 }

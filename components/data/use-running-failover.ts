@@ -2,8 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { callEndpoint } from './call-endpoint'
-import { queryKeys } from './query-keys'
+import { endpointQuery } from './endpoint-query'
 
 /**
  * The running failover of a mirror, if any (GET /operations?status=running, filtered here: the list may not
@@ -12,8 +11,7 @@ import { queryKeys } from './query-keys'
  */
 export function useRunningFailover(mirror: string, enabled = true) {
   return useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.listOperations, {}, { status: 'running' }),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listOperations, { query: { status: 'running' }, signal }),
+    ...endpointQuery(mirrorEndpoints.listOperations, { query: { status: 'running' } }),
     // Off once the wizard follows an operation: the list of thousands of partitions need not be re-read.
     enabled,
     select: (data) => data.operations.find((operation) => operation.mirror === mirror && operation.kind === 'failover') ?? null,

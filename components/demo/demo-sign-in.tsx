@@ -1,12 +1,12 @@
 'use client'
 
-import { useQuery } from '@tanstack/react-query'
 import { useRouter } from 'next/navigation'
 import { useState } from 'react'
 import { callEndpoint } from '@/components/data/call-endpoint'
-import { queryKeys } from '@/components/data/query-keys'
+import { useDemoSignInOffer } from '@/components/data/use-demo'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
+import { safeNextPath } from '@/lib/ui/next-path'
 import { demoEndpoints } from '@/lib/api/endpoints'
 
 /**
@@ -16,12 +16,7 @@ import { demoEndpoints } from '@/lib/api/endpoints'
  */
 export function DemoSignIn({ next }: { next: string }) {
   const router = useRouter()
-  const offered = useQuery({
-    queryKey: queryKeys.request(demoEndpoints.getDemoSignIn),
-    queryFn: ({ signal }) => callEndpoint(demoEndpoints.getDemoSignIn, { signal }),
-    retry: false,
-    staleTime: Infinity,
-  })
+  const offered = useDemoSignInOffer()
   const [pending, setPending] = useState(false)
   const [error, setError] = useState<unknown>(null)
   const [done, setDone] = useState(false)
@@ -33,7 +28,8 @@ export function DemoSignIn({ next }: { next: string }) {
     try {
       await callEndpoint(demoEndpoints.createDemoSession)
       setDone(true)
-      router.replace(next)
+      // Checked again here: whoever renders this form, it never navigates off this origin.
+      router.replace(safeNextPath(next))
       router.refresh()
     } catch (caught) {
       setError(caught)

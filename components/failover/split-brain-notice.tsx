@@ -1,16 +1,10 @@
 'use client'
 
 import Link from 'next/link'
-import { useQuery } from '@tanstack/react-query'
-import { callEndpoint } from '@/components/data/call-endpoint'
-import { queryKeys } from '@/components/data/query-keys'
+import { useSplitBrainWatch } from '@/components/data/use-mirrors'
 import { RelativeTime } from '@/components/ui/relative-time'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
 import type { MirrorSummary } from '@/lib/api/mirrors'
 import { formatCount } from '@/lib/ui/format'
-
-/** The server checks old sources every second; this many ms between reads shows a write within ~3 s. */
-const WATCH_REFRESH_MS = 2_000
 
 /**
  * The split-brain guard (for the overview, the mirror page and the operation page): records written to the
@@ -23,12 +17,7 @@ const WATCH_REFRESH_MS = 2_000
  * being watched (or has STOPPED partitions).
  */
 export function SplitBrainNotice({ mirror, showQuiet = false }: { mirror?: string; showQuiet?: boolean }) {
-  const list = useQuery({
-    queryKey: queryKeys.request(mirrorEndpoints.listMirrors),
-    queryFn: ({ signal }) => callEndpoint(mirrorEndpoints.listMirrors, { signal }),
-    // While any mirror is watched, or has STOPPED partitions the server is about to watch.
-    refetchInterval: (query) => (query.state.data?.mirrors.some((summary) => summary.splitBrain != null || (summary.partitionsByState.STOPPED ?? 0) > 0) ? WATCH_REFRESH_MS : false),
-  })
+  const list = useSplitBrainWatch()
   const mirrors = (list.data?.mirrors ?? []).filter((summary) => (mirror === undefined || summary.name === mirror) && summary.splitBrain != null)
   const written = mirrors.filter((summary) => (summary.splitBrain?.recordsWritten ?? 0) > 0)
   if (written.length === 0) {
@@ -100,6 +89,27 @@ function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
         ))}
         {watch.topics.length > 12 && <li>and {watch.topics.length - 12} more topics</li>}
       </ul>
+      {(watch.producers ?? []).length > 0 && (
+        <div className="mt-1.5">
+          <p className="text-xs font-semibold">Written by</p>
+          <ul className="mt-0.5 space-y-0.5 text-xs" data-testid="split-brain-producers">
+            {(watch.producers ?? []).slice(0, 8).map((producer) => (
+              <li key={producer.producerId ?? 'none'} className="font-mono">
+                {producer.transactionalId !== null && <span className="font-semibold">{producer.transactionalId} · </span>}
+                {producer.producerId === null ? 'producers without a producer id' : `producer id ${producer.producerId} (epoch ${producer.producerEpoch})`}
+                {' · '}
+                {formatCount(producer.records)} {producer.records === 1 ? 'record' : 'records'} to {producer.topics.join(', ')}
+                {producer.latestWriteAt !== null && (
+                  <>
+                    {' · latest '}
+                    <RelativeTime at={producer.latestWriteAt} />
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
     </li>
   )
 }

@@ -7,19 +7,14 @@ import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
-import type { Operation } from '@/lib/api/operations'
 import { gateTitle } from '@/lib/failover/gate-forcing'
 import { planTotals } from '@/lib/failover/plan-totals'
 import { exactTime, formatCount, formatDuration } from '@/lib/ui/format'
+import { OPERATION_STATUS_STYLE } from '@/lib/ui/status-style'
+import { StatusBadge } from '@/components/ui/status-badge'
 import { OperationOutcome } from './operation-outcome'
 import { OperationProgress } from './operation-progress'
 import { ReportDownload } from './report-download'
-
-const STATUS_LOOK = {
-  running: { icon: '◧', label: 'Running', className: 'bg-sky-50 text-sky-900 ring-sky-600/30 dark:bg-sky-950 dark:text-sky-100' },
-  succeeded: { icon: '✓', label: 'Succeeded', className: 'bg-emerald-50 text-emerald-900 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-100' },
-  failed: { icon: '✕', label: 'Failed', className: 'bg-red-50 text-red-900 ring-red-600/40 dark:bg-red-950 dark:text-red-100' },
-} as const satisfies Record<Operation['status'], { icon: string; label: string; className: string }>
 
 /** The operation page: live progress while it runs, then the outcome per partition and the report. */
 export function OperationView({ id }: { id: string }) {
@@ -27,7 +22,6 @@ export function OperationView({ id }: { id: string }) {
   if (operation.isPending) return <Skeleton className="h-64 w-full" />
   if (operation.isError) return <ErrorPanel error={operation.error} title="Could not read the operation" onRetry={() => void operation.refetch()} />
   const data = operation.data
-  const look = STATUS_LOOK[data.status]
   const totals = data.plan ? planTotals(data.plan.partitions) : null
   return (
     <div className="space-y-5">
@@ -41,10 +35,7 @@ export function OperationView({ id }: { id: string }) {
           <h1 className="text-2xl font-semibold tracking-tight break-words">
             {data.kind === 'failover' ? 'Failover' : data.kind} of {data.mirror}
           </h1>
-          <span className={`inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-sm font-medium ring-1 ring-inset ${look.className}`} data-testid="operation-status">
-            <span aria-hidden>{look.icon}</span>
-            {look.label}
-          </span>
+          <StatusBadge look={OPERATION_STATUS_STYLE[data.status]} size="md" data-testid="operation-status" />
         </div>
         <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
           <div className="flex gap-1">

@@ -1,16 +1,12 @@
 import Link from 'next/link'
 import type { Operation } from '@/lib/api/operations'
+import { OPERATION_STATUS_STYLE } from '@/lib/ui/status-style'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
+import { StatusBadge } from '@/components/ui/status-badge'
 
 const SHOWN = 5
-
-const STATUS_LOOK = {
-  running: { glyph: '◔', className: 'bg-sky-50 text-sky-800 ring-sky-600/30 dark:bg-sky-950 dark:text-sky-200 dark:ring-sky-400/40' },
-  succeeded: { glyph: '✓', className: 'bg-emerald-50 text-emerald-800 ring-emerald-600/30 dark:bg-emerald-950 dark:text-emerald-200 dark:ring-emerald-400/40' },
-  failed: { glyph: '✕', className: 'bg-red-50 text-red-800 ring-red-600/40 dark:bg-red-950 dark:text-red-200 dark:ring-red-400/50' },
-} as const satisfies Record<Operation['status'], { glyph: string; className: string }>
 
 /** The latest failovers (running ones first), each linking to its progress and report. */
 export function RecentOperations({ operations, error, onRetry }: { operations: readonly Operation[] | undefined; error: unknown; onRetry: () => void }) {
@@ -39,10 +35,7 @@ export function RecentOperations({ operations, error, onRetry }: { operations: r
                   <span className="font-medium text-slate-900 dark:text-white">
                     {operation.kind} {operation.mirror}
                   </span>
-                  <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STATUS_LOOK[operation.status].className}`}>
-                    <span aria-hidden>{STATUS_LOOK[operation.status].glyph}</span>
-                    {operation.status}
-                  </span>
+                  <StatusBadge look={OPERATION_STATUS_STYLE[operation.status]} />
                   <span className="text-slate-600 dark:text-slate-300">
                     {operation.partitions.length} {operation.partitions.length === 1 ? 'partition' : 'partitions'}
                   </span>

@@ -2,7 +2,7 @@ import Link from 'next/link'
 import { memo } from 'react'
 import { LABEL_HEIGHT, LABEL_WIDTH, type TopologyEdge } from '@/lib/graph/topology'
 import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
-import { edgeLagText } from './edge-text'
+import { mirrorLagText } from '@/lib/ui/lag-text'
 
 function edgeColor(edge: TopologyEdge): string {
   return TONE_STYLE[edge.worstState === null ? 'neutral' : STATE_STYLE[edge.worstState].tone].color
@@ -30,7 +30,7 @@ export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: T
   const style = edge.worstState === null ? null : STATE_STYLE[edge.worstState]
   const color = edgeColor(edge)
   const healthy = edge.worstState === 'MIRRORING'
-  const lag = edgeLagText(edge)
+  const lag = mirrorLagText(edge)
   return (
     <foreignObject x={edge.label.x - LABEL_WIDTH / 2} y={edge.label.y - LABEL_HEIGHT / 2} width={LABEL_WIDTH} height={LABEL_HEIGHT} overflow="visible">
       <div className="flex h-full items-center">
@@ -70,6 +70,11 @@ function sameEdge(a: TopologyEdge, b: TopologyEdge): boolean {
     a.partitions === b.partitions &&
     a.totalOffsetLag === b.totalOffsetLag &&
     a.maxTimeLagMs === b.maxTimeLagMs &&
+    a.lagKnown === b.lagKnown &&
+    a.lagAsOf === b.lagAsOf &&
+    a.partitionsByState.STOPPED === b.partitionsByState.STOPPED &&
+    a.partitionsByState.STOPPING === b.partitionsByState.STOPPING &&
+    a.partitionsByState.FAILED === b.partitionsByState.FAILED &&
     a.path === b.path &&
     a.arrow === b.arrow &&
     a.label.x === b.label.x &&

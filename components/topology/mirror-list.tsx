@@ -1,7 +1,7 @@
 import Link from 'next/link'
 import type { TopologyEdge } from '@/lib/graph/topology'
 import { StateBadge } from '@/components/ui/state-badge'
-import { edgeLagText } from './edge-text'
+import { mirrorLagText } from '@/lib/ui/lag-text'
 
 /** The graph as text: one line per mirror, for screen readers, small screens and anyone who prefers a list. */
 export function MirrorList({ edges }: { edges: readonly TopologyEdge[] }) {
@@ -9,7 +9,7 @@ export function MirrorList({ edges }: { edges: readonly TopologyEdge[] }) {
   return (
     <ul aria-label="Mirrors" className="divide-y divide-slate-100 dark:divide-slate-800">
       {edges.map((edge) => {
-        const lag = edgeLagText(edge)
+        const lag = mirrorLagText(edge)
         return (
           <li key={edge.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm">
             <Link

@@ -8,7 +8,7 @@ import { Panel, Skeleton } from '@/components/ui/panel'
 import { MirrorList } from './mirror-list'
 import { TopologyGraph } from './topology-graph'
 
-/** A layout the server already made (server/overview/topology-layout.ts), for the shape it was made for. */
+/** A layout the server already made (server/pages/topology-layout.ts), for the shape it was made for. */
 export interface InitialTopologyLayout {
   readonly shape: string
   readonly topology: Topology

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { DEFAULT_ATTENTION_THRESHOLDS } from '@/lib/overview/attention'
+import { FAILURE_CODES } from '@/lib/mirror/failure-code'
 import { Name, NonNegativeInt, PartitionIndex, Timestamp } from './common'
 import { MirrorPartitionState } from './mirrors'
 
@@ -23,12 +24,37 @@ export const AttentionItem = z.object({
   error: z.string().nullable(),
   retryAttempt: z.number().int().min(-1),
   lagGrowth: NonNegativeInt.nullable(),
+  failureCode: z.enum(FAILURE_CODES).nullable().optional(),
+  nextRetryAt: Timestamp.nullable().optional(),
 })
 export type AttentionItem = z.infer<typeof AttentionItem>
+
+/** Why a group of FAILED partitions failed (lib/overview/incident.ts). */
+export const FailureCause = z.enum(['sourceUnreachable', 'destinationUnreachable', 'logDiverged', 'fetchError', 'appendFailed', 'sourceChanged', 'mirrorLoop', 'other'])
+
+/** One line of "needs attention": a mirror's partitions with one finding (FAILED ones by cause), however many. */
+export const AttentionGroup = z.object({
+  kind: AttentionKind,
+  mirror: Name,
+  cause: FailureCause.nullable(),
+  label: z.string(),
+  partitions: NonNegativeInt,
+  /** The oldest: for an unreachable source, its last successful fetch. */
+  since: Timestamp,
+  nextRetryAt: Timestamp.nullable(),
+  /** The highest consecutive-failure count; -1 when none is retried automatically. */
+  retryAttempt: z.number().int().min(-1),
+  error: z.string().nullable(),
+  /** The first 50 partitions, in order. */
+  examples: z.array(z.object({ topic: Name, partition: PartitionIndex })),
+})
+export type AttentionGroup = z.infer<typeof AttentionGroup>
 
 export const AttentionResponse = z.object({
   /** Worst first, at most `limit`. */
   items: z.array(AttentionItem),
+  /** Every finding grouped by mirror and cause, worst first, whatever the limit. */
+  groups: z.array(AttentionGroup).optional(),
   /** How many partitions have each finding, whatever the limit. */
   totals: z.object({ failed: NonNegativeInt, lagGrowing: NonNegativeInt, staleFetch: NonNegativeInt, paused: NonNegativeInt }),
   staleAfterMs: NonNegativeInt,

@@ -25,6 +25,13 @@ export const AuditEntry = z.object({
   plan: z.unknown().optional(),
   /** The operation the request started (a failover's 202): GET /operations/{operation}. */
   operation: z.string().optional(),
+  /**
+   * Refused requests without valid credentials are collapsed, one entry per source address and minute: the
+   * first is written as it comes, the rest of that minute in one entry whose `count` says how many there were.
+   */
+  count: z.number().int().positive().optional(),
+  /** The address such collapsed requests came from. */
+  source: z.string().optional(),
 })
 export type AuditEntry = z.infer<typeof AuditEntry>
 

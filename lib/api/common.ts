@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { namePatternProblem } from '@/lib/mirror/name-patterns'
 import { isValidName, NAME_PATTERN } from '@/lib/mirror/names'
 
 /**
@@ -68,19 +69,19 @@ export function commaList<T extends z.ZodType<string, string>>(item: T) {
     .pipe(z.array(item).max(500))
 }
 
-/** A regular expression given as a string (topic include/exclude filters); refused when it does not compile. */
+/**
+ * A topic or group pattern (include/exclude filters, start patterns): an RE2 regular expression matched in linear
+ * time against whole names (lib/mirror/name-patterns.ts); refused when RE2 does not accept it (backreferences,
+ * lookaround), with RE2's reason.
+ */
 export const RegexString = z
   .string()
   .min(1)
   .max(1000)
-  .refine((source) => {
-    try {
-      new RegExp(source)
-      return true
-    } catch {
-      return false
-    }
-  }, 'must be a valid regular expression')
+  .superRefine((source, context) => {
+    const problem = namePatternProblem(source)
+    if (problem !== null) context.addIssue({ code: 'custom', message: `must be an RE2 regular expression (no backreferences or lookaround): ${problem}` })
+  })
 
 /**
  * Ids Kafka accepts as arbitrary non-empty strings (group ids, transactional ids), with control characters (Unicode

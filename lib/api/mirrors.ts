@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { FAILURE_CODES } from '@/lib/mirror/failure-code'
 import { MIRROR_PARTITION_STATES, MIRROR_PARTITION_STATE_SYNONYMS, isMirrorPartitionState } from '@/lib/mirror/states'
 import type { GateName } from '@/lib/mirror/failover-plan'
 import { throttledReplicaEntryProblem } from '@/lib/mirror/replication-throttle'
@@ -102,12 +103,34 @@ export const MirrorSummary = z.object({
   /** Offset lag summed over the mirror's MIRRORING partitions: how many records the destination is behind. */
   totalOffsetLag: NonNegativeInt.nullable(),
   maxTimeLagMs: NonNegativeInt.nullable(),
+  /**
+   * true: the lag figures are current. false: a partition's source is silent (FAILED, PAUSED, stalled fetches)
+   * and the figures are lower bounds as of `lagAsOf`, or null when a partition's lag was never known. STOPPED,
+   * STOPPING and UNKNOWN partitions have no lag; a mirror with nothing else has null figures.
+   */
+  lagKnown: z.boolean().optional(),
+  /** The oldest source reading the lag figures rest on. */
+  lagAsOf: Timestamp.nullable().optional(),
   /** Records written to the old source since the failover, while partitions are STOPPED; null otherwise. */
   splitBrain: SplitBrain.nullable().optional(),
   /** The replication throttle held the mirror's fetches back within the last seconds: its rate, not the link, limits it. */
   throttled: z.boolean().optional(),
   /** `mirror.replication.throttled.rate` in bytes per second; null when the mirror is not throttled. */
   throttledRate: NonNegativeInt.nullable().optional(),
+  /** What flows now, beside the lag (lib/mirror/throughput.ts), over the last 10 s. */
+  throughput: z
+    .object({
+      recordsPerSecond: z.number().min(0).nullable(),
+      bytesPerSecond: z.number().min(0).nullable(),
+      /** Median fetch duration, including the wait at the source for new records (up to 500 ms); null when no fetch was made. */
+      fetchLatencyMs: z.number().min(0).nullable(),
+      fetchLatencyMaxMs: z.number().min(0).nullable(),
+      /** Throttled bytes per second over the throttle's rate (1: the rate is the limit); null without a throttle. */
+      throttleUse: z.number().min(0).nullable(),
+      fetches: NonNegativeInt,
+      asOf: Timestamp,
+    })
+    .optional(),
   /** Present when the destination is emulated (a Kafka cluster): what differs from a native mirror. */
   emulation: Emulation.optional(),
 })
@@ -230,6 +253,14 @@ export const FailoverGate = z.object({
   detail: z.string(),
 })
 
+/** Records and time at risk (lib/mirror/at-risk.ts): exact when `known`, lower bounds otherwise. */
+export const AtRisk = z.object({
+  records: NonNegativeInt.nullable(),
+  timeMs: NonNegativeInt.nullable(),
+  known: z.boolean(),
+  asOf: Timestamp.nullable(),
+})
+
 export const FailoverPlanPartition = z.object({
   topic: Name,
   partition: PartitionIndex,
@@ -241,6 +272,11 @@ export const FailoverPlanPartition = z.object({
   sourceLogEndOffset: NonNegativeInt.nullable(),
   recordsAtRisk: NonNegativeInt.nullable(),
   timeAtRiskMs: NonNegativeInt.nullable(),
+  /**
+   * The same figures as lib/mirror/at-risk.ts gives the mirror and partition pages: exact when `known`, else lower
+   * bounds from the mirror's last successful fetch (as of `asOf`). Absent in plans kept before it existed.
+   */
+  atRisk: AtRisk.optional(),
   transactionsToAbort: z.array(z.object({ producerId: NonNegativeInt, producerEpoch: NonNegativeInt, firstOffset: NonNegativeInt })),
   consumerGroupsBehind: z.array(
     z.object({
@@ -283,6 +319,19 @@ export const MirrorPartition = z.object({
   offsetLag: NonNegativeInt.nullable(),
   timeLagMs: NonNegativeInt.nullable(),
   lastFetchAt: Timestamp.nullable(),
+  /**
+   * true: offsetLag and timeLagMs are current. false: the source has not answered lately, and they are lower
+   * bounds as of `lagAsOf` (the last successful fetch), or null when it never answered; STOPPED, STOPPING and
+   * UNKNOWN partitions have no lag at all (null).
+   */
+  lagKnown: z.boolean().optional(),
+  lagAsOf: Timestamp.nullable().optional(),
+  /** While lagKnown is false: the time lag is now − timeLagFrom, so it keeps growing (timeLagMs is its value at the answer). */
+  timeLagFrom: Timestamp.nullable().optional(),
+  /** Why a FAILED partition failed, as a code: SOURCE_UNREACHABLE, FETCH_ERROR, LOG_DIVERGED, ... (null otherwise). */
+  failureCode: z.enum(FAILURE_CODES).nullable().optional(),
+  /** When the engine retries a FAILED partition next; null when no retry is scheduled (not retryable, or not FAILED). */
+  nextRetryAt: Timestamp.nullable().optional(),
   destinationLeaderEpoch: z.number().int().min(-1),
   lastMirrorPosition: EpochOffset.nullable(),
   lastTruncation: z
@@ -368,6 +417,10 @@ export const LagPoint = z.tuple([Timestamp, NonNegativeInt.nullable(), NonNegati
 export const LagSeries = z.object({ topic: Name, partition: PartitionIndex, points: z.array(LagPoint) })
 export const LagResponse = z.object({
   series: z.array(LagSeries),
+  /** Records and bytes per second appended to the destination, `[t, recordsPerSecond, bytesPerSecond]` a second apart, over the last 5 min at most. */
+  throughput: z.array(z.tuple([Timestamp, z.number().min(0), z.number().min(0)])).optional(),
+  /** Spans of time when some partition's lag was not known (its source silent): the points there are lower bounds. `to` null: still so. */
+  lagUnknown: z.array(z.object({ from: Timestamp, to: Timestamp.nullable() })).optional(),
   /** As in the mirror summary: the replication throttle is holding the mirror back now. */
   throttled: z.boolean().optional(),
   throttledRate: NonNegativeInt.nullable().optional(),

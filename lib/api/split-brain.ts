@@ -3,9 +3,10 @@ import { Name, NonNegativeInt, Timestamp } from './common'
 
 /**
  * The split-brain guard of a mirror with STOPPED partitions (part of the mirror summary): producers that
- * still write to the old source after a failover are the classic DR accident. How many records the old
- * source took since the failover, per topic, with the time of the newest one. A failback truncates them
- * away.
+ * still write to the old source after a failover are the classic DR accident. How many records producers
+ * wrote to the old source since the failover (Mirrorboard's own markers and PID resets left out), per topic,
+ * with the time of the newest one and who wrote them. A failback truncates them away; once the failback
+ * mirror has itself failed over, the old source is the active cluster again and the guard retires.
  */
 export const SplitBrainTopic = z.object({
   topic: Name,
@@ -14,6 +15,19 @@ export const SplitBrainTopic = z.object({
   latestWriteAt: Timestamp.nullable(),
   partitionsWritten: NonNegativeInt,
 })
+
+/** A producer that wrote to the old source since the failover (from the batches it wrote there). */
+export const SplitBrainProducer = z.object({
+  /** null: records written without a producer id (a plain, non-idempotent producer). */
+  producerId: NonNegativeInt.nullable(),
+  producerEpoch: z.number().int().min(0).nullable(),
+  /** The transactional id the old source's cluster knows for it; null when it has none or the cluster does not say. */
+  transactionalId: z.string().nullable(),
+  records: NonNegativeInt,
+  latestWriteAt: Timestamp.nullable(),
+  topics: z.array(Name),
+})
+export type SplitBrainProducer = z.infer<typeof SplitBrainProducer>
 
 export const SplitBrain = z.object({
   oldSourceCluster: Name,
@@ -27,5 +41,11 @@ export const SplitBrain = z.object({
   sourceReachable: z.boolean(),
   /** Topics with records written since the failover, most written first. */
   topics: z.array(SplitBrainTopic),
+  /** Who wrote them, most records first (at most 20): producer ids and, where known, transactional ids. */
+  producers: z.array(SplitBrainProducer).optional(),
+  /** Records on the old source since the failover that Mirrorboard wrote itself (markers, PID resets): never counted. */
+  ownRecordsIgnored: NonNegativeInt.optional(),
+  /** Offsets beyond what the guard has read yet (a large burst is read over several seconds): not counted yet. */
+  unscannedOffsets: NonNegativeInt.optional(),
 })
 export type SplitBrain = z.infer<typeof SplitBrain>

@@ -27,6 +27,9 @@ export interface TopologyMirrorInput {
   readonly partitionsByState: Partial<Record<MirrorPartitionState, number>>
   readonly totalOffsetLag: number | null
   readonly maxTimeLagMs: number | null
+  /** false: the figures are lower bounds of a silent source (lib/mirror/partition-lag.ts). */
+  readonly lagKnown?: boolean
+  readonly lagAsOf?: number | null
 }
 
 export interface Point {
@@ -58,8 +61,11 @@ export interface TopologyEdge {
   /** The worst state among the mirror's partitions (its colour); null for a mirror with no partitions yet. */
   readonly worstState: MirrorPartitionState | null
   readonly partitions: number
+  readonly partitionsByState: Partial<Record<MirrorPartitionState, number>>
   readonly totalOffsetLag: number | null
   readonly maxTimeLagMs: number | null
+  readonly lagKnown: boolean
+  readonly lagAsOf: number | null
   /** True when a mirror runs the other way between the same clusters (a failback pair). */
   readonly paired: boolean
   /** SVG path of the curve, ending where the arrowhead starts. */
@@ -176,9 +182,7 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
       source: mirror.sourceCluster,
       target: mirror.destinationCluster,
       worstState: worstState(mirror.partitionsByState),
-      partitions: Object.values(mirror.partitionsByState).reduce((sum, count) => sum + (count ?? 0), 0),
-      totalOffsetLag: mirror.totalOffsetLag,
-      maxTimeLagMs: mirror.maxTimeLagMs,
+      ...edgeValues(mirror),
       paired: directions.has(`${mirror.destinationCluster}\u0000${mirror.sourceCluster}`),
       path,
       arrow,
@@ -245,16 +249,23 @@ function buildValues(clusters: readonly TopologyClusterInput[], mirrors: readonl
   for (const cluster of clusters) {
     nodes.set(cluster.name, { kind: cluster.kind, status: cluster.status, brokersAlive: cluster.brokers.filter((broker) => broker.alive).length, brokersTotal: cluster.brokers.length })
   }
-  const edges = new Map<string, Pick<TopologyEdge, 'worstState' | 'partitions' | 'totalOffsetLag' | 'maxTimeLagMs'>>()
-  for (const mirror of mirrors) {
-    edges.set(mirror.name, {
-      worstState: worstState(mirror.partitionsByState),
-      partitions: Object.values(mirror.partitionsByState).reduce((sum, count) => sum + (count ?? 0), 0),
-      totalOffsetLag: mirror.totalOffsetLag,
-      maxTimeLagMs: mirror.maxTimeLagMs,
-    })
-  }
+  const edges = new Map<string, EdgeValues>()
+  for (const mirror of mirrors) edges.set(mirror.name, { worstState: worstState(mirror.partitionsByState), ...edgeValues(mirror) })
   return { nodes, edges }
+}
+
+type EdgeValues = Pick<TopologyEdge, 'worstState' | 'partitions' | 'partitionsByState' | 'totalOffsetLag' | 'maxTimeLagMs' | 'lagKnown' | 'lagAsOf'>
+
+/** What an edge shows of its mirror besides its worst state. */
+function edgeValues(mirror: TopologyMirrorInput): Omit<EdgeValues, 'worstState'> {
+  return {
+    partitions: Object.values(mirror.partitionsByState).reduce((sum, count) => sum + (count ?? 0), 0),
+    partitionsByState: mirror.partitionsByState,
+    totalOffsetLag: mirror.totalOffsetLag,
+    maxTimeLagMs: mirror.maxTimeLagMs,
+    lagKnown: mirror.lagKnown ?? true,
+    lagAsOf: mirror.lagAsOf ?? null,
+  }
 }
 
 /**

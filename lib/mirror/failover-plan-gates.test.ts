@@ -74,7 +74,7 @@ describe('failover plan gates', () => {
       name: 'source-reachable',
       ok: false,
       severity: 'warning',
-      detail: 'the source cluster cannot be reached; records at risk are unknown and the failover keeps what was mirrored',
+      detail: 'the source cluster cannot be reached; records at risk are unknown and the failover keeps what was mirrored (the figures shown are lower bounds from the last successful fetch)',
     })
     expect(result.gates[3]).toEqual({ name: 'lag-threshold', ok: false, severity: 'warning', detail: 'records at risk unknown for 2 partition(s)' })
     expect(result.canProceed).toBe(true)

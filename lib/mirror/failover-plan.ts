@@ -11,6 +11,9 @@
  *   destination readers will never see; `null` when the source cannot be reached.
  * - timeAtRiskMs: age of the oldest of those records (0 when none are at risk); `null` when the source
  *   cannot be reached or the record's timestamp is unknown.
+ * - atRisk: the same two figures from lib/mirror/at-risk.ts, the one answer the mirror and partition pages
+ *   give too: exact from the source read now, or, with the source unreachable, lower bounds from what the
+ *   mirror's last successful fetch saw (`lastFetch`), with the time of that reading.
  * - transactionsToAbort: transactions open in the destination's producer state — their markers were not
  *   mirrored, so STOPPING aborts them, even if the source committed them — in the order the ABORT markers
  *   will be appended (first offset, then producer id).
@@ -23,6 +26,7 @@
  *   all (new writes will take those offsets). Groups whose source committed offset is unknown are not
  *   listed; a group at or ahead of its source position is not behind.
  */
+import { recordsAtRisk as atRiskOf, type AtRisk, type AtRiskInput } from './at-risk'
 import type { MirrorPartitionState } from './states'
 import { byFirstOffset, isDefinedEpochOffset, type EpochOffset, type OpenTransaction } from './types'
 
@@ -51,6 +55,8 @@ export interface FailoverPartitionInput {
   readonly lastMirrorPosition?: EpochOffset | null
   /** The source side of the partition; `null` when the source cannot be reached. */
   readonly source: FailoverSourcePartition | null
+  /** What the mirror's last successful fetch saw of the source: the lower bounds when it cannot be reached now. */
+  readonly lastFetch?: AtRiskInput['lastFetch']
   readonly openTransactions: readonly OpenTransaction[]
   readonly consumerGroups: readonly ConsumerGroupPosition[]
 }
@@ -105,6 +111,8 @@ export interface FailoverPreflightPartition {
   readonly sourceLogEndOffset: number | null
   readonly recordsAtRisk: number | null
   readonly timeAtRiskMs: number | null
+  /** Records and time at risk, exact or lower bounds (lib/mirror/at-risk.ts). */
+  readonly atRisk: AtRisk
   readonly transactionsToAbort: readonly OpenTransaction[]
   readonly consumerGroupsBehind: readonly ConsumerGroupBehind[]
 }
@@ -159,12 +167,17 @@ function planPartition(partition: FailoverPartitionInput, input: FailoverPreflig
       ? partition.lastMirrorPosition.offset
       : partition.destinationLogEndOffset
   const source = input.sourceReachable ? partition.source : null
-  const recordsAtRisk = source === null ? null : Math.max(0, source.logEndOffset - mirroredOffset)
-  let timeAtRiskMs: number | null = null
-  if (recordsAtRisk === 0) timeAtRiskMs = 0
-  else if (source !== null && source.oldestUnmirroredTimestamp !== null) {
-    timeAtRiskMs = Math.max(0, input.now - source.oldestUnmirroredTimestamp)
-  }
+  const atRisk = atRiskOf({
+    now: input.now,
+    mirroredOffset,
+    source:
+      source === null
+        ? null
+        : { logEndOffset: source.logEndOffset, timeAtRiskMs: source.oldestUnmirroredTimestamp === null ? null : Math.max(0, input.now - source.oldestUnmirroredTimestamp), at: input.now },
+    lastFetch: partition.lastFetch ?? null,
+  })
+  const recordsAtRisk = atRisk.known ? atRisk.records : null
+  const timeAtRiskMs = atRisk.known ? atRisk.timeMs : null
   return {
     topic: partition.topic,
     partition: partition.partition,
@@ -174,6 +187,7 @@ function planPartition(partition: FailoverPartitionInput, input: FailoverPreflig
     sourceLogEndOffset: source === null ? null : source.logEndOffset,
     recordsAtRisk,
     timeAtRiskMs,
+    atRisk,
     transactionsToAbort: action === 'stop' || action === 'stopInProgress' ? [...partition.openTransactions].sort(byFirstOffset) : [],
     consumerGroupsBehind: partition.consumerGroups
       .map((group) => consumerGroupBehind(group, mirroredOffset))
@@ -232,19 +246,23 @@ function sourceGate(sourceReachable: boolean): FailoverGate {
     severity: 'warning',
     detail: sourceReachable
       ? 'the source cluster answers; records at risk are exact'
-      : 'the source cluster cannot be reached; records at risk are unknown and the failover keeps what was mirrored',
+      : 'the source cluster cannot be reached; records at risk are unknown and the failover keeps what was mirrored (the figures shown are lower bounds from the last successful fetch)',
   }
 }
 
 function lagGate(partitions: readonly FailoverPreflightPartition[], threshold: number): FailoverGate {
   const considered = partitions.filter((partition) => partition.action === 'stop' || partition.action === 'stopInProgress')
-  const unknown = considered.filter((partition) => partition.recordsAtRisk === null)
-  const over = considered.filter((partition) => partition.recordsAtRisk !== null && partition.recordsAtRisk > threshold)
-  const total = over.reduce((sum, partition) => sum + (partition.recordsAtRisk ?? 0), 0)
+  // A lower bound over the threshold is over it for certain; one within it says nothing.
+  const over = considered.filter((partition) => partition.atRisk.records !== null && partition.atRisk.records > threshold)
+  const unknown = considered.filter((partition) => partition.atRisk.records === null)
+  const bounded = considered.filter((partition) => partition.atRisk.records !== null && !partition.atRisk.known && !over.includes(partition))
+  const total = over.reduce((sum, partition) => sum + (partition.atRisk.records ?? 0), 0)
+  const lowerBound = over.some((partition) => !partition.atRisk.known)
   let detail = `records at risk within ${threshold} per partition`
-  if (over.length > 0) detail = `${total} record(s) at risk in ${list(over)}`
+  if (over.length > 0) detail = `${lowerBound ? 'at least ' : ''}${total} record(s) at risk in ${list(over)}`
   else if (unknown.length > 0) detail = `records at risk unknown for ${unknown.length} partition(s)`
-  return { name: 'lag-threshold', ok: over.length === 0 && unknown.length === 0, severity: 'warning', detail }
+  else if (bounded.length > 0) detail = `records at risk known only as lower bounds for ${bounded.length} partition(s): the source does not answer`
+  return { name: 'lag-threshold', ok: over.length === 0 && unknown.length === 0 && bounded.length === 0, severity: 'warning', detail }
 }
 
 function failedGate(partitions: readonly FailoverPreflightPartition[]): FailoverGate {

@@ -9,6 +9,8 @@ export const FAILURE_CODES = [
   'FETCH_ERROR',
   /** A fetched answer could not be appended to the destination log. */
   'APPEND_FAILED',
+  /** The destination did not answer before a round could fetch for the partition (a Kafka destination whose broker is down). */
+  'DESTINATION_UNREACHABLE',
   /** An effect of the transition table failed on the destination (truncate, epoch bump, a STOPPING step...). */
   'EFFECT_FAILED',
   /** A mirror on the source mirrors this partition the other way and has not stopped it (KIP-1279.md §3.4). */

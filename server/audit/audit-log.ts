@@ -1,9 +1,12 @@
 import 'server-only'
-import { mkdir, open, type FileHandle } from 'node:fs/promises'
+import { mkdir, open, rename, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { AuditEntry, type AuditOutcome } from '@/lib/api/audit'
-import type { Role } from '@/lib/api/session'
 import { syncDirectory } from '@/server/util/durable-file'
+import { applyRetention, DEFAULT_AUDIT_RETENTION, listRotated, rotatedName, type AuditRetention } from './audit-files'
+import { AnonymousRejections } from './anonymous-rejections'
+import type { AuditInput } from './audit-input'
+import { capText } from './summarize'
 
 /**
  * The durable, append-only audit log of every mutation (API.md: accepted, rejected and dry runs alike).
@@ -11,22 +14,12 @@ import { syncDirectory } from '@/server/util/durable-file'
  * One JSON object per line. `append` resolves once the line is fdatasync'd, so an acknowledged change always
  * has its entry. A crash can leave only the last line torn (appends are serialised); recovery cuts it off and
  * numbering carries on after the last whole entry. A damaged line in the middle is skipped, not fatal.
- * The most recent entries are also kept in memory for queries; older ones are read back from the file.
+ * The most recent entries are also kept in memory for queries (bounded by count and by bytes); older ones are
+ * read back from the files. The file rotates by size and rotated files are kept by age and total size
+ * (audit-files.ts). Whatever a caller sent ends up here, so every free-text field is cut to a bounded length.
  */
 
-export interface AuditInput {
-  actor: string
-  role: Role | null
-  action: string
-  target: string
-  request: unknown
-  outcome: AuditOutcome
-  error: { code: string; message: string } | null
-  dryRun: boolean
-  plan?: unknown
-  /** The operation the request started. */
-  operation?: string
-}
+export type { AuditInput } from './audit-input'
 
 export interface AuditFilter {
   actor?: string | undefined
@@ -47,6 +40,11 @@ export interface AuditLogOptions {
   now?: () => number
   /** Entries kept in memory; queries reaching further back read the file. */
   memoryLimit?: number
+  /** Bytes (serialised) of the entries kept in memory. */
+  memoryBytes?: number
+  retention?: AuditRetention
+  /** The window anonymous refusals are collapsed over, per source (anonymous-rejections.ts). */
+  collapseWindowMs?: number
   onAppend?: (entry: AuditEntry) => void
   onDamagedLine?: (info: { lineNumber: number; reason: string }) => void
 }
@@ -59,6 +57,9 @@ export interface RecoveryReport {
 }
 
 const CHUNK_BYTES = 64 * 1024
+const MAX_TARGET = 512
+const MAX_ACTOR = 128
+const MAX_ERROR_MESSAGE = 1024
 const NEWLINE = 0x0a
 
 /** Calls `onLine` for each newline-terminated line of `handle` from `start`; returns the offset after the last newline. */
@@ -112,30 +113,42 @@ function matches(entry: AuditEntry, filter: AuditFilter): boolean {
   return true
 }
 
+type ResolvedOptions = Required<Pick<AuditLogOptions, 'now' | 'memoryLimit' | 'memoryBytes' | 'retention'>> & AuditLogOptions
+
 export class AuditLog {
   private readonly recent: AuditEntry[] = []
-  /** True once the memory window no longer starts at the first entry of the file. */
+  /** Serialised size of each entry of `recent`, same order. */
+  private readonly recentSizes: number[] = []
+  private recentBytes = 0
+  /** True once the memory window no longer starts at the first entry there is (trimmed, or older files). */
   private trimmed = false
   private lastId = 0
   private size = 0
   private tail: Promise<unknown> = Promise.resolve()
   private closed = false
+  private readonly rejections: AnonymousRejections
+  private readonly collapseTimer: NodeJS.Timeout
 
   private constructor(
     readonly file: string,
-    private readonly handle: FileHandle,
-    private readonly options: Required<Pick<AuditLogOptions, 'now' | 'memoryLimit'>> & AuditLogOptions,
+    private handle: FileHandle,
+    private readonly options: ResolvedOptions,
     readonly recovery: RecoveryReport,
-  ) {}
+  ) {
+    this.rejections = new AnonymousRejections(options.now, options.collapseWindowMs)
+    // Writes the count of a minute that ended even when its source sends nothing more.
+    this.collapseTimer = setInterval(() => void this.writeAll(this.rejections.due()), this.rejections.windowMs)
+    this.collapseTimer.unref()
+  }
 
   static async open(file: string, options: AuditLogOptions = {}): Promise<AuditLog> {
-    await mkdir(path.dirname(file), { recursive: true })
+    const dir = path.dirname(file)
+    await mkdir(dir, { recursive: true, mode: 0o700 })
     const handle = await open(file, 'a+', 0o600)
     try {
-      const resolved = { now: Date.now, memoryLimit: 10_000, ...options }
+      const resolved: ResolvedOptions = { now: Date.now, memoryLimit: 10_000, memoryBytes: 16 * 1024 * 1024, retention: DEFAULT_AUDIT_RETENTION, ...options }
       const { size } = await handle.stat()
-      const entries: AuditEntry[] = []
-      let trimmed = false
+      const entries: Array<{ entry: AuditEntry; bytes: number }> = []
       let damagedLines = 0
       let lastId = 0
       const validEnd = await scanLines(handle, size, (line, lineNumber) => {
@@ -146,27 +159,38 @@ export class AuditLog {
           return
         }
         lastId = Math.max(lastId, parsed.entry.id)
-        entries.push(parsed.entry)
-        if (entries.length > resolved.memoryLimit) {
-          entries.shift()
-          trimmed = true
-        }
+        entries.push({ entry: parsed.entry, bytes: line.length + 1 })
       })
       // Whatever follows the last newline is a line that was being written when the process died.
       if (validEnd < size) {
         await handle.truncate(validEnd)
         await handle.sync()
       }
-      await syncDirectory(path.dirname(file))
+      await syncDirectory(dir)
+      // Against file times, so the wall clock, not `now`.
+      await applyRetention(dir, resolved.retention, Date.now())
+      const rotated = await listRotated(dir)
       const log = new AuditLog(file, handle, resolved, { entries: entries.length, damagedLines, truncatedBytes: size - validEnd })
-      log.recent.push(...entries)
-      log.trimmed = trimmed
-      log.lastId = lastId
+      for (const { entry, bytes } of entries) log.remember(entry, bytes)
+      if (rotated.length > 0) log.trimmed = true
+      // A file that was just rotated holds nothing yet; numbering carries on from the rotated ones.
+      log.lastId = Math.max(lastId, rotated[0]?.lastId ?? 0)
       log.size = validEnd
       return log
     } catch (error) {
       await handle.close()
       throw error
+    }
+  }
+
+  private remember(entry: AuditEntry, bytes: number): void {
+    this.recent.push(entry)
+    this.recentSizes.push(bytes)
+    this.recentBytes += bytes
+    while (this.recent.length > 1 && (this.recent.length > this.options.memoryLimit || this.recentBytes > this.options.memoryBytes)) {
+      this.recent.shift()
+      this.recentBytes -= this.recentSizes.shift() ?? 0
+      this.trimmed = true
     }
   }
 
@@ -183,8 +207,16 @@ export class AuditLog {
 
   private async write(input: AuditInput): Promise<AuditEntry> {
     if (this.closed) throw new Error('the audit log is closed')
-    const entry = AuditEntry.parse({ id: this.lastId + 1, at: this.options.now(), ...input })
+    const entry = AuditEntry.parse({
+      id: this.lastId + 1,
+      at: this.options.now(),
+      ...input,
+      actor: capText(input.actor, MAX_ACTOR),
+      target: capText(input.target, MAX_TARGET),
+      error: input.error && { code: capText(input.error.code, MAX_ACTOR), message: capText(input.error.message, MAX_ERROR_MESSAGE) },
+    })
     const line = Buffer.from(`${JSON.stringify(entry)}\n`, 'utf8')
+    if (this.size > 0 && this.size + line.length > this.options.retention.rotateBytes) await this.rotate()
     try {
       await this.handle.write(line, 0, line.length, null)
       await this.handle.datasync()
@@ -195,13 +227,35 @@ export class AuditLog {
     }
     this.size += line.length
     this.lastId = entry.id
-    this.recent.push(entry)
-    if (this.recent.length > this.options.memoryLimit) {
-      this.recent.shift()
-      this.trimmed = true
-    }
+    this.remember(entry, line.length)
     this.options.onAppend?.(entry)
     return entry
+  }
+
+  /**
+   * Appends the entry of a request that came from `source`; an anonymous refusal may be only counted into
+   * its source's minute (then null).
+   */
+  async record(input: AuditInput, source: string): Promise<AuditEntry | null> {
+    if (!AnonymousRejections.applies(input)) return this.append(input)
+    const written = await this.writeAll(this.rejections.admit(source, input))
+    return written.at(-1) ?? null
+  }
+
+  private writeAll(inputs: readonly AuditInput[]): Promise<AuditEntry[]> {
+    return Promise.all(inputs.map((input) => this.append(input)))
+  }
+
+  /** Renames the full file after its last entry and starts an empty one; then drops what retention no longer keeps. */
+  private async rotate(): Promise<void> {
+    const dir = path.dirname(this.file)
+    await this.handle.close()
+    await rename(this.file, rotatedName(dir, this.lastId))
+    this.handle = await open(this.file, 'a+', 0o600)
+    this.size = 0
+    this.trimmed = true
+    await syncDirectory(dir)
+    await applyRetention(dir, this.options.retention, Date.now())
   }
 
   /** Entries matching `filter`, newest first. */
@@ -215,19 +269,40 @@ export class AuditLog {
     return this.queryFile(filter)
   }
 
+  /** The newest matches of the appended file, then of the rotated ones, newest file first. */
   private async queryFile(filter: AuditFilter): Promise<AuditEntry[]> {
+    // Not while an append may be rotating the file under the handle.
+    await this.tail
+    const found = await this.queryHandle(this.handle, this.size, filter, filter.limit)
+    for (const rotated of await listRotated(path.dirname(this.file))) {
+      if (found.length >= filter.limit) break
+      const handle = await open(rotated.file, 'r').catch(() => null)
+      if (handle === null) continue
+      try {
+        const { size } = await handle.stat()
+        found.push(...(await this.queryHandle(handle, size, filter, filter.limit - found.length)))
+      } finally {
+        await handle.close()
+      }
+    }
+    return found
+  }
+
+  private async queryHandle(handle: FileHandle, size: number, filter: AuditFilter, limit: number): Promise<AuditEntry[]> {
     const newest: AuditEntry[] = []
-    await scanLines(this.handle, this.size, (line) => {
+    await scanLines(handle, size, (line) => {
       const parsed = parseLine(line)
       if (!parsed.ok || !matches(parsed.entry, filter)) return
       newest.push(parsed.entry)
-      if (newest.length > filter.limit) newest.shift()
+      if (newest.length > limit) newest.shift()
     })
     return newest.reverse()
   }
 
   async close(): Promise<void> {
     if (this.closed) return
+    clearInterval(this.collapseTimer)
+    await this.writeAll(this.rejections.due(true)).catch(() => undefined)
     await this.tail
     this.closed = true
     await this.handle.close()

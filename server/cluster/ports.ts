@@ -167,6 +167,12 @@ export interface SourceCluster {
    * source is `sourceClusterId`, the max over them per partition; absent partitions have none (mirror from scratch).
    */
   lastMirrorPositions(sourceClusterId: string, partitions: TopicPartition[]): Promise<Map<string, LastMirrorPosition>>
+  /**
+   * The transactional ids the cluster's transaction coordinators hold for these producer ids (Kafka's
+   * ListTransactions filtered by producer id); ids without one are left out. Optional: a cluster that cannot
+   * say is asked nothing (the split-brain guard then names producers by id alone).
+   */
+  transactionalIdsOf?(producerIds: readonly number[]): Promise<Map<number, string>>
 }
 
 /** One `__mirror_state` record to append; `fence` only on partition-state records (KIP-1279.md §5.3). */

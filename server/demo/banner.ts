@@ -1,12 +1,17 @@
 import 'server-only'
 import type { DemoStatus } from '@/lib/api/demo'
-import type { Tokens } from '@/server/http/auth'
+
+/** The server's two bearer tokens (server/http/auth.ts): the banner prints both, the one-click sign-in uses the operator's. */
+export interface DemoTokens {
+  operator: string
+  viewer: string
+}
 
 /**
  * The startup banner of `npm run demo`: where to go and how to sign in. Printed on every start (not only
  * when tokens are generated): the person who ran the demo is the one reading this terminal.
  */
-export function formatBanner(input: { url: string; tokens: Tokens; status: DemoStatus }): string {
+export function formatBanner(input: { url: string; tokens: DemoTokens; status: DemoStatus }): string {
   const { url, tokens, status } = input
   const lines = [
     '',

@@ -19,7 +19,7 @@ import type { Runtime } from '@/server/runtime'
 import { LIVE, LIVE_MIRROR_CONFIG } from './live-topology'
 import { WORKED_EXAMPLE_DESTINATION, WORKED_EXAMPLE_SOURCE } from './scenarios/kip-worked-example'
 import { logTable } from './scenarios/scenario'
-import { callRoute, openTestRuntime, TEST_TOKENS } from './testing/demo-runtime'
+import { callRoute, openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
 
 /**
  * The demo environment over real embedded clusters and the real engine in a temp dir, driven through its

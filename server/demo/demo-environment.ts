@@ -6,9 +6,8 @@ import type { DemoEvent } from '@/lib/api/events'
 import type { ClusterLinks } from '@/server/cluster/links'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
-import type { Tokens } from '@/server/http/auth'
 import type { Logger } from '@/server/observability/logger'
-import { formatBanner } from './banner'
+import { formatBanner, type DemoTokens } from './banner'
 import { FaultInjector } from './faults'
 import { ensureLiveTopology, LIVE, LIVE_TOPICS, liveWorkloads } from './live-topology'
 import { ScenarioRuns } from './scenario-runs'
@@ -20,7 +19,7 @@ export interface DemoDependencies {
   dataDir: string
   /** Where the app is served, for the banner. */
   url: string
-  tokens: Tokens
+  tokens: DemoTokens
   clusters: ClusterRegistry
   engine: MirrorEngine
   links: ClusterLinks

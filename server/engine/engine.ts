@@ -21,7 +21,7 @@ import { loadLagArchive, sampleLag } from './lag/lag-sampler'
 import { OperationStore } from './operations/operation-store'
 import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
 import { lookUpLastMirrorPosition } from './preparing/last-mirror-position'
-import { hostedMirrors, lagSeries, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
+import { hostedMirrors, lagSeries, lagUnknownSpans, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
 import { partitionSnapshots } from './queries/partition-snapshots'
 import { mirrorFigures, type EngineMirrorFigures, type PartitionFigures } from './queries/mirror-figures'
 import { runDueWakeUps } from './runner/wake-ups'
@@ -364,9 +364,21 @@ export class MirrorEngine {
     return lagSeries(this.state.require(mirrorName), query)
   }
 
+  /** The spans of time when some partition's lag was not known (the chart hatches them), within [from, to]. */
+  lagUnknownSpans(mirrorName: string, from: number, to: number = this.ctx.now()) {
+    return lagUnknownSpans(this.state.require(mirrorName), from, to)
+  }
+
   mirrorSummary(name: string) {
     const mirror = this.state.require(name)
-    return { ...mirrorSummary(mirror, this.ctx.now()), ...this.ctx.throttles.status(mirror.definition, this.ctx.now()) }
+    const now = this.ctx.now()
+    const throttle = this.ctx.throttles.status(mirror.definition, now)
+    return { ...mirrorSummary(mirror, now), ...throttle, throughput: { ...mirror.throughput.figures(now, throttle.throttledRate), asOf: now } }
+  }
+
+  /** Records and bytes per second, a point a second, over the last five minutes (the mirror page's throughput chart). */
+  throughputHistory(name: string, from?: number) {
+    return this.state.require(name).throughput.history(from)
   }
 
   /** The numbers the metrics and the alert rules read of a mirror (queries/mirror-figures.ts); `perPartition` collects the MIRRORING partitions' own. */

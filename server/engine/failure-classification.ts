@@ -75,7 +75,7 @@ export function classifyFetchError(result: Extract<FetchPartitionResult, { ok: f
  * broker is down; an embedded one always answers): the mirror cannot write there, so the partition retries.
  */
 export function classifyUnreachableDestination(error: unknown): FailureVerdict {
-  return { code: 'APPEND_FAILED', error: `destination unreachable: ${errorMessage(error)}`, retryable: true }
+  return { code: 'DESTINATION_UNREACHABLE', error: `destination unreachable: ${errorMessage(error)}`, retryable: true }
 }
 
 /** A whole fetch that did not reach the source: every partition of it retries. */

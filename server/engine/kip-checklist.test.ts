@@ -55,7 +55,7 @@ describe('#11 the mirror fetch is a consumer fetch', () => {
 })
 
 describe('#41 what a mirror describes per partition, and the last mirror position lookup', () => {
-  it('state, error, retry attempt and offsets per partition; lag only while MIRRORING', async () => {
+  it('state, error, retry attempt and offsets per partition; exact lag only while MIRRORING, lower bounds once the source is not read', async () => {
     harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
     const a = harness.cluster('a')
     for (const topic of ['orders', 'payments', 'gone']) {
@@ -69,8 +69,10 @@ describe('#41 what a mirror describes per partition, and the last mirror positio
     await harness.run(3, 1_000)
     const byTopic = Object.fromEntries(harness.engine.partitions('m').map((p) => [p.topic, p]))
     expect(byTopic.orders).toMatchObject({ state: 'MIRRORING', error: null, retryAttempt: 0, sourceHighWatermark: 2, destinationHighWatermark: 2, offsetLag: 0 })
-    expect(byTopic.payments).toMatchObject({ state: 'PAUSED', error: null, retryAttempt: 0, destinationHighWatermark: 2, offsetLag: null, timeLagMs: null })
-    expect(byTopic.gone).toMatchObject({ state: 'FAILED', error: 'The source topic is deleted.', retryAttempt: -1, offsetLag: null })
+    expect(byTopic.orders).toMatchObject({ lagKnown: true, lagAsOf: byTopic.orders!.lastFetchAt, timeLagFrom: null })
+    // Not fetched while PAUSED or FAILED: the last known figure, as of the last fetch, and a time lag that grows.
+    expect(byTopic.payments).toMatchObject({ state: 'PAUSED', error: null, retryAttempt: 0, destinationHighWatermark: 2, offsetLag: 0, lagKnown: false, lagAsOf: byTopic.payments!.lastFetchAt })
+    expect(byTopic.gone).toMatchObject({ state: 'FAILED', error: 'The source topic is deleted.', retryAttempt: -1, offsetLag: 0, lagKnown: false, failureCode: 'SOURCE_TOPIC_DELETED', nextRetryAt: null })
   })
 
   it('answers the max last mirror position over mirrors whose source is the given cluster id, nothing for others', async () => {

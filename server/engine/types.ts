@@ -7,7 +7,6 @@ import type { MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { StoppingStep } from '@/lib/mirror/stopping'
 import type { TruncationPlanEntry } from '@/lib/mirror/truncation'
-import type { PartitionChanges, SnapshotStaleness } from './state/partition-changes'
 
 /** Mirror-level settings (KIP-1279.md §7.3 keys), as stored with the mirror definition. */
 export interface ResolvedMirrorConfig {
@@ -56,6 +55,16 @@ export interface PartitionSnapshot {
   offsetLag: number | null
   timeLagMs: number | null
   lastFetchAt: number | null
+  /** The figures are current (true) or lower bounds of a silent source (false): lib/mirror/partition-lag.ts. */
+  lagKnown: boolean
+  /** When the source was last read: what the lag figures stand for. */
+  lagAsOf: number | null
+  /** While lagKnown is false: the time lag is now − timeLagFrom, growing. */
+  timeLagFrom: number | null
+  /** Why it is FAILED, as a code (lib/mirror/failure-code.ts); null otherwise or when not known. */
+  failureCode: FailureCode | null
+  /** When the engine retries a FAILED partition next; null when no retry is scheduled. */
+  nextRetryAt: number | null
   destinationLeaderEpoch: number
   lastMirrorPosition: { epoch: number; offset: number } | null
   lastTruncation: { offset: number; removedRecords: number; at: number; reason: string } | null
@@ -130,13 +139,20 @@ export type EngineEvent =
       type: 'lag'
       mirror: string
       at: number
-      /** MIRRORING partitions with a known source high watermark, which the figures below cover. */
+      /** Partitions with lag figures (exact or lower bounds), which the figures below cover. */
       sampledPartitions: number
       maxOffsetLag: number
       totalOffsetLag: number
       maxTimeLagMs: number
-      /** Partitions whose lag changed since the previous lag event (all of them in a mirror's first). */
-      partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }>
+      /** false: some partition's source is silent and the figures are lower bounds (lib/mirror/partition-lag.ts). */
+      lagKnown: boolean
+      /** The oldest source reading the figures rest on. */
+      lagAsOf: number | null
+      /**
+       * Partitions whose lag changed since the previous lag event (all of them in a mirror's first). A lower bound
+       * carries `lagKnown: false`, its `lagAsOf` and `timeLagFrom`, and is sent again only when those move.
+       */
+      partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null; lagKnown?: false; lagAsOf?: number | null; timeLagFrom?: number | null }>
     }
   | { type: 'operation'; operation: FailoverOperation; change: OperationChange }
   | { type: 'mirror'; mirror: string; change: 'created' | 'deleted' | 'updated' }
@@ -187,8 +203,11 @@ export interface PartitionRuntime {
   readonly destinationHighWatermark: number
   readonly destinationLogEndOffset: number
   readonly destinationLeaderEpoch: number
-  /** [offsetLag, timeLagMs] as last sent in a lag event; null until sent or after leaving MIRRORING. */
-  readonly lastLagEvent: readonly [number, number | null] | null
+  /**
+   * [offsetLag, timeLagMs, timeLagFrom] as last sent in a lag event (timeLagMs null for a lower bound, timeLagFrom
+   * null for an exact figure); null until sent or once the partition has no lag (STOPPED...).
+   */
+  readonly lastLagEvent: readonly [number, number | null, number | null] | null
   readonly transitions: readonly PartitionTransitionRecord[]
   /**
    * The last snapshot handed out, frozen. Handed out again until a change makes it stale, so a response
@@ -197,5 +216,38 @@ export interface PartitionRuntime {
   readonly snapshot: Readonly<PartitionSnapshot> | null
   readonly snapshotStaleness: SnapshotStaleness
   /** Where this runtime's changes are published (the engine's EngineState.changes). */
-  readonly changes: PartitionChanges
+  readonly changes: PartitionChangePublisher
 }
+
+/** The fields of a runtime that change while the engine holds it (the key fields never do). */
+export type PartitionField =
+  | 'value'
+  | 'failureCode'
+  | 'fetching'
+  | 'retryAt'
+  | 'retryStateEpoch'
+  | 'awaitingConvergence'
+  | 'needsRestore'
+  | 'stateDurable'
+  | 'sourceHighWatermark'
+  | 'oldestUnmirroredTimestamp'
+  | 'lastFetchAt'
+  | 'destinationHighWatermark'
+  | 'destinationLogEndOffset'
+  | 'destinationLeaderEpoch'
+  | 'lastLagEvent'
+
+/** What a writer changes: new values of some fields, and a transition to append to the history. */
+export type PartitionChange = { -readonly [K in PartitionField]?: PartitionRuntime[K] } & {
+  /** Appended to `transitions` (the oldest dropped past MAX_TRANSITIONS_KEPT). */
+  transition?: PartitionTransitionRecord
+}
+
+/** How much of the last snapshot a change has made stale. */
+export type SnapshotStaleness = 'fresh' | 'lastFetchAt' | 'stale'
+
+/** Where a runtime's changes go: the engine's `PartitionChanges` (state/partition-changes.ts), which only `changePartition` calls. */
+export interface PartitionChangePublisher {
+  publish(runtime: PartitionRuntime, change: PartitionChange): void
+}
+

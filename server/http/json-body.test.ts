@@ -57,6 +57,17 @@ describe('jsonBody with templates', () => {
     }
   })
 
+  it('writes several volatile members, in whatever order they appear, around the shared text', () => {
+    const templates = Array.from({ length: ELEMENT_WISE_ARRAY_LENGTH + 1 }, () => new JsonTemplate('lagAsOf', 'lastFetchAt'))
+    const round = (at: number | null, asOf: number | null) => templates.map((template, n) => withTemplate({ n, lastFetchAt: at, middle: `"${n}"`, lagAsOf: asOf, tail: [n] }, template))
+    const first = round(1, 1)
+    expect(text({ partitions: first })).toBe(JSON.stringify({ partitions: first }))
+    for (const [at, asOf] of [[2, 2], [3, null], [null, 4], [5, 5]] as const) {
+      const next = round(at, asOf)
+      expect(text({ partitions: next })).toBe(JSON.stringify({ partitions: next }))
+    }
+  })
+
   it('encodes elements whole when the volatile key appears twice in them', () => {
     const template = new JsonTemplate('lastFetchAt')
     const make = (at: number) => Array.from({ length: ELEMENT_WISE_ARRAY_LENGTH + 1 }, (_, n) => withTemplate({ lastFetchAt: at, nested: { lastFetchAt: at }, n }, template))

@@ -23,33 +23,52 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function encodeElement(element: unknown): Buffer[] {
   const template = typeof element === 'object' && element !== null && Object.isFrozen(element) ? templateOf(element) : undefined
   if (template === undefined || template.unsplittable) return [Buffer.from(JSON.stringify(element) ?? 'null', 'utf8')]
-  const value = (element as Record<string, unknown>)[template.volatileKey]
+  const record = element as Record<string, unknown>
   if (template.parts === null) {
     const text = JSON.stringify(element)
-    split(template, text, value)
+    split(template, text, record)
     return [Buffer.from(text, 'utf8')]
   }
-  if (template.lastValueJson === null || !Object.is(template.lastValue, value)) {
-    const valueText = JSON.stringify(value)
-    template.lastValue = value
-    template.lastValueJson = valueText === undefined ? NULL : Buffer.from(valueText, 'utf8')
+  const { texts, order } = template.parts
+  const buffers: Buffer[] = [texts[0]!]
+  for (let at = 0; at < order.length; at++) {
+    const index = order[at]!
+    const value = record[template.volatileKeys[index]!]
+    let json = template.lastValueJsons[index] ?? null
+    if (json === null || !Object.is(template.lastValues[index], value)) {
+      const valueText = JSON.stringify(value)
+      template.lastValues[index] = value
+      json = template.lastValueJsons[index] = valueText === undefined ? NULL : Buffer.from(valueText, 'utf8')
+    }
+    buffers.push(json, texts[at + 1]!)
   }
-  return [template.parts.head, template.lastValueJson, template.parts.tail]
+  return buffers
 }
 
-/** Splits an element's JSON around its volatile member's value, when that value can be found exactly once. */
-function split(template: JsonTemplate, text: string, value: unknown): void {
-  const valueText = JSON.stringify(value)
-  const key = `${JSON.stringify(template.volatileKey)}:`
-  const at = text.indexOf(key)
-  // A string value holding the key's text has its quotes escaped, so only members can match; still, the key
-  // could be a nested member too: then no template.
-  if (valueText === undefined || at < 0 || text.indexOf(key, at + 1) >= 0 || !text.startsWith(valueText, at + key.length)) {
-    template.unsplittable = true
-    return
+/** Splits an element's JSON around its volatile members' values, when each can be found exactly once. */
+function split(template: JsonTemplate, text: string, record: Record<string, unknown>): void {
+  const found: Array<{ index: number; valueStart: number; valueEnd: number }> = []
+  for (const [index, volatileKey] of template.volatileKeys.entries()) {
+    const valueText = JSON.stringify(record[volatileKey])
+    const key = `${JSON.stringify(volatileKey)}:`
+    const at = text.indexOf(key)
+    // A string value holding the key's text has its quotes escaped, so only members can match; still, the key
+    // could be a nested member too: then no template.
+    if (valueText === undefined || at < 0 || text.indexOf(key, at + 1) >= 0 || !text.startsWith(valueText, at + key.length)) {
+      template.unsplittable = true
+      return
+    }
+    found.push({ index, valueStart: at + key.length, valueEnd: at + key.length + valueText.length })
   }
-  const valueEnd = at + key.length + valueText.length
-  template.parts = { head: Buffer.from(text.slice(0, at + key.length), 'utf8'), tail: Buffer.from(text.slice(valueEnd), 'utf8') }
+  found.sort((a, b) => a.valueStart - b.valueStart)
+  const texts: Buffer[] = []
+  let from = 0
+  for (const member of found) {
+    texts.push(Buffer.from(text.slice(from, member.valueStart), 'utf8'))
+    from = member.valueEnd
+  }
+  texts.push(Buffer.from(text.slice(from), 'utf8'))
+  template.parts = { texts, order: found.map((member) => member.index) }
 }
 
 function encodeArray(array: readonly unknown[], parts: Buffer[]): void {

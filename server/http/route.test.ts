@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { z } from 'zod'
 import { EMPTY, type Endpoint } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
+import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterRegistry } from '@/server/cluster/registry'
 import { createEngine, startAlerting } from '@/server/runtime'
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const alerts = await startAlerting({ engine, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION },
     startedAt: 0,
     events,
     audit,
@@ -243,5 +244,20 @@ describe('route', () => {
     await call(route(mutation, () => ({ id: 1 })), { body: '{"size":1}' })
     unsubscribe()
     expect(seen).toEqual([expect.objectContaining({ action: 'thing.make', outcome: 'ok' })])
+  })
+
+  it('keeps what auditRequest makes of a body instead of its summary (a sign-in: no more than that a token came)', async () => {
+    const handler = route(mutation, () => ({ id: 1 }), { auditRequest: () => ({ token: '[redacted]' }) })
+    await call(handler, { body: JSON.stringify({ size: 1, token: 'route-op', extra: 'x'.repeat(5000) }) })
+    expect((await lastAudit())?.request).toEqual({ token: '[redacted]' })
+  })
+
+  it('collapses anonymous refusals from one client address into one entry per minute', async () => {
+    const before = runtime.audit.lastEntryId
+    const anonymous = (address: string) => ({ authorization: '', 'x-mirrorboard-client-address': address })
+    for (let n = 0; n < 20; n++) expect((await call(route(mutation, () => ({ id: 1 })), { body: '{"size":1}', headers: anonymous('192.0.2.7') })).status).toBe(401)
+    expect((await call(route(mutation, () => ({ id: 1 })), { body: '{"size":1}', headers: anonymous('192.0.2.8') })).status).toBe(401)
+    expect(runtime.audit.lastEntryId - before).toBe(2)
+    expect(await lastAudit()).toMatchObject({ actor: 'anonymous', outcome: 'rejected', count: 1, source: '192.0.2.8' })
   })
 })

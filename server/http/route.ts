@@ -2,8 +2,12 @@ import 'server-only'
 import type { z } from 'zod'
 import { isMutation, type AccessRole, type EmptyContent, type Endpoint } from '@/lib/api/endpoints'
 import { summarizePlan, summarizeRequest } from '@/server/audit/summarize'
+
+/** What a redacted field reads as in the audit log (the sign-in route records its token so). */
+export { REDACTED } from '@/server/audit/summarize'
 import { getRuntime, type Runtime } from '@/server/runtime'
 import { authorize, type Authentication, type Principal } from './auth'
+import { clientAddressOf } from './client-address'
 import { logger, withRequestId } from '../observability/logger'
 import { randomUUID } from 'node:crypto'
 import { problem, problemResponse, toProblem } from './problem'
@@ -71,6 +75,8 @@ export type HandlerResult<E extends Endpoint> =
 export interface RouteOptions {
   /** Decides the required role per request (metrics are public when configured so). */
   role?: (runtime: Runtime) => AccessRole
+  /** What the audit entry keeps of the body instead of its summary (a sign-in keeps no more than that a token came). */
+  auditRequest?: (body: unknown) => unknown
 }
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> }
@@ -157,7 +163,7 @@ export function route<const E extends Endpoint>(
       if (endpoint.body) {
         const read = await readJsonBody(request)
         if (!read.ok) throw read.error
-        requestSummary = summarizeRequest(read.value)
+        requestSummary = options.auditRequest ? options.auditRequest(read.value) : summarizeRequest(read.value)
         if (hasDryRun(read.value)) note.dryRun = true
         body = parseInput(endpoint.body, read.value, 'body')
       }
@@ -186,7 +192,7 @@ export function route<const E extends Endpoint>(
           ? { actor: authentication.principal.actor, role: authentication.principal.role }
           : { actor: 'anonymous', role: null })
       try {
-        await runtime.audit.append({
+        await runtime.audit.record({
           actor: identity.actor,
           role: identity.role,
           action: endpoint.audit,
@@ -197,7 +203,7 @@ export function route<const E extends Endpoint>(
           dryRun: note.dryRun ?? false,
           ...(note.plan === undefined ? {} : { plan: summarizePlan(note.plan) }),
           ...(note.operation === undefined ? {} : { operation: note.operation }),
-        })
+        }, clientAddressOf(request))
       } catch (error) {
         // The change (if any) has happened; the caller still gets its outcome, and the gap is in the log.
         logger.error('could not append to the audit log', { action: endpoint.audit, error })

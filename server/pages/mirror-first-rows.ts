@@ -1,6 +1,6 @@
 import 'server-only'
-import type { PartitionPreview } from '@/components/data/mirror-partition-store'
 import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
+import type { PartitionPreview } from '@/lib/ui/partition-preview'
 import { DEFAULT_SORT, comparePartitions } from '@/lib/ui/partition-table'
 import type { MirrorApi } from '@/server/api/mirror-api'
 

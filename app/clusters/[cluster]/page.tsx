@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation'
 import { ClusterPage } from '@/components/clusters/cluster-page'
 import { dehydrateAnswers } from '@/components/data/prefetch'
 import { ClusterParams } from '@/lib/api/clusters'
-import { clusterAnswers } from '@/server/overview/prefetch'
+import { clusterAnswers } from '@/server/pages/prefetch'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 

@@ -4,7 +4,7 @@ import { dehydrateAnswers } from '@/components/data/prefetch'
 import { OperatorRequired } from '@/components/failover/operator-required'
 import { CreateMirrorWizard } from '@/components/manage/create-mirror-wizard'
 import { NAME_PATTERN } from '@/lib/api/common'
-import { overviewAnswers } from '@/server/overview/prefetch'
+import { overviewAnswers } from '@/server/pages/prefetch'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 

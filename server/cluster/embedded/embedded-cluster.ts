@@ -335,6 +335,13 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return this.coordinator
   }
 
+  async transactionalIdsOf(producerIds: readonly number[]): Promise<Map<number, string>> {
+    const wanted = new Set(producerIds)
+    const ids = new Map<number, string>()
+    for (const transaction of this.coordinator.list()) if (wanted.has(transaction.producerId)) ids.set(transaction.producerId, transaction.transactionalId)
+    return ids
+  }
+
   createTransactionalProducer(transactionalId: string, options: { transactionTimeoutMs?: number } = {}): Promise<TransactionalProducer> {
     return this.producePath.createTransactionalProducer(transactionalId, options)
   }

@@ -13,7 +13,7 @@ import path from 'node:path'
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
-import { callRoute, openTestRuntime } from '@/server/demo/testing/demo-runtime'
+import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 import type { Runtime } from '@/server/runtime'
 import { RawFetcher } from '@/scripts/kafka/raw-fetch'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
@@ -26,7 +26,7 @@ const RUN = Date.now().toString(36)
 const TOPIC = `kc-flow-${RUN}`
 const tp = { topic: TOPIC, partition: 0 }
 const settle = { timeout: 45_000, interval: 200 }
-const childScript = path.join(__dirname, 'testing', 'mirroring-child.ts')
+const childScript = path.join(__dirname, '..', '..', 'testing', 'kafka-mirroring-child.ts')
 
 let brokers: TestClusters
 let sourceClient: KafkajsContractClient

@@ -7,8 +7,7 @@ import { judgeStateWrites, fencedWritesMessage, fencingAfterWrite, type StoredFe
 import { uncompressed } from '../batch-decompression'
 import { MirrorStateView } from '../embedded/mirror-state-view'
 import { ClusterError } from '../errors'
-import type { MirrorStateAppendEntry } from '../ports'
-import type { KafkaSourceCluster } from './kafka-source'
+import type { MirrorStateAppendEntry, SourceCluster, TopicDescription } from '../ports'
 import { toKafkaClusterError } from './connection'
 import { fetchErrorCode } from './control-scan'
 
@@ -42,6 +41,12 @@ export interface StateRecord {
   value: string | null
 }
 
+/** How the state topic is read: the destination's own source side (kafka-source.ts), with the state topic visible. */
+export interface StateTopicReader {
+  describeBrokerTopics(topics?: string[]): Promise<TopicDescription[]>
+  fetch: SourceCluster['fetch']
+}
+
 export class KafkaStateTopic {
   private producer: Producer | null = null
   private exists: boolean | null = null
@@ -59,7 +64,7 @@ export class KafkaStateTopic {
   constructor(
     private readonly admin: Admin,
     private readonly client: (suffix: string) => Kafka,
-    private readonly reader: KafkaSourceCluster,
+    private readonly reader: StateTopicReader,
   ) {}
 
   private async topicExists(): Promise<boolean> {

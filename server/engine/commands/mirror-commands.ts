@@ -7,10 +7,10 @@ import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import { dispatchAll } from '../runner/dispatch-all'
 import { interruptFetch } from '../fetcher/fetch-state'
-import type { EngineMirror } from '../state/engine-mirror'
 import type { MirrorDefinition } from '../types'
 import { planOrRefuse } from './preconditions'
 import { startTopics } from './topic-commands'
+import { writeDefinition } from './mirror-definition'
 
 export interface CreateMirrorInput {
   name: string
@@ -108,21 +108,6 @@ export async function updateMirrorConfig(ctx: EngineContext, name: string, patch
   // the next batch through uncounted. The next round asks again with the new ones.
   interruptFetch(mirror.fetchInterrupt)
   return definition
-}
-
-/** Adds start patterns to topics.include (KIP-1279.md §6.3: "Patterns saved"), each once. */
-export async function keepStartPatterns(ctx: EngineContext, mirror: EngineMirror, patterns: string[]): Promise<void> {
-  const include = mirror.definition.config['topics.include']
-  const added = [...new Set(patterns)].filter((pattern) => !include.includes(pattern))
-  if (added.length === 0) return
-  await writeDefinition(ctx, mirror, { ...mirror.definition, config: { ...mirror.definition.config, 'topics.include': [...include, ...added] } })
-}
-
-/** A changed definition: durable first, then held and announced. */
-async function writeDefinition(ctx: EngineContext, mirror: EngineMirror, definition: MirrorDefinition): Promise<void> {
-  await ctx.clusters.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
-  mirror.definition = definition
-  ctx.state.emit({ type: 'mirror', mirror: definition.name, change: 'updated' })
 }
 
 /**

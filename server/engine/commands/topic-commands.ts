@@ -13,7 +13,7 @@ import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import type { EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
-import { keepStartPatterns } from './mirror-commands'
+import { keepStartPatterns } from './mirror-definition'
 import { rebuildPlannedTopics } from './rebuild-topics'
 import { planOrRefuse, planStartOrRefuse, runtimeStates, withSkipped, type CommandResult, type SkippedPartition } from './preconditions'
 
@@ -41,7 +41,7 @@ export async function planTopicStart(ctx: EngineContext, mirrorName: string, req
   for (const topic of named) assertName(topic, 'topic')
   const patterns = (request.patterns ?? []).map((pattern) => compilePattern(pattern))
   const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics())
-  const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.test(topic.name))).map((topic) => topic.name)
+  const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.matches(topic.name))).map((topic) => topic.name)
   const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
   if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
   // A running failover's stopped partitions stay stopped until it has finished: a restart resumes the

@@ -1,27 +1,22 @@
 import 'server-only'
+import { namePattern } from '@/lib/mirror/name-patterns'
 import { EngineError } from '../errors'
 
 /**
  * Topic and group patterns (topics.include/exclude, groups.include/exclude, start patterns) match whole
- * names. The only copy: the engine and the API's dry runs both match through here. Compiled once per
- * pattern: a sync matches every source topic against them.
+ * names. The only copy: the engine and the API's dry runs both match through here, in linear time
+ * (lib/mirror/name-patterns.ts); compiled patterns are cached, up to a bound.
  */
-const compiled = new Map<string, RegExp>()
-
-export function compilePattern(pattern: string): RegExp {
-  let regex = compiled.get(pattern)
-  if (regex) return regex
+export function compilePattern(pattern: string): { matches(name: string): boolean } {
   try {
-    regex = new RegExp(`^(?:${pattern})$`)
+    return namePattern(pattern)
   } catch (error) {
-    throw new EngineError('VALIDATION_FAILED', `invalid topic pattern ${JSON.stringify(pattern)}`, { cause: error })
+    throw new EngineError('VALIDATION_FAILED', `invalid topic pattern ${JSON.stringify(pattern)}: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
   }
-  compiled.set(pattern, regex)
-  return regex
 }
 
 export function matchesAny(name: string, patterns: readonly string[]): boolean {
-  return patterns.some((pattern) => compilePattern(pattern).test(name))
+  return patterns.some((pattern) => compilePattern(pattern).matches(name))
 }
 
 /** Included and not excluded; nothing is included by an empty include list. */

@@ -1,5 +1,6 @@
 import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
+import { lastFetchReading } from '@/lib/mirror/at-risk'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPreflight } from '@/lib/mirror/failover-plan'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { GroupOffsets, SourceCluster, TopicPartition } from '@/server/cluster/ports'
@@ -59,6 +60,14 @@ export async function failoverPlan(ctx: EngineContext, mirrorName: string, topic
       destinationLogEndOffset,
       lastMirrorPosition: runtime.value.lastMirrorPosition,
       source: sourcePartition ? { logEndOffset: sourcePartition.logEndOffset, oldestUnmirroredTimestamp } : null,
+      lastFetch: lastFetchReading({
+        state: runtime.value.state,
+        now: ctx.now(),
+        sourceHighWatermark: runtime.sourceHighWatermark,
+        destinationHighWatermark: runtime.destinationHighWatermark,
+        oldestUnmirroredTimestamp: runtime.oldestUnmirroredTimestamp,
+        lastFetchAt: runtime.lastFetchAt,
+      }),
       openTransactions: await host.openTransactions(tp),
       consumerGroups,
     })

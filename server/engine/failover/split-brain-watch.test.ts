@@ -50,4 +50,42 @@ describe('the split-brain watch', () => {
     expect(watch.forMirror('dr')).toBeNull()
     expect(watch.forMirror('back')).toBeNull()
   })
+
+  it('names the producers that still write: producer id, epoch and the transactional id the old source knows', async () => {
+    const watch = await failedOver()
+    const stray = await harness.cluster('a').createTransactionalProducer('billing-still-on-a')
+    await stray.send(WORKED_EXAMPLE_TOPIC, { partition: 0, records: [{ value: 'late' }] })
+    await stray.commit()
+    await harness.run(2)
+    await watch.check()
+    const summary = SplitBrain.parse(watch.forMirror('dr'))
+    // One data record counted; its COMMIT marker is not a record a producer wrote.
+    expect(summary).toMatchObject({ recordsWritten: 1, producers: [{ producerId: stray.producerId, producerEpoch: stray.producerEpoch, transactionalId: 'billing-still-on-a', records: 1, topics: [WORKED_EXAMPLE_TOPIC] }] })
+    expect(summary.ownRecordsIgnored).toBe(1)
+  })
+
+  it('raises nothing over a round trip: failover, failback, failover of the failback (its markers and PID reset on the old source)', async () => {
+    const watch = await failedOver()
+    await watch.check()
+    await harness.engine.createMirror({ name: 'back', sourceCluster: 'b', destinationCluster: 'a', topics: [WORKED_EXAMPLE_TOPIC] })
+    await harness.run(5)
+    expect(harness.engine.partitions('back')[0]?.state).toBe('MIRRORING')
+    await watch.check()
+    expect(watch.forMirror('dr')).toBeNull()
+    const { operation } = await harness.engine.failover('back', { confirm: 'back' })
+    await harness.run(5)
+    await harness.engine.awaitOperation(operation.id)
+    expect(harness.engine.partitions('back')[0]?.state).toBe('STOPPED')
+    await watch.check()
+    // dr's old source (a) is the active cluster again: its guard retired. back's old source (b) took nothing.
+    expect(watch.forMirror('dr')).toBeNull()
+    expect(watch.forMirror('back')).toMatchObject({ oldSourceCluster: 'b', recordsWritten: 0 })
+    // Producers back on a are where they belong; a write to b now is the accident.
+    await harness.cluster('a').produce(WORKED_EXAMPLE_TOPIC, { partition: 0, records: [{ value: 'home again' }] })
+    await harness.cluster('b').produce(WORKED_EXAMPLE_TOPIC, { partition: 0, records: [{ value: 'stray' }] })
+    await harness.run(2)
+    await watch.check()
+    expect(watch.forMirror('dr')).toBeNull()
+    expect(watch.forMirror('back')).toMatchObject({ recordsWritten: 1 })
+  })
 })

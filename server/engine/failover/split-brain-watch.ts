@@ -1,8 +1,18 @@
 import 'server-only'
 import { withTimeout } from '@/server/util/with-timeout'
 import type { SplitBrain } from '@/lib/api/split-brain'
-import { splitBrainOf, type WatchedPartition } from '@/lib/failover/split-brain'
-import { splitBatches } from '@/lib/log/record-batch'
+import {
+  addBatches,
+  afterLogEnd,
+  guardVerdict,
+  splitBrainOf,
+  startWrites,
+  type BatchSummary,
+  type GuardedPartitionState,
+  type PartitionWrites,
+  type WatchedPartition,
+} from '@/lib/failover/split-brain'
+import { BATCH_HEADER_SIZE, batchSizeAt, readBatchHeader, viewOf } from '@/lib/log/record-batch'
 import type { SourceCluster } from '@/server/cluster/ports'
 import type { MetricFamily } from '@/server/observability/metrics'
 import type { MirrorEngine } from '../engine'
@@ -15,25 +25,48 @@ import type { MirrorEngine } from '../engine'
  *
  * Since when: the source log end offset the failover's plan saw (the operation that stopped the
  * partition); with no such operation on record (it predates this process, or the source was unreachable
- * then) the first log end offset this watch saw, and `since` says when that was. A partition leaves the
- * watch when it is no longer STOPPED, or when a failback mirror (new source → old source) is running on
- * it: then the old source's log is being rewritten on purpose.
+ * then) the first log end offset this watch saw, and `since` says when that was. Which partitions are
+ * watched, which records count and who wrote them is decided in lib/failover/split-brain.ts: a failback
+ * running on a partition, or one that failed over since, takes it out of the watch; markers and PID resets
+ * never count; the batches read beyond the baseline name the producers.
  */
+
+/** The headers of the whole batches in a fetch answer (a size-capped answer may end in a cut one). */
+function completeBatches(bytes: Uint8Array): BatchSummary[] {
+  const view = viewOf(bytes)
+  const batches: BatchSummary[] = []
+  let position = 0
+  while (position + BATCH_HEADER_SIZE <= bytes.byteLength) {
+    const size = batchSizeAt(view, position)
+    if (size === undefined || size < BATCH_HEADER_SIZE || position + size > bytes.byteLength) break
+    batches.push(readBatchHeader(view, position))
+    position += size
+  }
+  return batches
+}
 
 const WATCH_INTERVAL_MS = 1_000
 const DESCRIBE_TIMEOUT_MS = 2_000
+/** Bytes of old-source batches read per round: a burst of writes is sorted over a few seconds, never in one stall. */
+const SCAN_BYTES_PER_ROUND = 4 * 1024 * 1024
+const SCAN_BYTES_PER_PARTITION = 1024 * 1024
+const NO_PRODUCER_IDS: ReadonlySet<number> = new Set()
 
 interface WatchedMirror {
   oldSourceCluster: string
   partitions: Map<string, WatchedPartition>
   checkedAt: number | null
   sourceReachable: boolean
+  /** Transactional ids the old source's cluster named, by producer id. */
+  transactionalIds: Map<number, string>
 }
 
 export interface SplitBrainWatchOptions {
   source: (cluster: string) => SourceCluster | undefined
   now?: () => number
   intervalMs?: number
+  /** Producer ids Mirrorboard itself writes with (drill or fence records): never counted as producers' writes. */
+  ownProducerIds?: () => ReadonlySet<number>
 }
 
 // Kept on globalThis: the server loads this module once for the engine (instrumentation) and again in the
@@ -95,7 +128,7 @@ export class SplitBrainWatch {
   forMirror(name: string): SplitBrain | null {
     const watched = this.mirrors.get(name)
     if (watched === undefined || watched.partitions.size === 0) return null
-    return splitBrainOf(watched.oldSourceCluster, [...watched.partitions.values()], watched.checkedAt, watched.sourceReachable)
+    return splitBrainOf(watched.oldSourceCluster, [...watched.partitions.values()], watched.checkedAt, watched.sourceReachable, watched.transactionalIds)
   }
 
   /** One round over every mirror (the loop calls it every second; tests call it directly). */
@@ -113,15 +146,17 @@ export class SplitBrainWatch {
   }
 
   private async checkMirror(name: string, sourceCluster: string, destinationCluster: string): Promise<void> {
-    const rewriting = this.failbackPartitions(sourceCluster, destinationCluster)
-    const stopped = this.engine.partitions(name, { state: 'STOPPED' }).filter((partition) => !rewriting.has(keyOf(partition.topic, partition.partition)))
+    const reverse = this.reversePartitions(sourceCluster, destinationCluster)
+    const stopped = this.engine
+      .partitions(name, { state: 'STOPPED' })
+      .filter((partition) => guardVerdict(partition, reverse.get(keyOf(partition.topic, partition.partition))) === 'watch')
     if (stopped.length === 0) {
       this.mirrors.delete(name)
       return
     }
     let watched = this.mirrors.get(name)
     if (watched === undefined) {
-      watched = { oldSourceCluster: sourceCluster, partitions: new Map(), checkedAt: null, sourceReachable: true }
+      watched = { oldSourceCluster: sourceCluster, partitions: new Map(), checkedAt: null, sourceReachable: true, transactionalIds: new Map() }
       this.mirrors.set(name, watched)
     }
     const keep = new Set(stopped.map((partition) => keyOf(partition.topic, partition.partition)))
@@ -139,50 +174,45 @@ export class SplitBrainWatch {
     for (const topic of described) for (const partition of topic.partitions) logEnds.set(keyOf(topic.name, partition.partition), partition.logEndOffset)
 
     const baselines = stopped.some((partition) => !watched.partitions.has(keyOf(partition.topic, partition.partition))) ? this.failoverBaselines(name) : null
-    const grown: WatchedPartition[] = []
+    let budget = SCAN_BYTES_PER_ROUND
     for (const partition of stopped) {
       const key = keyOf(partition.topic, partition.partition)
       const logEndOffset = logEnds.get(key)
       if (logEndOffset === undefined) continue
       const current = watched.partitions.get(key)
-      if (current === undefined) {
-        const baseline = baselines?.get(key)
-        watched.partitions.set(key, {
-          topic: partition.topic,
-          partition: partition.partition,
-          baselineLogEndOffset: baseline?.logEndOffset ?? logEndOffset,
-          since: baseline?.since ?? now,
-          logEndOffset,
-          latestWriteAt: null,
-        })
-        if (baseline !== undefined && logEndOffset > baseline.logEndOffset) grown.push(watched.partitions.get(key)!)
-        continue
+      const baseline = current === undefined ? baselines?.get(key) : undefined
+      const baselineLogEndOffset = current?.baselineLogEndOffset ?? baseline?.logEndOffset ?? logEndOffset
+      let next: WatchedPartition = {
+        topic: partition.topic,
+        partition: partition.partition,
+        baselineLogEndOffset,
+        since: current?.since ?? baseline?.since ?? now,
+        logEndOffset,
+        writes: afterLogEnd(current?.writes ?? startWrites(Math.min(baselineLogEndOffset, logEndOffset)), logEndOffset),
       }
-      if (logEndOffset !== current.logEndOffset) {
-        const next = { ...current, logEndOffset }
-        watched.partitions.set(key, next)
-        if (logEndOffset > current.baselineLogEndOffset) grown.push(next)
-      } else if (current.latestWriteAt === null && logEndOffset > current.baselineLogEndOffset) {
-        // The last write was above the high watermark when first read (a fetch answers below it only): read again.
-        grown.push(current)
+      if (next.writes.scannedTo < logEndOffset && budget > 0) {
+        const scanned = await this.scan(source, next, Math.min(budget, SCAN_BYTES_PER_PARTITION))
+        budget -= scanned.bytes
+        next = { ...next, writes: scanned.writes }
       }
+      watched.partitions.set(key, next)
     }
-    for (const partition of grown) {
-      const latestWriteAt = await this.lastRecordTimestamp(source, partition)
-      if (latestWriteAt !== null) watched.partitions.set(keyOf(partition.topic, partition.partition), { ...partition, latestWriteAt })
-    }
+    await this.nameProducers(source, watched)
   }
 
-  /** Partitions of a failback mirror (destination → source of this mirror) that are not STOPPED. */
-  private failbackPartitions(sourceCluster: string, destinationCluster: string): Set<string> {
-    const keys = new Set<string>()
+  /** The same partitions in mirrors the other way (destination → source of this mirror): failbacks. */
+  private reversePartitions(sourceCluster: string, destinationCluster: string): Map<string, GuardedPartitionState> {
+    const partitions = new Map<string, GuardedPartitionState>()
     for (const definition of this.engine.listMirrors()) {
       if (definition.sourceCluster !== destinationCluster || definition.destinationCluster !== sourceCluster) continue
       for (const partition of this.engine.partitions(definition.name)) {
-        if (partition.state !== 'STOPPED') keys.add(keyOf(partition.topic, partition.partition))
+        const key = keyOf(partition.topic, partition.partition)
+        const known = partitions.get(key)
+        // Two failbacks of one partition (one deleted and made again): the newest state decides.
+        if (known === undefined || partition.stateSince > known.stateSince) partitions.set(key, { state: partition.state, stateSince: partition.stateSince })
       }
     }
-    return keys
+    return partitions
   }
 
   /** The source log end offset each partition had when the latest failover that stopped it was planned. */
@@ -203,19 +233,44 @@ export class SplitBrainWatch {
     return baselines
   }
 
-  private async lastRecordTimestamp(source: SourceCluster, partition: WatchedPartition): Promise<number | null> {
+  /**
+   * Reads the old source's batches from where the scan stands, up to `maxBytes`, and sorts them into
+   * producers' writes and Mirrorboard's own records (lib/failover/split-brain.ts). Headers only: nothing
+   * is decompressed. A fetch answers below the high watermark, so a write not yet replicated waits a round.
+   */
+  private async scan(source: SourceCluster, partition: WatchedPartition, maxBytes: number): Promise<{ writes: PartitionWrites; bytes: number }> {
+    let writes = partition.writes
+    let bytes = 0
     try {
-      const [result] = await withTimeout(
-        source.fetch([{ topic: partition.topic, partition: partition.partition, fetchOffset: partition.logEndOffset - 1, lastFetchedEpoch: -1, maxBytes: 1 }], { maxBytes: 1 }),
-        DESCRIBE_TIMEOUT_MS,
-      )
-      if (!result?.ok || result.records.byteLength === 0) return null
-      const batches = splitBatches(result.records)
-      const last = batches.at(-1)
-      return last === undefined ? null : Number(last.header.maxTimestamp)
+      while (writes.scannedTo < partition.logEndOffset && bytes < maxBytes) {
+        const [result] = await withTimeout(
+          source.fetch([{ topic: partition.topic, partition: partition.partition, fetchOffset: writes.scannedTo, lastFetchedEpoch: -1, maxBytes: maxBytes - bytes }], { maxBytes: maxBytes - bytes }),
+          DESCRIBE_TIMEOUT_MS,
+        )
+        if (!result?.ok || result.records.byteLength === 0) break
+        bytes += result.records.byteLength
+        const batches = completeBatches(result.records)
+        if (batches.length === 0) break
+        const before = writes.scannedTo
+        writes = addBatches(writes, batches, this.options.ownProducerIds?.() ?? NO_PRODUCER_IDS)
+        if (writes.scannedTo === before) break
+      }
     } catch {
-      return null
+      // The next round reads on from where this one stopped.
     }
+    return { writes, bytes }
+  }
+
+  /** Asks the old source's cluster for the transactional ids of producers not named yet, where it can say. */
+  private async nameProducers(source: SourceCluster, watched: WatchedMirror): Promise<void> {
+    if (source.transactionalIdsOf === undefined) return
+    const unnamed = new Set<number>()
+    for (const partition of watched.partitions.values()) {
+      for (const producerId of partition.writes.producers.keys()) if (producerId >= 0 && !watched.transactionalIds.has(producerId)) unnamed.add(producerId)
+    }
+    if (unnamed.size === 0) return
+    const named = await withTimeout(source.transactionalIdsOf([...unnamed]), DESCRIBE_TIMEOUT_MS).catch(() => null)
+    for (const [producerId, transactionalId] of named ?? []) watched.transactionalIds.set(producerId, transactionalId)
   }
 
   metrics(): MetricFamily[] {

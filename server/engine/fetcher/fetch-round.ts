@@ -90,14 +90,17 @@ async function fetchFromLeader(ctx: EngineContext, mirror: EngineMirror, leader:
   const entries = inFetchOrder(mirror, leader, ctx.throttles.admit(definition, leaderEntries, ctx.now()))
   if (entries.length === 0) return
   let results: FetchPartitionResult[]
+  const started = ctx.now()
   try {
     results = await source.fetch(
       entries.map(({ request }) => request),
       { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: ctx.fetchMaxWaitMs, signal },
     )
+    mirror.throughput.fetched(ctx.now(), ctx.now() - started)
     ctx.throttles.record(definition, entries, results, ctx.now())
     recordFetchOrder(mirror, leader, entries, results)
   } catch (error) {
+    mirror.throughput.fetched(ctx.now(), ctx.now() - started)
     const failure = classifyUnreachableSource(error)
     for (const { runtime } of entries) {
       await ctx.runner.withLock(runtime, () => ctx.runner.dispatch(definition, runtime, { type: 'failed', ...failure }, 'source unreachable'))

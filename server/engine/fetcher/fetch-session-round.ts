@@ -155,9 +155,12 @@ async function fetchFromSession(
 ): Promise<void> {
   const { definition } = mirror
   let results: FetchPartitionResult[]
+  const started = ctx.now()
   try {
     results = await session.fetch({ partitions: named.map(({ request }) => request), forget }, { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: ctx.fetchMaxWaitMs, signal })
+    mirror.throughput.fetched(ctx.now(), ctx.now() - started)
   } catch (error) {
+    mirror.throughput.fetched(ctx.now(), ctx.now() - started)
     // As a full fetch that throws: every partition of this source leader failed; the session starts over.
     const failure = classifyUnreachableSource(error)
     session.close()

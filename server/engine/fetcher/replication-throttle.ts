@@ -30,6 +30,8 @@ interface MirrorThrottle {
 
 export class ReplicationThrottles {
   private readonly byMirror = new Map<string, MirrorThrottle>()
+  /** Bytes fetched for throttled partitions since the start, per mirror (the mirror page's throttle use). */
+  private readonly throttledTotals = new Map<string, number>()
 
   /**
    * The entries to fetch now: all of them when nothing is throttled; otherwise the throttled ones get an
@@ -62,6 +64,12 @@ export class ReplicationThrottles {
       if (request.maxBytes < mirror.config['fetch.max.bytes'] && result.nextRecordTimestamp !== null) throttle.lastLimitedAt = now
     }
     throttle.bucket.consume(bytes, now)
+    this.throttledTotals.set(mirror.name, (this.throttledTotals.get(mirror.name) ?? 0) + bytes)
+  }
+
+  /** Bytes fetched for the mirror's throttled partitions since the start (cumulative). */
+  throttledBytes(mirrorName: string): number {
+    return this.throttledTotals.get(mirrorName) ?? 0
   }
 
   status(mirror: MirrorDefinition, now: number): ThrottleStatus {
@@ -79,6 +87,7 @@ export class ReplicationThrottles {
 
   forget(mirrorName: string): void {
     this.byMirror.delete(mirrorName)
+    this.throttledTotals.delete(mirrorName)
   }
 
   private throttleOf(mirror: MirrorDefinition, now: number): MirrorThrottle | null {

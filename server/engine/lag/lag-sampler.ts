@@ -1,19 +1,26 @@
 import 'server-only'
-import { LagHistory, offsetLag as computeOffsetLag, timeLagMs as computeTimeLag } from '@/lib/mirror/lag'
+import { LagHistory } from '@/lib/mirror/lag'
+import { mirrorLag, partitionLag, type LagRow, type PartitionLag } from '@/lib/mirror/partition-lag'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { TimeSlice } from '@/server/util/cooperative'
 import type { EngineContext } from '../engine-context'
 import { errorMessage } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
-import type { PartitionRuntime } from '../types'
+import type { EngineEvent, PartitionRuntime } from '../types'
 
 const LAG_SAMPLE_INTERVAL_MS = 1_000
 const LAG_ARCHIVE_RELOAD_MS = 24 * 60 * 60 * 1000
 
+/** How long the spans of unknown lag are kept: as far back as the chart reaches. */
+const LAG_UNKNOWN_KEPT_MS = 24 * 60 * 60 * 1000
+
 /**
- * Once a second per mirror: each MIRRORING partition's lag goes into its history and the minute's worst
- * (for the archive), and one `lag` event carries the figures and the partitions whose lag changed.
+ * Once a second per mirror: each partition's lag (exact, or the lower bound of one whose source is silent:
+ * lib/mirror/partition-lag.ts) goes into its history and the minute's worst (for the archive), the mirror's
+ * spans of unknown lag are extended or closed, and one `lag` event carries the figures and the partitions whose
+ * lag changed. A lower bound's time lag grows every second; it is sent again only when its basis moves (its
+ * offset lag, or where its time lag grows from), and screens keep it growing from `timeLagFrom`.
  */
 export async function sampleLag(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
   const now = ctx.now()
@@ -25,22 +32,25 @@ export async function sampleLag(ctx: EngineContext, mirror: EngineMirror): Promi
     mirror.lagMinute = { t: minuteStart, worst: new TopicPartitionMap() }
     if (finished.t > 0) archiveLagMinute(ctx, mirror.definition.name, finished)
   }
-  const partitions: Array<{ topic: string; partition: number; offsetLag: number | null; timeLagMs: number | null }> = []
+  mirror.throughput.sample(now, { records: mirror.mirroredRecords, bytes: mirror.mirroredBytes, throttledBytes: ctx.throttles.throttledBytes(mirror.definition.name) })
+  const partitions: LagEventPartition[] = []
+  const rows: LagRow[] = []
   let sampled = 0
-  let maxOffsetLag = 0
-  let totalOffsetLag = 0
-  let maxTimeLagMs = 0
+  let unknownSince: number | null = null
   // 100,000 partitions take tens of milliseconds: the loop gives the event loop turns as it goes.
   const slice = new TimeSlice()
   for (const runtime of mirror.partitions.values()) {
     const turn = slice.maybeYield()
     if (turn) await turn
-    if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) {
+    const lag = lagOf(runtime, now)
+    if (lag.basis === 'none') {
       if (runtime.lastLagEvent !== null) changePartition(runtime, { lastLagEvent: null })
       continue
     }
-    const { offsetLag, timeLagMs } = lagOf(runtime, now)
-    if (offsetLag === null) continue
+    rows.push(lagRow(runtime.value.state, lag))
+    if (lag.basis !== 'known') unknownSince = Math.min(unknownSince ?? now, lag.asOf ?? now)
+    if (lag.offsetLag === null) continue
+    const { offsetLag, timeLagMs } = lag
     let history = mirror.lagHistory.get(runtime)
     if (!history) mirror.lagHistory.set(runtime, (history = new LagHistory()))
     history.record(now, offsetLag, timeLagMs)
@@ -53,18 +63,55 @@ export async function sampleLag(ctx: EngineContext, mirror: EngineMirror): Promi
         timeLagMs === null ? (worst?.[3] ?? null) : Math.max(worst?.[3] ?? 0, timeLagMs),
       ])
     }
-    maxOffsetLag = Math.max(maxOffsetLag, offsetLag)
-    totalOffsetLag += offsetLag
-    maxTimeLagMs = Math.max(maxTimeLagMs, timeLagMs ?? 0)
     sampled += 1
     // Only what changed since the last event: a 10,000-partition mirror that is caught up would
     // otherwise send every viewer a megabyte of zeros each second. Pages seed from GET .../partitions.
+    const sent: readonly [number, number | null, number | null] = lag.basis === 'known' ? [offsetLag, timeLagMs, null] : [offsetLag, null, lag.timeLagFrom]
     const previous = runtime.lastLagEvent
-    if (previous && previous[0] === offsetLag && previous[1] === timeLagMs) continue
-    changePartition(runtime, { lastLagEvent: [offsetLag, timeLagMs] })
-    partitions.push({ topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs })
+    if (previous && previous[0] === sent[0] && previous[1] === sent[1] && previous[2] === sent[2]) continue
+    changePartition(runtime, { lastLagEvent: sent })
+    partitions.push(
+      lag.basis === 'known'
+        ? { topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs }
+        : { topic: runtime.topic, partition: runtime.partition, offsetLag, timeLagMs, lagKnown: false, lagAsOf: lag.asOf, timeLagFrom: lag.timeLagFrom },
+    )
   }
-  if (sampled > 0) ctx.state.emit({ type: 'lag', mirror: mirror.definition.name, at: now, sampledPartitions: sampled, maxOffsetLag, totalOffsetLag, maxTimeLagMs, partitions })
+  noteUnknownLag(mirror, now, unknownSince)
+  if (rows.length === 0) return
+  const figures = mirrorLag(rows, now)
+  ctx.state.emit({
+    type: 'lag',
+    mirror: mirror.definition.name,
+    at: now,
+    sampledPartitions: sampled,
+    maxOffsetLag: figures.maxOffsetLag ?? 0,
+    totalOffsetLag: figures.totalOffsetLag ?? 0,
+    maxTimeLagMs: figures.maxTimeLagMs ?? 0,
+    lagKnown: figures.known,
+    lagAsOf: figures.asOf,
+    partitions,
+  })
+}
+
+type LagEventPartition = Extract<EngineEvent, { type: 'lag' }>['partitions'][number]
+
+function lagRow(state: LagRow['state'], lag: PartitionLag): LagRow {
+  return { state, offsetLag: lag.offsetLag, timeLagMs: lag.timeLagMs, lagKnown: lag.basis === 'known', lagAsOf: lag.asOf, timeLagFrom: lag.timeLagFrom }
+}
+
+/**
+ * Keeps the mirror's spans of time when some partition's lag was not known (the chart hatches them): one is
+ * opened at the oldest reading still in use, and closed when every partition's lag is known again.
+ */
+function noteUnknownLag(mirror: EngineMirror, now: number, unknownSince: number | null): void {
+  const spans = mirror.lagUnknown
+  const open = spans.at(-1)
+  if (unknownSince !== null) {
+    if (open === undefined || open.to !== null) spans.push({ from: unknownSince, to: null })
+  } else if (open !== undefined && open.to === null) {
+    open.to = now
+  }
+  while (spans.length > 0 && spans[0]!.to !== null && spans[0]!.to < now - LAG_UNKNOWN_KEPT_MS) spans.shift()
 }
 
 function archiveLagMinute(ctx: EngineContext, mirror: string, minute: EngineMirror['lagMinute']): void {
@@ -85,16 +132,14 @@ export async function loadLagArchive(ctx: EngineContext, mirror: EngineMirror): 
   }
 }
 
-/** A partition's offset lag and time lag as of `now` (null while the source high watermark is unknown). */
-export function lagOf(runtime: PartitionRuntime, now: number): { offsetLag: number | null; timeLagMs: number | null } {
-  if (runtime.sourceHighWatermark === null) return { offsetLag: null, timeLagMs: null }
-  return {
-    offsetLag: computeOffsetLag(runtime.sourceHighWatermark, runtime.destinationHighWatermark),
-    timeLagMs: computeTimeLag({
-      now,
-      sourceHighWatermark: runtime.sourceHighWatermark,
-      destinationHighWatermark: runtime.destinationHighWatermark,
-      oldestUnmirroredTimestamp: runtime.oldestUnmirroredTimestamp,
-    }),
-  }
+/** A partition's lag as of `now`: exact, a lower bound while its source is silent, unknown, or none (lib/mirror/partition-lag.ts). */
+export function lagOf(runtime: PartitionRuntime, now: number): PartitionLag {
+  return partitionLag({
+    state: runtime.value.state,
+    now,
+    sourceHighWatermark: runtime.sourceHighWatermark,
+    destinationHighWatermark: runtime.destinationHighWatermark,
+    oldestUnmirroredTimestamp: runtime.oldestUnmirroredTimestamp,
+    lastFetchAt: runtime.lastFetchAt,
+  })
 }

@@ -17,6 +17,7 @@ export function toFailoverPlan(plan: FailoverPreflight): ApiFailoverPlan {
       sourceLogEndOffset: partition.sourceLogEndOffset,
       recordsAtRisk: partition.recordsAtRisk,
       timeAtRiskMs: partition.timeAtRiskMs,
+      atRisk: { ...partition.atRisk },
       transactionsToAbort: partition.transactionsToAbort.map(({ producerId, producerEpoch, firstOffset }) => ({ producerId, producerEpoch, firstOffset })),
       consumerGroupsBehind: partition.consumerGroupsBehind.map((group) => ({ ...group })),
     })),

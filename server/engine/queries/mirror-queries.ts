@@ -1,5 +1,6 @@
 import 'server-only'
 import type { LagPoint } from '@/lib/mirror/lag'
+import { mirrorLag, type LagRow } from '@/lib/mirror/partition-lag'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { topicPartitionName } from '@/lib/mirror/topic-partition'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/cluster/ports'
@@ -33,39 +34,41 @@ export function lagSeries(mirror: EngineMirror, query: { topic?: string; from?: 
 }
 
 /**
- * Per state counts and the lag figures over the MIRRORING partitions. A MIRRORING partition whose source has
- * not answered a fetch yet has no known lag, and neither has the mirror: its figures are null until every
- * MIRRORING partition's lag is known. Counting the unknown as 0 made a mirror that had copied nothing read
- * "caught up" between PREPARING and its first fetch, long enough under load for a script waiting on
- * `maxOffsetLag: 0` to fail over with every record at risk.
+ * Per state counts and the lag figures over the partitions that have lag (lib/mirror/partition-lag.ts's
+ * `mirrorLag`): exact while every source answers, lower bounds (`lagKnown` false) while one is silent, and null
+ * while a partition's lag is not known at all. Counting the unknown as 0 made a mirror that had copied nothing
+ * read "caught up" between PREPARING and its first fetch, long enough under load for a script waiting on
+ * `maxOffsetLag: 0` to fail over with every record at risk; counting FAILED partitions as 0 made a mirror
+ * whose source was unreachable read "lag 0".
  */
 export function mirrorSummary(mirror: EngineMirror, now: number) {
   const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
-  let maxOffsetLag = 0
-  let totalOffsetLag = 0
-  let maxTimeLagMs = 0
-  let lagUnknown = false
+  const rows: LagRow[] = []
   for (const runtime of mirror.partitions.values()) {
-    partitionsByState[runtime.value.state] = (partitionsByState[runtime.value.state] ?? 0) + 1
-    if (runtime.value.state !== 'MIRRORING') continue
+    const state = runtime.value.state
+    partitionsByState[state] = (partitionsByState[state] ?? 0) + 1
     const lag = lagOf(runtime, now)
-    if (lag.offsetLag === null) {
-      lagUnknown = true
-      continue
-    }
-    maxOffsetLag = Math.max(maxOffsetLag, lag.offsetLag)
-    totalOffsetLag += lag.offsetLag
-    maxTimeLagMs = Math.max(maxTimeLagMs, lag.timeLagMs ?? 0)
+    if (lag.basis === 'none') continue
+    rows.push({ state, offsetLag: lag.offsetLag, timeLagMs: lag.timeLagMs, lagKnown: lag.basis === 'known', lagAsOf: lag.asOf, timeLagFrom: lag.timeLagFrom })
   }
+  const figures = mirrorLag(rows, now)
   return {
     ...mirror.definition,
     partitionsByState,
-    maxOffsetLag: lagUnknown ? null : maxOffsetLag,
-    totalOffsetLag: lagUnknown ? null : totalOffsetLag,
-    maxTimeLagMs: lagUnknown ? null : maxTimeLagMs,
+    maxOffsetLag: figures.maxOffsetLag,
+    totalOffsetLag: figures.totalOffsetLag,
+    maxTimeLagMs: figures.maxTimeLagMs,
+    lagKnown: figures.known,
+    lagAsOf: figures.asOf,
+    lagLowerBounds: figures.lowerBounds,
     mirroredRecords: mirror.mirroredRecords,
     mirroredBytes: mirror.mirroredBytes,
   }
+}
+
+/** The spans of time when some partition's lag was not known, within [from, to]. */
+export function lagUnknownSpans(mirror: EngineMirror, from: number, to: number): Array<{ from: number; to: number | null }> {
+  return mirror.lagUnknown.filter((span) => span.from <= to && (span.to === null || span.to >= from)).map((span) => ({ ...span }))
 }
 
 /** What a source cluster answers about the mirrors it hosts (DescribeClusterMirrors), for MirrorDirectory. */

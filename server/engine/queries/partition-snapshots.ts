@@ -23,9 +23,12 @@ export function partitionSnapshots(mirror: EngineMirror, now: number, filter: { 
  */
 function snapshotOf(runtime: PartitionRuntime, now: number): Readonly<PartitionSnapshot> {
   const value = runtime.value
-  const lag = value.state === 'MIRRORING' ? lagOf(runtime, now) : { offsetLag: null, timeLagMs: null }
+  const lag = lagOf(runtime, now)
+  const lagKnown = lag.basis === 'known'
   const { snapshot: last, staleness } = keptSnapshot(runtime)
-  if (last !== null && staleness === 'fresh' && last.timeLagMs === lag.timeLagMs) return last
+  // The lag's basis moves with the clock alone (a fetch that stops answering turns it into a lower bound).
+  const sameLag = last !== null && last.timeLagMs === lag.timeLagMs && last.lagKnown === lagKnown && last.timeLagFrom === lag.timeLagFrom
+  if (last !== null && staleness === 'fresh' && sameLag) return last
   const position = value.lastMirrorPosition
   const truncation = value.lastTruncation
   const stoppingStep = value.state === 'STOPPING' || value.state === 'STOPPED' ? (value.stopping?.step ?? null) : null
@@ -44,6 +47,11 @@ function snapshotOf(runtime: PartitionRuntime, now: number): Readonly<PartitionS
     offsetLag: lag.offsetLag,
     timeLagMs: lag.timeLagMs,
     lastFetchAt: runtime.lastFetchAt,
+    lagKnown,
+    lagAsOf: lag.asOf,
+    timeLagFrom: lag.timeLagFrom,
+    failureCode: value.state === 'FAILED' ? runtime.failureCode : null,
+    nextRetryAt: value.state === 'FAILED' ? runtime.retryAt : null,
     destinationLeaderEpoch: runtime.destinationLeaderEpoch,
     lastMirrorPosition: position ? { epoch: position.epoch, offset: position.offset } : null,
     lastTruncation: truncation ? { offset: truncation.offset, removedRecords: truncation.removedRecords, at: truncation.at, reason: truncation.reason } : null,
@@ -51,10 +59,10 @@ function snapshotOf(runtime: PartitionRuntime, now: number): Readonly<PartitionS
     stateDurable: runtime.stateDurable,
     [jsonTemplate]: undefined as JsonTemplate | undefined,
   } satisfies PartitionSnapshot & { [jsonTemplate]: JsonTemplate | undefined }
-  // A snapshot that moved in lastFetchAt alone reads like the last one around that value: the response
-  // encoder reuses the last one's JSON.
-  const onlyLastFetchAt = last !== null && staleness === 'lastFetchAt' && last.timeLagMs === lag.timeLagMs
-  snapshot[jsonTemplate] = (onlyLastFetchAt ? templateOf(last) : undefined) ?? new JsonTemplate('lastFetchAt')
+  // A snapshot that moved in lastFetchAt alone (and so in the lagAsOf read from it) reads like the last one
+  // around those values: the response encoder reuses the last one's JSON.
+  const onlyLastFetchAt = last !== null && staleness === 'lastFetchAt' && sameLag
+  snapshot[jsonTemplate] = (onlyLastFetchAt ? templateOf(last) : undefined) ?? new JsonTemplate('lastFetchAt', 'lagAsOf')
   // Frozen only when kept: most calls return the last snapshot and drop this one. A literal, not a spread:
   // freezing spread copies made building a list ~10× slower.
   if (snapshot.lastMirrorPosition) Object.freeze(snapshot.lastMirrorPosition)

@@ -1,5 +1,6 @@
 import 'server-only'
 import type { LagHistory } from '@/lib/mirror/lag'
+import { ThroughputMeter } from '@/lib/mirror/throughput'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { PartitionTimer } from '../runner/partition-timer'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
@@ -24,8 +25,12 @@ export interface EngineMirror {
   mirroredBytes: number
   /** Failed syncs since the server started, by kind (the `mirrorboard_sync_errors_total` counter). */
   syncErrors: Map<SyncErrorKind, number>
+  /** Records and bytes per second, fetch durations and throttle use, sampled with the lag (lib/mirror/throughput.ts). */
+  throughput: ThroughputMeter
   lastLagSampleAt: number
   lagHistory: TopicPartitionMap<LagHistory>
+  /** Spans of time when some partition's lag was not known (a lower bound or nothing), oldest first; `to` null while open. */
+  lagUnknown: Array<{ from: number; to: number | null }>
   /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
   lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
   /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
@@ -44,8 +49,10 @@ export function newEngineMirror(definition: MirrorDefinition, now: number): Engi
     mirroredRecords: 0,
     mirroredBytes: 0,
     syncErrors: new Map(),
+    throughput: new ThroughputMeter(),
     lastLagSampleAt: 0,
     lagHistory: new TopicPartitionMap(),
+    lagUnknown: [],
     lagMinute: { t: 0, worst: new TopicPartitionMap() },
     fetchInterrupt: null,
     timer: new PartitionTimer(),

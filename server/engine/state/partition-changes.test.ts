@@ -95,7 +95,17 @@ describe('the one write path of a partition runtime', () => {
   it('makes the kept snapshot stale only through a change of something it shows', () => {
     const runtime = newPartitionRuntime(new PartitionChanges(), { mirror: 'm', topic: 't', topicId: 'id', partition: 0 }, createMirrorPartition(0))
     const snapshot = Object.freeze({}) as never
-    const shown: ReadonlySet<PartitionField> = new Set(['value', 'stateDurable', 'sourceHighWatermark', 'oldestUnmirroredTimestamp', 'destinationHighWatermark', 'destinationLogEndOffset', 'destinationLeaderEpoch'])
+    const shown: ReadonlySet<PartitionField> = new Set([
+      'value',
+      'stateDurable',
+      'sourceHighWatermark',
+      'oldestUnmirroredTimestamp',
+      'destinationHighWatermark',
+      'destinationLogEndOffset',
+      'destinationLeaderEpoch',
+      'failureCode',
+      'retryAt',
+    ])
     const different: Record<PartitionField, unknown> = {
       value: createMirrorPartition(1),
       failureCode: 'FETCH_ERROR',
@@ -111,7 +121,7 @@ describe('the one write path of a partition runtime', () => {
       destinationHighWatermark: 1,
       destinationLogEndOffset: 1,
       destinationLeaderEpoch: 1,
-      lastLagEvent: [1, 1],
+      lastLagEvent: [1, 1, null],
     }
     for (const field of FIELDS) {
       const fresh = newPartitionRuntime(new PartitionChanges(), runtime, createMirrorPartition(0))

@@ -1,5 +1,7 @@
 import 'server-only'
-import type { PartitionRuntime, PartitionSnapshot, PartitionTransitionRecord } from '../types'
+import type { PartitionChange, PartitionField, PartitionRuntime, PartitionSnapshot, PartitionTransitionRecord, PartitionChangePublisher, SnapshotStaleness } from '../types'
+
+export type { PartitionChange, PartitionField, SnapshotStaleness } from '../types'
 
 /**
  * The one write path of a partition's runtime (TanStack Query's `#dispatch`, for the engine): the runner,
@@ -11,38 +13,11 @@ import type { PartitionRuntime, PartitionSnapshot, PartitionTransitionRecord } f
  * only what changed instead of diffing every partition against its last snapshot.
  */
 
-/** The fields of a runtime that change while the engine holds it (the key fields never do). */
-export type PartitionField =
-  | 'value'
-  | 'failureCode'
-  | 'fetching'
-  | 'retryAt'
-  | 'retryStateEpoch'
-  | 'awaitingConvergence'
-  | 'needsRestore'
-  | 'stateDurable'
-  | 'sourceHighWatermark'
-  | 'oldestUnmirroredTimestamp'
-  | 'lastFetchAt'
-  | 'destinationHighWatermark'
-  | 'destinationLogEndOffset'
-  | 'destinationLeaderEpoch'
-  | 'lastLagEvent'
-
-/** What a writer changes: new values of some fields, and a transition to append to the history. */
-export type PartitionChange = { -readonly [K in PartitionField]?: PartitionRuntime[K] } & {
-  /** Appended to `transitions` (the oldest dropped past MAX_TRANSITIONS_KEPT). */
-  transition?: PartitionTransitionRecord
-}
-
 /** A change as published: only the fields whose value did move, and the transition if one was appended. */
 export interface PublishedPartitionChange {
   runtime: PartitionRuntime
   change: PartitionChange
 }
-
-/** How much of the last snapshot a change has made stale. */
-export type SnapshotStaleness = 'fresh' | 'lastFetchAt' | 'stale'
 
 const MAX_TRANSITIONS_KEPT = 500
 
@@ -55,10 +30,13 @@ const SHOWN_FIELDS: ReadonlySet<PartitionField> = new Set<PartitionField>([
   'destinationHighWatermark',
   'destinationLogEndOffset',
   'destinationLeaderEpoch',
+  // A FAILED partition shows its reason and its next retry.
+  'failureCode',
+  'retryAt',
 ])
 
 /** Listeners of every partition change of one engine; each runtime publishes to the one it was created with. */
-export class PartitionChanges {
+export class PartitionChanges implements PartitionChangePublisher {
   private readonly listeners = new Set<(published: PublishedPartitionChange) => void>()
 
   subscribe(listener: (published: PublishedPartitionChange) => void): () => void {

@@ -1,5 +1,5 @@
 import { overviewEndpoints } from '@/lib/api/endpoints'
-import { attentionOf } from '@/server/overview/attention'
+import { attentionOf } from '@/server/api/attention'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'

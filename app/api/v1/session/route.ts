@@ -1,5 +1,5 @@
 import { sessionEndpoints } from '@/lib/api/endpoints'
-import { reply, route } from '@/server/http/route'
+import { REDACTED, reply, route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
@@ -7,7 +7,7 @@ export const POST = route(sessionEndpoints.createSession, async ({ body, request
   const { principal, setCookie } = await runtime.auth.login(body.token, request)
   audit.actor = { actor: principal.actor, role: principal.role }
   return reply(200, { role: principal.role, via: principal.via, expiresAt: principal.sessionExpiresAt }, { 'Set-Cookie': setCookie })
-})
+}, { auditRequest: () => ({ token: REDACTED }) })
 
 export const GET = route(sessionEndpoints.getSession, ({ principal }) => ({
   role: principal.role,

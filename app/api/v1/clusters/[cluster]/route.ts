@@ -1,5 +1,5 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
-import { removeCluster } from '@/server/cluster/cluster-removal'
+import { removeCluster } from '@/server/api/cluster-removal'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'

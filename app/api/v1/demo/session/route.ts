@@ -1,6 +1,7 @@
 import { demoEndpoints } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
-import { demoOf, isLoopbackRequest } from '@/server/demo/http'
+import { demoOf } from '@/server/api/demo-api'
+import { isLoopbackRequest } from '@/server/http/loopback'
 import { reply, route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'

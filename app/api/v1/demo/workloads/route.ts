@@ -1,5 +1,5 @@
 import { demoEndpoints } from '@/lib/api/endpoints'
-import { demoOf } from '@/server/demo/http'
+import { demoOf } from '@/server/api/demo-api'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'

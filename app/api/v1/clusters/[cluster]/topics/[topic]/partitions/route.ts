@@ -1,5 +1,5 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
-import { topicAdminOf } from '@/server/cluster/topic-admin'
+import { topicAdminOf } from '@/server/api/topic-admin'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'

@@ -1,5 +1,5 @@
 import 'server-only'
-import type { ClusterRegistry } from './registry'
+import type { ClusterRegistry } from '@/server/cluster/registry'
 
 /** What a removal needs to know of mirrors: the engine's definitions (server/engine/engine.ts `listMirrors`). */
 interface MirrorDefinitions {

@@ -1,5 +1,6 @@
 import 'server-only'
 import path from 'node:path'
+import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterLinks } from '@/server/cluster/links'
 import { ClusterRegistry } from '@/server/cluster/registry'
@@ -9,7 +10,7 @@ import { EventHub } from '@/server/http/events'
 import { logger } from '@/server/observability/logger'
 import { MetricsRegistry } from '@/server/observability/metrics'
 import type { Runtime } from '@/server/runtime'
-import { DemoEnvironment, type DemoDependencies } from '../demo-environment'
+import { DemoEnvironment, type DemoDependencies } from '@/server/demo/demo-environment'
 
 export const TEST_TOKENS = { operator: 'demo-test-operator', viewer: 'demo-test-viewer' }
 
@@ -47,7 +48,7 @@ export async function openTestRuntime(
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS },
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION },
     startedAt: Date.now(),
     events,
     audit,

@@ -1,16 +1,4 @@
 import 'server-only'
-import { ApiError } from '@/lib/api/errors'
-import type { Runtime } from '@/server/runtime'
-import type { DemoEnvironment } from './demo-environment'
-
-/** What the demo's route handlers share: the demo itself (404 outside demo mode) and the loopback check. */
-
-export function demoOf(runtime: Runtime): DemoEnvironment {
-  if (runtime.demo === null) {
-    throw new ApiError('NOT_FOUND', 'the demo environment is not running: start the server with npm run demo (MIRRORBOARD_DEMO=1)')
-  }
-  return runtime.demo
-}
 
 /**
  * The peer address of the connection, set by server/main.ts from the socket (a client's own header of that

@@ -6,7 +6,7 @@ import { logger } from '@/server/observability/logger'
 import type { Runtime } from '@/server/runtime'
 import type { Cluster } from '@/lib/api/clusters'
 import type { MirrorList } from '@/lib/api/mirrors'
-import { attentionOf } from './attention'
+import { attentionOf } from '@/server/api/attention'
 import { topologyLayoutFor, type TopologyLayout } from './topology-layout'
 
 const log = logger.child({ module: 'page-prefetch' })

@@ -32,8 +32,8 @@ export function attentionOf(engine: MirrorEngine, query: { limit: number; staleA
     }
     items.push(...findAttention(definition.name, partitions, (topic, partition) => history.get(`${topic}\u0000${partition}`) ?? [], now, thresholds))
   }
-  const { items: worst, totals } = summarizeAttention(items, query.limit)
-  const answer: AttentionResponse = { items: worst, totals, staleAfterMs: query.staleAfterMs, at: now }
+  const { items: worst, totals, groups } = summarizeAttention(items, query.limit)
+  const answer: AttentionResponse = { items: worst, totals, groups: groups.map((group) => ({ ...group, examples: [...group.examples] })), staleAfterMs: query.staleAfterMs, at: now }
   lastAnswers.set(engine, { at: now, key, answer })
   return answer
 }

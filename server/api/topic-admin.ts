@@ -1,7 +1,7 @@
 import 'server-only'
 import type { DeleteRecordsRequest, PatchTopicConfigsRequest, Topic } from '@/lib/api/topics'
-import type { TopicDescription } from './ports'
-import type { ClusterRegistry } from './registry'
+import type { TopicDescription } from '@/server/cluster/ports'
+import type { ClusterRegistry } from '@/server/cluster/registry'
 
 /**
  * Topic administration through the API (Kafka's DeleteTopics, CreatePartitions, DeleteRecords,

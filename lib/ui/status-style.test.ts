@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { AuditOutcome } from '../api/audit'
+import { RunStatus } from '../api/demo'
+import { DrillStatus } from '../api/drills'
+import { OperationStatus } from '../api/operations'
+import { TONE_STYLE } from './state-style'
+import { AUDIT_OUTCOME_STYLE, DRILL_STATUS_STYLE, LAG_TREND_STYLE, OPERATION_STATUS_STYLE, RUN_STATUS_STYLE, type StatusStyle } from './status-style'
+
+const TABLES: ReadonlyArray<[string, readonly string[], Readonly<Record<string, StatusStyle>>]> = [
+  ['operation', OperationStatus.options, OPERATION_STATUS_STYLE],
+  ['drill', DrillStatus.options, DRILL_STATUS_STYLE],
+  ['run', RunStatus.options, RUN_STATUS_STYLE],
+  ['audit outcome', AuditOutcome.options, AUDIT_OUTCOME_STYLE],
+  ['lag trend', ['growing', 'shrinking', 'steady'], LAG_TREND_STYLE],
+]
+
+describe('status styles', () => {
+  it.each(TABLES)('gives every %s status of the API a look, each with its own glyph', (_kind, statuses, table) => {
+    expect(Object.keys(table).sort()).toEqual([...statuses].sort())
+    const icons = statuses.map((status) => table[status]?.icon)
+    expect(new Set(icons).size).toBe(statuses.length)
+    for (const status of statuses) expect(TONE_STYLE[table[status]!.tone]).toBeDefined()
+  })
+
+  it('shows a status word the same way whatever runs it (an operation, a drill, a demo run)', () => {
+    for (const status of ['running', 'succeeded', 'failed'] as const) {
+      expect(DRILL_STATUS_STYLE[status]).toEqual(OPERATION_STATUS_STYLE[status])
+      expect(RUN_STATUS_STYLE[status]).toEqual(OPERATION_STATUS_STYLE[status])
+    }
+  })
+
+  it('speaks the partition states’ colours: failure is danger, success healthy, work in progress the progress tone', () => {
+    expect([OPERATION_STATUS_STYLE.failed.tone, DRILL_STATUS_STYLE.failed.tone, RUN_STATUS_STYLE.failed.tone, AUDIT_OUTCOME_STYLE.failed.tone]).toEqual(['danger', 'danger', 'danger', 'danger'])
+    expect([OPERATION_STATUS_STYLE.succeeded.tone, AUDIT_OUTCOME_STYLE.ok.tone]).toEqual(['healthy', 'healthy'])
+    expect(OPERATION_STATUS_STYLE.running.tone).toBe('progress')
+    // Only what is still moving pulses.
+    const active = TABLES.flatMap(([kind, statuses, table]) => statuses.filter((status) => table[status]?.active === true).map((status) => `${kind}:${status}`))
+    expect(active).toEqual(['operation:running', 'drill:running', 'run:running'])
+  })
+})

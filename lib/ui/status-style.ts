@@ -1,0 +1,59 @@
+/**
+ * The look of everything that runs and ends (operations, drills, demo runs) and of how an audited request
+ * ended: one table per status kind, each `satisfies Record<Status, StatusStyle>`, so a status the API adds
+ * fails to compile until it is given a look here. Their tones are the partition states' (state-style.ts):
+ * a running operation is the same blue as a STOPPING partition, a failed one the same red as FAILED, so the
+ * dashboard speaks one colour language. The glyph and the word keep a status from being shown by colour alone.
+ */
+import type { AuditOutcome } from '../api/audit'
+import type { RunStatus } from '../api/demo'
+import type { DrillStatus } from '../api/drills'
+import type { OperationStatus } from '../api/operations'
+import type { LagTrendDirection } from './lag-series'
+import type { StateTone } from './state-style'
+
+export interface StatusStyle {
+  /** The word shown in the badge (sentence case; callers lower-case it inside a sentence). */
+  readonly label: string
+  /** A glyph that tells the status apart without colour. */
+  readonly icon: string
+  readonly tone: StateTone
+  /** Still moving: the badge's glyph pulses (unless the reader asked for reduced motion). */
+  readonly active?: boolean
+}
+
+export const OPERATION_STATUS_STYLE = {
+  running: { label: 'Running', icon: '◔', tone: 'progress', active: true },
+  succeeded: { label: 'Succeeded', icon: '✓', tone: 'healthy' },
+  failed: { label: 'Failed', icon: '✕', tone: 'danger' },
+} as const satisfies Record<OperationStatus, StatusStyle>
+
+/** A drill fails over a copy and measures; cancelling it is the operator's choice, not a fault: neutral. */
+export const DRILL_STATUS_STYLE = {
+  running: { label: 'Running', icon: '◔', tone: 'progress', active: true },
+  succeeded: { label: 'Succeeded', icon: '✓', tone: 'healthy' },
+  failed: { label: 'Failed', icon: '✕', tone: 'danger' },
+  cancelled: { label: 'Cancelled', icon: '⊘', tone: 'neutral' },
+} as const satisfies Record<DrillStatus, StatusStyle>
+
+/** A demo scenario's run and each of its steps. */
+export const RUN_STATUS_STYLE = {
+  pending: { label: 'Pending', icon: '○', tone: 'neutral' },
+  running: { label: 'Running', icon: '◔', tone: 'progress', active: true },
+  succeeded: { label: 'Succeeded', icon: '✓', tone: 'healthy' },
+  failed: { label: 'Failed', icon: '✕', tone: 'danger' },
+} as const satisfies Record<RunStatus, StatusStyle>
+
+/** How an audited request ended: a refusal (validation, role, precondition) is a warning, a failure an error. */
+export const AUDIT_OUTCOME_STYLE = {
+  ok: { label: 'ok', icon: '✓', tone: 'healthy' },
+  rejected: { label: 'rejected', icon: '⊘', tone: 'paused' },
+  failed: { label: 'failed', icon: '✕', tone: 'danger' },
+} as const satisfies Record<AuditOutcome, StatusStyle>
+
+/** Which way a mirror's total lag heads: growing is a warning, shrinking is the mirror catching up. */
+export const LAG_TREND_STYLE = {
+  growing: { label: 'growing', icon: '▲', tone: 'paused' },
+  shrinking: { label: 'shrinking', icon: '▼', tone: 'healthy' },
+  steady: { label: 'steady', icon: '→', tone: 'neutral' },
+} as const satisfies Record<LagTrendDirection, StatusStyle>
