@@ -1,5 +1,4 @@
 import 'server-only'
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import packageJson from '@/package.json'
 import { AuditLog } from './audit/audit-log'
@@ -17,7 +16,8 @@ import type { SourceCluster } from './cluster/ports'
 import { OperationEventPayloads } from './http/events-operation-delta'
 import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
-import { startSplitBrainWatch } from './engine/failover/split-brain-watch'
+import { ensurePrivateDirectory } from './util/private-directory'
+import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
 import { mirrorMetrics } from './engine/mirror-metrics'
 import { mirrorAlertFigures } from './engine/mirror-alert-figures'
 import { AlertService } from './alerts/alert-service'
@@ -41,6 +41,8 @@ export interface Runtime {
   readonly clusters: ClusterRegistry
   /** The KIP-1279 mirroring engine over the registry's clusters. */
   readonly engine: MirrorEngine
+  /** The split-brain guard over the engine's failed-over mirrors (the API's `splitBrain` field). */
+  readonly splitBrain: SplitBrainWatch
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
   /** Built-in alerting: the rules evaluated over the engine's figures, receivers, silences (server/alerts/). */
@@ -54,8 +56,8 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
 
 async function createRuntime(): Promise<Runtime> {
   const config = readRuntimeConfig()
-  await mkdir(config.dataDir, { recursive: true })
   const log = logger.child({ module: 'runtime' })
+  await ensurePrivateDirectory(config.dataDir, log)
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
     retention: config.auditRetention,
@@ -63,22 +65,24 @@ async function createRuntime(): Promise<Runtime> {
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
-  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log))
+  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), { log: logger.child({ module: 'auth' }) })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
+    kafkaAllowedHosts: config.kafkaAllowedHosts,
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })
   const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }), { defaultMetrics: true })
   metrics.register('clusters', () => clusters.collectMetrics())
+  metrics.register('auth', () => auth.metricFamilies())
   metrics.register('http', () => [
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
     { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
   ])
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
-  const engine = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
-  const alerts = await startAlerting({ engine, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -102,6 +106,7 @@ async function createRuntime(): Promise<Runtime> {
     auth,
     clusters,
     engine,
+    splitBrain,
     metrics,
     alerts,
     demo,
@@ -109,6 +114,7 @@ async function createRuntime(): Promise<Runtime> {
       closing ??= (async () => {
         await alerts.close()
         await demo?.close()
+        splitBrain.stop()
         events.close()
         await engine.close()
         await clusters.close()
@@ -151,7 +157,8 @@ const FETCH_MAX_WAIT_MS = 500
 /**
  * Builds the engine over the registry's clusters and connects it to the rest of the server: every
  * cluster answers mirror lookups from the engine, engine events go to the SSE hub, mirror metrics to
- * the metrics registry. Called once, from the composition root.
+ * the metrics registry; and starts the split-brain guard over it, reading old sources through their
+ * ports (embedded or Kafka). Called once, from the composition root.
  */
 export async function createEngine(deps: {
   clusters: ClusterRegistry
@@ -161,7 +168,7 @@ export async function createEngine(deps: {
   dataDir: string
   /** The links between clusters, when they can be cut (the demo's fault injection); without, always up. */
   links?: ClusterLinks
-}): Promise<MirrorEngine> {
+}): Promise<{ engine: MirrorEngine; splitBrain: SplitBrainWatch }> {
   const { clusters, events, metrics, log, links } = deps
   // Clusters that mirror from `source`: their fetchers cross the link a cut at either end breaks.
   const destinationsOf = (source: string) =>
@@ -214,22 +221,24 @@ export async function createEngine(deps: {
   const splitBrain = startSplitBrainWatch(engine, {
     source: (name) => {
       try {
-        return clusters.embedded(name)
+        return clusters.ports(name).source
       } catch {
+        // Not there (removed) or not open: the watch shows the old source unreachable.
         return undefined
       }
     },
+    log: (message, fields) => log.warn(message, fields),
   })
   metrics.register('split-brain', () => splitBrain.metrics())
-  return engine
+  return { engine, splitBrain }
 }
 
 /** The built-in alerting over the engine, started: its `alert` events go to the SSE hub. */
-export async function startAlerting(deps: { engine: MirrorEngine; events: EventHub; dataDir: string; url: string; log: Logger }): Promise<AlertService> {
+export async function startAlerting(deps: { engine: MirrorEngine; splitBrain: SplitBrainWatch; events: EventHub; dataDir: string; url: string; log: Logger }): Promise<AlertService> {
   const { engine } = deps
   const alerts = await AlertService.open({
     dataDir: deps.dataDir,
-    figures: () => mirrorAlertFigures(engine),
+    figures: () => mirrorAlertFigures(engine, deps.splitBrain),
     knownMirror: (name) => engine.listMirrors().some((mirror) => mirror.name === name),
     publish: (alert) => deps.events.publish('alert', alert),
     log: deps.log,

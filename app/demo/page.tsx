@@ -5,6 +5,7 @@ import { dehydrateAnswers } from '@/components/data/prefetch'
 import { ControlRoom } from '@/components/demo/control-room'
 import { Panel } from '@/components/ui/panel'
 import { clusterEndpoints, demoEndpoints } from '@/lib/api/endpoints'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
@@ -43,7 +44,7 @@ export default async function DemoPage() {
     { endpoint: demoEndpoints.listFaults, value: { faults: demo.faults.active() } },
     { endpoint: demoEndpoints.listScenarios, value: { scenarios: demo.runs.catalog() } },
     { endpoint: demoEndpoints.listRuns, value: { runs: demo.runs.list() } },
-    { endpoint: clusterEndpoints.listClusters, value: { clusters: await runtime.clusters.list() } },
+    { endpoint: clusterEndpoints.listClusters, value: { clusters: await clusterApiOf(runtime).list() } },
   ])
   return (
     <HydrationBoundary state={state}>

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { alertEndpoints } from '@/lib/api/alert-endpoints'
+import { alertEndpoints } from '@/lib/api/endpoints'
 import { clusterEndpoints, mirrorEndpoints, systemEndpoints } from '@/lib/api/endpoints'
 import { ClusterEvent } from '@/lib/api/events'
 import { OperationEvent, type Operation } from '@/lib/api/operations'

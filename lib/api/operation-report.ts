@@ -23,6 +23,11 @@ export const ReportPartition = z.object({
   /** ABORT markers the stop appended, in log order. */
   aborted: z.array(ReportMarker),
   pidResetOffset: NonNegativeInt.nullable(),
+  /**
+   * Present when the destination log could not be read back (its cluster unreachable or removed): why. `aborted`
+   * and `pidResetOffset` are then unknown, not empty.
+   */
+  markersUnread: z.string().optional(),
   /** When the partition entered STOPPING and STOPPED in this operation (null when it did not). */
   stoppingAt: Timestamp.nullable(),
   stoppedAt: Timestamp.nullable(),

@@ -26,6 +26,8 @@ export interface PartitionOutcome {
   readonly destinationLeaderEpoch: number
   /** Destination records from the last mirror position on (control records are what counts). */
   readonly records: readonly LogMarker[]
+  /** Why the destination records could not be read, when they could not (then `records` is empty and says nothing). */
+  readonly markersUnread?: string
   /** This partition's transitions (oldest first). */
   readonly transitions: ReadonlyArray<{ readonly to: MirrorPartitionState; readonly at: number }>
 }
@@ -83,6 +85,7 @@ export function buildOperationReport(input: ReportInput): OperationReport {
       lastMirrorPosition: outcome?.lastMirrorPosition ?? null,
       finalLeaderEpoch: outcome?.destinationLeaderEpoch ?? -1,
       ...markers,
+      ...(outcome?.markersUnread === undefined ? {} : { markersUnread: outcome.markersUnread }),
       stoppingAt,
       stoppedAt,
       durationMs: stoppingAt !== null && stoppedAt !== null ? Math.max(0, stoppedAt - stoppingAt) : null,

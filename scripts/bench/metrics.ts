@@ -28,7 +28,7 @@ export async function benchMetrics(): Promise<BenchResult[]> {
   const clusters = await ClusterRegistry.open({ dataDir, log: quiet })
   const metrics = new MetricsRegistry(undefined, { defaultMetrics: true })
   metrics.register('clusters', () => clusters.collectMetrics())
-  const engine = await createEngine({ clusters, events: new EventHub(), metrics, log: quiet, dataDir })
+  const { engine, splitBrain } = await createEngine({ clusters, events: new EventHub(), metrics, log: quiet, dataDir })
   try {
     for (const name of ['a', 'b']) await clusters.create({ name, kind: 'embedded', brokers: 1 })
     const topics = Array.from({ length: TOPICS }, (_, i) => `wide-${i}`)
@@ -71,6 +71,7 @@ export async function benchMetrics(): Promise<BenchResult[]> {
       { name: `scrape size, ${size} partitions`, value: bytes / 1024, unit: 'KiB', baseline: { name: 'GET partitions JSON', value: baselineBytes / 1024 }, ratio: bytes / baselineBytes },
     ]
   } finally {
+    splitBrain.stop()
     await engine.close()
     await clusters.close()
     await rm(dataDir, { recursive: true, force: true })

@@ -15,23 +15,24 @@ import type {
   TruncationPlan,
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
+import type { SplitBrain } from '@/lib/api/split-brain'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import type { CreateMirrorInput, MirrorEngine } from '../engine/engine'
-import { checkIfMatch, currentStateVersion, mutateMirror, type MutationConditions } from '../engine/commands/mirror-mutations'
+import type { CommandConditions, CreateMirrorInput, MirrorEngine } from '../engine/engine'
 import type { CommandResult } from '../engine/commands/preconditions'
 import { EngineError } from '../engine/errors'
-import { guardFailover } from '../engine/failover/failover-guard'
 import { toFailoverPlan } from '../engine/operations/failover-plan-view'
-import { splitBrainField } from '../engine/failover/split-brain-watch'
 import type { ResolvedMirrorConfig, FailoverOperation, OperationRequester } from '../engine/types'
 
 export { toFailoverPlan }
+export type { CommandConditions, StateVersionCondition } from '../engine/engine'
 
 /**
- * The mirror endpoints of API.md over the engine: engine shapes become API shapes, and dry runs check
- * what the real request would refuse before they plan, so a dry run that answers a plan is one the
- * operator can run for real. Every list is built in one pass over the partitions (10,000 partitions per
- * mirror stay a linear walk).
+ * The mirror endpoints of API.md over the engine: API requests become engine commands (their If-Match passed
+ * as the command's precondition) and engine shapes become API shapes; nothing more. The command discipline
+ * (one command of a mirror at a time, the state-version check, one operation per partition) is the engine's
+ * own (server/engine/commands/command-queue.ts). Dry runs answer the engine's own plans, so a dry run that
+ * answers a plan is one the operator can run for real. Every list is built in one pass over the partitions
+ * (10,000 partitions per mirror stay a linear walk).
  */
 
 /** What the dry runs need to know of clusters beyond the engine. */
@@ -44,17 +45,14 @@ export interface ClusterLookup {
   emulation?(cluster: string, tp?: { topic: string; partition: number }): Emulation | null
 }
 
+/** What the split-brain guard knows of a mirror (server/engine/failover/split-brain-watch.ts, run by the composition root). */
+export interface SplitBrainReader {
+  forMirror(mirror: string): SplitBrain | null
+}
+
 /** Only the keys given: the engine spreads the patch over the current config, so an undefined would erase one. */
 function configPatch(config: CreateMirrorRequest['config']): Partial<ResolvedMirrorConfig> {
   return Object.fromEntries(Object.entries(config ?? {}).filter(([, value]) => value !== undefined))
-}
-
-function checkBackoff(config: Partial<ResolvedMirrorConfig>): void {
-  const initial = config['mirror.failed.retry.initial.backoff.ms']
-  const max = config['mirror.failed.retry.max.backoff.ms']
-  if (initial !== undefined && max !== undefined && initial > max) {
-    throw new EngineError('VALIDATION_FAILED', 'mirror.failed.retry.initial.backoff.ms must not exceed mirror.failed.retry.max.backoff.ms')
-  }
 }
 
 /**
@@ -93,6 +91,8 @@ export class MirrorApi {
   constructor(
     private readonly engine: MirrorEngine,
     private readonly clusters: ClusterLookup,
+    /** The split-brain guard, when the server runs one: summaries carry its `splitBrain` field then. */
+    private readonly splitBrain?: SplitBrainReader,
   ) {}
 
   // MIRRORS
@@ -113,7 +113,7 @@ export class MirrorApi {
       throttled: summary.throttled,
       throttledRate: summary.throttledRate,
       throughput: summary.throughput,
-      ...splitBrainField(this.engine, name),
+      ...(this.splitBrain === undefined ? {} : { splitBrain: this.splitBrain.forMirror(name) }),
       ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
     }
   }
@@ -136,7 +136,7 @@ export class MirrorApi {
 
   /** The mirror's state version (GET's ETag; If-Match compares with it). */
   stateVersion(name: string): string {
-    return currentStateVersion(this.engine, name)
+    return this.engine.stateVersion(name)
   }
 
   async create(request: CreateMirrorRequest): Promise<Mirror> {
@@ -156,90 +156,72 @@ export class MirrorApi {
     return { mirror: request.name, partitions: truncation.partitions }
   }
 
-  async updateConfig(name: string, config: CreateMirrorRequest['config'], conditions?: MutationConditions): Promise<Mirror> {
-    return mutateMirror(this.engine, name, conditions, async () => {
-      const patch = configPatch(config)
-      checkBackoff({ ...this.engine.getMirror(name).config, ...patch })
-      await this.engine.updateMirrorConfig(name, patch)
-      return this.get(name)
-    })
+  async updateConfig(name: string, config: CreateMirrorRequest['config'], conditions?: CommandConditions): Promise<Mirror> {
+    await this.engine.updateMirrorConfig(name, configPatch(config), conditions)
+    return this.get(name)
   }
 
-  async delete(name: string, conditions?: MutationConditions): Promise<void> {
-    await mutateMirror(this.engine, name, conditions, () => this.engine.deleteMirror(name))
+  async delete(name: string, conditions?: CommandConditions): Promise<void> {
+    await this.engine.deleteMirror(name, conditions)
   }
 
   // TOPICS
 
-  async start(name: string, request: StartTopicsRequest, conditions?: MutationConditions): Promise<CommandResult> {
-    return mutateMirror(this.engine, name, conditions, () =>
-      this.engine.startTopics(name, {
-        ...(request.topics === undefined ? {} : { topics: request.topics }),
-        ...(request.patterns === undefined ? {} : { patterns: request.patterns }),
-      }),
-    )
+  start(name: string, request: StartTopicsRequest, conditions?: CommandConditions): Promise<CommandResult> {
+    return this.engine.startTopics(name, startInput(request), conditions)
   }
 
   /** The engine's own plan of the start (every check the real start makes), then its truncation plan. */
-  async planStart(name: string, request: StartTopicsRequest, conditions?: MutationConditions): Promise<TruncationPlan> {
-    checkIfMatch(this.engine, name, conditions)
+  async planStart(name: string, request: StartTopicsRequest, conditions?: CommandConditions): Promise<TruncationPlan> {
+    const plan = await this.engine.planTopicStart(name, startInput(request), conditions)
     const definition = this.engine.getMirror(name)
-    const plan = await this.engine.planTopicStart(name, {
-      ...(request.topics === undefined ? {} : { topics: request.topics }),
-      ...(request.patterns === undefined ? {} : { patterns: request.patterns }),
-    })
     if (plan.topics.length === 0) return { mirror: name, partitions: [] }
     const truncation = await this.engine.planStart({ sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, topics: plan.topics.map((topic) => topic.name), mirror: name })
     return { mirror: name, partitions: truncation.partitions }
   }
 
-  pause(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {
-    return mutateMirror(this.engine, name, conditions, () => this.engine.pauseTopics(name, topics))
+  pause(name: string, topics: string[] | undefined, conditions?: CommandConditions): Promise<CommandResult> {
+    return this.engine.pauseTopics(name, topics, conditions)
   }
 
-  resume(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {
-    return mutateMirror(this.engine, name, conditions, () => this.engine.resumeTopics(name, topics))
+  resume(name: string, topics: string[] | undefined, conditions?: CommandConditions): Promise<CommandResult> {
+    return this.engine.resumeTopics(name, topics, conditions)
   }
 
-  recover(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<CommandResult> {
-    return mutateMirror(this.engine, name, conditions, () => this.engine.recoverTopics(name, topics))
+  recover(name: string, topics: string[] | undefined, conditions?: CommandConditions): Promise<CommandResult> {
+    return this.engine.recoverTopics(name, topics, conditions)
   }
 
   // FAILOVER
 
-  async failoverPlan(name: string, topics: string[] | undefined, conditions?: MutationConditions): Promise<ApiFailoverPlan> {
-    checkIfMatch(this.engine, name, conditions)
-    return toFailoverPlan(await this.engine.failoverPlan(name, topics))
+  async failoverPlan(name: string, topics: string[] | undefined, conditions?: CommandConditions): Promise<ApiFailoverPlan> {
+    return toFailoverPlan(await this.engine.failoverPlan(name, topics, conditions))
   }
 
-  /**
-   * Resolves once the operation is durable (the caller answers 202 only then). A second failover of the same
-   * partitions is refused at once while one runs (CONFLICT naming it: double clicks, a second tab); the
-   * mirror's other mutations wait until the operation has run, so none interleaves with its stops.
-   */
+  /** Resolves once the operation is durable (the caller answers 202 only then); the engine refuses a second one over the same partitions. */
   async failover(
     name: string,
     request: FailoverRequest,
-    conditions?: MutationConditions,
+    conditions?: CommandConditions,
     requestedBy?: OperationRequester,
   ): Promise<{ operation: string; plan: ApiFailoverPlan }> {
-    this.engine.getMirror(name)
-    const { operation } = await guardFailover(this.engine, name, request.topics, () =>
-      mutateMirror(
-        this.engine,
-        name,
-        conditions,
-        () =>
-          this.engine.failover(name, {
-            ...(request.topics === undefined ? {} : { topics: request.topics }),
-            ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
-            ...(request.force === undefined ? {} : { force: request.force }),
-            ...(requestedBy === undefined ? {} : { requestedBy }),
-          }),
-        { holdUntil: ({ operation: started }) => this.engine.awaitOperation(started.id) },
-      ),
+    const { operation } = await this.engine.failover(
+      name,
+      {
+        ...(request.topics === undefined ? {} : { topics: request.topics }),
+        ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
+        ...(request.force === undefined ? {} : { force: request.force }),
+        ...(requestedBy === undefined ? {} : { requestedBy }),
+      },
+      conditions,
     )
     return { operation: operation.id, plan: operation.plan }
+  }
+
+  /** The running failover of a mirror, if any (the failover page follows it instead of offering a second). */
+  runningFailover(name: string): ApiOperation | null {
+    const running = this.engine.runningOperation(name)
+    return running === null ? null : toOperation(running)
   }
 
   // READS
@@ -299,19 +281,29 @@ export class MirrorApi {
   }
 }
 
-/** The API over the server's engine and cluster registry. */
-export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry }): MirrorApi {
-  return new MirrorApi(runtime.engine, {
-    clusterId: (cluster) => runtime.clusters.ports(cluster).source.clusterId(),
-    topics: async (cluster) => (await runtime.clusters.ports(cluster).source.describeTopics()).map(({ name, topicId }) => ({ name, topicId })),
-    emulation: (cluster, tp) => runtime.clusters.emulation(cluster, tp),
-  })
+/** The API over the server's engine, cluster registry and split-brain guard. */
+export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry; splitBrain?: SplitBrainReader | null }): MirrorApi {
+  return new MirrorApi(
+    runtime.engine,
+    {
+      clusterId: (cluster) => runtime.clusters.ports(cluster).source.clusterId(),
+      topics: async (cluster) => (await runtime.clusters.ports(cluster).source.describeTopics()).map(({ name, topicId }) => ({ name, topicId })),
+      emulation: (cluster, tp) => runtime.clusters.emulation(cluster, tp),
+    },
+    runtime.splitBrain ?? undefined,
+  )
 }
 
-/** The engine's create input from the API request: the config mapped and its backoff checked (API.md). */
+function startInput(request: StartTopicsRequest): { topics?: string[]; patterns?: string[] } {
+  return {
+    ...(request.topics === undefined ? {} : { topics: request.topics }),
+    ...(request.patterns === undefined ? {} : { patterns: request.patterns }),
+  }
+}
+
+/** The engine's create input from the API request (API.md). */
 function createInput(request: CreateMirrorRequest): CreateMirrorInput {
   const config = configPatch(request.config)
-  checkBackoff(config)
   return {
     name: request.name,
     sourceCluster: request.sourceCluster,

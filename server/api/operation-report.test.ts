@@ -45,7 +45,7 @@ describe('failover gates, forcing and the report (the KIP worked example)', () =
     const operation = api.operation(accepted.operation)
     expect(operation).toMatchObject({ status: 'succeeded', requestedBy: { actor: 'session:abcd1234', role: 'operator' }, forcedGates: ['lag-threshold'] })
 
-    const report = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: { embedded: (name: string) => harness.cluster(name) } }, accepted.operation))
+    const report = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: { client: (name: string) => harness.cluster(name) } }, accepted.operation))
     expect(report.confirmation.confirmedBy).toBe('session:abcd1234')
     expect(report.confirmation.forcedGates.map((gate) => gate.name)).toEqual(['lag-threshold'])
     expect(report.partitions).toEqual([
@@ -63,6 +63,16 @@ describe('failover gates, forcing and the report (the KIP worked example)', () =
     ])
     expect(report.partitions[0]?.finalLeaderEpoch).toBeGreaterThan(report.partitions[0]?.lastMirrorPosition?.epoch ?? Infinity)
     expect(report.totals).toMatchObject({ transactionsAborted: 2, producersAborted: [4001, 4002], recordsAtRisk: 3 })
+    expect(report.partitions[0]).not.toHaveProperty('markersUnread')
+
+    // The destination unreachable: the report says so per partition instead of showing no markers as if none were written.
+    const unreachable = {
+      client: () => ({ readRecords: () => Promise.reject(Object.assign(new Error('every broker of b is stopped'), { code: 'SOURCE_UNAVAILABLE' })) }),
+    }
+    const unread = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: unreachable }, accepted.operation))
+    expect(unread.partitions).toEqual([
+      expect.objectContaining({ topic: 'orders', partition: 0, aborted: [], pidResetOffset: null, markersUnread: 'SOURCE_UNAVAILABLE: every broker of b is stopped' }),
+    ])
   })
 
   it('refuses a second failover of the same partitions while the first runs (CONFLICT naming it)', async () => {

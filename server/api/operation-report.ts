@@ -1,7 +1,7 @@
 import 'server-only'
 import type { OperationReport } from '@/lib/api/operation-report'
 import { buildOperationReport, type PartitionOutcome } from '@/lib/failover/report'
-import type { ClusterRegistry } from '@/server/cluster/registry'
+import type { ClusterClient } from '@/server/cluster/cluster-client'
 import { toOperation } from './mirror-api'
 import type { MirrorEngine } from '../engine/engine'
 
@@ -11,9 +11,14 @@ const READ_CONCURRENCY = 64
 /**
  * The report of an operation (GET /operations/{id}/report), with each partition's markers read back
  * from the destination log at and after its last mirror position: what the stop wrote, not what the
- * plan predicted. A partition whose log cannot be read (its cluster is gone) is reported without markers.
+ * plan predicted. The log is read through the cluster's client, so a Kafka destination reports its markers
+ * too; a partition whose log cannot be read (its cluster unreachable or gone) says why in `markersUnread`.
  */
-export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pick<ClusterRegistry, 'embedded'> }, id: string, now = Date.now()): Promise<OperationReport> {
+export async function buildReport(
+  runtime: { engine: MirrorEngine; clusters: { client(name: string): Pick<ClusterClient, 'readRecords'> } },
+  id: string,
+  now = Date.now(),
+): Promise<OperationReport> {
   const { engine } = runtime
   const operation = engine.getOperation(id)
   const apiOperation = { ...toOperation(operation), plan: operation.plan }
@@ -34,15 +39,17 @@ export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pic
       // that opened between the plan and the fetcher's removal.
       const limit = (planned.get(key) ?? 0) + 8
       let records: PartitionOutcome['records'] = []
+      let markersUnread: string | undefined
       try {
-        const page = await runtime.clusters.embedded(definition.destinationCluster).readRecords(entry.topic, entry.partition, {
+        const page = await runtime.clusters.client(definition.destinationCluster).readRecords(entry.topic, entry.partition, {
           fromOffset: Math.max(0, position?.offset ?? 0),
           limit,
           isolation: 'read_uncommitted',
         })
         records = page.records.map(({ offset, type, producerId, producerEpoch }) => ({ offset, type, producerId, producerEpoch }))
-      } catch {
-        records = []
+      } catch (error) {
+        const code = typeof error === 'object' && error !== null && 'code' in error ? `${String((error as { code: unknown }).code)}: ` : ''
+        markersUnread = `${code}${error instanceof Error ? error.message : String(error)}`
       }
       outcomes.push({
         topic: entry.topic,
@@ -50,6 +57,7 @@ export async function buildReport(runtime: { engine: MirrorEngine; clusters: Pic
         lastMirrorPosition: position,
         destinationLeaderEpoch: snapshot.destinationLeaderEpoch,
         records,
+        ...(markersUnread === undefined ? {} : { markersUnread }),
         transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ to, at }) => ({ to, at })),
       })
     }

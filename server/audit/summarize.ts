@@ -46,7 +46,6 @@ function summarize(value: unknown, depth: number, budget: Budget): unknown {
     return value
   }
   if (typeof value === 'string') {
-    // Redacted before it is shortened: a cut URL could keep its secret and lose what marks it as a URL.
     const text = shorten(value.includes('://') ? redactUrlsIn(value) : value, MAX_STRING)
     budget.take(cost(text))
     return text

@@ -7,6 +7,7 @@ import { StorageError } from '@/lib/log/errors'
  * Kafka's error names otherwise, so the HTTP layer maps them to statuses in one place:
  *
  * - bad input (400/404/409): VALIDATION_FAILED, NOT_FOUND, CONFLICT, TOPIC_READ_ONLY, OFFSET_OUT_OF_RANGE;
+ *   CLUSTER_CONNECTION_FAILED (422): the settings of a new Kafka cluster do not connect;
  * - producer protocol (409): OUT_OF_ORDER_SEQUENCE, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE,
  *   CONCURRENT_TRANSACTIONS, TRANSACTION_COORDINATOR_FENCED, RECORD_TOO_LARGE, INVALID_RECORD, CORRUPT_RECORD,
  *   FENCED_LEADER_EPOCH, FENCED_STATE_EPOCH (a stale `__mirror_state` writer), MIRROR_LEADER_EPOCH_EXCEEDED;
@@ -23,6 +24,7 @@ export type ClusterErrorCode =
   | 'CONFLICT'
   | 'TOPIC_READ_ONLY'
   | 'OFFSET_OUT_OF_RANGE'
+  | 'CLUSTER_CONNECTION_FAILED'
   | 'OUT_OF_ORDER_SEQUENCE'
   | 'INVALID_PRODUCER_EPOCH'
   | 'INVALID_TXN_STATE'

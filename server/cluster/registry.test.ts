@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ClusterEvent } from '@/lib/api/events'
 import { logger } from '@/server/observability/logger'
+import { ClusterApi } from '@/server/api/cluster-api'
 import { ClusterRegistry } from './registry'
 
 let dataDir: string
@@ -21,6 +22,11 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
+/** The API's data plane over a registry (server/api/cluster-api.ts), with no mirrors. */
+function apiOf(registry: ClusterRegistry): ClusterApi {
+  return new ClusterApi(registry, { listMirrors: () => [], destinationTopicConfigsChanged: async () => {} })
+}
+
 async function openRegistry(): Promise<ClusterRegistry> {
   const registry = await ClusterRegistry.open({ dataDir, log: logger, publish: (event) => events.push(event), now: () => 1234 })
   open.push(registry)
@@ -31,7 +37,7 @@ describe('ClusterRegistry', () => {
   it('creates an embedded cluster under <dataDir>/clusters/<name> and lists it', async () => {
     const registry = await openRegistry()
     const created = await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
-    expect(created).toMatchObject({ name: 'east', kind: 'embedded', brokers: [{ id: 1, alive: true }], topicCount: 0, status: 'ok' })
+    expect(created).toMatchObject({ name: 'east', kind: 'embedded', brokers: [{ id: 1, alive: true }], topicCount: 0, open: true, error: null })
     expect(created.clusterId).toMatch(/^[A-Za-z0-9_-]{22}$/)
     expect(existsSync(path.join(dataDir, 'clusters', 'east', 'metadata.json'))).toBe(true)
     expect(JSON.parse(readFileSync(path.join(dataDir, 'clusters.json'), 'utf8'))).toEqual({
@@ -45,16 +51,16 @@ describe('ClusterRegistry', () => {
   it('reopens its clusters with their topics, records and creation settings after a restart', async () => {
     const registry = await openRegistry()
     await registry.create({ name: 'east', kind: 'embedded', brokers: 1, firstProducerId: 4001 })
-    await registry.createTopic('east', { name: 'orders', partitions: 1 })
-    await registry.produce('east', 'orders', { idempotent: false, records: [{ key: 'Z', value: '10' }] })
+    await apiOf(registry).createTopic('east', { name: 'orders', partitions: 1 })
+    await apiOf(registry).produce('east', 'orders', { idempotent: false, records: [{ key: 'Z', value: '10' }] })
     const before = await registry.describe('east')
     await registry.close()
 
     const reopened = await openRegistry()
     expect(await reopened.describe('east')).toEqual({ ...before, topicCount: 1 })
-    const { producerId } = await reopened.createProducer('east', 'tx')
+    const { producerId } = await apiOf(reopened).createProducer('east', 'tx')
     expect(producerId).toBe(4001)
-    const page = await reopened.readRecords('east', 'orders', 0, { fromOffset: 0, limit: 100, isolation: 'read_uncommitted' })
+    const page = await apiOf(reopened).readRecords('east', 'orders', 0, { fromOffset: 0, limit: 100, isolation: 'read_uncommitted' })
     expect(page.records.map(({ offset, key, value, producerId: id, producerEpoch }) => ({ offset, key, value, id, producerEpoch }))).toEqual([
       { offset: 0, key: 'Z', value: '10', id: null, producerEpoch: null },
     ])
@@ -72,7 +78,7 @@ describe('ClusterRegistry', () => {
     expect(existsSync(path.join(dataDir, 'secrets'))).toBe(false)
     expect(readFileSync(path.join(dataDir, 'clusters.json'), 'utf8')).not.toContain('west')
     await expect(registry.describe('west')).rejects.toMatchObject({ code: 'NOT_FOUND' })
-    await expect(registry.listTopics('west')).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(apiOf(registry).listTopics('west')).rejects.toMatchObject({ code: 'NOT_FOUND' })
     expect(registry.names()).toEqual(['east'])
     expect(existsSync(path.join(dataDir, 'clusters', 'west'))).toBe(false)
   })
@@ -101,17 +107,18 @@ describe('ClusterRegistry', () => {
     await registry.close()
     writeFileSync(path.join(dataDir, 'clusters', 'east', 'metadata.json'), '{"version": 99}')
     const reopened = await openRegistry()
-    expect(await reopened.list()).toEqual([
+    expect(await reopened.list()).toEqual([{ name: 'east', kind: 'embedded', clusterId: '', brokers: [], topicCount: 0, open: false, error: expect.any(String) }])
+    expect(await apiOf(reopened).list()).toEqual([
       { name: 'east', kind: 'embedded', clusterId: '', brokers: [], topicCount: 0, status: 'unavailable', error: expect.any(String) },
     ])
-    await expect(reopened.listTopics('east')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' })
+    await expect(apiOf(reopened).listTopics('east')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' })
   })
 
   it('reports cluster gauges for metrics', async () => {
     const registry = await openRegistry()
     await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
-    await registry.createTopic('east', { name: 'orders', partitions: 2 })
-    await registry.produce('east', 'orders', { partition: 1, records: [{ value: 'a' }, { value: 'b' }] })
+    await apiOf(registry).createTopic('east', { name: 'orders', partitions: 2 })
+    await apiOf(registry).produce('east', 'orders', { partition: 1, records: [{ value: 'a' }, { value: 'b' }] })
     const families = new Map((await registry.collectMetrics()).map((family) => [family.name, family.samples]))
     expect(families.get('mirrorboard_clusters')).toEqual([{ value: 1 }])
     expect(families.get('mirrorboard_cluster_topics')).toEqual([{ labels: { cluster: 'east' }, value: 1 }])

@@ -1,34 +1,32 @@
 import 'server-only'
-// Over 400 lines on purpose: the cluster registry's lifecycle (create, open, remove, per-cluster queue) over one durable file, for both kinds (Kafka's behaviour lives in kafka/; only the branching is here); splitting it would split one queue.
+// Over 400 lines on purpose: the cluster registry's lifecycle (create, open, remove, per-cluster queue) over one durable file, for both kinds (Kafka's behaviour lives in kafka/; only the branching is here), and each cluster's ports and client; splitting it would split one queue.
 import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
-import type { Cluster, CreateClusterRequest } from '@/lib/api/clusters'
+import type { CreateClusterRequest } from '@/lib/api/clusters'
 import { NAME_PATTERN } from '@/lib/api/common'
-import { ApiError } from '@/lib/api/errors'
 import type { ClusterEvent } from '@/lib/api/events'
-import type { Group, GroupOffset } from '@/lib/api/groups'
 import type { Emulation } from '@/lib/api/mirrors'
-import type { ProduceRequest, ProduceResponse, ProducerCreated, ProducerSendRequest, RecordEntry, RecordInput, RecordsQuery, RecordsResponse } from '@/lib/api/records'
-import type { CreateTopicRequest, PartitionInfo, Topic } from '@/lib/api/topics'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from '@/server/observability/logger'
 import type { MetricFamily } from '@/server/observability/metrics'
+import { embeddedClient, kafkaClient, type ClusterClient } from './cluster-client'
 import { EmbeddedCluster } from './embedded/embedded-cluster'
+import { ClusterError } from './errors'
+import type { HostAllowlist } from './kafka/allowed-hosts'
 import { KafkaCluster } from './kafka/kafka-cluster'
 import { connectionConfig, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets } from './kafka/kafka-definition'
-import type { ProduceRecord } from './embedded/producers'
-import type { RecordView } from './embedded/records-view'
 import type { MirrorHost, SourceCluster, TopicDescription, TopicPartition } from './ports'
 
 /**
- * The clusters the app manages (API.md "Clusters"), and the API's view of each. Definitions live in
+ * The clusters the app manages (API.md "Clusters"): their lifecycle, and the ports and client of each. Definitions live in
  * `<dataDir>/clusters.json` (replaced atomically); an embedded cluster's data lives in
  * `<dataDir>/clusters/<name>/`. A definition is written before its cluster is created, so after a crash
  * the cluster is simply opened (created) again; a directory without a definition is a leftover and is
  * cleared before a cluster of that name is created.
  *
  * Clusters that fail to open stay listed as unavailable (with the reason) rather than stopping the app.
+ * Failures are ClusterErrors; the API's shapes and the data-plane requests are server/api/cluster-api.ts's.
  */
 
 const EmbeddedDefinition = z.object({
@@ -64,43 +62,39 @@ export interface ClusterRegistryOptions {
   /** Receives a `cluster` event after every change made through the registry. */
   publish?: (event: ClusterEvent) => void
   now?: () => number
+  /** MIRRORBOARD_KAFKA_ALLOWED_HOSTS; null or absent: any host. */
+  kafkaAllowedHosts?: HostAllowlist | null
 }
 
-function toRecordEntry(view: RecordView): RecordEntry {
-  return {
-    ...view,
-    // The log writes -1 for "no producer"; the API says null, like producerId.
-    producerEpoch: view.producerId === null ? null : view.producerEpoch,
+/**
+ * Kafka's quick connection check gives up within about 5 s (3 s to connect, 5 s for an answer): every failure
+ * that names no Kafka or TLS reason answers no sooner than this, whatever refused it, closed port or silent one.
+ */
+const CONNECTION_FAILURE_MIN_MS = 6000
+
+/**
+ * What a failed Kafka connection tells the caller. Reasons that come from a Kafka broker (SASL authentication)
+ * or a TLS handshake (certificate checks) are what the operator must fix and say so; anything else (refused,
+ * reset, timed out, unresolvable, not speaking Kafka) is one message, so the API cannot be used to probe which
+ * addresses and ports of the server's network are open. The real reason goes to the server log.
+ */
+export function connectionFailureReason(servers: readonly string[], reason: string): { message: string; specific: boolean } {
+  if (/authenticat|SASL|certificate|self[- ]signed|unable to verify|ERR_TLS/i.test(reason)) {
+    return { message: reason.startsWith('could not connect') ? reason : `could not connect to ${servers.join(', ')}: ${reason}`, specific: true }
   }
+  return { message: `could not connect to ${servers.join(', ')}: Connection failed: no Kafka broker answered (refused, unreachable, timed out, or not a Kafka listener)`, specific: false }
 }
 
-function toProduceRecords(records: readonly RecordInput[]): ProduceRecord[] {
-  return records.map((record) => {
-    const decode = (value: string | null | undefined): string | Uint8Array | null | undefined =>
-      record.encoding === 'base64' && typeof value === 'string' ? new Uint8Array(Buffer.from(value, 'base64')) : value
-    const headers = Array.isArray(record.headers)
-      ? record.headers
-      : record.headers === undefined
-        ? undefined
-        : Object.entries(record.headers).map(([key, value]) => ({ key, value }))
-    const result: ProduceRecord = { value: decode(record.value) ?? null }
-    if (record.key !== undefined) result.key = decode(record.key) ?? null
-    if (headers !== undefined) result.headers = headers.map((header) => ({ key: header.key, value: decode(header.value) ?? null }))
-    if (record.timestamp !== undefined) result.timestamp = record.timestamp
-    return result
-  })
-}
-
-function toTopic(description: TopicDescription): Topic {
-  return {
-    name: description.name,
-    topicId: description.topicId,
-    partitions: description.partitions.length,
-    replicationFactor: description.replicationFactor,
-    readOnly: description.readOnly,
-    mirror: description.mirror ? { name: description.mirror.name, role: 'destination' } : null,
-    configs: description.configs,
-  }
+/** A cluster as the registry knows it: what the API's `Cluster` shows (server/api/cluster-api.ts maps it). */
+export interface ClusterStatus {
+  name: string
+  kind: 'embedded' | 'kafka'
+  clusterId: string
+  brokers: Array<{ id: number; alive: boolean }>
+  topicCount: number
+  /** Open and answering; false while it could not be opened (`error` says why). */
+  open: boolean
+  error: string | null
 }
 
 export class ClusterRegistry {
@@ -140,7 +134,7 @@ export class ClusterRegistry {
   private async start(entry: OpenCluster): Promise<void> {
     const { definition } = entry
     if (definition.kind === 'kafka') {
-      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name)))
+      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null))
       entry.kafka = kafka
       entry.error = null
       entry.clusterId = await kafka.clusterId()
@@ -174,7 +168,7 @@ export class ClusterRegistry {
 
   private entry(name: string): OpenCluster {
     const entry = this.clusters.get(name)
-    if (!entry) throw new ApiError('NOT_FOUND', `cluster ${JSON.stringify(name)} does not exist`, { details: { cluster: name } })
+    if (!entry) throw new ClusterError('NOT_FOUND', `cluster ${JSON.stringify(name)} does not exist`, { details: { cluster: name } })
     return entry
   }
 
@@ -185,9 +179,9 @@ export class ClusterRegistry {
   embedded(name: string): EmbeddedCluster {
     const entry = this.entry(name)
     if (entry.definition.kind === 'kafka') {
-      throw new ApiError('VALIDATION_FAILED', `cluster ${name} is a Kafka cluster: this operation is offered on embedded clusters only`, { details: { cluster: name, kind: 'kafka' } })
+      throw new ClusterError('VALIDATION_FAILED', `cluster ${name} is a Kafka cluster: this operation is offered on embedded clusters only`, { details: { cluster: name, kind: 'kafka' } })
     }
-    if (entry.cluster === null) throw new ApiError('SOURCE_UNAVAILABLE', `cluster ${name} could not be opened: ${entry.error ?? 'unknown error'}`)
+    if (entry.cluster === null) throw new ClusterError('SOURCE_UNAVAILABLE', `cluster ${name} could not be opened: ${entry.error ?? 'unknown error'}`)
     return entry.cluster
   }
 
@@ -195,21 +189,19 @@ export class ClusterRegistry {
   private kafka(name: string): KafkaCluster | null {
     const entry = this.entry(name)
     if (entry.definition.kind !== 'kafka') return null
-    if (!entry.kafka) throw new ApiError('SOURCE_UNAVAILABLE', `cluster ${name} could not be opened: ${entry.error ?? 'unknown error'}`)
+    if (!entry.kafka) throw new ClusterError('SOURCE_UNAVAILABLE', `cluster ${name} could not be opened: ${entry.error ?? 'unknown error'}`)
     return entry.kafka
   }
 
-  /** Topic administration of a cluster of either kind (server/cluster/topic-admin.ts). */
-  topicAdministration(name: string): Pick<EmbeddedCluster, 'describeTopic' | 'deleteTopic' | 'createPartitions' | 'deleteRecords' | 'updateTopicConfigs'> {
+  /** The data plane of a cluster of either kind (topics, records, groups, topic administration). */
+  client(name: string): ClusterClient {
     const kafka = this.kafka(name)
-    if (!kafka) return this.embedded(name)
-    return {
-      describeTopic: (topic) => kafka.describeTopic(topic),
-      deleteTopic: (topic) => kafka.admin.deleteTopic(topic),
-      createPartitions: (topic, count) => kafka.admin.createPartitions(topic, count),
-      deleteRecords: (tp, beforeOffset) => kafka.admin.deleteRecords(tp, beforeOffset),
-      updateTopicConfigs: (topic, change) => kafka.admin.updateTopicConfigs(topic, change),
-    }
+    return kafka ? kafkaClient(kafka) : embeddedClient(this.embedded(name))
+  }
+
+  /** Counts a topic created through the API, for the view served while every broker is stopped. */
+  topicCreated(name: string): void {
+    this.entry(name).topicCount += 1
   }
 
   /**
@@ -234,11 +226,11 @@ export class ClusterRegistry {
     return [...this.clusters.keys()]
   }
 
-  private async view(entry: OpenCluster): Promise<Cluster> {
+  private async view(entry: OpenCluster): Promise<ClusterStatus> {
     const { cluster, definition } = entry
     if (definition.kind === 'kafka') {
       const kafka = entry.kafka ?? null
-      let brokers: Cluster['brokers'] = []
+      let brokers: ClusterStatus['brokers'] = []
       if (kafka) {
         brokers = await kafka.brokers()
         entry.topicCount = await kafka.describeTopics().then((topics) => topics.length, () => entry.topicCount)
@@ -249,8 +241,8 @@ export class ClusterRegistry {
         clusterId: entry.clusterId,
         brokers,
         topicCount: entry.topicCount,
-        status: kafka === null ? 'unavailable' : 'ok',
-        ...(entry.error === null ? {} : { error: entry.error }),
+        open: kafka !== null,
+        error: entry.error,
       }
     }
     if (cluster !== null) {
@@ -266,29 +258,29 @@ export class ClusterRegistry {
       clusterId: entry.clusterId,
       brokers: cluster?.brokers() ?? [],
       topicCount: entry.topicCount,
-      status: cluster === null ? 'unavailable' : 'ok',
-      ...(entry.error === null ? {} : { error: entry.error }),
+      open: cluster !== null,
+      error: entry.error,
     }
   }
 
-  async list(): Promise<Cluster[]> {
+  async list(): Promise<ClusterStatus[]> {
     return Promise.all([...this.clusters.values()].map((entry) => this.view(entry)))
   }
 
-  async describe(name: string): Promise<Cluster> {
+  async describe(name: string): Promise<ClusterStatus> {
     return this.view(this.entry(name))
   }
 
-  create(request: CreateClusterRequest): Promise<Cluster> {
+  create(request: CreateClusterRequest): Promise<ClusterStatus> {
     const task = this.creating.then(() => this.createNow(request))
     this.creating = task.catch(() => undefined)
     return task
   }
 
-  private async createNow(request: CreateClusterRequest): Promise<Cluster> {
-    if (this.closed) throw new ApiError('SOURCE_UNAVAILABLE', 'the server is shutting down')
+  private async createNow(request: CreateClusterRequest): Promise<ClusterStatus> {
+    if (this.closed) throw new ClusterError('SOURCE_UNAVAILABLE', 'the server is shutting down')
     if (this.clusters.has(request.name)) {
-      throw new ApiError('CONFLICT', `cluster ${JSON.stringify(request.name)} already exists`, { details: { cluster: request.name } })
+      throw new ClusterError('CONFLICT', `cluster ${JSON.stringify(request.name)} already exists`, { details: { cluster: request.name } })
     }
     if (request.kind === 'kafka') return this.createKafkaNow(request)
     const definition: ClusterDefinition = {
@@ -325,16 +317,27 @@ export class ClusterRegistry {
    * A Kafka cluster is saved only once it answered: connected (TLS, SASL), told its cluster id and brokers.
    * A refusal is CLUSTER_CONNECTION_FAILED with the broker's reason (never the secrets), and nothing is written.
    */
-  private async createKafkaNow(request: Extract<CreateClusterRequest, { kind: 'kafka' }>): Promise<Cluster> {
+  private async createKafkaNow(request: Extract<CreateClusterRequest, { kind: 'kafka' }>): Promise<ClusterStatus> {
     const { definition, secrets } = splitKafkaRequest(request, this.now())
+    const allowlist = this.options.kafkaAllowedHosts ?? null
+    const refused = allowlist?.refused(definition.bootstrapServers) ?? []
+    if (refused.length > 0) {
+      throw new ClusterError('VALIDATION_FAILED', `${refused.join(', ')} not allowed: the server connects only to MIRRORBOARD_KAFKA_ALLOWED_HOSTS (${allowlist?.source})`, {
+        details: { issues: [{ path: 'body.bootstrapServers', message: 'not in MIRRORBOARD_KAFKA_ALLOWED_HOSTS' }] },
+      })
+    }
     let kafka: KafkaCluster
+    const started = Date.now()
     try {
-      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets), { quick: true })
+      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true })
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      throw new ApiError('CLUSTER_CONNECTION_FAILED', reason.startsWith('could not connect') ? reason : `could not connect to ${definition.bootstrapServers.join(', ')}: ${reason}`, {
-        details: { cluster: definition.name, bootstrapServers: definition.bootstrapServers },
-      })
+      const { message, specific } = connectionFailureReason(definition.bootstrapServers, reason)
+      if (!specific) {
+        this.options.log.warn('a new Kafka cluster did not connect', { cluster: definition.name, reason })
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, CONNECTION_FAILURE_MIN_MS - (Date.now() - started))))
+      }
+      throw new ClusterError('CLUSTER_CONNECTION_FAILED', message, { details: { cluster: definition.name, bootstrapServers: definition.bootstrapServers } })
     }
     const entry: OpenCluster = { definition, cluster: null, kafka, error: null, clusterId: await kafka.clusterId(), topicCount: 0 }
     this.clusters.set(definition.name, entry)
@@ -365,10 +368,10 @@ export class ClusterRegistry {
   }
 
   private async removeNow(name: string, stillInUse: () => string | null): Promise<void> {
-    if (this.closed) throw new ApiError('SOURCE_UNAVAILABLE', 'the server is shutting down')
+    if (this.closed) throw new ClusterError('SOURCE_UNAVAILABLE', 'the server is shutting down')
     const entry = this.entry(name)
     const reason = stillInUse()
-    if (reason !== null) throw new ApiError('CONFLICT', reason, { details: { cluster: name } })
+    if (reason !== null) throw new ClusterError('CONFLICT', reason, { details: { cluster: name } })
     this.clusters.delete(name)
     await this.saveDefinitions()
     await entry.cluster?.close().catch((error: unknown) => this.options.log.error('could not close a removed cluster', { cluster: name, error }))
@@ -376,94 +379,6 @@ export class ClusterRegistry {
     await removeKafkaSecrets(this.options.dataDir, name)
     await rm(this.clusterDir(name), { recursive: true, force: true })
     this.publish({ cluster: name, change: 'deleted' })
-  }
-
-  // TOPICS AND RECORDS
-
-  async listTopics(cluster: string): Promise<Topic[]> {
-    return (await (this.kafka(cluster) ?? this.embedded(cluster)).describeTopics()).map(toTopic)
-  }
-
-  async createTopic(cluster: string, request: CreateTopicRequest): Promise<Topic> {
-    const created = await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).createTopic(request)
-    this.entry(cluster).topicCount += 1
-    this.publish({ cluster, change: 'topicCreated', topic: created.name })
-    return toTopic(created)
-  }
-
-  async listPartitions(cluster: string, topic: string): Promise<PartitionInfo[]> {
-    return (await (this.kafka(cluster) ?? this.embedded(cluster)).describeTopic(topic)).partitions
-  }
-
-  async readRecords(cluster: string, topic: string, partition: number, query: RecordsQuery): Promise<RecordsResponse> {
-    const page = await (this.kafka(cluster) ?? this.embedded(cluster)).readRecords(topic, partition, query)
-    const last = page.records.at(-1)
-    const bound = query.isolation === 'read_committed' ? page.lastStableOffset : page.highWatermark
-    return {
-      ...page,
-      records: page.records.map(toRecordEntry),
-      // A full page ends at its last record; a short one reached what this isolation level may read.
-      nextOffset: page.records.length >= query.limit && last ? last.offset + 1 : Math.max(query.fromOffset, bound),
-    }
-  }
-
-  async produce(cluster: string, topic: string, request: ProduceRequest): Promise<ProduceResponse> {
-    const result = await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).produce(topic, {
-      ...(request.partition === undefined ? {} : { partition: request.partition }),
-      idempotent: request.idempotent ?? true,
-      records: toProduceRecords(request.records),
-    })
-    this.publish({ cluster, change: 'recordsAppended', topic, partitions: [...new Set(result.records.map((r) => r.partition))] })
-    return result
-  }
-
-  // TRANSACTIONAL PRODUCERS
-
-  async createProducer(cluster: string, transactionalId: string): Promise<ProducerCreated> {
-    const producer = await this.embedded(cluster).createTransactionalProducer(transactionalId)
-    return { producer: producer.handle, transactionalId, producerId: producer.producerId, producerEpoch: producer.producerEpoch }
-  }
-
-  async producerSend(cluster: string, handle: string, request: ProducerSendRequest): Promise<ProduceResponse> {
-    const producer = this.embedded(cluster).transactionalProducer(handle)
-    const result = await producer.send(request.topic, {
-      ...(request.partition === undefined ? {} : { partition: request.partition }),
-      records: toProduceRecords(request.records),
-    })
-    this.publish({ cluster, change: 'recordsAppended', topic: request.topic, partitions: [...new Set(result.records.map((r) => r.partition))] })
-    return result
-  }
-
-  async endTransaction(cluster: string, handle: string, result: 'COMMIT' | 'ABORT'): Promise<void> {
-    const producer = this.embedded(cluster).transactionalProducer(handle)
-    await (result === 'COMMIT' ? producer.commit() : producer.abort())
-    this.publish({ cluster, change: result === 'COMMIT' ? 'transactionCommitted' : 'transactionAborted' })
-  }
-
-  async closeProducer(cluster: string, handle: string): Promise<void> {
-    this.embedded(cluster).transactionalProducer(handle).close()
-    this.publish({ cluster, change: 'producerClosed' })
-  }
-
-  // CONSUMER GROUPS
-
-  async listGroups(cluster: string): Promise<Group[]> {
-    const kafka = this.kafka(cluster)
-    if (kafka) return kafka.describeGroups()
-    return (await this.embedded(cluster).describeGroups()).map((group) => ({
-      groupId: group.groupId,
-      state: group.state,
-      members: group.members,
-      offsets: group.offsets.map(({ topic, partition, offset, leaderEpoch }) => ({ topic, partition, offset, leaderEpoch })),
-    }))
-  }
-
-  async commitGroupOffsets(cluster: string, groupId: string, offsets: readonly GroupOffset[]): Promise<void> {
-    await (this.kafka(cluster)?.admin ?? this.embedded(cluster)).commitOffsets(
-      groupId,
-      offsets.map(({ topic, partition, offset }) => ({ topic, partition, offset })),
-    )
-    this.publish({ cluster, change: 'groupOffsetsCommitted' })
   }
 
   // METRICS

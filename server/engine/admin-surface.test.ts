@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { FAILURE_MESSAGES } from '@/lib/mirror/constants'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { MirrorApi } from '../api/mirror-api'
+import { conditionsOf } from '../http/conditional'
 import { EngineError } from './errors'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
 
@@ -29,6 +30,11 @@ async function setUp(topics: Record<string, number> = { orders: 2 }): Promise<{ 
     topics: async (name) => (await harness.cluster(name).describeTopics()).map(({ name: topic, topicId }) => ({ name: topic, topicId })),
   })
   return { a, b: harness.cluster('b'), api }
+}
+
+/** A command's preconditions as the HTTP layer reads them from an If-Match header. */
+function ifMatch(header: string) {
+  return conditionsOf(new Request('http://mirrorboard.test/', { headers: { 'if-match': header } }))
 }
 
 async function startMirror(topics: string[]): Promise<void> {
@@ -141,19 +147,18 @@ describe('#39 state versions and If-Match', () => {
     const { api } = await setUp({ orders: 2, payments: 2 })
     await startMirror(['orders', 'payments'])
     const version = api.get('m').stateVersion
-    const ifMatch = `"${version}"`
-    const results = await Promise.allSettled([api.pause('m', undefined, { ifMatch }), api.resume('m', undefined, { ifMatch })])
+    const results = await Promise.allSettled([api.pause('m', undefined, ifMatch(`"${version}"`)), api.resume('m', undefined, ifMatch(`"${version}"`))])
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: { topics: ['orders', 'payments'] } })
     expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: 'PRECONDITION_FAILED', details: { stateVersion: api.stateVersion('m') } } })
     expect(statesOf().every((state) => state.endsWith(':PAUSED'))).toBe(true)
 
-    const twice = await Promise.allSettled([api.resume('m', ['orders'], { ifMatch: `"${api.stateVersion('m')}"` }), api.resume('m', ['payments'], { ifMatch: `"${api.stateVersion('m')}"` })])
+    const twice = await Promise.allSettled([api.resume('m', ['orders'], ifMatch(`"${api.stateVersion('m')}"`)), api.resume('m', ['payments'], ifMatch(`"${api.stateVersion('m')}"`))])
     expect(twice.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected'])
     expect(statesOf().filter((state) => state.endsWith(':MIRRORING'))).toHaveLength(2)
     // `*` and the current version pass; weak and malformed tags never match.
-    await refusal(api.pause('m', undefined, { ifMatch: `W/"${api.stateVersion('m')}"` }), 'PRECONDITION_FAILED')
-    await refusal(api.pause('m', undefined, { ifMatch: 'garbage' }), 'PRECONDITION_FAILED')
-    await expect(api.pause('m', undefined, { ifMatch: '*' })).resolves.toMatchObject({ topics: expect.any(Array) })
+    await refusal(api.pause('m', undefined, ifMatch(`W/"${api.stateVersion('m')}"`)), 'PRECONDITION_FAILED')
+    await refusal(api.pause('m', undefined, ifMatch('garbage')), 'PRECONDITION_FAILED')
+    await expect(api.pause('m', undefined, ifMatch('*'))).resolves.toMatchObject({ topics: expect.any(Array) })
   })
 
   it('without If-Match, concurrent pause and resume end in a state one of their orders reaches', async () => {
@@ -189,7 +194,7 @@ describe('#39 state versions and If-Match', () => {
     await harness.restart()
     const restarted = new MirrorApi(harness.engine, { clusterId: async () => '', topics: async () => [] })
     expect(restarted.stateVersion('m')).toBe(before)
-    await expect(restarted.pause('m', undefined, { ifMatch: `"${before}"` })).resolves.toEqual({ topics: ['orders'] })
+    await expect(restarted.pause('m', undefined, ifMatch(`"${before}"`))).resolves.toEqual({ topics: ['orders'] })
   })
 })
 

@@ -5,11 +5,12 @@ import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/
 import { withTimeout } from '@/server/util/with-timeout'
 import { EngineClusters, type EngineClusterAccess } from './cluster-access'
 import { createMirror, deleteMirror, destinationTopicConfigsChanged, planCreateMirror, updateMirrorConfig, type CreateMirrorInput, type CreateMirrorPlan } from './commands/mirror-commands'
+import { checkConditions, MirrorCommandQueue, type CommandConditions } from './commands/command-queue'
 import type { CommandResult } from './commands/preconditions'
 import { planStart } from './commands/start-plan'
 import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } from './commands/topic-commands'
 import type { EngineContext } from './engine-context'
-import { failover, stopPartitions, type FailoverRequestInput } from './failover/failover-command'
+import { failover, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
 import { classifyUnreachableDestination, errorMessage } from './failure-classification'
 import { fetchRound } from './fetcher/fetch-round'
@@ -18,10 +19,12 @@ import { LeadershipWatch } from './runner/leadership-watch'
 import { interruptFetch } from './fetcher/fetch-state'
 import type { LagArchive } from './lag/lag-archive'
 import { loadLagArchive, sampleLag } from './lag/lag-sampler'
+import { driveOperation } from './operations/operation-drive'
 import { OperationStore } from './operations/operation-store'
 import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
 import { lookUpLastMirrorPosition } from './preparing/last-mirror-position'
 import { hostedMirrors, lagSeries, lagUnknownSpans, lastMirrorPositions, mirrorSummary, partitionHistory, stateVersionInputs } from './queries/mirror-queries'
+import { mirrorStateVersion } from './commands/state-version'
 import { partitionSnapshots } from './queries/partition-snapshots'
 import { mirrorFigures, type EngineMirrorFigures, type PartitionFigures } from './queries/mirror-figures'
 import { runDueWakeUps } from './runner/wake-ups'
@@ -39,6 +42,7 @@ import { createMirrorPartition } from '@/lib/mirror/transition'
 export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
 export type { EngineClusterAccess } from './cluster-access'
 export type { CreateMirrorInput, CreateMirrorPlan } from './commands/mirror-commands'
+export type { CommandConditions, StateVersionCondition } from './commands/command-queue'
 
 export interface EngineOptions {
   clusters: EngineClusterAccess
@@ -79,6 +83,8 @@ export class MirrorEngine {
   private readonly state: EngineState
   private readonly runner: PartitionRunner
   private readonly operations: OperationTracker
+  /** Every operator command of a mirror runs through here, one at a time, its precondition first (commands/command-queue.ts). */
+  private readonly commands: MirrorCommandQueue
   private timer: NodeJS.Timeout | null = null
   private ticking: Promise<void> | null = null
   private closed = false
@@ -115,7 +121,7 @@ export class MirrorEngine {
       log: (message, fields) => log(message, fields),
       emit: (operation, change) => state.emit({ type: 'operation', operation, change }),
       partition: (mirror, topic, partition) => state.partition(mirror, topic, partition),
-      stop: (mirror, runtimes, onEach) => stopPartitions(this.ctx, mirror, runtimes, onEach),
+      send: (kind, mirror, runtimes, onEach) => driveOperation(this.ctx, kind, mirror, runtimes, onEach),
     })
     const leadership = new LeadershipWatch({
       now: () => now(),
@@ -134,6 +140,7 @@ export class MirrorEngine {
     this.state = state
     this.runner = runner
     this.operations = operations
+    this.commands = new MirrorCommandQueue((mirror) => this.stateVersion(mirror))
     this.ctx = {
       state,
       clusters,
@@ -259,9 +266,13 @@ export class MirrorEngine {
   }
 
   // MIRRORS
+  //
+  // Every command takes its preconditions (the state version the caller read: If-Match) as its last argument
+  // and runs through the mirror's command queue. Plans (dry runs) check the same preconditions, change nothing
+  // and do not queue.
 
   createMirror(input: CreateMirrorInput): Promise<MirrorDefinition> {
-    return createMirror(this.ctx, input)
+    return this.commands.submit({ kind: 'create', mirror: input.name, run: () => createMirror(this.ctx, input) })
   }
 
   /** Every check of a create, changing nothing: what a dry run answers and the real create applies. */
@@ -274,12 +285,12 @@ export class MirrorEngine {
     return planStart(this.ctx, input)
   }
 
-  deleteMirror(name: string): Promise<void> {
-    return deleteMirror(this.ctx, name)
+  deleteMirror(name: string, conditions?: CommandConditions): Promise<void> {
+    return this.commands.submit({ kind: 'delete', mirror: name, conditions, run: () => deleteMirror(this.ctx, name) })
   }
 
-  updateMirrorConfig(name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {
-    return updateMirrorConfig(this.ctx, name, patch)
+  updateMirrorConfig(name: string, patch: Partial<ResolvedMirrorConfig>, conditions?: CommandConditions): Promise<MirrorDefinition> {
+    return this.commands.submit({ kind: 'config', mirror: name, conditions, run: () => updateMirrorConfig(this.ctx, name, patch) })
   }
 
   listMirrors(): MirrorDefinition[] {
@@ -290,6 +301,11 @@ export class MirrorEngine {
     return this.state.require(name).definition
   }
 
+  /** The mirror's state version (KIP-1279's StateOffset: commands/state-version.ts): the API's ETag. NOT_FOUND for an unknown mirror. */
+  stateVersion(name: string): string {
+    return mirrorStateVersion(this.stateVersionInputs(name))
+  }
+
   /** A client changed a destination topic's configs (commands/mirror-commands.ts). */
   destinationTopicConfigsChanged(clusterName: string, topic: string): Promise<void> {
     return destinationTopicConfigsChanged(this.ctx, clusterName, topic)
@@ -298,36 +314,52 @@ export class MirrorEngine {
   // TOPIC OPERATIONS
 
   /** Starts (or restarts after STOPPED) mirroring of topics (commands/topic-commands.ts). */
-  startTopics(mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
-    return startTopics(this.ctx, mirrorName, request)
+  startTopics(mirrorName: string, request: { topics?: string[]; patterns?: string[] }, conditions?: CommandConditions): Promise<CommandResult> {
+    return this.commands.submit({ kind: 'start', mirror: mirrorName, conditions, run: () => startTopics(this.ctx, mirrorName, request) })
   }
 
   /** Every check of a start, changing nothing: what a dry run answers and the real start applies. */
-  planTopicStart(mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<TopicStartPlan> {
+  async planTopicStart(mirrorName: string, request: { topics?: string[]; patterns?: string[] }, conditions?: CommandConditions): Promise<TopicStartPlan> {
+    checkConditions(mirrorName, conditions, () => this.stateVersion(mirrorName))
     return planTopicStart(this.ctx, mirrorName, request)
   }
 
-  pauseTopics(mirror: string, topics?: string[]): Promise<CommandResult> {
-    return requestOnTopics(this.ctx, mirror, topics, 'pause', 'pauseRequested')
+  pauseTopics(mirror: string, topics?: string[], conditions?: CommandConditions): Promise<CommandResult> {
+    return this.commands.submit({ kind: 'pause', mirror, conditions, run: () => requestOnTopics(this.ctx, mirror, topics, 'pause', 'pauseRequested') })
   }
 
-  resumeTopics(mirror: string, topics?: string[]): Promise<CommandResult> {
-    return requestOnTopics(this.ctx, mirror, topics, 'resume', 'resumeRequested')
+  resumeTopics(mirror: string, topics?: string[], conditions?: CommandConditions): Promise<CommandResult> {
+    return this.commands.submit({ kind: 'resume', mirror, conditions, run: () => requestOnTopics(this.ctx, mirror, topics, 'resume', 'resumeRequested') })
   }
 
-  recoverTopics(mirror: string, topics?: string[]): Promise<CommandResult> {
-    return requestOnTopics(this.ctx, mirror, topics, 'recover', 'recoverRequested')
+  recoverTopics(mirror: string, topics?: string[], conditions?: CommandConditions): Promise<CommandResult> {
+    return this.commands.submit({ kind: 'recover', mirror, conditions, run: () => requestOnTopics(this.ctx, mirror, topics, 'recover', 'recoverRequested') })
   }
 
   // FAILOVER
 
-  failoverPlan(mirrorName: string, topics?: string[]): Promise<FailoverPreflight> {
+  async failoverPlan(mirrorName: string, topics?: string[], conditions?: CommandConditions): Promise<FailoverPreflight> {
+    checkConditions(mirrorName, conditions, () => this.stateVersion(mirrorName))
     return failoverPlan(this.ctx, mirrorName, topics)
   }
 
-  /** The failover of the selected partitions, durable before this resolves (failover/failover-command.ts). */
-  failover(mirrorName: string, request: FailoverRequestInput): Promise<{ operation: FailoverOperation }> {
-    return failover(this.ctx, mirrorName, request)
+  /**
+   * The failover of the selected partitions, durable before this resolves (failover/failover-command.ts). A
+   * second failover of partitions a running one holds is refused at once (CONFLICT naming it), and so is one
+   * while another of the mirror is being started (double clicks, a second tab); the mirror's other commands
+   * wait until the operation has run, so none interleaves with its stops.
+   */
+  async failover(mirrorName: string, request: FailoverRequestInput, conditions?: CommandConditions): Promise<{ operation: FailoverOperation }> {
+    this.state.require(mirrorName)
+    this.operations.refuseIfRunning(mirrorName, request.topics)
+    return this.commands.submit({
+      kind: 'failover',
+      mirror: mirrorName,
+      conditions,
+      startsOperation: true,
+      run: () => failover(this.ctx, mirrorName, request),
+      holdUntil: ({ operation }) => this.operations.awaitOperation(operation.id),
+    })
   }
 
   /** Resolves once the operation's partitions have all had their stop, with the outcome durable if it finished (tests, scripts). */
@@ -344,6 +376,11 @@ export class MirrorEngine {
     return this.operations.list(filter)
   }
 
+  /** The running operation of a mirror that holds any partition of `topics` (any of its partitions when absent). */
+  runningOperation(mirrorName: string, topics?: readonly string[]): FailoverOperation | null {
+    return this.operations.running(mirrorName, topics)
+  }
+
   // READS
 
   /** Frozen snapshots: the same object again for a partition that reads the same as when last asked. */
@@ -352,7 +389,7 @@ export class MirrorEngine {
   }
 
   /** What a mirror's state version is made of (commands/state-version.ts), without building snapshots. */
-  stateVersionInputs(mirrorName: string): { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number } {
+  private stateVersionInputs(mirrorName: string): { definition: MirrorDefinition; partitionCount: number; stateEpochSum: number } {
     return stateVersionInputs(this.state.require(mirrorName))
   }
 

@@ -1,7 +1,7 @@
 import 'server-only'
 import type { MirrorFigures } from '@/lib/alerts/figures'
 import type { MirrorEngine } from './engine'
-import { splitBrainField } from './failover/split-brain-watch'
+import type { SplitBrainWatch } from './failover/split-brain-watch'
 
 /** Each mirror's newest finished operation, when it failed (OperationFailed, `mirrorboard_operation_failed`). */
 export function failedOperations(engine: MirrorEngine): Map<string, NonNullable<MirrorFigures['failedOperation']>> {
@@ -17,11 +17,11 @@ export function failedOperations(engine: MirrorEngine): Map<string, NonNullable<
 }
 
 /** What the alert rules read of every mirror: the engine's figures, the split-brain guard's count, a failed operation. */
-export function mirrorAlertFigures(engine: MirrorEngine): MirrorFigures[] {
+export function mirrorAlertFigures(engine: MirrorEngine, splitBrain: SplitBrainWatch): MirrorFigures[] {
   const failed = failedOperations(engine)
   return engine.listMirrors().map((definition) => ({
     ...engine.mirrorFigures(definition.name),
-    splitBrainRecords: splitBrainField(engine, definition.name).splitBrain?.recordsWritten ?? 0,
+    splitBrainRecords: splitBrain.forMirror(definition.name)?.recordsWritten ?? 0,
     failedOperation: failed.get(definition.name) ?? null,
   }))
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import { toOperation } from '../api/mirror-api'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
+import type { FailoverOperation } from './types'
 import {
   OPERATION_CRASH_CLUSTERS,
   OPERATION_CRASH_MIRROR,
@@ -50,7 +51,8 @@ function runChild(root: string, mode: 'failover' | 'resume' | 'finishThenKill', 
     process_.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
       for (let newline = stdout.indexOf('\n'); newline >= 0; newline = stdout.indexOf('\n')) {
-        facts.push(JSON.parse(stdout.slice(0, newline)) as Fact)
+        const fact = JSON.parse(stdout.slice(0, newline)) as Omit<Fact, 'finished'> & { finished?: FailoverOperation | null }
+        facts.push(fact.finished ? { ...fact, finished: toOperation(fact.finished, { withPlan: true }) } : (fact as Fact))
         stdout = stdout.slice(newline + 1)
         if (facts.length === 1 && killAfterMs !== undefined) setTimeout(() => process_.kill('SIGKILL'), killAfterMs)
       }

@@ -7,6 +7,7 @@ import type { MirrorPartitionValue } from '@/lib/mirror/transition'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { StoppingStep } from '@/lib/mirror/stopping'
 import type { TruncationPlanEntry } from '@/lib/mirror/truncation'
+import type { OperationKind } from './operations/operation-kinds'
 
 /** Mirror-level settings (KIP-1279.md §7.3 keys), as stored with the mirror definition. */
 export interface ResolvedMirrorConfig {
@@ -103,7 +104,7 @@ export interface OperationRequester {
 /** A multi-partition command answered with 202 (server/engine/operations/operation-tracker.ts). */
 export interface FailoverOperation {
   id: string
-  kind: 'failover'
+  kind: OperationKind
   mirror: string
   status: 'running' | 'succeeded' | 'failed'
   startedAt: number

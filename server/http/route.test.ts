@@ -27,21 +27,23 @@ beforeAll(async () => {
   const audit = await AuditLog.open(path.join(dataDir, 'audit.jsonl'), { onAppend: (entry) => events.publish('audit', entry) })
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
-  const engine = await createEngine({ clusters, events, metrics, log: logger, dataDir })
-  const alerts = await startAlerting({ engine, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: 0,
     events,
     audit,
     auth: new Auth(tokens, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    splitBrain,
     metrics,
     alerts,
     demo: null,
     close: async () => {
+      splitBrain.stop()
       await alerts.close()
       await engine.close()
       await clusters.close()

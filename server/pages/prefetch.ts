@@ -1,6 +1,7 @@
 import 'server-only'
 import { DEFAULT_ATTENTION_THRESHOLDS } from '@/lib/overview/attention'
 import { clusterEndpoints, mirrorEndpoints, overviewEndpoints, type Endpoint } from '@/lib/api/endpoints'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { logger } from '@/server/observability/logger'
 import type { Runtime } from '@/server/runtime'
@@ -46,7 +47,7 @@ async function settle(reads: readonly Read[]): Promise<PrefetchedAnswer[]> {
 export async function overviewAnswers(runtime: Runtime): Promise<{ answers: PrefetchedAnswer[]; layout: TopologyLayout | null }> {
   const api = mirrorApiOf(runtime)
   const answers = await settle([
-    { endpoint: clusterEndpoints.listClusters, read: async () => ({ clusters: await runtime.clusters.list() }) },
+    { endpoint: clusterEndpoints.listClusters, read: async () => ({ clusters: await clusterApiOf(runtime).list() }) },
     { endpoint: mirrorEndpoints.listMirrors, read: () => api.list() },
     { endpoint: overviewEndpoints.attention, read: () => attentionOf(runtime.engine, { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs }) },
     { endpoint: mirrorEndpoints.listOperations, read: () => ({ operations: api.operations(undefined) }) },
@@ -58,12 +59,13 @@ export async function overviewAnswers(runtime: Runtime): Promise<{ answers: Pref
 
 /** null: no such cluster (the page answers 404). */
 export async function clusterAnswers(runtime: Runtime, cluster: string): Promise<PrefetchedAnswer[] | null> {
-  if (!runtime.clusters.names().includes(cluster)) return null
+  const clusterApi = clusterApiOf(runtime)
+  if (!clusterApi.has(cluster)) return null
   const params = { cluster }
   return settle([
-    { endpoint: clusterEndpoints.getCluster, params, read: () => runtime.clusters.describe(cluster) },
-    { endpoint: clusterEndpoints.listTopics, params, read: async () => ({ topics: await runtime.clusters.listTopics(cluster) }) },
-    { endpoint: clusterEndpoints.listGroups, params, read: async () => ({ groups: await runtime.clusters.listGroups(cluster) }) },
+    { endpoint: clusterEndpoints.getCluster, params, read: () => clusterApi.describe(cluster) },
+    { endpoint: clusterEndpoints.listTopics, params, read: async () => ({ topics: await clusterApi.listTopics(cluster) }) },
+    { endpoint: clusterEndpoints.listGroups, params, read: async () => ({ groups: await clusterApi.listGroups(cluster) }) },
     { endpoint: mirrorEndpoints.listMirrors, read: () => mirrorApiOf(runtime).list() },
   ])
 }

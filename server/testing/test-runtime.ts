@@ -30,8 +30,8 @@ export async function openTestRuntime(
   const clusters = await ClusterRegistry.open({ dataDir, log })
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
-  const engine = await createEngine({ clusters, events, metrics, log, dataDir, links })
-  const alerts = await startAlerting({ engine, events, dataDir, url: 'http://127.0.0.1:3000', log })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -48,13 +48,14 @@ export async function openTestRuntime(
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION },
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: Date.now(),
     events,
     audit,
     auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir)),
     clusters,
     engine,
+    splitBrain,
     metrics,
     alerts,
     demo,
@@ -62,6 +63,7 @@ export async function openTestRuntime(
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
       await alerts.close()
       await demo?.close()
+      splitBrain.stop()
       events.close()
       await engine.close()
       await clusters.close()

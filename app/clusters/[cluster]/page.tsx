@@ -4,6 +4,7 @@ import { notFound } from 'next/navigation'
 import { ClusterPage } from '@/components/clusters/cluster-page'
 import { dehydrateAnswers } from '@/components/data/prefetch'
 import { ClusterParams } from '@/lib/api/clusters'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { clusterAnswers } from '@/server/pages/prefetch'
 import { requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
@@ -21,7 +22,7 @@ function decoded(segment: string): string {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const cluster = decoded((await params).cluster)
-  const known = (await getRuntime()).clusters.names().includes(cluster)
+  const known = clusterApiOf(await getRuntime()).has(cluster)
   return { title: known ? `Cluster ${cluster}: brokers, topics and consumer groups` : 'Cluster not found' }
 }
 

@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
 import * as failoverRoute from '@/app/api/v1/mirrors/[mirror]/failover/route'
@@ -132,7 +133,7 @@ describe('a Kafka broker killed and restarted during mirroring', () => {
     await runtime.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [b.bootstrap] })
     await runtime.clusters.create({ name: 'dest', kind: 'embedded', brokers: 1 })
     const local = runtime.clusters.embedded('dest')
-    await runtime.clusters.createTopic('dest', { name: INTO, partitions: 1 })
+    await clusterApiOf(runtime).createTopic('dest', { name: INTO, partitions: 1 })
     const into = { topic: INTO, partition: 0 }
     const write = (values: string[]) => local.produce(INTO, { partition: 0, records: values.map((value) => ({ key: value, value })) })
     await write(['a', 'b'])

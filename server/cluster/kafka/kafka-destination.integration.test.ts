@@ -23,8 +23,11 @@ import * as failoverRoute from '@/app/api/v1/mirrors/[mirror]/failover/route'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
 import * as operationRoute from '@/app/api/v1/operations/[id]/route'
+import * as reportRoute from '@/app/api/v1/operations/[id]/report/route'
+import * as mirrorRoute from '@/app/api/v1/mirrors/[mirror]/route'
 import type { RecordEntry } from '@/lib/api/records'
 import { exportLine, exportRanges } from '@/lib/failover/failback'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 import type { Runtime } from '@/server/runtime'
 import { dumpLogSegment } from '@/scripts/kafka/dump-log-segments'
@@ -93,7 +96,7 @@ async function produceAsSaslUser(topic: string, value: string): Promise<void> {
   }
 }
 
-async function failOver(mirror: string): Promise<void> {
+async function failOver(mirror: string): Promise<string> {
   const accepted = await callRoute(failoverRoute.POST, { method: 'POST', path: `/api/v1/mirrors/${mirror}/failover`, params: { mirror }, body: { confirm: mirror } })
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(202)
   const operation = (accepted.body as { operation: string }).operation
@@ -101,6 +104,7 @@ async function failOver(mirror: string): Promise<void> {
     const { body } = await callRoute(operationRoute.GET, { path: `/api/v1/operations/${operation}`, params: { id: operation } })
     expect((body as { status: string }).status).toBe('succeeded')
   }, settle)
+  return operation
 }
 
 describe('mirrors into a Kafka cluster through the API', () => {
@@ -144,7 +148,7 @@ describe('mirrors into a Kafka cluster through the API', () => {
     await expect(produceAsSaslUser(ORDERS, 'refused')).rejects.toMatchObject({ cause: { type: 'TOPIC_AUTHORIZATION_FAILED' } })
 
     // Replication reached offset 2 with both transactions open: the failover aborts them in order of first offset.
-    await failOver('into-b')
+    const operation = await failOver('into-b')
     const stopped = (await partitionsOf('into-b'))[0]!
     expect(stopped.state).toBe('STOPPED')
     expect(stopped.emulation?.notes.map((n) => n.code)).toContain('MIRROR_PID_RESET_RECORDED')
@@ -187,9 +191,22 @@ describe('mirrors into a Kafka cluster through the API', () => {
     await consumer.disconnect()
     // The failover lifted the ACL with the read-only flag: the SASL user writes now.
     await produceAsSaslUser(ORDERS, 'written after the failover')
+    // The report reads the markers back from the Kafka destination's log (through the cluster's client, not the embedded cluster only).
+    const report = await callRoute(reportRoute.GET, { path: `/api/v1/operations/${operation}/report`, params: { id: operation } })
+    expect(report.status, JSON.stringify(report.body)).toBe(200)
+    const [reported] = (report.body as { partitions: Array<{ aborted: Array<{ offset: number }>; markersUnread?: string }> }).partitions
+    expect(reported).not.toHaveProperty('markersUnread')
+    expect(reported!.aborted.map((marker) => marker.offset)).toEqual([3, 4])
+
     // The old source's tail diverges from b: the KIP's COMMIT at 3 and ABORT at 4 happen on a after the failover.
     await p4001.commit()
     await p4002.abort()
+    // The split-brain guard reads the old source (a Kafka cluster) through its port, and sees those writes.
+    await vi.waitFor(async () => {
+      const mirror = await callRoute(mirrorRoute.GET, { path: '/api/v1/mirrors/into-b', params: { mirror: 'into-b' } })
+      const splitBrain = (mirror.body as { splitBrain?: { sourceReachable: boolean; recordsWritten: number; oldSourceCluster: string } | null }).splitBrain
+      expect(splitBrain).toMatchObject({ oldSourceCluster: 'kafka-a', sourceReachable: true, recordsWritten: 2 })
+    }, settle)
   })
 
   it('fails back b → a by rebuild: the plan says rebuild and shows the divergent tail, which exports from a; afterwards both logs agree offset by offset', async () => {
@@ -236,7 +253,7 @@ describe('mirrors into a Kafka cluster through the API', () => {
   it('mirrors embedded → Kafka at identical offsets, keeping keys, values, headers and timestamps', async () => {
     const local = await callRoute(clustersRoute.POST, { method: 'POST', path: '/api/v1/clusters', body: { name: 'local', kind: 'embedded', brokers: 1 } })
     expect(local.status, JSON.stringify(local.body)).toBe(201)
-    await runtime.clusters.createTopic('local', { name: EVENTS, partitions: 1 })
+    await clusterApiOf(runtime).createTopic('local', { name: EVENTS, partitions: 1 })
     const produced = await callRoute(produceRoute.POST, {
       method: 'POST',
       path: `/api/v1/clusters/local/topics/${EVENTS}/records`,

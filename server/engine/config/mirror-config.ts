@@ -36,6 +36,9 @@ export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?:
       throw new EngineError('VALIDATION_FAILED', `${key} must be a positive integer`)
     }
   }
+  if (config['mirror.failed.retry.initial.backoff.ms'] > config['mirror.failed.retry.max.backoff.ms']) {
+    throw new EngineError('VALIDATION_FAILED', 'mirror.failed.retry.initial.backoff.ms must not exceed mirror.failed.retry.max.backoff.ms')
+  }
   const rate = config['mirror.replication.throttled.rate']
   if (!Number.isSafeInteger(rate) || rate < 0) throw new EngineError('VALIDATION_FAILED', 'mirror.replication.throttled.rate must be a non-negative integer (bytes per second, 0: no throttle)')
   const problem = config['mirror.replication.throttled.replicas'].map(throttledReplicaEntryProblem).find((entry) => entry !== null)

@@ -1,18 +1,14 @@
 import 'server-only'
 import { decideGates } from '@/lib/failover/gate-forcing'
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
-import { forEachConcurrently } from '@/server/util/cooperative'
 import { planOrRefuse } from '../commands/preconditions'
 import { selectPartitions } from '../commands/topic-commands'
 import type { EngineContext } from '../engine-context'
 import { EngineError } from '../errors'
-import { errorMessage } from '../failure-classification'
 import { toFailoverPlan } from '../operations/failover-plan-view'
-import type { FailoverOperation, OperationRequester, PartitionRuntime } from '../types'
+import type { FailoverOperation, OperationRequester } from '../types'
 import { gateRefusal } from './failover-gates'
 import { failoverPlan } from './failover-planner'
-
-const FAILOVER_CONCURRENCY = 256
 
 export interface FailoverRequestInput {
   topics?: string[]
@@ -57,6 +53,7 @@ export async function applyFailover(ctx: EngineContext, planned: FailoverCommand
   // The stop's preconditions once more: the preflight awaited the clusters, and a partition may have moved meanwhile.
   const { apply: runtimes } = planOrRefuse('stop', selectPartitions(mirror, topics), { named: topics !== undefined && topics.length > 0, mirror: planned.mirror })
   const operation = await ctx.operations.accept({
+    kind: 'failover',
     mirror: planned.mirror,
     plan: toFailoverPlan(planned.plan),
     requestedBy,
@@ -69,20 +66,4 @@ export async function applyFailover(ctx: EngineContext, planned: FailoverCommand
 /** Plans the failover of the selected partitions, then applies it. */
 export async function failover(ctx: EngineContext, mirrorName: string, request: FailoverRequestInput): Promise<{ operation: FailoverOperation }> {
   return applyFailover(ctx, await planFailover(ctx, mirrorName, request), request.requestedBy ?? null)
-}
-
-/**
- * Sends the stop to each partition, a bounded number at once; one partition's failure never stops the rest.
- * The workers share a time slice (server/util/cooperative.ts): when many of them resume after one fsync of
- * `__mirror_state`, they give the event loop back between partitions instead of running on for a stall.
- */
-export async function stopPartitions(ctx: EngineContext, mirrorName: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void> {
-  const mirror = ctx.state.get(mirrorName)
-  if (!mirror) return
-  await forEachConcurrently(runtimes, FAILOVER_CONCURRENCY, async (runtime) => {
-    await ctx.runner
-      .withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: 'stopRequested' }, 'failover requested'))
-      .catch((error: unknown) => ctx.log('failover of a partition failed', { topic: runtime.topic, partition: runtime.partition, error: errorMessage(error) }))
-    onEach(runtime)
-  })
 }

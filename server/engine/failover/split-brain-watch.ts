@@ -47,6 +47,7 @@ function completeBatches(bytes: Uint8Array): BatchSummary[] {
 
 const WATCH_INTERVAL_MS = 1_000
 const DESCRIBE_TIMEOUT_MS = 2_000
+const REPORT_EVERY_MS = 60_000
 /** Bytes of old-source batches read per round: a burst of writes is sorted over a few seconds, never in one stall. */
 const SCAN_BYTES_PER_ROUND = 4 * 1024 * 1024
 const SCAN_BYTES_PER_PARTITION = 1024 * 1024
@@ -62,28 +63,22 @@ interface WatchedMirror {
 }
 
 export interface SplitBrainWatchOptions {
+  /** A cluster's source port (embedded or Kafka); undefined for a cluster that is not there or not open. */
   source: (cluster: string) => SourceCluster | undefined
   now?: () => number
   intervalMs?: number
+  /** Where a failed round or read is reported (the old source unreachable shows in the answer too). */
+  log?: (message: string, fields: Record<string, unknown>) => void
   /** Producer ids Mirrorboard itself writes with (drill or fence records): never counted as producers' writes. */
   ownProducerIds?: () => ReadonlySet<number>
 }
 
-// Kept on globalThis: the server loads this module once for the engine (instrumentation) and again in the
-// route bundles, and both must find the one watch of the one engine.
-const WATCHES = Symbol.for('mirrorboard.splitBrainWatches')
-const registry = globalThis as typeof globalThis & { [WATCHES]?: WeakMap<MirrorEngine, SplitBrainWatch> }
-const watches = (registry[WATCHES] ??= new WeakMap<MirrorEngine, SplitBrainWatch>())
-
-/** The mirror summary's `splitBrain` field, when the server runs a watch for this engine. */
-export function splitBrainField(engine: MirrorEngine, mirror: string): { splitBrain?: SplitBrain | null } {
-  const watch = watches.get(engine)
-  return watch === undefined ? {} : { splitBrain: watch.forMirror(mirror) }
-}
-
+/**
+ * The composition root (server/runtime.ts) runs one watch per engine and hands it to the API, which answers
+ * `splitBrain` in mirror summaries from it.
+ */
 export function startSplitBrainWatch(engine: MirrorEngine, options: SplitBrainWatchOptions): SplitBrainWatch {
   const watch = new SplitBrainWatch(engine, options)
-  watches.set(engine, watch)
   watch.start()
   return watch
 }
@@ -97,6 +92,7 @@ export class SplitBrainWatch {
   private timer: NodeJS.Timeout | undefined
   private stopped = false
   private readonly now: () => number
+  private readonly reported = new Map<string, number>()
 
   constructor(
     private readonly engine: MirrorEngine,
@@ -110,7 +106,7 @@ export class SplitBrainWatch {
     const loop = () => {
       if (this.stopped) return
       this.check()
-        .catch(() => undefined)
+        .catch((error: unknown) => this.report('split-brain watch round failed', { error }))
         .finally(() => {
           if (this.stopped) return
           this.timer = setTimeout(loop, this.options.intervalMs ?? WATCH_INTERVAL_MS)
@@ -139,8 +135,9 @@ export class SplitBrainWatch {
     for (const definition of definitions) {
       try {
         await this.checkMirror(definition.name, definition.sourceCluster, definition.destinationCluster)
-      } catch {
+      } catch (error) {
         // One mirror's trouble (deleted mid-round, its cluster gone) never stops the others' watch.
+        this.report('split-brain check of a mirror failed', { mirror: definition.name, error })
       }
     }
   }
@@ -165,7 +162,12 @@ export class SplitBrainWatch {
     const source = this.options.source(sourceCluster)
     const topics = [...new Set(stopped.map((partition) => partition.topic))]
     let described: Awaited<ReturnType<SourceCluster['describeTopics']>> | null = null
-    if (source !== undefined) described = await withTimeout(source.describeTopics(topics), DESCRIBE_TIMEOUT_MS).catch(() => null)
+    if (source !== undefined) {
+      described = await withTimeout(source.describeTopics(topics), DESCRIBE_TIMEOUT_MS).catch((error: unknown) => {
+        this.report('split-brain watch could not describe the old source', { mirror: name, cluster: sourceCluster, error })
+        return null
+      })
+    }
     watched.sourceReachable = described !== null
     if (described === null || source === undefined) return
     const now = this.now()
@@ -255,8 +257,9 @@ export class SplitBrainWatch {
         writes = addBatches(writes, batches, this.options.ownProducerIds?.() ?? NO_PRODUCER_IDS)
         if (writes.scannedTo === before) break
       }
-    } catch {
+    } catch (error) {
       // The next round reads on from where this one stopped.
+      this.report('split-brain watch could not read the old source', { topic: partition.topic, partition: partition.partition, error })
     }
     return { writes, bytes }
   }
@@ -271,6 +274,18 @@ export class SplitBrainWatch {
     if (unnamed.size === 0) return
     const named = await withTimeout(source.transactionalIdsOf([...unnamed]), DESCRIBE_TIMEOUT_MS).catch(() => null)
     for (const [producerId, transactionalId] of named ?? []) watched.transactionalIds.set(producerId, transactionalId)
+  }
+
+  /** The same failure is reported once a minute, not every round. */
+  private report(message: string, fields: Record<string, unknown>): void {
+    const error = fields.error instanceof Error ? fields.error.message : String(fields.error)
+    const key = `${message}|${String(fields.mirror ?? fields.topic ?? '')}|${error}`
+    const now = this.now()
+    const last = this.reported.get(key)
+    if (last !== undefined && now - last < REPORT_EVERY_MS) return
+    if (this.reported.size > 1_000) this.reported.clear()
+    this.reported.set(key, now)
+    this.options.log?.(message, { ...fields, error })
   }
 
   metrics(): MetricFamily[] {

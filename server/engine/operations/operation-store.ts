@@ -6,6 +6,7 @@ import { FailoverPlan, MirrorPartitionState } from '@/lib/api/mirrors'
 import { OperationStatus, StoppingStep } from '@/lib/api/operations'
 import { Role } from '@/lib/api/session'
 import { fsyncDirectory, writeFileDurablyAsync } from '@/server/util/durable-file'
+import { OPERATION_KINDS } from './operation-kinds'
 
 /**
  * The durable record of every operation (API.md "Operations": persisted before its 202, kept after it
@@ -39,7 +40,7 @@ export const StoredOperation = z.object({
   /** Acceptance order, across restarts: lists are newest first even when two share a millisecond. */
   sequence: z.number().int().nonnegative(),
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  kind: z.literal('failover'),
+  kind: z.enum(OPERATION_KINDS),
   mirror: z.string(),
   status: OperationStatus,
   startedAt: z.number().int(),

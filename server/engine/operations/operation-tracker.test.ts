@@ -59,7 +59,7 @@ class FakeEngine {
         log: () => {},
         emit: (operation, change) => this.events.push([operation.id, change]),
         partition: (mirror, topic, partition) => (mirror === 'dr' && topic === 'orders' ? this.partitions.get(partition) : undefined),
-        stop: async (_mirror, runtimes, onEach) => {
+        send: async (_kind, _mirror, runtimes, onEach) => {
           this.stopped.push(runtimes.map((r) => r.partition))
           await this.gate
           for (const r of runtimes) {
@@ -84,7 +84,7 @@ describe('OperationTracker', () => {
     engine.gate = new Promise<void>((resolve) => (release = resolve))
     const tracker = await engine.tracker()
     const runtimes = engine.add(runtime(0, value('MIRRORING')), runtime(1, value('PAUSED', { stateEpoch: 6 })))
-    const operation = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: REQUESTER, runtimes })
+    const operation = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: REQUESTER, runtimes })
     expect(await stored()).toEqual([
       expect.objectContaining({
         id: operation.id,
@@ -114,7 +114,7 @@ describe('OperationTracker', () => {
     store.save = (record) => (record.status === 'running' ? save(record) : held.then(() => save(record)))
     const tracker = await engine.tracker({ store })
     const runtimes = engine.add(runtime(0, value('MIRRORING')), runtime(1, value('MIRRORING')))
-    const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
+    const { id } = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
     let awaited = false
     const awaiting = tracker.awaitOperation(id).then(() => (awaited = true))
     await vi.waitFor(() => expect(engine.events.map(([, change]) => change)).toEqual(['accepted', 'progress', 'finished']))
@@ -133,7 +133,7 @@ describe('OperationTracker', () => {
     let since = 1_010
     engine.stopWith = () => value('STOPPED', { stateSince: (since += 10), previousState: 'STOPPING', stateEpoch: 9 })
     const runtimes = engine.add(runtime(0, value('MIRRORING')), runtime(1, value('MIRRORING')))
-    const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
+    const { id } = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
     engine.clock = 5_000
     const finished = await tracker.awaitOperation(id)
     expect(finished).toMatchObject({ status: 'succeeded', startedAt: 1_000, finishedAt: 1_030 })
@@ -154,7 +154,7 @@ describe('OperationTracker', () => {
     engine.stopWith = (r) =>
       r.partition === 0 ? value('FAILED', { previousState: 'STOPPING', retryAttempt: 1, stateEpoch: 6, error: 'bumpLeaderEpoch: broker down' }) : value('STOPPED', { stateSince: 1_000, stateEpoch: 9 })
     const runtimes = engine.add(runtime(0, value('MIRRORING')), runtime(1, value('MIRRORING')))
-    const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
+    const { id } = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
     expect(await tracker.awaitOperation(id)).toMatchObject({ status: 'running', finishedAt: null })
     expect(tracker.get(id).partitions[0]).toMatchObject({ state: 'FAILED', error: 'bumpLeaderEpoch: broker down', finishedAt: null })
     expect(tracker.runningOn('dr', 'orders')).toEqual([id])
@@ -170,7 +170,7 @@ describe('OperationTracker', () => {
     const tracker = await engine.tracker()
     engine.stopWith = () => value('FAILED', { previousState: 'STOPPING', retryAttempt: 1, stateEpoch: 6, stateSince: 1_500 })
     const runtimes = engine.add(runtime(0, value('MIRRORING')))
-    const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
+    const { id } = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
     await tracker.awaitOperation(id)
     changePartition(runtimes[0]!, { value: { ...runtimes[0]!.value, retryAttempt: NON_RETRYABLE_ATTEMPT, error: 'KAFKA_STORAGE_ERROR: disk' } })
     tracker.checkUnsettled()
@@ -182,7 +182,7 @@ describe('OperationTracker', () => {
     const tracker = await engine.tracker()
     engine.stopWith = (r) => r.value
     const runtimes = engine.add(runtime(0, value('UNKNOWN', { stateSince: 10 })))
-    const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
+    const { id } = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
     expect(await tracker.awaitOperation(id)).toMatchObject({ status: 'failed', finishedAt: 1_000, partitions: [{ state: 'UNKNOWN', error: 'the stop was not applied in state UNKNOWN', finishedAt: 1_000 }] })
   })
 
@@ -231,7 +231,7 @@ describe('OperationTracker', () => {
     const engine = new FakeEngine()
     const first = await engine.tracker()
     const runtimes = engine.add(runtime(0, value('MIRRORING')))
-    const { id } = await first.accept({ mirror: 'dr', plan: PLAN, requestedBy: REQUESTER, runtimes })
+    const { id } = await first.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: REQUESTER, runtimes })
     const before = structuredClone(await first.awaitOperation(id))
     await first.close()
     changePartition(runtimes[0]!, { value: value('MIRRORING', { stateEpoch: 20 }) })
@@ -241,6 +241,29 @@ describe('OperationTracker', () => {
     expect(engine.stopped).toHaveLength(1)
   })
 
+  it('refuses a second operation over a partition a running one holds, naming it; other partitions are free', async () => {
+    const engine = new FakeEngine()
+    let release = () => {}
+    engine.gate = new Promise<void>((resolve) => (release = resolve))
+    const tracker = await engine.tracker()
+    const [held, free] = engine.add(runtime(0, value('MIRRORING')), runtime(1, value('MIRRORING')))
+    const first = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes: [held!] })
+    await expect(tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes: [free!, held!] })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: `failover ${first.id} of mirror dr is still running; follow it instead of starting another`,
+      details: { operation: first.id },
+    })
+    expect(() => tracker.refuseIfRunning('dr')).toThrow(expect.objectContaining({ code: 'CONFLICT', details: { operation: first.id } }))
+    expect(tracker.running('dr', ['payments'])).toBeNull()
+    expect(tracker.list()).toHaveLength(1)
+    const second = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes: [free!] })
+    release()
+    await tracker.awaitOperation(first.id)
+    await tracker.awaitOperation(second.id)
+    expect(tracker.running('dr')).toBeNull()
+    await tracker.close()
+  })
+
   it('lists newest first, by mirror and status, and lets history past its retention go, from disk too', async () => {
     const engine = new FakeEngine()
     const tracker = await engine.tracker({ retention: { keepLatest: 3, keepForMs: 0, maxOperations: 3 } })
@@ -248,7 +271,7 @@ describe('OperationTracker', () => {
     for (let n = 0; n < 4; n++) {
       engine.stopWith = () => (n === 1 ? value('FAILED', { previousState: 'STOPPING', retryAttempt: NON_RETRYABLE_ATTEMPT }) : value('STOPPED', { stateEpoch: 9 }))
       const runtimes = engine.add(runtime(n, value('MIRRORING')))
-      const { id } = await tracker.accept({ mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
+      const { id } = await tracker.accept({ kind: 'failover', mirror: 'dr', plan: PLAN, requestedBy: null, runtimes })
       await tracker.awaitOperation(id)
       ids.push(id)
     }

@@ -4,7 +4,7 @@ import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
 import type { OperationChange } from '@/lib/api/operations'
 import { EngineError } from '../errors'
 import type { FailoverOperation, OperationPartition, OperationRequester, PartitionRuntime } from '../types'
-import { isSettled, shouldStopAfterRestart, stopProgressOf } from './operation-progress'
+import { OPERATION_KIND_RULES, type OperationKind, type OperationKindRules } from './operation-kinds'
 import { DEFAULT_RETENTION, expiredOperations, STORED_OPERATION_VERSION, type OperationStore, type RetentionPolicy, type StoredOperation } from './operation-store'
 
 /**
@@ -31,11 +31,12 @@ export interface TrackerEnvironment {
   emit(operation: FailoverOperation, change: OperationChange): void
   /** The partition's runtime; undefined when its mirror no longer has it. */
   partition(mirror: string, topic: string, partition: number): PartitionRuntime | undefined
-  /** Sends each partition the stop (bounded concurrency); `onEach` after each partition's dispatch ends. */
-  stop(mirror: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void>
+  /** Sends each partition the operation's event (bounded concurrency); `onEach` after each partition's dispatch ends. */
+  send(kind: OperationKind, mirror: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void>
 }
 
 export interface AcceptInput {
+  kind: OperationKind
   mirror: string
   plan: ApiFailoverPlan
   requestedBy: OperationRequester | null
@@ -55,6 +56,7 @@ const PROGRESS_INTERVAL_MS = 250
 
 interface Tracked {
   readonly operation: FailoverOperation
+  readonly rules: OperationKindRules
   readonly sequence: number
   /** Parallel to operation.partitions. */
   readonly acceptedStateEpochs: number[]
@@ -90,11 +92,16 @@ export class OperationTracker {
 
   // ACCEPT AND RUN
 
-  /** Writes the operation durably, then starts sending the stop to `runtimes`. Resolves once it is durable. */
+  /**
+   * Writes the operation durably, then starts sending its event to `runtimes`. Resolves once it is durable.
+   * Refused (CONFLICT, naming it) while a running operation holds any of the partitions: one operation at a
+   * time on a partition, whoever asks (the API, the demo, a script).
+   */
   async accept(input: AcceptInput): Promise<FailoverOperation> {
+    this.refuseIfHeld(input.mirror, input.runtimes)
     const operation: FailoverOperation = {
       id: randomUUID(),
-      kind: 'failover',
+      kind: input.kind,
       mirror: input.mirror,
       status: 'running',
       startedAt: this.env.now(),
@@ -137,7 +144,7 @@ export class OperationTracker {
       const runtimes: PartitionRuntime[] = []
       record.partitions.forEach((entry, index) => {
         const runtime = this.env.partition(record.mirror, entry.topic, entry.partition)
-        if (runtime && shouldStopAfterRestart(runtime.value, tracked.acceptedStateEpochs[index]!)) runtimes.push(runtime)
+        if (runtime && tracked.rules.resendAfterRestart(runtime.value, tracked.acceptedStateEpochs[index]!)) runtimes.push(runtime)
       })
       for (const runtime of runtimes) stopping.add(runtime)
       tracked.operation.resumedAt.push(this.env.now())
@@ -165,7 +172,7 @@ export class OperationTracker {
       this.env.emit(operation, 'progress')
     }
     tracked.done = after
-      .then(() => this.env.stop(operation.mirror, runtimes, onEach))
+      .then(() => this.env.send(operation.kind, operation.mirror, runtimes, onEach))
       .catch((error: unknown) => this.env.log('operation drive failed', { operation: operation.id, error: String(error) }))
       .then(() => this.driveEnded(tracked))
   }
@@ -225,11 +232,11 @@ export class OperationTracker {
       return true
     }
     const value = runtime.value
-    const progress = stopProgressOf(value)
+    const progress = tracked.rules.progress(value)
     entry.state = value.state
     entry.step = value.stopping?.step ?? null
     entry.error = value.error
-    const settled = isSettled(progress) || (options.driveEnded === true && progress === 'notStopped')
+    const settled = tracked.rules.isSettled(progress) || (options.driveEnded === true && progress === 'notStopped')
     // A partition that refused the stop has been in its state since before the operation began.
     entry.finishedAt = settled ? Math.max(value.stateSince, tracked.operation.startedAt) : null
     if (settled && progress === 'notStopped') entry.error ??= `the stop was not applied in state ${value.state}`
@@ -245,7 +252,7 @@ export class OperationTracker {
     this.waiting.delete(tracked)
     const finishedAt = operation.partitions.reduce<number | null>((latest, entry) => (entry.finishedAt === null ? latest : Math.max(latest ?? entry.finishedAt, entry.finishedAt)), null)
     operation.finishedAt = Math.max(finishedAt ?? this.env.now(), operation.startedAt)
-    operation.status = operation.partitions.every((entry) => entry.state === 'STOPPED') ? 'succeeded' : 'failed'
+    operation.status = tracked.rules.succeeded(operation.partitions.map((entry) => entry.state)) ? 'succeeded' : 'failed'
     const written = this.store.save(this.recordOf(tracked))
     // Told now, not once the record is durable: GET /operations/{id} answers the frozen outcome from here on,
     // and a crash before the write lands finishes the operation again after the restart with the same
@@ -298,6 +305,35 @@ export class OperationTracker {
     return this.current(tracked)
   }
 
+  /**
+   * The running operation of `mirror` that holds any partition of `topics` (any of its partitions when absent),
+   * oldest first; null when none does.
+   */
+  running(mirror: string, topics?: readonly string[]): FailoverOperation | null {
+    const wanted = topics === undefined ? null : new Set(topics)
+    for (const tracked of this.tracked.values()) {
+      const { operation } = tracked
+      if (operation.status !== 'running' || operation.mirror !== mirror) continue
+      if (wanted === null || operation.partitions.some((entry) => wanted.has(entry.topic))) return this.current(tracked)
+    }
+    return null
+  }
+
+  /** CONFLICT, naming it, while a running operation of `mirror` holds any partition of `topics` (any of its partitions when absent). */
+  refuseIfRunning(mirror: string, topics?: readonly string[]): void {
+    const running = this.running(mirror, topics)
+    if (running !== null) throw stillRunning(running)
+  }
+
+  /** CONFLICT, naming it, while a running operation of `mirror` holds any of `partitions`. */
+  private refuseIfHeld(mirror: string, partitions: ReadonlyArray<{ topic: string; partition: number }>): void {
+    for (const tracked of this.tracked.values()) {
+      const { operation } = tracked
+      if (operation.status !== 'running' || operation.mirror !== mirror) continue
+      if (partitions.some((partition) => tracked.byPartition.has(partitionKey(partition.topic, partition.partition)))) throw stillRunning(operation)
+    }
+  }
+
   /** Ids of running operations that cover `topic` of `mirror`. */
   runningOn(mirror: string, topic: string): string[] {
     const ids: string[] = []
@@ -324,6 +360,7 @@ export class OperationTracker {
   private track(operation: FailoverOperation, sequence: number, acceptedStateEpochs: number[]): Tracked {
     return {
       operation,
+      rules: OPERATION_KIND_RULES[operation.kind],
       sequence,
       acceptedStateEpochs,
       byPartition: new Map(operation.partitions.map((entry, index) => [partitionKey(entry.topic, entry.partition), index])),
@@ -352,6 +389,13 @@ export class OperationTracker {
       partitions: operation.partitions.map((entry: OperationPartition, index) => ({ ...entry, acceptedStateEpoch: tracked.acceptedStateEpochs[index]! })),
     }
   }
+}
+
+/** The refusal of a second operation over partitions a running one holds: a client can follow the one named. */
+function stillRunning(operation: FailoverOperation): EngineError {
+  return new EngineError('CONFLICT', `${operation.kind} ${operation.id} of mirror ${operation.mirror} is still running; follow it instead of starting another`, {
+    details: { operation: operation.id },
+  })
 }
 
 function operationOf(record: StoredOperation): FailoverOperation {

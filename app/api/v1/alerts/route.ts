@@ -1,4 +1,4 @@
-import { alertEndpoints } from '@/lib/api/alert-endpoints'
+import { alertEndpoints } from '@/lib/api/endpoints'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'

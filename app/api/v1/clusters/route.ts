@@ -1,8 +1,9 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(clusterEndpoints.listClusters, async ({ runtime }) => ({ clusters: await runtime.clusters.list() }))
+export const GET = route(clusterEndpoints.listClusters, async ({ runtime }) => ({ clusters: await clusterApiOf(runtime).list() }))
 
-export const POST = route(clusterEndpoints.createCluster, ({ runtime, body }) => runtime.clusters.create(body))
+export const POST = route(clusterEndpoints.createCluster, ({ runtime, body }) => clusterApiOf(runtime).create(body))

@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation'
 import { FailoverWizard } from '@/components/failover/failover-wizard'
 import { OperatorRequired } from '@/components/failover/operator-required'
 import { WizardHeader } from '@/components/failover/wizard-header'
-import { runningFailover } from '@/server/engine/failover/failover-guard'
+import { mirrorApiOf } from '@/server/api/mirror-api'
 import { OperationParams } from '@/lib/api/operations'
 import { findMirror } from '@/server/pages/mirror-lookup'
 import { findOperation } from '@/server/pages/operation-lookup'
@@ -23,7 +23,7 @@ export default async function FailoverPage({ params, searchParams }: Props) {
   const mirror = await findMirror(name)
   if (mirror === null) notFound()
   // The running failover of this mirror, else the one this wizard started (its id is kept in the address).
-  const running = runningFailover((await getRuntime()).engine, name, undefined)
+  const running = mirrorApiOf(await getRuntime()).runningFailover(name)
   const asked = (await searchParams).operation
   const started = typeof asked === 'string' && OperationParams.safeParse({ id: asked }).success ? await findOperation(asked) : null
   const operationId = running?.id ?? (started?.mirror === name ? started.id : null)

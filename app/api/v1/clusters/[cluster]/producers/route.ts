@@ -1,8 +1,9 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
 export const POST = route(clusterEndpoints.createProducer, ({ runtime, params, body }) =>
-  runtime.clusters.createProducer(params.cluster, body.transactionalId),
+  clusterApiOf(runtime).createProducer(params.cluster, body.transactionalId),
 )

@@ -6,6 +6,7 @@ import { PartitionView } from '@/components/partition/partition-view'
 import { mirrorPartitionRequest, mirrorRequest, partitionHistoryRequest, recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
 import { Name } from '@/lib/api/common'
 import { DEFAULT_LOG_WINDOW_SIZE, firstScreenRead, isLogWindowSize, logBounds, mirroredPosition, recordsRead, resolveWindow, type LogWindowSize } from '@/lib/ui/log-strip'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
 import { requirePageSession } from '@/server/pages/session'
@@ -45,6 +46,7 @@ export default async function PartitionPage({ params, searchParams }: { params: 
 
   const runtime = await getRuntime()
   const api = mirrorApiOf(runtime)
+  const clusterApi = clusterApiOf(runtime)
   const mirrorValue = lookup(() => api.get(mirror))
   const partitions = lookup(() => api.partitions(mirror, { topic }))
   if (mirrorValue === 'notFound' || partitions === 'notFound') notFound()
@@ -59,7 +61,7 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   if (history !== undefined && history !== 'notFound') answers.push({ ...partitionHistoryRequest(mirror, topic, partition), value: history })
   if (mirrorValue !== undefined && found !== undefined) {
     const clusters = [mirrorValue.sourceCluster, mirrorValue.destinationCluster]
-    const extents = await Promise.all(clusters.map((cluster) => settle(runtime.clusters.listPartitions(cluster, topic))))
+    const extents = await Promise.all(clusters.map((cluster) => settle(clusterApi.listPartitions(cluster, topic))))
     clusters.forEach((cluster, index) => {
       const list = extents[index]
       if (list !== undefined) answers.push({ ...topicPartitionsRequest(cluster, topic), value: { partitions: list } })
@@ -76,7 +78,7 @@ export default async function PartitionPage({ params, searchParams }: { params: 
         const windowRead = extent === null ? null : recordsRead(window, extent)
         if (windowRead === null) return
         const read = firstScreenRead(windowRead)
-        const records = await settle(runtime.clusters.readRecords(cluster, topic, partition, { ...read, isolation: 'read_uncommitted' }))
+        const records = await settle(clusterApi.readRecords(cluster, topic, partition, { ...read, isolation: 'read_uncommitted' }))
         if (records !== undefined) answers.push({ ...recordsRequest(cluster, topic, partition, read), value: records })
       }),
     )

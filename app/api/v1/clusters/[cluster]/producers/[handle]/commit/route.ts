@@ -1,9 +1,10 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
 export const POST = route(clusterEndpoints.producerCommit, async ({ runtime, params }) => {
-  await runtime.clusters.endTransaction(params.cluster, params.handle, 'COMMIT')
+  await clusterApiOf(runtime).endTransaction(params.cluster, params.handle, 'COMMIT')
   return { ok: true } as const
 })

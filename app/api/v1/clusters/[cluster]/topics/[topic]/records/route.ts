@@ -1,6 +1,7 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const POST = route(clusterEndpoints.produce, ({ runtime, params, body }) => runtime.clusters.produce(params.cluster, params.topic, body))
+export const POST = route(clusterEndpoints.produce, ({ runtime, params, body }) => clusterApiOf(runtime).produce(params.cluster, params.topic, body))

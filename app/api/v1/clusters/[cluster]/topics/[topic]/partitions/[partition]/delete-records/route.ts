@@ -1,7 +1,7 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
-import { topicAdminOf } from '@/server/api/topic-admin'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const POST = route(clusterEndpoints.deleteRecords, ({ runtime, params, body }) => topicAdminOf(runtime).deleteRecords(params.cluster, params.topic, params.partition, body))
+export const POST = route(clusterEndpoints.deleteRecords, ({ runtime, params, body }) => clusterApiOf(runtime).deleteRecords(params.cluster, params.topic, params.partition, body))

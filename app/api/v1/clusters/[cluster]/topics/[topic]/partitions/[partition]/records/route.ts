@@ -1,8 +1,9 @@
 import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterApiOf } from '@/server/api/cluster-api'
 import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
 export const GET = route(clusterEndpoints.readRecords, ({ runtime, params, query }) =>
-  runtime.clusters.readRecords(params.cluster, params.topic, params.partition, query),
+  clusterApiOf(runtime).readRecords(params.cluster, params.topic, params.partition, query),
 )
