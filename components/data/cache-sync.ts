@@ -2,8 +2,9 @@ import type { QueryClient } from '@tanstack/react-query'
 import { alertEndpoints } from '@/lib/api/endpoints'
 import { clusterEndpoints, mirrorEndpoints, systemEndpoints } from '@/lib/api/endpoints'
 import { ClusterEvent } from '@/lib/api/events'
-import { OperationEvent, type Operation } from '@/lib/api/operations'
+import { OperationEvent } from '@/lib/api/operations'
 import { applyOperationEvent } from '@/lib/ui/operation-event'
+import { endpointKey } from './endpoint-query'
 import type { EventStreamClient } from './event-stream-client'
 import { queryKeys, type QueryKey } from './query-keys'
 
@@ -68,8 +69,8 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
           // those, not the whole 10,000-partition list, four times a second.
           const parsed = OperationEvent.safeParse(data)
           if (!parsed.success) return
-          const key = queryKeys.request(mirrorEndpoints.getOperation, { id: parsed.data.id })
-          const next = applyOperationEvent(queryClient.getQueryData<Operation>(key), parsed.data)
+          const key = endpointKey(mirrorEndpoints.getOperation, { params: { id: parsed.data.id } })
+          const next = applyOperationEvent(queryClient.getQueryData(key), parsed.data)
           // Not held (or not matching): the whole operation is read again, without cancelling a read under way.
           if (next === undefined) void queryClient.invalidateQueries({ queryKey: key, exact: true }, { cancelRefetch: false })
           else queryClient.setQueryData(key, next)
