@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the mirror, topic, failover and operation endpoints end to end, with their refusals, against a production build.
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test'
 import { asNewClient, asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, type StreamEvent } from './support/http'
 

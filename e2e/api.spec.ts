@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the HTTP contract of API.md end to end against a production build (auth, clusters, topics, records, events), one journey per section.
 import http from 'node:http'
 import zlib from 'node:zlib'
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test'

@@ -1,6 +1,6 @@
 import type { MirrorSummary } from '@/lib/api/mirrors'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
-import { STATE_METADATA } from '@/lib/mirror/states'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { STATE_STYLE, STATES_BY_SEVERITY, TONE_STYLE } from '@/lib/ui/state-style'
 import { Panel, Skeleton } from '@/components/ui/panel'
 

@@ -1,5 +1,5 @@
 import type { MirrorPartitionState } from '@/lib/mirror/states'
-import { STATE_METADATA } from '@/lib/mirror/states'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
 
 /** A partition state as a badge: glyph and name, coloured by tone, described on hover. */

@@ -10,6 +10,7 @@
 import type { OperationReport, ReportPartition } from '../api/operation-report'
 import type { FailoverPlan, MirrorPartitionState } from '../api/mirrors'
 import type { Operation } from '../api/operations'
+import { TopicPartitionMap } from '../mirror/topic-partition'
 import { planTotals } from './plan-totals'
 
 export interface LogMarker {
@@ -42,10 +43,6 @@ export interface ReportInput {
   readonly generatedAt: number
 }
 
-function key(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
-}
-
 export function markersOf(outcome: Pick<PartitionOutcome, 'lastMirrorPosition' | 'records'>): Pick<ReportPartition, 'aborted' | 'pidResetOffset'> {
   const from = Math.max(0, outcome.lastMirrorPosition?.offset ?? 0)
   const aborted: ReportPartition['aborted'] = []
@@ -71,9 +68,9 @@ export function stopTimes(transitions: PartitionOutcome['transitions'], startedA
 
 export function buildOperationReport(input: ReportInput): OperationReport {
   const { operation } = input
-  const outcomes = new Map(input.outcomes.map((outcome) => [key(outcome.topic, outcome.partition), outcome]))
+  const outcomes = TopicPartitionMap.of(input.outcomes.map((outcome) => [outcome, outcome] as const))
   const partitions: ReportPartition[] = operation.partitions.map((entry) => {
-    const outcome = outcomes.get(key(entry.topic, entry.partition))
+    const outcome = outcomes.get(entry)
     const { stoppingAt, stoppedAt } = outcome ? stopTimes(outcome.transitions, operation.startedAt) : { stoppingAt: null, stoppedAt: null }
     const markers = outcome ? markersOf(outcome) : { aborted: [], pidResetOffset: null }
     return {
