@@ -15,6 +15,7 @@ import { EventHub } from './events'
 import { logger } from '../observability/logger'
 import { MetricsRegistry } from '../observability/metrics'
 import { reply, route } from './route'
+import { createVerifier } from '../verification/verifier-wiring'
 
 const tokens = { operator: 'route-op', viewer: 'route-view' }
 const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promise<Runtime> }
@@ -29,6 +30,7 @@ beforeAll(async () => {
   const metrics = new MetricsRegistry()
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
+  const verifier = await createVerifier({ clusters, engine, dataDir, log: logger, publish: (summary) => events.publish('verification', summary) })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
@@ -39,12 +41,14 @@ beforeAll(async () => {
     clusters,
     engine,
     splitBrain,
+    verifier,
     metrics,
     alerts,
     demo: null,
     close: async () => {
       splitBrain.stop()
       await alerts.close()
+      await verifier.close()
       await engine.close()
       await clusters.close()
       await audit.close()
