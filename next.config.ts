@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next'
+import { staticSecurityHeaders } from './server/http/security-headers'
 
 /**
  * `npm run demo` builds to serve, not to check (MIRRORBOARD_DEMO_BUILD=1, set by scripts/demo.sh): `npm test`
@@ -19,6 +20,8 @@ const nextConfig: NextConfig = {
   // The build type-checks the app without its tests (their dev dependencies are absent from a production install).
   typescript: { tsconfigPath: 'tsconfig.build.json', ignoreBuildErrors: buildOnce },
   experimental: { turbopackFileSystemCacheForBuild: !buildOnce },
+  // For `next start` alone; server/main.ts sets them per request (with the script nonce) and keeps its own policy.
+  headers: async () => [{ source: '/:path*', headers: staticSecurityHeaders() }],
 }
 
 export default nextConfig

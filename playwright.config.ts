@@ -53,6 +53,7 @@ export default defineConfig({
     reuseExistingServer: false,
     timeout: 90_000,
     stdout: 'pipe',
-    env: { MIRRORBOARD_DATA_DIR: dataDir, MIRRORBOARD_OPERATOR_TOKEN: operatorToken, MIRRORBOARD_VIEWER_TOKEN: viewerToken, MIRRORBOARD_CHECK_RESPONSES: '1' },
+    // MIRRORBOARD_TRUST_PROXY: e2e/api-security-headers.spec.ts plays the TLS proxy in front (X-Forwarded-Proto).
+    env: { MIRRORBOARD_DATA_DIR: dataDir, MIRRORBOARD_OPERATOR_TOKEN: operatorToken, MIRRORBOARD_VIEWER_TOKEN: viewerToken, MIRRORBOARD_CHECK_RESPONSES: '1', MIRRORBOARD_TRUST_PROXY: '1' },
   },
 })

@@ -73,7 +73,7 @@ test('behind a TLS proxy the answers carry HSTS and the session cookie is Secure
   expect(health.headers()['strict-transport-security']).toBe('max-age=31536000')
   const session = await request.post('/api/v1/session', { headers: overTls, data: { token: viewerToken } })
   expect(session.status()).toBe(200)
-  expect(session.headers()['set-cookie']).toMatch(/; Secure(;|$)/)
+  expect(session.headers()['set-cookie']).toMatch(/^__Host-mirrorboard_session=.*; Secure(;|$)/)
   expect(session.headers()['strict-transport-security']).toBe('max-age=31536000')
   const plain = await request.post('/api/v1/session', { data: { token: viewerToken } })
   expect(plain.headers()['set-cookie']).not.toMatch(/Secure/)

@@ -76,6 +76,10 @@ if [ "$typecheck_status" != 0 ] || [ "$lint_status" != 0 ]; then
   echo "typecheck exit $typecheck_status, lint exit $lint_status" >&2
   exit 1
 fi
+# High or critical advisories in production dependencies fail the run (scripts/test/dependency-audit.ts says when
+# no advisory source answers, as this workplace's registry mirror does not).
+step "dependency audit (npm audit --omit=dev)"
+npx tsx scripts/test/dependency-audit.ts
 # The integration tests mostly wait (on the brokers, on fsync): 30 % of the cores in a run of their own. They run
 # beside the unit tests, which fill the cores, once the brokers are up; the unit tests' output follows theirs.
 step "unit tests beside the integration tests (real Kafka brokers, once they are up)"

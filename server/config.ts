@@ -1,6 +1,7 @@
 import 'server-only'
 import path from 'node:path'
 import { DEFAULT_AUDIT_RETENTION, type AuditRetention } from './audit/audit-files'
+import { HostAllowlist } from './cluster/kafka/allowed-hosts'
 
 export interface RuntimeConfig {
   /** Where embedded clusters, mirror state, tokens and the audit log live. */
@@ -24,6 +25,8 @@ export interface RuntimeConfig {
    * (1024, all audit files together) and MIRRORBOARD_AUDIT_RETAIN_DAYS (365).
    */
   auditRetention: AuditRetention
+  /** MIRRORBOARD_KAFKA_ALLOWED_HOSTS: the only hosts Kafka clusters may be reached at; null: any. */
+  kafkaAllowedHosts: HostAllowlist | null
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -58,5 +61,6 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
       retainBytes: Math.round(positiveNumber(env, 'MIRRORBOARD_AUDIT_RETAIN_MB', DEFAULT_AUDIT_RETENTION.retainBytes / MIB) * MIB),
       retainMs: Math.round(positiveNumber(env, 'MIRRORBOARD_AUDIT_RETAIN_DAYS', DEFAULT_AUDIT_RETENTION.retainMs / DAY_MS) * DAY_MS),
     },
+    kafkaAllowedHosts: HostAllowlist.parse(env.MIRRORBOARD_KAFKA_ALLOWED_HOSTS),
   }
 }

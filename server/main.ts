@@ -14,8 +14,11 @@ import { Duplex } from 'node:stream'
 import { TLSSocket } from 'node:tls'
 import zlib from 'node:zlib'
 import compression from 'compression'
-import { CLIENT_ADDRESS_HEADER } from './http/client-address'
 import { randomUUID } from 'node:crypto'
+import { CLIENT_ADDRESS_HEADER } from './http/client-address'
+import { connectionLimitsFrom, limitConnections, serverOptions } from './http/connection-limits'
+import { applyProxyTrust } from './http/proxy-headers'
+import { hasMalformedPath, NOT_FOUND_PAGE_PATH } from './http/request-path'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
 /** A proxy's request id is kept when it looks like one; otherwise each request gets its own. */
@@ -33,6 +36,22 @@ function releaseCompressionStream(response: http.ServerResponse): void {
   if (stream !== response && stream instanceof Duplex) stream.destroy()
 }
 
+/** Refused connections, logged at most once a minute with how many there were: a flood must not flood the log too. */
+function refusalLogger(): (reason: 'total' | 'address', address: string) => void {
+  let refused = 0
+  let loggedAt = 0
+  return (reason, address) => {
+    refused += 1
+    const now = Date.now()
+    if (now - loggedAt < 60_000) return
+    // The logger's line format (server/observability/logger.ts), which main.ts cannot import (server-only).
+    const line = { level: 'warn', at: new Date(now).toISOString(), message: 'refused connections beyond the cap', module: 'http', refused, lastReason: reason, lastAddress: address }
+    process.stderr.write(`${JSON.stringify(line)}\n`)
+    loggedAt = now
+    refused = 0
+  }
+}
+
 function option(flag: string, long: string): string | undefined {
   const args = process.argv.slice(2)
   const index = args.findIndex((arg) => arg === flag || arg === long)
@@ -42,12 +61,17 @@ function option(flag: string, long: string): string | undefined {
 async function main(): Promise<void> {
   // Before Next loads: the runtime reads it (response checks are off in production) and so does React.
   ;(process.env as Record<string, string>).NODE_ENV ??= 'production'
+  // Everything the server writes (tokens, sessions, the audit log, segments) is the owner's alone.
+  process.umask(0o077)
   const hostname = option('-H', '--hostname') ?? process.env.HOSTNAME ?? '0.0.0.0'
   const port = Number(option('-p', '--port') ?? process.env.PORT ?? 3000)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(port)}`)
 
+  const trustProxy = process.env.MIRRORBOARD_TRUST_PROXY === '1'
+  const limits = connectionLimitsFrom(process.env, trustProxy)
   const { default: next } = await import('next')
-  const server = http.createServer()
+  const server = http.createServer(serverOptions(limits))
+  limitConnections(server, limits, refusalLogger())
   const app = next({ dev: false, dir: path.resolve(__dirname, '..'), hostname, port, httpServer: server })
   const handle = app.getRequestHandler()
   await app.prepare()
@@ -59,10 +83,18 @@ async function main(): Promise<void> {
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     request.headers['x-request-id'] = requestId
     response.setHeader('X-Request-Id', requestId)
+    // Before anything reads them: X-Forwarded-* count only from a trusted proxy (MIRRORBOARD_TRUST_PROXY=1).
+    // Whether the request came through a proxy at all is taken first, for the demo's one-click sign-in below.
+    const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
+    const clientAddress = applyProxyTrust(request.headers, request.socket.remoteAddress ?? '', trustProxy)
     const nonce = newNonce()
     const tls = isTlsRequest(request.headers['x-forwarded-proto'], request.socket instanceof TLSSocket)
     const headers = securityHeaders(nonce, tls)
     for (const [name, value] of Object.entries(headers)) if (value !== undefined) response.setHeader(name, value)
+    // next.config.ts's static policy (for `next start` alone) would replace this one, nonce and all: ours stays.
+    const setHeader = response.setHeader.bind(response)
+    response.setHeader = (name: string, value: number | string | readonly string[]) =>
+      name.toLowerCase() === 'content-security-policy' ? response : setHeader(name, value)
     // Next takes the script nonce from the request's policy; whatever a client sent in these is replaced.
     request.headers['content-security-policy'] = headers['Content-Security-Policy']
     request.headers[NONCE_REQUEST_HEADER] = nonce
@@ -73,11 +105,19 @@ async function main(): Promise<void> {
       response.end(body)
       return
     }
+    if (hasMalformedPath(request.url)) {
+      if (request.url?.startsWith('/api/')) {
+        const body = JSON.stringify({ error: { code: 'NOT_FOUND', message: 'the path has a malformed percent-encoding' } })
+        response.writeHead(404, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
+        response.end(body)
+        return
+      }
+      request.url = NOT_FOUND_PAGE_PATH
+    }
     // The demo's one-click sign-in trusts the socket's address only (server/http/loopback.ts reads it): a client's
     // own header of that name is overwritten, and a proxied request (X-Forwarded-For, Forwarded) gets none.
-    const proxied = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined
     request.headers['x-mirrorboard-peer-address'] = proxied ? '' : (request.socket.remoteAddress ?? '')
-    request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? ''
+    request.headers[CLIENT_ADDRESS_HEADER] = clientAddress
     compress(request as Parameters<typeof compress>[0], response as Parameters<typeof compress>[1], () => {
       void handle(request, response)
     })

@@ -1,5 +1,4 @@
 import 'server-only'
-import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import packageJson from '@/package.json'
 import { AuditLog } from './audit/audit-log'
@@ -17,8 +16,13 @@ import type { SourceCluster } from './cluster/ports'
 import { OperationEventPayloads } from './http/events-operation-delta'
 import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
+import { ensurePrivateDirectory } from './util/private-directory'
 import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
 import { mirrorMetrics } from './engine/mirror-metrics'
+import { mirrorAlertFigures } from './engine/mirror-alert-figures'
+import { AlertService } from './alerts/alert-service'
+import { createVerifier } from './verification/verifier-wiring'
+import type { Verifier } from './verification/verifier'
 import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
 
@@ -41,8 +45,12 @@ export interface Runtime {
   readonly engine: MirrorEngine
   /** The split-brain guard over the engine's failed-over mirrors (the API's `splitBrain` field). */
   readonly splitBrain: SplitBrainWatch
+  /** Byte-for-byte verifications of mirrors (one runs by itself after every failover). */
+  readonly verifier: Verifier
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
+  /** Built-in alerting: the rules evaluated over the engine's figures, receivers, silences (server/alerts/). */
+  readonly alerts: AlertService
   /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
   readonly demo: DemoEnvironment | null
   close(): Promise<void>
@@ -52,8 +60,8 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
 
 async function createRuntime(): Promise<Runtime> {
   const config = readRuntimeConfig()
-  await mkdir(config.dataDir, { recursive: true })
   const log = logger.child({ module: 'runtime' })
+  await ensurePrivateDirectory(config.dataDir, log)
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
     retention: config.auditRetention,
@@ -61,14 +69,16 @@ async function createRuntime(): Promise<Runtime> {
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
-  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log))
+  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), { log: logger.child({ module: 'auth' }) })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
+    kafkaAllowedHosts: config.kafkaAllowedHosts,
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })
   const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }), { defaultMetrics: true })
   metrics.register('clusters', () => clusters.collectMetrics())
+  metrics.register('auth', () => auth.metricFamilies())
   metrics.register('http', () => [
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
     { name: 'mirrorboard_audit_entries_total', help: 'Entries in the audit log.', type: 'counter', samples: [{ value: audit.lastEntryId }] },
@@ -76,6 +86,8 @@ async function createRuntime(): Promise<Runtime> {
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
+  const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -100,13 +112,17 @@ async function createRuntime(): Promise<Runtime> {
     clusters,
     engine,
     splitBrain,
+    verifier,
     metrics,
+    alerts,
     demo,
     close() {
       closing ??= (async () => {
+        await alerts.close()
         await demo?.close()
         splitBrain.stop()
         events.close()
+        await verifier.close()
         await engine.close()
         await clusters.close()
         await audit.close()
@@ -222,6 +238,21 @@ export async function createEngine(deps: {
   })
   metrics.register('split-brain', () => splitBrain.metrics())
   return { engine, splitBrain }
+}
+
+/** The built-in alerting over the engine, started: its `alert` events go to the SSE hub. */
+export async function startAlerting(deps: { engine: MirrorEngine; splitBrain: SplitBrainWatch; events: EventHub; dataDir: string; url: string; log: Logger }): Promise<AlertService> {
+  const { engine } = deps
+  const alerts = await AlertService.open({
+    dataDir: deps.dataDir,
+    figures: () => mirrorAlertFigures(engine, deps.splitBrain),
+    knownMirror: (name) => engine.listMirrors().some((mirror) => mirror.name === name),
+    publish: (alert) => deps.events.publish('alert', alert),
+    log: deps.log,
+    pageUrl: `${deps.url.replace(/\/+$/, '')}/alerts`,
+  })
+  alerts.start()
+  return alerts
 }
 
 /** Seconds: a fetch answers at once with data, or after the 500 ms wait when caught up; a slow source shows above. */

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import { alertEndpoints } from '@/lib/api/endpoints'
 import { clusterEndpoints, mirrorEndpoints, systemEndpoints } from '@/lib/api/endpoints'
 import { ClusterEvent } from '@/lib/api/events'
 import { OperationEvent } from '@/lib/api/operations'
@@ -101,6 +102,11 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
         }),
     },
     { updates: [queryKeys.of(systemEndpoints.audit)], listen: () => stream.subscribe('audit', () => invalidate(queryKeys.of(systemEndpoints.audit))) },
+    {
+      // The header's bell observes the firing alerts on every page; a change is delivered to receivers too.
+      updates: [queryKeys.of(alertEndpoints.listAlerts), queryKeys.of(alertEndpoints.listReceivers)],
+      listen: () => stream.subscribe('alert', () => invalidate(queryKeys.of(alertEndpoints.listAlerts), queryKeys.of(alertEndpoints.listReceivers))),
+    },
   ]
 
   const queryCache = queryClient.getQueryCache()

@@ -1,18 +1,17 @@
 'use client'
 
 import Link from 'next/link'
-import { useEffect, useReducer, useRef, useState } from 'react'
+import { useReducer, useState } from 'react'
 import { useCreateReverseMirror, useFailbackPlan, useTopicLogEnds, type ReverseMirror } from '@/components/data/use-failback'
 import { Figure } from '@/components/failover/figure'
 import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
-import { StepRail } from '@/components/failover/step-rail'
-import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
+import { StepWizard } from '@/components/ui/step-wizard'
 import { isApiError } from '@/lib/api/errors'
 import type { Mirror } from '@/lib/api/mirrors'
 import { exportRanges, failbackTotals, isValidMirrorName, rebuiltTopics } from '@/lib/failover/failback'
-import { canContinue, canCreate, FAILBACK_STEP_LABELS, FAILBACK_STEPS, failbackReducer, initialFailbackState, type FailbackStep } from '@/lib/failover/failback-states'
+import { canContinue, canCreate, FAILBACK_WIZARD, failbackReducer, initialFailbackState, type FailbackStep } from '@/lib/failover/failback-states'
 import { formatCount, counted } from '@/lib/ui/format'
 import { ExportRemovedRecords } from './export-removed-records'
 import { FailbackDone } from './failback-done'
@@ -20,15 +19,8 @@ import { FailbackProgressView } from './failback-progress'
 import { TruncationTable } from './truncation-table'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 
-const STEP_TITLES = {
-  name: 'Name the reverse mirror',
-  plan: 'Dry run: what the old source loses',
-  confirm: 'Confirm the failback',
-  progress: 'Failing back',
-  done: 'Done',
-} as const satisfies Record<FailbackStep, string>
-
 const PLANNING: readonly FailbackStep[] = ['plan', 'confirm']
+const BEFORE_PROGRESS: readonly FailbackStep[] = ['name', 'plan', 'confirm']
 
 /**
  * The failback wizard (UI.md §2): a mirror in the other direction, from the failover's destination (the
@@ -46,16 +38,6 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
   const total = Object.values(mirror.partitionsByState).reduce<number>((sum, count) => sum + (count ?? 0), 0)
   const stopped = mirror.partitionsByState.STOPPED ?? 0
   const allStopped = total > 0 && stopped === total
-
-  const heading = useRef<HTMLHeadingElement>(null)
-  const firstRender = useRef(true)
-  useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false
-      return
-    }
-    heading.current?.focus()
-  }, [state.step])
 
   const submit = () => {
     if (!canCreate(state, mirror.sourceCluster)) return
@@ -76,140 +58,133 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
   const splitBrainRecords = mirror.splitBrain?.recordsWritten ?? 0
 
   return (
-    <div className="flex flex-col gap-6 lg:flex-row">
-      <StepRail steps={FAILBACK_STEPS} labels={FAILBACK_STEP_LABELS} current={state.step} label="Failback steps" />
-      <section aria-labelledby="failback-step-title" className="min-w-0 flex-1 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900">
-        <h2 id="failback-step-title" ref={heading} tabIndex={-1} className="text-lg font-semibold focus:outline-none">
-          <span className="text-slate-500 tabular-nums dark:text-slate-400">{FAILBACK_STEPS.indexOf(state.step) + 1}.</span> {STEP_TITLES[state.step]}
-        </h2>
-        <div className="mt-4 space-y-4">
-          {state.step === 'name' &&
-            (allStopped ? (
-              <div className="space-y-2">
-                <p className="text-sm text-slate-700 dark:text-slate-300">
-                  The failback creates a mirror from <span className="font-mono">{mirror.destinationCluster}</span> (the new source) back to <span className="font-mono">{mirror.sourceCluster}</span> for{' '}
-                  {mirror.topics.length} topics. Each partition of <span className="font-mono">{mirror.sourceCluster}</span> is cut back to where the two logs last agreed, then follows the new source.
-                </p>
-                <label htmlFor="reverse-name" className="block text-sm font-medium">
-                  Name of the reverse mirror
-                </label>
-                <input
-                  id="reverse-name"
-                  value={state.reverseName}
-                  autoComplete="off"
-                  spellCheck={false}
-                  aria-invalid={!isValidMirrorName(state.reverseName)}
-                  aria-describedby="reverse-name-help"
-                  onChange={(event) => dispatch({ type: 'nameTyped', name: event.target.value })}
-                  className="w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
-                />
-                <p id="reverse-name-help" className={`text-xs ${isValidMirrorName(state.reverseName) ? 'text-slate-600 dark:text-slate-400' : 'text-red-800 dark:text-red-300'}`}>
-                  {isValidMirrorName(state.reverseName) ? 'Letters, digits, ".", "_" and "-", up to 249 characters.' : '✕ Use letters, digits, ".", "_" and "-" only (1 to 249 characters).'}
-                </p>
-              </div>
-            ) : (
-              <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-50">
-                ▲ A failback needs every partition of <span className="font-mono">{mirror.name}</span> STOPPED ({stopped} of {total} are). Fail it over first:{' '}
-                <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`}>
-                  open the failover wizard
-                </Link>
-                .
-              </p>
-            ))}
-
-          {PLANNING.includes(state.step) && plan.isPending && (
-            <div className="space-y-2">
-              <p className="text-sm text-slate-600 dark:text-slate-400">Requesting the reverse mirror&apos;s dry run…</p>
-              <Skeleton className="h-24 w-full" />
-            </div>
-          )}
-          {PLANNING.includes(state.step) && plan.isError && <ErrorPanel error={plan.error} title="The dry run failed" onRetry={() => void plan.refetch()} />}
-
-          {state.step === 'plan' && plan.data && totals && (
-            <>
-              <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-                <Figure label="Records to remove" value={formatCount(totals.recordsToRemove)} title={`${totals.recordsToRemove} records`} tone={totals.recordsToRemove > 0 ? 'danger' : 'neutral'} detail={`from ${mirror.sourceCluster}`} />
-                <Figure label="Partitions cut back" value={formatCount(totals.partitionsTruncated)} detail={`of ${formatCount(totals.partitions)}`} />
-                <Figure label="Whole logs removed" value={formatCount(totals.partitionsFromScratch)} detail="no last mirror position to align on" tone={totals.partitionsFromScratch > 0 ? 'warning' : 'neutral'} />
-              </dl>
-              {splitBrainRecords > 0 && (
-                <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50">
-                  ⚠ {formatCount(splitBrainRecords)} of these records were written to <span className="font-mono">{mirror.sourceCluster}</span> after the failover: the failback truncates them away. Export them first.
-                </p>
-              )}
-              {rebuilt.length > 0 && (
-                <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-50" data-testid="failback-rebuild">
-                  ▲ <span className="font-mono">{mirror.sourceCluster}</span> is a Kafka cluster, which no client can truncate: the failback <strong>rebuilds</strong>{' '}
-                  {rebuilt.length === 1 ? 'topic' : 'topics'} <span className="font-mono">{rebuilt.join(', ')}</span>. Each is deleted and created again (same partitions and configs), then
-                  mirrored back from <span className="font-mono">{mirror.destinationCluster}</span> from its log start; the records below are lost.
-                </p>
-              )}
-              <SplitBrainNotice mirror={mirror.name} />
-              <ExportRemovedRecords cluster={mirror.sourceCluster} ranges={ranges} total={totals.recordsToRemove} fileName={`failback-${state.reverseName}-removed-records.ndjson`} />
-              <TruncationTable linkMirror={mirror.name} entries={plan.data.partitions} oldSource={mirror.sourceCluster} newSource={mirror.destinationCluster} before />
-            </>
-          )}
-
-          {state.step === 'confirm' && plan.data && totals && (
-            <form
-              className="space-y-4"
-              onSubmit={(event) => {
-                event.preventDefault()
-                submit()
-              }}
-            >
-              {state.refusal !== null && <ErrorPanel error={refusalError} title="The failback was refused" />}
-              <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
-                This creates mirror <span className="font-mono font-semibold">{state.reverseName}</span> from <span className="font-mono">{mirror.destinationCluster}</span> to{' '}
-                <span className="font-mono">{mirror.sourceCluster}</span>: {counted(totals.partitionsTruncated, 'partition')} of <span className="font-mono">{mirror.sourceCluster}</span> are cut back
-                {rebuilt.length > 0 ? ` (${rebuilt.length === 1 ? 'its topic is' : `${formatCount(rebuilt.length)} topics are`} rebuilt: deleted, created again and mirrored back)` : ''} and{' '}
-                {counted(totals.recordsToRemove, 'record')} {totals.recordsToRemove === 1 ? 'is' : 'are'} removed for good, then its topics are read-only mirror topics.
-              </p>
-              <div>
-                <label htmlFor="failback-confirmation" className="block text-sm font-medium">
-                  Type the old source&apos;s name <span className="font-mono font-semibold">{mirror.sourceCluster}</span> to confirm
-                </label>
-                <input
-                  id="failback-confirmation"
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={state.confirmation}
-                  onChange={(event) => dispatch({ type: 'confirmationTyped', text: event.target.value })}
-                  className="mt-1 w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
-                />
-              </div>
-              <button
-                type="submit"
-                disabled={!canCreate(state, mirror.sourceCluster)}
-                className="inline-flex items-center rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-50"
-              >
-                {state.submitting ? 'Failing back…' : `Fail back to ${mirror.sourceCluster}`}
-              </button>
-            </form>
-          )}
-
-          {state.step === 'progress' && <FailbackProgressView name={state.reverseName} expected={total} onDone={() => dispatch({ type: 'allMirroring' })} />}
-          {state.step === 'done' && <FailbackDone mirror={mirror} reverseName={state.reverseName} />}
-        </div>
-        {(state.step === 'name' || state.step === 'plan' || state.step === 'confirm') && (
-          <div className="mt-6 flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 pt-4 dark:border-slate-800">
-            <button type="button" className={buttonClass('secondary')} disabled={state.step === 'name' || state.submitting} onClick={() => dispatch({ type: 'back' })}>
-              Back
-            </button>
-            {state.step !== 'confirm' && (
-              <button
-                type="button"
-                className={buttonClass('primary')}
-                disabled={!(state.step === 'name' ? allStopped && canContinue(state, false) : canContinue(state, plan.data !== undefined))}
-                onClick={() => dispatch({ type: 'next', planReady: plan.data !== undefined })}
-              >
-                Next: {FAILBACK_STEP_LABELS[FAILBACK_STEPS[FAILBACK_STEPS.indexOf(state.step) + 1] ?? 'done']}
-              </button>
-            )}
+    <StepWizard
+      steps={FAILBACK_WIZARD}
+      current={state.step}
+      label="Failback steps"
+      navigation={
+        BEFORE_PROGRESS.includes(state.step)
+          ? {
+              onBack: () => dispatch({ type: 'back' }),
+              backDisabled: state.step === 'name' || state.submitting,
+              ...(state.step === 'confirm'
+                ? {}
+                : {
+                    onNext: () => dispatch({ type: 'next', planReady: plan.data !== undefined }),
+                    nextDisabled: !(state.step === 'name' ? allStopped && canContinue(state, false) : canContinue(state, plan.data !== undefined)),
+                  }),
+            }
+          : undefined
+      }
+    >
+      {state.step === 'name' &&
+        (allStopped ? (
+          <div className="space-y-2">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              The failback creates a mirror from <span className="font-mono">{mirror.destinationCluster}</span> (the new source) back to <span className="font-mono">{mirror.sourceCluster}</span> for{' '}
+              {mirror.topics.length} topics. Each partition of <span className="font-mono">{mirror.sourceCluster}</span> is cut back to where the two logs last agreed, then follows the new source.
+            </p>
+            <label htmlFor="reverse-name" className="block text-sm font-medium">
+              Name of the reverse mirror
+            </label>
+            <input
+              id="reverse-name"
+              value={state.reverseName}
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={!isValidMirrorName(state.reverseName)}
+              aria-describedby="reverse-name-help"
+              onChange={(event) => dispatch({ type: 'nameTyped', name: event.target.value })}
+              className="w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
+            />
+            <p id="reverse-name-help" className={`text-xs ${isValidMirrorName(state.reverseName) ? 'text-slate-600 dark:text-slate-400' : 'text-red-800 dark:text-red-300'}`}>
+              {isValidMirrorName(state.reverseName) ? 'Letters, digits, ".", "_" and "-", up to 249 characters.' : '✕ Use letters, digits, ".", "_" and "-" only (1 to 249 characters).'}
+            </p>
           </div>
-        )}
-      </section>
-    </div>
+        ) : (
+          <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-50">
+            ▲ A failback needs every partition of <span className="font-mono">{mirror.name}</span> STOPPED ({stopped} of {total} are). Fail it over first:{' '}
+            <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`}>
+              open the failover wizard
+            </Link>
+            .
+          </p>
+        ))}
+
+      {PLANNING.includes(state.step) && plan.isPending && (
+        <div className="space-y-2">
+          <p className="text-sm text-slate-600 dark:text-slate-400">Requesting the reverse mirror&apos;s dry run…</p>
+          <Skeleton className="h-24 w-full" />
+        </div>
+      )}
+      {PLANNING.includes(state.step) && plan.isError && <ErrorPanel error={plan.error} title="The dry run failed" onRetry={() => void plan.refetch()} />}
+
+      {state.step === 'plan' && plan.data && totals && (
+        <>
+          <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <Figure label="Records to remove" value={formatCount(totals.recordsToRemove)} title={`${totals.recordsToRemove} records`} tone={totals.recordsToRemove > 0 ? 'danger' : 'neutral'} detail={`from ${mirror.sourceCluster}`} />
+            <Figure label="Partitions cut back" value={formatCount(totals.partitionsTruncated)} detail={`of ${formatCount(totals.partitions)}`} />
+            <Figure label="Whole logs removed" value={formatCount(totals.partitionsFromScratch)} detail="no last mirror position to align on" tone={totals.partitionsFromScratch > 0 ? 'warning' : 'neutral'} />
+          </dl>
+          {splitBrainRecords > 0 && (
+            <p role="alert" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50">
+              ⚠ {formatCount(splitBrainRecords)} of these records were written to <span className="font-mono">{mirror.sourceCluster}</span> after the failover: the failback truncates them away. Export them first.
+            </p>
+          )}
+          {rebuilt.length > 0 && (
+            <p className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-50" data-testid="failback-rebuild">
+              ▲ <span className="font-mono">{mirror.sourceCluster}</span> is a Kafka cluster, which no client can truncate: the failback <strong>rebuilds</strong>{' '}
+              {rebuilt.length === 1 ? 'topic' : 'topics'} <span className="font-mono">{rebuilt.join(', ')}</span>. Each is deleted and created again (same partitions and configs), then
+              mirrored back from <span className="font-mono">{mirror.destinationCluster}</span> from its log start; the records below are lost.
+            </p>
+          )}
+          <SplitBrainNotice mirror={mirror.name} />
+          <ExportRemovedRecords cluster={mirror.sourceCluster} ranges={ranges} total={totals.recordsToRemove} fileName={`failback-${state.reverseName}-removed-records.ndjson`} />
+          <TruncationTable linkMirror={mirror.name} entries={plan.data.partitions} oldSource={mirror.sourceCluster} newSource={mirror.destinationCluster} before />
+        </>
+      )}
+
+      {state.step === 'confirm' && plan.data && totals && (
+        <form
+          className="space-y-4"
+          onSubmit={(event) => {
+            event.preventDefault()
+            submit()
+          }}
+        >
+          {state.refusal !== null && <ErrorPanel error={refusalError} title="The failback was refused" />}
+          <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
+            This creates mirror <span className="font-mono font-semibold">{state.reverseName}</span> from <span className="font-mono">{mirror.destinationCluster}</span> to{' '}
+            <span className="font-mono">{mirror.sourceCluster}</span>: {counted(totals.partitionsTruncated, 'partition')} of <span className="font-mono">{mirror.sourceCluster}</span> are cut back
+            {rebuilt.length > 0 ? ` (${rebuilt.length === 1 ? 'its topic is' : `${formatCount(rebuilt.length)} topics are`} rebuilt: deleted, created again and mirrored back)` : ''} and{' '}
+            {counted(totals.recordsToRemove, 'record')} {totals.recordsToRemove === 1 ? 'is' : 'are'} removed for good, then its topics are read-only mirror topics.
+          </p>
+          <div>
+            <label htmlFor="failback-confirmation" className="block text-sm font-medium">
+              Type the old source&apos;s name <span className="font-mono font-semibold">{mirror.sourceCluster}</span> to confirm
+            </label>
+            <input
+              id="failback-confirmation"
+              autoComplete="off"
+              spellCheck={false}
+              value={state.confirmation}
+              onChange={(event) => dispatch({ type: 'confirmationTyped', text: event.target.value })}
+              className="mt-1 w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
+            />
+          </div>
+          <button
+            type="submit"
+            disabled={!canCreate(state, mirror.sourceCluster)}
+            className="inline-flex items-center rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white hover:bg-red-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:cursor-not-allowed disabled:opacity-50"
+          >
+            {state.submitting ? 'Failing back…' : `Fail back to ${mirror.sourceCluster}`}
+          </button>
+        </form>
+      )}
+
+      {state.step === 'progress' && <FailbackProgressView name={state.reverseName} expected={total} onDone={() => dispatch({ type: 'allMirroring' })} />}
+      {state.step === 'done' && <FailbackDone mirror={mirror} reverseName={state.reverseName} />}
+    </StepWizard>
   )
 }
 

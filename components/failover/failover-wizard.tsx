@@ -5,29 +5,19 @@ import { useFailoverMutation, useFailoverPlan } from '@/components/data/use-fail
 import { useLiveOperation } from '@/components/data/use-live-operation'
 import { useRunningFailover } from '@/components/data/use-running-failover'
 import { OperationProgress, useWhenFinished } from '@/components/operations/operation-progress'
-import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
+import { StepWizard } from '@/components/ui/step-wizard'
 import { isApiError } from '@/lib/api/errors'
-import { areGatesCleared, canGoNext, canSubmit, FAILOVER_STEPS, failoverRequestOf, initialWizardState, STEP_LABELS, wizardReducer, type FailoverStep } from '@/lib/failover/wizard-states'
+import { areGatesCleared, canGoNext, canSubmit, FAILOVER_WIZARD, failoverRequestOf, initialWizardState, wizardReducer, type FailoverStep } from '@/lib/failover/wizard-states'
 import { ConfirmStep } from './confirm-step'
 import { FailoverResult } from './failover-result'
 import { GatesStep } from './gates-step'
 import { ImpactStep } from './impact-step'
-import { StepRail } from './step-rail'
 import { TopicsStep } from './topics-step'
 
 /** A plan older than this is requested again before the confirmation (UI.md §2). */
 const PLAN_MAX_AGE_MS = 30_000
-
-const STEP_TITLES = {
-  topics: 'Choose the topics',
-  gates: 'Preflight gates',
-  impact: 'Impact preview',
-  confirm: 'Confirm the failover',
-  progress: 'Failing over',
-  result: 'Result',
-} as const satisfies Record<FailoverStep, string>
 
 const PLANNING_STEPS: readonly FailoverStep[] = ['gates', 'impact', 'confirm']
 const BEFORE_PROGRESS: readonly FailoverStep[] = ['topics', 'gates', 'impact', 'confirm']
@@ -40,8 +30,8 @@ export interface WizardMirror {
 }
 
 /**
- * The failover wizard (UI.md §2): the machine of lib/failover/wizard-states.ts rendered as a step rail and
- * one step at a time. Opened while a failover of this mirror runs (a reload, another tab, another
+ * The failover wizard (UI.md §2): the machine of lib/failover/wizard-states.ts drawn by StepWizard, one step
+ * at a time beside the rail. Opened while a failover of this mirror runs (a reload, another tab, another
  * operator), it goes straight to that operation's progress.
  */
 export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardMirror; initialOperationId: string | null }) {
@@ -74,11 +64,6 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
     window.history.replaceState(window.history.state, '', url)
   }, [state.operationId])
 
-  const heading = useRef<HTMLHeadingElement>(null)
-  useEffect(() => {
-    if (previousStep.current !== undefined) heading.current?.focus({ preventScroll: false })
-  }, [state.step])
-
   const onFinished = useCallback(() => dispatch({ type: 'finished' }), [])
   const mutation = useFailoverMutation(mirror.name)
   // The refusal as the API sent it (code, message), for the error panel; the machine keeps its code.
@@ -107,65 +92,58 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
   const stale = state.step === 'confirm' && plan.data !== undefined && !areGatesCleared(plan.data.gates, state.forced)
 
   return (
-    <div className="flex flex-col gap-6 lg:flex-row">
-      <StepRail steps={FAILOVER_STEPS} labels={STEP_LABELS} current={state.step} label="Failover steps" />
-      <section aria-labelledby="wizard-step-title" className="min-w-0 flex-1 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-5 dark:border-slate-800 dark:bg-slate-900">
-        <h2 id="wizard-step-title" ref={heading} tabIndex={-1} className="text-lg font-semibold focus:outline-none">
-          <span className="text-slate-500 tabular-nums dark:text-slate-400">{FAILOVER_STEPS.indexOf(state.step) + 1}.</span> {STEP_TITLES[state.step]}
-        </h2>
-        <div className="mt-4">
-          {state.step === 'topics' && <TopicsStep topics={mirror.topics} selection={state.selection} onChange={(selection) => dispatch({ type: 'selectionChanged', selection })} />}
-          {PLANNING_STEPS.includes(state.step) && plan.isPending && (
-            <div className="space-y-2" aria-label="Requesting the dry run">
-              <p className="text-sm text-slate-600 dark:text-slate-400">Requesting the dry run…</p>
-              <Skeleton className="h-16 w-full" />
-              <Skeleton className="h-16 w-full" />
-            </div>
-          )}
-          {PLANNING_STEPS.includes(state.step) && plan.isError && <ErrorPanel error={plan.error} title="The dry run failed" onRetry={() => void plan.refetch()} />}
-          {state.step === 'gates' && plan.data && (
-            <GatesStep plan={plan.data} forced={state.forced} onForce={(gate, force) => dispatch({ type: 'forceToggled', gate, force })} />
-          )}
-          {state.step === 'impact' && plan.data && <ImpactStep plan={plan.data} mirror={mirror.name} />}
-          {state.step === 'confirm' && plan.data && (
-            <div className="space-y-3">
-              {stale && (
-                <p role="alert" className="text-sm font-medium text-red-800 dark:text-red-300">
-                  ✕ The gates changed since you checked them: go back to Gates.
-                </p>
-              )}
-              {state.refusal !== null && <ErrorPanel error={refusalError} title="The failover was refused" />}
-              <ConfirmStep
-                mirror={mirror.name}
-                destinationCluster={mirror.destinationCluster}
-                plan={plan.data}
-                forced={state.forced}
-                confirmation={state.confirmation}
-                submitting={state.submitting}
-                canSubmit={canSubmit(state, mirror.name) && !stale && !plan.isFetching}
-                onType={(text) => dispatch({ type: 'confirmationTyped', text })}
-                onSubmit={submit}
-              />
-            </div>
-          )}
-          {(state.step === 'progress' || state.step === 'result') && state.operationId !== null && (
-            <LiveOperation id={state.operationId} step={state.step} destinationCluster={mirror.destinationCluster} onFinished={onFinished} />
-          )}
+    <StepWizard
+      steps={FAILOVER_WIZARD}
+      current={state.step}
+      label="Failover steps"
+      navigation={
+        BEFORE_PROGRESS.includes(state.step)
+          ? {
+              onBack: () => dispatch({ type: 'back' }),
+              backDisabled: state.step === 'topics' || state.submitting,
+              ...(state.step === 'confirm' ? {} : { onNext: () => dispatch({ type: 'next', mirror: mirror.name, gates }), nextDisabled: !nextAllowed }),
+            }
+          : undefined
+      }
+    >
+      {state.step === 'topics' && <TopicsStep topics={mirror.topics} selection={state.selection} onChange={(selection) => dispatch({ type: 'selectionChanged', selection })} />}
+      {PLANNING_STEPS.includes(state.step) && plan.isPending && (
+        <div className="space-y-2" aria-label="Requesting the dry run">
+          <p className="text-sm text-slate-600 dark:text-slate-400">Requesting the dry run…</p>
+          <Skeleton className="h-16 w-full" />
+          <Skeleton className="h-16 w-full" />
         </div>
-        {BEFORE_PROGRESS.includes(state.step) && (
-          <div className="mt-6 flex flex-wrap items-center justify-between gap-2 border-t border-slate-100 pt-4 dark:border-slate-800">
-            <button type="button" className={buttonClass('secondary')} disabled={state.step === 'topics' || state.submitting} onClick={() => dispatch({ type: 'back' })}>
-              Back
-            </button>
-            {state.step !== 'confirm' && (
-              <button type="button" className={buttonClass('primary')} disabled={!nextAllowed} onClick={() => dispatch({ type: 'next', mirror: mirror.name, gates })}>
-                Next: {STEP_LABELS[FAILOVER_STEPS[FAILOVER_STEPS.indexOf(state.step) + 1] ?? 'result']}
-              </button>
-            )}
-          </div>
-        )}
-      </section>
-    </div>
+      )}
+      {PLANNING_STEPS.includes(state.step) && plan.isError && <ErrorPanel error={plan.error} title="The dry run failed" onRetry={() => void plan.refetch()} />}
+      {state.step === 'gates' && plan.data && (
+        <GatesStep plan={plan.data} forced={state.forced} onForce={(gate, force) => dispatch({ type: 'forceToggled', gate, force })} />
+      )}
+      {state.step === 'impact' && plan.data && <ImpactStep plan={plan.data} mirror={mirror.name} />}
+      {state.step === 'confirm' && plan.data && (
+        <div className="space-y-3">
+          {stale && (
+            <p role="alert" className="text-sm font-medium text-red-800 dark:text-red-300">
+              ✕ The gates changed since you checked them: go back to Gates.
+            </p>
+          )}
+          {state.refusal !== null && <ErrorPanel error={refusalError} title="The failover was refused" />}
+          <ConfirmStep
+            mirror={mirror.name}
+            destinationCluster={mirror.destinationCluster}
+            plan={plan.data}
+            forced={state.forced}
+            confirmation={state.confirmation}
+            submitting={state.submitting}
+            canSubmit={canSubmit(state, mirror.name) && !stale && !plan.isFetching}
+            onType={(text) => dispatch({ type: 'confirmationTyped', text })}
+            onSubmit={submit}
+          />
+        </div>
+      )}
+      {(state.step === 'progress' || state.step === 'result') && state.operationId !== null && (
+        <LiveOperation id={state.operationId} step={state.step} destinationCluster={mirror.destinationCluster} onFinished={onFinished} />
+      )}
+    </StepWizard>
   )
 }
 

@@ -1,12 +1,13 @@
 'use client'
 
 import Link from 'next/link'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { useCreateCluster } from '@/components/data/use-cluster-admin'
 import { buttonClass } from '@/components/ui/button-class'
 import { CreateClusterRequest, type Cluster } from '@/lib/api/clusters'
 import { numberOrUndefined, splitList } from '@/lib/ui/form-issues'
-import { controlProps, Done, Field, inputClass, monoInputClass, Refusal } from './form-controls'
+import { controlProps, Field, inputClass, monoInputClass } from './form-controls'
+import { ManageForm } from './manage-form'
 import { useFormIssues } from './use-form-issues'
 
 type Kind = 'embedded' | 'kafka'
@@ -71,8 +72,7 @@ export function AddClusterForm({ onCreated }: { onCreated?: (cluster: Cluster) =
   const form = useFormIssues(CreateClusterRequest, request)
   const setKafkaField = <K extends keyof KafkaFields>(key: K, value: KafkaFields[K]) => setKafka((previous) => ({ ...previous, [key]: value }))
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
+  const submit = () => {
     if (mutation.isPending || !form.check()) return
     const hadSecrets = kind === 'kafka' && (secrets.password !== '' || secrets.key !== '')
     mutation.mutate(CreateClusterRequest.parse(request), {
@@ -92,7 +92,32 @@ export function AddClusterForm({ onCreated }: { onCreated?: (cluster: Cluster) =
   const field = (path: string) => ({ issue: form.issue(path), onBlur: () => form.touch(path) })
   const nameField = field('name')
   return (
-    <form onSubmit={submit} noValidate aria-label="Add a cluster" className="space-y-4">
+    <ManageForm
+      label="Add a cluster"
+      onSubmit={submit}
+      actionsAt="start"
+      actions={
+        <button type="submit" disabled={mutation.isPending} className={buttonClass('primary')}>
+          {mutation.isPending ? (kind === 'kafka' ? 'Connecting…' : 'Creating…') : kind === 'kafka' ? 'Check the connection and add' : 'Add the cluster'}
+        </button>
+      }
+      refusal={mutation.isError ? { error: mutation.error, title: 'The server refused the cluster' } : null}
+      after={
+        mutation.isError &&
+        secretsSent && <p className="text-xs text-slate-600 dark:text-slate-400">The password and key were sent once and cleared from the form; type them again to retry.</p>
+      }
+      done={
+        mutation.isSuccess && (
+          <>
+            Added {mutation.data.kind} cluster{' '}
+            <Link href={`/clusters/${encodeURIComponent(mutation.data.name)}`} className="font-mono font-semibold underline underline-offset-2">
+              {mutation.data.name}
+            </Link>{' '}
+            with {mutation.data.brokers.length} {mutation.data.brokers.length === 1 ? 'broker' : 'brokers'}.
+          </>
+        )
+      }
+    >
       <fieldset>
         <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Kind</legend>
         <div className="mt-1 flex flex-wrap gap-2">
@@ -138,25 +163,7 @@ export function AddClusterForm({ onCreated }: { onCreated?: (cluster: Cluster) =
         <KafkaFieldsSection id={id} kafka={kafka} secrets={secrets} setKafkaField={setKafkaField} setSecrets={setSecrets} issue={form.issue} touch={form.touch} />
       )}
 
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" disabled={mutation.isPending} className={buttonClass('primary')}>
-          {mutation.isPending ? (kind === 'kafka' ? 'Connecting…' : 'Creating…') : kind === 'kafka' ? 'Check the connection and add' : 'Add the cluster'}
-        </button>
-      </div>
-      {mutation.isError && <Refusal error={mutation.error} title="The server refused the cluster" />}
-      {mutation.isError && secretsSent && (
-        <p className="text-xs text-slate-600 dark:text-slate-400">The password and key were sent once and cleared from the form; type them again to retry.</p>
-      )}
-      {mutation.isSuccess && (
-        <Done>
-          Added {mutation.data.kind} cluster{' '}
-          <Link href={`/clusters/${encodeURIComponent(mutation.data.name)}`} className="font-mono font-semibold underline underline-offset-2">
-            {mutation.data.name}
-          </Link>{' '}
-          with {mutation.data.brokers.length} {mutation.data.brokers.length === 1 ? 'broker' : 'brokers'}.
-        </Done>
-      )}
-    </form>
+    </ManageForm>
   )
 }
 

@@ -1,27 +1,24 @@
 'use client'
 
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { useCreatePartitions } from '@/components/data/use-cluster-admin'
 import { buttonClass } from '@/components/ui/button-class'
 import { CreatePartitionsRequest, type Topic } from '@/lib/api/topics'
 import { numberOrUndefined } from '@/lib/ui/form-issues'
 import { controlProps, Field, inputClass } from './form-controls'
-import { ReviewStep } from './review-step'
+import { ManageForm } from './manage-form'
+import { ReviewStep, useReview } from './review-step'
 import { useFormIssues } from './use-form-issues'
 
 export function AddPartitionsForm({ cluster, topic, onDone }: { cluster: string; topic: Topic; onDone: (text: string) => void }) {
   const id = useId()
   const mutation = useCreatePartitions(cluster, topic.name)
   const [count, setCount] = useState(String(topic.partitions + 1))
-  const [reviewing, setReviewing] = useState(false)
+  const { reviewing, review, back } = useReview(mutation)
   const total = numberOrUndefined(count) ?? Number.NaN
   const form = useFormIssues(CreatePartitionsRequest, { count: total })
   const notLarger = Number.isInteger(total) && total <= topic.partitions ? `must be more than the ${topic.partitions} it has (partitions are never removed)` : undefined
   const issue = form.issue('count') ?? notLarger
-  const review = (event: FormEvent) => {
-    event.preventDefault()
-    if (form.check() && notLarger === undefined) setReviewing(true)
-  }
   if (reviewing) {
     const added = total - topic.partitions
     return (
@@ -36,24 +33,26 @@ export function AddPartitionsForm({ cluster, topic, onDone }: { cluster: string;
         destructive={false}
         pending={mutation.isPending}
         error={mutation.error}
-        onBack={() => {
-          mutation.reset()
-          setReviewing(false)
-        }}
+        onBack={back}
         onConfirm={() => mutation.mutate(total, { onSuccess: (updated) => onDone(`${updated.name} now has ${updated.partitions} partitions.`) })}
       />
     )
   }
   return (
-    <form onSubmit={review} noValidate aria-label="Add partitions" className="space-y-4">
-      <Field id={`${id}-count`} label="New partition count" hint={`The new total; ${topic.name} has ${topic.partitions} now.`} issue={issue}>
-        <input {...controlProps(`${id}-count`, true, issue)} inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} onBlur={() => form.touch('count')} className={`${inputClass} tabular-nums sm:w-40`} />
-      </Field>
-      <div className="flex justify-end">
+    <ManageForm
+      label="Add partitions"
+      onSubmit={() => {
+        if (form.check() && notLarger === undefined) review()
+      }}
+      actions={
         <button type="submit" className={buttonClass('primary')}>
           Review
         </button>
-      </div>
-    </form>
+      }
+    >
+      <Field id={`${id}-count`} label="New partition count" hint={`The new total; ${topic.name} has ${topic.partitions} now.`} issue={issue}>
+        <input {...controlProps(`${id}-count`, true, issue)} inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} onBlur={() => form.touch('count')} className={`${inputClass} tabular-nums sm:w-40`} />
+      </Field>
+    </ManageForm>
   )
 }

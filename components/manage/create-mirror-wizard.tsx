@@ -1,7 +1,7 @@
 'use client'
 
 import { useRouter } from 'next/navigation'
-import { useId, useMemo, useState, type FormEvent } from 'react'
+import { useId, useMemo, useReducer } from 'react'
 import { useTopicsOf } from '@/components/data/use-cluster-admin'
 import { useClusters } from '@/components/data/use-clusters'
 import { useCreateMirror } from '@/components/data/use-mirror-admin'
@@ -9,49 +9,28 @@ import { useMirrors } from '@/components/data/use-mirrors'
 import { TopicChecklist } from '@/components/mirror/topic-checklist'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
-import { Panel, Skeleton } from '@/components/ui/panel'
-import { CreateMirrorRequest, type TruncationPlan } from '@/lib/api/mirrors'
+import { Skeleton } from '@/components/ui/panel'
+import { StepPanel } from '@/components/ui/step-wizard'
+import { CreateMirrorRequest } from '@/lib/api/mirrors'
+import { CREATE_MIRROR_WIZARD, createMirrorReducer, createMirrorRequestOf, initialCreateMirrorState, requestKey as requestKeyOf, type CreateMirrorDraft } from '@/lib/ui/create-mirror-wizard'
 import { splitList } from '@/lib/ui/form-issues'
 import type { MirrorConfigKey } from '@/lib/ui/mirror-config-fields'
-import { createConfigInput, type ConfigTexts } from '@/lib/ui/mirror-config-input'
+import { createConfigInput } from '@/lib/ui/mirror-config-input'
 import { mirrorDirection } from '@/lib/ui/mirror-direction'
 import { DEFAULT_TOPICS_EXCLUDE, previewTopics } from '@/lib/ui/topic-patterns'
 import { ConfigFields } from './config-fields'
 import { DirectionNote } from './direction-note'
-import { controlProps, Field, inputClass, monoInputClass, Refusal } from './form-controls'
+import { controlProps, Field, inputClass, monoInputClass } from './form-controls'
+import { ManageForm } from './manage-form'
 import { PlanTable } from './plan-table'
 import { useFormIssues } from './use-form-issues'
 
-interface Draft {
-  name: string
-  source: string
-  destination: string
-  named: ReadonlySet<string>
-  include: string
-  exclude: string
-  config: ConfigTexts
-}
-
-function requestOf(draft: Draft): CreateMirrorRequest {
-  const include = splitList(draft.include)
-  const config = createConfigInput(draft.config)
-  return {
-    name: draft.name,
-    sourceCluster: draft.source,
-    destinationCluster: draft.destination,
-    ...(draft.named.size === 0 ? {} : { topics: [...draft.named].sort() }),
-    ...(include.length === 0 ? {} : { topicsInclude: include }),
-    // An empty exclude box keeps the default (internal topics out); the operator replaces it by typing.
-    ...(draft.exclude.trim() === '' ? {} : { topicsExclude: splitList(draft.exclude) }),
-    ...(Object.keys(config).length === 0 ? {} : { config }),
-  }
-}
-
 /**
- * Create a mirror in two steps: the form (clusters, topics by name and by pattern with a live preview of the
- * source topics they take, the KIP settings with their defaults), then the dry run's truncation plan per
- * partition; only the plan's confirmation creates it. Any change to the form drops the plan, so what is
- * confirmed is what was previewed. On success the mirror's page shows its partitions reach MIRRORING.
+ * Create a mirror in two steps (the machine of lib/ui/create-mirror-wizard.ts, each step a StepPanel): the
+ * form (clusters, topics by name and by pattern with a live preview of the source topics they take, the KIP
+ * settings with their defaults), then the dry run's truncation plan per partition; only the plan's
+ * confirmation creates it. Any change to the form drops the plan, so what is confirmed is what was previewed.
+ * On success the mirror's page shows its partitions reach MIRRORING.
  */
 export function CreateMirrorWizard({ initialSource, initialDestination }: { initialSource: string; initialDestination: string }) {
   const id = useId()
@@ -59,16 +38,15 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
   const clusters = useClusters()
   const mirrors = useMirrors()
   const mutation = useCreateMirror()
-  const [draft, setDraft] = useState<Draft>({ name: '', source: initialSource, destination: initialDestination, named: new Set(), include: '', exclude: '', config: {} })
-  const [plan, setPlan] = useState<{ plan: TruncationPlan; request: string } | null>(null)
+  const [state, dispatch] = useReducer(createMirrorReducer, null, () => initialCreateMirrorState(initialSource, initialDestination))
+  const { draft } = state
   const sourceTopics = useTopicsOf(draft.source)
-  const request = requestOf(draft)
-  const requestKey = JSON.stringify(request)
+  const request = createMirrorRequestOf(draft)
   const form = useFormIssues(CreateMirrorRequest, request)
-  const currentPlan = plan !== null && plan.request === requestKey ? plan.plan : null
+  const currentPlan = state.step === 'plan' ? state.plan : null
 
-  const update = (next: Partial<Draft>) => {
-    setDraft((previous) => ({ ...previous, ...next }))
+  const update = (change: Partial<CreateMirrorDraft>) => {
+    dispatch({ type: 'edited', change })
     if (mutation.isError) mutation.reset()
   }
   const clusterNames = (clusters.data?.clusters ?? []).map((cluster) => cluster.name)
@@ -82,10 +60,17 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
   })
   const direction = draft.source !== '' && draft.destination !== '' ? mirrorDirection(mirrors.data?.mirrors ?? [], draft.source, draft.destination) : null
 
-  const previewPlan = (event: FormEvent) => {
-    event.preventDefault()
+  const previewPlan = () => {
     if (mutation.isPending || !form.check()) return
-    mutation.mutate({ ...request, dryRun: true }, { onSuccess: (answer) => setPlan(answer.kind === 'plan' ? { plan: answer.plan, request: requestKey } : null) })
+    const asked = requestKeyOf(draft)
+    mutation.mutate(
+      { ...request, dryRun: true },
+      {
+        onSuccess: (answer) => {
+          if (answer.kind === 'plan') dispatch({ type: 'previewed', plan: answer.plan, request: asked })
+        },
+      },
+    )
   }
   const confirm = () => {
     if (mutation.isPending || currentPlan === null) return
@@ -116,8 +101,22 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
 
   return (
     <div className="space-y-6">
-      <form onSubmit={previewPlan} noValidate aria-label="Create a mirror" className="space-y-6">
-        <Panel id="mirror-clusters" title="1 · Name and clusters">
+      <ManageForm
+        label="Create a mirror"
+        onSubmit={previewPlan}
+        className="space-y-6"
+        actionsAt="start"
+        actions={
+          <>
+            <button type="submit" disabled={mutation.isPending} className={buttonClass(currentPlan === null ? 'primary' : 'secondary')}>
+              {mutation.isPending && currentPlan === null ? 'Planning…' : currentPlan === null ? 'Preview the plan (dry run)' : 'Preview again'}
+            </button>
+            <span className="text-xs text-slate-600 dark:text-slate-400">Nothing is created until you confirm the plan.</span>
+          </>
+        }
+        refusal={mutation.isError ? { error: mutation.error, title: currentPlan === null ? 'The dry run was refused' : 'Creating the mirror was refused' } : null}
+      >
+        <StepPanel steps={CREATE_MIRROR_WIZARD} step="clusters" id="mirror-clusters">
           <div className="grid gap-4 sm:grid-cols-3">
             <Field id={`${id}-name`} label="Mirror name" hint="Letters, digits, “.”, “_” and “-”." issue={form.issue('name')}>
               <input
@@ -138,9 +137,9 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
               <DirectionNote direction={direction} source={draft.source} destination={draft.destination} />
             </div>
           )}
-        </Panel>
+        </StepPanel>
 
-        <Panel id="mirror-topics" title="2 · Topics">
+        <StepPanel steps={CREATE_MIRROR_WIZARD} step="topics" id="mirror-topics">
           {draft.source === '' ? (
             <p className="text-sm text-slate-600 dark:text-slate-300">Choose the source cluster to see its topics.</p>
           ) : sourceTopics.isPending ? (
@@ -197,9 +196,9 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
               <TopicPreview preview={preview} partitionsOf={partitionsOf} />
             </div>
           )}
-        </Panel>
+        </StepPanel>
 
-        <Panel id="mirror-settings" title="3 · Settings">
+        <StepPanel steps={CREATE_MIRROR_WIZARD} step="settings" id="mirror-settings">
           <details>
             <summary className="cursor-pointer rounded text-sm font-medium text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
               {Object.keys(createConfigInput(draft.config)).length === 0 ? 'Every setting at its default (open to change)' : `${Object.keys(createConfigInput(draft.config)).length} settings changed (open to review)`}
@@ -216,19 +215,11 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
               />
             </div>
           </details>
-        </Panel>
-
-        <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" disabled={mutation.isPending} className={buttonClass(currentPlan === null ? 'primary' : 'secondary')}>
-            {mutation.isPending && currentPlan === null ? 'Planning…' : currentPlan === null ? 'Preview the plan (dry run)' : 'Preview again'}
-          </button>
-          <span className="text-xs text-slate-600 dark:text-slate-400">Nothing is created until you confirm the plan.</span>
-        </div>
-        {mutation.isError && <Refusal error={mutation.error} title={currentPlan === null ? 'The dry run was refused' : 'Creating the mirror was refused'} />}
-      </form>
+        </StepPanel>
+      </ManageForm>
 
       {currentPlan !== null && (
-        <Panel id="mirror-plan" title="4 · The plan: where each destination partition starts">
+        <StepPanel steps={CREATE_MIRROR_WIZARD} step="plan" id="mirror-plan">
           <div className="space-y-4">
             <PlanTable plan={currentPlan} />
             <p className="text-sm text-slate-700 dark:text-slate-300">
@@ -239,7 +230,7 @@ export function CreateMirrorWizard({ initialSource, initialDestination }: { init
               {mutation.isPending ? 'Creating…' : `Create mirror ${request.name}`}
             </button>
           </div>
-        </Panel>
+        </StepPanel>
       )}
     </div>
   )

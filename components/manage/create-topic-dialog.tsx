@@ -1,13 +1,14 @@
 'use client'
 
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { useCreateTopic } from '@/components/data/use-cluster-admin'
 import { buttonClass } from '@/components/ui/button-class'
 import { CreateTopicRequest } from '@/lib/api/topics'
 import { numberOrUndefined, parseProperties } from '@/lib/ui/form-issues'
 import { controlProps, Field, FieldIssue, inputClass, monoInputClass } from './form-controls'
 import { ManageDialog } from './manage-dialog'
-import { ReviewStep } from './review-step'
+import { ManageForm } from './manage-form'
+import { ReviewStep, useReview } from './review-step'
 import { useFormIssues } from './use-form-issues'
 import { counted } from '@/lib/ui/format'
 
@@ -19,7 +20,7 @@ export function CreateTopicDialog({ cluster, brokers, onClose, onDone }: { clust
   const [partitions, setPartitions] = useState('1')
   const [replication, setReplication] = useState('')
   const [configs, setConfigs] = useState('')
-  const [reviewing, setReviewing] = useState(false)
+  const { reviewing, review, back } = useReview(mutation)
   const parsedConfigs = parseProperties(configs)
   const replicationFactor = numberOrUndefined(replication)
   const request = {
@@ -32,10 +33,6 @@ export function CreateTopicDialog({ cluster, brokers, onClose, onDone }: { clust
   const tooManyReplicas = replicationFactor !== undefined && replicationFactor > brokers ? `this cluster has ${brokers} ${brokers === 1 ? 'broker' : 'brokers'}` : undefined
   const badLines = parsedConfigs.badLines.length > 0 ? `line ${parsedConfigs.badLines.join(', ')}: write key=value` : undefined
 
-  const review = (event: FormEvent) => {
-    event.preventDefault()
-    if (form.check() && badLines === undefined && tooManyReplicas === undefined) setReviewing(true)
-  }
   const configCount = Object.keys(parsedConfigs.values).length
   return (
     <ManageDialog title={`Create a topic on ${cluster}`} onClose={onClose} busy={mutation.isPending}>
@@ -52,14 +49,26 @@ export function CreateTopicDialog({ cluster, brokers, onClose, onDone }: { clust
           destructive={false}
           pending={mutation.isPending}
           error={mutation.error}
-          onBack={() => {
-            mutation.reset()
-            setReviewing(false)
-          }}
+          onBack={back}
           onConfirm={() => mutation.mutate(CreateTopicRequest.parse(request), { onSuccess: (topic) => onDone(`Created topic ${topic.name} with ${counted(topic.partitions, 'partition')}.`) })}
         />
       ) : (
-        <form onSubmit={review} noValidate aria-label="New topic" className="space-y-4">
+        <ManageForm
+          label="New topic"
+          onSubmit={() => {
+            if (form.check() && badLines === undefined && tooManyReplicas === undefined) review()
+          }}
+          actions={
+            <>
+              <button type="button" onClick={onClose} className={buttonClass('secondary')}>
+                Cancel
+              </button>
+              <button type="submit" className={buttonClass('primary')}>
+                Review
+              </button>
+            </>
+          }
+        >
           <Field id={`${id}-name`} label="Topic name" issue={form.issue('name')}>
             <input {...controlProps(`${id}-name`, undefined, form.issue('name'))} value={name} onChange={(event) => setName(event.target.value)} onBlur={() => form.touch('name')} autoComplete="off" spellCheck={false} className={monoInputClass} />
           </Field>
@@ -90,15 +99,7 @@ export function CreateTopicDialog({ cluster, brokers, onClose, onDone }: { clust
             />
           </Field>
           {form.issue('') !== undefined && <FieldIssue id={`${id}-form-issue`} issue={form.issue('')!} />}
-          <div className="flex justify-end gap-2">
-            <button type="button" onClick={onClose} className={buttonClass('secondary')}>
-              Cancel
-            </button>
-            <button type="submit" className={buttonClass('primary')}>
-              Review
-            </button>
-          </div>
-        </form>
+        </ManageForm>
       )}
     </ManageDialog>
   )

@@ -1,6 +1,6 @@
 'use client'
 
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { useDeleteRecords, useTopicPartitions } from '@/components/data/use-cluster-admin'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
@@ -9,7 +9,8 @@ import { DeleteRecordsRequest, type Topic } from '@/lib/api/topics'
 import { formatOffset } from '@/lib/ui/format'
 import { numberOrUndefined } from '@/lib/ui/form-issues'
 import { controlProps, Field, inputClass } from './form-controls'
-import { ReviewStep } from './review-step'
+import { ManageForm } from './manage-form'
+import { ReviewStep, useReview } from './review-step'
 import { useFormIssues } from './use-form-issues'
 
 /** Kafka's DeleteRecords: moves a partition's log start offset up; the records below it are gone. */
@@ -19,7 +20,7 @@ export function DeleteRecordsForm({ cluster, topic, onDone }: { cluster: string;
   const mutation = useDeleteRecords(cluster, topic.name)
   const [partition, setPartition] = useState(0)
   const [before, setBefore] = useState('')
-  const [reviewing, setReviewing] = useState(false)
+  const { reviewing, review, back } = useReview(mutation)
   const beforeOffset = numberOrUndefined(before) ?? Number.NaN
   const form = useFormIssues(DeleteRecordsRequest, { beforeOffset })
   const info = partitions.data?.partitions.find((entry) => entry.partition === partition)
@@ -27,10 +28,6 @@ export function DeleteRecordsForm({ cluster, topic, onDone }: { cluster: string;
   const issue = form.issue('beforeOffset') ?? beyond
   if (partitions.isPending) return <Skeleton className="h-32 w-full" />
   if (partitions.isError) return <ErrorPanel compact error={partitions.error} title="Could not read the partitions" onRetry={() => void partitions.refetch()} />
-  const review = (event: FormEvent) => {
-    event.preventDefault()
-    if (form.check() && beyond === undefined) setReviewing(true)
-  }
   if (reviewing && info !== undefined) {
     const removed = Math.max(0, beforeOffset - info.logStartOffset)
     return (
@@ -46,16 +43,23 @@ export function DeleteRecordsForm({ cluster, topic, onDone }: { cluster: string;
         destructive
         pending={mutation.isPending}
         error={mutation.error}
-        onBack={() => {
-          mutation.reset()
-          setReviewing(false)
-        }}
+        onBack={back}
         onConfirm={() => mutation.mutate({ partition, beforeOffset }, { onSuccess: (answer) => onDone(`${topic.name}-${partition} now starts at offset ${answer.logStartOffset}.`) })}
       />
     )
   }
   return (
-    <form onSubmit={review} noValidate aria-label="Delete records" className="space-y-4">
+    <ManageForm
+      label="Delete records"
+      onSubmit={() => {
+        if (form.check() && beyond === undefined) review()
+      }}
+      actions={
+        <button type="submit" className={buttonClass('primary')}>
+          Review
+        </button>
+      }
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id={`${id}-partition`} label="Partition">
           <select id={`${id}-partition`} value={partition} onChange={(event) => setPartition(Number(event.target.value))} className={`${inputClass} tabular-nums`}>
@@ -75,11 +79,6 @@ export function DeleteRecordsForm({ cluster, topic, onDone }: { cluster: string;
           <input {...controlProps(`${id}-before`, info === undefined ? undefined : true, issue)} inputMode="numeric" value={before} onChange={(event) => setBefore(event.target.value)} onBlur={() => form.touch('beforeOffset')} className={`${inputClass} tabular-nums`} />
         </Field>
       </div>
-      <div className="flex justify-end">
-        <button type="submit" className={buttonClass('primary')}>
-          Review
-        </button>
-      </div>
-    </form>
+    </ManageForm>
   )
 }

@@ -2,7 +2,7 @@
 
 import Link from 'next/link'
 import { useRouter } from 'next/navigation'
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { useDeleteMirror, usePatchMirror } from '@/components/data/use-mirror-admin'
 import { useMirror } from '@/components/data/use-mirrors'
 import { buttonClass } from '@/components/ui/button-class'
@@ -14,7 +14,8 @@ import { PatchMirrorRequest, type Mirror } from '@/lib/api/mirrors'
 import type { MirrorConfigKey } from '@/lib/ui/mirror-config-fields'
 import { changedConfigInput, textsOfConfig, type ConfigTexts } from '@/lib/ui/mirror-config-input'
 import { ConfigFields } from './config-fields'
-import { Done, Refusal } from './form-controls'
+import { Refusal } from './form-controls'
+import { ManageForm } from './manage-form'
 import { useFormIssues } from './use-form-issues'
 
 /**
@@ -43,8 +44,7 @@ function SettingsForm({ mirror, onReread }: { mirror: Mirror; onReread: () => vo
   const changes = changedConfigInput(mirror.config, texts)
   const changedKeys = Object.keys(changes)
   const form = useFormIssues(PatchMirrorRequest, { config: changes })
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
+  const submit = () => {
     if (mutation.isPending || changedKeys.length === 0 || !form.check()) return
     mutation.mutate(
       { config: PatchMirrorRequest.parse({ config: changes }).config, stateVersion: mirror.stateVersion },
@@ -53,21 +53,15 @@ function SettingsForm({ mirror, onReread }: { mirror: Mirror; onReread: () => vo
   }
   const stale = isApiError(mutation.error, 'PRECONDITION_FAILED')
   return (
-    <form onSubmit={submit} noValidate aria-label="Mirror settings">
-      <Panel id="settings" title="Settings">
-        <div className="space-y-5">
-          <ConfigFields
-            idPrefix={id}
-            mode="edit"
-            texts={texts}
-            onChange={(key: MirrorConfigKey, text) => {
-              setTexts((previous) => ({ ...previous, [key]: text }))
-              if (mutation.isError || mutation.isSuccess) mutation.reset()
-            }}
-            issue={form.issue}
-            touch={form.touch}
-          />
-          <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-4 dark:border-slate-800">
+    <Panel id="settings" title="Settings">
+      <ManageForm
+        label="Mirror settings"
+        onSubmit={submit}
+        actionsAt="start"
+        divided
+        className="space-y-5"
+        actions={
+          <>
             <button type="submit" disabled={mutation.isPending || changedKeys.length === 0} className={buttonClass('primary')}>
               {mutation.isPending ? 'Saving…' : changedKeys.length === 0 ? 'No changes' : `Save ${changedKeys.length} ${changedKeys.length === 1 ? 'change' : 'changes'}`}
             </button>
@@ -81,25 +75,42 @@ function SettingsForm({ mirror, onReread }: { mirror: Mirror; onReread: () => vo
                 </span>
               </>
             )}
-          </div>
-          {mutation.isError && (
-            <div className="space-y-2">
-              <Refusal error={mutation.error} title="The settings were not saved" />
-              {stale && (
-                <p className="flex flex-wrap items-center gap-2 text-sm">
-                  The mirror changed since this page read it (a partition changed state, or someone else saved). Your edits are kept:
-                  <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => { mutation.reset(); onReread() }}>
-                    Read the mirror again
-                  </button>
-                  then save.
-                </p>
-              )}
-            </div>
-          )}
-          {mutation.isSuccess && <Done>Saved. The mirror uses the new settings from its next round.</Done>}
-        </div>
-      </Panel>
-    </form>
+          </>
+        }
+        refusal={mutation.isError ? { error: mutation.error, title: 'The settings were not saved' } : null}
+        after={
+          stale && (
+            <p className="flex flex-wrap items-center gap-2 text-sm">
+              The mirror changed since this page read it (a partition changed state, or someone else saved). Your edits are kept:
+              <button
+                type="button"
+                className={buttonClass('secondary', 'sm')}
+                onClick={() => {
+                  mutation.reset()
+                  onReread()
+                }}
+              >
+                Read the mirror again
+              </button>
+              then save.
+            </p>
+          )
+        }
+        done={mutation.isSuccess && 'Saved. The mirror uses the new settings from its next round.'}
+      >
+        <ConfigFields
+            idPrefix={id}
+            mode="edit"
+            texts={texts}
+            onChange={(key: MirrorConfigKey, text) => {
+              setTexts((previous) => ({ ...previous, [key]: text }))
+              if (mutation.isError || mutation.isSuccess) mutation.reset()
+            }}
+            issue={form.issue}
+          touch={form.touch}
+        />
+      </ManageForm>
+    </Panel>
   )
 }
 

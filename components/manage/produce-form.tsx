@@ -1,12 +1,13 @@
 'use client'
 
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { useProduceRecord } from '@/components/data/use-cluster-admin'
 import { buttonClass } from '@/components/ui/button-class'
 import { ProduceRequest } from '@/lib/api/records'
 import type { Topic } from '@/lib/api/topics'
 import { numberOrUndefined, parseProperties } from '@/lib/ui/form-issues'
-import { controlProps, Done, Field, inputClass, monoInputClass, Refusal } from './form-controls'
+import { controlProps, Field, inputClass, monoInputClass } from './form-controls'
+import { ManageForm } from './manage-form'
 import { useFormIssues } from './use-form-issues'
 
 /**
@@ -36,14 +37,29 @@ export function ProduceForm({ cluster, topic }: { cluster: string; topic: Topic 
   const outOfRange = chosen !== undefined && Number.isInteger(chosen) && chosen >= topic.partitions ? `${topic.name} has partitions 0 to ${topic.partitions - 1}` : undefined
   const partitionIssue = form.issue('partition') ?? outOfRange
   const headerIssue = parsedHeaders.badLines.length > 0 ? `line ${parsedHeaders.badLines.join(', ')}: write key=value` : undefined
-  const submit = (event: FormEvent) => {
-    event.preventDefault()
+  const submit = () => {
     if (mutation.isPending || !form.check() || outOfRange !== undefined || headerIssue !== undefined) return
     mutation.mutate(ProduceRequest.parse(request))
   }
   const written = mutation.data?.records[0]
   return (
-    <form onSubmit={submit} noValidate aria-label="Produce a test record" className="space-y-4">
+    <ManageForm
+      label="Produce a test record"
+      onSubmit={submit}
+      actions={
+        <button type="submit" disabled={mutation.isPending} className={buttonClass('primary')}>
+          {mutation.isPending ? 'Producing…' : 'Produce the record'}
+        </button>
+      }
+      refusal={mutation.isError ? { error: mutation.error, title: 'Produce refused' } : null}
+      done={
+        written !== undefined && (
+          <>
+            Written to {topic.name}-{written.partition} at offset {written.offset}.
+          </>
+        )
+      }
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id={`${id}-key`} label="Key" hint="Empty: no key.">
           <input {...controlProps(`${id}-key`, true, undefined)} value={key} onChange={(event) => setKey(event.target.value)} autoComplete="off" spellCheck={false} className={monoInputClass} />
@@ -58,17 +74,6 @@ export function ProduceForm({ cluster, topic }: { cluster: string; topic: Topic 
       <Field id={`${id}-headers`} label="Headers" hint="key=value one a line." issue={headerIssue}>
         <textarea {...controlProps(`${id}-headers`, true, headerIssue)} rows={2} value={headers} onChange={(event) => setHeaders(event.target.value)} spellCheck={false} className={`${monoInputClass} text-xs`} />
       </Field>
-      <div className="flex justify-end">
-        <button type="submit" disabled={mutation.isPending} className={buttonClass('primary')}>
-          {mutation.isPending ? 'Producing…' : 'Produce the record'}
-        </button>
-      </div>
-      {mutation.isError && <Refusal error={mutation.error} title="Produce refused" />}
-      {written !== undefined && (
-        <Done>
-          Written to {topic.name}-{written.partition} at offset {written.offset}.
-        </Done>
-      )}
-    </form>
+    </ManageForm>
   )
 }

@@ -1,8 +1,25 @@
 'use client'
 
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { buttonClass } from '@/components/ui/button-class'
 import { Refusal } from './form-controls'
+
+/**
+ * A form's two steps: filling it in, then its ReviewStep. `review()` goes to the review (once the form's
+ * checks passed); `back()` returns to the form and clears the refusal of the last attempt, so the form
+ * does not show an answer to a request it no longer stands for.
+ */
+export function useReview(mutation: { reset: () => void }) {
+  const [reviewing, setReviewing] = useState(false)
+  return {
+    reviewing,
+    review: () => setReviewing(true),
+    back: () => {
+      mutation.reset()
+      setReviewing(false)
+    },
+  }
+}
 
 /**
  * The confirmation of a topic action: what it will do, in a sentence, then the button that does it (red

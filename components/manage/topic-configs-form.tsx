@@ -1,6 +1,6 @@
 'use client'
 
-import { useId, useState, type FormEvent } from 'react'
+import { useId, useState } from 'react'
 import { usePatchTopicConfigs, useTopicConfigs } from '@/components/data/use-cluster-admin'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
@@ -8,7 +8,8 @@ import { Skeleton } from '@/components/ui/panel'
 import { PatchTopicConfigsRequest, type Topic } from '@/lib/api/topics'
 import { parseProperties } from '@/lib/ui/form-issues'
 import { controlProps, Field, monoInputClass } from './form-controls'
-import { ReviewStep } from './review-step'
+import { ManageForm } from './manage-form'
+import { ReviewStep, useReview } from './review-step'
 import { useFormIssues } from './use-form-issues'
 
 function propertiesText(configs: Readonly<Record<string, string>>): string {
@@ -30,7 +31,7 @@ function ConfigsEditor({ cluster, topic, current, onDone }: { cluster: string; t
   const id = useId()
   const mutation = usePatchTopicConfigs(cluster, topic.name)
   const [text, setText] = useState(() => propertiesText(current))
-  const [reviewing, setReviewing] = useState(false)
+  const { reviewing, review, back } = useReview(mutation)
   const parsed = parseProperties(text)
   const set = Object.fromEntries(Object.entries(parsed.values).filter(([key, value]) => current[key] !== value))
   const removed = Object.keys(current).filter((key) => !Object.hasOwn(parsed.values, key))
@@ -39,10 +40,6 @@ function ConfigsEditor({ cluster, topic, current, onDone }: { cluster: string; t
   const changed = Object.keys(set).length + removed.length
   const badLines = parsed.badLines.length > 0 ? `line ${parsed.badLines.join(', ')}: write key=value` : undefined
   const issue = changed === 0 ? undefined : (badLines ?? form.issue('set') ?? form.issue('delete'))
-  const review = (event: FormEvent) => {
-    event.preventDefault()
-    if (changed > 0 && badLines === undefined && form.check()) setReviewing(true)
-  }
   if (reviewing) {
     return (
       <ReviewStep
@@ -67,25 +64,29 @@ function ConfigsEditor({ cluster, topic, current, onDone }: { cluster: string; t
         destructive={false}
         pending={mutation.isPending}
         error={mutation.error}
-        onBack={() => {
-          mutation.reset()
-          setReviewing(false)
-        }}
+        onBack={back}
         onConfirm={() => mutation.mutate(PatchTopicConfigsRequest.parse(request), { onSuccess: () => onDone(`Updated ${changed === 1 ? 'one config' : `${changed} configs`} of ${topic.name}.`) })}
       />
     )
   }
   return (
-    <form onSubmit={review} noValidate aria-label="Edit configs" className="space-y-4">
+    <ManageForm
+      label="Edit configs"
+      onSubmit={() => {
+        if (changed > 0 && badLines === undefined && form.check()) review()
+      }}
+      actions={
+        <>
+          <span className="text-xs text-slate-600 dark:text-slate-400">{changed === 0 ? 'No change yet' : `${changed} changed`}</span>
+          <button type="submit" disabled={changed === 0} className={buttonClass('primary')}>
+            Review
+          </button>
+        </>
+      }
+    >
       <Field id={`${id}-configs`} label="Dynamic configs" hint="key=value one a line; remove a line to go back to the default." issue={issue}>
         <textarea {...controlProps(`${id}-configs`, true, issue)} rows={6} value={text} onChange={(event) => setText(event.target.value)} onBlur={() => form.touch('set')} spellCheck={false} className={`${monoInputClass} text-xs`} />
       </Field>
-      <div className="flex items-center justify-end gap-3">
-        <span className="text-xs text-slate-600 dark:text-slate-400">{changed === 0 ? 'No change yet' : `${changed} changed`}</span>
-        <button type="submit" disabled={changed === 0} className={buttonClass('primary')}>
-          Review
-        </button>
-      </div>
-    </form>
+    </ManageForm>
   )
 }

@@ -1,4 +1,5 @@
 import Link from 'next/link'
+import { AlertBell } from '@/components/alerts/alert-bell'
 import type { PageSession } from '@/components/data/session-context'
 import { LiveIndicator } from './live-indicator'
 import { NavLinks, type NavItem } from './nav-links'
@@ -23,6 +24,7 @@ export function AppHeader({ session }: { session: PageSession | null }) {
         {items.length > 0 && <NavLinks items={items} />}
         <div className="ml-auto flex items-center gap-2">
           {session !== null && <LiveIndicator />}
+          {session !== null && <AlertBell />}
           {session !== null ? (
             <span className="flex items-center gap-1">
               <span

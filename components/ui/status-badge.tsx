@@ -5,7 +5,8 @@ import type { StatusStyle } from '@/lib/ui/status-style'
 /**
  * The badge of a status (an operation's, a drill's, a run's, an audit outcome, a lag trend): glyph and word
  * in the status's tone, from the tables of lib/ui/status-style.ts. `children` replaces the word when the
- * badge says more ("lag growing (+1,200/min)"); other attributes (data-*, test ids) go to the badge.
+ * badge says more ("lag growing (+1,200/min)"); other attributes (data-*, test ids) go to the badge. The
+ * words are an element of their own, so "Succeeded" is found as it reads, without the glyph.
  */
 export function StatusBadge({ look, size = 'sm', className = '', children, ...attributes }: { look: StatusStyle; size?: 'sm' | 'md'; children?: ReactNode } & HTMLAttributes<HTMLSpanElement>) {
   return (
@@ -16,7 +17,7 @@ export function StatusBadge({ look, size = 'sm', className = '', children, ...at
       <span aria-hidden className={look.active === true ? 'motion-safe:animate-pulse' : undefined}>
         {look.icon}
       </span>
-      {children ?? look.label}
+      <span>{children ?? look.label}</span>
     </span>
   )
 }

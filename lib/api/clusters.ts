@@ -58,7 +58,8 @@ export const CreateKafkaClusterRequest = z.strictObject({
     .strictObject({
       mechanism: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']),
       username: z.string().min(1).max(1024),
-      password: z.string().min(1).max(1024),
+      // Never answered back (cluster views show the mechanism and username only): writeOnly in the OpenAPI document.
+      password: z.string().min(1).max(1024).meta({ writeOnly: true }),
     })
     .optional(),
   ssl: z
@@ -68,7 +69,7 @@ export const CreateKafkaClusterRequest = z.strictObject({
         rejectUnauthorized: z.boolean().optional(),
         ca: z.string().max(100_000).optional().describe('PEM of the CA that signed the brokers\' certificates.'),
         cert: z.string().max(100_000).optional().describe('PEM client certificate (mutual TLS).'),
-        key: z.string().max(100_000).optional().describe('PEM private key of the client certificate; write-only.'),
+        key: z.string().max(100_000).optional().describe('PEM private key of the client certificate; write-only.').meta({ writeOnly: true }),
       }),
     ])
     .optional(),

@@ -6,15 +6,17 @@
  * documentation cannot drift apart. Import from here: the groups' files are where entries are written.
  */
 import type { Endpoint } from './catalog/endpoint'
+import { alertEndpoints } from './catalog/alerts'
 import { clusterEndpoints } from './catalog/clusters'
 import { demoEndpoints } from './catalog/demo'
 import { mirrorEndpoints } from './catalog/mirrors'
 import { overviewEndpoints } from './catalog/overview'
+import { verificationEndpoints } from './catalog/rehearsals'
 import { sessionEndpoints } from './catalog/session'
 import { systemEndpoints } from './catalog/system'
 
 export { EMPTY, isMutation, type AccessRole, type EmptyContent, type Endpoint, type HttpMethod, type TextContent } from './catalog/endpoint'
-export { clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints }
+export { alertEndpoints, clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints, verificationEndpoints }
 
 /** Every endpoint this build serves (the OpenAPI document lists exactly these). */
 export const SERVED_ENDPOINTS: readonly Endpoint[] = [
@@ -24,4 +26,6 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(mirrorEndpoints),
   ...Object.values(demoEndpoints),
   ...Object.values(overviewEndpoints),
+  ...Object.values(alertEndpoints),
+  ...Object.values(verificationEndpoints),
 ]

@@ -40,6 +40,8 @@ export const API_ERROR_CODES = [
   'LOG_TRUNCATED',
   'LOG_CLOSED',
   'KAFKA_STORAGE_ERROR',
+  'TOO_MANY_REQUESTS',
+  'SERVER_BUSY',
 ] as const
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number]

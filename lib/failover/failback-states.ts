@@ -6,6 +6,7 @@
  * `reverseFound` jumps to progress from any step before it: the failback mirror already exists (a reload,
  * another tab). `created` leaves the confirmation once the API created it; `refused` stays with the error.
  */
+import { stepAfter, takesEvent, type RailStepList, type StepTable } from '../ui/step-machine'
 import { isValidMirrorName } from './failback'
 
 export const FAILBACK_STEPS = ['name', 'plan', 'confirm', 'progress', 'done'] as const
@@ -19,6 +20,19 @@ export const FAILBACK_STEP_LABELS = {
   done: 'Done',
 } as const satisfies Record<FailbackStep, string>
 
+/** The wizard's steps as the rail and the headings show them. */
+export const FAILBACK_WIZARD = {
+  steps: FAILBACK_STEPS,
+  labels: FAILBACK_STEP_LABELS,
+  titles: {
+    name: 'Name the reverse mirror',
+    plan: 'Dry run: what the old source loses',
+    confirm: 'Confirm the failback',
+    progress: 'Failing back',
+    done: 'Done',
+  },
+} as const satisfies RailStepList<FailbackStep>
+
 export type FailbackEventType = 'next' | 'back' | 'submitted' | 'refused' | 'created' | 'reverseFound' | 'allMirroring'
 
 export const FAILBACK_TRANSITIONS = {
@@ -27,7 +41,7 @@ export const FAILBACK_TRANSITIONS = {
   confirm: { back: 'plan', submitted: 'confirm', refused: 'confirm', created: 'progress', reverseFound: 'progress' },
   progress: { allMirroring: 'done' },
   done: {},
-} as const satisfies { readonly [S in FailbackStep]: Partial<Record<FailbackEventType, FailbackStep>> }
+} as const satisfies StepTable<FailbackStep, FailbackEventType>
 
 export interface FailbackState {
   readonly step: FailbackStep
@@ -65,9 +79,8 @@ export function canCreate(state: FailbackState, expected: string): boolean {
 export function failbackReducer(state: FailbackState, event: FailbackEvent): FailbackState {
   if (event.type === 'nameTyped') return state.step === 'name' ? { ...state, reverseName: event.name } : state
   if (event.type === 'confirmationTyped') return state.step === 'confirm' ? { ...state, confirmation: event.text, refusal: null } : state
-  const table: { readonly [S in FailbackStep]: Partial<Record<FailbackEventType, FailbackStep>> } = FAILBACK_TRANSITIONS
-  const target = table[state.step][event.type]
-  if (target === undefined) return state
+  if (!takesEvent<FailbackStep, FailbackEventType>(FAILBACK_TRANSITIONS, state.step, event.type)) return state
+  const target = stepAfter<FailbackStep, FailbackEventType>(FAILBACK_TRANSITIONS, state.step, event.type)
   switch (event.type) {
     case 'next':
       return canContinue(state, event.planReady ?? false) ? { ...state, step: target, refusal: null } : state

@@ -44,7 +44,15 @@ describe('exportLine', () => {
     const line = exportLine('orders', 0, { offset: 4, type: 'DATA', producerId: 4003, producerEpoch: 0, leaderEpoch: 0, transactional: true, timestamp: 1, key: 'Y', value: '5' })
     expect(line.endsWith('\n')).toBe(true)
     expect(line.indexOf('\n')).toBe(line.length - 1)
-    expect(JSON.parse(line)).toEqual({ topic: 'orders', partition: 0, offset: 4, type: 'DATA', producerId: 4003, producerEpoch: 0, leaderEpoch: 0, transactional: true, timestamp: 1, key: 'Y', value: '5' })
+    expect(JSON.parse(line)).toEqual({ topic: 'orders', partition: 0, offset: 4, type: 'DATA', producerId: 4003, producerEpoch: 0, leaderEpoch: 0, transactional: true, timestamp: 1, key: 'Y', value: '5', headers: [] })
+  })
+
+  it('keeps the record headers and escapes U+2028 and U+2029, so every record stays one line (issue #41 item 6)', () => {
+    const record = { offset: 7, type: 'DATA', producerId: null, producerEpoch: null, leaderEpoch: 2, transactional: false, timestamp: 3, key: 'k\u2028', value: 'a\u2029b\nc' }
+    const line = exportLine('orders', 1, { ...record, headers: [{ key: 'trace\u2028id', value: 'x' }, { key: 'empty', value: null }] })
+    expect(line).not.toMatch(/[\u2028\u2029]/)
+    expect(line.split(/\r\n|\r|\n|\u2028|\u2029/)).toEqual([expect.any(String), ''])
+    expect(JSON.parse(line)).toMatchObject({ key: 'k\u2028', value: 'a\u2029b\nc', headers: [{ key: 'trace\u2028id', value: 'x' }, { key: 'empty', value: null }] })
   })
 })
 

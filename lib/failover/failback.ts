@@ -96,12 +96,18 @@ export interface ExportedRecord {
   readonly timestamp: number
   readonly key: string | null
   readonly value: string | null
+  /** Kafka record headers, in their order; values in the record's encoding. */
+  readonly headers?: readonly { readonly key: string; readonly value: string | null }[]
   readonly encoding?: 'base64'
 }
 
-/** One NDJSON line (with its newline) for a removed record; fields in a fixed order so files diff cleanly. */
+/**
+ * One NDJSON line (with its newline) for a removed record; fields in a fixed order so files diff cleanly.
+ * Headers are part of the record (a replay without them is not the same record). U+2028 and U+2029 are
+ * escaped: JSON allows them raw, but JavaScript source and many line-oriented tools read them as line breaks.
+ */
 export function exportLine(topic: string, partition: number, record: ExportedRecord): string {
-  return `${JSON.stringify({
+  return `${escapeLineSeparators(JSON.stringify({
     topic,
     partition,
     offset: record.offset,
@@ -113,8 +119,13 @@ export function exportLine(topic: string, partition: number, record: ExportedRec
     timestamp: record.timestamp,
     key: record.key,
     value: record.value,
+    headers: (record.headers ?? []).map((header) => ({ key: header.key, value: header.value })),
     ...(record.encoding === undefined ? {} : { encoding: record.encoding }),
-  })}\n`
+  }))}\n`
+}
+
+function escapeLineSeparators(json: string): string {
+  return json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
 }
 
 /** The records of a page that fall in the range (a page may run past its end). */

@@ -15,6 +15,7 @@
  *   reloaded, or opened by a second operator) while a failover of this mirror runs.
  * - `finished` goes from progress to the result once the operation is no longer running.
  */
+import { stepAfter as tableStepAfter, stepStatus as listStepStatus, takesEvent, type RailStepList, type StepStatus, type StepTable } from '../ui/step-machine'
 import { decideGates, type GateLike } from './gate-forcing'
 
 export const FAILOVER_STEPS = ['topics', 'gates', 'impact', 'confirm', 'progress', 'result'] as const
@@ -29,9 +30,23 @@ export const STEP_LABELS = {
   result: 'Result',
 } as const satisfies Record<FailoverStep, string>
 
+/** The wizard's steps as the rail and the headings show them. */
+export const FAILOVER_WIZARD = {
+  steps: FAILOVER_STEPS,
+  labels: STEP_LABELS,
+  titles: {
+    topics: 'Choose the topics',
+    gates: 'Preflight gates',
+    impact: 'Impact preview',
+    confirm: 'Confirm the failover',
+    progress: 'Failing over',
+    result: 'Result',
+  },
+} as const satisfies RailStepList<FailoverStep>
+
 export type WizardEventType = 'next' | 'back' | 'submitted' | 'refused' | 'accepted' | 'operationFound' | 'finished'
 
-type TransitionTable = { readonly [S in FailoverStep]: Partial<Record<WizardEventType, FailoverStep>> }
+type TransitionTable = StepTable<FailoverStep, WizardEventType>
 
 export const WIZARD_TRANSITIONS = {
   topics: { next: 'gates', operationFound: 'progress' },
@@ -125,13 +140,7 @@ export function canSubmit(state: WizardState, mirror: string): boolean {
 
 /** The step the table gives for an event; the current step when the table has none. */
 export function stepAfter(step: FailoverStep, event: WizardEventType): FailoverStep {
-  const table: TransitionTable = WIZARD_TRANSITIONS
-  return table[step][event] ?? step
-}
-
-function isAllowed(step: FailoverStep, event: WizardEventType): boolean {
-  const table: TransitionTable = WIZARD_TRANSITIONS
-  return table[step][event] !== undefined
+  return tableStepAfter<FailoverStep, WizardEventType>(WIZARD_TRANSITIONS, step, event)
 }
 
 export function wizardReducer(state: WizardState, event: WizardEvent): WizardState {
@@ -149,7 +158,7 @@ export function wizardReducer(state: WizardState, event: WizardEvent): WizardSta
     default:
       break
   }
-  if (!isAllowed(state.step, event.type)) return state
+  if (!takesEvent<FailoverStep, WizardEventType>(WIZARD_TRANSITIONS, state.step, event.type)) return state
   switch (event.type) {
     case 'next':
       if (!canGoNext(state, event)) return state
@@ -171,10 +180,8 @@ export function wizardReducer(state: WizardState, event: WizardEvent): WizardSta
 }
 
 /** Where a step sits on the rail: done, current or still to come. */
-export function stepStatus(step: FailoverStep, current: FailoverStep): 'done' | 'current' | 'upcoming' {
-  const index = FAILOVER_STEPS.indexOf(step)
-  const currentIndex = FAILOVER_STEPS.indexOf(current)
-  return index < currentIndex ? 'done' : index === currentIndex ? 'current' : 'upcoming'
+export function stepStatus(step: FailoverStep, current: FailoverStep): StepStatus {
+  return listStepStatus(FAILOVER_WIZARD, step, current)
 }
 
 /** The request body of the real failover for this state (`topics` left out for all). */

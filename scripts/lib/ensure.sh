@@ -34,7 +34,7 @@ ensure_chromium() {
 
 ensure_prometheus() {
   # promtool and amtool check the shipped rules and Alertmanager example; the live alerting test runs Prometheus
-  # and Alertmanager on loopback (deploy/, e2e/demo/api-alerts-prometheus.spec.ts).
+  # and Alertmanager on loopback (deploy/, e2e/demo/api-prometheus.spec.ts).
   if ! command -v promtool >/dev/null || ! command -v prometheus-alertmanager >/dev/null; then
     echo "==> installing Debian's prometheus and prometheus-alertmanager"
     as_root apt-get update -qq

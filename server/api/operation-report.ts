@@ -2,8 +2,10 @@ import 'server-only'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { OperationReport } from '@/lib/api/operation-report'
 import { buildOperationReport, type PartitionOutcome } from '@/lib/failover/report'
+import { failoverReportMarkdown } from '@/lib/failover/report-markdown'
 import type { ClusterClient } from '@/server/cluster/cluster-client'
 import { toOperation } from './mirror-api'
+import { reportContext, type ReportContextSources } from './report-context'
 import type { MirrorEngine } from '../engine/engine'
 
 /** Destination partitions read at once while building a report (each read is a few records). */
@@ -16,7 +18,7 @@ const READ_CONCURRENCY = 64
  * too; a partition whose log cannot be read (its cluster unreachable or gone) says why in `markersUnread`.
  */
 export async function buildReport(
-  runtime: { engine: MirrorEngine; clusters: { client(name: string): Pick<ClusterClient, 'readRecords'> } },
+  runtime: { engine: MirrorEngine; clusters: { client(name: string): Pick<ClusterClient, 'readRecords'> } & ReportContextSources['clusters'] } & Omit<ReportContextSources, 'clusters'>,
   id: string,
   now = Date.now(),
 ): Promise<OperationReport> {
@@ -56,7 +58,7 @@ export async function buildReport(
         destinationLeaderEpoch: snapshot.destinationLeaderEpoch,
         records,
         ...(markersUnread === undefined ? {} : { markersUnread }),
-        transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ to, at }) => ({ to, at })),
+        transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ from, to, at, reason }) => ({ from, to, at, reason })),
       })
     }
   }
@@ -69,5 +71,21 @@ export async function buildReport(
     forcedGates: operation.forcedGates ?? [],
     outcomes,
     generatedAt: now,
+    ...(await reportContext(runtime, operation, definition)),
+  })
+}
+
+/**
+ * The report as asked: the JSON of the catalog, or the Markdown post-mortem as a download (the operation page's
+ * link saves it under a name that says what it is).
+ */
+export function reportResponse(report: OperationReport, format: 'json' | 'md'): OperationReport | Response {
+  if (format === 'json') return report
+  return new Response(failoverReportMarkdown(report), {
+    headers: {
+      'Content-Type': 'text/markdown; charset=utf-8',
+      'Content-Disposition': `attachment; filename="failover-report-${report.operation.id}.md"`,
+      'Cache-Control': 'no-store',
+    },
   })
 }

@@ -183,6 +183,11 @@ describe('summarizeRequest', () => {
     expect(JSON.stringify(summary)).not.toMatch(/mbo_secret|"p"|BEGIN|Bearer/)
   })
 
+  it("keeps of a URL only where it points: an alert receiver's credentials, path token and query values go", () => {
+    const summary = summarizeRequest({ name: 'pager', url: `https://bot:pw-secret@hooks.example.com/services/T0AB12CD3/${'x'.repeat(300)}Tok3nSecret?key=k-secret`, format: 'slack' })
+    expect(summary).toEqual({ name: 'pager', url: 'https://***@hooks.example.com/services/***/***?key=***', format: 'slack' })
+  })
+
   it('shortens long strings and long arrays', () => {
     const summary = summarizeRequest({ records: Array.from({ length: 25 }, (_, n) => ({ key: `k${n}`, value: 'v'.repeat(100) })) }) as {
       records: unknown[]

@@ -1,8 +1,10 @@
 import 'server-only'
+import { redactUrlsIn } from '@/lib/alerts/receiver-url'
 
 /**
  * What an audit entry keeps of a request: enough to see what was asked, never a secret, never megabytes.
- * Secrets are recognised by field name (tokens, passwords, SASL and TLS settings) wherever they are nested.
+ * Secrets are recognised by field name (tokens, passwords, SASL and TLS settings) wherever they are nested,
+ * and URLs anywhere keep only where they point (an alert receiver's URL holds its credentials and path token).
  *
  * The body is summarised before it is validated, so it is whatever a caller sent, anonymous ones included:
  * every summary fits a byte budget, object keys counted as well as values (a body of one 1 MB key would
@@ -44,7 +46,7 @@ function summarize(value: unknown, depth: number, budget: Budget): unknown {
     return value
   }
   if (typeof value === 'string') {
-    const text = shorten(value, MAX_STRING)
+    const text = shorten(value.includes('://') ? redactUrlsIn(value) : value, MAX_STRING)
     budget.take(cost(text))
     return text
   }

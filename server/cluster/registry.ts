@@ -13,6 +13,7 @@ import type { MetricFamily } from '@/server/observability/metrics'
 import { embeddedClient, kafkaClient, type ClusterClient } from './cluster-client'
 import { EmbeddedCluster } from './embedded/embedded-cluster'
 import { ClusterError } from './errors'
+import type { HostAllowlist } from './kafka/allowed-hosts'
 import { KafkaCluster } from './kafka/kafka-cluster'
 import { connectionConfig, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets } from './kafka/kafka-definition'
 import type { MirrorHost, SourceCluster, TopicDescription, TopicPartition } from './ports'
@@ -61,6 +62,27 @@ export interface ClusterRegistryOptions {
   /** Receives a `cluster` event after every change made through the registry. */
   publish?: (event: ClusterEvent) => void
   now?: () => number
+  /** MIRRORBOARD_KAFKA_ALLOWED_HOSTS; null or absent: any host. */
+  kafkaAllowedHosts?: HostAllowlist | null
+}
+
+/**
+ * Kafka's quick connection check gives up within about 5 s (3 s to connect, 5 s for an answer): every failure
+ * that names no Kafka or TLS reason answers no sooner than this, whatever refused it, closed port or silent one.
+ */
+const CONNECTION_FAILURE_MIN_MS = 6000
+
+/**
+ * What a failed Kafka connection tells the caller. Reasons that come from a Kafka broker (SASL authentication)
+ * or a TLS handshake (certificate checks) are what the operator must fix and say so; anything else (refused,
+ * reset, timed out, unresolvable, not speaking Kafka) is one message, so the API cannot be used to probe which
+ * addresses and ports of the server's network are open. The real reason goes to the server log.
+ */
+export function connectionFailureReason(servers: readonly string[], reason: string): { message: string; specific: boolean } {
+  if (/authenticat|SASL|certificate|self[- ]signed|unable to verify|ERR_TLS/i.test(reason)) {
+    return { message: reason.startsWith('could not connect') ? reason : `could not connect to ${servers.join(', ')}: ${reason}`, specific: true }
+  }
+  return { message: `could not connect to ${servers.join(', ')}: Connection failed: no Kafka broker answered (refused, unreachable, timed out, or not a Kafka listener)`, specific: false }
 }
 
 /** A cluster as the registry knows it: what the API's `Cluster` shows (server/api/cluster-api.ts maps it). */
@@ -112,7 +134,7 @@ export class ClusterRegistry {
   private async start(entry: OpenCluster): Promise<void> {
     const { definition } = entry
     if (definition.kind === 'kafka') {
-      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name)))
+      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null))
       entry.kafka = kafka
       entry.error = null
       entry.clusterId = await kafka.clusterId()
@@ -202,6 +224,11 @@ export class ClusterRegistry {
 
   names(): string[] {
     return [...this.clusters.keys()]
+  }
+
+  /** What a cluster is, known even while it cannot be opened; NOT_FOUND for an unknown name. */
+  kind(name: string): 'embedded' | 'kafka' {
+    return this.entry(name).definition.kind
   }
 
   private async view(entry: OpenCluster): Promise<ClusterStatus> {
@@ -297,14 +324,25 @@ export class ClusterRegistry {
    */
   private async createKafkaNow(request: Extract<CreateClusterRequest, { kind: 'kafka' }>): Promise<ClusterStatus> {
     const { definition, secrets } = splitKafkaRequest(request, this.now())
+    const allowlist = this.options.kafkaAllowedHosts ?? null
+    const refused = allowlist?.refused(definition.bootstrapServers) ?? []
+    if (refused.length > 0) {
+      throw new ClusterError('VALIDATION_FAILED', `${refused.join(', ')} not allowed: the server connects only to MIRRORBOARD_KAFKA_ALLOWED_HOSTS (${allowlist?.source})`, {
+        details: { issues: [{ path: 'body.bootstrapServers', message: 'not in MIRRORBOARD_KAFKA_ALLOWED_HOSTS' }] },
+      })
+    }
     let kafka: KafkaCluster
+    const started = Date.now()
     try {
-      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets), { quick: true })
+      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true })
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      throw new ClusterError('CLUSTER_CONNECTION_FAILED', reason.startsWith('could not connect') ? reason : `could not connect to ${definition.bootstrapServers.join(', ')}: ${reason}`, {
-        details: { cluster: definition.name, bootstrapServers: definition.bootstrapServers },
-      })
+      const { message, specific } = connectionFailureReason(definition.bootstrapServers, reason)
+      if (!specific) {
+        this.options.log.warn('a new Kafka cluster did not connect', { cluster: definition.name, reason })
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, CONNECTION_FAILURE_MIN_MS - (Date.now() - started))))
+      }
+      throw new ClusterError('CLUSTER_CONNECTION_FAILED', message, { details: { cluster: definition.name, bootstrapServers: definition.bootstrapServers } })
     }
     const entry: OpenCluster = { definition, cluster: null, kafka, error: null, clusterId: await kafka.clusterId(), topicCount: 0 }
     this.clusters.set(definition.name, entry)

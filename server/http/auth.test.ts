@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync, chmodSync, readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, chmodSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isApiError } from '@/lib/api/errors'
-import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies } from './auth'
+import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies, tokenStrengthBits } from './auth'
 import { logger } from '../observability/logger'
 
 let dir: string
@@ -79,6 +79,20 @@ describe('loadTokens', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
+  it('warns at start about tokens under 128 bits, never about generated ones (issue #41 item 6)', async () => {
+    const warnings: string[] = []
+    const log = { ...quiet, warn: (message: string) => warnings.push(message) }
+    await loadTokens(dir, { operator: 'op-secret-token', viewer: `mbv_${'A1b2'.repeat(8)}` }, log)
+    expect(warnings).toEqual([expect.stringMatching(/operator token is weak \(about \d+ bits, under 128\)/)])
+    warnings.length = 0
+    const generatedDir = path.join(dir, 'generated')
+    mkdirSync(generatedDir)
+    await loadTokens(generatedDir, {}, log)
+    expect(warnings).toEqual([])
+    expect(tokenStrengthBits('a'.repeat(27))).toBeLessThan(128)
+    expect(tokenStrengthBits(`mbo_${'x'.repeat(43)}`)).toBeGreaterThanOrEqual(128)
+  })
+
   it('refuses equal operator and viewer tokens', async () => {
     await expect(loadTokens(dir, { operator: 'same', viewer: 'same' }, quiet)).rejects.toThrow(/must differ/)
   })
@@ -112,10 +126,15 @@ describe('Auth', () => {
     expect(readFileSync(path.join(dir, 'sessions.json'), 'utf8')).not.toContain(cookie.split('=')[1])
   })
 
-  it('marks the cookie Secure behind https', async () => {
+  it('marks the cookie Secure and names it __Host- behind https, and reads and clears it by that name', async () => {
     const { auth } = await authWith()
-    const { setCookie } = await auth.login(tokens.operator, request({ method: 'POST', headers: { 'x-forwarded-proto': 'https' } }))
-    expect(setCookie).toMatch(/; Secure$/)
+    const overTls = { 'x-forwarded-proto': 'https' }
+    const { setCookie } = await auth.login(tokens.operator, request({ method: 'POST', headers: overTls }))
+    expect(setCookie).toMatch(new RegExp(`^__Host-${SESSION_COOKIE}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Strict; Max-Age=43200; Secure$`))
+    const cookie = setCookie.split(';')[0] ?? ''
+    expect(auth.authenticate(request({ headers: { cookie } }))).toMatchObject({ status: 'authenticated', principal: { role: 'operator' } })
+    expect(await auth.logout(request({ headers: { cookie, ...overTls } }))).toMatch(new RegExp(`^__Host-${SESSION_COOKIE}=; .*Max-Age=0; Secure$`))
+    expect(auth.authenticate(request({ headers: { cookie } })).status).toBe('invalid')
   })
 
   it('refuses a wrong token at sign-in', async () => {

@@ -6,8 +6,11 @@ import { z } from 'zod'
 import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import type { Role } from '@/lib/api/session'
-import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
+import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
+import type { MetricFamily } from '../observability/metrics'
 import type { Logger } from '../observability/logger'
+import { AuthThrottle, type ThrottleVerdict } from './auth-throttle'
+import { clientAddressOf } from './client-address'
 
 /**
  * Who is calling (API.md "Authentication and roles"). API clients send `Authorization: Bearer <token>`;
@@ -17,8 +20,13 @@ import type { Logger } from '../observability/logger'
  */
 
 export const SESSION_COOKIE = 'mirrorboard_session'
-export const SESSION_TTL_MS = 12 * 60 * 60 * 1000
-const MAX_SESSIONS = 1000
+/**
+ * The session cookie's name over TLS. A browser keeps a `__Host-` cookie only when it is Secure, for Path=/
+ * and without Domain, so neither a plain-HTTP page nor a sibling subdomain can plant or overwrite it.
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`
+import { SESSION_TTL_MS, type SessionStore } from './session-store'
+export { MAX_SESSIONS_PER_ROLE, SESSION_TTL_MS, SessionStore } from './session-store'
 
 export interface Principal {
   role: Role
@@ -33,6 +41,8 @@ export type Authentication =
   | { status: 'anonymous' }
   | { status: 'authenticated'; principal: Principal }
   | { status: 'invalid'; message: string }
+  /** The source is backing off after too many wrong tokens (auth-throttle.ts): its token was not checked. */
+  | { status: 'throttled'; retryAfterMs: number }
 
 export interface Tokens {
   operator: string
@@ -52,6 +62,19 @@ function sha256(text: string): Buffer {
 function fingerprint(token: string): string {
   return sha256(`fingerprint:${token}`).toString('hex').slice(0, 16)
 }
+
+/**
+ * An estimate of a token's strength: its length times the bits of the alphabet its characters come from
+ * (lower case, upper case, digits, others). A generated token is 256 bits; 128 is the least the warning asks.
+ */
+export function tokenStrengthBits(token: string): number {
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/]
+  const sizes = [26, 26, 10, 33]
+  const alphabet = classes.reduce((total, pattern, index) => total + (pattern.test(token) ? (sizes[index] ?? 0) : 0), 0)
+  return Math.floor(token.length * Math.log2(Math.max(alphabet, 2)))
+}
+
+export const MIN_TOKEN_BITS = 128
 
 /**
  * Tokens from the environment, else from `<dataDir>/tokens.json`, else generated now, kept there (mode 0600)
@@ -81,6 +104,12 @@ export async function loadTokens(
     return generated[role]
   }
   const tokens: Tokens = { operator: pick('operator'), viewer: pick('viewer') }
+  for (const role of ['operator', 'viewer'] as const) {
+    const bits = tokenStrengthBits(tokens[role])
+    if (generated[role] === undefined && bits < MIN_TOKEN_BITS) {
+      log.warn(`the ${role} token is weak (about ${bits} bits, under ${MIN_TOKEN_BITS}): it can be guessed; use a long random one, or leave it unset to have one generated`, { role, bits })
+    }
+  }
   if (tokens.operator === tokens.viewer) {
     throw new Error('the operator and viewer tokens must differ (MIRRORBOARD_OPERATOR_TOKEN, MIRRORBOARD_VIEWER_TOKEN)')
   }
@@ -92,95 +121,6 @@ export async function loadTokens(
     log.info('generated access tokens', { file, roles: Object.keys(generated) })
   }
   return tokens
-}
-
-interface StoredSession {
-  /** sha256 of the session id, hex. */
-  idHash: string
-  role: Role
-  tokenFingerprint: string
-  createdAt: number
-  expiresAt: number
-}
-
-const SessionsFile = z.object({
-  sessions: z.array(
-    z.object({
-      idHash: z.string().regex(/^[0-9a-f]{64}$/),
-      role: z.enum(['viewer', 'operator']),
-      tokenFingerprint: z.string(),
-      createdAt: z.number(),
-      expiresAt: z.number(),
-    }),
-  ),
-})
-
-/** Sessions by hashed id, kept in `<dataDir>/sessions.json` (mode 0600) so a restart does not sign anyone out. */
-export class SessionStore {
-  private readonly sessions = new Map<string, StoredSession>()
-  private readonly writer: SnapshotWriter
-
-  private constructor(
-    readonly file: string,
-    private readonly now: () => number,
-  ) {
-    this.writer = new SnapshotWriter(() =>
-      writeFileAtomic(this.file, `${JSON.stringify({ sessions: [...this.sessions.values()] })}\n`, 0o600),
-    )
-  }
-
-  static async open(dataDir: string, now: () => number = Date.now, log?: Logger): Promise<SessionStore> {
-    const store = new SessionStore(path.join(dataDir, 'sessions.json'), now)
-    const text = await readTextIfExists(store.file)
-    if (text !== undefined) {
-      let parsed: z.ZodSafeParseResult<z.infer<typeof SessionsFile>> | undefined
-      try {
-        parsed = SessionsFile.safeParse(JSON.parse(text))
-      } catch {
-        parsed = undefined
-      }
-      // Sessions are a convenience: an unreadable file signs everyone out instead of stopping the server.
-      if (parsed?.success) for (const session of parsed.data.sessions) store.sessions.set(session.idHash, session)
-      else log?.warn('ignoring an unreadable sessions file', { file: store.file })
-    }
-    return store
-  }
-
-  get size(): number {
-    return this.sessions.size
-  }
-
-  async create(role: Role, tokenFingerprint: string): Promise<{ id: string; expiresAt: number }> {
-    const id = randomBytes(32).toString('base64url')
-    const createdAt = this.now()
-    const session: StoredSession = { idHash: sha256(id).toString('hex'), role, tokenFingerprint, createdAt, expiresAt: createdAt + SESSION_TTL_MS }
-    this.pruneExpired()
-    while (this.sessions.size >= MAX_SESSIONS) {
-      const oldest = this.sessions.keys().next()
-      if (oldest.done) break
-      this.sessions.delete(oldest.value)
-    }
-    this.sessions.set(session.idHash, session)
-    await this.writer.save()
-    return { id, expiresAt: session.expiresAt }
-  }
-
-  find(id: string): StoredSession | null {
-    const session = this.sessions.get(sha256(id).toString('hex'))
-    if (session === undefined || session.expiresAt <= this.now()) return null
-    return session
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const deleted = this.sessions.delete(sha256(id).toString('hex'))
-    if (deleted) await this.writer.save()
-    return deleted
-  }
-
-  private pruneExpired(): void {
-    const now = this.now()
-    for (const [key, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(key)
-  }
 }
 
 export function parseCookies(header: string | null): Map<string, string> {
@@ -219,18 +159,42 @@ export function isSameOrigin(request: Request): boolean {
   return originHost.toLowerCase() === host.toLowerCase()
 }
 
+/** The session id a request presents, under either name (the `__Host-` one first). */
+export function sessionIdOf(cookieHeader: string | null): string | undefined {
+  const cookies = parseCookies(cookieHeader)
+  return cookies.get(SECURE_SESSION_COOKIE) || cookies.get(SESSION_COOKIE) || undefined
+}
+
 function isSecureRequest(request: Request): boolean {
   const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim()
   return (proto ?? new URL(request.url).protocol.replace(':', '')) === 'https'
 }
 
+function throttledError(verdict: Extract<ThrottleVerdict, { ok: false }>): ApiError {
+  const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000))
+  const what = verdict.limit === 'sign-in' ? 'too many sign-ins from this address' : 'too many wrong tokens from this address'
+  return new ApiError('TOO_MANY_REQUESTS', `${what}; try again in ${seconds} s`, { details: { retryAfterSeconds: seconds } })
+}
+
+export interface AuthOptions {
+  throttle?: AuthThrottle
+  log?: Logger
+}
+
 export class Auth {
   private readonly digests: Array<{ role: Role; digest: Buffer; fingerprint: string }>
+  private readonly throttle: AuthThrottle
+  private readonly log: Logger | undefined
+  private readonly failures = { 'sign-in': 0, bearer: 0 }
+  private readonly refusals = { 'sign-in': 0, failures: 0 }
 
   constructor(
     tokens: Tokens,
     private readonly sessions: SessionStore,
+    options: AuthOptions = {},
   ) {
+    this.throttle = options.throttle ?? new AuthThrottle()
+    this.log = options.log
     this.digests = (['operator', 'viewer'] as const).map((role) => ({
       role,
       digest: sha256(tokens[role]),
@@ -246,18 +210,57 @@ export class Auth {
     return match
   }
 
+  /** A wrong token: counted, logged, and perhaps the start of the source's back-off. */
+  private failed(kind: 'sign-in' | 'bearer', source: string): void {
+    this.failures[kind] += 1
+    const backingOff = this.throttle.failure(source)
+    this.log?.warn(backingOff ? 'wrong token; the source backs off' : 'wrong token', { via: kind, source })
+  }
+
+  private refused(verdict: Extract<ThrottleVerdict, { ok: false }>): void {
+    this.refusals[verdict.limit] += 1
+  }
+
+  /** The auth families of GET /api/metrics. */
+  metricFamilies(): MetricFamily[] {
+    return [
+      {
+        name: 'mirrorboard_auth_failures_total',
+        help: 'Wrong tokens presented, by where (sign-in, bearer).',
+        type: 'counter',
+        samples: Object.entries(this.failures).map(([via, value]) => ({ labels: { via }, value })),
+      },
+      {
+        name: 'mirrorboard_auth_throttled_total',
+        help: 'Requests refused with 429 by a limit per source (sign-in rate, back-off after wrong tokens).',
+        type: 'counter',
+        samples: Object.entries(this.refusals).map(([limit, value]) => ({ labels: { limit }, value })),
+      },
+      { name: 'mirrorboard_sessions', help: 'Open sign-in sessions.', type: 'gauge', samples: [{ value: this.sessions.size }] },
+    ]
+  }
+
   /** A bearer token wins over a cookie; bad credentials are `invalid`, never silently anonymous. */
   authenticate(request: Request): Authentication {
     const authorization = request.headers.get('authorization')
     if (authorization !== null) {
       const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)
       if (!match?.[1]) return { status: 'invalid', message: 'the Authorization header must be "Bearer <token>"' }
+      const source = clientAddressOf(request)
+      const verdict = this.throttle.check(source)
+      if (!verdict.ok) {
+        this.refused(verdict)
+        return { status: 'throttled', retryAfterMs: verdict.retryAfterMs }
+      }
       const found = this.roleForToken(match[1])
-      if (found === null) return { status: 'invalid', message: 'the bearer token is not valid' }
+      if (found === null) {
+        this.failed('bearer', source)
+        return { status: 'invalid', message: 'the bearer token is not valid' }
+      }
       return { status: 'authenticated', principal: { role: found.role, actor: `token:${found.role}`, via: 'bearer', sessionExpiresAt: null } }
     }
-    const sessionId = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
-    if (sessionId === undefined || sessionId === '') return { status: 'anonymous' }
+    const sessionId = sessionIdOf(request.headers.get('cookie'))
+    if (sessionId === undefined) return { status: 'anonymous' }
     const session = this.sessions.find(sessionId)
     const current = session && this.digests.find((entry) => entry.role === session.role)
     if (!session || current?.fingerprint !== session.tokenFingerprint) {
@@ -269,13 +272,27 @@ export class Auth {
     }
   }
 
-  /** Opens a session for a valid token; the cookie is httpOnly, SameSite=Strict, Secure over https. */
+  /**
+   * Opens a session for a valid token; the cookie is httpOnly, SameSite=Strict, Secure over https. The session
+   * the request presents, if any, ends: signing in again replaces it rather than piling sessions up.
+   */
   async login(token: string, request: Request): Promise<{ principal: Principal; setCookie: string }> {
+    const source = clientAddressOf(request)
+    const verdict = this.throttle.admitSignIn(source)
+    if (!verdict.ok) {
+      this.refused(verdict)
+      throw throttledError(verdict)
+    }
     const found = this.roleForToken(token)
-    if (found === null) throw new ApiError('UNAUTHENTICATED', 'the token is not valid')
+    if (found === null) {
+      this.failed('sign-in', source)
+      throw new ApiError('UNAUTHENTICATED', 'the token is not valid')
+    }
+    const presented = sessionIdOf(request.headers.get('cookie'))
+    if (presented) await this.sessions.delete(presented)
     const session = await this.sessions.create(found.role, found.fingerprint)
     const maxAge = Math.floor(SESSION_TTL_MS / 1000)
-    const secure = isSecureRequest(request) ? '; Secure' : ''
+    const secure = isSecureRequest(request)
     return {
       principal: {
         role: found.role,
@@ -283,16 +300,16 @@ export class Auth {
         via: 'cookie',
         sessionExpiresAt: session.expiresAt,
       },
-      setCookie: `${SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure}`,
+      setCookie: `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`,
     }
   }
 
   /** Ends the request's session, if any, and returns the header that clears the cookie. */
   async logout(request: Request): Promise<string> {
-    const sessionId = parseCookies(request.headers.get('cookie')).get(SESSION_COOKIE)
+    const sessionId = sessionIdOf(request.headers.get('cookie'))
     if (sessionId) await this.sessions.delete(sessionId)
-    const secure = isSecureRequest(request) ? '; Secure' : ''
-    return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure}`
+    const secure = isSecureRequest(request)
+    return `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`
   }
 }
 
@@ -308,6 +325,7 @@ export function authorize(authentication: Authentication, required: AccessRole, 
   if (required === 'public') {
     return authentication.status === 'authenticated' ? authentication.principal : null
   }
+  if (authentication.status === 'throttled') throw throttledError({ ok: false, limit: 'failures', retryAfterMs: authentication.retryAfterMs })
   if (authentication.status === 'anonymous') throw new ApiError('UNAUTHENTICATED', 'credentials required: a bearer token or a session cookie')
   if (authentication.status === 'invalid') throw new ApiError('UNAUTHENTICATED', authentication.message)
   const { principal } = authentication

@@ -81,7 +81,7 @@ describe('buildOpenApiDocument', () => {
       'query:limit:false',
       'query:isolation:false',
     ])
-    expect(Object.keys(records?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '416', '500', '503'])
+    expect(Object.keys(records?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '416', '429', '500', '503'])
 
     const createTopic = document.paths['/api/v1/clusters/{cluster}/topics']?.post
     expect(createTopic?.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateTopicRequest' } } } })
@@ -90,6 +90,24 @@ describe('buildOpenApiDocument', () => {
 
     expect(document.paths['/api/v1/health']?.get?.security).toEqual([])
   })
+
+  it('marks the SASL password and the TLS private key writeOnly (issue #41 item 6)', () => {
+    const properties: Array<Record<string, { writeOnly?: boolean }>> = []
+    const walk = (value: unknown): void => {
+      if (typeof value !== 'object' || value === null) return
+      const record = value as Record<string, unknown>
+      if (typeof record.properties === 'object' && record.properties !== null) properties.push(record.properties as Record<string, { writeOnly?: boolean }>)
+      Object.values(record).forEach(walk)
+    }
+    walk(document.components.schemas)
+    const sasl = properties.filter((props) => 'password' in props)
+    const tls = properties.filter((props) => 'key' in props && 'cert' in props)
+    expect(sasl.length).toBeGreaterThan(0)
+    expect(tls.length).toBeGreaterThan(0)
+    for (const props of sasl) expect(props.password?.writeOnly).toBe(true)
+    for (const props of tls) expect(props.key?.writeOnly).toBe(true)
+  })
+
 
   it('describes text responses by what a client parses: the JSON document as an object, streams as text', () => {
     expect(document.paths['/api/v1/openapi.json']?.get?.responses['200']).toEqual({
@@ -103,7 +121,9 @@ describe('buildOpenApiDocument', () => {
   })
 
   it('documents If-Match and 412 on mirror mutations, and the ETag of the mirror and its partition list', () => {
-    const mutations = SERVED_ENDPOINTS.filter((endpoint) => endpoint.path.startsWith('/api/v1/mirrors/{mirror}') && endpoint.method !== 'GET')
+    // A verification and a drill read the mirror and change nothing of it (a drill works on a copy): no If-Match.
+    const changesNothingOfTheMirror = new Set(['verifyMirror', 'startDrill'])
+    const mutations = SERVED_ENDPOINTS.filter((endpoint) => endpoint.path.startsWith('/api/v1/mirrors/{mirror}') && endpoint.method !== 'GET' && !changesNothingOfTheMirror.has(endpoint.operationId))
     expect(mutations.map((endpoint) => endpoint.operationId).sort()).toEqual(
       ['deleteMirror', 'failover', 'patchMirror', 'pauseMirrorTopics', 'recoverMirrorTopics', 'resumeMirrorTopics', 'startMirrorTopics'].sort(),
     )

@@ -1,6 +1,7 @@
 import 'server-only'
 import { randomBytes } from 'node:crypto'
 import type { EventType, ResyncEvent } from '@/lib/api/events'
+import { ApiError } from '@/lib/api/errors'
 import { StreamQueue } from './events-stream-queue'
 
 /**
@@ -29,7 +30,14 @@ export interface EventHubOptions {
   /** How many recent events are kept for Last-Event-ID resume. */
   capacity?: number
   streamId?: string
+  /** Open streams one principal may hold (429 beyond), and all together (503 beyond). */
+  maxStreamsPerOwner?: number
+  maxStreams?: number
 }
+
+/** A dashboard holds one stream per tab; a viewer token shared by scripts a few more. */
+export const MAX_STREAMS_PER_OWNER = 32
+export const MAX_STREAMS = 256
 
 export class EventHub {
   readonly streamId: string
@@ -39,9 +47,15 @@ export class EventHub {
   private readonly closers = new Map<EventListener, () => void>()
   private sequence = 0
   private closed = false
+  private readonly streamsByOwner = new Map<string, number>()
+  private streams = 0
+  private readonly maxStreamsPerOwner: number
+  private readonly maxStreams: number
 
   constructor(options: EventHubOptions = {}) {
     this.capacity = options.capacity ?? 2000
+    this.maxStreamsPerOwner = options.maxStreamsPerOwner ?? MAX_STREAMS_PER_OWNER
+    this.maxStreams = options.maxStreams ?? MAX_STREAMS
     this.streamId = options.streamId ?? randomBytes(6).toString('base64url').replace(/[-_]/g, 'x')
   }
 
@@ -82,6 +96,33 @@ export class EventHub {
       this.listeners.delete(listener)
       this.closers.delete(listener)
     }
+  }
+
+  /**
+   * Counts a stream `owner` (a principal's actor) opens; throws TOO_MANY_REQUESTS past the owner's cap and
+   * SERVER_BUSY past the total. The returned function gives the place back, once, when the stream ends.
+   */
+  reserveStream(owner: string): () => void {
+    const held = this.streamsByOwner.get(owner) ?? 0
+    if (held >= this.maxStreamsPerOwner) {
+      throw new ApiError('TOO_MANY_REQUESTS', `${held} event streams are open for this principal already; close one first`, { details: { retryAfterSeconds: 5 } })
+    }
+    if (this.streams >= this.maxStreams) throw new ApiError('SERVER_BUSY', `${this.streams} event streams are open on this server; try again later`, { details: { retryAfterSeconds: 5 } })
+    this.streamsByOwner.set(owner, held + 1)
+    this.streams += 1
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      this.streams -= 1
+      const left = (this.streamsByOwner.get(owner) ?? 1) - 1
+      if (left <= 0) this.streamsByOwner.delete(owner)
+      else this.streamsByOwner.set(owner, left)
+    }
+  }
+
+  get openStreams(): number {
+    return this.streams
   }
 
   /** Ends every subscription: long-lived event streams would otherwise hold a graceful shutdown open. */
@@ -143,6 +184,8 @@ export interface StreamOptions {
   heartbeatMs?: number
   /** From the query string, for a client that had to open a new EventSource (which cannot set the header). */
   lastEventId?: string
+  /** Whose stream this is, for the hub's caps (EventHub.reserveStream); uncapped without. */
+  owner?: string
 }
 
 /**
@@ -153,6 +196,8 @@ export interface StreamOptions {
 export function eventStreamResponse(hub: EventHub, request: Request, options: StreamOptions = {}): Response {
   const wanted = options.types && options.types.length > 0 ? new Set(options.types) : null
   const lastEventId = request.headers.get('last-event-id') ?? options.lastEventId ?? null
+  // Before anything is set up, so a refused stream is a plain error answer.
+  const release = options.owner === undefined ? () => {} : hub.reserveStream(options.owner)
   let cleanup: () => void = () => {}
   let pull: () => void = () => {}
   const queue = new StreamQueue()
@@ -167,6 +212,7 @@ export function eventStreamResponse(hub: EventHub, request: Request, options: St
       const close = () => {
         if (state.closed) return
         state.closed = true
+        release()
         state.unsubscribe()
         if (state.heartbeat !== undefined) clearInterval(state.heartbeat)
         request.signal.removeEventListener('abort', close)

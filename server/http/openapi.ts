@@ -87,7 +87,8 @@ function errorStatuses(endpoint: Endpoint): Map<number, Set<string>> {
   const codes: ApiErrorCode[] = ['INTERNAL']
   if (endpoint.params || endpoint.query || endpoint.body) codes.push('VALIDATION_FAILED')
   if (endpoint.body) codes.push('PAYLOAD_TOO_LARGE')
-  if (endpoint.role !== 'public') codes.push('UNAUTHENTICATED')
+  // Failed authentication backs off per source (auth-throttle.ts): any credential may meet a 429 then.
+  if (endpoint.role !== 'public') codes.push('UNAUTHENTICATED', 'TOO_MANY_REQUESTS')
   if (endpoint.role === 'operator' || endpoint.method !== 'GET') codes.push('FORBIDDEN')
   if (endpoint.params) codes.push('NOT_FOUND')
   codes.push(...(endpoint.errors ?? []))
@@ -209,7 +210,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], info: { ver
       schemas,
       securitySchemes: {
         bearerToken: { type: 'http', scheme: 'bearer', description: 'MIRRORBOARD_OPERATOR_TOKEN or MIRRORBOARD_VIEWER_TOKEN' },
-        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'From POST /api/v1/session' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'From POST /api/v1/session; named __Host-mirrorboard_session over TLS' },
       },
     },
   }

@@ -39,6 +39,7 @@ describe('toProblem', () => {
         'NOT_ENOUGH_REPLICAS',
         'NOT_LEADER_OR_FOLLOWER',
         'REQUEST_TIMED_OUT',
+        'SERVER_BUSY',
         'SOURCE_UNAVAILABLE',
       ].sort(),
     )
@@ -92,5 +93,12 @@ describe('toProblem', () => {
     expect(response.status).toBe(503)
     expect(response.headers.get('retry-after')).toBe('1')
     expect(await response.json()).toEqual({ error: { code: 'NOT_ENOUGH_REPLICAS', message: 'isr too small' } })
+  })
+
+  it('answers a limit with 429 and the Retry-After its details give', async () => {
+    const response = problem(new ApiError('TOO_MANY_REQUESTS', 'slow down', { details: { retryAfterSeconds: 7.2 } }))
+    expect(response.status).toBe(429)
+    expect(response.headers.get('retry-after')).toBe('8')
+    expect(problem(new ApiError('SERVER_BUSY', 'full')).headers.get('retry-after')).toBe('1')
   })
 })

@@ -33,6 +33,10 @@ export const STATUS_BY_CODE = {
   // An If-Match that no longer matches the mirror's state version: read it again and decide again.
   PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
+  // Limits per source or principal (sign-ins, failed authentication, event streams): wait Retry-After seconds.
+  TOO_MANY_REQUESTS: 429,
+  // A server-wide limit (open event streams) is reached: retry later.
+  SERVER_BUSY: 503,
   // Settings of a new Kafka cluster that do not connect (unreachable, TLS or SASL refused): fix them and retry.
   CLUSTER_CONNECTION_FAILED: 422,
   RECORD_TOO_LARGE: 413,
@@ -111,7 +115,8 @@ export function toProblem(error: unknown): Problem {
 
 export function problemResponse({ status, body }: Problem): Response {
   const headers: Record<string, string> = { 'Cache-Control': 'no-store' }
-  if (status === 503) headers['Retry-After'] = '1'
+  const retryAfter = body.error.details?.retryAfterSeconds
+  if (status === 429 || status === 503) headers['Retry-After'] = typeof retryAfter === 'number' ? String(Math.max(1, Math.ceil(retryAfter))) : '1'
   return Response.json(body, { status, headers })
 }
 

@@ -8,13 +8,14 @@ import { ApiError } from '@/lib/api/errors'
 import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine } from '@/server/runtime'
+import { createEngine, startAlerting } from '@/server/runtime'
 import type { Runtime } from '@/server/runtime'
 import { Auth, SessionStore } from './auth'
 import { EventHub } from './events'
 import { logger } from '../observability/logger'
 import { MetricsRegistry } from '../observability/metrics'
 import { reply, route } from './route'
+import { createVerifier } from '../verification/verifier-wiring'
 
 const tokens = { operator: 'route-op', viewer: 'route-view' }
 const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promise<Runtime> }
@@ -28,9 +29,11 @@ beforeAll(async () => {
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
+  const verifier = await createVerifier({ clusters, engine, dataDir, log: logger, publish: (summary) => events.publish('verification', summary) })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: 0,
     events,
     audit,
@@ -38,10 +41,14 @@ beforeAll(async () => {
     clusters,
     engine,
     splitBrain,
+    verifier,
     metrics,
+    alerts,
     demo: null,
     close: async () => {
       splitBrain.stop()
+      await alerts.close()
+      await verifier.close()
       await engine.close()
       await clusters.close()
       await audit.close()

@@ -212,8 +212,8 @@ export function route<const E extends Endpoint>(
     const seconds = (performance.now() - started) / 1000
     requestDurations(runtime).observe({ method: endpoint.method, route: endpoint.path, status: String(response.status) }, seconds)
     const line = { method: endpoint.method, route: endpoint.path, status: response.status, ms: Math.round(seconds * 1000) }
-    if (response.status >= 400) logger.info('request refused or failed', { ...line, code: failure?.code })
-    else logger.debug('request', line)
+    // Bugs (500) are logged where they are answered (problem.ts); every request at MIRRORBOARD_LOG_LEVEL=debug.
+    logger.debug('request', failure === null ? line : { ...line, code: failure.code })
     return response
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { contentSecurityPolicy, isTlsRequest, newNonce, securityHeaders } from './security-headers'
+import { contentSecurityPolicy, isTlsRequest, newNonce, securityHeaders, staticSecurityHeaders } from './security-headers'
 
 describe('security headers', () => {
   it('allow scripts only from our origin or with the nonce, and no framing', () => {
@@ -33,5 +33,15 @@ describe('security headers', () => {
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
     })
+  })
+
+  it('are set by next.config.ts too, so `next start` alone never serves without them (issue #41 item 6)', async () => {
+    const { default: config } = await import('@/next.config')
+    const rules = (await config.headers?.()) ?? []
+    expect(rules).toEqual([{ source: '/:path*', headers: staticSecurityHeaders() }])
+    const policy = staticSecurityHeaders().find((header) => header.key === 'Content-Security-Policy')?.value ?? ''
+    expect(policy).toContain("frame-ancestors 'none'")
+    expect(policy).toContain("object-src 'none'")
+    expect(staticSecurityHeaders().map((header) => header.key)).toEqual(['Content-Security-Policy', 'X-Content-Type-Options', 'Referrer-Policy'])
   })
 })

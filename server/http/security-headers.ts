@@ -26,11 +26,12 @@ export function newNonce(): string {
   return randomBytes(16).toString('base64')
 }
 
-export function contentSecurityPolicy(nonce: string): string {
+/** With a nonce: scripts of this answer only. Without (`next start` alone): any inline script of ours. */
+export function contentSecurityPolicy(nonce: string | null): string {
   return [
     "default-src 'self'",
     // Same-origin chunks plus inline scripts carrying this request's nonce (Next's flight data, the theme script).
-    `script-src 'self' 'nonce-${nonce}'`,
+    nonce === null ? "script-src 'self' 'unsafe-inline'" : `script-src 'self' 'nonce-${nonce}'`,
     // 'unsafe-inline' for styles only: React renders style attributes into the HTML (xyflow positions its
     // nodes and edges that way, charts and bars set widths and heights), and a nonce cannot cover an
     // attribute. A style cannot run script; what stays closed is script, frames, plugins and other origins.
@@ -49,10 +50,8 @@ export function contentSecurityPolicy(nonce: string): string {
 
 /**
  * Whether the browser reached us over TLS: a TLS socket, or a proxy in front that terminated TLS and says so
- * with `X-Forwarded-Proto: https` (first value, as auth.ts reads it for the cookie's Secure flag). The header
- * is trusted from anyone, on purpose: a browser ignores Strict-Transport-Security received over plain HTTP
- * (RFC 6797 §8.1), and a Secure cookie set on a spoofed plain request is never sent back, so a client that
- * lies only locks itself out; no setting is needed to run behind a proxy.
+ * with `X-Forwarded-Proto: https` (first value, as auth.ts reads it for the cookie's Secure flag). server/main.ts
+ * removes that header unless MIRRORBOARD_TRUST_PROXY=1 (proxy-headers.ts), so only a trusted proxy says it.
  */
 export function isTlsRequest(forwardedProto: string | string[] | undefined, encryptedSocket: boolean): boolean {
   if (encryptedSocket) return true
@@ -65,6 +64,19 @@ export interface SecurityHeaders {
   'X-Content-Type-Options': 'nosniff'
   'Referrer-Policy': 'no-referrer'
   'Strict-Transport-Security'?: string
+}
+
+/**
+ * What next.config.ts sets on every answer, so `next start` without server/main.ts never serves without
+ * them: the same headers, and a policy without a nonce (a static config cannot make one per request), whose
+ * script-src therefore allows inline scripts. server/main.ts keeps its per-request policy over this one.
+ */
+export function staticSecurityHeaders(): Array<{ key: string; value: string }> {
+  return [
+    { key: 'Content-Security-Policy', value: contentSecurityPolicy(null) },
+    { key: 'X-Content-Type-Options', value: 'nosniff' },
+    { key: 'Referrer-Policy', value: 'no-referrer' },
+  ]
 }
 
 export function securityHeaders(nonce: string, tls: boolean): SecurityHeaders {

@@ -15,6 +15,13 @@ describe('logger', () => {
     expect(line).toEqual({ level: 'warn', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), message: 'a mirror is slow', module: 'test', mirror: 'dr', lag: 3 })
   })
 
+  it("gives a child's module in place of its parent's, once", () => {
+    const { log, lines } = capture()
+    log.child({ module: 'engine' }).info('tick')
+    expect(lines()[0]).toMatchObject({ module: 'engine' })
+    expect(JSON.stringify(lines()[0]).match(/"module"/g)).toHaveLength(1)
+  })
+
   it('puts the request id on every line written while serving a request, awaited work included, and on no other', async () => {
     const { log, lines } = capture()
     await withRequestId('req-1', async () => {

@@ -86,13 +86,15 @@ export function createPino(destination: pino.DestinationStream = { write: (line:
   )
 }
 
-export function wrap(instance: PinoLogger): Logger {
+/** Our Logger over a pino instance; a child's fields replace its parent's of the same name (pino would write both). */
+export function wrap(root: PinoLogger, context: Fields = {}): Logger {
+  const instance = Object.keys(context).length === 0 ? root : root.child(context)
   return {
     debug: (message, fields = {}) => instance.debug(fields, message),
     info: (message, fields = {}) => instance.info(fields, message),
     warn: (message, fields = {}) => instance.warn(fields, message),
     error: (message, fields = {}) => instance.error(fields, message),
-    child: (context) => wrap(instance.child(context)),
+    child: (more) => wrap(root, { ...context, ...more }),
   }
 }
 

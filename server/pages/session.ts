@@ -2,7 +2,7 @@ import 'server-only'
 import { cookies } from 'next/headers'
 import { redirect } from 'next/navigation'
 import type { Principal } from '@/server/http/auth'
-import { SESSION_COOKIE } from '@/server/http/auth'
+import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '@/server/http/auth'
 import { getRuntime } from '@/server/runtime'
 
 /**
@@ -16,7 +16,8 @@ export interface PageSessionInfo {
 
 export async function getPageSession(): Promise<PageSessionInfo | null> {
   const runtime = await getRuntime()
-  const sessionId = (await cookies()).get(SESSION_COOKIE)?.value
+  const jar = await cookies()
+  const sessionId = jar.get(SECURE_SESSION_COOKIE)?.value || jar.get(SESSION_COOKIE)?.value
   if (sessionId === undefined || sessionId === '') return null
   const request = new Request('http://page.local/', { headers: { cookie: `${SESSION_COOKIE}=${sessionId}` } })
   const authentication = runtime.auth.authenticate(request)

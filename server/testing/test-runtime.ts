@@ -4,13 +4,14 @@ import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterLinks } from '@/server/cluster/links'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine } from '@/server/runtime'
+import { createEngine, startAlerting } from '@/server/runtime'
 import { Auth, SessionStore } from '@/server/http/auth'
 import { EventHub } from '@/server/http/events'
 import { logger } from '@/server/observability/logger'
 import { MetricsRegistry } from '@/server/observability/metrics'
 import type { Runtime } from '@/server/runtime'
 import { DemoEnvironment, type DemoDependencies } from '@/server/demo/demo-environment'
+import { createVerifier } from '@/server/verification/verifier-wiring'
 
 export const TEST_TOKENS = { operator: 'demo-test-operator', viewer: 'demo-test-viewer' }
 
@@ -31,6 +32,8 @@ export async function openTestRuntime(
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log })
+  const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -47,7 +50,7 @@ export async function openTestRuntime(
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION },
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: Date.now(),
     events,
     audit,
@@ -55,13 +58,17 @@ export async function openTestRuntime(
     clusters,
     engine,
     splitBrain,
+    verifier,
     metrics,
+    alerts,
     demo,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
+      await alerts.close()
       await demo?.close()
       splitBrain.stop()
       events.close()
+      await verifier.close()
       await engine.close()
       await clusters.close()
       await audit.close()
@@ -88,5 +95,7 @@ export async function callRoute(
   })
   const response = await handler(request, { params: Promise.resolve(options.params ?? {}) })
   const text = await response.text()
-  return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown), headers: response.headers }
+  // A document (a Markdown report) comes back as its text; every API answer else is JSON.
+  const json = (response.headers.get('content-type') ?? 'application/json').startsWith('application/json')
+  return { status: response.status, body: text === '' ? null : json ? (JSON.parse(text) as unknown) : text, headers: response.headers }
 }

@@ -12,8 +12,8 @@ export const sessionEndpoints = {
     body: SessionRequest,
     status: 200,
     response: Session,
-    // A token that matches neither role.
-    errors: ['UNAUTHENTICATED'],
+    // A token that matches neither role; too many sign-ins or failed ones from one source (Retry-After).
+    errors: ['UNAUTHENTICATED', 'TOO_MANY_REQUESTS'],
   }),
   getSession: endpoint({
     operationId: 'getSession',

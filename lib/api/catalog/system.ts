@@ -40,6 +40,8 @@ export const systemEndpoints = {
     query: EventsQuery,
     status: 200,
     response: { kind: 'text', contentType: 'text/event-stream' },
+    // Open streams are capped per principal (429) and in total (503).
+    errors: ['TOO_MANY_REQUESTS', 'SERVER_BUSY'],
   }),
   audit: endpoint({
     operationId: 'listAuditEntries',

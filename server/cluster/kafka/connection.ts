@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { Kafka, logLevel, type Admin, type KafkaConfig, type SASLOptions } from 'kafkajs'
 import type { ConnectionOptions } from 'node:tls'
 import { ClusterError, type ClusterErrorCode } from '../errors'
+import { guardedSocketFactory, type HostAllowlist } from './allowed-hosts'
 import type { ProtocolRequest } from './protocol'
 
 /**
@@ -19,9 +20,19 @@ export interface KafkaConnectionConfig {
   bootstrapServers: string[]
   sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string }
   ssl?: boolean | { rejectUnauthorized?: boolean; ca?: string; cert?: string; key?: string }
+  /** MIRRORBOARD_KAFKA_ALLOWED_HOSTS: every socket kafkajs opens, advertised brokers included, must be on it. */
+  allowedHosts?: HostAllowlist | null
 }
 
 const requireKafkajs = createRequire(import.meta.url)
+
+type KafkajsSocketFactory = Parameters<typeof guardedSocketFactory>[1]
+
+/** kafkajs's own socket factory, guarded by the allowlist when there is one. */
+function socketFactoryFor(config: KafkaConnectionConfig): KafkajsSocketFactory {
+  const defaultFactory = (requireKafkajs('kafkajs/src/network/socketFactory') as () => KafkajsSocketFactory)()
+  return config.allowedHosts ? guardedSocketFactory(config.allowedHosts, defaultFactory) : defaultFactory
+}
 
 interface InternalBroker {
   connectionPool: { send<T>(request: ProtocolRequest<T>): Promise<T> }
@@ -50,6 +61,7 @@ function kafkajsOptions(config: KafkaConnectionConfig, clientId: string): KafkaC
     requestTimeout: 30_000,
     retry: { retries: 2, initialRetryTime: 200, maxRetryTime: 2000 },
   }
+  if (config.allowedHosts) options.socketFactory = socketFactoryFor(config)
   if (config.ssl !== undefined && config.ssl !== false) {
     options.ssl = config.ssl === true ? true : ({ ...config.ssl } satisfies ConnectionOptions)
   }
@@ -113,10 +125,9 @@ function internalCluster(config: KafkaConnectionConfig, clientId: string): Inter
   const options = kafkajsOptions(config, clientId)
   const Cluster = requireKafkajs('kafkajs/src/cluster') as InternalClusterConstructor
   const loggers = requireKafkajs('kafkajs/src/loggers') as { createLogger(o: { level: number; logCreator: () => () => void }): unknown; LEVELS: { NOTHING: number } }
-  const socketFactory = requireKafkajs('kafkajs/src/network/socketFactory') as () => unknown
   return new Cluster({
     logger: loggers.createLogger({ level: loggers.LEVELS.NOTHING, logCreator: silentLogger }),
-    socketFactory: socketFactory(),
+    socketFactory: socketFactoryFor(config),
     brokers: config.bootstrapServers,
     ssl: options.ssl,
     sasl: options.sasl,
@@ -181,7 +192,9 @@ export class KafkaConnection {
   static async open(config: KafkaConnectionConfig, clientId = 'mirrorboard', opts: { quick?: boolean } = {}): Promise<KafkaConnection> {
     const options = kafkajsOptions(config, clientId)
     if (opts.quick) {
-      const probe = new Kafka({ ...options, connectionTimeout: 3000, retry: { retries: 0 } }).admin()
+      // Bounded as a whole (connect, handshake, first answer), so a listener that is not Kafka and says nothing
+      // fails as soon as a closed port does, once the registry evens their answer times out.
+      const probe = new Kafka({ ...options, connectionTimeout: 3000, authenticationTimeout: 5000, requestTimeout: 5000, retry: { retries: 0 } }).admin()
       try {
         await probe.connect()
       } catch (error) {

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { NAME_PATTERN } from '@/lib/api/common'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
+import type { HostAllowlist } from './allowed-hosts'
 import type { KafkaConnectionConfig } from './connection'
 
 /**
@@ -58,8 +59,8 @@ export function splitKafkaRequest(request: KafkaClusterRequest, createdAt: numbe
   return { definition, secrets }
 }
 
-export function connectionConfig(definition: KafkaDefinition, secrets: KafkaSecrets): KafkaConnectionConfig {
-  const config: KafkaConnectionConfig = { bootstrapServers: definition.bootstrapServers }
+export function connectionConfig(definition: KafkaDefinition, secrets: KafkaSecrets, allowedHosts: HostAllowlist | null = null): KafkaConnectionConfig {
+  const config: KafkaConnectionConfig = { bootstrapServers: definition.bootstrapServers, allowedHosts }
   if (definition.sasl) config.sasl = { ...definition.sasl, password: secrets.password ?? '' }
   if (definition.ssl) {
     const { rejectUnauthorized } = definition.ssl

@@ -1,0 +1,58 @@
+import 'server-only'
+import { ReportObjectives, type ReportVerification } from '@/lib/api/operation-report'
+import type { Verification } from '@/lib/api/verifications'
+import type { DestinationGroupOffset } from '@/lib/failover/report'
+import type { MirrorHost } from '@/server/cluster/ports'
+import type { FailoverOperation, MirrorDefinition, ResolvedMirrorConfig } from '../engine/types'
+
+/**
+ * What a post-mortem adds to the operation's own record (lib/failover/report.ts): the mirror's objectives, the
+ * verification that ran after the failover, and where each consumer group resumes on the destination. Each is
+ * read as it is now; one that cannot be read is left out rather than failing the report.
+ */
+export interface ReportContextSources {
+  /** Optional: a server without verifications (older callers, tests of the bare report) reports none. */
+  verifier?: { ofOperation(id: string): Verification | null }
+  clusters: { ports(name: string): { host: Pick<MirrorHost, 'listGroupOffsets'> } }
+}
+
+/** The mirror's objectives (API.md §"Round 3" `config.objectives`), null when none are set. */
+export function objectivesOf(config: ResolvedMirrorConfig): ReportObjectives | null {
+  const raw = 'objectives' in config ? config.objectives : undefined
+  const parsed = ReportObjectives.safeParse(raw)
+  return parsed.success && Object.keys(parsed.data).length > 0 ? parsed.data : null
+}
+
+export function verificationOf(found: Verification | null): ReportVerification | null {
+  if (found === null) return null
+  return {
+    id: found.id,
+    status: found.status,
+    finishedAt: found.finishedAt,
+    partitions: found.partitions.map(({ topic, partition, status, summary, identicalUpTo, mismatchCount }) => ({ topic, partition, status, summary, identicalUpTo, mismatchCount })),
+  }
+}
+
+export async function reportContext(
+  sources: ReportContextSources,
+  operation: FailoverOperation,
+  definition: MirrorDefinition | null,
+): Promise<{ objectives: ReportObjectives | null; verification: ReportVerification | null; destinationGroups: DestinationGroupOffset[] }> {
+  const wanted = new Set(operation.partitions.map((entry) => `${entry.topic}\u0000${entry.partition}`))
+  let destinationGroups: DestinationGroupOffset[] = []
+  if (definition !== null) {
+    try {
+      const groups = await sources.clusters.ports(definition.destinationCluster).host.listGroupOffsets()
+      destinationGroups = groups.flatMap((group) =>
+        group.offsets.filter((o) => wanted.has(`${o.topic}\u0000${o.partition}`)).map((o) => ({ groupId: group.groupId, topic: o.topic, partition: o.partition, offset: o.offset })),
+      )
+    } catch {
+      destinationGroups = []
+    }
+  }
+  return {
+    objectives: definition === null ? null : objectivesOf(definition.config),
+    verification: verificationOf(sources.verifier?.ofOperation(operation.id) ?? null),
+    destinationGroups,
+  }
+}
