@@ -167,12 +167,19 @@ export function objectiveResults(objectives: ReportObjectives, measured: Operati
 }
 
 function groupResumes(plan: ReportInput['operation']['plan'], groups: readonly DestinationGroupOffset[]): ReportGroupResume[] {
-  const behind = new Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>()
-  for (const partition of plan.partitions) for (const group of partition.consumerGroupsBehind) behind.set(`${group.groupId}\u0000${key(partition.topic, partition.partition)}`, group)
+  // By partition, then group id.
+  const behind = new TopicPartitionMap<Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>>()
+  for (const partition of plan.partitions) {
+    for (const group of partition.consumerGroupsBehind) {
+      let groups = behind.get(partition)
+      if (!groups) behind.set(partition, (groups = new Map()))
+      groups.set(group.groupId, group)
+    }
+  }
   return [...groups]
     .sort((a, b) => a.groupId.localeCompare(b.groupId) || a.topic.localeCompare(b.topic) || a.partition - b.partition)
     .map((group) => {
-      const known = behind.get(`${group.groupId}\u0000${key(group.topic, group.partition)}`)
+      const known = behind.get(group)?.get(group.groupId)
       return {
         groupId: group.groupId,
         topic: group.topic,
