@@ -167,12 +167,17 @@ export function objectiveResults(objectives: ReportObjectives, measured: Operati
 }
 
 function groupResumes(plan: ReportInput['operation']['plan'], groups: readonly DestinationGroupOffset[]): ReportGroupResume[] {
-  const behind = new Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>()
-  for (const partition of plan.partitions) for (const group of partition.consumerGroupsBehind) behind.set(`${group.groupId}\u0000${key(partition.topic, partition.partition)}`, group)
+  // Per partition, the groups behind on it by id.
+  const behind = new TopicPartitionMap<Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>>()
+  for (const partition of plan.partitions) {
+    const groups = new Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>()
+    for (const group of partition.consumerGroupsBehind) groups.set(group.groupId, group)
+    behind.set(partition, groups)
+  }
   return [...groups]
     .sort((a, b) => a.groupId.localeCompare(b.groupId) || a.topic.localeCompare(b.topic) || a.partition - b.partition)
     .map((group) => {
-      const known = behind.get(`${group.groupId}\u0000${key(group.topic, group.partition)}`)
+      const known = behind.get(group)?.get(group.groupId)
       return {
         groupId: group.groupId,
         topic: group.topic,
