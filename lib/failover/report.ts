@@ -167,14 +167,12 @@ export function objectiveResults(objectives: ReportObjectives, measured: Operati
 }
 
 function groupResumes(plan: ReportInput['operation']['plan'], groups: readonly DestinationGroupOffset[]): ReportGroupResume[] {
-  // By partition, then group id.
+  // Per partition, the groups behind on it by id.
   const behind = new TopicPartitionMap<Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>>()
   for (const partition of plan.partitions) {
-    for (const group of partition.consumerGroupsBehind) {
-      let groups = behind.get(partition)
-      if (!groups) behind.set(partition, (groups = new Map()))
-      groups.set(group.groupId, group)
-    }
+    const groups = new Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>()
+    for (const group of partition.consumerGroupsBehind) groups.set(group.groupId, group)
+    behind.set(partition, groups)
   }
   return [...groups]
     .sort((a, b) => a.groupId.localeCompare(b.groupId) || a.topic.localeCompare(b.topic) || a.partition - b.partition)
