@@ -115,7 +115,7 @@ export class Verifier {
   ) {
     const rate = options.bytesPerSecond ?? DEFAULT_BYTES_PER_SECOND
     this.bucket = Number.isFinite(rate) ? new TokenBucket(rate, env.now()) : null
-    this.concurrency = options.concurrency ?? 4
+    this.concurrency = options.concurrency ?? 2
     this.keep = options.keep ?? 200
     this.chunkBytes = options.chunkBytes ?? CHUNK_BYTES
     for (const record of [...store.loaded].sort((a, b) => a.sequence - b.sequence)) this.byId.set(record.id, record)

@@ -41,6 +41,7 @@ import type { RecordsPage } from './records-view'
 import { ReplicatedPartition } from './replicated-partition'
 import { EmbeddedFetchSession } from './fetch-session'
 import { rotOneByte, type RottenByte } from './bit-rot'
+import { copyPartitions, type CopiedPartition } from './partition-copies'
 import { SourceFetch } from './source-fetch'
 import { Topics, type CreateTopicSpec } from './topics'
 import { TransactionCoordinator } from './transaction-coordinator'
@@ -501,6 +502,13 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
 
   readMirrorState(): Promise<MirrorStateEntry[]> {
     return this.mirrorState.read()
+  }
+
+  // COPIES (a drill's sandbox)
+
+  /** A one-broker cluster directory in `targetDir` holding copies of these partitions as their leaders hold them now (partition-copies.ts). */
+  copyPartitions(targetDir: string, partitions: readonly TopicPartition[]): Promise<CopiedPartition[]> {
+    return copyPartitions(this.directory, targetDir, partitions)
   }
 
   // INSPECTION AND FAULTS (tests, demo)
