@@ -78,14 +78,14 @@ module.exports = {
       comment: 'Page loaders read what the API routes answer, through server/api/.',
       severity: 'error',
       from: { path: '^server/pages/', pathNot: NOT_TEST },
-      to: { path: server('engine', 'cluster', 'storage', 'demo', 'overview', 'audit') },
+      to: { path: server('engine', 'cluster', 'storage', 'demo', 'overview', 'audit', 'verification', 'drills') },
     },
     {
       name: 'http-through-api',
       comment: 'server/http/ is plumbing (auth, parsing, errors, audit, events): it reaches the engine and clusters only through server/api/ and the composition root.',
       severity: 'error',
       from: { path: '^server/http/', pathNot: NOT_TEST },
-      to: { path: server('engine', 'cluster', 'storage', 'demo', 'overview', 'pages') },
+      to: { path: server('engine', 'cluster', 'storage', 'demo', 'overview', 'pages', 'verification', 'drills') },
     },
     {
       name: 'api-below-http',
@@ -96,9 +96,9 @@ module.exports = {
     },
     {
       name: 'below-api-never-up',
-      comment: 'The engine, clusters, storage, audit, demo, overview and the shared helpers never import server/http/, server/api/, server/pages/ or the composition root.',
+      comment: 'The engine, clusters, storage, audit, demo, overview, verifications, drills and the shared helpers never import server/http/, server/api/, server/pages/ or the composition root.',
       severity: 'error',
-      from: { path: server('engine', 'cluster', 'storage', 'audit', 'demo', 'overview', 'observability', 'util'), pathNot: NOT_TEST },
+      from: { path: server('engine', 'cluster', 'storage', 'audit', 'demo', 'overview', 'observability', 'util', 'verification', 'drills'), pathNot: NOT_TEST },
       to: { path: [server('http', 'api', 'pages'), RUNTIME] },
     },
     {
@@ -107,6 +107,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/overview/', pathNot: NOT_TEST },
       to: { path: server('demo', 'cluster', 'storage', 'audit') },
+    },
+    {
+      name: 'rehearsals-beside-the-engine',
+      comment: 'Verifications and drills read mirrors through the engine and clusters through their ports (a drill builds its sandbox cluster); they drive neither the demo nor the overview nor the audit log.',
+      severity: 'error',
+      from: { path: server('verification', 'drills'), pathNot: NOT_TEST },
+      to: { path: server('demo', 'overview', 'audit') },
     },
     {
       name: 'engine-through-ports',

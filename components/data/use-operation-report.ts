@@ -15,7 +15,7 @@ export function useOperationReport(id: string, enabled: boolean) {
   })
 }
 
-/** Where the browser downloads the report from (the session cookie authenticates it). */
-export function operationReportUrl(id: string): string {
-  return endpointUrl(mirrorEndpoints.operationReport, { id })
+/** Where the browser downloads the report from (the session cookie authenticates it): JSON, or the Markdown post-mortem. */
+export function operationReportUrl(id: string, format: 'json' | 'md' = 'json'): string {
+  return endpointUrl(mirrorEndpoints.operationReport, { id }, format === 'md' ? { format } : {})
 }

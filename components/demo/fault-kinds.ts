@@ -21,6 +21,10 @@ export const FAULT_KIND_TEXT = {
     title: 'Hanging transaction',
     sentence: 'A producer opens a transaction and never commits, holding the last stable offset back until it is healed (aborted).',
   },
+  'bit-rot': {
+    title: 'Bit rot',
+    sentence: "Flips one byte of a record's value on the leader's disk: reads still answer, wrongly, and only a verification notices (healing puts the byte back).",
+  },
 } as const satisfies Record<Fault['kind'], { title: string; sentence: string }>
 
 /** "broker 2 of us-east", "orders-0 on us-east": what a fault hit. */
@@ -35,4 +39,5 @@ export const FAULT_LABEL = {
   'cut-link': 'Link cut',
   'unclean-election': 'Unclean election',
   'hanging-transaction': 'Hanging transaction',
+  'bit-rot': 'Bit rot',
 } as const satisfies Record<Fault['kind'], string>

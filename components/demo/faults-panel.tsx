@@ -67,6 +67,7 @@ export function FaultsPanel() {
             <LinkFault cluster={cluster} />
             <PartitionFault cluster={cluster} kind="unclean-election" actionLabel="Elect uncleanly" />
             <PartitionFault cluster={cluster} kind="hanging-transaction" actionLabel="Open a hanging transaction" />
+            <PartitionFault cluster={cluster} kind="bit-rot" actionLabel="Flip a byte on disk" />
           </div>
         )}
       </div>
@@ -181,7 +182,7 @@ function LinkFault({ cluster }: { cluster: string }) {
   )
 }
 
-function PartitionFault({ cluster, kind, actionLabel }: { cluster: string; kind: 'unclean-election' | 'hanging-transaction'; actionLabel: string }) {
+function PartitionFault({ cluster, kind, actionLabel }: { cluster: string; kind: 'unclean-election' | 'hanging-transaction' | 'bit-rot'; actionLabel: string }) {
   const topics = useTopics(cluster)
   const inject = useInject(cluster)
   // Internal topics (__mirror_state) are no place for a demo fault.

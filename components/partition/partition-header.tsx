@@ -6,7 +6,7 @@ import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
 import { clockTime, exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
-import { STATE_METADATA } from '@/lib/mirror/states'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { votedKipName } from '@/lib/ui/state-style'
 import { PartitionActions } from './partition-actions'
 

@@ -70,15 +70,15 @@ export const WorkloadResponse = z.object({ workload: Workload })
 
 // FAULTS
 
-export const FaultKind = z.enum(['stop-broker', 'start-broker', 'cut-link', 'heal-link', 'unclean-election', 'hanging-transaction'])
+export const FaultKind = z.enum(['stop-broker', 'start-broker', 'cut-link', 'heal-link', 'unclean-election', 'hanging-transaction', 'bit-rot'])
 export type FaultKind = z.infer<typeof FaultKind>
 
 export const FaultRequest = z.strictObject({
   kind: FaultKind,
   cluster: Name,
   broker: NonNegativeInt.max(2 ** 31 - 1).optional().describe('stop-broker, start-broker: the broker id.'),
-  topic: Name.optional().describe('unclean-election, hanging-transaction: the topic.'),
-  partition: PartitionIndex.optional().describe('unclean-election, hanging-transaction: the partition, 0 by default.'),
+  topic: Name.optional().describe('unclean-election, hanging-transaction, bit-rot: the topic.'),
+  partition: PartitionIndex.optional().describe('unclean-election, hanging-transaction, bit-rot: the partition, 0 by default.'),
 })
 export type FaultRequest = z.infer<typeof FaultRequest>
 
@@ -90,11 +90,13 @@ export const FaultStatus = z.enum(['active', 'healed', 'applied'])
 
 export const Fault = z.object({
   id: DemoId,
-  kind: z.enum(['stop-broker', 'cut-link', 'unclean-election', 'hanging-transaction']),
+  kind: z.enum(['stop-broker', 'cut-link', 'unclean-election', 'hanging-transaction', 'bit-rot']),
   cluster: Name,
   broker: NonNegativeInt.nullable(),
   topic: Name.nullable(),
   partition: PartitionIndex.nullable(),
+  /** bit-rot: the offset of the record whose value holds the flipped byte (what a verification must name). */
+  offset: NonNegativeInt.optional(),
   status: FaultStatus,
   /** What the fault does, in a sentence. */
   summary: z.string(),

@@ -11,11 +11,12 @@ import { clusterEndpoints } from './catalog/clusters'
 import { demoEndpoints } from './catalog/demo'
 import { mirrorEndpoints } from './catalog/mirrors'
 import { overviewEndpoints } from './catalog/overview'
+import { drillEndpoints, verificationEndpoints } from './catalog/rehearsals'
 import { sessionEndpoints } from './catalog/session'
 import { systemEndpoints } from './catalog/system'
 
 export { EMPTY, isMutation, type AccessRole, type EmptyContent, type Endpoint, type HttpMethod, type TextContent } from './catalog/endpoint'
-export { alertEndpoints, clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints }
+export { alertEndpoints, clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints, verificationEndpoints, drillEndpoints }
 
 /** Every endpoint this build serves (the OpenAPI document lists exactly these). */
 export const SERVED_ENDPOINTS: readonly Endpoint[] = [
@@ -26,4 +27,6 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(demoEndpoints),
   ...Object.values(overviewEndpoints),
   ...Object.values(alertEndpoints),
+  ...Object.values(verificationEndpoints),
+  ...Object.values(drillEndpoints),
 ]

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { MIRROR_PARTITION_STATES, STATE_METADATA } from '@/lib/mirror/states'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
+import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { Name, PartitionIndex } from './common'
 
 /** Every name a described state may have: ours, and the voted KIP's where they differ. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { OperationReport } from '../api/operation-report'
 import { buildOperationReport, markersOf, stopTimes, type ReportInput } from './report'
+import { failoverReportMarkdown } from './report-markdown'
 
 const plan = {
   mirror: 'dr',
@@ -113,5 +114,52 @@ describe('markersOf', () => {
 describe('stopTimes', () => {
   it('takes the STOPPING and STOPPED of this operation, not of an earlier stop', () => {
     expect(stopTimes([{ to: 'STOPPING', at: 1 }, { to: 'STOPPED', at: 2 }, { to: 'STOPPING', at: 5_000 }, { to: 'STOPPED', at: 5_100 }], 5_000)).toEqual({ stoppingAt: 5_000, stoppedAt: 5_100 })
+  })
+})
+
+describe('the post-mortem additions', () => {
+  it('compares measured RPO and RTO with the objectives the mirror sets', () => {
+    const report = buildOperationReport({ ...input, objectives: { rpoRecords: 10, rtoSeconds: 0.1 } })
+    expect(report.measured).toEqual({ rtoMs: 200, rpo: { records: 3, seconds: 1 } })
+    expect(report.objectiveResults).toEqual([
+      { name: 'rpoRecords', objective: 10, measured: 3, met: true },
+      { name: 'rtoSeconds', objective: 0.1, measured: 0.2, met: false },
+    ])
+    expect(buildOperationReport(input).objectiveResults).toEqual([])
+  })
+
+  it('groups the transitions of many partitions into one line of the timeline', () => {
+    const outcomes = Array.from({ length: 50 }, (_, partition) => ({
+      ...input.outcomes[0]!,
+      partition,
+      transitions: [
+        { from: 'PAUSED' as const, to: 'STOPPING' as const, at: 10_010 + partition, reason: 'failover requested' },
+        { from: 'STOPPING' as const, to: 'STOPPED' as const, at: 10_100 + partition, reason: 'stop completed' },
+      ],
+    }))
+    const partitions = outcomes.map(({ partition }) => ({ topic: 'orders', partition, step: 'done' as const, state: 'STOPPED' as const, error: null, finishedAt: 10_200 }))
+    const report = buildOperationReport({ ...input, operation: { ...input.operation, partitions }, outcomes })
+    expect(report.timeline.filter((entry) => entry.event === 'transition').map(({ detail, partitions: count }) => [detail, count])).toEqual([
+      ['50 partitions → STOPPING over 49 ms', 50],
+      ['50 partitions → STOPPED over 49 ms', 50],
+    ])
+    expect(report.timeline[0]).toEqual({ at: 10_000, event: 'confirmed', detail: "Failover of dr confirmed by session:abc (typed the mirror's name); 50 partition(s) to stop" })
+    expect(report.timeline.filter((entry) => entry.event === 'forced').map((entry) => entry.detail)).toEqual(['Gate lag-threshold forced by session:abc'])
+  })
+
+  it('writes the Markdown post-mortem with every section, objectives and escaped details', () => {
+    const report = buildOperationReport({
+      ...input,
+      objectives: { rpoRecords: 1 },
+      verification: { id: 'v-1', status: 'mismatched', finishedAt: 10_400, partitions: [{ topic: 'orders', partition: 0, status: 'mismatched', summary: 'identical up to offset 2, first difference at offset 2', identicalUpTo: 2, mismatchCount: 1 }] },
+      destinationGroups: [{ groupId: 'billing|eu', topic: 'orders', partition: 0, offset: 2 }],
+    })
+    const text = failoverReportMarkdown(report)
+    for (const heading of ['## Summary', '## Objectives', '## Timeline', '## Preflight gates', '## Markers written', '## Verification', '## Consumer groups: where to resume', '## Next steps']) expect(text).toContain(heading)
+    expect(text).toContain('| RPO (records) | 1 | 3 | ✕ breached |')
+    expect(text).toContain('| orders-0 | mismatched | identical up to offset 2, first difference at offset 2 | 1 |')
+    expect(text).toContain('| billing\\|eu | orders-0 | 2 |')
+    expect(text).toContain('| lag-threshold | ✕ failed | warning | forced | 3 record(s) at risk in orders-0 |')
+    expect(text.endsWith('\n')).toBe(true)
   })
 })

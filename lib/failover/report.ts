@@ -7,9 +7,10 @@
  * (everything below it was mirrored); the first MIRROR_PID_RESET there is the reset record. A partition
  * whose log was empty at the stop has position (-1, -1): its markers start at offset 0.
  */
-import type { OperationReport, ReportPartition } from '../api/operation-report'
+import type { ObjectiveResult, OperationReport, ReportGroupResume, ReportObjectives, ReportPartition, ReportVerification, TimelineEntry } from '../api/operation-report'
 import type { FailoverPlan, MirrorPartitionState } from '../api/mirrors'
 import type { Operation } from '../api/operations'
+import { TopicPartitionMap } from '../mirror/topic-partition'
 import { planTotals } from './plan-totals'
 
 export interface LogMarker {
@@ -28,8 +29,16 @@ export interface PartitionOutcome {
   readonly records: readonly LogMarker[]
   /** Why the destination records could not be read, when they could not (then `records` is empty and says nothing). */
   readonly markersUnread?: string
-  /** This partition's transitions (oldest first). */
-  readonly transitions: ReadonlyArray<{ readonly to: MirrorPartitionState; readonly at: number }>
+  /** This partition's transitions (oldest first); `from` and `reason` name them in the timeline. */
+  readonly transitions: ReadonlyArray<{ readonly to: MirrorPartitionState; readonly at: number; readonly from?: MirrorPartitionState; readonly reason?: string }>
+}
+
+/** A consumer group's committed offset on the destination, for a partition of the operation. */
+export interface DestinationGroupOffset {
+  readonly groupId: string
+  readonly topic: string
+  readonly partition: number
+  readonly offset: number
 }
 
 export interface ReportInput {
@@ -40,10 +49,12 @@ export interface ReportInput {
   readonly forcedGates: readonly string[]
   readonly outcomes: readonly PartitionOutcome[]
   readonly generatedAt: number
-}
-
-function key(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
+  /** The mirror's objectives now; null when none are set. */
+  readonly objectives?: ReportObjectives | null
+  /** The verification that ran after this failover, if any. */
+  readonly verification?: ReportVerification | null
+  /** Committed offsets on the destination of every group, on the operation's partitions. */
+  readonly destinationGroups?: readonly DestinationGroupOffset[]
 }
 
 export function markersOf(outcome: Pick<PartitionOutcome, 'lastMirrorPosition' | 'records'>): Pick<ReportPartition, 'aborted' | 'pidResetOffset'> {
@@ -71,9 +82,9 @@ export function stopTimes(transitions: PartitionOutcome['transitions'], startedA
 
 export function buildOperationReport(input: ReportInput): OperationReport {
   const { operation } = input
-  const outcomes = new Map(input.outcomes.map((outcome) => [key(outcome.topic, outcome.partition), outcome]))
+  const outcomes = TopicPartitionMap.of(input.outcomes.map((outcome) => [outcome, outcome] as const))
   const partitions: ReportPartition[] = operation.partitions.map((entry) => {
-    const outcome = outcomes.get(key(entry.topic, entry.partition))
+    const outcome = outcomes.get(entry)
     const { stoppingAt, stoppedAt } = outcome ? stopTimes(outcome.transitions, operation.startedAt) : { stoppingAt: null, stoppedAt: null }
     const markers = outcome ? markersOf(outcome) : { aborted: [], pidResetOffset: null }
     return {
@@ -98,6 +109,11 @@ export function buildOperationReport(input: ReportInput): OperationReport {
     for (const marker of partition.aborted) producers.add(marker.producerId)
   }
   const forced = new Set(input.forcedGates)
+  const totals = planTotals(operation.plan.partitions)
+  const stoppedTimes = partitions.map((partition) => partition.stoppedAt)
+  const rtoMs = operation.status === 'succeeded' && stoppedTimes.every((at) => at !== null) ? Math.max(0, ...stoppedTimes.map((at) => at! - operation.startedAt)) : null
+  const measured = { rtoMs, rpo: { records: totals.recordsAtRisk, seconds: totals.maxTimeAtRiskMs === null ? null : totals.maxTimeAtRiskMs / 1000 } }
+  const objectives = input.objectives ?? null
   return {
     format: 'mirrorboard.failover-report/1',
     generatedAt: input.generatedAt,
@@ -127,5 +143,100 @@ export function buildOperationReport(input: ReportInput): OperationReport {
     },
     plan: operation.plan,
     partitions,
+    timeline: timelineOf(input, forced),
+    measured,
+    objectives,
+    objectiveResults: objectives === null ? [] : objectiveResults(objectives, measured),
+    verification: input.verification ?? null,
+    consumerGroups: groupResumes(operation.plan, input.destinationGroups ?? []),
   }
+}
+
+function compare(name: ObjectiveResult['name'], objective: number | undefined, measured: number | null): ObjectiveResult {
+  const target = objective ?? null
+  return { name, objective: target, measured, met: target === null || measured === null ? null : measured <= target }
+}
+
+/** Each objective the mirror sets, against what the failover measured. */
+export function objectiveResults(objectives: ReportObjectives, measured: OperationReport['measured']): ObjectiveResult[] {
+  return [
+    compare('rpoRecords', objectives.rpoRecords, measured.rpo.records),
+    compare('rpoSeconds', objectives.rpoSeconds, measured.rpo.seconds),
+    compare('rtoSeconds', objectives.rtoSeconds, measured.rtoMs === null ? null : measured.rtoMs / 1000),
+  ].filter((result) => result.objective !== null)
+}
+
+function groupResumes(plan: ReportInput['operation']['plan'], groups: readonly DestinationGroupOffset[]): ReportGroupResume[] {
+  // Per partition, the groups behind on it by id.
+  const behind = new TopicPartitionMap<Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>>()
+  for (const partition of plan.partitions) {
+    const groups = new Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>()
+    for (const group of partition.consumerGroupsBehind) groups.set(group.groupId, group)
+    behind.set(partition, groups)
+  }
+  return [...groups]
+    .sort((a, b) => a.groupId.localeCompare(b.groupId) || a.topic.localeCompare(b.topic) || a.partition - b.partition)
+    .map((group) => {
+      const known = behind.get(group)?.get(group.groupId)
+      return {
+        groupId: group.groupId,
+        topic: group.topic,
+        partition: group.partition,
+        resumeAt: group.offset,
+        committedAtSource: known?.sourceCommittedOffset ?? null,
+        offsetsToReprocess: known?.offsetsToReprocess ?? null,
+      }
+    })
+}
+
+/** Transitions closer than this to the previous one of the same kind are one line of the timeline. */
+const GROUPING_MS = 1_000
+
+/**
+ * The post-mortem's timeline, oldest first. Transitions of many partitions into the same state within a
+ * second are one line ("412 partitions → STOPPED"), so a failover of 10,000 partitions reads in a page.
+ */
+export function timelineOf(input: ReportInput, forced: ReadonlySet<string>): TimelineEntry[] {
+  const { operation } = input
+  const who = input.confirmedBy ?? 'an unrecorded caller'
+  const entries: TimelineEntry[] = [{ at: operation.startedAt, event: 'confirmed', detail: `Failover of ${operation.mirror} confirmed by ${who} (typed the mirror's name); ${operation.partitions.length} partition(s) to stop` }]
+  for (const gate of operation.plan.gates) {
+    entries.push({ at: operation.startedAt, event: 'gate', detail: `Gate ${gate.name}: ${gate.ok ? 'passed' : 'failed'} — ${gate.detail}` })
+    if (forced.has(gate.name)) entries.push({ at: operation.startedAt, event: 'forced', detail: `Gate ${gate.name} forced by ${who}` })
+  }
+  const until = operation.finishedAt ?? Number.POSITIVE_INFINITY
+  const transitions = input.outcomes
+    .flatMap((outcome) => outcome.transitions.filter((t) => t.at >= operation.startedAt - GROUPING_MS && t.at <= until + GROUPING_MS).map((t) => ({ ...t, name: `${outcome.topic}-${outcome.partition}` })))
+    .sort((a, b) => a.at - b.at)
+  let group: { first: (typeof transitions)[number]; last: number; count: number } | null = null
+  const flush = () => {
+    if (group === null) return
+    const { first, last, count } = group
+    const detail =
+      count === 1
+        ? `${first.name}: ${first.from ?? '?'} → ${first.to}${first.reason ? ` (${first.reason})` : ''}`
+        : `${count} partitions → ${first.to}${last > first.at ? ` over ${last - first.at} ms` : ''}`
+    entries.push({ at: first.at, event: 'transition', detail, partitions: count })
+    group = null
+  }
+  for (const transition of transitions) {
+    if (group !== null && group.first.to === transition.to && transition.at - group.last < GROUPING_MS) {
+      group.last = transition.at
+      group.count += 1
+      continue
+    }
+    flush()
+    group = { first: transition, last: transition.at, count: 1 }
+  }
+  flush()
+  for (const at of operation.resumedAt) entries.push({ at, event: 'resumed', detail: 'The server restarted; the operation resumed where each partition stood' })
+  if (operation.finishedAt !== null) {
+    const stopped = operation.partitions.filter((partition) => partition.state === 'STOPPED').length
+    entries.push({ at: operation.finishedAt, event: 'finished', detail: `Operation ${operation.status}: ${stopped} of ${operation.partitions.length} partition(s) STOPPED and writable` })
+  }
+  const verification = input.verification ?? null
+  if (verification !== null && verification.finishedAt !== null) {
+    entries.push({ at: verification.finishedAt, event: 'verified', detail: `Verification ${verification.id} ${verification.status}` })
+  }
+  return entries.sort((a, b) => a.at - b.at)
 }

@@ -8,17 +8,8 @@
  * removing the edges that point back up (found by a depth-first search in the table's state order).
  * Within a layer, states are ordered by the mean position of their predecessors, ties by state order.
  */
-import { EVENT_METADATA } from '../mirror/event-metadata'
-import {
-  MIRROR_EVENT_TYPES,
-  MIRROR_PARTITION_STATES,
-  possibleTargets,
-  rulesFor,
-  STATE_METADATA,
-  VALID_PREVIOUS_STATES,
-  type MirrorEventType,
-  type MirrorPartitionState,
-} from '../mirror/states'
+import { EVENT_METADATA, STATE_METADATA } from '../mirror/state-metadata'
+import { MIRROR_EVENT_TYPES, MIRROR_PARTITION_STATES, possibleTargets, rulesFor, VALID_PREVIOUS_STATES, type MirrorEventType, type MirrorPartitionState } from '../mirror/states'
 
 export interface StateGraphNode {
   readonly id: MirrorPartitionState

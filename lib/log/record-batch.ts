@@ -143,6 +143,11 @@ export function validateBatchAt(bytes: Uint8Array, view: DataView, pos: number, 
   return header
 }
 
+/** The CRC32C a batch's bytes have now, over the range its stored CRC covers (attributes to the end). */
+export function computedBatchCrc(batch: Uint8Array, crc32c: Crc32c): number {
+  return crc32c(batch.subarray(OFFSET_ATTRIBUTES)) >>> 0
+}
+
 // ENCODING
 
 export interface BatchSpec {

@@ -1,4 +1,5 @@
-import { STATE_METADATA, type MirrorPartitionState } from './states'
+import { STATE_METADATA } from './state-metadata'
+import type { MirrorPartitionState } from './states'
 
 /**
  * One partition as `kafka-cluster-mirrors.sh --describe --json` prints it (KIP-1279.md §6.3; the prototype's

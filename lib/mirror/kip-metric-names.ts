@@ -1,4 +1,5 @@
-import { STATE_METADATA, type MirrorPartitionState } from './states'
+import { STATE_METADATA } from './state-metadata'
+import type { MirrorPartitionState } from './states'
 
 /**
  * The prototype's broker gauge counting a state's partitions (KafkaMetricsGroup of MirrorMetadataManager,

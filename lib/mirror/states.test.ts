@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { MirrorError } from './errors'
 import { GUARDS } from './guards'
-import { EVENT_METADATA } from './event-metadata'
-import {
-  allowedEvents,
-  EVENT_TABLE,
-  failureSourceStates,
-  GUARD_NAMES,
-  isMirrorPartitionState,
-  isValidTransition,
-  MIRROR_EVENT_TYPES,
-  MIRROR_PARTITION_STATE_CODES,
-  MIRROR_PARTITION_STATE_SYNONYMS,
-  MIRROR_PARTITION_STATES,
-  mirrorPartitionStateFromCode,
-  parseMirrorPartitionState,
-  possibleTargets,
-  RETRY_TARGETS,
-  rulesFor,
-  STATE_METADATA,
-  VALID_PREVIOUS_STATES,
-  type MirrorPartitionState,
-} from './states'
+import { allowedEvents, EVENT_TABLE, failureSourceStates, GUARD_NAMES, isMirrorPartitionState, isValidTransition, MIRROR_EVENT_TYPES, MIRROR_PARTITION_STATE_CODES, MIRROR_PARTITION_STATE_SYNONYMS, MIRROR_PARTITION_STATES, mirrorPartitionStateFromCode, parseMirrorPartitionState, possibleTargets, RETRY_TARGETS, rulesFor, VALID_PREVIOUS_STATES, type MirrorPartitionState } from './states'
+import { EVENT_METADATA, STATE_METADATA } from './state-metadata'
 
 const S = MIRROR_PARTITION_STATES
 

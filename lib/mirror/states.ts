@@ -1,4 +1,3 @@
-// Over 400 lines on purpose: the one transition table (KIP-1279 states × events) that drives engine, state graph and tests; it is data, and splitting it would break the one-table rule.
 /**
  * Mirror partition states (KIP-1279) and the two tables that every other module asks: which
  * transitions are valid, and which event leads where. The engine never re-derives either with its
@@ -46,7 +45,7 @@ export const MIRROR_PARTITION_STATES = [
 
 export type MirrorPartitionState = (typeof MIRROR_PARTITION_STATES)[number]
 
-/** The voted KIP's names that differ from ours (STATE_METADATA's `kipName`), accepted as synonyms (KIP-1279.md §2.1). */
+/** The voted KIP's names that differ from ours (state-metadata.ts's `kipName`), accepted as synonyms (KIP-1279.md §2.1). */
 export const MIRROR_PARTITION_STATE_SYNONYMS = {
   LOG_ALIGNMENT: 'PREPARING',
   ULE_RECOVERY: 'ULE_LOG_TRUNCATION',
@@ -336,7 +335,7 @@ export function allowedEvents(state: MirrorPartitionState): readonly MirrorEvent
 }
 
 /**
- * The operator's events, each with the command that sends it (EVENT_METADATA marks them `origin: 'operator'`).
+ * The operator's events, each with the command that sends it (state-metadata.ts's EVENT_METADATA marks them `origin: 'operator'`).
  * `delete` is not an event: it removes STOPPED partitions' records.
  */
 export const OPERATOR_EVENTS = {
@@ -379,134 +378,3 @@ export function possibleTargets(state: MirrorPartitionState, rule: EventRule): r
   targets.add('MIRRORING')
   return MIRROR_PARTITION_STATES.filter((candidate) => targets.has(candidate))
 }
-
-// METADATA FOR THE UI
-
-export interface StateMetadata {
-  readonly label: string
-  readonly description: string
-  /** Other names the KIP and the prototype use for the state: accepted wherever a state is named (parseMirrorPartitionState). */
-  readonly synonyms: readonly string[]
-  /**
-   * The state's name in KIP-1279 as voted (Sept 2026) and in the prototype's server-common enum, which Apache
-   * Kafka's documentation will use. Ours, the API's, are the names of the excerpt the engine was built from
-   * (KIP-1279.md §2.1); three differ. Shown beside ours wherever a state is explained.
-   */
-  readonly kipName: string
-  /** Mirroring has ended here: the partition is an ordinary writable partition. */
-  readonly terminal: boolean
-  /** An operator should look: the partition is not making progress on its own. */
-  readonly attention: boolean
-  /** Passed through on the way to another state; a partition that stays long is stuck. */
-  readonly transient: boolean
-  /** Clients may not produce to, delete records from, or repartition the topic. */
-  readonly readOnly: boolean
-}
-
-export const STATE_METADATA = {
-  UNKNOWN: {
-    label: 'Unknown',
-    description: 'No state recorded yet: the partition has not been started or its state is still loading.',
-    synonyms: [],
-    kipName: 'UNKNOWN',
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  PREPARING: {
-    label: 'Preparing',
-    description:
-      'Looking up the last mirror position on the source and truncating the local log to the common history before fetching.',
-    synonyms: ['LOG_ALIGNMENT'],
-    kipName: 'LOG_ALIGNMENT',
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  EPOCH_FENCING: {
-    label: 'Epoch fencing',
-    description:
-      'A fetched batch carries a leader epoch above the destination leader epoch; raising the destination epoch before appending it.',
-    synonyms: [],
-    kipName: 'EPOCH_FENCING',
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  ULE_LOG_TRUNCATION: {
-    label: 'Unclean election recovery',
-    description:
-      'The source history changed (unclean leader election); truncating to the divergence point and waiting for every replica to converge.',
-    synonyms: ['ULE_RECOVERY'],
-    kipName: 'ULE_RECOVERY',
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  MIRRORING: {
-    label: 'Mirroring',
-    description: 'Fetching from the source and appending batches unchanged, at the same offsets.',
-    synonyms: [],
-    kipName: 'MIRRORING',
-    terminal: false,
-    attention: false,
-    transient: false,
-    readOnly: true,
-  },
-  PAUSING: {
-    label: 'Pausing',
-    description: 'Removing the fetcher; the partition stays read-only.',
-    synonyms: [],
-    kipName: 'PAUSING',
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  PAUSED: {
-    label: 'Paused',
-    description: 'No fetcher and no metadata sync; resuming continues from the log end offset without truncation.',
-    synonyms: [],
-    kipName: 'PAUSED',
-    terminal: false,
-    attention: false,
-    transient: false,
-    readOnly: true,
-  },
-  STOPPING: {
-    label: 'Stopping',
-    description:
-      'Failing over: removing the fetcher, recording the last mirror position, raising the leader epoch, aborting open transactions and resetting producer state.',
-    synonyms: [],
-    kipName: 'STOPPING',
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  STOPPED: {
-    label: 'Stopped',
-    description: 'Mirroring has ended; the topic is writable on this cluster.',
-    synonyms: [],
-    kipName: 'STOPPED',
-    terminal: true,
-    attention: false,
-    transient: false,
-    readOnly: false,
-  },
-  FAILED: {
-    label: 'Failed',
-    description:
-      'An error stopped this partition; it retries with backoff unless the failure is non-retryable, which needs an operator to recover it.',
-    synonyms: [],
-    kipName: 'FAILED',
-    terminal: false,
-    attention: true,
-    transient: false,
-    readOnly: true,
-  },
-} as const satisfies Record<MirrorPartitionState, StateMetadata>

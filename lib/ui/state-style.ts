@@ -7,7 +7,8 @@
  * canvas charts and SVG graphs read the same colour as a Tailwind badge. The icon is a text glyph so state is
  * never shown by colour alone.
  */
-import { MIRROR_PARTITION_STATES, STATE_METADATA, type MirrorPartitionState } from '../mirror/states'
+import { STATE_METADATA } from '../mirror/state-metadata'
+import { MIRROR_PARTITION_STATES, type MirrorPartitionState } from '../mirror/states'
 
 /** Grey UI, colour reserved for state: five tones, from calm to alarming. */
 export type StateTone = 'neutral' | 'progress' | 'healthy' | 'paused' | 'done' | 'danger'

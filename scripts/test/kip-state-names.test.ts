@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { MIRROR_PARTITION_STATE_CODES, MIRROR_PARTITION_STATES, STATE_METADATA } from '@/lib/mirror/states'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
+import { MIRROR_PARTITION_STATE_CODES, MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 
 /** docs/kip-1279.md's table of state names says what lib/mirror/states.ts holds, row for row. */
 describe('the state names documented beside the voted KIP', () => {

@@ -88,12 +88,20 @@ function emulationField(emulation: Emulation | null): { emulation?: Emulation } 
   return emulation === null ? {} : { emulation }
 }
 
+/** What summaries say of a mirror's drills (server/drills/drills.ts), when the server runs them. */
+export interface DrillCadenceReader {
+  cadence(mirror: string): Omit<NonNullable<MirrorSummary['drills']>, 'running'>
+  runningOf(mirror: string): { id: string } | null
+}
+
 export class MirrorApi {
   constructor(
     private readonly engine: MirrorEngine,
     private readonly clusters: ClusterLookup,
     /** The split-brain guard, when the server runs one: summaries carry its `splitBrain` field then. */
     private readonly splitBrain?: SplitBrainReader,
+    /** The drills, when the server runs them: summaries carry their `drills` field then. */
+    private readonly drills?: DrillCadenceReader,
   ) {}
 
   // MIRRORS
@@ -116,6 +124,7 @@ export class MirrorApi {
       throughput: summary.throughput,
       ...(this.splitBrain === undefined ? {} : { splitBrain: this.splitBrain.forMirror(name) }),
       ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
+      ...(this.drills === undefined ? {} : { drills: { ...this.drills.cadence(name), running: this.drills.runningOf(name)?.id ?? null } }),
     }
   }
 
@@ -289,7 +298,7 @@ export class MirrorApi {
 }
 
 /** The API over the server's engine, cluster registry and split-brain guard. */
-export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry; splitBrain?: SplitBrainReader | null }): MirrorApi {
+export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry; splitBrain?: SplitBrainReader | null; drills?: DrillCadenceReader }): MirrorApi {
   return new MirrorApi(
     runtime.engine,
     {
@@ -298,6 +307,7 @@ export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRe
       emulation: (cluster, tp) => runtime.clusters.emulation(cluster, tp),
     },
     runtime.splitBrain ?? undefined,
+    runtime.drills,
   )
 }
 

@@ -45,7 +45,7 @@ describe('failover gates, forcing and the report (the KIP worked example)', () =
     const operation = api.operation(accepted.operation)
     expect(operation).toMatchObject({ status: 'succeeded', requestedBy: { actor: 'session:abcd1234', role: 'operator' }, forcedGates: ['lag-threshold'] })
 
-    const report = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: { client: (name: string) => harness.cluster(name) } }, accepted.operation))
+    const report = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: { client: (name: string) => harness.cluster(name), ports: (name: string) => ({ host: harness.cluster(name) }) } }, accepted.operation))
     expect(report.confirmation.confirmedBy).toBe('session:abcd1234')
     expect(report.confirmation.forcedGates.map((gate) => gate.name)).toEqual(['lag-threshold'])
     expect(report.partitions).toEqual([
@@ -68,6 +68,7 @@ describe('failover gates, forcing and the report (the KIP worked example)', () =
     // The destination unreachable: the report says so per partition instead of showing no markers as if none were written.
     const unreachable = {
       client: () => ({ readRecords: () => Promise.reject(Object.assign(new Error('every broker of b is stopped'), { code: 'SOURCE_UNAVAILABLE' })) }),
+      ports: () => ({ host: { listGroupOffsets: () => Promise.reject(new Error('every broker of b is stopped')) } }),
     }
     const unread = OperationReport.parse(await buildReport({ engine: harness.engine, clusters: unreachable }, accepted.operation))
     expect(unread.partitions).toEqual([

@@ -1,8 +1,11 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { OperationReport } from '@/lib/api/operation-report'
 import { buildOperationReport, type PartitionOutcome } from '@/lib/failover/report'
+import { failoverReportMarkdown } from '@/lib/failover/report-markdown'
 import type { ClusterClient } from '@/server/cluster/cluster-client'
 import { toOperation } from './mirror-api'
+import { reportContext, type ReportContextSources } from './report-context'
 import type { MirrorEngine } from '../engine/engine'
 
 /** Destination partitions read at once while building a report (each read is a few records). */
@@ -15,7 +18,7 @@ const READ_CONCURRENCY = 64
  * too; a partition whose log cannot be read (its cluster unreachable or gone) says why in `markersUnread`.
  */
 export async function buildReport(
-  runtime: { engine: MirrorEngine; clusters: { client(name: string): Pick<ClusterClient, 'readRecords'> } },
+  runtime: { engine: MirrorEngine; clusters: { client(name: string): Pick<ClusterClient, 'readRecords'> } & ReportContextSources['clusters'] } & Omit<ReportContextSources, 'clusters'>,
   id: string,
   now = Date.now(),
 ): Promise<OperationReport> {
@@ -23,21 +26,18 @@ export async function buildReport(
   const operation = engine.getOperation(id)
   const apiOperation = { ...toOperation(operation), plan: operation.plan }
   const definition = engine.listMirrors().find((mirror) => mirror.name === operation.mirror) ?? null
-  const snapshots = new Map<string, ReturnType<MirrorEngine['partitions']>[number]>()
-  if (definition !== null) for (const snapshot of engine.partitions(definition.name)) snapshots.set(`${snapshot.topic}\u0000${snapshot.partition}`, snapshot)
-  const planned = new Map<string, number>()
-  for (const partition of operation.plan.partitions) planned.set(`${partition.topic}\u0000${partition.partition}`, partition.transactionsToAbort.length)
+  const snapshots = TopicPartitionMap.of(definition === null ? [] : engine.partitions(definition.name).map((snapshot) => [snapshot, snapshot] as const))
+  const planned = TopicPartitionMap.of(operation.plan.partitions.map((partition) => [partition, partition.transactionsToAbort.length] as const))
   const outcomes: PartitionOutcome[] = []
   const queue = [...operation.partitions]
   const worker = async () => {
     for (let entry = queue.shift(); entry; entry = queue.shift()) {
-      const key = `${entry.topic}\u0000${entry.partition}`
-      const snapshot = snapshots.get(key)
+      const snapshot = snapshots.get(entry)
       if (definition === null || snapshot === undefined) continue
       const position = snapshot.lastMirrorPosition
       // The stop appends one marker per open transaction and one reset; a few more cover a transaction
       // that opened between the plan and the fetcher's removal.
-      const limit = (planned.get(key) ?? 0) + 8
+      const limit = (planned.get(entry) ?? 0) + 8
       let records: PartitionOutcome['records'] = []
       let markersUnread: string | undefined
       try {
@@ -58,7 +58,7 @@ export async function buildReport(
         destinationLeaderEpoch: snapshot.destinationLeaderEpoch,
         records,
         ...(markersUnread === undefined ? {} : { markersUnread }),
-        transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ to, at }) => ({ to, at })),
+        transitions: engine.partitionHistory(definition.name, entry.topic, entry.partition).map(({ from, to, at, reason }) => ({ from, to, at, reason })),
       })
     }
   }
@@ -71,5 +71,21 @@ export async function buildReport(
     forcedGates: operation.forcedGates ?? [],
     outcomes,
     generatedAt: now,
+    ...(await reportContext(runtime, operation, definition)),
+  })
+}
+
+/**
+ * The report as asked: the JSON of the catalog, or the Markdown post-mortem as a download (the operation page's
+ * link saves it under a name that says what it is).
+ */
+export function reportResponse(report: OperationReport, format: 'json' | 'md'): OperationReport | Response {
+  if (format === 'json') return report
+  return new Response(failoverReportMarkdown(report), {
+    headers: {
+      'Content-Type': 'text/markdown; charset=utf-8',
+      'Content-Disposition': `attachment; filename="failover-report-${report.operation.id}.md"`,
+      'Cache-Control': 'no-store',
+    },
   })
 }

@@ -226,6 +226,11 @@ export class ClusterRegistry {
     return [...this.clusters.keys()]
   }
 
+  /** What a cluster is, known even while it cannot be opened; NOT_FOUND for an unknown name. */
+  kind(name: string): 'embedded' | 'kafka' {
+    return this.entry(name).definition.kind
+  }
+
   private async view(entry: OpenCluster): Promise<ClusterStatus> {
     const { cluster, definition } = entry
     if (definition.kind === 'kafka') {

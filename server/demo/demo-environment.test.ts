@@ -13,7 +13,10 @@ import * as workloadRoute from '@/app/api/v1/demo/workloads/[name]/route'
 import * as pauseRoute from '@/app/api/v1/demo/workloads/[name]/pause/route'
 import * as resumeRoute from '@/app/api/v1/demo/workloads/[name]/resume/route'
 import * as workloadsRoute from '@/app/api/v1/demo/workloads/route'
+import * as verifyRoute from '@/app/api/v1/mirrors/[mirror]/verify/route'
+import * as verificationRoute from '@/app/api/v1/verifications/[id]/route'
 import type { Fault, Run, Scenario, Workload } from '@/lib/api/demo'
+import type { Verification } from '@/lib/api/verifications'
 import { DemoEvent } from '@/lib/api/events'
 import type { Runtime } from '@/server/runtime'
 import { LIVE, LIVE_MIRROR_CONFIG } from './live-topology'
@@ -208,6 +211,33 @@ describe('the live demo', () => {
     expect(await callRoute(faultRoute.DELETE, { method: 'DELETE', path: '/x', params: { id: fault.id } })).toMatchObject({ status: 200, body: { fault: { status: 'healed' } } })
     await vi.waitFor(async () => expect(await lastStable()).toBeGreaterThan(at), waitLong)
     expect(await injectFault({ kind: 'hanging-transaction', cluster: 'us-east' })).toMatchObject({ status: 400 })
+  })
+
+  it('bit rot on the destination is named by a verification at its offset; healed, the mirror verifies identical', async () => {
+    await vi.waitFor(async () => expect((await runtime.clusters.embedded('eu-west').describeTopic('payments')).partitions[2]!.highWatermark).toBeGreaterThan(3), waitLong)
+    const injected = await injectFault({ kind: 'bit-rot', cluster: 'eu-west', topic: 'payments', partition: 2 })
+    expect(injected).toMatchObject({ status: 202, body: { fault: { kind: 'bit-rot', topic: 'payments', partition: 2, status: 'active' } } })
+    const fault = (injected.body as { fault: Fault }).fault
+    expect(fault.offset).toEqual(expect.any(Number))
+    const verify = async () => {
+      const accepted = await callRoute(verifyRoute.POST, { method: 'POST', path: `/api/v1/mirrors/${LIVE.mirror}/verify`, params: { mirror: LIVE.mirror }, body: { topics: ['payments'] } })
+      expect(accepted.status).toBe(202)
+      const id = (accepted.body as { verification: string }).verification
+      return vi.waitFor(async () => {
+        const read = await callRoute(verificationRoute.GET, { path: `/api/v1/verifications/${id}`, params: { id } })
+        const verification = read.body as Verification
+        expect(verification.status).not.toBe('running')
+        return verification
+      }, waitLong)
+    }
+    const found = await verify()
+    expect(found.status).toBe('mismatched')
+    const rotten = found.partitions.find((p) => p.partition === 2)!
+    expect(rotten.mismatches.map((m) => m.kind)).toEqual(['crc', 'bytes'])
+    expect(rotten.mismatches[1]!.offset).toBe(fault.offset)
+    expect(found.partitions.filter((p) => p.partition !== 2).map((p) => p.status)).toEqual(['identical', 'identical'])
+    expect(await callRoute(faultRoute.DELETE, { method: 'DELETE', path: '/x', params: { id: fault.id } })).toMatchObject({ status: 200, body: { fault: { status: 'healed' } } })
+    expect((await verify()).status).toBe('passed')
   })
 
   it('an unclean election at the source is detected by the mirror (ULE truncation on clickstream); it is refused on a mirror topic', async () => {

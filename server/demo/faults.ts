@@ -4,6 +4,7 @@ import path from 'node:path'
 import { z } from 'zod'
 import { Fault, type FaultRequest } from '@/lib/api/demo'
 import { ApiError } from '@/lib/api/errors'
+import { healRottenByte } from '@/server/cluster/embedded/bit-rot'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import type { TransactionalProducer } from '@/server/cluster/embedded/producers'
 import type { ClusterLinks } from '@/server/cluster/links'
@@ -22,10 +23,14 @@ import type { Logger } from '@/server/observability/logger'
  *   a mirror that copied that tail sees divergence (ULE_LOG_TRUNCATION, or FAILED non-retryable). One-off.
  * - hanging-transaction: a producer opens a transaction and never ends it, holding the last stable offset
  *   back; healing aborts it by starting its transactional id again (Kafka's initTransactions fences and aborts).
+ * - bit-rot: one byte of a record's value flipped in a segment file of the partition's leader replica, on
+ *   disk, as a failing disk would (server/cluster/embedded/bit-rot.ts): reads still answer, with the wrong
+ *   value and a batch failing its own CRC32C, which a verification names by offset; healing puts the byte back.
  *
  * Faults are kept in `<dataDir>/demo/faults.json`. A restart starts every broker and heals every link (both
  * live in the process), so those are marked healed at start; a hanging transaction outlives the process, as
- * it would outlive a crashed producer, and is still healed by its id.
+ * it would outlive a crashed producer, and is still healed by its id; a rotten byte stays on disk, with where
+ * it is kept beside the faults so it can still be healed.
  */
 
 /** Records an unclean election loses. */
@@ -33,7 +38,8 @@ const UNCLEAN_ELECTION_LOST_RECORDS = 5
 /** Long enough to watch (the coordinator's own timeout would abort it after this). */
 const HANGING_TRANSACTION_TIMEOUT_MS = 15 * 60_000
 
-const FaultsFile = z.object({ version: z.literal(1), faults: z.array(Fault) })
+const RottenByteRecord = z.object({ file: z.string(), position: z.number().int().nonnegative(), original: z.number().int().min(0).max(255) })
+const FaultsFile = z.object({ version: z.literal(1), faults: z.array(Fault), rotten: z.record(z.string(), RottenByteRecord).optional() })
 
 export interface FaultDeps {
   dataDir: string
@@ -52,11 +58,14 @@ const SUMMARY: Record<Fault['kind'], string> = {
   'unclean-election':
     'Elects a lagging replica uncleanly: records only the old leader held are lost, and a mirror that already copied them must detect the divergence.',
   'hanging-transaction': 'Opens a transaction that never commits: the last stable offset stops there, and a failover would have to abort it.',
+  'bit-rot': "Flips one byte of a record's value in a segment file on the leader's disk: reads still answer, with a wrong value in a batch that fails its own CRC; only a verification notices.",
 }
 
 export class FaultInjector {
   private readonly faults: Fault[] = []
   private readonly producers = new Map<string, TransactionalProducer>()
+  /** Where each bit-rot fault flipped its byte, by fault id (kept in the faults file). */
+  private readonly rotten = new Map<string, z.infer<typeof RottenByteRecord>>()
   private readonly file: string
   private readonly now: () => number
   private lock: Promise<unknown> = Promise.resolve()
@@ -70,7 +79,9 @@ export class FaultInjector {
   async load(): Promise<void> {
     const text = await readTextIfExists(this.file)
     if (text === undefined) return
-    const stored = FaultsFile.parse(JSON.parse(text)).faults
+    const parsed = FaultsFile.parse(JSON.parse(text))
+    const stored = parsed.faults
+    for (const [id, rot] of Object.entries(parsed.rotten ?? {})) this.rotten.set(id, rot)
     const now = this.now()
     for (const fault of stored) {
       const restored = fault.status === 'active' && (fault.kind === 'stop-broker' || fault.kind === 'cut-link')
@@ -130,7 +141,27 @@ export class FaultInjector {
         return this.uncleanElection(cluster, request)
       case 'hanging-transaction':
         return this.hangingTransaction(cluster, request)
+      case 'bit-rot':
+        return this.bitRot(cluster, request)
     }
+  }
+
+  private async bitRot(cluster: EmbeddedCluster, request: FaultRequest): Promise<Fault> {
+    const topic = requireTopic(request)
+    const partition = request.partition ?? 0
+    const rot = await cluster.rotOneByte({ topic, partition })
+    const id = newId()
+    this.rotten.set(id, { file: rot.file, position: rot.position, original: rot.original })
+    return this.record({
+      id,
+      kind: 'bit-rot',
+      cluster: cluster.name,
+      topic,
+      partition,
+      offset: rot.offset,
+      status: 'active',
+      detail: `Broker ${rot.broker}'s segment ${path.basename(rot.file)} of ${topic}-${partition} had one byte flipped at position ${rot.position}: the value of the record at offset ${rot.offset} (batch ${rot.batchBaseOffset}).`,
+    })
   }
 
   private async stopBroker(cluster: EmbeddedCluster, broker: number): Promise<Fault> {
@@ -210,6 +241,13 @@ export class FaultInjector {
         detail = 'The transaction was aborted; the last stable offset moves on.'
         break
       }
+      case 'bit-rot': {
+        const rot = this.rotten.get(fault.id)
+        const restored = rot !== undefined && (await healRottenByte(rot))
+        this.rotten.delete(fault.id)
+        detail = restored ? 'The byte was put back; the batch passes its CRC again.' : 'The segment no longer holds the flipped byte (rewritten, truncated or removed): nothing to put back.'
+        break
+      }
       case 'unclean-election':
         throw new ApiError('CONFLICT', 'an unclean election cannot be undone')
     }
@@ -221,7 +259,7 @@ export class FaultInjector {
   }
 
   private async record(
-    fields: Pick<Fault, 'kind' | 'cluster' | 'status' | 'detail'> & Partial<Pick<Fault, 'id' | 'broker' | 'topic' | 'partition'>>,
+    fields: Pick<Fault, 'kind' | 'cluster' | 'status' | 'detail'> & Partial<Pick<Fault, 'id' | 'broker' | 'topic' | 'partition' | 'offset'>>,
     healedNow = false,
   ): Promise<Fault> {
     const now = this.now()
@@ -232,6 +270,7 @@ export class FaultInjector {
       broker: fields.broker ?? null,
       topic: fields.topic ?? null,
       partition: fields.partition ?? null,
+      ...(fields.offset === undefined ? {} : { offset: fields.offset }),
       status: fields.status,
       summary: SUMMARY[fields.kind],
       detail: fields.detail,
@@ -247,7 +286,7 @@ export class FaultInjector {
   private async save(): Promise<void> {
     // The newest 200 are plenty to show; healed ones older than that are history nobody reads.
     const kept = this.faults.filter((fault, index) => fault.status === 'active' || index >= this.faults.length - 200)
-    await writeFileAtomic(this.file, `${JSON.stringify({ version: 1, faults: kept }, null, 1)}\n`, 0o644)
+    await writeFileAtomic(this.file, `${JSON.stringify({ version: 1, faults: kept, rotten: Object.fromEntries(this.rotten) }, null, 1)}\n`, 0o644)
   }
 }
 

@@ -38,6 +38,7 @@ describe('mirror metric families', () => {
     expect(sample(text, 'mirrorboard_mirror_rpo_records{mirror="dr"}')).toBe(0)
     expect(sample(text, 'mirrorboard_mirror_rpo_seconds{mirror="dr"}')).toBe(0)
     expect(sample(text, 'mirrorboard_mirror_rpo_known{mirror="dr"}')).toBe(1)
+    expect(sample(text, 'mirrorboard_mirror_lag_known{mirror="dr"}')).toBe(1)
     expect(sample(text, 'mirrorboard_sync_errors_total{mirror="dr",kind="sourceUnreachable"}')).toBe(0)
     expect(text).not.toContain('mirrorboard_operation_failed{')
   })

@@ -1,6 +1,7 @@
 import 'server-only'
 import { kipStateGauge } from '@/lib/mirror/kip-metric-names'
-import { MIRROR_PARTITION_STATES, STATE_METADATA } from '@/lib/mirror/states'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
+import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import type { MetricFamily } from '@/server/observability/metrics'
 import type { MirrorEngine } from './engine'
 import { failedOperations } from './mirror-alert-figures'
@@ -28,23 +29,25 @@ function family(name: string, help: string, type: MetricFamily['type'] = 'gauge'
 
 /**
  * The engine's metric families, from the figures the alert rules read too (engine.mirrorFigures), so a
- * scrape and a built-in rule never disagree. Per-partition series only for MIRRORING partitions whose
- * figure is known: an absent series is "not known", never 0.
+ * scrape and a built-in rule never disagree. Per-partition lag series only for MIRRORING partitions with a
+ * figure: exact, or a lower bound while the source is silent (`mirrorboard_mirror_lag_known` 0); an absent
+ * series is "not known", never 0.
  */
 export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
   const states = family('mirrorboard_partitions', `Mirror partitions per state, by our state names; KIP-1279's gauges: ${KIP_STATE_GAUGES}.`)
   const failedPartitions = family('mirrorboard_failed_partitions', "FAILED mirror partitions, retrying or not (KIP-1279: the MirrorReplica fetcher manager's FailedPartitionsCount).")
   const maxLag = family(
     'mirrorboard_mirror_max_offset_lag',
-    "Largest offset lag over the mirror's MIRRORING partitions whose lag is known (KIP-1279: the MirrorReplica fetcher manager's MaxLag); absent when none is known.",
+    "Largest offset lag over the mirror's MIRRORING partitions, the last known figure while a source is silent (KIP-1279: the MirrorReplica fetcher manager's MaxLag); absent when none is known.",
   )
-  const offsetLag = family('mirrorboard_partition_offset_lag', 'Source high watermark minus destination high watermark (MIRRORING partitions).')
-  const timeLag = family('mirrorboard_partition_time_lag_seconds', 'Age of the oldest source record not yet mirrored (MIRRORING partitions).')
+  const offsetLag = family('mirrorboard_partition_offset_lag', 'Source high watermark minus destination high watermark (MIRRORING partitions; the last known figure while the source is silent).')
+  const timeLag = family('mirrorboard_partition_time_lag_seconds', 'Age of the oldest source record not yet mirrored (MIRRORING partitions; a lower bound that keeps growing while the source is silent).')
   const fetchAge = family('mirrorboard_partition_last_fetch_age_seconds', 'Seconds since the MIRRORING partition last fetched from its source (or entered MIRRORING).')
   const records = family('mirrorboard_mirrored_records_total', 'Records appended to destinations since the server started.', 'counter')
   const bytes = family('mirrorboard_mirrored_bytes_total', 'Bytes appended to destinations since the server started.', 'counter')
   const rpoSeconds = family('mirrorboard_mirror_rpo_seconds', 'Recovery point now: age of the oldest record not yet mirrored, over the partitions the mirror protects (a lower bound while rpo_known is 0).')
   const rpoRecords = family('mirrorboard_mirror_rpo_records', 'Recovery point now: records a failover would lose, over the partitions the mirror protects (a lower bound while rpo_known is 0).')
+  const lagKnown = family('mirrorboard_mirror_lag_known', 'Whether every MIRRORING partition of the mirror has a current lag (1), or its source went silent and the lag series are lower bounds (0).')
   const rpoKnown = family('mirrorboard_mirror_rpo_known', 'Whether every partition the mirror protects is MIRRORING with a source that answered (1), or the RPO figures are lower bounds (0).')
   const syncErrors = family(
     'mirrorboard_sync_errors_total',
@@ -71,10 +74,11 @@ export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
     if (figures.rpo.records !== null) rpoRecords.samples.push({ labels: { mirror }, value: figures.rpo.records })
     if (figures.rpo.seconds !== null) rpoSeconds.samples.push({ labels: { mirror }, value: figures.rpo.seconds })
     rpoKnown.samples.push({ labels: { mirror }, value: figures.rpo.known ? 1 : 0 })
+    lagKnown.samples.push({ labels: { mirror }, value: figures.lagKnown ? 1 : 0 })
     const errors = engine.syncErrors(mirror)
     for (const [kind] of SYNC_ERROR_KINDS) syncErrors.samples.push({ labels: { mirror, kind }, value: errors.get(kind) ?? 0 })
     const operation = failed.get(mirror)
     if (operation) operationFailed.samples.push({ labels: { mirror, kind: operation.kind, operation: operation.id }, value: 1 })
   }
-  return [states, failedPartitions, offsetLag, maxLag, timeLag, fetchAge, records, bytes, rpoSeconds, rpoRecords, rpoKnown, syncErrors, operationFailed]
+  return [states, failedPartitions, offsetLag, maxLag, timeLag, fetchAge, lagKnown, records, bytes, rpoSeconds, rpoRecords, rpoKnown, syncErrors, operationFailed]
 }

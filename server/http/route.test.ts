@@ -15,6 +15,8 @@ import { EventHub } from './events'
 import { logger } from '../observability/logger'
 import { MetricsRegistry } from '../observability/metrics'
 import { reply, route } from './route'
+import { createVerifier } from '../verification/verifier-wiring'
+import { createDrills } from '../drills/drill-wiring'
 
 const tokens = { operator: 'route-op', viewer: 'route-view' }
 const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promise<Runtime> }
@@ -29,6 +31,8 @@ beforeAll(async () => {
   const metrics = new MetricsRegistry()
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
+  const verifier = await createVerifier({ clusters, engine, dataDir, log: logger, publish: (summary) => events.publish('verification', summary) })
+  const drills = await createDrills({ clusters, engine, dataDir, log: logger, publish: (drill) => events.publish('drill', drill) })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
@@ -39,12 +43,16 @@ beforeAll(async () => {
     clusters,
     engine,
     splitBrain,
+    verifier,
+    drills,
     metrics,
     alerts,
     demo: null,
     close: async () => {
       splitBrain.stop()
       await alerts.close()
+      await drills.close()
+      await verifier.close()
       await engine.close()
       await clusters.close()
       await audit.close()

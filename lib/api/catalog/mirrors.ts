@@ -21,7 +21,7 @@ import {
   TruncationPlanResponse,
 } from '../mirrors'
 import { DescribeQuery, DescribeResponse } from '../mirror-describe'
-import { OperationReport } from '../operation-report'
+import { OperationReport, ReportQuery } from '../operation-report'
 import { Operation, OperationList, OperationParams, OperationsQuery } from '../operations'
 import { EMPTY, endpoint, V1 } from './endpoint'
 
@@ -230,8 +230,9 @@ export const mirrorEndpoints = {
     method: 'GET',
     path: `${V1}/operations/{id}/report`,
     role: 'viewer',
-    summary: 'The report of a failover: the plan confirmed, who confirmed and when, forced gates, and per partition the ABORT markers, PID reset offset, final leader epoch and timings read from the destination log',
+    summary: 'The report of a failover: the plan confirmed, who confirmed and when, forced gates, and per partition the ABORT markers, PID reset offset, final leader epoch and timings read from the destination log; the timeline, measured RPO and RTO against the objectives, the verification after it and where consumer groups resume (format=md: the same as a Markdown post-mortem)',
     params: OperationParams,
+    query: ReportQuery,
     status: 200,
     response: OperationReport,
   }),

@@ -41,6 +41,8 @@ import { RecordsReader, type OffsetSpec, type ReadRecordsOptions } from './recor
 import type { RecordsPage } from './records-view'
 import { ReplicatedPartition } from './replicated-partition'
 import { EmbeddedFetchSession } from './fetch-session'
+import { rotOneByte, type RottenByte } from './bit-rot'
+import { copyPartitions, type CopiedPartition } from './partition-copies'
 import { SourceFetch } from './source-fetch'
 import { Topics, type CreateTopicSpec } from './topics'
 import { TransactionCoordinator } from './transaction-coordinator'
@@ -507,7 +509,24 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return this.mirrorState.read()
   }
 
-  // INSPECTION (tests, demo)
+  // COPIES (a drill's sandbox)
+
+  /** A one-broker cluster directory in `targetDir` holding copies of these partitions as their leaders hold them now (partition-copies.ts). */
+  copyPartitions(targetDir: string, partitions: readonly TopicPartition[]): Promise<CopiedPartition[]> {
+    return copyPartitions(this.directory, targetDir, partitions)
+  }
+
+  // INSPECTION AND FAULTS (tests, demo)
+
+  /** Flips one value byte in a segment of the partition's leader replica, on disk (bit-rot.ts); heal with `healRottenByte`. */
+  async rotOneByte(topicPartition: TopicPartition): Promise<RottenByte & { broker: number }> {
+    this.directory.ensureReachable()
+    const partition = this.directory.requirePartition(topicPartition)
+    const broker = partition.metadata.leader
+    const log = broker < 0 ? undefined : partition.replicaLog(broker)
+    if (log === undefined) throw new ClusterError('LEADER_NOT_AVAILABLE', `${topicPartition.topic}-${topicPartition.partition} of ${this.name} has no leader`)
+    return { ...(await rotOneByte(log.dir)), broker }
+  }
 
   /** @internal visible for testing: one replica's log (undefined while its broker is stopped). */
   replicaLog(topicPartition: TopicPartition, brokerId: number): PartitionLogApi | undefined {

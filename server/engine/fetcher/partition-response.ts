@@ -2,7 +2,7 @@ import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import type { FetchPartitionResult } from '@/server/cluster/ports'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type EngineClock, type EngineLog, type PartitionDispatch } from '../engine-context'
 import { classifyFetchError } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
@@ -13,7 +13,7 @@ import { delayUnknownTopic, isResponseCurrent, recordSourcePosition, type FetchE
  * above the destination epoch, or records to append (then the log start synced and the source position
  * recorded).
  */
-export async function applyFetchResult(ctx: EngineContext, mirror: EngineMirror, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
+export async function applyFetchResult(ctx: ClusterAccess & EngineClock & EngineLog & PartitionDispatch, mirror: EngineMirror, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
   const { definition } = mirror
   const { runtime, request } = entry
   if (!isResponseCurrent(entry)) return

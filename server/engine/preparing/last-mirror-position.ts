@@ -4,7 +4,7 @@ import { reverseMirrorVerdict } from '@/lib/mirror/mirror-loop'
 import { topicPartitionName } from '@/lib/mirror/topic-partition'
 import type { TruncationPlanInput } from '@/lib/mirror/truncation'
 import { isClusterError, type LastMirrorPosition, type MirrorHost, type TopicPartition } from '@/server/cluster/ports'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess } from '../engine-context'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
 /** What decideTruncation needs beyond the partition's name. */
@@ -15,7 +15,7 @@ export type AlignmentInput = Omit<TruncationPlanInput, 'topic' | 'partition'>
  * source is still the cluster the mirror was created against, it does not mirror this topic back from us
  * (a loop) or has stopped doing so, and the source partition is known; then the alignment input.
  */
-export async function lookUpLastMirrorPosition(ctx: EngineContext, definition: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent> {
+export async function lookUpLastMirrorPosition(ctx: ClusterAccess, definition: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent> {
   const { source, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   const tp = { topic: runtime.topic, partition: runtime.partition }
   const destinationClusterId = await host.clusterId()
@@ -42,7 +42,7 @@ export async function lookUpLastMirrorPosition(ctx: EngineContext, definition: M
   return { type: 'lastMirrorPositionFound', ...input }
 }
 
-async function alignmentInput(ctx: EngineContext, definition: MirrorDefinition, tp: TopicPartition, destinationClusterId: string): Promise<AlignmentInput> {
+async function alignmentInput(ctx: ClusterAccess, definition: MirrorDefinition, tp: TopicPartition, destinationClusterId: string): Promise<AlignmentInput> {
   const { source, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   const positions = await source.lastMirrorPositions(destinationClusterId, [tp])
   const absent = (error: unknown) => {

@@ -1,7 +1,7 @@
 import 'server-only'
 // Over 400 lines on purpose: the one place a partition's event becomes a transition, its state write (saved, deferred, or shown unsaved while the store does not answer) and its effects; the pieces share the runner's per-partition bookkeeping (unpersisted, persistScheduled, readOnlyWitness).
 import { describeReplicaWait, replicaConvergence } from '@/lib/mirror/replica-convergence'
-import { STATE_METADATA } from '@/lib/mirror/states'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import type { StoppingStep } from '@/lib/mirror/stopping'
 import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
 import type { MirrorEvent } from '@/lib/mirror/events'

@@ -1,6 +1,6 @@
 import 'server-only'
 import { TimeSlice } from '@/server/util/cooperative'
-import type { EngineContext } from '../engine-context'
+import type { EngineClock, PartitionDispatch } from '../engine-context'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
@@ -11,7 +11,7 @@ import type { WakeUpReason } from './partition-timer'
  * every partition, nor over every partition waiting. Restores first, then retries, then convergence checks,
  * as the three phases ran before; each wake-up checks that its reason still holds.
  */
-export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
+export async function runDueWakeUps(ctx: EngineClock & PartitionDispatch, mirror: EngineMirror): Promise<void> {
   const now = ctx.now()
   const due = mirror.timer.takeDue(now)
   if (due.length === 0) return
@@ -26,7 +26,7 @@ export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): P
   }
 }
 
-const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: EngineMirror, runtime: PartitionRuntime, now: number) => Promise<void>> = {
+const WAKE_UPS: Record<WakeUpReason, (ctx: PartitionDispatch, mirror: EngineMirror, runtime: PartitionRuntime, now: number) => Promise<void>> = {
   /** A FAILED shown before `__mirror_state` took it: written now if the store answers (saved meanwhile: nothing to do). */
   async persist(ctx, mirror, runtime) {
     await ctx.runner.withLock(runtime, () => ctx.runner.persistUnsavedState(mirror.definition, runtime))
