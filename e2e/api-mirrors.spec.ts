@@ -1,5 +1,6 @@
+// Over 400 lines on purpose: the mirror, topic, failover and operation endpoints end to end, with their refusals, against a production build.
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test'
-import { asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, type StreamEvent } from './support/http'
+import { asNewClient, asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, type StreamEvent } from './support/http'
 
 /**
  * The mirror and operation endpoints of API.md against the production server: the KIP's worked example
@@ -295,8 +296,8 @@ test.describe('mirror authentication and roles', () => {
         context.fetch(mutation.path, { method: mutation.method, headers, ...(mutation.data === undefined ? {} : { data: mutation.data }) })
       for (const mutation of mutations) {
         await test.step(`refused: ${mutation.method} ${mutation.path} ${JSON.stringify(mutation.data ?? null)}`, async () => {
-          await expectError(await send(request, mutation, {}), 401, 'UNAUTHENTICATED')
-          await expectError(await send(request, mutation, { Authorization: 'Bearer not-a-token' }), 401, 'UNAUTHENTICATED')
+          await expectError(await send(request, mutation, asNewClient()), 401, 'UNAUTHENTICATED')
+          await expectError(await send(request, mutation, { Authorization: 'Bearer not-a-token', ...asNewClient() }), 401, 'UNAUTHENTICATED')
           await expectError(await send(request, mutation, asViewer), 403, 'FORBIDDEN')
           await expectError(await send(session, mutation, { Origin: 'http://evil.example' }), 403, 'FORBIDDEN')
           await expectError(await send(session, mutation, {}), 403, 'FORBIDDEN')

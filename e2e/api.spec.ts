@@ -1,7 +1,8 @@
+// Over 400 lines on purpose: the HTTP contract of API.md end to end against a production build (auth, clusters, topics, records, events), one journey per section.
 import http from 'node:http'
 import zlib from 'node:zlib'
 import { expect, request as playwrightRequest, test, type APIRequestContext } from '@playwright/test'
-import { asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, viewerToken } from './support/http'
+import { asNewClient, asOperator, asViewer, createCluster, createTopic, expectError, okJson, openStream, operatorToken, unique, viewerToken } from './support/http'
 
 /**
  * The HTTP API against the production server (API.md): who may call what, what bad input gets back, the
@@ -136,7 +137,7 @@ test.describe('authentication and roles', () => {
   test('a browser session: sign in for a cookie, use it same-origin, sign out', async ({ baseURL }) => {
     const browser = await playwrightRequest.newContext({ baseURL })
     try {
-      await expectError(await browser.post('/api/v1/session', { data: { token: 'wrong' } }), 401, 'UNAUTHENTICATED')
+      await expectError(await browser.post('/api/v1/session', { data: { token: 'wrong' }, headers: asNewClient() }), 401, 'UNAUTHENTICATED')
       await expectError(await browser.get('/api/v1/session'), 401, 'UNAUTHENTICATED')
 
       const signIn = await browser.post('/api/v1/session', { data: { token: viewerToken }, headers: { Origin: baseURL ?? '' } })
@@ -173,7 +174,7 @@ test.describe('authentication and roles', () => {
     const cluster = unique('audited')
     await createCluster(request, cluster, { brokers: 1 })
     await request.post(`/api/v1/clusters/${cluster}/topics`, { headers: asViewer, data: { name: 'x', partitions: 1 } })
-    await request.post(`/api/v1/clusters/${cluster}/topics`, { data: { name: 'x', partitions: 1 } })
+    await request.post(`/api/v1/clusters/${cluster}/topics`, { data: { name: 'x', partitions: 1 }, headers: asNewClient() })
     await request.post(`/api/v1/clusters/${cluster}/topics`, { headers: asOperator, data: { name: 'x', partitions: -1 } })
     await createTopic(request, cluster, 'x')
 

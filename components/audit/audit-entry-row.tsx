@@ -23,7 +23,14 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
             <span className="font-mono text-sm font-medium text-slate-900 dark:text-white">{entry.action}</span>
             {entry.dryRun && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-[11px] font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200">dry run</span>}
             {entry.count !== undefined && entry.count > 1 && (
-              <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100">× {entry.count}</span>
+              <span
+                title={`${entry.count} refused requests without credentials, collapsed into this entry`}
+                className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-[11px] font-medium text-amber-900 dark:bg-amber-900/60 dark:text-amber-100"
+              >
+                <span aria-hidden>× </span>
+                {entry.count}
+                <span className="sr-only"> requests</span>
+              </span>
             )}
             <span className="block truncate font-mono text-xs text-slate-600 dark:text-slate-300" title={entry.target}>
               {entry.target}
@@ -32,6 +39,7 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
           <span className="col-span-2 min-w-0 truncate text-xs text-slate-600 sm:col-span-1 sm:text-right dark:text-slate-300" title={entry.actor}>
             {entry.actor}
             {entry.role !== null && <span className="text-slate-500 dark:text-slate-400"> · {entry.role}</span>}
+            {entry.source !== undefined && <span className="font-mono text-slate-500 dark:text-slate-400"> · {entry.source}</span>}
           </span>
         </summary>
         <div className="mt-1 mb-2 ml-2 space-y-3 border-l-2 border-slate-200 pl-3 text-sm sm:ml-6 dark:border-slate-700">

@@ -6,6 +6,7 @@ import type { MirrorSummary } from '@/lib/api/mirrors'
 import type { Topic } from '@/lib/api/topics'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
+import { StatusBadge } from '@/components/ui/status-badge'
 import { topicRoles } from './topic-roles'
 
 export function TopicsPanel({
@@ -90,9 +91,8 @@ export function TopicsPanel({
                   <td className="py-2 pr-3 text-right tabular-nums">{topic.replicationFactor}</td>
                   <td className="py-2 pr-3">
                     {topic.readOnly ? (
-                      <span className="inline-flex items-center gap-1 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-900 ring-1 ring-amber-600/40 ring-inset dark:bg-amber-950 dark:text-amber-200 dark:ring-amber-400/40">
-                        <span aria-hidden>⊘</span> read-only
-                      </span>
+                      // A mirror topic refuses writes until it is STOPPED: the paused partitions' tone.
+                      <StatusBadge look={{ label: 'read-only', icon: '⊘', tone: 'paused' }} />
                     ) : (
                       <span className="text-xs text-slate-600 dark:text-slate-300">writable</span>
                     )}

@@ -4,6 +4,7 @@ import Link from 'next/link'
 import { useDemoEvents, useDemoStatus } from '@/components/data/use-demo'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
+import { StatusBadge } from '@/components/ui/status-badge'
 import { FaultsPanel } from './faults-panel'
 import { ScenariosPanel } from './scenarios-panel'
 import { WorkloadsPanel } from './workloads-panel'
@@ -59,9 +60,7 @@ function LiveMirrorLine() {
       </span>
       <span className="text-slate-600 dark:text-slate-400">· {topics.join(', ')}</span>
       {status.data.status === 'starting' && (
-        <span className="rounded-full bg-sky-50 px-2 py-0.5 text-xs font-medium text-sky-800 ring-1 ring-sky-600/30 ring-inset dark:bg-sky-950 dark:text-sky-200">
-          <span aria-hidden>◔ </span>starting…
-        </span>
+        <StatusBadge look={{ label: 'starting…', icon: '◔', tone: 'progress' }} />
       )}
     </p>
   )

@@ -10,7 +10,8 @@ import { Panel, Skeleton } from '@/components/ui/panel'
 import { MAX_WORKLOAD_RATE, type Workload, type WorkloadKind } from '@/lib/api/demo'
 import { demoEndpoints } from '@/lib/api/endpoints'
 import { formatCount } from '@/lib/ui/format'
-import { TONE_STYLE } from '@/lib/ui/state-style'
+import { WORKLOAD_STATE_STYLE, workloadState } from '@/lib/ui/status-style'
+import { StatusBadge } from '@/components/ui/status-badge'
 
 const KIND_LABEL = {
   transactional: 'Transactional producer',
@@ -207,13 +208,5 @@ function WorkloadNow({ workload }: { workload: Workload }) {
 }
 
 function WorkloadState({ workload }: { workload: Workload }) {
-  const tone = workload.paused ? 'paused' : workload.lastError !== null ? 'danger' : 'healthy'
-  const label = workload.paused ? 'Paused' : workload.lastError !== null ? 'Failing' : 'Running'
-  const icon = workload.paused ? '❚❚' : workload.lastError !== null ? '✕' : '●'
-  return (
-    <span className={`inline-flex shrink-0 items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE_STYLE[tone].badge}`}>
-      <span aria-hidden>{icon}</span>
-      <span>{label}</span>
-    </span>
-  )
+  return <StatusBadge look={WORKLOAD_STATE_STYLE[workloadState(workload)]} className="shrink-0" />
 }

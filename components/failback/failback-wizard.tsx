@@ -17,6 +17,7 @@ import { ExportRemovedRecords } from './export-removed-records'
 import { FailbackDone } from './failback-done'
 import { FailbackProgressView } from './failback-progress'
 import { TruncationTable } from './truncation-table'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 
 const PLANNING: readonly FailbackStep[] = ['plan', 'confirm']
 const BEFORE_PROGRESS: readonly FailbackStep[] = ['name', 'plan', 'confirm']
@@ -52,7 +53,7 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
 
   const totals = plan.data ? failbackTotals(plan.data.partitions) : null
   const rebuilt = plan.data ? rebuiltTopics(plan.data.partitions) : []
-  const starts = new Map(logStarts.partitions.map((partition) => [`${partition.topic}\u0000${partition.partition}`, partition.logStartOffset]))
+  const starts = TopicPartitionMap.of(logStarts.partitions.map((partition) => [partition, partition.logStartOffset] as const))
   const ranges = plan.data ? exportRanges(plan.data.partitions, starts) : []
   const splitBrainRecords = mirror.splitBrain?.recordsWritten ?? 0
 

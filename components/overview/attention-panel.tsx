@@ -6,19 +6,13 @@ import { useCallback, useRef } from 'react'
 import type { AttentionItem, AttentionResponse } from '@/lib/api/attention'
 import { overviewEndpoints } from '@/lib/api/endpoints'
 import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
-import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
+import { TONE_STYLE } from '@/lib/ui/state-style'
+import { ATTENTION_KIND_STYLE } from '@/lib/ui/status-style'
 import { useEventListener } from '@/components/data/event-stream'
 import { queryKeys } from '@/components/data/query-keys'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
-
-const KIND_LOOK = {
-  failed: { glyph: STATE_STYLE.FAILED.icon, label: 'FAILED', tone: TONE_STYLE.danger.badge },
-  lagGrowing: { glyph: '▲', label: 'Lag growing', tone: TONE_STYLE.paused.badge },
-  staleFetch: { glyph: '◷', label: 'Stale fetch', tone: TONE_STYLE.neutral.badge },
-  paused: { glyph: STATE_STYLE.PAUSED.icon, label: 'Paused', tone: TONE_STYLE.paused.badge },
-} as const satisfies Record<AttentionItem['kind'], { glyph: string; label: string; tone: string }>
 
 /** A partition transition can make or clear a finding: refetch, at most every two seconds. */
 const REFETCH_AFTER_EVENT_MS = 2_000
@@ -78,14 +72,14 @@ export function AttentionPanel({ attention, error, onRetry }: { attention: Atten
 function Totals({ totals }: { totals: AttentionResponse['totals'] }) {
   return (
     <p className="flex flex-wrap gap-1.5">
-      {(Object.keys(KIND_LOOK) as Array<keyof typeof KIND_LOOK>)
+      {(Object.keys(ATTENTION_KIND_STYLE) as Array<keyof typeof ATTENTION_KIND_STYLE>)
         .filter((kind) => totals[kind] > 0)
         .map((kind) => (
-          <span key={kind} className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND_LOOK[kind].tone}`}>
+          <span key={kind} className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONE_STYLE[ATTENTION_KIND_STYLE[kind].tone].badge}`}>
             <span aria-hidden className="font-mono">
-              {KIND_LOOK[kind].glyph}
+              {ATTENTION_KIND_STYLE[kind].icon}
             </span>
-            {totals[kind].toLocaleString('en-US')} {KIND_LOOK[kind].label.toLowerCase()}
+            {totals[kind].toLocaleString('en-US')} {ATTENTION_KIND_STYLE[kind].label.toLowerCase()}
           </span>
         ))}
     </p>
@@ -93,7 +87,7 @@ function Totals({ totals }: { totals: AttentionResponse['totals'] }) {
 }
 
 function AttentionRow({ item, staleAfterMs }: { item: AttentionItem; staleAfterMs: number }) {
-  const look = KIND_LOOK[item.kind]
+  const look = ATTENTION_KIND_STYLE[item.kind]
   const href = `/mirrors/${encodeURIComponent(item.mirror)}/partitions/${encodeURIComponent(item.topic)}/${item.partition}`
   return (
     <li data-kind={item.kind}>
@@ -101,8 +95,8 @@ function AttentionRow({ item, staleAfterMs }: { item: AttentionItem; staleAfterM
         href={href}
         className="flex gap-2.5 rounded-md border border-slate-200 p-2.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 dark:border-slate-800 dark:hover:bg-slate-800/60"
       >
-        <span aria-hidden className={`mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-full font-mono text-xs ring-1 ring-inset ${look.tone}`}>
-          {look.glyph}
+        <span aria-hidden className={`mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-full font-mono text-xs ring-1 ring-inset ${TONE_STYLE[look.tone].badge}`}>
+          {look.icon}
         </span>
         <span className="min-w-0 flex-1">
           <span className="flex flex-wrap items-baseline gap-x-2">

@@ -12,6 +12,16 @@ let counter = 0
  * A name no other test (or earlier run against the same server) has used. The process id keeps apart the desktop and
  * phone runs, which share the Kafka test brokers and may name a topic in the same millisecond.
  */
+/**
+ * A client address of its own, named the way the proxy the e2e server trusts names one (MIRRORBOARD_TRUST_PROXY=1,
+ * playwright.config.ts). Refused requests without credentials are collapsed in the audit log per client address
+ * and minute, so a journey that reads its own anonymous refusals back sends each as a new client.
+ */
+export function asNewClient(): Record<string, string> {
+  const octet = () => Math.floor(Math.random() * 254) + 1
+  return { 'X-Forwarded-For': `10.${octet()}.${octet()}.${octet()}` }
+}
+
 export function unique(prefix: string): string {
   counter += 1
   return `${prefix}-${Date.now().toString(36)}-${process.pid.toString(36)}${counter}`

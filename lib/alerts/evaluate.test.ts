@@ -1,20 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { EMPTY_EVALUATOR_STATE, evaluateAlerts, type EvaluatorState } from './evaluate'
 import type { MirrorFigures } from './figures'
-
-const calm: MirrorFigures = {
-  mirror: 'dr',
-  partitionsByState: { MIRRORING: 2 },
-  failedExamples: [],
-  totalOffsetLag: 0,
-  maxTimeLagSeconds: 0,
-  maxFetchAgeSeconds: 0.2,
-  staleFetchPartitions: 0,
-  rpo: { records: 0, seconds: 0, known: true },
-  splitBrainRecords: 0,
-  failedOperation: null,
-}
-const failed: MirrorFigures = { ...calm, partitionsByState: { MIRRORING: 1, FAILED: 1 }, failedExamples: [{ topic: 'orders', partition: 0, error: 'source unreachable' }] }
+import { CALM_FIGURES as calm, ONE_FAILED_FIGURES as failed } from './testing/figures'
 
 /** Runs evaluations at the given times (ms) with the figures of each, returning every change with its time. */
 function run(steps: Array<[number, MirrorFigures[]]>, start: EvaluatorState = EMPTY_EVALUATOR_STATE) {

@@ -14,9 +14,9 @@ export interface FigurePartition {
 
 /**
  * Records at risk and the age of the oldest record not yet mirrored, over the partitions the mirror still
- * protects (every state but STOPPING and STOPPED): what a failover now would lose, from the engine's last
- * known figures. `known` is false when a counted partition is not MIRRORING or its source never answered:
- * the figures are then lower bounds (null when no partition has one at all).
+ * protects (every state but STOPPING and STOPPED): what a failover now would lose, counted as the failover
+ * plan counts it (lib/mirror/at-risk.ts). `known` is false when a part rests on a silent source: the figures
+ * are then lower bounds; null when a partition's are not known at all.
  */
 export interface RecoveryPoint {
   readonly records: number | null
@@ -29,7 +29,7 @@ export interface MirrorFigures {
   readonly partitionsByState: Partial<Record<MirrorPartitionState, number>>
   /** Up to five FAILED partitions, longest failed first. */
   readonly failedExamples: readonly FigurePartition[]
-  /** Sum of the offset lag of MIRRORING partitions whose lag is known; null when none is. */
+  /** Sum of the offset lag of MIRRORING partitions (lower bounds while a source is silent); null when none has a figure. */
   readonly totalOffsetLag: number | null
   /** Max time lag (seconds) over the same partitions; null when none is known. */
   readonly maxTimeLagSeconds: number | null

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { MirrorFigures } from './figures'
+import { CALM_FIGURES } from './testing/figures'
 import { ALERT_RULES, lagGrowth, ruleNamed, type AlertRuleName, type LagSample } from './rules'
 
-const calm: MirrorFigures = {
-  mirror: 'dr',
-  partitionsByState: { MIRRORING: 4 },
-  failedExamples: [],
-  totalOffsetLag: 0,
-  maxTimeLagSeconds: 0,
-  maxFetchAgeSeconds: 0.3,
-  staleFetchPartitions: 0,
-  rpo: { records: 0, seconds: 0, known: true },
-  splitBrainRecords: 0,
-  failedOperation: null,
-}
+const calm: MirrorFigures = { ...CALM_FIGURES, partitionsByState: { MIRRORING: 4 }, maxFetchAgeSeconds: 0.3 }
 
 function evaluate(name: AlertRuleName, figures: Partial<MirrorFigures>, history: LagSample[] = []) {
   return ruleNamed(name)!.evaluate({ ...calm, ...figures }, history)

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the zod schemas of every mirror request and answer of API.md (mirrors, partitions, plans, lag, throughput), one contract read in one place; the OpenAPI document is generated from them.
 import { z } from 'zod'
 import { FAILURE_CODES } from '@/lib/mirror/failure-code'
 import { MIRROR_PARTITION_STATES, MIRROR_PARTITION_STATE_SYNONYMS, isMirrorPartitionState } from '@/lib/mirror/states'

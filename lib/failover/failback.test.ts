@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compareLogEnds, defaultReverseMirrorName, exportLine, exportRanges, failbackProgress, failbackTotals, isValidMirrorName, rebuiltTopics, recordsInRange } from './failback'
+import { TopicPartitionMap } from '../mirror/topic-partition'
 
 // The worked example's failback: the old source is cut back to 3, losing COMMIT 3, Y at 4 and Z at 5.
 const workedExample = { topic: 'orders', partition: 0, truncateTo: 3, recordsToRemove: 3, lastMirrorPosition: { epoch: 0, offset: 3 } }
@@ -28,7 +29,7 @@ describe('failbackTotals and exportRanges', () => {
         { topic: 'b', partition: 0, truncateTo: 10, recordsToRemove: 0, lastMirrorPosition: null },
         { topic: 'a', partition: 1, truncateTo: null, recordsToRemove: 4, lastMirrorPosition: null },
       ],
-      new Map([['a\u00001', 7]]),
+      TopicPartitionMap.of([[{ topic: 'a', partition: 1 }, 7]]),
     )
     expect(ranges).toEqual([{ topic: 'a', partition: 1, fromOffset: 7, toOffset: 11 }])
   })

@@ -9,6 +9,7 @@
  * the new source's log so both sides agree offset by offset (DESIGN.md §4).
  */
 import { NAME_PATTERN } from '../api/common'
+import { TopicPartitionMap } from '../mirror/topic-partition'
 
 export interface TruncationEntryLike {
   readonly topic: string
@@ -73,13 +74,13 @@ export interface ExportRange {
 
 /**
  * The offsets the plan removes, per partition with anything to remove. A whole-log truncation starts at
- * the partition's log start offset (`logStartOffsets`, by `topic\0partition`; 0 when unknown).
+ * the partition's log start offset (`logStartOffsets`, by partition; 0 when unknown).
  */
-export function exportRanges(entries: readonly TruncationEntryLike[], logStartOffsets: ReadonlyMap<string, number> = new Map()): ExportRange[] {
+export function exportRanges(entries: readonly TruncationEntryLike[], logStartOffsets: Pick<TopicPartitionMap<number>, 'get'> = new TopicPartitionMap()): ExportRange[] {
   const ranges: ExportRange[] = []
   for (const entry of entries) {
     if (entry.recordsToRemove <= 0) continue
-    const fromOffset = entry.truncateTo ?? logStartOffsets.get(`${entry.topic}\u0000${entry.partition}`) ?? 0
+    const fromOffset = entry.truncateTo ?? logStartOffsets.get(entry) ?? 0
     ranges.push({ topic: entry.topic, partition: entry.partition, fromOffset, toOffset: fromOffset + entry.recordsToRemove })
   }
   return ranges.sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
@@ -163,16 +164,14 @@ export interface LogComparison {
 
 /** Old source against new source, partition by partition: the same log end offset on both. */
 export function compareLogEnds(oldSource: readonly LogEnds[], newSource: readonly LogEnds[]): LogComparison[] {
-  const keyOf = (entry: LogEnds) => `${entry.topic}\u0000${entry.partition}`
-  const olds = new Map(oldSource.map((entry) => [keyOf(entry), entry.logEndOffset]))
-  const news = new Map(newSource.map((entry) => [keyOf(entry), entry.logEndOffset]))
-  const keys = [...new Set([...olds.keys(), ...news.keys()])]
-  return keys
-    .map((key) => {
-      const [topic = '', partition = '0'] = key.split('\u0000')
-      const oldSourceLogEndOffset = olds.get(key) ?? null
-      const newSourceLogEndOffset = news.get(key) ?? null
-      return { topic, partition: Number(partition), oldSourceLogEndOffset, newSourceLogEndOffset, matches: oldSourceLogEndOffset !== null && oldSourceLogEndOffset === newSourceLogEndOffset }
+  const olds = TopicPartitionMap.of(oldSource.map((entry) => [entry, entry.logEndOffset] as const))
+  const news = TopicPartitionMap.of(newSource.map((entry) => [entry, entry.logEndOffset] as const))
+  const both = TopicPartitionMap.of([...olds.entries(), ...news.entries()].map(([tp]) => [tp, tp] as const))
+  return [...both.values()]
+    .map(({ topic, partition }) => {
+      const oldSourceLogEndOffset = olds.get({ topic, partition }) ?? null
+      const newSourceLogEndOffset = news.get({ topic, partition }) ?? null
+      return { topic, partition, oldSourceLogEndOffset, newSourceLogEndOffset, matches: oldSourceLogEndOffset !== null && oldSourceLogEndOffset === newSourceLogEndOffset }
     })
     .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
 }

@@ -5,6 +5,7 @@
  * current step.
  */
 import { STOPPING_STEPS, type StoppingStep } from '../mirror/stopping'
+import { TopicPartitionMap } from '../mirror/topic-partition'
 
 export interface ProgressPartition {
   readonly topic: string
@@ -30,10 +31,6 @@ export const SLOW_STEP_MS = 5_000
 /** How many slow and failed partitions are listed by name. */
 export const LISTED_PARTITIONS = 20
 
-export function partitionKey(partition: Pick<ProgressPartition, 'topic' | 'partition'>): string {
-  return `${partition.topic}\u0000${partition.partition}`
-}
-
 /**
  * Step times after an update: kept for partitions whose step did not move, `now` for those whose did. A
  * progress event patches only the partitions that changed (lib/ui/operation-event.ts) and shares the others,
@@ -50,10 +47,10 @@ export function trackSteps(previous: StepTimes | null, partitions: readonly Prog
     return { partitions, since }
   }
   // Another list (the first one, or a different operation): matched by name.
-  const byKey = new Map<string, { step: StoppingStep; since: number }>()
-  if (previous !== null) previous.partitions.forEach((partition, index) => byKey.set(partitionKey(partition), { step: partition.step, since: previous.since[index]! }))
+  const byKey = new TopicPartitionMap<{ step: StoppingStep; since: number }>()
+  if (previous !== null) previous.partitions.forEach((partition, index) => byKey.set(partition, { step: partition.step, since: previous.since[index]! }))
   partitions.forEach((partition, index) => {
-    const seen = byKey.get(partitionKey(partition))
+    const seen = byKey.get(partition)
     since[index] = seen !== undefined && seen.step === partition.step ? seen.since : now
   })
   return { partitions, since }

@@ -10,6 +10,7 @@
 import type { ObjectiveResult, OperationReport, ReportGroupResume, ReportObjectives, ReportPartition, ReportVerification, TimelineEntry } from '../api/operation-report'
 import type { FailoverPlan, MirrorPartitionState } from '../api/mirrors'
 import type { Operation } from '../api/operations'
+import { TopicPartitionMap } from '../mirror/topic-partition'
 import { planTotals } from './plan-totals'
 
 export interface LogMarker {
@@ -56,10 +57,6 @@ export interface ReportInput {
   readonly destinationGroups?: readonly DestinationGroupOffset[]
 }
 
-function key(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
-}
-
 export function markersOf(outcome: Pick<PartitionOutcome, 'lastMirrorPosition' | 'records'>): Pick<ReportPartition, 'aborted' | 'pidResetOffset'> {
   const from = Math.max(0, outcome.lastMirrorPosition?.offset ?? 0)
   const aborted: ReportPartition['aborted'] = []
@@ -85,9 +82,9 @@ export function stopTimes(transitions: PartitionOutcome['transitions'], startedA
 
 export function buildOperationReport(input: ReportInput): OperationReport {
   const { operation } = input
-  const outcomes = new Map(input.outcomes.map((outcome) => [key(outcome.topic, outcome.partition), outcome]))
+  const outcomes = TopicPartitionMap.of(input.outcomes.map((outcome) => [outcome, outcome] as const))
   const partitions: ReportPartition[] = operation.partitions.map((entry) => {
-    const outcome = outcomes.get(key(entry.topic, entry.partition))
+    const outcome = outcomes.get(entry)
     const { stoppingAt, stoppedAt } = outcome ? stopTimes(outcome.transitions, operation.startedAt) : { stoppingAt: null, stoppedAt: null }
     const markers = outcome ? markersOf(outcome) : { aborted: [], pidResetOffset: null }
     return {
@@ -170,12 +167,17 @@ export function objectiveResults(objectives: ReportObjectives, measured: Operati
 }
 
 function groupResumes(plan: ReportInput['operation']['plan'], groups: readonly DestinationGroupOffset[]): ReportGroupResume[] {
-  const behind = new Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>()
-  for (const partition of plan.partitions) for (const group of partition.consumerGroupsBehind) behind.set(`${group.groupId}\u0000${key(partition.topic, partition.partition)}`, group)
+  // Per partition, the groups behind on it by id.
+  const behind = new TopicPartitionMap<Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>>()
+  for (const partition of plan.partitions) {
+    const groups = new Map<string, { sourceCommittedOffset?: number; offsetsToReprocess?: number | null }>()
+    for (const group of partition.consumerGroupsBehind) groups.set(group.groupId, group)
+    behind.set(partition, groups)
+  }
   return [...groups]
     .sort((a, b) => a.groupId.localeCompare(b.groupId) || a.topic.localeCompare(b.topic) || a.partition - b.partition)
     .map((group) => {
-      const known = behind.get(`${group.groupId}\u0000${key(group.topic, group.partition)}`)
+      const known = behind.get(group)?.get(group.groupId)
       return {
         groupId: group.groupId,
         topic: group.topic,

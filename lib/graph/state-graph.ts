@@ -8,22 +8,15 @@
  * removing the edges that point back up (found by a depth-first search in the table's state order).
  * Within a layer, states are ordered by the mean position of their predecessors, ties by state order.
  */
-import {
-  EVENT_METADATA,
-  MIRROR_EVENT_TYPES,
-  MIRROR_PARTITION_STATES,
-  possibleTargets,
-  rulesFor,
-  STATE_METADATA,
-  VALID_PREVIOUS_STATES,
-  type MirrorEventType,
-  type MirrorPartitionState,
-} from '../mirror/states'
+import { EVENT_METADATA, STATE_METADATA } from '../mirror/state-metadata'
+import { MIRROR_EVENT_TYPES, MIRROR_PARTITION_STATES, possibleTargets, rulesFor, VALID_PREVIOUS_STATES, type MirrorEventType, type MirrorPartitionState } from '../mirror/states'
 
 export interface StateGraphNode {
   readonly id: MirrorPartitionState
   readonly label: string
   readonly description: string
+  /** The state's name in KIP-1279 as voted, when it is not ours (STATE_METADATA's kipName); null otherwise. */
+  readonly kipName: string | null
   readonly terminal: boolean
   readonly attention: boolean
   /** Row (0 = top); FAILED's row is the middle one. */
@@ -130,6 +123,7 @@ export function buildStateGraph(layout: StateGraphLayout = DEFAULT_STATE_GRAPH_L
       id: state,
       label: metadata.label,
       description: metadata.description,
+      kipName: metadata.kipName === state ? null : metadata.kipName,
       terminal: metadata.terminal,
       attention: metadata.attention,
       layer,

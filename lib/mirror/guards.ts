@@ -5,7 +5,8 @@
 import { LEADER_EPOCH_BUMP_INCREMENT, LEADER_EPOCH_BUMP_THRESHOLD, NON_RETRYABLE_ATTEMPT } from './constants'
 import type { MirrorEvent } from './events'
 import type { MirrorPartitionValue } from './partition'
-import { STATE_METADATA, type GuardName, type MirrorPartitionState } from './states'
+import { type GuardName, type MirrorPartitionState } from './states'
+import { STATE_METADATA } from './state-metadata'
 import { isExpectedStoppingCompletion } from './stopping'
 import { isDefinedEpochOffset, type EpochOffset } from './types'
 

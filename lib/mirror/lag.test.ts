@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: lag, freshness and the lag history's downsampling, with their properties over random series.
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { MirrorError } from './errors'

@@ -7,6 +7,7 @@
  */
 import { MirrorError } from './errors'
 import { isValidName } from './names'
+import { TopicPartitionMap } from './topic-partition'
 
 /** `mirror.replication.throttled.rate` of 0: no throttle. */
 export const UNTHROTTLED_RATE = 0
@@ -82,15 +83,15 @@ export function parseThrottledReplicas(entries: readonly string[]): ThrottledRep
   if (problems.length > 0) throw new MirrorError('VALIDATION_FAILED', `mirror.replication.throttled.replicas: ${problems.join('; ')}`)
   if (entries.includes('*')) return { isThrottled: () => true }
   const wholeTopics = new Set<string>()
-  const partitions = new Set<string>()
+  const partitions = new TopicPartitionMap<true>()
   for (const entry of entries) {
     const colon = entry.lastIndexOf(':')
     const topic = entry.slice(0, colon)
     const partition = entry.slice(colon + 1)
     if (partition === '*') wholeTopics.add(topic)
-    else partitions.add(`${topic}:${Number(partition)}`)
+    else partitions.set({ topic, partition: Number(partition) }, true)
   }
-  return { isThrottled: (topic, partition) => wholeTopics.has(topic) || partitions.has(`${topic}:${partition}`) }
+  return { isThrottled: (topic, partition) => wholeTopics.has(topic) || partitions.has({ topic, partition }) }
 }
 
 /**

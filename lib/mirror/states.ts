@@ -1,4 +1,3 @@
-// Over 400 lines on purpose: the one transition table (KIP-1279 states × events) that drives engine, state graph and tests; it is data, and splitting it would break the one-table rule.
 /**
  * Mirror partition states (KIP-1279) and the two tables that every other module asks: which
  * transitions are valid, and which event leads where. The engine never re-derives either with its
@@ -7,9 +6,9 @@
  * States and their allowed predecessors (VALID_PREVIOUS_STATES, DESIGN.md §1, KIP-1279.md §2.2):
  *
  *   UNKNOWN             ← none: it is the absence of state, never entered
- *   PREPARING           ← UNKNOWN, STOPPED, FAILED          (KIP synonym LOG_ALIGNMENT)
+ *   PREPARING           ← UNKNOWN, STOPPED, FAILED          (the voted KIP's LOG_ALIGNMENT)
  *   EPOCH_FENCING       ← MIRRORING, FAILED
- *   ULE_LOG_TRUNCATION  ← MIRRORING, FAILED                 (KIP synonym ULE_RECOVERY)
+ *   ULE_LOG_TRUNCATION  ← MIRRORING, FAILED                 (the voted KIP's ULE_RECOVERY)
  *   MIRRORING           ← PREPARING, EPOCH_FENCING, ULE_LOG_TRUNCATION, PAUSED, FAILED
  *   PAUSING             ← MIRRORING, FAILED
  *   PAUSED              ← PAUSING, FAILED
@@ -27,7 +26,6 @@
  * FAILED), an in-state action (`stay`), or a list of guarded rules of which the first whose guard
  * passes applies. Guards are referred to by name; their implementations are in guards.ts.
  */
-import { LEADER_EPOCH_BUMP_THRESHOLD } from './constants'
 import { MirrorError } from './errors'
 
 // STATES
@@ -47,7 +45,7 @@ export const MIRROR_PARTITION_STATES = [
 
 export type MirrorPartitionState = (typeof MIRROR_PARTITION_STATES)[number]
 
-/** Names used by newer KIP revisions and the prototype's server-common enum (KIP-1279.md §2.1). */
+/** The voted KIP's names that differ from ours (state-metadata.ts's `kipName`), accepted as synonyms (KIP-1279.md §2.1). */
 export const MIRROR_PARTITION_STATE_SYNONYMS = {
   LOG_ALIGNMENT: 'PREPARING',
   ULE_RECOVERY: 'ULE_LOG_TRUNCATION',
@@ -337,7 +335,7 @@ export function allowedEvents(state: MirrorPartitionState): readonly MirrorEvent
 }
 
 /**
- * The operator's events, each with the command that sends it (EVENT_METADATA marks them `origin: 'operator'`).
+ * The operator's events, each with the command that sends it (state-metadata.ts's EVENT_METADATA marks them `origin: 'operator'`).
  * `delete` is not an event: it removes STOPPED partitions' records.
  */
 export const OPERATOR_EVENTS = {
@@ -380,239 +378,3 @@ export function possibleTargets(state: MirrorPartitionState, rule: EventRule): r
   targets.add('MIRRORING')
   return MIRROR_PARTITION_STATES.filter((candidate) => targets.has(candidate))
 }
-
-// METADATA FOR THE UI
-
-export interface StateMetadata {
-  readonly label: string
-  readonly description: string
-  /** Other names the KIP and the prototype use for the state. */
-  readonly synonyms: readonly string[]
-  /** Mirroring has ended here: the partition is an ordinary writable partition. */
-  readonly terminal: boolean
-  /** An operator should look: the partition is not making progress on its own. */
-  readonly attention: boolean
-  /** Passed through on the way to another state; a partition that stays long is stuck. */
-  readonly transient: boolean
-  /** Clients may not produce to, delete records from, or repartition the topic. */
-  readonly readOnly: boolean
-}
-
-export const STATE_METADATA = {
-  UNKNOWN: {
-    label: 'Unknown',
-    description: 'No state recorded yet: the partition has not been started or its state is still loading.',
-    synonyms: [],
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  PREPARING: {
-    label: 'Preparing',
-    description:
-      'Looking up the last mirror position on the source and truncating the local log to the common history before fetching.',
-    synonyms: ['LOG_ALIGNMENT'],
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  EPOCH_FENCING: {
-    label: 'Epoch fencing',
-    description:
-      'A fetched batch carries a leader epoch above the destination leader epoch; raising the destination epoch before appending it.',
-    synonyms: [],
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  ULE_LOG_TRUNCATION: {
-    label: 'Unclean election recovery',
-    description:
-      'The source history changed (unclean leader election); truncating to the divergence point and waiting for every replica to converge.',
-    synonyms: ['ULE_RECOVERY'],
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  MIRRORING: {
-    label: 'Mirroring',
-    description: 'Fetching from the source and appending batches unchanged, at the same offsets.',
-    synonyms: [],
-    terminal: false,
-    attention: false,
-    transient: false,
-    readOnly: true,
-  },
-  PAUSING: {
-    label: 'Pausing',
-    description: 'Removing the fetcher; the partition stays read-only.',
-    synonyms: [],
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  PAUSED: {
-    label: 'Paused',
-    description: 'No fetcher and no metadata sync; resuming continues from the log end offset without truncation.',
-    synonyms: [],
-    terminal: false,
-    attention: false,
-    transient: false,
-    readOnly: true,
-  },
-  STOPPING: {
-    label: 'Stopping',
-    description:
-      'Failing over: removing the fetcher, recording the last mirror position, raising the leader epoch, aborting open transactions and resetting producer state.',
-    synonyms: [],
-    terminal: false,
-    attention: false,
-    transient: true,
-    readOnly: true,
-  },
-  STOPPED: {
-    label: 'Stopped',
-    description: 'Mirroring has ended; the topic is writable on this cluster.',
-    synonyms: [],
-    terminal: true,
-    attention: false,
-    transient: false,
-    readOnly: false,
-  },
-  FAILED: {
-    label: 'Failed',
-    description:
-      'An error stopped this partition; it retries with backoff unless the failure is non-retryable, which needs an operator to recover it.',
-    synonyms: [],
-    terminal: false,
-    attention: true,
-    transient: false,
-    readOnly: true,
-  },
-} as const satisfies Record<MirrorPartitionState, StateMetadata>
-
-export type EventOrigin = 'operator' | 'engine' | 'timer'
-
-export interface EventMetadata {
-  readonly label: string
-  readonly description: string
-  readonly origin: EventOrigin
-}
-
-export const EVENT_METADATA = {
-  startRequested: {
-    label: 'start',
-    description: 'The operator asked for the partition to be mirrored (also failback).',
-    origin: 'operator',
-  },
-  lastMirrorPositionFound: {
-    label: 'last mirror position found',
-    description: 'The source answered the last mirror position lookup; the truncation point can be decided.',
-    origin: 'engine',
-  },
-  truncationCompleted: {
-    label: 'truncated',
-    description: 'The leader and every in-sync replica hold the truncated log.',
-    origin: 'engine',
-  },
-  mirrorLoopDetected: {
-    label: 'mirror loop',
-    description: 'The source is itself mirroring this topic from this cluster.',
-    origin: 'engine',
-  },
-  batchEpochExceeded: {
-    label: 'batch epoch above leader epoch',
-    description: 'A fetched batch carries a leader epoch above the destination leader epoch; it was not appended.',
-    origin: 'engine',
-  },
-  epochBumpThresholdReached: {
-    label: 'epoch headroom low',
-    description: `A source epoch came within ${LEADER_EPOCH_BUMP_THRESHOLD} of the destination leader epoch; a bump is requested proactively.`,
-    origin: 'engine',
-  },
-  epochBumpCompleted: {
-    label: 'epoch raised',
-    description: 'Metadata shows the destination leader epoch at or above the requested minimum.',
-    origin: 'engine',
-  },
-  divergenceDetected: {
-    label: 'divergence detected',
-    description: 'The source returned a diverging epoch: its history changed under the mirrored data.',
-    origin: 'engine',
-  },
-  replicasConverged: {
-    label: 'replicas converged',
-    description: 'Every destination replica holds the truncated log.',
-    origin: 'engine',
-  },
-  fetchSucceeded: {
-    label: 'fetch succeeded',
-    description: 'A fetch was appended; earlier failure details are cleared.',
-    origin: 'engine',
-  },
-  pauseRequested: {
-    label: 'pause',
-    description: 'The operator asked for the partition to be paused.',
-    origin: 'operator',
-  },
-  fetcherRemoved: {
-    label: 'fetcher removed',
-    description: 'No fetch for this partition can append any more.',
-    origin: 'engine',
-  },
-  resumeRequested: {
-    label: 'resume',
-    description: 'The operator asked for a paused partition to resume from its log end offset.',
-    origin: 'operator',
-  },
-  stopRequested: {
-    label: 'stop (failover)',
-    description: 'The operator asked for the partition to be stopped and made writable.',
-    origin: 'operator',
-  },
-  stoppingStepCompleted: {
-    label: 'stopping step done',
-    description: 'One step of the STOPPING sequence completed and is recorded.',
-    origin: 'engine',
-  },
-  stopCompleted: {
-    label: 'stopped',
-    description: 'Every STOPPING step completed.',
-    origin: 'engine',
-  },
-  failed: {
-    label: 'failure',
-    description: 'An error stopped the partition.',
-    origin: 'engine',
-  },
-  retryDue: {
-    label: 'retry',
-    description: 'The backoff after a retryable failure elapsed.',
-    origin: 'timer',
-  },
-  recoverRequested: {
-    label: 'recover',
-    description: 'The operator asked for a failed partition to return to its previous state.',
-    origin: 'operator',
-  },
-  sourceTopicDeleted: {
-    label: 'source topic deleted',
-    description: 'The source topic was missing on two consecutive syncs.',
-    origin: 'engine',
-  },
-  sourceClusterIdChanged: {
-    label: 'source cluster changed',
-    description: 'The source answers with a different cluster id than the mirror recorded.',
-    origin: 'engine',
-  },
-  tieredStorageDetected: {
-    label: 'tiered storage enabled',
-    description: 'The destination partition has remote storage enabled, which mirroring does not support.',
-    origin: 'engine',
-  },
-} as const satisfies Record<MirrorEventType, EventMetadata>

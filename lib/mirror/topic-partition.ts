@@ -84,6 +84,11 @@ export class TopicPartitionMap<V> {
     return true
   }
 
+  clear(): void {
+    this.byTopic.clear()
+    this.count = 0
+  }
+
   /** The values of one topic's partitions, in insertion order; empty for a topic with none. */
   ofTopic(topic: string): V[] {
     const partitions = this.byTopic.get(topic)

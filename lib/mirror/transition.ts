@@ -23,18 +23,8 @@ import { MirrorError } from './errors'
 import type { MirrorEvent, MirrorEventOf } from './events'
 import { epochBumpTarget, GUARDS, type GuardContext } from './guards'
 import { CLEARED_FAILURE, withChanges, type MirrorPartitionValue, type MirrorPartitionPatch } from './partition'
-import {
-  EVENT_METADATA,
-  isMirrorEventType,
-  isMirrorPartitionState,
-  isValidTransition,
-  RETRY_TARGETS,
-  rulesFor,
-  STATE_METADATA,
-  type EventRule,
-  type MirrorPartitionState,
-  type StayAction,
-} from './states'
+import { isMirrorEventType, isMirrorPartitionState, isValidTransition, RETRY_TARGETS, rulesFor, type EventRule, type MirrorPartitionState, type StayAction } from './states'
+import { EVENT_METADATA, STATE_METADATA } from './state-metadata'
 import { advanceStoppingProgress, INITIAL_STOPPING_PROGRESS } from './stopping'
 import { decideDivergingEpochTruncation, decideTruncation, type TruncationDecision } from './truncation'
 import { isDefinedEpochOffset } from './types'

@@ -7,7 +7,8 @@
  * canvas charts and SVG graphs read the same colour as a Tailwind badge. The icon is a text glyph so state is
  * never shown by colour alone.
  */
-import { MIRROR_PARTITION_STATES, STATE_METADATA, type MirrorPartitionState } from '../mirror/states'
+import { STATE_METADATA } from '../mirror/state-metadata'
+import { MIRROR_PARTITION_STATES, type MirrorPartitionState } from '../mirror/states'
 
 /** Grey UI, colour reserved for state: five tones, from calm to alarming. */
 export type StateTone = 'neutral' | 'progress' | 'healthy' | 'paused' | 'done' | 'danger'
@@ -92,6 +93,23 @@ export const TONE_STYLE = {
 export function stateStyle(state: MirrorPartitionState): StateStyle & { toneStyle: ToneStyle } {
   const style = STATE_STYLE[state]
   return { ...style, toneStyle: TONE_STYLE[style.tone] }
+}
+
+/**
+ * The state's name in KIP-1279 as voted, when it is not ours (LOG_ALIGNMENT for PREPARING, ULE_RECOVERY for
+ * ULE_LOG_TRUNCATION), else null: shown beside ours wherever a state is explained, so an operator reading
+ * Apache Kafka's documentation finds its words. The API keeps our names.
+ */
+export function votedKipName(state: MirrorPartitionState): string | null {
+  const { kipName } = STATE_METADATA[state]
+  return kipName === state ? null : kipName
+}
+
+/** A state explained in one line (tooltips): what it means, and its voted KIP name where that differs. */
+export function stateExplanation(state: MirrorPartitionState): string {
+  const kipName = votedKipName(state)
+  const description = STATE_METADATA[state].description
+  return kipName === null ? description : `${description} KIP-1279 calls this state ${kipName}.`
 }
 
 /** The worst state among those with a count above zero (the colour of a mirror edge); null when all are zero. */

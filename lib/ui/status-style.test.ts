@@ -1,10 +1,21 @@
 import { describe, expect, it } from 'vitest'
+import { AttentionKind } from '../api/attention'
 import { AuditOutcome } from '../api/audit'
 import { RunStatus } from '../api/demo'
 import { DrillStatus } from '../api/drills'
 import { OperationStatus } from '../api/operations'
-import { TONE_STYLE } from './state-style'
-import { AUDIT_OUTCOME_STYLE, DRILL_STATUS_STYLE, LAG_TREND_STYLE, OPERATION_STATUS_STYLE, RUN_STATUS_STYLE, type StatusStyle } from './status-style'
+import { STATE_STYLE, TONE_STYLE } from './state-style'
+import {
+  ATTENTION_KIND_STYLE,
+  AUDIT_OUTCOME_STYLE,
+  DRILL_STATUS_STYLE,
+  LAG_TREND_STYLE,
+  OPERATION_STATUS_STYLE,
+  RUN_STATUS_STYLE,
+  WORKLOAD_STATE_STYLE,
+  workloadState,
+  type StatusStyle,
+} from './status-style'
 
 const TABLES: ReadonlyArray<[string, readonly string[], Readonly<Record<string, StatusStyle>>]> = [
   ['operation', OperationStatus.options, OPERATION_STATUS_STYLE],
@@ -12,6 +23,8 @@ const TABLES: ReadonlyArray<[string, readonly string[], Readonly<Record<string, 
   ['run', RunStatus.options, RUN_STATUS_STYLE],
   ['audit outcome', AuditOutcome.options, AUDIT_OUTCOME_STYLE],
   ['lag trend', ['growing', 'shrinking', 'steady'], LAG_TREND_STYLE],
+  ['workload', ['running', 'paused', 'failing'], WORKLOAD_STATE_STYLE],
+  ['attention', AttentionKind.options, ATTENTION_KIND_STYLE],
 ]
 
 describe('status styles', () => {
@@ -36,5 +49,16 @@ describe('status styles', () => {
     // Only what is still moving pulses.
     const active = TABLES.flatMap(([kind, statuses, table]) => statuses.filter((status) => table[status]?.active === true).map((status) => `${kind}:${status}`))
     expect(active).toEqual(['operation:running', 'drill:running', 'run:running'])
+  })
+
+  it('shows a FAILED or paused partition in the attention list as its state looks everywhere else', () => {
+    expect(ATTENTION_KIND_STYLE.failed).toMatchObject({ icon: STATE_STYLE.FAILED.icon, tone: STATE_STYLE.FAILED.tone })
+    expect(ATTENTION_KIND_STYLE.paused).toMatchObject({ icon: STATE_STYLE.PAUSED.icon, tone: STATE_STYLE.PAUSED.tone })
+  })
+
+  it('calls a paused workload paused even when its last step failed', () => {
+    expect(workloadState({ paused: true, lastError: 'partition orders-2 has no leader' })).toBe('paused')
+    expect(workloadState({ paused: false, lastError: 'partition orders-2 has no leader' })).toBe('failing')
+    expect(workloadState({ paused: false, lastError: null })).toBe('running')
   })
 })

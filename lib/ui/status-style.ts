@@ -1,17 +1,18 @@
 /**
- * The look of everything that runs and ends (operations, drills, demo runs) and of how an audited request
- * ended: one table per status kind, each `satisfies Record<Status, StatusStyle>`, so a status the API adds
+ * The look of everything that runs and ends (operations, drills, demo runs and workloads), of how an audited
+ * request ended and of why a partition needs attention: one table per status kind, each `satisfies Record<Status, StatusStyle>`, so a status the API adds
  * fails to compile until it is given a look here. Their tones are the partition states' (state-style.ts):
  * a running operation is the same blue as a STOPPING partition, a failed one the same red as FAILED, so the
  * dashboard speaks one colour language. The glyph and the word keep a status from being shown by colour alone.
  */
+import type { AttentionItem } from '../api/attention'
 import type { AuditOutcome } from '../api/audit'
-import type { RunStatus } from '../api/demo'
+import type { RunStatus, Workload } from '../api/demo'
 import type { DrillStatus } from '../api/drills'
 import type { OperationStatus } from '../api/operations'
 import type { PartitionVerificationStatus, VerificationStatus } from '../api/verifications'
 import type { LagTrendDirection } from './lag-series'
-import type { StateTone } from './state-style'
+import { STATE_STYLE, type StateTone } from './state-style'
 
 export interface StatusStyle {
   /** The word shown in the badge (sentence case; callers lower-case it inside a sentence). */
@@ -63,6 +64,28 @@ export const RUN_STATUS_STYLE = {
   succeeded: { label: 'Succeeded', icon: '✓', tone: 'healthy' },
   failed: { label: 'Failed', icon: '✕', tone: 'danger' },
 } as const satisfies Record<RunStatus, StatusStyle>
+
+/** A demo workload (a live producer or consumer group): running, paused by the operator, or failing its steps. */
+export type WorkloadState = 'running' | 'paused' | 'failing'
+
+export const WORKLOAD_STATE_STYLE = {
+  running: { label: 'Running', icon: '●', tone: 'healthy' },
+  paused: { label: 'Paused', icon: '❚❚', tone: 'paused' },
+  failing: { label: 'Failing', icon: '✕', tone: 'danger' },
+} as const satisfies Record<WorkloadState, StatusStyle>
+
+/** Paused wins: a paused workload's last error is no longer what it does. */
+export function workloadState(workload: Pick<Workload, 'paused' | 'lastError'>): WorkloadState {
+  return workload.paused ? 'paused' : workload.lastError !== null ? 'failing' : 'running'
+}
+
+/** Why the overview lists a partition; a FAILED or paused one looks as its state does everywhere. */
+export const ATTENTION_KIND_STYLE = {
+  failed: { label: 'FAILED', icon: STATE_STYLE.FAILED.icon, tone: STATE_STYLE.FAILED.tone },
+  lagGrowing: { label: 'Lag growing', icon: '▲', tone: 'paused' },
+  staleFetch: { label: 'Stale fetch', icon: '◷', tone: 'neutral' },
+  paused: { label: 'Paused', icon: STATE_STYLE.PAUSED.icon, tone: STATE_STYLE.PAUSED.tone },
+} as const satisfies Record<AttentionItem['kind'], StatusStyle>
 
 /** How an audited request ended: a refusal (validation, role, precondition) is a warning, a failure an error. */
 export const AUDIT_OUTCOME_STYLE = {

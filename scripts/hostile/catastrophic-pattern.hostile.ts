@@ -37,5 +37,7 @@ it('refuses or matches (a+)+b in linear time against a long topic name while /he
   }
   latencies.sort((a, b) => a - b)
   expect(latencies[Math.floor(latencies.length / 2)], `health latencies ${latencies.map(Math.round).join(', ')} ms`).toBeLessThan(50)
-  expect(latencies.at(-1), `health latencies ${latencies.map(Math.round).join(', ')} ms`).toBeLessThan(250)
+  // Backtracking blocked for seconds here (8 s before RE2, 2^28 steps); on a loaded two-core machine a single
+  // probe was seen waiting 260 ms for the scheduler, so the bound for the worst probe sits well between the two.
+  expect(latencies.at(-1), `health latencies ${latencies.map(Math.round).join(', ')} ms`).toBeLessThan(1000)
 })

@@ -5,23 +5,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { MirrorFigures } from '@/lib/alerts/figures'
+import { CALM_FIGURES as calm, ONE_FAILED_FIGURES as failed } from '@/lib/alerts/testing/figures'
 import type { Alert } from '@/lib/api/alerts'
 import { createPino, wrap } from '@/server/observability/logger'
 import { AlertService } from './alert-service'
-
-const calm: MirrorFigures = {
-  mirror: 'dr',
-  partitionsByState: { MIRRORING: 2 },
-  failedExamples: [],
-  totalOffsetLag: 0,
-  maxTimeLagSeconds: 0,
-  maxFetchAgeSeconds: 0.2,
-  staleFetchPartitions: 0,
-  rpo: { records: 0, seconds: 0, known: true },
-  splitBrainRecords: 0,
-  failedOperation: null,
-}
-const failed: MirrorFigures = { ...calm, partitionsByState: { MIRRORING: 1, FAILED: 1 }, failedExamples: [{ topic: 'orders', partition: 0, error: 'source unreachable' }] }
 
 interface Received {
   path: string

@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { AttentionResponse } from '@/lib/api/attention'
 import { DEFAULT_ATTENTION_THRESHOLDS, findAttention, summarizeAttention, type AttentionItem, type AttentionLagPoint } from '@/lib/overview/attention'
 import type { MirrorEngine } from '@/server/engine/engine'
@@ -24,13 +25,13 @@ export function attentionOf(engine: MirrorEngine, query: { limit: number; staleA
   for (const definition of engine.listMirrors()) {
     const partitions = engine.partitions(definition.name)
     const laggingTopics = new Set(partitions.filter((partition) => partition.state === 'MIRRORING' && (partition.offsetLag ?? 0) > 0).map((partition) => partition.topic))
-    const history = new Map<string, readonly AttentionLagPoint[]>()
+    const history = new TopicPartitionMap<readonly AttentionLagPoint[]>()
     for (const topic of laggingTopics) {
       for (const series of engine.lagSeries(definition.name, { topic, from: now - LOOK_BACK_MS, stepMs: STEP_MS })) {
-        history.set(`${series.topic}\u0000${series.partition}`, series.points)
+        history.set(series, series.points)
       }
     }
-    items.push(...findAttention(definition.name, partitions, (topic, partition) => history.get(`${topic}\u0000${partition}`) ?? [], now, thresholds))
+    items.push(...findAttention(definition.name, partitions, (topic, partition) => history.get({ topic, partition }) ?? [], now, thresholds))
   }
   const { items: worst, totals, groups } = summarizeAttention(items, query.limit)
   const answer: AttentionResponse = { items: worst, totals, groups: groups.map((group) => ({ ...group, examples: [...group.examples] })), staleAfterMs: query.staleAfterMs, at: now }

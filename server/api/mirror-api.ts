@@ -16,6 +16,7 @@ import type {
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { SplitBrain } from '@/lib/api/split-brain'
+import { describeEntries, type DescribeEntry, type DescribeStateNames } from '@/lib/mirror/describe-entries'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { CommandConditions, CreateMirrorInput, MirrorEngine } from '../engine/engine'
 import type { CommandResult } from '../engine/commands/preconditions'
@@ -246,6 +247,12 @@ export class MirrorApi {
     const destination = this.engine.getMirror(name).destinationCluster
     const emulated = (snapshot: MirrorPartition) => ({ ...snapshot, ...emulationField(this.clusters.emulation?.(destination, snapshot) ?? null) })
     return (states === null || single !== undefined ? snapshots : snapshots.filter((snapshot) => states.has(snapshot.state))).map(emulated)
+  }
+
+  /** The partitions as Kafka's `kafka-cluster-mirrors.sh --describe --json` prints them (lib/mirror/describe-entries.ts). */
+  describe(name: string, query: { failed?: boolean; stateNames?: DescribeStateNames }): DescribeEntry[] {
+    const partitions = this.engine.partitions(name, query.failed === true ? { state: 'FAILED' } : {})
+    return describeEntries(name, partitions, query.stateNames ?? 'api')
   }
 
   history(name: string, topic: string, partition: number): PartitionHistory {

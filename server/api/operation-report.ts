@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { OperationReport } from '@/lib/api/operation-report'
 import { buildOperationReport, type PartitionOutcome } from '@/lib/failover/report'
 import { failoverReportMarkdown } from '@/lib/failover/report-markdown'
@@ -25,21 +26,18 @@ export async function buildReport(
   const operation = engine.getOperation(id)
   const apiOperation = { ...toOperation(operation), plan: operation.plan }
   const definition = engine.listMirrors().find((mirror) => mirror.name === operation.mirror) ?? null
-  const snapshots = new Map<string, ReturnType<MirrorEngine['partitions']>[number]>()
-  if (definition !== null) for (const snapshot of engine.partitions(definition.name)) snapshots.set(`${snapshot.topic}\u0000${snapshot.partition}`, snapshot)
-  const planned = new Map<string, number>()
-  for (const partition of operation.plan.partitions) planned.set(`${partition.topic}\u0000${partition.partition}`, partition.transactionsToAbort.length)
+  const snapshots = TopicPartitionMap.of(definition === null ? [] : engine.partitions(definition.name).map((snapshot) => [snapshot, snapshot] as const))
+  const planned = TopicPartitionMap.of(operation.plan.partitions.map((partition) => [partition, partition.transactionsToAbort.length] as const))
   const outcomes: PartitionOutcome[] = []
   const queue = [...operation.partitions]
   const worker = async () => {
     for (let entry = queue.shift(); entry; entry = queue.shift()) {
-      const key = `${entry.topic}\u0000${entry.partition}`
-      const snapshot = snapshots.get(key)
+      const snapshot = snapshots.get(entry)
       if (definition === null || snapshot === undefined) continue
       const position = snapshot.lastMirrorPosition
       // The stop appends one marker per open transaction and one reset; a few more cover a transaction
       // that opened between the plan and the fetcher's removal.
-      const limit = (planned.get(key) ?? 0) + 8
+      const limit = (planned.get(entry) ?? 0) + 8
       let records: PartitionOutcome['records'] = []
       let markersUnread: string | undefined
       try {

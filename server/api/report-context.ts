@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { ReportObjectives, ReportVerification } from '@/lib/api/operation-report'
 import type { Verification } from '@/lib/api/verifications'
 import { objectivesOf } from '@/lib/failover/objectives'
@@ -32,13 +33,13 @@ export async function reportContext(
   operation: FailoverOperation,
   definition: MirrorDefinition | null,
 ): Promise<{ objectives: ReportObjectives | null; verification: ReportVerification | null; destinationGroups: DestinationGroupOffset[] }> {
-  const wanted = new Set(operation.partitions.map((entry) => `${entry.topic}\u0000${entry.partition}`))
+  const wanted = TopicPartitionMap.of(operation.partitions.map((entry) => [entry, true] as const))
   let destinationGroups: DestinationGroupOffset[] = []
   if (definition !== null) {
     try {
       const groups = await sources.clusters.ports(definition.destinationCluster).host.listGroupOffsets()
       destinationGroups = groups.flatMap((group) =>
-        group.offsets.filter((o) => wanted.has(`${o.topic}\u0000${o.partition}`)).map((o) => ({ groupId: group.groupId, topic: o.topic, partition: o.partition, offset: o.offset })),
+        group.offsets.filter((o) => wanted.has(o)).map((o) => ({ groupId: group.groupId, topic: o.topic, partition: o.partition, offset: o.offset })),
       )
     } catch {
       destinationGroups = []

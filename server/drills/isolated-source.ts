@@ -28,6 +28,7 @@ export class IsolatedSource implements SourceCluster, MirrorHost {
   fetch = () => this.refuse('fetch')
   endOffsetForEpoch = () => this.refuse('endOffsetForEpoch')
   describePartition = () => this.refuse('describePartition')
+  describeReplicas = () => this.refuse('describeReplicas')
   listGroupOffsets = () => this.refuse('listGroupOffsets')
   listHostedMirrors = () => this.refuse('listHostedMirrors')
   lastMirrorPositions = () => this.refuse('lastMirrorPositions')

@@ -1,3 +1,4 @@
+// Over 400 lines on purpose: the engine's behaviours of KIP-1279 one by one over embedded clusters, each a short scenario sharing one harness.
 import { afterEach, describe, expect, it } from 'vitest'
 import { MIRROR_SUPPORT_UNCLEAN_LEADER_ELECTION } from '@/lib/mirror/constants'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'

@@ -1,4 +1,5 @@
 import 'server-only'
+// Over 400 lines on purpose: the engine's facade, one short method per command and read, each submitting to the command queue or delegating to its folder; the tick's phases in order.
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import type { HostedMirror, LastMirrorPosition, MirrorStateAppendEntry, TopicPartition } from '@/server/cluster/ports'

@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { EventType } from '@/lib/api/events'
 import type { OperationEvent } from '@/lib/api/operations'
 
@@ -74,8 +75,7 @@ function isDeltaOf(data: unknown, id: string): boolean {
 
 /** The later delta's fields, with the partitions of both (the later one's where both name a partition). */
 function mergeDeltas(earlier: OperationEvent, later: OperationEvent): OperationEvent {
-  const key = (entry: OperationEvent['partitions'][number]) => `${entry.topic}\u0000${entry.partition}`
-  const byKey = new Map(earlier.partitions.map((entry) => [key(entry), entry]))
-  for (const entry of later.partitions) byKey.set(key(entry), entry)
+  const byKey = TopicPartitionMap.of(earlier.partitions.map((entry) => [entry, entry] as const))
+  for (const entry of later.partitions) byKey.set(entry, entry)
   return { ...later, partitions: [...byKey.values()] }
 }

@@ -1,56 +1,14 @@
+// Over 400 lines on purpose: the partition log's contract, a describe per behaviour (appends, segments, truncation, epochs, producers, transactions, follower appends); recovery is partition-log-recovery.test.ts.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { isStorageError } from '@/lib/log/errors'
+import { describe, expect, it, vi } from 'vitest'
 import { committedRecords, decodeRecords } from '@/lib/log/records-view'
-import type { PartitionLogConfig } from './types'
-import { HIGH_WATERMARK_CHECKPOINT_FILE, PartitionLog } from './partition-log'
-import { makeTempDir } from './testing/temp-dir'
+import { PartitionLog } from './partition-log'
 
-let dir: string
-let cleanup: () => Promise<void>
-const opened: PartitionLog[] = []
+import { expectCode, partitionLogFixture, readAll, text, values } from './testing/partition-log-fixture'
 
-beforeEach(() => {
-  ;({ dir, cleanup } = makeTempDir())
-})
-afterEach(async () => {
-  for (const log of opened.splice(0)) await log.close().catch(() => undefined)
-  await cleanup()
-})
-
-async function open(config: PartitionLogConfig = {}, at = dir): Promise<PartitionLog> {
-  const log = await PartitionLog.open(at, config)
-  opened.push(log)
-  return log
-}
-
-/** Simulates a crash: drops the instance without close() (its descriptors are closed, nothing is written). */
-function abandon(log: PartitionLog): void {
-  const index = opened.indexOf(log)
-  if (index >= 0) opened.splice(index, 1)
-}
-
-async function expectCode(promise: Promise<unknown>, code: string): Promise<void> {
-  let error: unknown
-  try {
-    await promise
-  } catch (e) {
-    error = e
-  }
-  expect(isStorageError(error) ? error.code : error).toBe(code)
-}
-
-const values = (n: number, prefix = 'v') => Array.from({ length: n }, (_, i) => ({ value: `${prefix}${i}` }))
-const text = (bytes: Uint8Array | null) => (bytes === null ? null : Buffer.from(bytes).toString())
-
-async function readAll(log: PartitionLog, options: Parameters<PartitionLog['read']>[2] = { maxOffset: Number.MAX_SAFE_INTEGER }) {
-  return log.read(log.logStartOffset, 64 << 20, options)
-}
-
-function segmentFiles(at = dir): string[] {
-  return fs.readdirSync(at).filter((f) => f.endsWith('.log')).sort()
-}
+const logs = partitionLogFixture()
+const { open, abandon, segmentFiles } = logs
 
 describe('appends and reads', () => {
   it('assigns consecutive offsets and reads back every record', async () => {
@@ -155,10 +113,10 @@ describe('segments', () => {
     const files = segmentFiles()
     expect(files.length).toBeGreaterThanOrEqual(3)
     expect(files[0]).toBe('00000000000000000000.log')
-    for (const f of files) expect(fs.statSync(path.join(dir, f)).size).toBeLessThanOrEqual(1024)
+    for (const f of files) expect(fs.statSync(path.join(logs.dir(), f)).size).toBeLessThanOrEqual(1024)
     const rolled = files[0]!.replace('.log', '')
-    expect(fs.existsSync(path.join(dir, `${rolled}.index`))).toBe(true)
-    expect(fs.existsSync(path.join(dir, `${rolled}.timeindex`))).toBe(true)
+    expect(fs.existsSync(path.join(logs.dir(), `${rolled}.index`))).toBe(true)
+    expect(fs.existsSync(path.join(logs.dir(), `${rolled}.timeindex`))).toBe(true)
     const records = [...decodeRecords((await readAll(log)).batches)]
     expect(records.map((r) => r.offset)).toEqual(Array.from({ length: 90 }, (_, i) => i))
     // every offset is found through the sparse index
@@ -245,7 +203,7 @@ describe('truncation', () => {
     expect(await log.truncateTo(4)).toEqual({ removedRecords: 6, logEndOffset: 3 })
     expect(log.highWatermark).toBe(3)
     expect(log.epochEntries()).toEqual([{ epoch: 0, startOffset: 0 }])
-    expect(fs.statSync(path.join(dir, '00000000000000000000.log')).size).toBe((await log.read(0, 1 << 20, { maxOffset: 3 })).records.length)
+    expect(fs.statSync(path.join(logs.dir(), '00000000000000000000.log')).size).toBe((await log.read(0, 1 << 20, { maxOffset: 3 })).records.length)
     expect(await log.appendAsLeader(values(1), { leaderEpoch: 3 })).toMatchObject({ baseOffset: 3 })
     expect(await log.truncateTo(100)).toEqual({ removedRecords: 0, logEndOffset: 4 })
   })
@@ -330,7 +288,7 @@ describe('leader epochs', () => {
       expect(l.epochForOffset(5)).toBe(4)
     }
     check(log)
-    expect(fs.readFileSync(path.join(dir, 'leader-epoch-checkpoint'), 'utf8')).toMatch(/^0\n\d+\n/)
+    expect(fs.readFileSync(path.join(logs.dir(), 'leader-epoch-checkpoint'), 'utf8')).toMatch(/^0\n\d+\n/)
     abandon(log)
     check(await open({ segmentBytes: 300 }))
   })
@@ -409,9 +367,9 @@ describe('transactions', () => {
       expect(again.lastStableOffset).toBe(8)
       expect(again.abortedTransactions(0, 100)).toEqual([{ producerId: 1, firstOffset: 1, lastOffset: 4, lastStableOffset: 2 }])
       await again.close()
-      opened.splice(opened.indexOf(again), 1)
+      abandon(again)
     }
-    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.txnindex'))).toHaveLength(1)
+    expect(fs.readdirSync(logs.dir()).filter((f) => f.endsWith('.txnindex'))).toHaveLength(1)
   })
 
   it('fences markers with an older coordinator epoch', async () => {
@@ -439,7 +397,7 @@ describe('MIRROR_PID_RESET', () => {
     // a new local producer that happens to reuse id 1 is neither fenced nor out of sequence
     expect(await unclean.appendAsLeader(values(1), { leaderEpoch: 3, producerId: 1, producerEpoch: 0, baseSequence: 0 })).toMatchObject({ baseOffset: 5 })
     await unclean.close()
-    opened.splice(opened.indexOf(unclean), 1)
+    abandon(unclean)
     const clean = await open()
     expect(clean.producerStates().map((p) => [p.producerId, p.producerEpoch])).toEqual([[1, 0]])
   })
@@ -447,33 +405,33 @@ describe('MIRROR_PID_RESET', () => {
 
 describe('follower appends', () => {
   it('copies batches byte for byte with offsets, epochs, producer state and markers', async () => {
-    const leader = await open({}, path.join(dir, 'leader'))
+    const leader = await open({}, path.join(logs.dir(), 'leader'))
     await leader.appendAsLeader(values(2), { leaderEpoch: 2 })
     await leader.appendAsLeader(values(2), { leaderEpoch: 2, producerId: 5, producerEpoch: 1, baseSequence: 0, transactional: true })
     await leader.appendControl('ABORT', { leaderEpoch: 3, producerId: 5, producerEpoch: 1 })
     await leader.appendAsLeader(values(1), { leaderEpoch: 3, producerId: 6, producerEpoch: 0, baseSequence: 0, transactional: true })
     const fetched = await leader.read(0, 1 << 20, { maxOffset: leader.logEndOffset })
-    const follower = await open({}, path.join(dir, 'follower'))
+    const follower = await open({}, path.join(logs.dir(), 'follower'))
     expect(await follower.appendAsFollower(fetched.records)).toEqual({ firstOffset: 0, lastOffset: 5, batchCount: 4, lastBatchEpoch: 3 })
     expect(follower.epochEntries()).toEqual(leader.epochEntries())
     expect(follower.openTransactions()).toEqual(leader.openTransactions())
     expect(follower.abortedTransactions(0, 100)).toEqual(leader.abortedTransactions(0, 100))
-    expect(fs.readFileSync(path.join(dir, 'follower', '00000000000000000000.log')).equals(fs.readFileSync(path.join(dir, 'leader', '00000000000000000000.log')))).toBe(true)
+    expect(fs.readFileSync(path.join(logs.dir(), 'follower', '00000000000000000000.log')).equals(fs.readFileSync(path.join(logs.dir(), 'leader', '00000000000000000000.log')))).toBe(true)
   })
 
   it('refuses batches that do not continue the log, bad CRCs and older epochs, changing nothing', async () => {
-    const leader = await open({}, path.join(dir, 'leader'))
+    const leader = await open({}, path.join(logs.dir(), 'leader'))
     await leader.appendAsLeader(values(2), { leaderEpoch: 1 })
     await leader.appendAsLeader(values(2), { leaderEpoch: 1 })
     const { records, batches } = await leader.read(0, 1 << 20, { maxOffset: 4 })
-    const follower = await open({}, path.join(dir, 'follower'))
+    const follower = await open({}, path.join(logs.dir(), 'follower'))
     await expectCode(follower.appendAsFollower(batches[1]!.raw), 'INVALID_RECORD')
     const corrupt = Buffer.from(records)
     corrupt[corrupt.length - 1]! ^= 0xff
     await expectCode(follower.appendAsFollower(corrupt), 'CORRUPT_RECORD')
     expect(follower.logEndOffset).toBe(0)
     await follower.appendAsFollower(batches[0]!.raw)
-    const older = await open({}, path.join(dir, 'older'))
+    const older = await open({}, path.join(logs.dir(), 'older'))
     await older.appendAsLeader(values(2), { leaderEpoch: 0 })
     await older.appendAsLeader(values(2), { leaderEpoch: 0 })
     const stale = (await older.read(2, 1 << 20, { maxOffset: 4 })).records
@@ -482,10 +440,10 @@ describe('follower appends', () => {
   })
 
   it('accepts offset gaps when asked (compacted sources)', async () => {
-    const leader = await open({}, path.join(dir, 'leader'))
+    const leader = await open({}, path.join(logs.dir(), 'leader'))
     await leader.truncateFullyAndStartAt(10)
     await leader.appendAsLeader(values(2), { leaderEpoch: 0 })
-    const follower = await open({}, path.join(dir, 'follower'))
+    const follower = await open({}, path.join(logs.dir(), 'follower'))
     const records = (await leader.read(10, 1 << 20, { maxOffset: 12 })).records
     await expectCode(follower.appendAsFollower(records), 'INVALID_RECORD')
     expect(await follower.appendAsFollower(records, { allowOffsetGaps: true })).toMatchObject({ firstOffset: 10, lastOffset: 11 })
@@ -495,171 +453,13 @@ describe('follower appends', () => {
 
 describe('offset gaps beyond the relative-offset range', () => {
   it('starts a new segment when a batch is more than 2^31 offsets past the segment base', async () => {
-    const leader = await open({}, path.join(dir, 'leader'))
+    const leader = await open({}, path.join(logs.dir(), 'leader'))
     await leader.truncateFullyAndStartAt(5_000_000_000)
     await leader.appendAsLeader(values(2), { leaderEpoch: 0 })
-    const follower = await open({}, path.join(dir, 'follower'))
+    const follower = await open({}, path.join(logs.dir(), 'follower'))
     await follower.appendAsFollower((await leader.read(5_000_000_000, 1 << 20, { maxOffset: leader.logEndOffset })).records, { allowOffsetGaps: true })
-    expect(segmentFiles(path.join(dir, 'follower'))).toEqual(['00000000000000000000.log', '00000000005000000000.log'])
+    expect(segmentFiles(path.join(logs.dir(), 'follower'))).toEqual(['00000000000000000000.log', '00000000005000000000.log'])
     follower.updateHighWatermark(follower.logEndOffset)
     expect((await follower.read(5_000_000_001, 100)).batches.map((b) => b.baseOffset)).toEqual([5_000_000_000])
-  })
-})
-
-describe('high watermark checkpoints', () => {
-  it("its own file by default; none when the owner checkpoints, whose value it opens with (own file as fallback)", async () => {
-    const own = await open({ highWatermarkCheckpointIntervalMs: 0 })
-    await own.appendAsLeader(values(3), { leaderEpoch: 0 })
-    own.updateHighWatermark(2)
-    await own.close()
-    opened.splice(opened.indexOf(own), 1)
-    expect(fs.readFileSync(path.join(dir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\n2\n')
-
-    // Owner-checkpointed: its value wins (cut to the log's end), the log writes no file, not even at close.
-    const external = await open({ highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: 9 })
-    expect(external.highWatermark).toBe(3)
-    external.updateHighWatermark(1)
-    await external.close()
-    opened.splice(opened.indexOf(external), 1)
-    expect(fs.readFileSync(path.join(dir, HIGH_WATERMARK_CHECKPOINT_FILE), 'utf8')).toBe('0\n1\n2\n')
-    expect((await open({ highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: 1 })).highWatermark).toBe(1)
-  })
-
-  it('an owner whose checkpoint lists no value for the replica falls back to the log file', async () => {
-    const own = await open()
-    await own.appendAsLeader(values(3), { leaderEpoch: 0 })
-    own.updateHighWatermark(3)
-    await own.close()
-    opened.splice(opened.indexOf(own), 1)
-    expect((await open({ highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: null })).highWatermark).toBe(3)
-  })
-})
-
-describe('recovery', () => {
-  async function writeSome(config: PartitionLogConfig = {}) {
-    const log = await open(config)
-    for (let i = 0; i < 5; i++) await log.appendAsLeader(values(4, `b${i}-`), { leaderEpoch: i })
-    const sizes = (await log.read(0, 1 << 20, { maxOffset: 20 })).batches.map((b) => b.sizeInBytes)
-    abandon(log)
-    return sizes
-  }
-  const activeLog = () => path.join(dir, segmentFiles().at(-1)!)
-
-  it('cuts a torn tail (half-written batch) at the last complete batch', async () => {
-    const sizes = await writeSome()
-    const full = sizes.reduce((a, b) => a + b, 0)
-    fs.truncateSync(activeLog(), full - 7)
-    const log = await open()
-    expect(log.logEndOffset).toBe(16)
-    expect(fs.statSync(activeLog()).size).toBe(full - sizes.at(-1)!)
-    expect(log.epochEntries().at(-1)).toEqual({ epoch: 3, startOffset: 12 })
-    expect(await log.appendAsLeader(values(1), { leaderEpoch: 9 })).toMatchObject({ baseOffset: 16 })
-  })
-
-  it('cuts at garbage appended after the last batch', async () => {
-    const sizes = await writeSome()
-    fs.appendFileSync(activeLog(), Buffer.from('this is not a record batch at all, just noise'))
-    const log = await open()
-    expect(log.logEndOffset).toBe(20)
-    expect(fs.statSync(activeLog()).size).toBe(sizes.reduce((a, b) => a + b, 0))
-  })
-
-  it('cuts at a batch whose CRC no longer matches (bit flip), dropping everything after it', async () => {
-    const sizes = await writeSome()
-    const fd = fs.openSync(activeLog(), 'r+')
-    const position = sizes[0]! + sizes[1]! + 40 // inside the third batch's CRC-covered header
-    const byte = Buffer.alloc(1)
-    fs.readSync(fd, byte, 0, 1, position)
-    byte[0]! ^= 0x10
-    fs.writeSync(fd, byte, 0, 1, position)
-    fs.closeSync(fd)
-    const log = await open()
-    expect(log.logEndOffset).toBe(8)
-    expect(log.epochEntries()).toEqual([
-      { epoch: 0, startOffset: 0 },
-      { epoch: 1, startOffset: 4 },
-    ])
-  })
-
-  it('handles a zero-filled tail (preallocated or torn blocks)', async () => {
-    await writeSome()
-    fs.appendFileSync(activeLog(), Buffer.alloc(4096))
-    expect((await open()).logEndOffset).toBe(20)
-  })
-
-  describe('damaged side files', () => {
-    async function writeTransactions() {
-      const log = await open({ segmentBytes: 400, indexIntervalBytes: 50 })
-      for (let i = 0; i < 6; i++) {
-        await log.appendAsLeader(values(2), { leaderEpoch: i, producerId: 1, producerEpoch: 0, baseSequence: i * 2, transactional: true })
-        await log.appendControl(i % 2 === 0 ? 'ABORT' : 'COMMIT', { leaderEpoch: i, producerId: 1, producerEpoch: 0 })
-      }
-      await log.appendAsLeader(values(1), { leaderEpoch: 6, producerId: 2, producerEpoch: 0, baseSequence: 0, transactional: true })
-      const state = { epochs: log.epochEntries(), aborted: log.abortedTransactions(0, 100), open: log.openTransactions(), producers: log.producerStates() }
-      abandon(log)
-      expect(segmentFiles().length).toBeGreaterThan(2)
-      return state
-    }
-    const sideFiles = (suffix: string) => fs.readdirSync(dir).filter((f) => f.endsWith(suffix)).sort()
-    const reopenState = async () => {
-      const log = await open({ segmentBytes: 400, indexIntervalBytes: 50 })
-      log.updateHighWatermark(log.logEndOffset)
-      for (let offset = 0; offset < log.logEndOffset; offset++) {
-        const first = (await log.read(offset, 1)).batches[0]!
-        expect(first.baseOffset <= offset && offset <= first.lastOffset).toBe(true)
-      }
-      return { epochs: log.epochEntries(), aborted: log.abortedTransactions(0, 100), open: log.openTransactions(), producers: log.producerStates() }
-    }
-
-    it('rebuilds missing or torn offset/time indexes of rolled segments', async () => {
-      const state = await writeTransactions()
-      fs.unlinkSync(path.join(dir, sideFiles('.index')[0]!))
-      fs.truncateSync(path.join(dir, sideFiles('.timeindex')[1]!), 5)
-      expect(await reopenState()).toEqual(state)
-      expect(sideFiles('.index')).toHaveLength(segmentFiles().length - 1)
-    })
-
-    it('rebuilds the aborted index by replay when a txnindex is torn', async () => {
-      const state = await writeTransactions()
-      fs.appendFileSync(path.join(dir, sideFiles('.txnindex')[0]!), Buffer.from([1, 2, 3]))
-      expect(await reopenState()).toEqual(state)
-    })
-
-    it('ignores a torn producer snapshot and a torn epoch checkpoint', async () => {
-      const state = await writeTransactions()
-      for (const snapshot of sideFiles('.producer-snapshot')) fs.writeFileSync(path.join(dir, snapshot), 'deadbeef\n{"version":1')
-      fs.writeFileSync(path.join(dir, 'leader-epoch-checkpoint'), '0\n3\n0 0\n')
-      expect(await reopenState()).toEqual(state)
-    })
-  })
-
-  it('does not trust a clean-shutdown marker that does not match the files', async () => {
-    const log = await open()
-    await log.appendAsLeader(values(4), { leaderEpoch: 0 })
-    await log.close()
-    opened.splice(opened.indexOf(log), 1)
-    fs.appendFileSync(activeLog(), Buffer.from('garbage after a clean close'))
-    const again = await open()
-    expect(again.logEndOffset).toBe(4)
-    expect(fs.existsSync(path.join(dir, 'clean-shutdown'))).toBe(false)
-  })
-})
-
-describe('closing for deletion', () => {
-  it('waits for acknowledged appends, then writes no index, snapshot or checkpoint into a directory removed next', async () => {
-    const log = await open()
-    const appended = log.appendAsLeader(values(3), { leaderEpoch: 0 })
-    const closing = log.closeForDeletion()
-    expect(await appended).toMatchObject({ baseOffset: 0 })
-    await closing
-    const snapshot = (at: string) => fs.readdirSync(at).map((f) => [f, fs.statSync(path.join(at, f)).size]).sort()
-    const before = snapshot(dir)
-    // A log closed the ordinary way writes its checkpoints and clean-shutdown marker: the deletion close did not.
-    const other = await open({}, fs.mkdtempSync(path.join(dir, '..', 'other-')))
-    await other.appendAsLeader(values(3), { leaderEpoch: 0 })
-    await other.close()
-    expect(fs.readdirSync(other.dir).length).toBeGreaterThan(before.length)
-    expect(snapshot(dir)).toEqual(before)
-    await expectCode(log.appendAsLeader(values(1), { leaderEpoch: 0 }), 'LOG_CLOSED')
   })
 })

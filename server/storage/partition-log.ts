@@ -1,32 +1,23 @@
 import 'server-only'
-// Over 400 lines on purpose: the log facade (Kafka's UnifiedLog): the whole public API of a partition log plus the cleaner hooks, each a short delegation to local-log, loader, replay and checkpoints.
+// Over 400 lines on purpose: the log facade (Kafka's UnifiedLog): the whole public API of a partition log, each a short delegation to local-log, loader, replay, checkpoints, append-batches, retention and cleaner/log-compaction.
 import path from 'node:path'
 import { StorageError } from '@/lib/log/errors'
 import type { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { ProducerStateManager } from '@/lib/log/producer-state'
-import {
-  BATCH_HEADER_SIZE,
-  CONTROL_TYPE_IDS,
-  encodeBatch,
-  encodeControlBatch,
-  endTxnMarkerValue,
-  incrementSequence,
-  mirrorPidResetValue,
-  readBatchHeader,
-  readControlInfo,
-  splitBatches,
-  viewOf,
-} from '@/lib/log/record-batch'
+import { encodeBatch, incrementSequence, readBatchHeader, viewOf } from '@/lib/log/record-batch'
 import { collectAbortedTransactions } from '@/lib/log/segment-index'
-import type { AbortedTransaction, ControlInfo, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
+import { INT16_MAX, INT32_MAX, requireInteger, resolvePartitionLogConfig, type ResolvedConfig } from './partition-log-config'
+import type { AbortedTransaction, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '@/lib/log/types'
-import { cleanableRange, cleanLog, type CleanOutcome, type CleanTarget, type SegmentGroup } from './cleaner/cleaner'
-import { compacts, DEFAULT_COMPACTION_CONFIG, deletes } from './cleaner/cleaner-config'
-import { processLogCleaner, type CleanableLog } from './cleaner/log-cleaner'
-import { swapInCleanedSegment } from './cleaner/segment-swap'
+import type { CleanOutcome } from './cleaner/cleaner'
+import { compacts } from './cleaner/cleaner-config'
+import type { CleanableLog } from './cleaner/log-cleaner'
+import { LogCompaction } from './cleaner/log-compaction'
+import { controlBatch, followerBatches } from './append-batches'
 import { crc32c } from './crc32c'
+import { retentionCut } from './retention'
 import { syncDirectory, writeFilesDurablyAsync } from '@/server/util/durable-file'
-import { processDescriptorBudget, type DescriptorHolder } from './descriptor-budget'
+import type { DescriptorHolder } from './descriptor-budget'
 import { LocalLog, type PreparedBatch } from './local-log'
 import { LogCheckpoints } from './log-checkpoints'
 import { loadLog } from './log-loader'
@@ -49,49 +40,8 @@ import type {
   TimestampOffset,
 } from './types'
 
+export { resolvePartitionLogConfig } from './partition-log-config'
 export { CLEAN_SHUTDOWN_FILE, HIGH_WATERMARK_CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE } from './log-checkpoints'
-
-const DAY_MS = 24 * 60 * 60 * 1000
-const INT32_MAX = 2147483647
-const INT16_MAX = 32767
-
-const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudget' | 'cleaner'>> = {
-  segmentBytes: 64 * 1024 * 1024,
-  segmentMs: 7 * DAY_MS,
-  indexIntervalBytes: 4096,
-  retentionBytes: -1,
-  retentionMs: 7 * DAY_MS,
-  maxMessageBytes: 1048588,
-  highWatermarkCheckpointIntervalMs: 5000,
-  checkpointedHighWatermark: null,
-  ...DEFAULT_COMPACTION_CONFIG,
-}
-
-type ResolvedConfig = Required<PartitionLogConfig>
-
-function requireInteger(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new StorageError('VALIDATION_FAILED', `${name} must be an integer in [${min}, ${max}], got ${String(value)}`)
-  }
-  return value
-}
-
-/** The log's settings with defaults, validated (StorageError VALIDATION_FAILED when one is out of range). */
-export function resolvePartitionLogConfig(config: PartitionLogConfig): ResolvedConfig {
-  const resolved: ResolvedConfig = { ...DEFAULT_CONFIG, now: Date.now, descriptorBudget: processDescriptorBudget, cleaner: processLogCleaner, ...config }
-  requireInteger('segmentBytes', resolved.segmentBytes, BATCH_HEADER_SIZE, INT32_MAX)
-  requireInteger('indexIntervalBytes', resolved.indexIntervalBytes, 0, INT32_MAX)
-  requireInteger('maxMessageBytes', resolved.maxMessageBytes, BATCH_HEADER_SIZE)
-  requireInteger('deleteRetentionMs', resolved.deleteRetentionMs, 0)
-  requireInteger('minCompactionLagMs', resolved.minCompactionLagMs, 0)
-  if (!(resolved.minCleanableDirtyRatio >= 0 && resolved.minCleanableDirtyRatio <= 1)) {
-    throw new StorageError('VALIDATION_FAILED', `minCleanableDirtyRatio must be in [0, 1], got ${String(resolved.minCleanableDirtyRatio)}`)
-  }
-  if (!['delete', 'compact', 'compact,delete'].includes(resolved.cleanupPolicy)) {
-    throw new StorageError('VALIDATION_FAILED', `cleanupPolicy must be delete, compact or compact,delete, got ${String(resolved.cleanupPolicy)}`)
-  }
-  return resolved
-}
 
 /**
  * The durable log of one partition replica (Kafka's UnifiedLog): validation of appends, the leader-epoch cache,
@@ -117,13 +67,8 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   private checkpointedHighWatermark: number
   private highWatermarkCheckpointInFlight: Promise<void> | undefined
 
-  /** Bumped whenever segments are removed or cut, so a cleaning pass started before knows to give up. */
-  private structureVersion = 0
-  /** The cleaner checkpoint: offsets below it are clean. */
-  private firstDirtyOffset: number
-  /** The earliest delete horizon the last pass left in the log: a pass after it drops tombstones. */
-  private nextDeleteHorizonMs: number | undefined
-  private cleaning: Promise<CleanOutcome> | undefined
+  /** The cleaner's state of this log and its hooks (cleaner/log-compaction.ts). */
+  private readonly compaction: LogCompaction
 
   /** A new log whose directory open() has yet to fsync (log-loader.ts `directoryUnsynced`). */
   private directoryUnsynced: boolean
@@ -142,7 +87,21 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     this.currentLogStartOffset = loaded.logStartOffset
     this.currentHighWatermark = loaded.highWatermark
     this.checkpointedHighWatermark = loaded.checkpointedHighWatermark
-    this.firstDirtyOffset = Math.min(Math.max(checkpoints.readCleanerOffset() ?? 0, this.currentLogStartOffset), this.logEndOffset)
+    this.compaction = new LogCompaction(
+      {
+        dir,
+        segments: () => this.local.segments,
+        usable: () => !this.closed && !this.local.commit.failed,
+        logStartOffset: () => this.currentLogStartOffset,
+        lastStableOffset: () => this.lastStableOffset,
+        abortedTransactions: (from, to) => this.abortedTransactions(from, to),
+        producers: () => this.producerState.entries(),
+        config: () => this.config,
+        writeCleanerOffset: (offset) => this.checkpoints.writeCleanerOffset(offset),
+        fail: (error) => this.fail(error),
+      },
+      Math.min(Math.max(checkpoints.readCleanerOffset() ?? 0, this.currentLogStartOffset), this.logEndOffset),
+    )
     this.config.descriptorBudget.touch(this)
     if (compacts(this.config.cleanupPolicy)) this.config.cleaner.register(this)
   }
@@ -160,7 +119,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     // In place: the local segments read the same object.
     Object.assign(this.config, next)
     if (compacted && !compacts(next.cleanupPolicy)) {
-      this.onSegmentsChanged()
+      this.compaction.segmentsChanged()
       this.config.cleaner.unregister(this)
     } else if (!compacted && compacts(next.cleanupPolicy)) this.config.cleaner.register(this)
   }
@@ -245,31 +204,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   async appendControl(type: ControlType, options: AppendControlOptions): Promise<AppendResult> {
     this.ensureWritable()
     const leaderEpoch = this.checkLeaderEpoch(options.leaderEpoch)
-    const typeId = CONTROL_TYPE_IDS[type]
-    if (typeId === undefined) throw new StorageError('VALIDATION_FAILED', `unknown control type ${String(type)}`)
-    let bytes: Uint8Array
-    let control: ControlInfo
     const baseOffset = this.logEndOffset
-    const timestamp = this.config.now()
-    if (type === 'MIRROR_PID_RESET') {
-      control = { typeId, type }
-      bytes = encodeControlBatch(
-        { baseOffset, partitionLeaderEpoch: leaderEpoch, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH, isTransactional: false, timestamp, typeId, value: mirrorPidResetValue() },
-        crc32c,
-      )
-    } else {
-      const producerId = requireInteger('producerId', options.producerId, 0)
-      const producerEpoch = requireInteger('producerEpoch', options.producerEpoch, 0, INT16_MAX)
-      const coordinatorEpoch = requireInteger('coordinatorEpoch', options.coordinatorEpoch ?? 0, 0, INT32_MAX)
-      this.producerState.checkMarker(producerId, producerEpoch, coordinatorEpoch)
-      control = { typeId, type, coordinatorEpoch }
-      bytes = encodeControlBatch(
-        { baseOffset, partitionLeaderEpoch: leaderEpoch, producerId, producerEpoch, isTransactional: true, timestamp, typeId, value: endTxnMarkerValue(coordinatorEpoch) },
-        crc32c,
-      )
-    }
-    const header = readBatchHeader(viewOf(bytes))
-    this.writeBatches([{ header, bytes, control }])
+    const batch = controlBatch(type, options, { baseOffset, leaderEpoch, timestamp: this.config.now(), checkMarker: this.checkMarker })
+    this.writeBatches([batch])
     await this.local.commit.awaitDurable(baseOffset)
     return { baseOffset, lastOffset: baseOffset, duplicate: false }
   }
@@ -278,31 +215,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     this.ensureWritable()
     if (!(records instanceof Uint8Array)) throw new StorageError('VALIDATION_FAILED', 'appendAsFollower takes the raw batch bytes')
     if (records.length === 0) return { firstOffset: this.logEndOffset, lastOffset: this.logEndOffset - 1, batchCount: 0, lastBatchEpoch: -1 }
-    const scanned = splitBatches(records, crc32c)
-    const prepared: PreparedBatch[] = []
-    let expected = this.logEndOffset
-    let latestEpoch = this.epochCache.latestEpoch()
-    for (const { header, position } of scanned) {
-      const offsetOk = options.allowOffsetGaps ? header.baseOffset >= expected : header.baseOffset === expected
-      if (!offsetOk) {
-        throw new StorageError('INVALID_RECORD', `batch base offset ${header.baseOffset} does not continue the log (expected ${options.allowOffsetGaps ? 'at least ' : ''}${expected})`)
-      }
-      if (header.partitionLeaderEpoch >= 0 && header.partitionLeaderEpoch < latestEpoch) {
-        throw new StorageError('INVALID_RECORD', `batch at offset ${header.baseOffset} has leader epoch ${header.partitionLeaderEpoch}, below the log's latest epoch ${latestEpoch}`)
-      }
-      latestEpoch = Math.max(latestEpoch, header.partitionLeaderEpoch)
-      const bytes = records.subarray(position, position + header.sizeInBytes)
-      let control: ControlInfo | undefined
-      if (header.isControl) {
-        try {
-          control = readControlInfo(bytes, header)
-        } catch (cause) {
-          throw new StorageError('CORRUPT_RECORD', `control batch at offset ${header.baseOffset} cannot be decoded`, { cause })
-        }
-      }
-      prepared.push({ header, bytes, control })
-      expected = header.lastOffset + 1
-    }
+    const prepared = followerBatches(records, { logEndOffset: this.logEndOffset, latestEpoch: this.epochCache.latestEpoch(), allowOffsetGaps: options.allowOffsetGaps ?? false })
     this.writeBatches(prepared)
     const last = prepared.at(-1)!.header
     await this.local.commit.awaitDurable(last.lastOffset)
@@ -332,6 +245,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     roll: (baseOffset: number) => this.roll(baseOffset),
   }
   private readonly failWith = (error: StorageError) => this.fail(error)
+  private readonly checkMarker = (producerId: number, producerEpoch: number, coordinatorEpoch: number) => this.producerState.checkMarker(producerId, producerEpoch, coordinatorEpoch)
 
   private applyWrittenBatch(segment: LogSegment, batch: PreparedBatch): void {
     applyBatch({ epochCache: this.epochCache, producerState: this.producerState, highWatermark: this.currentHighWatermark }, segment, batch.header, batch.control, true)
@@ -521,7 +435,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
       const { removedRecords } = await this.truncateFullyAndStartAt(offset)
       return { removedRecords, logEndOffset: offset }
     }
-    this.onSegmentsChanged()
+    this.compaction.segmentsChanged()
     try {
       const newEnd = this.local.truncateTo(offset)
       deleteProducerSnapshots(this.dir, (o) => o > newEnd)
@@ -532,7 +446,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
       }
       this.currentHighWatermark = Math.min(this.currentHighWatermark, newEnd)
       this.producerState = rebuildProducerState(this.dir, this.local.segments, this.epochCache, this.currentHighWatermark, newEnd)
-      this.firstDirtyOffset = Math.min(this.firstDirtyOffset, newEnd)
+      this.compaction.truncatedTo(newEnd)
       return { removedRecords: oldEnd - newEnd, logEndOffset: newEnd }
     } catch (cause) {
       if (cause instanceof StorageError && cause.code !== 'CORRUPT_RECORD') throw cause
@@ -547,7 +461,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     // Already empty at `offset` (every new mirror partition, on each replica): the files say what the emptied
     // log would, and rewriting them cost six fsyncs a replica, 180,000 for a 10,000-partition RF 3 mirror.
     if (this.isEmptyAt(offset)) return { removedRecords: 0 }
-    this.onSegmentsChanged()
+    this.compaction.segmentsChanged()
     try {
       deleteProducerSnapshots(this.dir, () => true)
       this.local.deleteAllAndStartAt(offset)
@@ -557,7 +471,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
       this.writeEpochCheckpoint()
       this.currentHighWatermark = offset
       this.producerState = new ProducerStateManager()
-      this.firstDirtyOffset = offset
+      this.compaction.emptiedAt(offset)
       return { removedRecords }
     } catch (cause) {
       throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `emptying ${this.dir} failed`, { cause }))
@@ -591,34 +505,20 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
 
   async applyRetention(): Promise<RetentionResult> {
     this.ensureWritable()
-    if (!deletes(this.config.cleanupPolicy)) return { deletedSegments: 0, logStartOffset: this.currentLogStartOffset }
-    const now = this.config.now()
-    const segments = this.local.segments
-    let totalSize = segments.totalSize
-    let deletable = 0
-    for (let i = 0; i < segments.count - 1; i++) {
-      const segment = segments.at(i)
-      const next = segments.at(i + 1)
-      if (next.baseOffset > this.currentHighWatermark) break
-      const expired = this.config.retentionMs >= 0 && now - segment.maxTimestamp > this.config.retentionMs
-      const oversized = this.config.retentionBytes >= 0 && totalSize - segment.size >= this.config.retentionBytes
-      if (!expired && !oversized) break
-      totalSize -= segment.size
-      deletable++
-    }
-    if (deletable === 0) return { deletedSegments: 0, logStartOffset: this.currentLogStartOffset }
-    const before = segments.count
-    this.advanceLogStartOffset(segments.at(deletable).baseOffset)
-    return { deletedSegments: before - segments.count, logStartOffset: this.currentLogStartOffset }
+    const cut = retentionCut(this.local.segments, this.currentHighWatermark, this.config, this.config.now())
+    if (cut === null) return { deletedSegments: 0, logStartOffset: this.currentLogStartOffset }
+    const before = this.local.segments.count
+    this.advanceLogStartOffset(cut)
+    return { deletedSegments: before - this.local.segments.count, logStartOffset: this.currentLogStartOffset }
   }
 
   /** Moves the log start offset forward (checkpoint first, so a crash never resurrects deleted records) and deletes whole segments below it. */
   private advanceLogStartOffset(offset: number): void {
-    this.onSegmentsChanged()
+    this.compaction.segmentsChanged()
     try {
       this.checkpoints.writeLogStartOffset(offset)
       this.currentLogStartOffset = offset
-      this.firstDirtyOffset = Math.max(this.firstDirtyOffset, offset)
+      this.compaction.logStartAdvanced(offset)
       this.currentHighWatermark = Math.max(this.currentHighWatermark, offset)
       if (this.epochCache.truncateFromStart(offset)) this.writeEpochCheckpoint()
       const firstKept = this.local.deleteSegmentsBelow(offset)
@@ -630,76 +530,13 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
 
   // COMPACTION
 
-  private onSegmentsChanged(): void {
-    this.structureVersion++
-  }
-
   cleanerState(): { dirtyRatio: number; minCleanableDirtyRatio: number; deleteHorizonDue: boolean } {
-    const range = cleanableRange(this.cleanTarget())
-    return {
-      dirtyRatio: range.totalBytes === 0 ? 0 : range.dirtyBytes / range.totalBytes,
-      minCleanableDirtyRatio: this.config.minCleanableDirtyRatio,
-      deleteHorizonDue: this.cleanTarget().deleteHorizonDue(),
-    }
+    return this.compaction.state()
   }
 
-  async compact(): Promise<CleanOutcome> {
+  compact(): Promise<CleanOutcome> {
     this.ensureWritable()
-    if (!compacts(this.config.cleanupPolicy)) return { kind: 'nothing-to-clean' }
-    // One pass at a time: a second caller shares the running one.
-    this.cleaning ??= cleanLog(this.cleanTarget(), { offsetMapCapacity: this.config.cleaner.offsetMapCapacity, sliceMs: this.config.cleaner.sliceMs }).finally(() => {
-      this.cleaning = undefined
-    })
-    return this.cleaning
-  }
-
-  /** The log as the cleaner sees it: read access plus the two writes a pass makes (the swap and its checkpoint). */
-  private cleanTarget(): CleanTarget {
-    return {
-      dir: this.dir,
-      segments: () => this.local.segments,
-      structureVersion: () => (this.closed || this.local.commit.failed ? -1 : this.structureVersion),
-      logStartOffset: () => this.currentLogStartOffset,
-      lastStableOffset: () => this.lastStableOffset,
-      firstDirtyOffset: () => this.firstDirtyOffset,
-      deleteHorizonDue: () => this.nextDeleteHorizonMs !== undefined && this.nextDeleteHorizonMs <= this.config.now(),
-      abortedTransactions: (from, to) => this.abortedTransactions(from, to),
-      activeProducers: () => {
-        const out = new Map<number, { lastDataOffset: number | null; producerEpoch: number }>()
-        for (const e of this.producerState.entries()) out.set(e.producerId, { lastDataOffset: e.batches.at(-1)?.lastOffset ?? null, producerEpoch: e.producerEpoch })
-        return out
-      },
-      config: () => this.config,
-      swapCleanedSegment: (group, cleaned, retainedAborted, version) => this.swapCleanedSegment(group, cleaned, retainedAborted, version),
-      completePass: (firstDirtyOffset, nextDeleteHorizonMs) => {
-        if (this.closed || this.local.commit.failed) return
-        this.firstDirtyOffset = Math.max(this.firstDirtyOffset, firstDirtyOffset)
-        this.nextDeleteHorizonMs = nextDeleteHorizonMs
-        try {
-          this.checkpoints.writeCleanerOffset(this.firstDirtyOffset)
-        } catch (cause) {
-          throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `writing the cleaner checkpoint of ${this.dir} failed`, { cause }))
-        }
-      },
-    }
-  }
-
-  /**
-   * Replaces a group of sealed segments by its cleaned copy in one synchronous step, so a reader sees either the
-   * old segments or the new one. Refused when the log was truncated, trimmed or closed since the pass began.
-   */
-  private swapCleanedSegment(group: SegmentGroup, cleaned: LogSegment, retainedAborted: AbortedTransaction[], version: number): boolean {
-    if (this.closed || this.local.commit.failed || version !== this.structureVersion) return false
-    try {
-      swapInCleanedSegment(this.dir, group.baseOffset, group.endOffset)
-      cleaned.aborted = retainedAborted.sort((a, b) => a.lastOffset - b.lastOffset)
-      cleaned.writeIndexFiles()
-      this.local.segments.replace(group.firstIndex, group.count, cleaned)
-      deleteProducerSnapshots(this.dir, (o) => o > group.baseOffset && o < group.endOffset)
-      return true
-    } catch (cause) {
-      throw this.fail(new StorageError('KAFKA_STORAGE_ERROR', `swapping cleaned segment ${group.baseOffset} of ${this.dir} failed`, { cause }))
-    }
+    return this.compaction.compact()
   }
 
   // SHUTDOWN
@@ -716,9 +553,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     }
     while (this.highWatermarkCheckpointInFlight) await this.highWatermarkCheckpointInFlight.catch(() => undefined)
     // A pass in flight gives up at its next slice and removes its files before the segments are released.
-    this.onSegmentsChanged()
+    this.compaction.segmentsChanged()
     this.config.cleaner.unregister(this)
-    await this.cleaning?.catch(() => undefined)
+    await this.compaction.passEnded()
     this.closed = true
     try {
       if (!this.local.commit.failed) {
@@ -741,9 +578,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     // Appends already taken are acknowledged only once durable: the group commit in flight finishes first.
     if (!this.local.commit.failed) await this.flush().catch(() => undefined)
     while (this.highWatermarkCheckpointInFlight) await this.highWatermarkCheckpointInFlight.catch(() => undefined)
-    this.onSegmentsChanged()
+    this.compaction.segmentsChanged()
     this.config.cleaner.unregister(this)
-    await this.cleaning?.catch(() => undefined)
+    await this.compaction.passEnded()
     this.closed = true
     this.local.closeWriters()
   }

@@ -2,7 +2,7 @@ import 'server-only'
 import { ClusterError } from '../errors'
 import type { PartitionDescription, TopicPartition } from '../ports'
 import { isInteger, type ClusterDirectory } from './cluster-directory'
-import { partitionKey } from './metadata'
+import { partitionDirName } from './metadata'
 
 export interface BrokerDescription {
   id: number
@@ -86,7 +86,7 @@ export class Brokers {
     directory.ensureReachable()
     const partition = directory.requirePartition(topicPartition)
     if (!isInteger(lostRecords, 1)) throw new ClusterError('VALIDATION_FAILED', `lostRecords must be a positive integer, got ${String(lostRecords)}`)
-    const label = partitionKey(topicPartition.topic, topicPartition.partition)
+    const label = partitionDirName(topicPartition.topic, topicPartition.partition)
     const previousLeader = partition.metadata.leader
     const follower = partition.metadata.replicas.find((r) => r !== previousLeader && directory.alive.has(r))
     if (follower === undefined) {

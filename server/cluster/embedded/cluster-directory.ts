@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { compactionConfigOfTopic } from '@/server/storage/cleaner/cleaner-config'
@@ -9,7 +10,7 @@ import type { Clock } from './clock'
 import { integerConfig, type EmbeddedClusterConfig } from './config'
 import { DurableJsonFile } from './durable-json'
 import { HighWatermarkCheckpoints } from './high-watermarks'
-import { partitionKey, validateOffset, type ClusterMetadata, type TopicMetadata } from './metadata'
+import { partitionDirName, validateOffset, type ClusterMetadata, type TopicMetadata } from './metadata'
 import { Mutex } from './mutex'
 import { ReplicatedPartition, type PartitionHost } from './replicated-partition'
 
@@ -35,7 +36,7 @@ export class ClusterDirectory {
   readonly partitionHost: PartitionHost
   closed = false
 
-  private readonly partitions = new Map<string, ReplicatedPartition>()
+  private readonly partitions = new TopicPartitionMap<ReplicatedPartition>()
   private readonly metadataFile: DurableJsonFile
   /** Each broker's replication-offset-checkpoint: the high watermarks its replica logs open with. */
   readonly highWatermarks: HighWatermarkCheckpoints
@@ -106,12 +107,12 @@ export class ClusterDirectory {
 
   /** The partition, or undefined when its topic or index does not exist (no validation of the request). */
   findPartition(topic: string, partition: number): ReplicatedPartition | undefined {
-    return this.topicNamed(topic) ? this.partitions.get(partitionKey(topic, partition)) : undefined
+    return this.topicNamed(topic) ? this.partitions.get({ topic, partition }) : undefined
   }
 
   requirePartition(tp: TopicPartition): ReplicatedPartition {
     const topic = this.requireTopic(tp.topic)
-    const partition = isInteger(tp.partition, 0) ? this.partitions.get(partitionKey(topic.name, tp.partition)) : undefined
+    const partition = isInteger(tp.partition, 0) ? this.partitions.get({ topic: topic.name, partition: tp.partition }) : undefined
     if (!partition) {
       throw new ClusterError('NOT_FOUND', `partition ${JSON.stringify(tp.partition)} of ${tp.topic} does not exist`, { details: { topic: tp.topic, partition: tp.partition } })
     }
@@ -123,11 +124,11 @@ export class ClusterDirectory {
   }
 
   registerPartition(partition: ReplicatedPartition): void {
-    this.partitions.set(partitionKey(partition.topic, partition.partition), partition)
+    this.partitions.set(partition, partition)
   }
 
   unregisterPartition(topic: string, partition: number): void {
-    this.partitions.delete(partitionKey(topic, partition))
+    this.partitions.delete({ topic, partition })
   }
 
   /** A committed offset must lie within the partition's log (OffsetCommit, the mirror's group offset sync). */
@@ -154,7 +155,7 @@ export class ClusterDirectory {
       topicId: topic.topicId,
       replicationFactor: topic.replicationFactor,
       configs: { ...topic.configs },
-      partitions: topic.partitions.map((p) => this.describePartition(this.partitions.get(partitionKey(topic.name, p.partition))!)),
+      partitions: topic.partitions.map((p) => this.describePartition(this.partitions.get({ topic: topic.name, partition: p.partition })!)),
       readOnly: topic.readOnly,
       mirror: topic.mirror ? { name: topic.mirror.name } : null,
     }
@@ -163,7 +164,7 @@ export class ClusterDirectory {
   // REPLICA LOGS
 
   replicaDir(topic: string, partition: number, brokerId: number): string {
-    return path.join(this.dir, `broker-${brokerId}`, partitionKey(topic, partition))
+    return path.join(this.dir, `broker-${brokerId}`, partitionDirName(topic, partition))
   }
 
   logConfig(topic: TopicMetadata): PartitionLogConfig {
@@ -206,7 +207,7 @@ export class ClusterDirectory {
   async removeStrayReplicaDirs(): Promise<void> {
     const expected = new Set<string>()
     for (const topic of Object.values(this.metadata.topics)) {
-      for (const p of topic.partitions) for (const b of p.replicas) expected.add(path.join(`broker-${b}`, partitionKey(topic.name, p.partition)))
+      for (const p of topic.partitions) for (const b of p.replicas) expected.add(path.join(`broker-${b}`, partitionDirName(topic.name, p.partition)))
     }
     for (const brokerId of this.metadata.brokerIds) {
       const brokerDir = path.join(this.dir, `broker-${brokerId}`)

@@ -19,6 +19,7 @@ import type {
   MirrorHost,
   OpenTransaction,
   PartitionDescription,
+  ReplicaLogState,
   SourceCluster,
   TopicDescription,
   TopicPartition,
@@ -470,6 +471,10 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
 
   async latestEpoch(topicPartition: TopicPartition): Promise<number> {
     return this.powers.latestEpochs([topicPartition])[0]!
+  }
+
+  async describeReplicas(topicPartition: TopicPartition): Promise<{ leader: number; replicas: ReplicaLogState[] }> {
+    return this.powers.describeReplicas(topicPartition)
   }
 
   async latestEpochs(topicPartitions: TopicPartition[]): Promise<number[]> {

@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { TimeSlice } from '@/server/util/cooperative'
 import { ClusterError } from '../errors'
 import type { FetchOptions, FetchPartitionRequest, FetchPartitionResult, FetchSession, TopicPartition } from '../ports'
@@ -23,10 +24,6 @@ interface Member {
   answered: { highWatermark: number; logStartOffset: number; leaderEpoch: number } | null
 }
 
-function memberKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
-}
-
 /**
  * KIP-227's incremental fetch session on the embedded source (FetchSession in ports.ts). The directory tells
  * every open session when one of its partitions became fetchable (an append moved the high watermark, a new
@@ -35,7 +32,7 @@ function memberKey(topic: string, partition: number): string {
  * partitions at all.
  */
 export class EmbeddedFetchSession implements FetchSession {
-  private readonly members = new Map<string, Member>()
+  private readonly members = new TopicPartitionMap<Member>()
   private readonly byPartition = new Map<ReplicatedPartition, Member>()
   private readonly byTopic = new Map<string, { metadata: TopicMetadata | undefined; members: Set<Member> }>()
   private readonly changed = new Set<Member>()
@@ -83,7 +80,7 @@ export class EmbeddedFetchSession implements FetchSession {
     }
     if (!this.isOpen) throw new ClusterError('SOURCE_UNAVAILABLE', `the fetch session on ${this.directory.name} is closed`)
     this.lastUsedAt = this.directory.clock.now()
-    for (const forgotten of changes.forget) this.remove(memberKey(forgotten.topic, forgotten.partition))
+    for (const forgotten of changes.forget) this.remove(forgotten)
     const named = new Set<Member>()
     for (const request of changes.partitions) named.add(this.upsert(request))
 
@@ -114,15 +111,14 @@ export class EmbeddedFetchSession implements FetchSession {
   }
 
   private upsert(request: FetchPartitionRequest): Member {
-    const key = memberKey(request.topic, request.partition)
-    const existing = this.members.get(key)
+    const existing = this.members.get(request)
     if (existing !== undefined) {
       existing.request = request
       this.changed.add(existing)
       return existing
     }
     const member: Member = { request, partition: this.directory.findPartition(request.topic, request.partition), answered: null }
-    this.members.set(key, member)
+    this.members.set(request, member)
     if (member.partition) this.byPartition.set(member.partition, member)
     let topic = this.byTopic.get(request.topic)
     if (topic === undefined) this.byTopic.set(request.topic, (topic = { metadata: this.directory.topicNamed(request.topic), members: new Set() }))
@@ -131,10 +127,10 @@ export class EmbeddedFetchSession implements FetchSession {
     return member
   }
 
-  private remove(key: string): void {
-    const member = this.members.get(key)
+  private remove(tp: TopicPartition): void {
+    const member = this.members.get(tp)
     if (member === undefined) return
-    this.members.delete(key)
+    this.members.delete(tp)
     if (member.partition) this.byPartition.delete(member.partition)
     this.changed.delete(member)
     const topic = this.byTopic.get(member.request.topic)

@@ -123,6 +123,7 @@ export function assignReplicas(topic: string, brokerIds: readonly number[], firs
   return result
 }
 
-export function partitionKey(topic: string, partition: number): string {
+/** A replica's directory under its broker's, as Kafka names it (`<topic>-<partition>`). */
+export function partitionDirName(topic: string, partition: number): string {
   return `${topic}-${partition}`
 }

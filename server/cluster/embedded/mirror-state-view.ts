@@ -1,4 +1,5 @@
 import 'server-only'
+import { topicPartitionName } from '@/lib/mirror/topic-partition'
 import { decodeKey, readMirrorDefinition, readPartitionState, type StoredMirrorDefinition, type StoredPartitionState } from '@/lib/mirror/mirror-state-records'
 import { fencingAfterWrite, parseStateValue, type StoredFencing } from '@/lib/mirror/state-fencing'
 import type { HostedMirror, LastMirrorPosition, TopicPartition } from '../ports'
@@ -94,7 +95,7 @@ export class MirrorStateView {
       const partitionStates: Record<string, string> = {}
       for (const [topic, byPartition] of this.partitions.get(definition.name) ?? []) {
         if (wanted && !wanted.has(topic)) continue
-        for (const [partition, state] of byPartition) partitionStates[`${topic}-${partition}`] = state.state
+        for (const [partition, state] of byPartition) partitionStates[topicPartitionName({ topic, partition })] = state.state
       }
       out.push({ name: definition.name, sourceClusterId: definition.sourceClusterId, topics: [...definition.topics], partitionStates })
     }
@@ -111,7 +112,7 @@ export class MirrorStateView {
       for (const tp of partitions) {
         const position = topics.get(tp.topic)?.get(tp.partition)?.lastMirrorPosition
         if (!position) continue
-        const key = `${tp.topic}-${tp.partition}`
+        const key = topicPartitionName(tp)
         const current = positions.get(key)
         if (!current || position.epoch > current.epoch || (position.epoch === current.epoch && position.offset > current.offset)) {
           positions.set(key, { epoch: position.epoch, offset: position.offset })

@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
@@ -11,7 +12,7 @@ import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import type { ClusterDirectory } from './cluster-directory'
 import { REPLICATION_OFFSET_CHECKPOINT_FILE } from './high-watermarks'
-import { partitionKey, type ClusterMetadata, type TopicMetadata } from './metadata'
+import { partitionDirName, type ClusterMetadata, type TopicMetadata } from './metadata'
 
 /**
  * A new one-broker cluster directory holding copies of some partitions of this cluster (a drill's sandbox,
@@ -47,20 +48,20 @@ export async function copyPartitions(directory: ClusterDirectory, targetDir: str
     const topic = directory.requireTopic(tp.topic)
     const leader = partition.metadata.leader
     const log = leader < 0 ? undefined : partition.replicaLog(leader)
-    if (log === undefined) throw new ClusterError('LEADER_NOT_AVAILABLE', `${partitionKey(tp.topic, tp.partition)} of ${directory.name} has no leader to copy from`, { details: { ...tp } })
-    if (log.fileSnapshot === undefined) throw new ClusterError('VALIDATION_FAILED', `the log of ${partitionKey(tp.topic, tp.partition)} cannot be copied`)
+    if (log === undefined) throw new ClusterError('LEADER_NOT_AVAILABLE', `${partitionDirName(tp.topic, tp.partition)} of ${directory.name} has no leader to copy from`, { details: { ...tp } })
+    if (log.fileSnapshot === undefined) throw new ClusterError('VALIDATION_FAILED', `the log of ${partitionDirName(tp.topic, tp.partition)} cannot be copied`)
     captured.push({ tp, snapshot: log.fileSnapshot(), leaderEpoch: partition.metadata.leaderEpoch, at: directory.clock.now() })
     const copy = (topics[topic.name] ??= { ...topic, configs: { ...topic.configs }, replicationFactor: 1, partitions: [] })
     copy.partitions.push({ partition: tp.partition, replicas: [BROKER], leader: BROKER, isr: [BROKER], leaderEpoch: partition.metadata.leaderEpoch })
   }
   const copied: CopiedPartition[] = []
   await forEachConcurrently(captured, COPY_CONCURRENCY, async ({ tp, snapshot, leaderEpoch, at }) => {
-    const outcome = await copyLog(snapshot, path.join(targetDir, `broker-${BROKER}`, partitionKey(tp.topic, tp.partition)))
+    const outcome = await copyLog(snapshot, path.join(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition)))
     copied.push({ ...tp, logStartOffset: snapshot.logStartOffset, logEndOffset: snapshot.logEndOffset, highWatermark: snapshot.highWatermark, leaderEpoch, copiedAt: at, ...outcome })
   })
   await writeCopyMetadata(targetDir, topics, copied)
-  const order = new Map(partitions.map((tp, index) => [partitionKey(tp.topic, tp.partition), index]))
-  return copied.sort((a, b) => order.get(partitionKey(a.topic, a.partition))! - order.get(partitionKey(b.topic, b.partition))!)
+  const order = TopicPartitionMap.of(partitions.map((tp, index) => [tp, index] as const))
+  return copied.sort((a, b) => order.get(a)! - order.get(b)!)
 }
 
 async function writeCopyMetadata(targetDir: string, topics: Record<string, TopicMetadata>, highWatermarks: ReadonlyArray<{ topic: string; partition: number; highWatermark: number }>): Promise<void> {

@@ -2,7 +2,6 @@ import 'server-only'
 import { ClusterError, isClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import { isInteger, type ClusterDirectory } from './cluster-directory'
-import { partitionKey } from './metadata'
 import { partitionForKey } from './partitioner'
 import type { ProducerIdManager } from './producer-ids'
 import {
@@ -125,7 +124,6 @@ export class ProducePath {
    */
   private async appendGroup(tp: TopicPartition, records: ReturnType<typeof validateRecords>, session: ProducerSession | null, acks: Acks, deadline: number): Promise<number> {
     const partition = this.directory.requirePartition(tp)
-    const key = partitionKey(tp.topic, tp.partition)
     let current = session
     let baseSequence: number | undefined
     for (let attempt = 0; ; attempt++) {
@@ -134,7 +132,7 @@ export class ProducePath {
         append = await partition.appendOnLeader(acks, async (log, leaderEpoch) => {
           if (!current) return log.appendAsLeader(records, { leaderEpoch })
           const first = baseSequence === undefined
-          baseSequence ??= current.sequences.peek(key)
+          baseSequence ??= current.sequences.peek(tp)
           const result = await log.appendAsLeader(records, {
             leaderEpoch,
             producerId: current.producerId,
@@ -142,7 +140,7 @@ export class ProducePath {
             baseSequence,
             transactional: current.transactional,
           })
-          if (first) current.sequences.advance(key, records.length)
+          if (first) current.sequences.advance(tp, records.length)
           return result
         })
       } catch (error) {

@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap, type TopicPartition } from '@/lib/mirror/topic-partition'
 import { randomBytes } from 'node:crypto'
 import { incrementSequence } from '@/lib/log/record-batch'
 import type { RecordInput } from '@/lib/log/types'
@@ -35,14 +36,14 @@ export interface ProducePlan {
 
 /** Next sequence number per partition of one producer id and epoch (Kafka's producer-side sequence book). */
 export class SequenceBook {
-  private readonly next = new Map<string, number>()
+  private readonly next = new TopicPartitionMap<number>()
 
-  peek(key: string): number {
-    return this.next.get(key) ?? 0
+  peek(tp: TopicPartition): number {
+    return this.next.get(tp) ?? 0
   }
 
-  advance(key: string, count: number): void {
-    this.next.set(key, incrementSequence(this.peek(key), count))
+  advance(tp: TopicPartition, count: number): void {
+    this.next.set(tp, incrementSequence(this.peek(tp), count))
   }
 }
 

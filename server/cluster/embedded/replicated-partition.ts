@@ -1,6 +1,9 @@
 import 'server-only'
-// Over 400 lines on purpose: one partition's replicas as Kafka's Partition class (leader, ISR, high watermark, acks=all waiters); the follower fetcher is already its own file. Next: move the acks=all waiters out.
+// Over 400 lines on purpose: one partition's replicas as Kafka's Partition class (leader, ISR, high watermark, truncation for mirrors), all under one partition lock; the follower fetcher and the acks=all waiters (commit-waiters.ts) are files of their own.
+import { isrHighWatermark, joiningReplicas, outOfSyncReplicas, type FollowerView } from '@/lib/cluster/isr'
 import { chooseLeader } from '@/lib/cluster/leader-election'
+import { CommitWaiters } from './commit-waiters'
+import { forEveryReplicaLog } from './replica-logs'
 import { splitBatches } from '@/lib/log/record-batch'
 import type { ControlType, EpochEndOffset, EpochEntry } from '@/lib/log/types'
 import type { AppendResult, FollowerAppendResult, PartitionLogApi } from '@/server/storage/types'
@@ -11,6 +14,9 @@ import { endOffsetForEpochEntries, withElectionEpoch } from './epochs'
 import { replicateFollower, truncateFollower } from './follower-fetcher'
 import type { PartitionMetadata, TopicMetadata } from './metadata'
 import { Mutex } from './mutex'
+import type { ElectionOptions, LeaderAppend, PartitionOffsets } from './partition-types'
+
+export type { ElectionOptions, LeaderAppend, PartitionOffsets } from './partition-types'
 
 /**
  * One partition with its replicas: the leader's side of Kafka's `Partition` plus the follower fetchers,
@@ -41,44 +47,12 @@ export interface PartitionHost {
   fetchableChanged(partition: ReplicatedPartition): void
 }
 
-interface FollowerState {
-  /** The follower's log end offset as the current leader knows it; -1 until it fetched from this leader. */
-  logEndOffset: number
-  lastCaughtUpTimeMs: number
-}
-
-interface HighWatermarkWaiter {
-  /** Resolved once the high watermark reaches this offset (exclusive end of the append). */
-  offset: number
-  generation: number
-  deadline: number
-  resolve: () => void
-  reject: (error: unknown) => void
-}
-
-export interface LeaderAppend<T> {
-  result: T
-  /** Exclusive end of what was appended; the append is committed once the high watermark reaches it. */
-  endOffset: number
-  generation: number
-}
-
-export interface PartitionOffsets {
-  logStartOffset: number
-  highWatermark: number
-  lastStableOffset: number
-  logEndOffset: number
-}
-
-export interface ElectionOptions {
-  unclean?: boolean
-}
-
 export class ReplicatedPartition {
   readonly lock = new Mutex()
   private readonly logs = new Map<number, PartitionLogApi>()
-  private readonly followers = new Map<number, FollowerState>()
-  private waiters: HighWatermarkWaiter[] = []
+  private readonly followers = new Map<number, FollowerView>()
+  /** acks=all appends waiting for the high watermark (commit-waiters.ts). */
+  private readonly waiters = new CommitWaiters()
   private readonly replicationErrors = new Map<number, unknown>()
   /** Bumped on every leadership change: appends waiting for the old leader's high watermark fail. */
   private generation = 0
@@ -141,7 +115,7 @@ export class ReplicatedPartition {
 
   /** Closes every open replica log (cluster close, topic deletion). */
   async closeAll(): Promise<void> {
-    this.rejectWaiters(() => true, new ClusterError('NOT_LEADER_OR_FOLLOWER', `partition ${this.label} is closing`))
+    this.waiters.rejectAll(new ClusterError('NOT_LEADER_OR_FOLLOWER', `partition ${this.label} is closing`))
     const logs = [...this.logs.values()]
     this.logs.clear()
     await Promise.all(logs.map((log) => log.close()))
@@ -149,7 +123,7 @@ export class ReplicatedPartition {
 
   /** closeAll for a partition whose replica directories are removed next (topic deletion). */
   async closeForDeletion(): Promise<void> {
-    this.rejectWaiters(() => true, new ClusterError('NOT_FOUND', `partition ${this.label} was deleted`))
+    this.waiters.rejectAll(new ClusterError('NOT_FOUND', `partition ${this.label} was deleted`))
     const logs = [...this.logs.values()]
     this.logs.clear()
     await Promise.all(logs.map((log) => log.closeForDeletion()))
@@ -176,7 +150,7 @@ export class ReplicatedPartition {
    */
   private becomeLeader(): void {
     this.generation++
-    this.rejectWaiters(() => true, new ClusterError('NOT_LEADER_OR_FOLLOWER', `leadership of ${this.label} moved`))
+    this.waiters.rejectAll(new ClusterError('NOT_LEADER_OR_FOLLOWER', `leadership of ${this.label} moved`))
     const log = this.metadata.leader >= 0 ? this.logs.get(this.metadata.leader) : undefined
     const now = this.host.clock.now()
     this.followers.clear()
@@ -393,9 +367,7 @@ export class ReplicatedPartition {
     const log = this.metadata.leader >= 0 ? this.logs.get(this.metadata.leader) : undefined
     if (log && log.highWatermark >= append.endOffset) return Promise.resolve()
     if (deadline <= this.host.clock.now()) return Promise.reject(this.timeoutError())
-    return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ offset: append.endOffset, generation: append.generation, deadline, resolve, reject })
-    })
+    return this.waiters.wait(append.endOffset, append.generation, deadline)
   }
 
   /** The deadline of a request arriving now. */
@@ -407,25 +379,9 @@ export class ReplicatedPartition {
     return new ClusterError('REQUEST_TIMED_OUT', `the high watermark of ${this.label} did not reach the append within request.timeout.ms`)
   }
 
-  private rejectWaiters(match: (w: HighWatermarkWaiter) => boolean, error: ClusterError): void {
-    const keep: HighWatermarkWaiter[] = []
-    for (const waiter of this.waiters) {
-      if (match(waiter)) waiter.reject(error)
-      else keep.push(waiter)
-    }
-    this.waiters = keep
-  }
-
   private resolveWaiters(): void {
     const log = this.metadata.leader >= 0 ? this.logs.get(this.metadata.leader) : undefined
-    if (!log || this.waiters.length === 0) return
-    const highWatermark = log.highWatermark
-    const keep: HighWatermarkWaiter[] = []
-    for (const waiter of this.waiters) {
-      if (waiter.generation === this.generation && waiter.offset <= highWatermark) waiter.resolve()
-      else keep.push(waiter)
-    }
-    this.waiters = keep
+    if (log) this.waiters.resolveUpTo(log.highWatermark, this.generation)
   }
 
   // REPLICATION
@@ -441,7 +397,7 @@ export class ReplicatedPartition {
    * the lock and promises each costs).
    */
   idleForTick(): boolean {
-    if (this.metadata.replicas.length !== 1 || this.metadata.leader < 0 || this.waiters.length > 0) return false
+    if (this.metadata.replicas.length !== 1 || this.metadata.leader < 0 || !this.waiters.isEmpty()) return false
     if (this.host.clock.now() - this.lastRetentionCheckMs >= this.host.config.retentionCheckIntervalMs) return false
     const log = this.logs.get(this.metadata.leader)
     return log !== undefined && log.highWatermark === log.logEndOffset
@@ -456,7 +412,7 @@ export class ReplicatedPartition {
       await this.maybeShrinkIsrLocked()
       const now = this.host.clock.now()
       // An Error captures a stack: build one only when a waiter has expired, not on every tick of every partition.
-      if (this.waiters.some((w) => w.deadline <= now)) this.rejectWaiters((w) => w.deadline <= now, this.timeoutError())
+      this.waiters.expire(now, () => this.timeoutError())
     })
   }
 
@@ -522,13 +478,7 @@ export class ReplicatedPartition {
   private async maybeShrinkIsrLocked(): Promise<void> {
     const leader = this.metadata.leader
     if (leader < 0 || !this.logs.has(leader)) return
-    const now = this.host.clock.now()
-    const lagMax = this.host.config.replicaLagTimeMaxMs
-    const outOfSync = this.metadata.isr.filter((r) => {
-      if (r === leader) return false
-      const state = this.followers.get(r)
-      return !state || now - state.lastCaughtUpTimeMs > lagMax
-    })
+    const outOfSync = outOfSyncReplicas({ isr: this.metadata.isr, leader, followers: this.followers, now: this.host.clock.now(), replicaLagTimeMaxMs: this.host.config.replicaLagTimeMaxMs })
     if (outOfSync.length === 0) return
     // Durable before the smaller ISR lets the high watermark move past the removed replicas.
     this.metadata.isr = this.metadata.isr.filter((r) => !outOfSync.includes(r))
@@ -540,10 +490,13 @@ export class ReplicatedPartition {
     const leader = this.metadata.leader
     const leaderLog = leader >= 0 ? this.logs.get(leader) : undefined
     if (!leaderLog) return
-    const joining = this.metadata.replicas.filter((r) => {
-      if (r === leader || this.metadata.isr.includes(r) || !this.logs.has(r)) return false
-      const state = this.followers.get(r)
-      return state !== undefined && state.logEndOffset >= 0 && state.logEndOffset >= leaderLog.highWatermark && state.logEndOffset >= this.leaderEpochStartOffset
+    const joining = joiningReplicas({
+      replicas: this.metadata.replicas.filter((r) => this.logs.has(r)),
+      isr: this.metadata.isr,
+      leader,
+      followers: this.followers,
+      highWatermark: leaderLog.highWatermark,
+      leaderEpochStartOffset: this.leaderEpochStartOffset,
     })
     if (joining.length === 0) return
     this.metadata.isr = this.metadata.replicas.filter((r) => this.metadata.isr.includes(r) || joining.includes(r))
@@ -554,13 +507,8 @@ export class ReplicatedPartition {
     const leader = this.metadata.leader
     const leaderLog = leader >= 0 ? this.logs.get(leader) : undefined
     if (!leaderLog) return
-    let highWatermark = leaderLog.logEndOffset
-    for (const replica of this.metadata.isr) {
-      if (replica === leader) continue
-      const state = this.followers.get(replica)
-      if (!state || state.logEndOffset < 0) return
-      highWatermark = Math.min(highWatermark, state.logEndOffset)
-    }
+    const highWatermark = isrHighWatermark({ isr: this.metadata.isr, leader, leaderLogEndOffset: leaderLog.logEndOffset, followers: this.followers })
+    if (highWatermark === null) return
     if (highWatermark > leaderLog.highWatermark) {
       leaderLog.updateHighWatermark(highWatermark)
       for (const [brokerId, log] of this.logs) {
@@ -574,22 +522,8 @@ export class ReplicatedPartition {
   // TRUNCATION AND LOG START (mirror powers)
 
   /** Runs `change` on every replica's log, opening a stopped broker's log for the duration. */
-  private async forEveryReplica<T>(change: (log: PartitionLogApi, brokerId: number) => Promise<T>): Promise<Map<number, T>> {
-    const results = new Map<number, T>()
-    for (const brokerId of this.metadata.replicas) {
-      const open = this.logs.get(brokerId)
-      if (open) {
-        results.set(brokerId, await change(open, brokerId))
-        continue
-      }
-      const log = await this.host.openReplicaLog(this.topic, this.partition, brokerId)
-      try {
-        results.set(brokerId, await change(log, brokerId))
-      } finally {
-        await log.close()
-      }
-    }
-    return results
+  private forEveryReplica<T>(change: (log: PartitionLogApi) => Promise<T>): Promise<Map<number, T>> {
+    return forEveryReplicaLog(this.metadata.replicas, this.logs, (brokerId) => this.host.openReplicaLog(this.topic, this.partition, brokerId), change)
   }
 
   private afterTruncation(): void {
@@ -601,7 +535,7 @@ export class ReplicatedPartition {
       const log = this.logs.get(brokerId)
       state.logEndOffset = log ? log.logEndOffset : Math.min(state.logEndOffset, end)
     }
-    this.rejectWaiters((w) => w.offset > end, new ClusterError('LOG_TRUNCATED', `the log of ${this.label} was truncated below the append`))
+    this.waiters.rejectAbove(end, new ClusterError('LOG_TRUNCATED', `the log of ${this.label} was truncated below the append`))
   }
 
   /** Truncates the leader and every replica (stopped brokers included) to `offset`, whole batches. */

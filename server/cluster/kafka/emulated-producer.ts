@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { Kafka, Message, Producer, Transaction } from 'kafkajs'
 import type { LogRecord } from '@/lib/log/types'
 import { decodeBatchRecords, encodeBatch, readControlInfo } from '@/lib/log/record-batch'
@@ -71,11 +72,16 @@ function headersOf(headers: Array<{ key: string; value: Uint8Array | null }>): M
   return out
 }
 
+interface TransactionalEntry {
+  producer: Producer
+  transaction: Transaction | null
+}
+
 export class EmulatedProducers {
   /** One per partition, each with sockets of its own: a broker answers one request per connection at a time, and partitions are mirrored in parallel. */
-  private readonly idempotent = new Map<string, Promise<PipelinedProducer>>()
-  /** By `${topic}/${partition}/${sourceProducerId}`. */
-  private readonly transactional = new Map<string, { producer: Producer; transaction: Transaction | null }>()
+  private readonly idempotent = new TopicPartitionMap<Promise<PipelinedProducer>>()
+  /** By partition, then source producer id. */
+  private readonly transactional = new TopicPartitionMap<Map<number, TransactionalEntry>>()
 
   constructor(
     private readonly client: (suffix: string) => Kafka,
@@ -126,7 +132,7 @@ export class EmulatedProducers {
    * refused the producer's state, which a new producer id then replaces.
    */
   async recover(tp: TopicPartition, failed: Extract<ProduceOutcome, { ok: false }>): Promise<void> {
-    const producer = await this.idempotent.get(`${tp.topic}/${tp.partition}`)?.catch(() => undefined)
+    const producer = await this.idempotent.get(tp)?.catch(() => undefined)
     if (producer && failed.sequence >= 0 && !PRODUCER_STATE_ERRORS.has(kafkaErrorType(failed.error))) producer.resumeAt(failed.sequence)
     else await this.renewIdempotent(tp)
   }
@@ -148,7 +154,7 @@ export class EmulatedProducers {
 
   /** True when a destination transaction is open for the source producer (it saw a data batch of it). */
   hasTransaction(tp: TopicPartition, sourceProducerId: number): boolean {
-    return this.transactional.get(this.keyOf(tp, sourceProducerId))?.transaction != null
+    return this.transactional.get(tp)?.get(sourceProducerId)?.transaction != null
   }
 
   /**
@@ -156,7 +162,7 @@ export class EmulatedProducers {
    * (at `expectedOffset`). Returns false when no transaction of that producer is open here.
    */
   async end(tp: TopicPartition, sourceProducerId: number, marker: EndMarker, expectedOffset: number): Promise<boolean> {
-    const entry = this.transactional.get(this.keyOf(tp, sourceProducerId))
+    const entry = this.transactional.get(tp)?.get(sourceProducerId)
     if (!entry?.transaction) return false
     const { transaction } = entry
     entry.transaction = null
@@ -181,8 +187,7 @@ export class EmulatedProducers {
    * transaction held nothing on this partition (no marker then).
    */
   async fenceOrphan(tp: TopicPartition, sourceProducerId: number, fromOffset: number, settleMs = 3000): Promise<number> {
-    const key = this.keyOf(tp, sourceProducerId)
-    if (!this.transactional.has(key)) {
+    if (this.transactional.get(tp)?.get(sourceProducerId) === undefined) {
       const transactionalId = this.transactionalIdOf(tp, sourceProducerId)
       const producer = this.client(`mirror-txn-${tp.partition}-${sourceProducerId}`).producer({ transactionalId, idempotent: true, maxInFlightRequests: 1, transactionTimeout: TRANSACTION_TIMEOUT_MS, allowAutoTopicCreation: false })
       await this.connect(producer, `the transactional producer ${transactionalId}`)
@@ -193,7 +198,7 @@ export class EmulatedProducers {
       } catch (error) {
         throw toKafkaClusterError(error, `initialise ${transactionalId} again`)
       }
-      this.transactional.set(key, { producer, transaction: null })
+      this.producersOf(tp).set(sourceProducerId, { producer, transaction: null })
     }
     const deadline = Date.now() + settleMs
     for (;;) {
@@ -208,10 +213,9 @@ export class EmulatedProducers {
    * idempotent producer too (the topic is rebuilt: its sequence numbers belong to the deleted log).
    */
   async forget(tp: TopicPartition, options: { idempotent?: true } = {}): Promise<void> {
-    const prefix = `${tp.topic}/${tp.partition}/`
-    const gone = [...this.transactional].filter(([key]) => key.startsWith(prefix)).map(([key, entry]) => [key, entry.producer] as const)
-    for (const [key] of gone) this.transactional.delete(key)
-    await Promise.allSettled(gone.map(([, producer]) => producer.disconnect()))
+    const gone = [...(this.transactional.get(tp)?.values() ?? [])].map((entry) => entry.producer)
+    this.transactional.delete(tp)
+    await Promise.allSettled(gone.map((producer) => producer.disconnect()))
     if (options.idempotent) await this.renewIdempotent(tp)
   }
 
@@ -221,9 +225,8 @@ export class EmulatedProducers {
    * it as a duplicate without writing it.
    */
   async renewIdempotent(tp: TopicPartition): Promise<void> {
-    const key = `${tp.topic}/${tp.partition}`
-    const producer = this.idempotent.get(key)
-    this.idempotent.delete(key)
+    const producer = this.idempotent.get(tp)
+    this.idempotent.delete(tp)
     await producer?.then((p) => p.close()).catch(() => undefined)
   }
 
@@ -231,28 +234,28 @@ export class EmulatedProducers {
     return `${this.idPrefix}-${tp.topic}-${tp.partition}-${sourceProducerId}`
   }
 
-  private keyOf(tp: TopicPartition, sourceProducerId: number): string {
-    return `${tp.topic}/${tp.partition}/${sourceProducerId}`
+  private producersOf(tp: TopicPartition): Map<number, TransactionalEntry> {
+    let producers = this.transactional.get(tp)
+    if (!producers) this.transactional.set(tp, (producers = new Map()))
+    return producers
   }
 
   /** The promise is kept, not the producer: batches started while its channel connects still take their sequences in call order. */
   private idempotentProducer(tp: TopicPartition): Promise<PipelinedProducer> {
-    const key = `${tp.topic}/${tp.partition}`
-    let producer = this.idempotent.get(key)
+    let producer = this.idempotent.get(tp)
     if (!producer) {
       producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp))
       // A channel that could not connect is asked for again by the next batch.
       producer.catch(() => {
-        if (this.idempotent.get(key) === producer) this.idempotent.delete(key)
+        if (this.idempotent.get(tp) === producer) this.idempotent.delete(tp)
       })
-      this.idempotent.set(key, producer)
+      this.idempotent.set(tp, producer)
     }
     return producer
   }
 
   private async transactionOf(tp: TopicPartition, sourceProducerId: number): Promise<Transaction> {
-    const key = this.keyOf(tp, sourceProducerId)
-    let entry = this.transactional.get(key)
+    let entry = this.transactional.get(tp)?.get(sourceProducerId)
     if (!entry) {
       const transactionalId = this.transactionalIdOf(tp, sourceProducerId)
       const producer = this.client(`mirror-txn-${tp.partition}-${sourceProducerId}`).producer({
@@ -263,7 +266,7 @@ export class EmulatedProducers {
         allowAutoTopicCreation: false,
       })
       entry = { producer: await this.connect(producer, `the transactional producer ${transactionalId}`), transaction: null }
-      this.transactional.set(key, entry)
+      this.producersOf(tp).set(sourceProducerId, entry)
     }
     entry.transaction ??= await entry.producer.transaction()
     return entry.transaction
@@ -275,7 +278,7 @@ export class EmulatedProducers {
   }
 
   async close(): Promise<void> {
-    const transactional = [...this.transactional.values()].map((e) => e.producer)
+    const transactional = [...this.transactional.values()].flatMap((producers) => [...producers.values()].map((e) => e.producer))
     const idempotent = [...this.idempotent.values()]
     this.transactional.clear()
     this.idempotent.clear()

@@ -25,6 +25,7 @@ import * as groupOffsetsRoute from '@/app/api/v1/clusters/[cluster]/groups/[grou
 import * as failoverRoute from '@/app/api/v1/mirrors/[mirror]/failover/route'
 import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions/route'
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
+import * as mirrorRoute from '@/app/api/v1/mirrors/[mirror]/route'
 import * as operationRoute from '@/app/api/v1/operations/[id]/route'
 import type { RecordEntry } from '@/lib/api/records'
 import { ClusterRegistry } from '@/server/cluster/registry'
@@ -259,5 +260,16 @@ describe('Kafka clusters through the API', () => {
     const written = await callRoute(produceRoute.POST, { method: 'POST', path: `/api/v1/clusters/dest/topics/${TOPIC}/records`, params: { cluster: 'dest', topic: TOPIC }, body: { records: [{ value: 'after failover' }] } })
     expect(written.status, JSON.stringify(written.body)).toBe(200)
     await open.abort()
+
+    // Producers still writing to the old source (a Kafka cluster): the split-brain guard reads it through its port.
+    const stray = kafka.producer({ idempotent: true, maxInFlightRequests: 1 })
+    producers.push(stray)
+    await stray.connect()
+    await stray.send({ topic: TOPIC, acks: -1, messages: [{ partition: 0, value: 'late 1' }, { partition: 0, value: 'late 2' }] })
+    await vi.waitFor(async () => {
+      const mirror = await callRoute(mirrorRoute.GET, { path: '/api/v1/mirrors/from-kafka', params: { mirror: 'from-kafka' } })
+      const splitBrain = (mirror.body as { splitBrain?: { oldSourceCluster: string; sourceReachable: boolean; recordsWritten: number } | null }).splitBrain
+      expect(splitBrain).toMatchObject({ oldSourceCluster: 'kafka-a', sourceReachable: true, recordsWritten: 2 })
+    }, settle)
   })
 })

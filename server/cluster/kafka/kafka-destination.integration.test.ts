@@ -24,7 +24,6 @@ import * as mirrorPartitionsRoute from '@/app/api/v1/mirrors/[mirror]/partitions
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
 import * as operationRoute from '@/app/api/v1/operations/[id]/route'
 import * as reportRoute from '@/app/api/v1/operations/[id]/report/route'
-import * as mirrorRoute from '@/app/api/v1/mirrors/[mirror]/route'
 import type { RecordEntry } from '@/lib/api/records'
 import { exportLine, exportRanges } from '@/lib/failover/failback'
 import { clusterApiOf } from '@/server/api/cluster-api'
@@ -201,12 +200,6 @@ describe('mirrors into a Kafka cluster through the API', () => {
     // The old source's tail diverges from b: the KIP's COMMIT at 3 and ABORT at 4 happen on a after the failover.
     await p4001.commit()
     await p4002.abort()
-    // The split-brain guard reads the old source (a Kafka cluster) through its port, and sees those writes.
-    await vi.waitFor(async () => {
-      const mirror = await callRoute(mirrorRoute.GET, { path: '/api/v1/mirrors/into-b', params: { mirror: 'into-b' } })
-      const splitBrain = (mirror.body as { splitBrain?: { sourceReachable: boolean; recordsWritten: number; oldSourceCluster: string } | null }).splitBrain
-      expect(splitBrain).toMatchObject({ oldSourceCluster: 'kafka-a', sourceReachable: true, recordsWritten: 2 })
-    }, settle)
   })
 
   it('fails back b → a by rebuild: the plan says rebuild and shows the divergent tail, which exports from a; afterwards both logs agree offset by offset', async () => {

@@ -1,22 +1,20 @@
 import 'server-only'
-// Over 400 lines on purpose: the MirrorHost port's 27 methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; split across files, that state and lock would have to be shared.
+// Over 400 lines on purpose: the MirrorHost port's methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; the mirror path itself is kafka-mirror-append.ts, run under that lock.
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
-import { splitBatches } from '@/lib/log/record-batch'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
-import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, TopicDescription, TopicPartition } from '../ports'
+import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, ReplicaLogState, TopicDescription, TopicPartition } from '../ports'
 import type { KafkaConnection } from './connection'
-import type { BatchHeader } from '@/lib/log/types'
-import { EmulatedProducers, type ProduceOutcome, type ProducedBatch } from './emulated-producer'
-import { MAX_IN_FLIGHT } from './pipelined-producer'
+import { EmulatedProducers } from './emulated-producer'
 import { emulationNotes, type EmulationNotes } from './emulation-notes'
 import type { KafkaSourceCluster } from './kafka-source'
-import { emptyPartitionEmulation, partitionKey, readPartitionEmulation, readTopicEmulation, topicKey, type PartitionEmulation, type TopicEmulation } from './kafka-mirror-state'
+import { appendMirrored, type MirrorPathHost } from './kafka-mirror-append'
+import { emptyPartitionEmulation, noteOn, partitionKey, readPartitionEmulation, readTopicEmulation, topicKey, type PartitionEmulation, type TopicEmulation } from './kafka-mirror-state'
 import { EMULATION_KEY_PREFIX, STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
-import { acknowledgedLate } from './unacknowledged-produce'
 import { WriteDenyAcls } from './write-deny-acls'
 
 /**
@@ -34,8 +32,8 @@ import { WriteDenyAcls } from './write-deny-acls'
 export class KafkaMirrorHost implements MirrorHost {
   private loading: Promise<void> | null = null
   private readonly topics = new Map<string, TopicEmulation>()
-  private readonly partitions = new Map<string, PartitionEmulation>()
-  private readonly locks = new Map<string, Promise<unknown>>()
+  private readonly partitions = new TopicPartitionMap<PartitionEmulation>()
+  private readonly locks = new TopicPartitionMap<Promise<unknown>>()
   private readonly producers: EmulatedProducers
   private readonly acls: WriteDenyAcls
 
@@ -79,8 +77,8 @@ export class KafkaMirrorHost implements MirrorHost {
       }
       // emulation/partition/<topic>/<partition>: Kafka topic names have no '/'.
       const [, , name, index] = key.split('/')
-      if (partition) this.partitions.set(`${partition.topic}-${partition.partition}`, partition)
-      else this.partitions.delete(`${name}-${index}`)
+      if (partition) this.partitions.set(partition, partition)
+      else this.partitions.delete({ topic: name ?? '', partition: Number(index) })
     }
     for (const e of this.partitions.values()) if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
     await this.acls.load()
@@ -101,7 +99,7 @@ export class KafkaMirrorHost implements MirrorHost {
         e.destinationLogEndOffset = highWatermark
         translation.record(e.logEndOffset, highWatermark)
       }
-      note(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when the server stopped: the destination aborted what it held (a client cannot resume another producer's transaction); its later records go into a new destination transaction`)
+      noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when the server stopped: the destination aborted what it held (a client cannot resume another producer's transaction); its later records go into a new destination transaction`)
     }
     e.translation = translation.entries()
     await this.persist([{ partition: e }])
@@ -117,22 +115,20 @@ export class KafkaMirrorHost implements MirrorHost {
 
   /** Runs `action` alone on the partition: appends, markers and truncation of one partition never interleave. */
   private exclusive<T>(tp: TopicPartition, action: () => Promise<T>): Promise<T> {
-    const key = `${tp.topic}-${tp.partition}`
-    const run = (this.locks.get(key) ?? Promise.resolve()).then(action)
-    this.locks.set(key, run.catch(() => undefined))
+    const run = (this.locks.get(tp) ?? Promise.resolve()).then(action)
+    this.locks.set(tp, run.catch(() => undefined))
     return run
   }
 
   private async partitionOf(tp: TopicPartition): Promise<PartitionEmulation> {
     await this.ready()
-    const key = `${tp.topic}-${tp.partition}`
-    const known = this.partitions.get(key)
+    const known = this.partitions.get(tp)
     if (known) return known
     if (!this.topics.has(tp.topic)) throw new ClusterError('VALIDATION_FAILED', `${tp.topic} is not a mirror topic on ${this.name}`, { details: { ...tp } })
     // A partition added after the topic was created (createMirrorPartitions): it starts where the broker's does.
     const real = await this.source.describePartition(tp)
     const created = emptyPartitionEmulation(tp.topic, tp.partition, real.highWatermark, real.leaderEpoch)
-    this.partitions.set(key, created)
+    this.partitions.set(tp, created)
     return created
   }
 
@@ -158,7 +154,7 @@ export class KafkaMirrorHost implements MirrorHost {
       if (answer && errorName(answer.errorCode) === 'NONE') return answer.offset
     }
     // A moved or missing leader: the full lookup refreshes metadata and retries.
-    return (await this.source.offsets.of([tp])).get(`${tp.topic}-${tp.partition}`)!.highWatermark
+    return (await this.source.offsets.of([tp])).get(tp)!.highWatermark
   }
 
   /** A broker log end beyond our last produce was written by someone else (no authorizer, or a super user). */
@@ -182,7 +178,7 @@ export class KafkaMirrorHost implements MirrorHost {
   }
 
   private overlayPartition(topic: string, real: PartitionDescription): PartitionDescription {
-    const e = this.partitions.get(`${topic}-${real.partition}`)
+    const e = this.partitions.get({ topic, partition: real.partition })
     const t = this.topics.get(topic)
     if (!e || !t) return real
     const translation = new OffsetTranslation(e.translation)
@@ -242,6 +238,23 @@ export class KafkaMirrorHost implements MirrorHost {
   }
 
   /**
+   * A client sees no replica's own log end: an in-sync replica holds the leader's log up to the high watermark
+   * (the emulation's log end), a replica the metadata lists offline is down, and one out of the ISR is behind by
+   * an amount nobody tells a client (unknown). Declared deviation: ISR membership stands in for the end offsets.
+   */
+  async describeReplicas(tp: TopicPartition): Promise<{ leader: number; replicas: ReplicaLogState[] }> {
+    const description = await this.describePartition(tp)
+    const offline = new Set(this.source.metadata.cached(tp)?.offlineReplicas ?? [])
+    const latestEpoch = await this.latestEpoch(tp)
+    const replicas = description.replicas.map((brokerId): ReplicaLogState => {
+      if (offline.has(brokerId)) return { brokerId, online: false, logEndOffset: null, latestEpoch: null }
+      if (description.isr.includes(brokerId)) return { brokerId, online: true, logEndOffset: description.logEndOffset, latestEpoch }
+      return { brokerId, online: true, logEndOffset: null, latestEpoch: null }
+    })
+    return { leader: description.leader, replicas }
+  }
+
+  /**
    * A topic this host does not mirror into (a failback's old source, before its rebuild): its log and leader
    * epochs are the broker's own, so the truncation plan asks the broker (OffsetForLeaderEpoch).
    */
@@ -288,7 +301,7 @@ export class KafkaMirrorHost implements MirrorHost {
     return groups.map((group) => ({
       ...group,
       offsets: group.offsets.map((o) => {
-        const e = this.partitions.get(`${o.topic}-${o.partition}`)
+        const e = this.partitions.get(o)
         return e ? { ...o, offset: new OffsetTranslation(e.translation).toSource(o.offset) } : o
       }),
     }))
@@ -305,7 +318,7 @@ export class KafkaMirrorHost implements MirrorHost {
    */
   emulationNotes(tp?: TopicPartition): EmulationNotes | null {
     if (!tp) return emulationNotes({ authorizer: this.acls.authorizer })
-    const partition = this.partitions.get(`${tp.topic}-${tp.partition}`)
+    const partition = this.partitions.get(tp)
     return partition ? emulationNotes({ partition, authorizer: this.acls.authorizer, guard: this.acls.guardOf(tp.topic), readOnly: this.topics.get(tp.topic)?.readOnly ?? false }) : null
   }
 
@@ -320,7 +333,7 @@ export class KafkaMirrorHost implements MirrorHost {
     const topic: TopicEmulation = { topic: spec.name, topicId: spec.topicId, brokerTopicId: created.topicId, mirror: spec.mirror, readOnly: true }
     this.topics.set(spec.name, topic)
     const partitions = created.partitions.map((p) => emptyPartitionEmulation(spec.name, p.partition, p.highWatermark, p.leaderEpoch))
-    for (const p of partitions) this.partitions.set(`${spec.name}-${p.partition}`, p)
+    for (const p of partitions) this.partitions.set(p, p)
     await this.persist([{ topic }, ...partitions.map((partition) => ({ partition }))])
     await this.acls.deny(spec.name)
     return this.overlayTopic(created)
@@ -357,7 +370,7 @@ export class KafkaMirrorHost implements MirrorHost {
       const planned = spec.plan.find((entry) => entry.partition === p.partition)
       const e = emptyPartitionEmulation(topic, p.partition, p.highWatermark, p.leaderEpoch)
       e.rebuild = { at, mirror: spec.mirror, truncateTo: planned?.truncateTo ?? null, recordsRemoved: planned?.recordsToRemove ?? 0 }
-      this.partitions.set(`${topic}-${p.partition}`, e)
+      this.partitions.set(e, e)
       return e
     })
     await this.persist([{ topic: t }, ...partitions.map((partition) => ({ partition }))])
@@ -392,124 +405,17 @@ export class KafkaMirrorHost implements MirrorHost {
   // ---- the mirror path ----
 
   async appendMirroredBatches(tp: TopicPartition, records: Uint8Array): Promise<{ logEndOffset: number; highWatermark: number; lastBatchEpoch: number }> {
-    return this.exclusive(tp, async () => {
-      const e = await this.partitionOf(tp)
-      const batches = splitBatches(records)
-      if (batches.length === 0) return { logEndOffset: e.logEndOffset, highWatermark: e.logEndOffset, lastBatchEpoch: new LeaderEpochCache(e.epochs).latestEpoch() }
-      const first = batches[0]!.header
-      if (first.baseOffset < e.logEndOffset) {
-        throw new ClusterError('OFFSET_OUT_OF_RANGE', `batch at ${first.baseOffset} is below the log end offset ${e.logEndOffset} of ${tp.topic}-${tp.partition}`, { details: { logStartOffset: e.logStartOffset, logEndOffset: e.logEndOffset } })
-      }
-      const highest = batches.reduce((max, { header }) => Math.max(max, header.partitionLeaderEpoch), -1)
-      if (highest > e.leaderEpoch) {
-        throw new ClusterError('MIRROR_LEADER_EPOCH_EXCEEDED', `batch epoch ${highest} is above the leader epoch ${e.leaderEpoch} of ${tp.topic}-${tp.partition}`)
-      }
-      const translation = new OffsetTranslation(e.translation)
-      const epochs = new LeaderEpochCache(e.epochs)
-      const pending = batches.map(({ header, position }) => ({ header, bytes: records.subarray(position, position + header.sizeInBytes) }))
-      const brokerEnd = e.readOnlyViolation === null ? await this.brokerHighWatermark(tp) : e.destinationLogEndOffset
-      const late = await acknowledgedLate(this.source, tp, e.destinationLogEndOffset, brokerEnd, pending)
-      for (const { header, baseOffset, records: placed } of late) {
-        for (const r of placed) translation.record(r.sourceOffset, r.destinationOffset)
-        e.destinationLogEndOffset = baseOffset + placed.length
-        if (header.partitionLeaderEpoch >= 0) epochs.assign(header.partitionLeaderEpoch, header.baseOffset)
-        e.logEndOffset = header.lastOffset + 1
-        translation.record(e.logEndOffset, e.destinationLogEndOffset)
-      }
-      if (late.length > 0) {
-        note(e, late[0]!.header.baseOffset, `source batches ${late[0]!.header.baseOffset}–${late.at(-1)!.header.lastOffset} were already on the broker (a produce whose answer was lost): kept, not produced again`)
-        e.translation = translation.entries()
-        e.epochs = epochs.entries()
-        await this.producers.renewIdempotent(tp)
-      }
-      await this.checkUntouched(e, brokerEnd)
-      // Each source batch, once the broker has answered it, in source order.
-      const mirrored = (header: BatchHeader, produced?: ProducedBatch): void => {
-        if (produced) {
-          if (produced.records.length > 0 && produced.baseOffset !== e.destinationLogEndOffset) {
-            e.readOnlyViolation = `the broker put source batch ${header.baseOffset} at ${produced.baseOffset}, after ${e.destinationLogEndOffset}: another client wrote to the read-only mirror topic meanwhile`
-          }
-          for (const r of produced.records) translation.record(r.sourceOffset, r.destinationOffset)
-          if (produced.records.length > 0) e.destinationLogEndOffset = produced.baseOffset + produced.records.length
-          if (produced.records.length < header.lastOffset - header.baseOffset + 1) {
-            note(e, header.baseOffset, `source batch ${header.baseOffset}–${header.lastOffset} holds ${produced.records.length} records (compacted): offsets are translated from here`)
-          }
-        }
-        if (header.partitionLeaderEpoch >= 0) epochs.assign(header.partitionLeaderEpoch, header.baseOffset)
-        e.logEndOffset = header.lastOffset + 1
-        // The next source offset goes where the broker's log ends now (a record we could not write shifts it).
-        translation.record(e.logEndOffset, e.destinationLogEndOffset)
-      }
-      // Batches outside transactions are pipelined (emulated-producer.ts); their answers are taken in order.
-      const inFlight: Array<{ header: BatchHeader; outcome: Promise<ProduceOutcome> }> = []
-      const settleOldest = async (): Promise<void> => {
-        const { header, outcome } = inFlight.shift()!
-        const settled = await outcome
-        if (settled.ok) return mirrored(header, settled.produced)
-        // Nothing recorded past the failure: what the later ones wrote is found again by the next append.
-        await Promise.all(inFlight.splice(0).map((f) => f.outcome))
-        await this.producers.recover(tp, settled)
-        // A moved leader or a restarted broker: the next append asks for the partition's leader afresh.
-        await this.source.metadata.refresh([tp.topic]).catch(() => undefined)
-        throw settled.error
-      }
-      const settleAll = async (): Promise<void> => {
-        while (inFlight.length > 0) await settleOldest()
-      }
-      let leader: number | null = null
-      try {
-        for (const { header, bytes: batch } of pending.slice(late.length)) {
-          if (!header.isControl && !header.isTransactional) {
-            leader ??= await this.leaderOf(tp)
-            inFlight.push({ header, outcome: this.producers.startProduce(tp, leader, batch, header) })
-            if (inFlight.length >= MAX_IN_FLIGHT) await settleOldest()
-            continue
-          }
-          await settleAll()
-          if (header.isControl) {
-            await this.mirrorControlBatch(tp, e, translation, batch, header)
-            mirrored(header)
-          } else {
-            if (!e.openTransactions.some((t) => t.producerId === header.producerId)) {
-              e.openTransactions.push({ producerId: header.producerId, producerEpoch: header.producerEpoch, firstOffset: header.baseOffset })
-            }
-            mirrored(header, await this.producers.produceTransactional(tp, batch, header))
-          }
-        }
-        await settleAll()
-      } catch (error) {
-        // A failure before the pipeline drained (a marker, a transactional produce): none of ours stays in flight.
-        await Promise.all(inFlight.splice(0).map((f) => f.outcome))
-        throw error
-      } finally {
-        e.translation = translation.entries()
-        e.epochs = epochs.entries()
-        await this.persist([{ partition: e }])
-      }
-      if (e.readOnlyViolation !== null) throw new ClusterError('TOPIC_READ_ONLY', e.readOnlyViolation, { details: { ...tp } })
-      return { logEndOffset: e.logEndOffset, highWatermark: e.logEndOffset, lastBatchEpoch: batches.at(-1)!.header.partitionLeaderEpoch }
-    })
+    return this.exclusive(tp, async () => appendMirrored(this.mirrorPath, tp, await this.partitionOf(tp), records))
   }
 
-  private async mirrorControlBatch(tp: TopicPartition, e: PartitionEmulation, translation: OffsetTranslation, batch: Uint8Array, header: Parameters<typeof EmulatedProducers.controlType>[1]): Promise<void> {
-    const type = EmulatedProducers.controlType(batch, header)
-    if (type === 'COMMIT' || type === 'ABORT') {
-      const expected = e.destinationLogEndOffset
-      if (await this.producers.end(tp, header.producerId, type, expected)) {
-        translation.record(header.baseOffset, expected)
-        e.destinationLogEndOffset = expected + 1
-      } else note(e, header.baseOffset, `${type} of source producer ${header.producerId} ends a transaction this mirror never saw a record of: not reproduced`)
-      e.openTransactions = e.openTransactions.filter((t) => t.producerId !== header.producerId)
-      return
-    }
-    if (type === 'MIRROR_PID_RESET') {
-      e.pidResets.push(header.baseOffset)
-      e.openTransactions = []
-      await this.producers.forget(tp)
-      note(e, header.baseOffset, 'the source MIRROR_PID_RESET cannot be written by a client: recorded in the mirror state')
-      return
-    }
-    note(e, header.baseOffset, `control record ${type} cannot be written by a client: not reproduced`)
+  /** What the mirror path (kafka-mirror-append.ts) uses of this host, made once. */
+  private readonly mirrorPath: MirrorPathHost = {
+    source: () => this.source,
+    producers: () => this.producers,
+    brokerHighWatermark: (tp) => this.brokerHighWatermark(tp),
+    leaderOf: (tp) => this.leaderOf(tp),
+    checkUntouched: (e, brokerEnd) => this.checkUntouched(e, brokerEnd),
+    persist: (e) => this.persist([{ partition: e }]),
   }
 
   async truncateTo(tp: TopicPartition, offset: number): Promise<{ removedRecords: number; logEndOffset: number }> {
@@ -576,7 +482,7 @@ export class KafkaMirrorHost implements MirrorHost {
           const expected = e.destinationLogEndOffset
           if (!(await this.producers.end(tp, producerId, 'ABORT', expected))) {
             // Its destination transaction was already aborted when a restarted server took over (recoverOrphans).
-            note(e, e.logEndOffset, `ABORT of source producer ${producerId}: the destination already aborted its transaction after a server restart; no marker written`)
+            noteOn(e, e.logEndOffset, `ABORT of source producer ${producerId}: the destination already aborted its transaction after a server restart; no marker written`)
             e.openTransactions = e.openTransactions.filter((t) => t.producerId !== producerId)
             continue
           }
@@ -631,8 +537,4 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.producers.close()
     await this.state.close()
   }
-}
-
-function note(e: PartitionEmulation, sourceOffset: number, reason: string): void {
-  e.skipped = [...e.skipped, { sourceOffset, reason }].slice(-20)
 }

@@ -115,3 +115,8 @@ export function readPartitionEmulation(value: unknown): PartitionEmulation | nul
     rebuild: isObject(value.rebuild) && typeof value.rebuild.at === 'number' ? (value.rebuild as unknown as PartitionRebuild) : null,
   }
 }
+
+/** Why the emulation did something a native mirror would not (the API's emulation notes show the last 20). */
+export function noteOn(e: PartitionEmulation, sourceOffset: number, reason: string): void {
+  e.skipped = [...e.skipped, { sourceOffset, reason }].slice(-20)
+}

@@ -27,7 +27,7 @@ export async function readKafkaRecords(
   options: { fromOffset?: number; limit: number; isolation: IsolationLevel },
 ): Promise<RecordsPage> {
   const { connection, metadata } = deps
-  const offsets = (await deps.offsets.of([tp])).get(`${tp.topic}-${tp.partition}`)!
+  const offsets = (await deps.offsets.of([tp])).get(tp)!
   const fromOffset = options.fromOffset ?? offsets.logStartOffset
   if (fromOffset < offsets.logStartOffset || fromOffset > offsets.logEndOffset) {
     throw new ClusterError('OFFSET_OUT_OF_RANGE', `offset ${fromOffset} is outside [${offsets.logStartOffset}, ${offsets.logEndOffset}] of ${tp.topic}-${tp.partition}`, {

@@ -1,4 +1,5 @@
 import 'server-only'
+import { sameTopicPartition, TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
 import type {
   EpochEndOffset,
@@ -118,7 +119,7 @@ export class KafkaSourceCluster implements SourceCluster {
         replicas: p.replicas,
         isr: p.isr,
         leaderEpoch: p.leaderEpoch,
-        ...offsets.get(`${topic.name}-${p.partition}`)!,
+        ...offsets.get({ topic: topic.name, partition: p.partition })!,
       })),
     }))
   }
@@ -128,7 +129,7 @@ export class KafkaSourceCluster implements SourceCluster {
     const partition = topic?.partitions.find((p) => p.partition === tp.partition)
     if (!topic || !partition) throw new ClusterError('NOT_FOUND', `${tp.topic}-${tp.partition} does not exist`, { details: { ...tp } })
     const offsets = await this.offsets.of([tp])
-    return { partition: partition.partition, leader: partition.leader, replicas: partition.replicas, isr: partition.isr, leaderEpoch: partition.leaderEpoch, ...offsets.get(`${tp.topic}-${tp.partition}`)! }
+    return { partition: partition.partition, leader: partition.leader, replicas: partition.replicas, isr: partition.isr, leaderEpoch: partition.leaderEpoch, ...offsets.get(tp)! }
   }
 
   /** Dynamic (explicitly set) configs of each topic: DescribeConfigs entries whose source is DYNAMIC_TOPIC_CONFIG. */
@@ -207,8 +208,7 @@ export class KafkaSourceCluster implements SourceCluster {
     const requestsOf = (list: Array<{ request: FetchPartitionRequest; index: number; leaderEpoch: number }>) => {
       const rounds: Array<typeof list> = []
       for (const entry of list) {
-        const key = `${entry.request.topic}-${entry.request.partition}`
-        let round = rounds.find((r) => !r.some((e) => `${e.request.topic}-${e.request.partition}` === key))
+        let round = rounds.find((r) => !r.some((e) => sameTopicPartition(e.request, entry.request)))
         if (!round) rounds.push((round = []))
         round.push(entry)
       }
@@ -227,11 +227,11 @@ export class KafkaSourceCluster implements SourceCluster {
           fetchRequest({ maxWaitMs, maxBytes, isolationLevel: ISOLATION_LEVEL.read_uncommitted, topics: [...topics].map(([topic, partitions]) => ({ topic, partitions })) }),
         )
         if (response.errorCode !== 0) throw new ClusterError('SOURCE_UNAVAILABLE', `fetch from broker ${leader}: ${errorName(response.errorCode)}`)
-        const answers = new Map<string, FetchedPartition>()
-        for (const topic of response.topics) for (const p of topic.partitions) answers.set(`${topic.topic}-${p.partition}`, p)
+        const answers = new TopicPartitionMap<FetchedPartition>()
+        for (const topic of response.topics) for (const p of topic.partitions) answers.set({ topic: topic.topic, partition: p.partition }, p)
         for (const entry of list) {
           const { request } = entry
-          const answer = answers.get(`${request.topic}-${request.partition}`)
+          const answer = answers.get(request)
           if (!answer) {
             results[entry.index] = this.errorResult(request, 'SOURCE_UNAVAILABLE', 'the broker did not answer for this partition')
             continue
@@ -252,7 +252,7 @@ export class KafkaSourceCluster implements SourceCluster {
     const { topic, partition } = request
     const name = errorName(answer.errorCode)
     if (name === 'OFFSET_OUT_OF_RANGE') {
-      const offsets = (await this.offsets.of([request])).get(`${topic}-${partition}`)!
+      const offsets = (await this.offsets.of([request])).get(request)!
       return { ok: false, topic, partition, error: { code: 'OFFSET_OUT_OF_RANGE', message: `offset ${request.fetchOffset} is outside ${offsets.logStartOffset}..${offsets.logEndOffset}` }, logStartOffset: offsets.logStartOffset, logEndOffset: offsets.logEndOffset }
     }
     if (name !== 'NONE') return this.errorResult(request, fetchErrorCode(name), `the broker answered ${name}`)

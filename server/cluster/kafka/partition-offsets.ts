@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import type { KafkaConnection } from './connection'
@@ -27,10 +28,10 @@ export class PartitionOffsets {
   ) {}
 
   /**
-   * By `${topic}-${partition}`; NOT_FOUND for a partition that does not exist. A leader that moved or is not
+   * By partition; NOT_FOUND for a partition that does not exist. A leader that moved or is not
    * elected yet (a partition just created) is looked up again, a few times, before the error is passed on.
    */
-  async of(partitions: TopicPartition[]): Promise<Map<string, Offsets>> {
+  async of(partitions: TopicPartition[]): Promise<TopicPartitionMap<Offsets>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.once(partitions)
@@ -43,7 +44,7 @@ export class PartitionOffsets {
     }
   }
 
-  private async once(partitions: TopicPartition[]): Promise<Map<string, Offsets>> {
+  private async once(partitions: TopicPartition[]): Promise<TopicPartitionMap<Offsets>> {
     await this.metadata.ensure(partitions.map((p) => p.topic))
     const byLeader = new Map<number, TopicPartition[]>()
     for (const tp of partitions) {
@@ -52,7 +53,7 @@ export class PartitionOffsets {
       if (cached.leader < 0) throw new ClusterError('LEADER_NOT_AVAILABLE', `${tp.topic}-${tp.partition} has no leader`)
       byLeader.set(cached.leader, [...(byLeader.get(cached.leader) ?? []), tp])
     }
-    const result = new Map<string, Offsets>()
+    const result = new TopicPartitionMap<Offsets>()
     await Promise.all(
       [...byLeader].map(async ([leader, list]) => {
         const ask = (isolation: 0 | 1, timestamp: number) => {
@@ -76,7 +77,7 @@ export class PartitionOffsets {
         }
         for (const tp of list) {
           const highWatermark = pick(latest, tp)
-          result.set(`${tp.topic}-${tp.partition}`, { logStartOffset: pick(earliest, tp), highWatermark, lastStableOffset: pick(stable, tp), logEndOffset: highWatermark })
+          result.set(tp, { logStartOffset: pick(earliest, tp), highWatermark, lastStableOffset: pick(stable, tp), logEndOffset: highWatermark })
         }
       }),
     )

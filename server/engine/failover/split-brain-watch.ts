@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { withTimeout } from '@/server/util/with-timeout'
 import type { SplitBrain } from '@/lib/api/split-brain'
 import {
@@ -55,7 +56,7 @@ const NO_PRODUCER_IDS: ReadonlySet<number> = new Set()
 
 interface WatchedMirror {
   oldSourceCluster: string
-  partitions: Map<string, WatchedPartition>
+  partitions: TopicPartitionMap<WatchedPartition>
   checkedAt: number | null
   sourceReachable: boolean
   /** Transactional ids the old source's cluster named, by producer id. */
@@ -81,10 +82,6 @@ export function startSplitBrainWatch(engine: MirrorEngine, options: SplitBrainWa
   const watch = new SplitBrainWatch(engine, options)
   watch.start()
   return watch
-}
-
-function keyOf(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
 }
 
 export class SplitBrainWatch {
@@ -146,18 +143,18 @@ export class SplitBrainWatch {
     const reverse = this.reversePartitions(sourceCluster, destinationCluster)
     const stopped = this.engine
       .partitions(name, { state: 'STOPPED' })
-      .filter((partition) => guardVerdict(partition, reverse.get(keyOf(partition.topic, partition.partition))) === 'watch')
+      .filter((partition) => guardVerdict(partition, reverse.get(partition)) === 'watch')
     if (stopped.length === 0) {
       this.mirrors.delete(name)
       return
     }
     let watched = this.mirrors.get(name)
     if (watched === undefined) {
-      watched = { oldSourceCluster: sourceCluster, partitions: new Map(), checkedAt: null, sourceReachable: true, transactionalIds: new Map() }
+      watched = { oldSourceCluster: sourceCluster, partitions: new TopicPartitionMap(), checkedAt: null, sourceReachable: true, transactionalIds: new Map() }
       this.mirrors.set(name, watched)
     }
-    const keep = new Set(stopped.map((partition) => keyOf(partition.topic, partition.partition)))
-    for (const key of watched.partitions.keys()) if (!keep.has(key)) watched.partitions.delete(key)
+    const keep = TopicPartitionMap.of(stopped.map((partition) => [partition, true] as const))
+    for (const [partition] of [...watched.partitions]) if (!keep.has(partition)) watched.partitions.delete(partition)
 
     const source = this.options.source(sourceCluster)
     const topics = [...new Set(stopped.map((partition) => partition.topic))]
@@ -172,17 +169,16 @@ export class SplitBrainWatch {
     if (described === null || source === undefined) return
     const now = this.now()
     watched.checkedAt = now
-    const logEnds = new Map<string, number>()
-    for (const topic of described) for (const partition of topic.partitions) logEnds.set(keyOf(topic.name, partition.partition), partition.logEndOffset)
+    const logEnds = new TopicPartitionMap<number>()
+    for (const topic of described) for (const partition of topic.partitions) logEnds.set({ topic: topic.name, partition: partition.partition }, partition.logEndOffset)
 
-    const baselines = stopped.some((partition) => !watched.partitions.has(keyOf(partition.topic, partition.partition))) ? this.failoverBaselines(name) : null
+    const baselines = stopped.some((partition) => !watched.partitions.has(partition)) ? this.failoverBaselines(name) : null
     let budget = SCAN_BYTES_PER_ROUND
     for (const partition of stopped) {
-      const key = keyOf(partition.topic, partition.partition)
-      const logEndOffset = logEnds.get(key)
+      const logEndOffset = logEnds.get(partition)
       if (logEndOffset === undefined) continue
-      const current = watched.partitions.get(key)
-      const baseline = current === undefined ? baselines?.get(key) : undefined
+      const current = watched.partitions.get(partition)
+      const baseline = current === undefined ? baselines?.get(partition) : undefined
       const baselineLogEndOffset = current?.baselineLogEndOffset ?? baseline?.logEndOffset ?? logEndOffset
       let next: WatchedPartition = {
         topic: partition.topic,
@@ -197,39 +193,37 @@ export class SplitBrainWatch {
         budget -= scanned.bytes
         next = { ...next, writes: scanned.writes }
       }
-      watched.partitions.set(key, next)
+      watched.partitions.set(partition, next)
     }
     await this.nameProducers(source, watched)
   }
 
   /** The same partitions in mirrors the other way (destination → source of this mirror): failbacks. */
-  private reversePartitions(sourceCluster: string, destinationCluster: string): Map<string, GuardedPartitionState> {
-    const partitions = new Map<string, GuardedPartitionState>()
+  private reversePartitions(sourceCluster: string, destinationCluster: string): TopicPartitionMap<GuardedPartitionState> {
+    const partitions = new TopicPartitionMap<GuardedPartitionState>()
     for (const definition of this.engine.listMirrors()) {
       if (definition.sourceCluster !== destinationCluster || definition.destinationCluster !== sourceCluster) continue
       for (const partition of this.engine.partitions(definition.name)) {
-        const key = keyOf(partition.topic, partition.partition)
-        const known = partitions.get(key)
+        const known = partitions.get(partition)
         // Two failbacks of one partition (one deleted and made again): the newest state decides.
-        if (known === undefined || partition.stateSince > known.stateSince) partitions.set(key, { state: partition.state, stateSince: partition.stateSince })
+        if (known === undefined || partition.stateSince > known.stateSince) partitions.set(partition, { state: partition.state, stateSince: partition.stateSince })
       }
     }
     return partitions
   }
 
   /** The source log end offset each partition had when the latest failover that stopped it was planned. */
-  private failoverBaselines(mirror: string): Map<string, { logEndOffset: number; since: number }> {
-    const baselines = new Map<string, { logEndOffset: number; since: number }>()
+  private failoverBaselines(mirror: string): TopicPartitionMap<{ logEndOffset: number; since: number }> {
+    const baselines = new TopicPartitionMap<{ logEndOffset: number; since: number }>()
     const operations = this.engine
       .listOperations()
       .filter((operation) => operation.mirror === mirror && operation.kind === 'failover')
       .sort((a, b) => a.startedAt - b.startedAt)
     for (const operation of operations) {
-      const stopped = new Set(operation.partitions.map((partition) => keyOf(partition.topic, partition.partition)))
+      const stopped = TopicPartitionMap.of(operation.partitions.map((partition) => [partition, true] as const))
       for (const planned of operation.plan.partitions) {
-        const key = keyOf(planned.topic, planned.partition)
-        if (!stopped.has(key) || planned.sourceLogEndOffset === null) continue
-        baselines.set(key, { logEndOffset: planned.sourceLogEndOffset, since: operation.startedAt })
+        if (!stopped.has(planned) || planned.sourceLogEndOffset === null) continue
+        baselines.set(planned, { logEndOffset: planned.sourceLogEndOffset, since: operation.startedAt })
       }
     }
     return baselines

@@ -1,4 +1,6 @@
 import 'server-only'
+// Over 400 lines on purpose: an operation's whole life (accept, drive, follow its partitions, recover after a restart, finish, history) over one tracked record; split, that record and its bookkeeping would be shared between files.
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomUUID } from 'node:crypto'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
 import type { OperationChange } from '@/lib/api/operations'
@@ -60,7 +62,7 @@ interface Tracked {
   readonly sequence: number
   /** Parallel to operation.partitions. */
   readonly acceptedStateEpochs: number[]
-  readonly byPartition: Map<string, number>
+  readonly byPartition: TopicPartitionMap<number>
   /** Entries not settled yet, once the drive has ended; null while driving and after finishing. */
   unsettled: Set<number> | null
   /** Resolves when the drive and whatever finishing it led to have ended. */
@@ -69,9 +71,6 @@ interface Tracked {
   lastProgressAt: number
 }
 
-function partitionKey(topic: string, partition: number): string {
-  return `${topic}\u0000${partition}`
-}
 
 export class OperationTracker {
   /** By acceptance order, oldest first. */
@@ -164,7 +163,7 @@ export class OperationTracker {
   private drive(tracked: Tracked, runtimes: PartitionRuntime[], after: Promise<void> = Promise.resolve()): void {
     const { operation } = tracked
     const onEach = (runtime: PartitionRuntime) => {
-      const index = tracked.byPartition.get(partitionKey(runtime.topic, runtime.partition))
+      const index = tracked.byPartition.get(runtime)
       if (index !== undefined) this.refreshEntry(tracked, index)
       const now = this.env.now()
       if (now - tracked.lastProgressAt < PROGRESS_INTERVAL_MS) return
@@ -196,7 +195,7 @@ export class OperationTracker {
   onPartitionTransition(mirror: string, topic: string, partition: number): void {
     for (const tracked of this.waiting) {
       if (tracked.unsettled === null || tracked.operation.mirror !== mirror) continue
-      const index = tracked.byPartition.get(partitionKey(topic, partition))
+      const index = tracked.byPartition.get({ topic, partition })
       if (index === undefined || !tracked.unsettled.has(index)) continue
       this.recheck(tracked, [index])
     }
@@ -330,7 +329,7 @@ export class OperationTracker {
     for (const tracked of this.tracked.values()) {
       const { operation } = tracked
       if (operation.status !== 'running' || operation.mirror !== mirror) continue
-      if (partitions.some((partition) => tracked.byPartition.has(partitionKey(partition.topic, partition.partition)))) throw stillRunning(operation)
+      if (partitions.some((partition) => tracked.byPartition.has(partition))) throw stillRunning(operation)
     }
   }
 
@@ -363,7 +362,7 @@ export class OperationTracker {
       rules: OPERATION_KIND_RULES[operation.kind],
       sequence,
       acceptedStateEpochs,
-      byPartition: new Map(operation.partitions.map((entry, index) => [partitionKey(entry.topic, entry.partition), index])),
+      byPartition: TopicPartitionMap.of(operation.partitions.map((entry, index) => [entry, index] as const)),
       unsettled: null,
       done: Promise.resolve(),
       finishing: null,

@@ -21,6 +21,8 @@ import { LogCleaner } from './log-cleaner'
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 const writerScript = fileURLToPath(new URL('../testing/compaction-crash-writer.ts', import.meta.url))
 const KILLS = 8
+/** Acknowledgements a writer gives before its kill timer starts, so a slow, shared machine still kills mid-work. */
+const ACKS_BEFORE_TIMER = 25
 
 function runWriterAndKill(dir: string, seed: number, killAfterMs: number): Promise<{ lines: CompactionWriterLine[]; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -31,7 +33,9 @@ function runWriterAndKill(dir: string, seed: number, killAfterMs: number): Promi
     child.stdout.setEncoding('utf8')
     child.stdout.on('data', (chunk: string) => {
       stdout += chunk
-      if (timer === undefined && stdout.includes('"kind":"ready"')) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
+      // The random delay counts from the writer's first acknowledgements, not from its start: on a loaded machine a
+      // fixed delay from "ready" could end before the writer had written anything worth checking.
+      if (timer === undefined && stdout.includes('"kind":"ready"') && stdout.split('"kind":"ack"').length > ACKS_BEFORE_TIMER) timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs)
     })
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString()

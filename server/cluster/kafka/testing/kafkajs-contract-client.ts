@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs'
 import { RawFetcher } from '@/scripts/kafka/raw-fetch'
 import type { ContractClient, ContractTransaction } from '../../contract/contract'
@@ -84,7 +85,7 @@ export async function kafkajsContractClient(bootstrap: string, clientId: string)
       producers.push(producer)
       let transaction: Awaited<ReturnType<Producer['transaction']>> | null = null
       let producerId: number | undefined
-      const written = new Map<string, { tp: TopicPartition; lastOffset: number }>()
+      const written = new TopicPartitionMap<{ tp: TopicPartition; lastOffset: number }>()
       const end = async (how: 'commit' | 'abort') => {
         if (!transaction) throw new Error('no open transaction')
         await transaction[how]()
@@ -102,7 +103,7 @@ export async function kafkajsContractClient(bootstrap: string, clientId: string)
           const [meta] = await transaction.send({ topic: tp.topic, acks: -1, messages: records.map((r) => ({ partition: tp.partition, key: r.key ?? null, value: r.value })) })
           const baseOffset = Number(meta!.baseOffset ?? meta!.offset)
           producerId ??= await producerIdAt(tp, baseOffset)
-          written.set(`${tp.topic}-${tp.partition}`, { tp, lastOffset: baseOffset + records.length - 1 })
+          written.set(tp, { tp, lastOffset: baseOffset + records.length - 1 })
         },
         commit: () => end('commit'),
         abort: () => end('abort'),
