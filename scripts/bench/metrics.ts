@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { gzipSync } from 'node:zlib'
 import { ClusterRegistry } from '@/server/cluster/registry'
 import { mirrorMetricsCollector } from '@/server/engine/mirror-metrics'
 import { EventHub } from '@/server/http/events'
@@ -128,6 +129,8 @@ export async function benchMetrics(): Promise<BenchResult[]> {
       { name: 'no scrape, longest stall (engine alone)', value: longest(idle), unit: 'ms', baseline: { name: 'median of waits', value: typical(idle) } },
       { name: 'partitions JSON, longest stall', value: longest(json), unit: 'ms', baseline: { name: 'median of runs', value: typical(json) } },
       { name: `scrape size, ${size} partitions`, value: bytes / 1024, unit: 'KiB', baseline: { name: jsonName, value: jsonBytes / 1024 }, ratio: bytes / jsonBytes },
+      // What Prometheus receives: it asks for gzip, which server/main.ts answers at level 1.
+      { name: 'scrape size, gzip level 1', value: gzipSync(text, { level: 1 }).length / 1024, unit: 'KiB', baseline: { name: jsonName, value: gzipSync(json.at(-1)!.value, { level: 1 }).length / 1024 } },
       {
         name: `without cluster partition gauges (${seriesOf(leaner.at(-1)!.value).length.toLocaleString('en-US')} series)`,
         value: ms(leaner),

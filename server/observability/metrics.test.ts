@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { LabelText, MetricsRegistry, PartitionLabels, renderPrometheus, SampleColumns, type CollectedFamily, type MetricFamily } from './metrics'
 import { promClientExposition } from './testing/prom-client-exposition'
@@ -101,6 +102,13 @@ describe('MetricsRegistry', () => {
     expect(text).toContain('mirrorboard_test_seconds_count{route="/api/v1/x"} 1')
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m)
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m)
+    if (process.platform === 'linux') {
+      // Counted off the event loop (metrics.ts says why), as prom-client counts it: the descriptors of /proc/self/fd.
+      const openFds = Number(text.match(/^process_open_fds (\d+)$/m)?.[1])
+      expect(openFds).toBeGreaterThan(2)
+      expect(Math.abs(openFds - (readdirSync('/proc/self/fd').length - 1))).toBeLessThanOrEqual(2)
+      expect(text).toContain('# HELP process_open_fds Number of open file descriptors.\n# TYPE process_open_fds gauge')
+    }
     expect(registry.contentType).toBe('text/plain; version=0.0.4; charset=utf-8')
   })
 

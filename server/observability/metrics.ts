@@ -1,5 +1,6 @@
 import 'server-only'
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { readdir } from 'node:fs/promises'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { TimeSlice } from '@/server/util/cooperative'
 import { checkMetricName, writeFamilies, type CollectedFamily, type FamilyToWrite, type MetricFamily } from './exposition'
 
@@ -37,7 +38,34 @@ export class MetricsRegistry {
     private readonly onCollectorError?: (collector: string, error: unknown) => void,
     options: MetricsRegistryOptions = {},
   ) {
-    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry })
+    if (options.defaultMetrics) {
+      collectDefaultMetrics({ register: this.registry })
+      this.readOpenFdsWithoutBlocking()
+    }
+  }
+
+  /**
+   * prom-client counts open file descriptors with readdirSync('/proc/self/fd'): with embedded clusters open
+   * (a file per segment and index of every replica, 20,000 and more at 10,000 partitions) that froze the event
+   * loop for 7-35 ms per scrape. The same gauge, read with the asynchronous readdir (the listing happens off the
+   * event loop). Minus 1: the descriptor the listing itself used is closed again.
+   */
+  private readOpenFdsWithoutBlocking(): void {
+    const blocking = this.registry.getSingleMetric('process_open_fds')
+    if (blocking === undefined) return
+    this.registry.removeSingleMetric('process_open_fds')
+    new Gauge({
+      name: 'process_open_fds',
+      help: 'Number of open file descriptors.',
+      registers: [this.registry],
+      async collect() {
+        try {
+          this.set((await readdir('/proc/self/fd')).length - 1)
+        } catch {
+          // Not answered this time: the last count stays, as prom-client's own gauge does.
+        }
+      },
+    })
   }
 
   get contentType(): string {
