@@ -64,7 +64,7 @@ export class ClusterMetrics {
     }
     count.samples.push({ value: total })
     this.labels.sweep()
-    return [count, up, brokers, topics, ...partitionFamilies]
+    return options.partitions === false ? [count, up, brokers, topics] : [count, up, brokers, topics, ...partitionFamilies]
   }
 
   /**

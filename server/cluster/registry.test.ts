@@ -133,8 +133,28 @@ describe('ClusterRegistry', () => {
 
     const withoutPartitions = await renderPrometheus(await registry.collectMetrics({ partitions: false }))
     expect(withoutPartitions).toMatch(/^mirrorboard_cluster_topics\{cluster="east"\} 1$/m)
-    expect(withoutPartitions).toContain('# TYPE mirrorboard_partition_log_end_offset gauge')
-    expect(withoutPartitions).not.toContain('mirrorboard_partition_log_end_offset{')
+    expect(withoutPartitions).not.toContain('mirrorboard_partition_')
+  })
+
+  it("drops a cluster's partition gauges of a scrape when the cluster stops answering midway, and describes a topic at a time", async () => {
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    await apiOf(registry).createTopic('east', { name: 'orders', partitions: 2 })
+    await apiOf(registry).createTopic('east', { name: 'payments', partitions: 1 })
+    const cluster = registry.embedded('east')
+    const describeTopics = cluster.describeTopics.bind(cluster)
+    const asked: Array<string[] | undefined> = []
+    cluster.describeTopics = async (topics?: string[]) => {
+      asked.push(topics)
+      if (topics?.includes('payments')) throw new Error('east stopped answering')
+      return describeTopics(topics)
+    }
+    const text = await renderPrometheus(await registry.collectMetrics())
+    expect(asked).toEqual([['orders'], ['payments']])
+    expect(text).toMatch(/^mirrorboard_cluster_topics\{cluster="east"\} 2$/m)
+    expect(text).not.toContain('mirrorboard_partition_log_end_offset{cluster="east"')
+    cluster.describeTopics = describeTopics
+    expect(await renderPrometheus(await registry.collectMetrics())).toContain('mirrorboard_partition_log_end_offset{cluster="east",topic="payments",partition="0"} 0')
   })
 
   it('refuses new clusters once closed', async () => {
