@@ -19,6 +19,7 @@ const targets = {
   engine: [
     'server/engine/preparing/*.ts',
     'server/engine/syncs/*.ts',
+    '!server/engine/**/*.test.ts',
     // The runner's PREPARING effects (the position lookup, the truncation, the replica convergence check).
     region('server/engine/runner/partition-runner.ts', "case 'lookUpLastMirrorPosition':", "case 'bumpLeaderEpoch': {"),
     // The STOPPING sequence, a file of its own since the engine split.

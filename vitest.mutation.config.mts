@@ -21,6 +21,12 @@ const ENGINE_TESTS = [
   'server/engine/preparing-lookup.test.ts',
   'server/engine/start-refusals.test.ts',
   'server/engine/topic-sync.test.ts',
+  // Session 14: ULE recovery's replica check on port fakes (the runner's convergence effect), and the sync
+  // error counts (topic-sync's per-step failures).
+  'server/engine/replica-convergence.test.ts',
+  'server/engine/mirror-metrics.test.ts',
+  'server/engine/preparing/lookup-paths.test.ts',
+  'server/engine/runner/stopping-io.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 

@@ -129,6 +129,20 @@ test('the worked example reads like the KIP tables: source 0-5 with the COMMIT a
     // An edge's events show on focus, not only on hover.
     await graph.locator('.react-flow__edge[data-id="MIRRORING->PAUSING"]').focus()
     await expect(graph.getByText('on pause')).toBeVisible()
+    // The voted KIP's names under ours, where they differ.
+    await expect(graph.locator('[data-kip-name]')).toHaveCount(2)
+    await expect(graph.locator('[data-state="PREPARING"] [data-kip-name]')).toHaveText('KIP: LOG_ALIGNMENT')
+    await expect(graph.locator('[data-state="ULE_LOG_TRUNCATION"] [data-kip-name]')).toHaveText('KIP: ULE_RECOVERY')
+  })
+
+  await test.step('the state legend explains every state with its KIP-1279 name', async () => {
+    await page.getByText(/What each state means, with its KIP-1279 name/).click()
+    const legend = page.getByRole('definition').filter({ hasText: 'Looking up the last mirror position' })
+    await expect(legend).toBeVisible()
+    await expect(page.locator('[data-legend-state]')).toHaveCount(MIRROR_PARTITION_STATES.length)
+    await expect(page.locator('[data-legend-state="PREPARING"] dt')).toContainText('KIP-1279: LOG_ALIGNMENT')
+    await expect(page.locator('[data-legend-state="ULE_LOG_TRUNCATION"] dt')).toContainText('KIP-1279: ULE_RECOVERY')
+    await expect(page.locator('[data-legend-state="MIRRORING"] dt')).not.toContainText('KIP-1279')
   })
 
   await test.step('the timeline, newest first, with reasons', async () => {

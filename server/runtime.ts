@@ -22,6 +22,8 @@ import { mirrorMetricsCollector } from './engine/mirror-metrics'
 import { mirrorAlertFigures } from './engine/mirror-alert-figures'
 import { AlertService } from './alerts/alert-service'
 import { createVerifier } from './verification/verifier-wiring'
+import { createDrills } from './drills/drill-wiring'
+import type { Drills } from './drills/drills'
 import type { Verifier } from './verification/verifier'
 import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
@@ -47,6 +49,8 @@ export interface Runtime {
   readonly splitBrain: SplitBrainWatch
   /** Byte-for-byte verifications of mirrors (one runs by itself after every failover). */
   readonly verifier: Verifier
+  /** Failovers rehearsed on copies of the destination (server/drills/). */
+  readonly drills: Drills
   /** Collectors behind GET /api/metrics; the engine registers its mirror families here. */
   readonly metrics: MetricsRegistry
   /** Built-in alerting: the rules evaluated over the engine's figures, receivers, silences (server/alerts/). */
@@ -88,6 +92,7 @@ async function createRuntime(): Promise<Runtime> {
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
   const alerts = await startAlerting({ engine, splitBrain, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
   const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })
+  const drills = await createDrills({ clusters, engine, dataDir: config.dataDir, log: logger.child({ module: 'drills' }), publish: (drill) => events.publish('drill', drill) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -113,6 +118,7 @@ async function createRuntime(): Promise<Runtime> {
     engine,
     splitBrain,
     verifier,
+    drills,
     metrics,
     alerts,
     demo,
@@ -122,6 +128,7 @@ async function createRuntime(): Promise<Runtime> {
         await demo?.close()
         splitBrain.stop()
         events.close()
+        await drills.close()
         await verifier.close()
         await engine.close()
         await clusters.close()

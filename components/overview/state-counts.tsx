@@ -1,7 +1,6 @@
 import type { MirrorSummary } from '@/lib/api/mirrors'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
-import { STATE_METADATA } from '@/lib/mirror/state-metadata'
-import { STATE_STYLE, STATES_BY_SEVERITY, TONE_STYLE } from '@/lib/ui/state-style'
+import { STATE_STYLE, stateExplanation, STATES_BY_SEVERITY, TONE_STYLE } from '@/lib/ui/state-style'
 import { Panel, Skeleton } from '@/components/ui/panel'
 
 /** States always listed, even at zero, so "0 FAILED" is said out loud; the others only when present. */
@@ -49,7 +48,7 @@ export function StateCounts({ mirrors }: { mirrors: readonly MirrorSummary[] | u
             <li
               key={state}
               data-state={state}
-              title={STATE_METADATA[state].description}
+              title={stateExplanation(state)}
               className={`inline-flex items-center gap-1.5 rounded-md px-2.5 py-1 text-sm ring-1 ring-inset ${zero ? 'text-slate-500 ring-slate-200 dark:text-slate-400 dark:ring-slate-700' : TONE_STYLE[style.tone].badge}`}
             >
               <span aria-hidden className="font-mono">

@@ -7,6 +7,7 @@ import { StateBadge } from '@/components/ui/state-badge'
 import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
 import { clockTime, exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { STATE_METADATA } from '@/lib/mirror/state-metadata'
+import { votedKipName } from '@/lib/ui/state-style'
 import { PartitionActions } from './partition-actions'
 
 /** Who, what state since when, how far behind, and the positions that matter for a failover or failback. */
@@ -77,6 +78,11 @@ export function PartitionHeader({
               (<RelativeTime at={partition.stateSince} />)
             </span>
             <span className="text-slate-500 dark:text-slate-400">{STATE_METADATA[partition.state].description}</span>
+            {votedKipName(partition.state) !== null && (
+              <span className="text-slate-500 dark:text-slate-400" data-testid="kip-state-name">
+                KIP-1279: <span className="font-mono">{votedKipName(partition.state)}</span>
+              </span>
+            )}
           </p>
           {partition.state === 'FAILED' && (
             <p className="mt-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-900 dark:bg-red-950/60 dark:text-red-100">

@@ -61,7 +61,7 @@ function StateNode({ data }: NodeProps<StateFlowNode>) {
       data-state={node.id}
       data-current={current || undefined}
       data-visited={visited || undefined}
-      title={node.description}
+      title={node.kipName === null ? node.description : `${node.description} KIP-1279 calls this state ${node.kipName}.`}
       style={{ width: nodeWidth, height: nodeHeight, borderColor: visited || current ? tone.color : undefined }}
       className={`relative flex items-center gap-1.5 rounded-md border-2 bg-white px-2 text-left dark:bg-slate-900 ${
         visited || current ? 'border-solid' : 'border-dashed border-slate-300 dark:border-slate-600'
@@ -71,18 +71,26 @@ function StateNode({ data }: NodeProps<StateFlowNode>) {
       <span aria-hidden className="w-4 shrink-0 text-center font-mono text-sm leading-none" style={{ color: tone.color }}>
         {style.icon}
       </span>
-      <span className={`min-w-0 text-[10.5px] font-semibold leading-tight tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
-        {/* Long names (ULE_LOG_TRUNCATION) wrap after an underscore rather than losing their end. */}
-        {node.id.split('_').map((part, index, parts) => (
-          <span key={part}>
-            {part}
-            {index < parts.length - 1 && (
-              <>
-                _<wbr />
-              </>
-            )}
+      <span className="min-w-0">
+        <span className={`block text-[10.5px] font-semibold leading-tight tracking-tight ${visited || current ? 'text-slate-900 dark:text-slate-50' : 'text-slate-500 dark:text-slate-400'}`}>
+          {/* Long names (ULE_LOG_TRUNCATION) wrap after an underscore rather than losing their end. */}
+          {node.id.split('_').map((part, index, parts) => (
+            <span key={part}>
+              {part}
+              {index < parts.length - 1 && (
+                <>
+                  _<wbr />
+                </>
+              )}
+            </span>
+          ))}
+        </span>
+        {/* The voted KIP's name beside ours, where they differ: the words of Apache Kafka's documentation. */}
+        {node.kipName !== null && (
+          <span data-kip-name={node.kipName} className="block truncate text-[9.5px] leading-tight text-slate-500 dark:text-slate-400">
+            KIP: {node.kipName}
           </span>
-        ))}
+        )}
       </span>
       {current && (
         <span className="absolute -top-3 right-2 rounded bg-indigo-600 px-1.5 py-px text-[10px] font-bold uppercase tracking-wide text-white dark:bg-indigo-500">
@@ -255,6 +263,7 @@ export function StateGraph({ current, transitions }: { current: MirrorPartitionS
         </div>
       </div>
       <Legend current={current} takenCount={takenCount} />
+      <StateLegend />
       <details className="mt-2 text-sm">
         <summary className="cursor-pointer rounded text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-300 dark:hover:text-white">
           Every transition and its events ({GRAPH.edges.length})
@@ -312,6 +321,37 @@ function Legend({ current, takenCount }: { current: MirrorPartitionState | null;
         <span aria-hidden className="inline-block h-3 w-5 rounded-sm border-2 border-dashed border-slate-300 dark:border-slate-600" />
         never visited
       </li>
+      <li className="flex items-center gap-1.5">
+        <span aria-hidden className="font-mono text-[10px] text-slate-500 dark:text-slate-400">
+          KIP:
+        </span>
+        the state&apos;s name in KIP-1279 as voted, where it differs
+      </li>
     </ul>
+  )
+}
+
+/** Every state, what it means, and its name in the voted KIP where ours (the API's) differs. */
+function StateLegend() {
+  return (
+    <details className="mt-2 text-sm">
+      <summary className="cursor-pointer rounded text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-slate-300 dark:hover:text-white">
+        What each state means, with its KIP-1279 name ({GRAPH.nodes.length})
+      </summary>
+      <dl aria-label="States" className="mt-2 grid gap-x-4 gap-y-1.5 text-xs sm:grid-cols-[minmax(10rem,auto)_1fr]">
+        {GRAPH.nodes.map((node) => (
+          <div key={node.id} data-legend-state={node.id} className="contents">
+            <dt className="font-mono font-semibold text-slate-900 dark:text-slate-100">
+              <span aria-hidden className="mr-1" style={{ color: TONE_STYLE[STATE_STYLE[node.id].tone].color }}>
+                {STATE_STYLE[node.id].icon}
+              </span>
+              {node.id}
+              {node.kipName !== null && <span className="block pl-4 font-normal text-slate-500 dark:text-slate-400">KIP-1279: {node.kipName}</span>}
+            </dt>
+            <dd className="text-slate-600 dark:text-slate-300">{node.description}</dd>
+          </div>
+        ))}
+      </dl>
+    </details>
   )
 }

@@ -1,6 +1,5 @@
 import type { MirrorPartitionState } from '@/lib/mirror/states'
-import { STATE_METADATA } from '@/lib/mirror/state-metadata'
-import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
+import { STATE_STYLE, stateExplanation, TONE_STYLE } from '@/lib/ui/state-style'
 
 /** A partition state as a badge: glyph and name, coloured by tone, described on hover. */
 export function StateBadge({ state, count, size = 'md' }: { state: MirrorPartitionState; count?: number; size?: 'sm' | 'md' }) {
@@ -8,7 +7,7 @@ export function StateBadge({ state, count, size = 'md' }: { state: MirrorPartiti
   return (
     <span
       data-state={state}
-      title={STATE_METADATA[state].description}
+      title={stateExplanation(state)}
       className={`inline-flex items-center gap-1 whitespace-nowrap rounded-full font-medium ring-1 ring-inset ${TONE_STYLE[style.tone].badge} ${
         size === 'sm' ? 'px-1.5 py-0 text-[11px]' : 'px-2 py-0.5 text-xs'
       }`}

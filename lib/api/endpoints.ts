@@ -11,12 +11,12 @@ import { clusterEndpoints } from './catalog/clusters'
 import { demoEndpoints } from './catalog/demo'
 import { mirrorEndpoints } from './catalog/mirrors'
 import { overviewEndpoints } from './catalog/overview'
-import { verificationEndpoints } from './catalog/rehearsals'
+import { drillEndpoints, verificationEndpoints } from './catalog/rehearsals'
 import { sessionEndpoints } from './catalog/session'
 import { systemEndpoints } from './catalog/system'
 
 export { EMPTY, isMutation, type AccessRole, type EmptyContent, type Endpoint, type HttpMethod, type TextContent } from './catalog/endpoint'
-export { alertEndpoints, clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints, verificationEndpoints }
+export { alertEndpoints, clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints, verificationEndpoints, drillEndpoints }
 
 /** Every endpoint this build serves (the OpenAPI document lists exactly these). */
 export const SERVED_ENDPOINTS: readonly Endpoint[] = [
@@ -28,4 +28,5 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(overviewEndpoints),
   ...Object.values(alertEndpoints),
   ...Object.values(verificationEndpoints),
+  ...Object.values(drillEndpoints),
 ]

@@ -7,7 +7,7 @@ import { Fault, Run, Workload } from './demo'
  * reconnecting with Last-Event-ID gets what it missed. `resync` says the server no longer holds what the
  * client missed (or restarted): refetch everything.
  */
-export const EVENT_TYPES = ['partition', 'lag', 'operation', 'cluster', 'audit', 'demo', 'alert', 'verification', 'resync'] as const
+export const EVENT_TYPES = ['partition', 'lag', 'operation', 'cluster', 'audit', 'demo', 'alert', 'verification', 'drill', 'resync'] as const
 export const EventType = z.enum(EVENT_TYPES)
 export type EventType = z.infer<typeof EventType>
 

@@ -82,6 +82,8 @@ export const EmulationNote = z.object({
     'LEADER_EPOCH_RECORDED',
     'MIRROR_PID_RESET_RECORDED',
     'RECORD_NOT_REPRODUCED',
+    // A drill of a mirror into a Kafka cluster (server/drills/): its copy is built from the broker's log.
+    'DRILL_COPY_FROM_BROKER_LOG',
   ]),
   message: z.string(),
 })
@@ -134,6 +136,18 @@ export const MirrorSummary = z.object({
     .optional(),
   /** Present when the destination is emulated (a Kafka cluster): what differs from a native mirror. */
   emulation: Emulation.optional(),
+  /** How recently its failover was rehearsed (lib/drill/cadence.ts): "last successful drill N days ago", the drillIntervalDays objective. */
+  drills: z
+    .object({
+      lastSucceededAt: Timestamp.nullable(),
+      daysSince: NonNegativeInt.nullable(),
+      intervalDays: z.number().positive().nullable(),
+      dueAt: Timestamp.nullable(),
+      overdue: z.boolean().nullable(),
+      /** The drill running now, if any. */
+      running: z.string().nullable(),
+    })
+    .optional(),
 })
 export type MirrorSummary = z.infer<typeof MirrorSummary>
 

@@ -5,6 +5,14 @@ import { buildStateGraph, DEFAULT_STATE_GRAPH_LAYOUT, eventsBetween, validTransi
 const graph = buildStateGraph()
 
 describe('state graph', () => {
+  it("carries the voted KIP's name of a node where it differs from ours", () => {
+    const graph = buildStateGraph()
+    expect(graph.nodes.filter((node) => node.kipName !== null).map((node) => [node.id, node.kipName])).toEqual([
+      ['PREPARING', 'LOG_ALIGNMENT'],
+      ['ULE_LOG_TRUNCATION', 'ULE_RECOVERY'],
+    ])
+  })
+
   it('has one node per state', () => {
     expect(graph.nodes.map((node) => node.id)).toEqual([...MIRROR_PARTITION_STATES])
   })

@@ -15,6 +15,8 @@ export interface StateGraphNode {
   readonly id: MirrorPartitionState
   readonly label: string
   readonly description: string
+  /** The state's name in KIP-1279 as voted, when it is not ours (STATE_METADATA's kipName); null otherwise. */
+  readonly kipName: string | null
   readonly terminal: boolean
   readonly attention: boolean
   /** Row (0 = top); FAILED's row is the middle one. */
@@ -121,6 +123,7 @@ export function buildStateGraph(layout: StateGraphLayout = DEFAULT_STATE_GRAPH_L
       id: state,
       label: metadata.label,
       description: metadata.description,
+      kipName: metadata.kipName === state ? null : metadata.kipName,
       terminal: metadata.terminal,
       attention: metadata.attention,
       layer,

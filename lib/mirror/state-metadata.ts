@@ -10,8 +10,14 @@ import type { MirrorEventType, MirrorPartitionState } from './states'
 export interface StateMetadata {
   readonly label: string
   readonly description: string
-  /** Other names the KIP and the prototype use for the state. */
+  /** Other names the KIP and the prototype use for the state: accepted wherever a state is named (parseMirrorPartitionState). */
   readonly synonyms: readonly string[]
+  /**
+   * The state's name in KIP-1279 as voted (Sept 2026) and in the prototype's server-common enum, which Apache
+   * Kafka's documentation will use. Ours, the API's, are the names of the excerpt the engine was built from
+   * (KIP-1279.md §2.1); three differ. Shown beside ours wherever a state is explained.
+   */
+  readonly kipName: string
   /** Mirroring has ended here: the partition is an ordinary writable partition. */
   readonly terminal: boolean
   /** An operator should look: the partition is not making progress on its own. */
@@ -27,6 +33,7 @@ export const STATE_METADATA = {
     label: 'Unknown',
     description: 'No state recorded yet: the partition has not been started or its state is still loading.',
     synonyms: [],
+    kipName: 'UNKNOWN',
     terminal: false,
     attention: false,
     transient: true,
@@ -37,6 +44,7 @@ export const STATE_METADATA = {
     description:
       'Looking up the last mirror position on the source and truncating the local log to the common history before fetching.',
     synonyms: ['LOG_ALIGNMENT'],
+    kipName: 'LOG_ALIGNMENT',
     terminal: false,
     attention: false,
     transient: true,
@@ -47,6 +55,7 @@ export const STATE_METADATA = {
     description:
       'A fetched batch carries a leader epoch above the destination leader epoch; raising the destination epoch before appending it.',
     synonyms: [],
+    kipName: 'EPOCH_FENCING',
     terminal: false,
     attention: false,
     transient: true,
@@ -57,6 +66,7 @@ export const STATE_METADATA = {
     description:
       'The source history changed (unclean leader election); truncating to the divergence point and waiting for every replica to converge.',
     synonyms: ['ULE_RECOVERY'],
+    kipName: 'ULE_RECOVERY',
     terminal: false,
     attention: false,
     transient: true,
@@ -66,6 +76,7 @@ export const STATE_METADATA = {
     label: 'Mirroring',
     description: 'Fetching from the source and appending batches unchanged, at the same offsets.',
     synonyms: [],
+    kipName: 'MIRRORING',
     terminal: false,
     attention: false,
     transient: false,
@@ -75,6 +86,7 @@ export const STATE_METADATA = {
     label: 'Pausing',
     description: 'Removing the fetcher; the partition stays read-only.',
     synonyms: [],
+    kipName: 'PAUSING',
     terminal: false,
     attention: false,
     transient: true,
@@ -84,6 +96,7 @@ export const STATE_METADATA = {
     label: 'Paused',
     description: 'No fetcher and no metadata sync; resuming continues from the log end offset without truncation.',
     synonyms: [],
+    kipName: 'PAUSED',
     terminal: false,
     attention: false,
     transient: false,
@@ -94,6 +107,7 @@ export const STATE_METADATA = {
     description:
       'Failing over: removing the fetcher, recording the last mirror position, raising the leader epoch, aborting open transactions and resetting producer state.',
     synonyms: [],
+    kipName: 'STOPPING',
     terminal: false,
     attention: false,
     transient: true,
@@ -103,6 +117,7 @@ export const STATE_METADATA = {
     label: 'Stopped',
     description: 'Mirroring has ended; the topic is writable on this cluster.',
     synonyms: [],
+    kipName: 'STOPPED',
     terminal: true,
     attention: false,
     transient: false,
@@ -113,6 +128,7 @@ export const STATE_METADATA = {
     description:
       'An error stopped this partition; it retries with backoff unless the failure is non-retryable, which needs an operator to recover it.',
     synonyms: [],
+    kipName: 'FAILED',
     terminal: false,
     attention: true,
     transient: false,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MirrorError } from './errors'
 import { GUARDS } from './guards'
-import { allowedEvents, EVENT_TABLE, failureSourceStates, GUARD_NAMES, isMirrorPartitionState, isValidTransition, MIRROR_EVENT_TYPES, MIRROR_PARTITION_STATE_CODES, MIRROR_PARTITION_STATES, mirrorPartitionStateFromCode, parseMirrorPartitionState, possibleTargets, RETRY_TARGETS, rulesFor, VALID_PREVIOUS_STATES, type MirrorPartitionState } from './states'
+import { allowedEvents, EVENT_TABLE, failureSourceStates, GUARD_NAMES, isMirrorPartitionState, isValidTransition, MIRROR_EVENT_TYPES, MIRROR_PARTITION_STATE_CODES, MIRROR_PARTITION_STATE_SYNONYMS, MIRROR_PARTITION_STATES, mirrorPartitionStateFromCode, parseMirrorPartitionState, possibleTargets, RETRY_TARGETS, rulesFor, VALID_PREVIOUS_STATES, type MirrorPartitionState } from './states'
 import { EVENT_METADATA, STATE_METADATA } from './state-metadata'
 
 const S = MIRROR_PARTITION_STATES
@@ -190,5 +190,14 @@ describe('UI metadata', () => {
   it('lists the KIP synonyms next to the states they name', () => {
     expect(STATE_METADATA.PREPARING.synonyms).toEqual(['LOG_ALIGNMENT'])
     expect(STATE_METADATA.ULE_LOG_TRUNCATION.synonyms).toEqual(['ULE_RECOVERY'])
+  })
+
+  it("names each state as the voted KIP does (the prototype's server-common enum, in its byte order)", () => {
+    const byCode = [...S].sort((a, b) => MIRROR_PARTITION_STATE_CODES[a] - MIRROR_PARTITION_STATE_CODES[b]).map((state) => STATE_METADATA[state].kipName)
+    expect(byCode).toEqual(['UNKNOWN', 'LOG_ALIGNMENT', 'EPOCH_FENCING', 'ULE_RECOVERY', 'MIRRORING', 'PAUSING', 'PAUSED', 'STOPPING', 'STOPPED', 'FAILED'])
+    // Every voted name that is not ours is accepted where a state is named, and is exactly the synonyms' list.
+    const differing = S.filter((state) => STATE_METADATA[state].kipName !== state)
+    expect(Object.fromEntries(differing.map((state) => [STATE_METADATA[state].kipName, state]))).toEqual(MIRROR_PARTITION_STATE_SYNONYMS)
+    for (const state of S) expect(parseMirrorPartitionState(STATE_METADATA[state].kipName.toLowerCase())).toBe(state)
   })
 })

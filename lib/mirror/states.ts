@@ -6,9 +6,9 @@
  * States and their allowed predecessors (VALID_PREVIOUS_STATES, DESIGN.md §1, KIP-1279.md §2.2):
  *
  *   UNKNOWN             ← none: it is the absence of state, never entered
- *   PREPARING           ← UNKNOWN, STOPPED, FAILED          (KIP synonym LOG_ALIGNMENT)
+ *   PREPARING           ← UNKNOWN, STOPPED, FAILED          (the voted KIP's LOG_ALIGNMENT)
  *   EPOCH_FENCING       ← MIRRORING, FAILED
- *   ULE_LOG_TRUNCATION  ← MIRRORING, FAILED                 (KIP synonym ULE_RECOVERY)
+ *   ULE_LOG_TRUNCATION  ← MIRRORING, FAILED                 (the voted KIP's ULE_RECOVERY)
  *   MIRRORING           ← PREPARING, EPOCH_FENCING, ULE_LOG_TRUNCATION, PAUSED, FAILED
  *   PAUSING             ← MIRRORING, FAILED
  *   PAUSED              ← PAUSING, FAILED
@@ -45,7 +45,7 @@ export const MIRROR_PARTITION_STATES = [
 
 export type MirrorPartitionState = (typeof MIRROR_PARTITION_STATES)[number]
 
-/** Names used by newer KIP revisions and the prototype's server-common enum (KIP-1279.md §2.1). */
+/** The voted KIP's names that differ from ours (state-metadata.ts's `kipName`), accepted as synonyms (KIP-1279.md §2.1). */
 export const MIRROR_PARTITION_STATE_SYNONYMS = {
   LOG_ALIGNMENT: 'PREPARING',
   ULE_RECOVERY: 'ULE_LOG_TRUNCATION',

@@ -4,16 +4,17 @@
  * previous one, patched in by position. The plan, which events never carry, is kept.
  */
 import type { Operation, OperationEvent } from '../api/operations'
+import { TopicPartitionMap } from '../mirror/topic-partition'
 
 type Partitions = Operation['partitions']
 
 /** Where each partition sits in an operation's list; the list never reorders, so a patched copy shares it. */
-const positions = new WeakMap<Partitions, Map<string, number>>()
+const positions = new WeakMap<Partitions, TopicPartitionMap<number>>()
 
-function positionsOf(partitions: Partitions): Map<string, number> {
+function positionsOf(partitions: Partitions): TopicPartitionMap<number> {
   let found = positions.get(partitions)
   if (found === undefined) {
-    found = new Map(partitions.map((entry, index) => [`${entry.topic}/${entry.partition}`, index]))
+    found = TopicPartitionMap.of(partitions.map((entry, index) => [entry, index] as const))
     positions.set(partitions, found)
   }
   return found
@@ -31,7 +32,7 @@ export function applyOperationEvent(held: Operation | undefined, event: Operatio
   const index = positionsOf(held.partitions)
   const patched = [...held.partitions]
   for (const entry of partitions) {
-    const at = index.get(`${entry.topic}/${entry.partition}`)
+    const at = index.get(entry)
     if (at === undefined) return undefined
     patched[at] = entry
   }

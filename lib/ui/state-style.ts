@@ -95,6 +95,23 @@ export function stateStyle(state: MirrorPartitionState): StateStyle & { toneStyl
   return { ...style, toneStyle: TONE_STYLE[style.tone] }
 }
 
+/**
+ * The state's name in KIP-1279 as voted, when it is not ours (LOG_ALIGNMENT for PREPARING, ULE_RECOVERY for
+ * ULE_LOG_TRUNCATION), else null: shown beside ours wherever a state is explained, so an operator reading
+ * Apache Kafka's documentation finds its words. The API keeps our names.
+ */
+export function votedKipName(state: MirrorPartitionState): string | null {
+  const { kipName } = STATE_METADATA[state]
+  return kipName === state ? null : kipName
+}
+
+/** A state explained in one line (tooltips): what it means, and its voted KIP name where that differs. */
+export function stateExplanation(state: MirrorPartitionState): string {
+  const kipName = votedKipName(state)
+  const description = STATE_METADATA[state].description
+  return kipName === null ? description : `${description} KIP-1279 calls this state ${kipName}.`
+}
+
 /** The worst state among those with a count above zero (the colour of a mirror edge); null when all are zero. */
 export function worstState(counts: Partial<Record<MirrorPartitionState, number>>): MirrorPartitionState | null {
   let worst: MirrorPartitionState | null = null

@@ -105,14 +105,19 @@ function describeByteDifference(source: ComparedBatch, destination: ComparedBatc
   return found.sort((a, b) => a.offset - b.offset)
 }
 
-/** Compares one pair of batches that should be the same: CRCs on both sides, then the bytes. */
+/**
+ * Compares one pair of batches that should be the same: the bytes, and each side's CRC. Equal bytes have one
+ * CRC between them, computed once (both sides fail it alike, or neither: the copy is faithful to a rotten
+ * original); different bytes get each side's CRC checked, then the records that differ named.
+ */
 export function compareBatchPair(source: ComparedBatch, destination: ComparedBatch, tools: ByteComparisonTools): Mismatch[] {
-  const found: Mismatch[] = []
   const destinationCrc = crcMismatch('destination', destination, tools.crc32c)
-  if (destinationCrc) found.push(destinationCrc)
+  if (source.bytes.length === destination.bytes.length && tools.equal(source.bytes, destination.bytes)) {
+    return destinationCrc === null ? [] : [{ ...destinationCrc, detail: destinationCrc.detail.replace(/^destination batch/, "destination batch (byte for byte the source's, which fails it too)") }]
+  }
+  const found: Mismatch[] = destinationCrc === null ? [] : [destinationCrc]
   const sourceCrc = crcMismatch('source', source, tools.crc32c)
   if (sourceCrc) found.push(sourceCrc)
-  if (source.bytes.length === destination.bytes.length && tools.equal(source.bytes, destination.bytes)) return found
   return [...found, ...describeByteDifference(source, destination, tools.decode)]
 }
 

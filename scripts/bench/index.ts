@@ -12,6 +12,8 @@ import { benchUiFailover } from './ui-failover'
 import { benchUiPartition } from './ui-partition'
 import { benchUiOverview } from './ui-overview'
 import { benchUiMirror } from './ui-mirror'
+import { benchDrill } from './drill'
+import { benchVerify } from './verify'
 
 async function ifBuilt(run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
@@ -38,6 +40,8 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['ui overview', () => ifBuilt(benchUiOverview)],
   ['ui mirror page', () => ifBuilt(benchUiMirror)],
   ['ui failover wizard', () => ifBuilt(benchUiFailover)],
+  ['drill of a 2,000-partition mirror under load', benchDrill],
+  ['verify: throughput against a raw read of the same segments', benchVerify],
 ]
 
 async function main() {

@@ -16,6 +16,7 @@ import type {
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { SplitBrain } from '@/lib/api/split-brain'
+import { describeEntries, type DescribeEntry, type DescribeStateNames } from '@/lib/mirror/describe-entries'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { CommandConditions, CreateMirrorInput, MirrorEngine } from '../engine/engine'
 import type { CommandResult } from '../engine/commands/preconditions'
@@ -87,12 +88,20 @@ function emulationField(emulation: Emulation | null): { emulation?: Emulation } 
   return emulation === null ? {} : { emulation }
 }
 
+/** What summaries say of a mirror's drills (server/drills/drills.ts), when the server runs them. */
+export interface DrillCadenceReader {
+  cadence(mirror: string): Omit<NonNullable<MirrorSummary['drills']>, 'running'>
+  runningOf(mirror: string): { id: string } | null
+}
+
 export class MirrorApi {
   constructor(
     private readonly engine: MirrorEngine,
     private readonly clusters: ClusterLookup,
     /** The split-brain guard, when the server runs one: summaries carry its `splitBrain` field then. */
     private readonly splitBrain?: SplitBrainReader,
+    /** The drills, when the server runs them: summaries carry their `drills` field then. */
+    private readonly drills?: DrillCadenceReader,
   ) {}
 
   // MIRRORS
@@ -115,6 +124,7 @@ export class MirrorApi {
       throughput: summary.throughput,
       ...(this.splitBrain === undefined ? {} : { splitBrain: this.splitBrain.forMirror(name) }),
       ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
+      ...(this.drills === undefined ? {} : { drills: { ...this.drills.cadence(name), running: this.drills.runningOf(name)?.id ?? null } }),
     }
   }
 
@@ -239,6 +249,12 @@ export class MirrorApi {
     return (states === null || single !== undefined ? snapshots : snapshots.filter((snapshot) => states.has(snapshot.state))).map(emulated)
   }
 
+  /** The partitions as Kafka's `kafka-cluster-mirrors.sh --describe --json` prints them (lib/mirror/describe-entries.ts). */
+  describe(name: string, query: { failed?: boolean; stateNames?: DescribeStateNames }): DescribeEntry[] {
+    const partitions = this.engine.partitions(name, query.failed === true ? { state: 'FAILED' } : {})
+    return describeEntries(name, partitions, query.stateNames ?? 'api')
+  }
+
   history(name: string, topic: string, partition: number): PartitionHistory {
     return { transitions: this.engine.partitionHistory(name, topic, partition).map((transition) => ({ ...transition })) }
   }
@@ -282,7 +298,7 @@ export class MirrorApi {
 }
 
 /** The API over the server's engine, cluster registry and split-brain guard. */
-export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry; splitBrain?: SplitBrainReader | null }): MirrorApi {
+export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry; splitBrain?: SplitBrainReader | null; drills?: DrillCadenceReader }): MirrorApi {
   return new MirrorApi(
     runtime.engine,
     {
@@ -291,6 +307,7 @@ export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRe
       emulation: (cluster, tp) => runtime.clusters.emulation(cluster, tp),
     },
     runtime.splitBrain ?? undefined,
+    runtime.drills,
   )
 }
 

@@ -1,9 +1,11 @@
 import 'server-only'
-import { ReportObjectives, type ReportVerification } from '@/lib/api/operation-report'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
+import type { ReportObjectives, ReportVerification } from '@/lib/api/operation-report'
 import type { Verification } from '@/lib/api/verifications'
+import { objectivesOf } from '@/lib/failover/objectives'
 import type { DestinationGroupOffset } from '@/lib/failover/report'
 import type { MirrorHost } from '@/server/cluster/ports'
-import type { FailoverOperation, MirrorDefinition, ResolvedMirrorConfig } from '../engine/types'
+import type { FailoverOperation, MirrorDefinition } from '../engine/types'
 
 /**
  * What a post-mortem adds to the operation's own record (lib/failover/report.ts): the mirror's objectives, the
@@ -14,13 +16,6 @@ export interface ReportContextSources {
   /** Optional: a server without verifications (older callers, tests of the bare report) reports none. */
   verifier?: { ofOperation(id: string): Verification | null }
   clusters: { ports(name: string): { host: Pick<MirrorHost, 'listGroupOffsets'> } }
-}
-
-/** The mirror's objectives (API.md §"Round 3" `config.objectives`), null when none are set. */
-export function objectivesOf(config: ResolvedMirrorConfig): ReportObjectives | null {
-  const raw = 'objectives' in config ? config.objectives : undefined
-  const parsed = ReportObjectives.safeParse(raw)
-  return parsed.success && Object.keys(parsed.data).length > 0 ? parsed.data : null
 }
 
 export function verificationOf(found: Verification | null): ReportVerification | null {
@@ -38,13 +33,13 @@ export async function reportContext(
   operation: FailoverOperation,
   definition: MirrorDefinition | null,
 ): Promise<{ objectives: ReportObjectives | null; verification: ReportVerification | null; destinationGroups: DestinationGroupOffset[] }> {
-  const wanted = new Set(operation.partitions.map((entry) => `${entry.topic}\u0000${entry.partition}`))
+  const wanted = TopicPartitionMap.of(operation.partitions.map((entry) => [entry, true] as const))
   let destinationGroups: DestinationGroupOffset[] = []
   if (definition !== null) {
     try {
       const groups = await sources.clusters.ports(definition.destinationCluster).host.listGroupOffsets()
       destinationGroups = groups.flatMap((group) =>
-        group.offsets.filter((o) => wanted.has(`${o.topic}\u0000${o.partition}`)).map((o) => ({ groupId: group.groupId, topic: o.topic, partition: o.partition, offset: o.offset })),
+        group.offsets.filter((o) => wanted.has(o)).map((o) => ({ groupId: group.groupId, topic: o.topic, partition: o.partition, offset: o.offset })),
       )
     } catch {
       destinationGroups = []

@@ -11,9 +11,11 @@ import type { FencedWrite, StateWriteFence } from '@/lib/mirror/state-fencing'
  */
 
 import type { EpochEndOffset, OpenTransaction } from '@/lib/log/types'
+import type { ReplicaLogState } from '@/lib/mirror/replica-convergence'
 
 // One definition each, in lib/log (names kept: the engine and the adapters import them from here).
 export type { EpochEndOffset, IsolationLevel, OpenTransaction } from '@/lib/log/types'
+export type { ReplicaLogState } from '@/lib/mirror/replica-convergence'
 
 export interface TopicPartition {
   topic: string
@@ -219,6 +221,12 @@ export interface MirrorHost {
   epochForOffset(topicPartition: TopicPartition, offset: number): Promise<number>
   /** One partition's description, without describing the rest of its topic. */
   describePartition(topicPartition: TopicPartition): Promise<PartitionDescription>
+  /**
+   * The partition's leader and every replica of its assignment as it is: online or not, and its own log end offset
+   * and latest epoch (null where the host cannot see them). ULE recovery resumes only once every replica holds the
+   * truncated log (lib/mirror/replica-convergence.ts); ISR membership does not say so.
+   */
+  describeReplicas(topicPartition: TopicPartition): Promise<{ leader: number; replicas: ReplicaLogState[] }>
   /**
    * The offset of the first control record of `type` at or after `fromOffset` in the leader's log, up to
    * the log end offset (not only the high watermark: a record appended just before a crash counts), or

@@ -8,27 +8,70 @@ import type { PartitionRunner } from './runner/partition-runner'
 import type { EngineState } from './state/engine-state'
 
 /**
- * What every part of the engine (fetcher/, preparing/, syncs/, lag/, commands/, failover/, queries/) works
- * with: built once by the facade (engine.ts), so no part reaches another's internals.
+ * What the parts of the engine (fetcher/, preparing/, syncs/, lag/, commands/, failover/, operations/, queries/)
+ * work with, one capability per interface: each function asks for the ones it uses (`ctx: ClusterAccess &
+ * PartitionStore`), so what a part can touch is in its signature. The facade (engine.ts) builds the one object
+ * that has them all, so no part reaches another's internals.
  */
-export interface EngineContext {
-  readonly state: EngineState
-  readonly clusters: EngineClusters
-  /** The only executor of transitions and their effects (runner/partition-runner.ts). */
-  readonly runner: PartitionRunner
-  readonly operations: OperationTracker
-  /** mirror.replication.throttled.rate per mirror: one token bucket each (fetcher/replication-throttle.ts). */
-  readonly throttles: ReplicationThrottles
-  /** Destination leader moves, seen at most once a second per mirror (runner/leadership-watch.ts). */
-  readonly leadership: LeadershipWatch
-  /** Where downsampled lag history is persisted; undefined keeps it in memory only. */
-  readonly lagArchive: LagArchive | undefined
-  /** replica.fetch.wait.max.ms: how long a fetch round may wait at the source for something new. */
-  readonly fetchMaxWaitMs: number
+
+/** The engine's time and randomness, injected: tests step time, and retry jitter is deterministic in them. */
+export interface EngineClock {
   now(): number
   random(): number
+}
+
+export interface EngineLog {
   log(message: string, fields: Record<string, unknown>): void
 }
+
+/** The mirrors and partition runtimes the engine holds, and where their events are published. */
+export interface PartitionStore {
+  readonly state: EngineState
+}
+
+/** The only executor of transitions and their effects (runner/partition-runner.ts), under each partition's lock. */
+export interface PartitionDispatch {
+  readonly runner: PartitionRunner
+}
+
+/** Clusters by name through their ports, each destination's `__mirror_state` store, bounded source calls. */
+export interface ClusterAccess {
+  readonly clusters: EngineClusters
+}
+
+/** The durable operations (operations/operation-tracker.ts). */
+export interface OperationsAccess {
+  readonly operations: OperationTracker
+}
+
+export interface FetchSettings {
+  /** mirror.replication.throttled.rate per mirror: one token bucket each (fetcher/replication-throttle.ts). */
+  readonly throttles: ReplicationThrottles
+  /** replica.fetch.wait.max.ms: how long a fetch round may wait at the source for something new. */
+  readonly fetchMaxWaitMs: number
+}
+
+/** Destination leader moves, seen at most once a second per mirror (runner/leadership-watch.ts). */
+export interface LeadershipAccess {
+  readonly leadership: LeadershipWatch
+}
+
+/** Where downsampled lag history is persisted; undefined keeps it in memory only. */
+export interface LagArchiveAccess {
+  readonly lagArchive: LagArchive | undefined
+}
+
+/** Every capability: what the facade holds and hands out. */
+export interface EngineContext
+  extends EngineClock,
+    EngineLog,
+    PartitionStore,
+    PartitionDispatch,
+    ClusterAccess,
+    OperationsAccess,
+    FetchSettings,
+    LeadershipAccess,
+    LagArchiveAccess {}
 
 /**
  * Partitions worked on at once by sweeps (start, stop, epoch checks): enough that their durable writes

@@ -2,7 +2,7 @@ import 'server-only'
 // Over 400 lines on purpose: the engine's facade, one short method per command and read, each submitting to the command queue or delegating to its folder; the tick's phases in order.
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
-import type { HostedMirror, LastMirrorPosition, TopicPartition } from '@/server/cluster/ports'
+import type { HostedMirror, LastMirrorPosition, MirrorStateAppendEntry, TopicPartition } from '@/server/cluster/ports'
 import { withTimeout } from '@/server/util/with-timeout'
 import { EngineClusters, type EngineClusterAccess } from './cluster-access'
 import { createMirror, deleteMirror, destinationTopicConfigsChanged, planCreateMirror, updateMirrorConfig, type CreateMirrorInput, type CreateMirrorPlan } from './commands/mirror-commands'
@@ -36,6 +36,7 @@ import { EngineState } from './state/engine-state'
 import type { PublishedPartitionChange } from './state/partition-changes'
 import { countSyncError, type EngineMirror, type SyncErrorKind } from './state/engine-mirror'
 import { replayMirrorState } from './state/replay'
+import { stateRecordsForCopy } from './state/state-copy'
 import { syncMirror } from './syncs/topic-sync'
 import type { EngineEvent, ResolvedMirrorConfig, MirrorDefinition, FailoverOperation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 import { createMirrorPartition } from '@/lib/mirror/transition'
@@ -361,6 +362,24 @@ export class MirrorEngine {
       run: () => failover(this.ctx, mirrorName, request),
       holdUntil: ({ operation }) => this.operations.awaitOperation(operation.id),
     })
+  }
+
+  // DRILLS (server/drills/ rehearses a failover on a copy; these are what it needs of the mirror)
+
+  /**
+   * The copy a drill takes, run as one of the mirror's commands: alone, after the commands before it, refused at
+   * once (CONFLICT) while an operation of the mirror is being started or runs on these topics, so no command
+   * changes the mirror while the copy is taken. The drill's own failover then runs on its copy, not here.
+   */
+  copyForDrill<T>(mirrorName: string, topics: readonly string[] | undefined, takeCopy: () => Promise<T>): Promise<T> {
+    this.state.require(mirrorName)
+    this.operations.refuseIfRunning(mirrorName, topics)
+    return this.commands.submit({ kind: 'drill', mirror: mirrorName, startsOperation: true, run: takeCopy })
+  }
+
+  /** The `__mirror_state` records a copy of the destination holds for these partitions (state/state-copy.ts). */
+  stateRecordsForCopy(mirrorName: string, partitions: readonly TopicPartition[], topics: readonly string[]): MirrorStateAppendEntry[] {
+    return stateRecordsForCopy(this.state.require(mirrorName), partitions, topics)
   }
 
   /** Resolves once the operation's partitions have all had their stop, with the outcome durable if it finished (tests, scripts). */

@@ -60,13 +60,23 @@ export function classifyAppendError(error: unknown): FailureVerdict {
 export type FetchErrorVerdict =
   /** The source deleted what we had not fetched yet: restart the destination log at the source's log start (KIP-1279.md §11 #12). */
   | { kind: 'restartAtLogStart'; logStartOffset: number }
+  /**
+   * The source does not know the topic or partition (deleted, or not there yet): not a failure. Kafka's fetcher
+   * delays such a partition and fetches it again later, while the metadata refresh decides whether the topic was
+   * deleted (then FAILED non-retryable, KIP-1279.md §2.4) or is back.
+   */
+  | { kind: 'delay'; error: string }
   | ({ kind: 'retry' } & FailureVerdict)
 
-/** Sorts a partition's error in a fetch answer; every such error but a log start above our position is retried. */
+/**
+ * Sorts a partition's error in a fetch answer: a log start above our position restarts the log there, an unknown
+ * topic delays the partition, and every other error is retried.
+ */
 export function classifyFetchError(result: Extract<FetchPartitionResult, { ok: false }>, fetchOffset: number): FetchErrorVerdict {
   if (result.error.code === 'OFFSET_OUT_OF_RANGE' && result.logStartOffset !== undefined && fetchOffset < result.logStartOffset) {
     return { kind: 'restartAtLogStart', logStartOffset: result.logStartOffset }
   }
+  if (result.error.code === 'UNKNOWN_TOPIC_OR_PARTITION') return { kind: 'delay', error: `${result.error.code}: ${result.error.message}` }
   return { kind: 'retry', code: 'FETCH_ERROR', error: `${result.error.code}: ${result.error.message}`, retryable: true }
 }
 

@@ -123,4 +123,24 @@ describe('#42 filter changes do not interrupt fetching', () => {
     expect(harness.engine.partitions('m').map((p) => ({ state: p.state, stateEpoch: p.stateEpoch, transitions: harness.engine.partitionHistory('m', p.topic, p.partition).length }))).toEqual(before)
     expect((await harness.cluster('b').readRecords('t', 1, { limit: 10 })).records.map((record) => record.value)).toEqual(['after'])
   })
+
+  it('keeps the fetcher (its fetch session) across a filter change, and opens a new one only when the fetch size changes', async () => {
+    // Fetch sessions serve held fetches: a round waits at most 20 ms at the caught-up source.
+    harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } }, fetchMaxWaitMs: 20 })
+    const a = harness.cluster('a')
+    await a.createTopic({ name: 't', partitions: 2, replicationFactor: 1 })
+    const open = vi.spyOn(a, 'openFetchSession')
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    await harness.run(3)
+    expect(open).toHaveBeenCalledTimes(1)
+    await harness.engine.updateMirrorConfig('m', { 'topics.exclude': ['__.*', 'y'], 'groups.include': ['billing'], 'topic.properties.exclude': ['retention.ms'] })
+    await a.produce('t', { partition: 0, records: [{ value: 'after' }] })
+    await harness.run(3, 1_000)
+    expect(open).toHaveBeenCalledTimes(1)
+    expect((await harness.cluster('b').readRecords('t', 0, { limit: 10 })).records.map((record) => record.value)).toEqual(['after'])
+    // A new fetch size changes every request the session holds: that one change does recreate it.
+    await harness.engine.updateMirrorConfig('m', { 'fetch.max.bytes': 4096 })
+    await harness.run(2)
+    expect(open).toHaveBeenCalledTimes(2)
+  })
 })

@@ -142,6 +142,58 @@ describe('PREPARING (#19, #20, #22)', () => {
   })
 })
 
+describe('epochs (#14)', () => {
+  it('#14 a destination leadership change while mirroring adds no epoch: the epochs of later mirrored batches still end at the log end', async () => {
+    const h = await twoClusters()
+    const a = h.cluster('a')
+    const b = h.cluster('b')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 3 })
+    await produce(a, '1')
+    await produce(a, '2')
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await h.run(3)
+    const before = await b.describePartition(TP)
+    // A clean election on the destination, after records of source epoch 0 were mirrored.
+    await b.electLeader(TP, before.replicas.find((id) => id !== before.leader)!)
+    expect((await b.describePartition(TP)).leaderEpoch).toBe(before.leaderEpoch + 1)
+    await produce(a, '3')
+    await produce(a, '4')
+    await h.run(3)
+    const after = await b.describePartition(TP)
+    expect(after.logEndOffset).toBe(4)
+    // The destination answers for the source's epoch as the source does: it ends at the log end. A cache holding
+    // the election's epoch would end it at offset 2, where a failback (the destination as the new source) would
+    // tell the old source its history diverges, and a follower would cut back what it already holds.
+    expect(await b.endOffsetForEpoch(TP, 0)).toEqual(await a.endOffsetForEpoch(TP, 0))
+    expect(await b.endOffsetForEpoch(TP, 0)).toEqual({ leaderEpoch: 0, endOffset: 4 })
+    for (const replica of after.replicas) expect(b.replicaLog(TP, replica)!.epochEntries()).toEqual([{ epoch: 0, startOffset: 0 }])
+  })
+})
+
+describe('fetch answers in flight (#5, #25)', () => {
+  it('#25 an answer that arrives after the fetcher was removed (a pause meanwhile) is dropped: nothing appended while PAUSED', async () => {
+    const h = await twoClusters()
+    const a = h.cluster('a')
+    const b = h.cluster('b')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await produce(a, '1')
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await h.run(3)
+    expect(await values(b)).toEqual(['1'])
+    await produce(a, '2')
+    // The round asks the source; the pause takes the partition before the answer is applied.
+    const round = h.engine.tick()
+    await h.engine.pauseTopics('m')
+    await round
+    await h.engine.settle()
+    expect(states(h, 'm')).toEqual(['PAUSED'])
+    expect(await values(b)).toEqual(['1'])
+    await h.engine.resumeTopics('m')
+    await h.run(3)
+    expect(await values(b)).toEqual(['1', '2'])
+  })
+})
+
 describe('unclean leader election (#38)', () => {
   it('#38 ULE_LOG_TRUNCATION waits for every destination replica before mirroring again', async () => {
     const h = await twoClusters({ a: {}, b: { config: { replicaLagTimeMaxMs: 1_000 } } })

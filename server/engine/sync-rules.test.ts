@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
 
@@ -96,6 +96,92 @@ describe('the periodic sync', () => {
       ['t', 1, 1],
       ['u', 0, 2],
     ])
+  })
+
+  it('#31 commits an offset once: a sync that finds it already on the destination writes nothing', async () => {
+    const h = await mirroring()
+    const a = h.cluster('a')
+    const b = h.cluster('b')
+    const commits = vi.spyOn(b, 'commitSyncedGroupOffset')
+    await a.commitOffsets('billing', [{ ...TP, offset: 2 }])
+    await h.run(1, 1_000)
+    expect(commits.mock.calls.map(([group, tp, offset]) => [group, tp.topic, tp.partition, offset])).toEqual([['billing', 't', 0, 2]])
+    // Three more syncs with nothing new: each offset write of a group is a record on __consumer_offsets.
+    await h.run(3, 1_000)
+    expect(commits).toHaveBeenCalledTimes(1)
+    await a.commitOffsets('billing', [{ ...TP, offset: 3 }])
+    await h.run(1, 1_000)
+    expect(commits.mock.calls.map(([, , offset]) => offset)).toEqual([2, 3])
+    expect(await groupOffset(b, 'billing')).toBe(3)
+  })
+
+  it("#31 compares each partition's offset with that partition's own on the destination, not another's", async () => {
+    const h = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+    harness = h
+    const a = h.cluster('a')
+    const b = h.cluster('b')
+    await a.createTopic({ name: 't', partitions: 2, replicationFactor: 1 })
+    for (const partition of [0, 1]) await a.produce('t', { partition, records: ['1', '2', '3'].map((value) => ({ value })) })
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    await h.run(3, 1_000)
+    await a.commitOffsets('g', [{ topic: 't', partition: 0, offset: 2 }])
+    await h.run(1, 1_000)
+    // Partition 1 gets the offset partition 0 already has on the destination: it is new for partition 1.
+    await a.commitOffsets('g', [{ topic: 't', partition: 1, offset: 2 }])
+    await h.run(1, 1_000)
+    const offsets = (await b.listGroupOffsets()).find((group) => group.groupId === 'g')?.offsets.map((o) => [o.partition, o.offset])
+    expect(offsets?.sort()).toEqual([
+      [0, 2],
+      [1, 2],
+    ])
+    // So is the same partition number of another topic.
+    await a.createTopic({ name: 'u', partitions: 1, replicationFactor: 1 })
+    await a.produce('u', { partition: 0, records: ['1', '2', '3'].map((value) => ({ value })) })
+    await h.engine.startTopics('m', { topics: ['u'] })
+    await h.run(3, 1_000)
+    await a.commitOffsets('g', [{ topic: 'u', partition: 0, offset: 2 }])
+    await h.run(1, 1_000)
+    const byTopic = (await b.listGroupOffsets()).find((group) => group.groupId === 'g')?.offsets.map((o) => [o.topic, o.partition, o.offset])
+    expect(byTopic?.sort()).toEqual([
+      ['t', 0, 2],
+      ['t', 1, 2],
+      ['u', 0, 2],
+    ])
+  })
+
+  it('#31 does not even ask to commit for a group with members on the destination', async () => {
+    const h = await mirroring()
+    const a = h.cluster('a')
+    const b = h.cluster('b')
+    await a.commitOffsets('busy', [{ ...TP, offset: 2 }])
+    await a.commitOffsets('idle', [{ ...TP, offset: 1 }])
+    await b.joinGroup('busy', { sessionTimeoutMs: 600_000 })
+    const commits = vi.spyOn(b, 'commitSyncedGroupOffset')
+    await h.run(2, 1_000)
+    expect(commits.mock.calls.map(([group]) => group)).toEqual(['idle'])
+    expect(await groupOffset(b, 'busy')).toBeUndefined()
+  })
+
+  it('#31 skips an offset clamped to where the destination has no epoch, instead of committing it without one', async () => {
+    const h = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+    harness = h
+    const a = h.cluster('a')
+    const b = h.cluster('b')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await a.produce('t', { partition: 0, records: ['1', '2', '3'].map((value) => ({ value })) })
+    await a.deleteRecords(TP, 3)
+    await a.produce('t', { partition: 0, records: [{ value: '4' }] })
+    await h.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'], config: FAST_SYNC })
+    // The mirror starts at the source's log start (3) with nothing fetched yet; the group's offset 1 is below it.
+    await h.engine.pauseTopics('m')
+    await h.run(1)
+    await a.commitOffsets('early', [{ ...TP, offset: 1 }])
+    expect(await b.epochForOffset(TP, 3)).toBe(-1)
+    await h.engine.resumeTopics('m')
+    const commits = vi.spyOn(b, 'commitSyncedGroupOffset')
+    await h.run(1, 1_000)
+    expect(commits).not.toHaveBeenCalledWith('early', expect.anything(), 3, -1)
+    expect(commits.mock.calls.filter(([group]) => group === 'early').every(([, , , epoch]) => epoch !== -1)).toBe(true)
   })
 
   it('#32 waits mirror.metadata.refresh.interval.ms between syncs: a source config change is copied at the next one, not before', async () => {

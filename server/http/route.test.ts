@@ -16,6 +16,7 @@ import { logger } from '../observability/logger'
 import { MetricsRegistry } from '../observability/metrics'
 import { reply, route } from './route'
 import { createVerifier } from '../verification/verifier-wiring'
+import { createDrills } from '../drills/drill-wiring'
 
 const tokens = { operator: 'route-op', viewer: 'route-view' }
 const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promise<Runtime> }
@@ -31,6 +32,7 @@ beforeAll(async () => {
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
   const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   const verifier = await createVerifier({ clusters, engine, dataDir, log: logger, publish: (summary) => events.publish('verification', summary) })
+  const drills = await createDrills({ clusters, engine, dataDir, log: logger, publish: (drill) => events.publish('drill', drill) })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
@@ -42,12 +44,14 @@ beforeAll(async () => {
     engine,
     splitBrain,
     verifier,
+    drills,
     metrics,
     alerts,
     demo: null,
     close: async () => {
       splitBrain.stop()
       await alerts.close()
+      await drills.close()
       await verifier.close()
       await engine.close()
       await clusters.close()

@@ -30,6 +30,7 @@ import type {
   AppendControlOptions,
   AppendResult,
   FollowerAppendResult,
+  LogFileSnapshot,
   PartitionLogApi,
   PartitionLogConfig,
   ProducerStateView,
@@ -384,6 +385,18 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   }
 
   // PRODUCER STATE
+
+  fileSnapshot(): LogFileSnapshot {
+    this.ensureOpen()
+    const all = this.local.segments.all()
+    return {
+      dir: this.dir,
+      logStartOffset: this.logStartOffset,
+      logEndOffset: this.logEndOffset,
+      highWatermark: this.highWatermark,
+      segments: all.map((segment, index) => ({ baseOffset: segment.baseOffset, bytes: segment.size, active: index === all.length - 1 })),
+    }
+  }
 
   openTransactions(): OpenTransaction[] {
     return this.producerState.openTransactions()

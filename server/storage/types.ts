@@ -162,6 +162,19 @@ export interface TimestampOffset {
   leaderEpoch: number
 }
 
+/**
+ * What a log's directory holds at one instant, for a copy of it (a drill's sandbox): the segments in order with
+ * the size each had then (the active one grows after; sealed ones never change but by truncation, retention or
+ * a cleaner swap, which replace or remove files rather than rewrite them in place, truncation aside).
+ */
+export interface LogFileSnapshot {
+  readonly dir: string
+  readonly logStartOffset: number
+  readonly logEndOffset: number
+  readonly highWatermark: number
+  readonly segments: ReadonlyArray<{ readonly baseOffset: number; readonly bytes: number; readonly active: boolean }>
+}
+
 export interface PartitionLogApi {
   readonly dir: string
   /** First offset readable; moved by deleteRecordsBefore, retention and truncateFullyAndStartAt. */
@@ -198,6 +211,8 @@ export interface PartitionLogApi {
   /** Epoch of the batch holding `offset` according to the cache, -1 when before the first entry. */
   epochForOffset(offset: number): number
 
+  /** The segments and offsets as they are now, taken synchronously (no append can come between); see LogFileSnapshot. */
+  fileSnapshot?(): LogFileSnapshot
   /** Transactions with data and no marker yet, ordered by first offset. */
   openTransactions(): OpenTransaction[]
   /** Every producer-state entry (for inspection and tests). */

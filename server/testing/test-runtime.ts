@@ -12,6 +12,8 @@ import { MetricsRegistry } from '@/server/observability/metrics'
 import type { Runtime } from '@/server/runtime'
 import { DemoEnvironment, type DemoDependencies } from '@/server/demo/demo-environment'
 import { createVerifier } from '@/server/verification/verifier-wiring'
+import { createDrills } from '@/server/drills/drill-wiring'
+import type { DrillsOptions } from '@/server/drills/drills'
 
 export const TEST_TOKENS = { operator: 'demo-test-operator', viewer: 'demo-test-viewer' }
 
@@ -23,7 +25,7 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
  */
 export async function openTestRuntime(
   dataDir: string,
-  options: { demo: boolean; print?: (text: string) => void; workloads?: DemoDependencies['workloads'] },
+  options: { demo: boolean; print?: (text: string) => void; workloads?: DemoDependencies['workloads']; drills?: DrillsOptions },
 ): Promise<Runtime> {
   const log = logger.child({ module: 'demo-test' })
   const events = new EventHub()
@@ -34,6 +36,7 @@ export async function openTestRuntime(
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
   const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
+  const drills = await createDrills({ clusters, engine, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,
@@ -59,6 +62,7 @@ export async function openTestRuntime(
     engine,
     splitBrain,
     verifier,
+    drills,
     metrics,
     alerts,
     demo,
@@ -68,6 +72,7 @@ export async function openTestRuntime(
       await demo?.close()
       splitBrain.stop()
       events.close()
+      await drills.close()
       await verifier.close()
       await engine.close()
       await clusters.close()

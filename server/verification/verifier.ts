@@ -1,4 +1,5 @@
 import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { ApiError } from '@/lib/api/errors'
@@ -114,7 +115,7 @@ export class Verifier {
   ) {
     const rate = options.bytesPerSecond ?? DEFAULT_BYTES_PER_SECOND
     this.bucket = Number.isFinite(rate) ? new TokenBucket(rate, env.now()) : null
-    this.concurrency = options.concurrency ?? 4
+    this.concurrency = options.concurrency ?? 2
     this.keep = options.keep ?? 200
     this.chunkBytes = options.chunkBytes ?? CHUNK_BYTES
     for (const record of [...store.loaded].sort((a, b) => a.sequence - b.sequence)) this.byId.set(record.id, record)
@@ -157,8 +158,8 @@ export class Verifier {
 
   private select(mirrorName: string, mirror: VerifierMirror, input: StartVerification): VerifierMirror['partitions'] {
     if (input.partitions !== undefined) {
-      const wanted = new Set(input.partitions.map((tp) => `${tp.topic}\u0000${tp.partition}`))
-      return mirror.partitions.filter((p) => wanted.has(`${p.topic}\u0000${p.partition}`))
+      const wanted = TopicPartitionMap.of(input.partitions.map((tp) => [tp, true] as const))
+      return mirror.partitions.filter((p) => wanted.has(p))
     }
     if (input.topics === undefined) return mirror.partitions
     const known = new Set(mirror.partitions.map((p) => p.topic))

@@ -20,6 +20,7 @@ import {
   StartTopicsRequest,
   TruncationPlanResponse,
 } from '../mirrors'
+import { DescribeQuery, DescribeResponse } from '../mirror-describe'
 import { OperationReport, ReportQuery } from '../operation-report'
 import { Operation, OperationList, OperationParams, OperationsQuery } from '../operations'
 import { EMPTY, endpoint, V1 } from './endpoint'
@@ -171,6 +172,17 @@ export const mirrorEndpoints = {
     status: 200,
     response: MirrorPartitionList,
     etag: true,
+  }),
+  describeMirror: endpoint({
+    operationId: 'describeMirror',
+    method: 'GET',
+    path: `${V1}/mirrors/{mirror}/describe`,
+    role: 'viewer',
+    summary: "The mirror's partitions as `kafka-cluster-mirrors.sh --describe --json` prints them (KIP-1279): offsets, lag, state, retry attempt, error",
+    params: MirrorParams,
+    query: DescribeQuery,
+    status: 200,
+    response: DescribeResponse,
   }),
   partitionHistory: endpoint({
     operationId: 'getMirrorPartitionHistory',

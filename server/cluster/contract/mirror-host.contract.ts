@@ -70,6 +70,12 @@ export function describeMirrorHostContract(factory: ContractFactory): void {
       expect(await host.latestEpoch(tp)).toBe(epoch)
       expect(await host.latestEpochs([tp, tp])).toEqual([epoch, epoch])
       expect(await host.endOffsetForEpoch(tp, epoch)).toEqual({ leaderEpoch: epoch, endOffset: 3 })
+      // Every replica of the assignment, each at the leader's end in its epoch once the append is replicated (#38).
+      const { leader, replicas } = await host.describeReplicas(tp)
+      const described = await host.describePartition(tp)
+      expect(leader).toBe(described.leader)
+      expect(replicas.map((replica) => replica.brokerId)).toEqual(described.replicas)
+      for (const replica of replicas) expect(replica).toEqual({ brokerId: replica.brokerId, online: true, logEndOffset: 3, latestEpoch: epoch })
       expect(await errorCodeOf(() => host.appendMirroredBatches(tp, fetched.records))).toBe('OFFSET_OUT_OF_RANGE')
       expect((await host.describePartition(tp)).logEndOffset).toBe(3)
     })

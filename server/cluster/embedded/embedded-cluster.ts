@@ -19,6 +19,7 @@ import type {
   MirrorHost,
   OpenTransaction,
   PartitionDescription,
+  ReplicaLogState,
   SourceCluster,
   TopicDescription,
   TopicPartition,
@@ -41,6 +42,7 @@ import type { RecordsPage } from './records-view'
 import { ReplicatedPartition } from './replicated-partition'
 import { EmbeddedFetchSession } from './fetch-session'
 import { rotOneByte, type RottenByte } from './bit-rot'
+import { copyPartitions, type CopiedPartition } from './partition-copies'
 import { SourceFetch } from './source-fetch'
 import { Topics, type CreateTopicSpec } from './topics'
 import { TransactionCoordinator } from './transaction-coordinator'
@@ -476,6 +478,10 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     return this.powers.latestEpochs([topicPartition])[0]!
   }
 
+  async describeReplicas(topicPartition: TopicPartition): Promise<{ leader: number; replicas: ReplicaLogState[] }> {
+    return this.powers.describeReplicas(topicPartition)
+  }
+
   async latestEpochs(topicPartitions: TopicPartition[]): Promise<number[]> {
     return this.powers.latestEpochs(topicPartitions)
   }
@@ -506,6 +512,13 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
 
   readMirrorState(): Promise<MirrorStateEntry[]> {
     return this.mirrorState.read()
+  }
+
+  // COPIES (a drill's sandbox)
+
+  /** A one-broker cluster directory in `targetDir` holding copies of these partitions as their leaders hold them now (partition-copies.ts). */
+  copyPartitions(targetDir: string, partitions: readonly TopicPartition[]): Promise<CopiedPartition[]> {
+    return copyPartitions(this.directory, targetDir, partitions)
   }
 
   // INSPECTION AND FAULTS (tests, demo)

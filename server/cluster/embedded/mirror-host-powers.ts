@@ -1,7 +1,7 @@
 import 'server-only'
 import { readControlInfo } from '@/lib/log/record-batch'
 import { ClusterError } from '../errors'
-import type { OpenTransaction, TopicDescription, TopicPartition } from '../ports'
+import type { OpenTransaction, ReplicaLogState, TopicDescription, TopicPartition } from '../ports'
 import { isInteger, type ClusterDirectory } from './cluster-directory'
 import { validateTopicConfigs } from './config'
 import { NAME_PATTERN, validateCount, validateOffset, validateTopicId, validateTopicName, type TopicMetadata } from './metadata'
@@ -85,6 +85,17 @@ export class MirrorHostPowers {
     this.directory.ensureReachable()
     if (!isInteger(minimumEpoch, 0) || minimumEpoch > MAX_LEADER_EPOCH) throw new ClusterError('VALIDATION_FAILED', `invalid leader epoch ${JSON.stringify(minimumEpoch)}`)
     return this.directory.requirePartition(topicPartition).bumpLeaderEpoch(minimumEpoch)
+  }
+
+  /** Each replica's own log as its broker holds it; a stopped broker's replica is offline (its disk is not read). */
+  describeReplicas(topicPartition: TopicPartition): { leader: number; replicas: ReplicaLogState[] } {
+    this.directory.ensureReachable()
+    const partition = this.directory.requirePartition(topicPartition)
+    const replicas = partition.metadata.replicas.map((brokerId): ReplicaLogState => {
+      const log = partition.replicaLog(brokerId)
+      return log ? { brokerId, online: true, logEndOffset: log.logEndOffset, latestEpoch: log.latestEpoch() } : { brokerId, online: false, logEndOffset: null, latestEpoch: null }
+    })
+    return { leader: partition.metadata.leader, replicas }
   }
 
   latestEpochs(topicPartitions: TopicPartition[]): number[] {

@@ -199,6 +199,11 @@ describe('MirrorHost', () => {
     const stopped = d!.replicas.find((r) => r !== d!.leader)!
     await destination.cluster.stopBroker(stopped)
     expect(await destination.cluster.truncateTo(tp, 3)).toEqual({ removedRecords: 3, logEndOffset: 3 })
+    // What a stopped broker's disk holds is not reported: it is offline until it returns (#38).
+    const { leader, replicas } = await destination.cluster.describeReplicas(tp)
+    expect(leader).toBe(d!.leader)
+    const leaderEpoch = await destination.cluster.latestEpoch(tp)
+    expect(replicas).toEqual(d!.replicas.map((brokerId) => (brokerId === stopped ? { brokerId, online: false, logEndOffset: null, latestEpoch: null } : { brokerId, online: true, logEndOffset: 3, latestEpoch: leaderEpoch })))
     const log = await PartitionLog.open(path.join(destination.dir, `broker-${stopped}`, 'orders-0'))
     try {
       expect(log.logEndOffset).toBe(3)

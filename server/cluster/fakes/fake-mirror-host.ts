@@ -3,7 +3,7 @@ import { fencedWritesMessage, judgeStateWrites, type StoredFencing } from '@/lib
 import type { TopicPartition } from '@/lib/mirror/topic-partition'
 import { TimeSlice } from '@/server/util/cooperative'
 import { ClusterError } from '../errors'
-import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, TopicDescription } from '../ports'
+import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, ReplicaLogState, TopicDescription } from '../ports'
 import { FakePartitionLog } from './fake-partition-log'
 import { FakeTopics } from './fake-topics'
 
@@ -19,6 +19,11 @@ export class FakeMirrorHost implements MirrorHost {
   id: string
   /** `__mirror_state` as compaction leaves it: the last value per key (a tombstone stays as null), in first-write order. */
   readonly mirrorState = new Map<string, string | null>()
+  /**
+   * The replicas besides the leader, by `${topic}-${partition}`, as a test sets them (a follower offline, or still
+   * holding offsets the leader truncated); none by default.
+   */
+  readonly followers = new Map<string, ReplicaLogState[]>()
   private readonly stateFencing = new Map<string, StoredFencing>()
   private readonly failures = new Map<keyof MirrorHost, ClusterError>()
   private readonly lastingFailures = new Map<keyof MirrorHost, ClusterError>()
@@ -134,6 +139,12 @@ export class FakeMirrorHost implements MirrorHost {
 
   async describePartition(topicPartition: TopicPartition): Promise<PartitionDescription> {
     return this.state.log(topicPartition).describe(topicPartition.partition)
+  }
+
+  async describeReplicas(topicPartition: TopicPartition): Promise<{ leader: number; replicas: ReplicaLogState[] }> {
+    const log = this.state.log(topicPartition)
+    const leader: ReplicaLogState = { brokerId: log.leader, online: log.leader >= 0, logEndOffset: log.logEndOffset, latestEpoch: log.latestEpoch() }
+    return { leader: log.leader, replicas: [leader, ...(this.followers.get(`${topicPartition.topic}-${topicPartition.partition}`) ?? [])] }
   }
 
   async findControlRecord(topicPartition: TopicPartition, type: 'MIRROR_PID_RESET' | 'ABORT' | 'COMMIT', fromOffset: number): Promise<number | null> {

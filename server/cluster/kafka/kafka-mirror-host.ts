@@ -3,7 +3,7 @@ import 'server-only'
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
-import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, TopicDescription, TopicPartition } from '../ports'
+import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, ReplicaLogState, TopicDescription, TopicPartition } from '../ports'
 import type { KafkaConnection } from './connection'
 import { EmulatedProducers } from './emulated-producer'
 import { emulationNotes, type EmulationNotes } from './emulation-notes'
@@ -235,6 +235,23 @@ export class KafkaMirrorHost implements MirrorHost {
   async describePartition(tp: TopicPartition): Promise<PartitionDescription> {
     await this.ready()
     return this.overlayPartition(tp.topic, await this.source.describePartition(tp))
+  }
+
+  /**
+   * A client sees no replica's own log end: an in-sync replica holds the leader's log up to the high watermark
+   * (the emulation's log end), a replica the metadata lists offline is down, and one out of the ISR is behind by
+   * an amount nobody tells a client (unknown). Declared deviation: ISR membership stands in for the end offsets.
+   */
+  async describeReplicas(tp: TopicPartition): Promise<{ leader: number; replicas: ReplicaLogState[] }> {
+    const description = await this.describePartition(tp)
+    const offline = new Set(this.source.metadata.cached(tp)?.offlineReplicas ?? [])
+    const latestEpoch = await this.latestEpoch(tp)
+    const replicas = description.replicas.map((brokerId): ReplicaLogState => {
+      if (offline.has(brokerId)) return { brokerId, online: false, logEndOffset: null, latestEpoch: null }
+      if (description.isr.includes(brokerId)) return { brokerId, online: true, logEndOffset: description.logEndOffset, latestEpoch }
+      return { brokerId, online: true, logEndOffset: null, latestEpoch: null }
+    })
+    return { leader: description.leader, replicas }
   }
 
   /**

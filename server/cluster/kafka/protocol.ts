@@ -67,6 +67,8 @@ export interface MetadataPartition {
   leaderEpoch: number
   replicas: number[]
   isr: number[]
+  /** Replicas whose broker is down (or whose log directory is offline). */
+  offlineReplicas: number[]
 }
 
 export interface MetadataTopic {
@@ -120,8 +122,8 @@ export function metadataRequest(topics: string[] | null): ProtocolRequest<Metada
           leaderEpoch: p.int32(),
           replicas: p.compactArray((x) => x.int32()),
           isr: p.compactArray((x) => x.int32()),
+          offlineReplicas: p.compactArray((x) => x.int32()),
         }
-        p.compactArray((x) => x.int32())
         p.taggedFields()
         return partition
       })

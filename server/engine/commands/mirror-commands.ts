@@ -2,7 +2,7 @@ import 'server-only'
 import type { ResolvedMirrorConfig } from '../types'
 import { assertName, resolveConfig } from '../config/mirror-config'
 import { matchesFilters } from '../config/topic-patterns'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type EngineClock, type EngineLog, type FetchSettings, type LeadershipAccess, type OperationsAccess, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import { dispatchAll } from '../runner/dispatch-all'
@@ -37,7 +37,7 @@ export interface CreateMirrorPlan {
  * mirror of that name yet, two different clusters, the config, the source reachable with the named topics,
  * and those topics startable on the destination (no other mirror, same topic id, no mirror loop). Changes nothing.
  */
-export async function planCreateMirror(ctx: EngineContext, input: CreateMirrorInput): Promise<CreateMirrorPlan> {
+export async function planCreateMirror(ctx: ClusterAccess & PartitionStore, input: CreateMirrorInput): Promise<CreateMirrorPlan> {
   assertName(input.name, 'mirror')
   if (ctx.state.has(input.name)) throw new EngineError('CONFLICT', `mirror ${input.name} already exists`)
   if (input.sourceCluster === input.destinationCluster) throw new EngineError('VALIDATION_FAILED', 'a mirror needs two different clusters')
@@ -62,7 +62,7 @@ export async function planCreateMirror(ctx: EngineContext, input: CreateMirrorIn
 }
 
 /** Writes the planned mirror's definition, holds it, and starts its named topics; the first sync discovers the rest. */
-export async function applyCreateMirror(ctx: EngineContext, plan: CreateMirrorPlan): Promise<MirrorDefinition> {
+export async function applyCreateMirror(ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore, plan: CreateMirrorPlan): Promise<MirrorDefinition> {
   // A second create of the same name may have been applied while this one was planned.
   if (ctx.state.has(plan.definition.name)) throw new EngineError('CONFLICT', `mirror ${plan.definition.name} already exists`)
   const definition: MirrorDefinition = { ...plan.definition, createdAt: ctx.now() }
@@ -76,11 +76,11 @@ export async function applyCreateMirror(ctx: EngineContext, plan: CreateMirrorPl
 }
 
 /** Plans the create, then applies it. */
-export async function createMirror(ctx: EngineContext, input: CreateMirrorInput): Promise<MirrorDefinition> {
+export async function createMirror(ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore, input: CreateMirrorInput): Promise<MirrorDefinition> {
   return applyCreateMirror(ctx, await planCreateMirror(ctx, input))
 }
 
-export async function deleteMirror(ctx: EngineContext, name: string): Promise<void> {
+export async function deleteMirror(ctx: ClusterAccess & FetchSettings & LeadershipAccess & PartitionStore, name: string): Promise<void> {
   const mirror = ctx.state.require(name)
   // A mirror without partitions has nothing to stop and may go.
   if (mirror.partitions.size > 0) planOrRefuse('delete', [...mirror.partitions.values()], { named: true, mirror: name })
@@ -98,7 +98,7 @@ export async function deleteMirror(ctx: EngineContext, name: string): Promise<vo
   ctx.state.emit({ type: 'mirror', mirror: name, change: 'deleted' })
 }
 
-export async function updateMirrorConfig(ctx: EngineContext, name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {
+export async function updateMirrorConfig(ctx: ClusterAccess & EngineClock & PartitionStore, name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {
   const mirror = ctx.state.require(name)
   const config = resolveConfig({ config: { ...mirror.definition.config, ...patch } })
   const definition = { ...mirror.definition, config }
@@ -115,7 +115,7 @@ export async function updateMirrorConfig(ctx: EngineContext, name: string, patch
  * the next sync (KIP-1279.md §2.3): `remote.storage.enable` fails the topic's mirror partitions for good
  * (§11 #36), `mirror.support.unclean.leader.election` is what the next divergence is judged by.
  */
-export async function destinationTopicConfigsChanged(ctx: EngineContext, clusterName: string, topic: string): Promise<void> {
+export async function destinationTopicConfigsChanged(ctx: ClusterAccess & PartitionDispatch & PartitionStore, clusterName: string, topic: string): Promise<void> {
   for (const mirror of ctx.state.all()) {
     if (mirror.definition.destinationCluster !== clusterName || !mirror.definition.topics.includes(topic)) continue
     const [description] = await ctx.clusters.cluster(clusterName).host.describeTopics([topic])

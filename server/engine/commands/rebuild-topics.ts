@@ -1,6 +1,6 @@
 import 'server-only'
 import type { TopicDescription } from '@/server/cluster/ports'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type EngineLog } from '../engine-context'
 import { EngineError } from '../errors'
 import type { MirrorDefinition } from '../types'
 import { planStart } from './start-plan'
@@ -10,7 +10,7 @@ import { planStart } from './start-plan'
  * truncation plan marks `rebuild` — the same plan its dry run answered — before any of their partitions
  * starts: PREPARING then finds an empty mirror topic and mirrors it from the source's log start.
  */
-export async function rebuildPlannedTopics(ctx: EngineContext, definition: MirrorDefinition, topics: readonly TopicDescription[], skipped: ReadonlyArray<{ topic: string }>): Promise<void> {
+export async function rebuildPlannedTopics(ctx: ClusterAccess & EngineLog, definition: MirrorDefinition, topics: readonly TopicDescription[], skipped: ReadonlyArray<{ topic: string }>): Promise<void> {
   const { host } = ctx.clusters.cluster(definition.destinationCluster)
   if (!host.rebuildTopic || topics.length === 0) return
   const plan = await planStart(ctx, { sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, topics: topics.map((topic) => topic.name), mirror: definition.name })

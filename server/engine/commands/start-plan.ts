@@ -2,13 +2,13 @@ import 'server-only'
 import { topicPartitionName } from '@/lib/mirror/topic-partition'
 import { truncationPlan, type TruncationPlanInput } from '@/lib/mirror/truncation'
 import type { MirrorHost } from '@/server/cluster/ports'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess } from '../engine-context'
 import { EngineError } from '../errors'
 import { alignmentFrom } from '../preparing/last-mirror-position'
 import type { PlannedTruncation, TruncationPlanResult } from '../types'
 
 /** The truncation plan a new mirror (or a start of topics) would apply; changes nothing. */
-export async function planStart(ctx: EngineContext, input: { sourceCluster: string; destinationCluster: string; topics: string[]; mirror?: string }): Promise<TruncationPlanResult> {
+export async function planStart(ctx: ClusterAccess, input: { sourceCluster: string; destinationCluster: string; topics: string[]; mirror?: string }): Promise<TruncationPlanResult> {
   const { source, host } = ctx.clusters.cluster(input.sourceCluster, input.destinationCluster)
   const destinationClusterId = await host.clusterId()
   const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics(input.topics))

@@ -8,7 +8,7 @@ import type { TopicDescription } from '@/server/cluster/ports'
 import { assertName, syncedTopicConfigs } from '../config/mirror-config'
 import { compilePattern } from '../config/topic-patterns'
 import { forEachConcurrently } from '@/server/util/cooperative'
-import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
+import { PARTITION_CONCURRENCY, type ClusterAccess, type EngineClock, type EngineLog, type OperationsAccess, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import type { EngineMirror } from '../state/engine-mirror'
@@ -33,7 +33,7 @@ export interface TopicStartPlan {
  * topics known at the source, running operations, the partitions' states, then the destination's (topic id,
  * other mirrors, no mirror loop). Changes nothing.
  */
-export async function planTopicStart(ctx: EngineContext, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<TopicStartPlan> {
+export async function planTopicStart(ctx: ClusterAccess & OperationsAccess & PartitionStore, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<TopicStartPlan> {
   const mirror = ctx.state.require(mirrorName)
   const { definition } = mirror
   const { source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
@@ -64,7 +64,7 @@ export async function planTopicStart(ctx: EngineContext, mirrorName: string, req
  * Starts (or restarts after STOPPED) mirroring of the plan's topics: each partition goes to PREPARING. Patterns
  * are added to the mirror's topics.include, so topics created on the source later are discovered.
  */
-export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan): Promise<CommandResult> {
+export async function applyTopicStart(ctx: ClusterAccess & EngineClock & EngineLog & PartitionDispatch & PartitionStore, plan: TopicStartPlan): Promise<CommandResult> {
   const mirror = ctx.state.require(plan.mirror)
   const { definition } = mirror
   const mirrorName = plan.mirror
@@ -118,7 +118,7 @@ export async function applyTopicStart(ctx: EngineContext, plan: TopicStartPlan):
 }
 
 /** Plans the start, then applies it. */
-export async function startTopics(ctx: EngineContext, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
+export async function startTopics(ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore, mirrorName: string, request: { topics?: string[]; patterns?: string[] }): Promise<CommandResult> {
   return applyTopicStart(ctx, await planTopicStart(ctx, mirrorName, request))
 }
 
@@ -126,7 +126,7 @@ export async function startTopics(ctx: EngineContext, mirrorName: string, reques
  * Plans the command against every selected partition (lib/mirror/preconditions.ts) before changing
  * any, so a refused request changes nothing; then dispatches the event to the partitions it applies to.
  */
-export async function requestOnTopics(ctx: EngineContext, mirrorName: string, topics: string[] | undefined, command: MirrorCommand, eventType: MirrorEventType): Promise<CommandResult> {
+export async function requestOnTopics(ctx: PartitionDispatch & PartitionStore, mirrorName: string, topics: string[] | undefined, command: MirrorCommand, eventType: MirrorEventType): Promise<CommandResult> {
   const mirror = ctx.state.require(mirrorName)
   const named = topics !== undefined && topics.length > 0
   const { apply, skipped } = planOrRefuse(command, selectPartitions(mirror, topics), { named, mirror: mirrorName })

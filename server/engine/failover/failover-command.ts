@@ -3,7 +3,7 @@ import { decideGates } from '@/lib/failover/gate-forcing'
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import { planOrRefuse } from '../commands/preconditions'
 import { selectPartitions } from '../commands/topic-commands'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type EngineClock, type OperationsAccess, type PartitionStore } from '../engine-context'
 import { EngineError } from '../errors'
 import { toFailoverPlan } from '../operations/failover-plan-view'
 import type { FailoverOperation, OperationRequester } from '../types'
@@ -30,7 +30,7 @@ export interface FailoverCommandPlan {
  * partition (lib/mirror/preconditions.ts), then the preflight plan (failover-planner.ts, the dry run's
  * answer) and its gates, each failing one refused unless forced. Changes nothing.
  */
-export async function planFailover(ctx: EngineContext, mirrorName: string, request: FailoverRequestInput): Promise<FailoverCommandPlan> {
+export async function planFailover(ctx: ClusterAccess & EngineClock & PartitionStore, mirrorName: string, request: FailoverRequestInput): Promise<FailoverCommandPlan> {
   const mirror = ctx.state.require(mirrorName)
   if (request.confirm !== mirrorName) {
     throw new EngineError('CONFIRMATION_REQUIRED', `type the mirror name "${mirrorName}" as confirm to fail over`)
@@ -47,7 +47,7 @@ export async function planFailover(ctx: EngineContext, mirrorName: string, reque
  * Accepts the planned failover as an operation that runs on. The operation is durable before this resolves
  * (so before the caller's 202): a crash from then on resumes it at restart.
  */
-export async function applyFailover(ctx: EngineContext, planned: FailoverCommandPlan, requestedBy: OperationRequester | null): Promise<{ operation: FailoverOperation }> {
+export async function applyFailover(ctx: OperationsAccess & PartitionStore, planned: FailoverCommandPlan, requestedBy: OperationRequester | null): Promise<{ operation: FailoverOperation }> {
   const mirror = ctx.state.require(planned.mirror)
   const topics = planned.topics === undefined ? undefined : [...planned.topics]
   // The stop's preconditions once more: the preflight awaited the clusters, and a partition may have moved meanwhile.
@@ -64,6 +64,6 @@ export async function applyFailover(ctx: EngineContext, planned: FailoverCommand
 }
 
 /** Plans the failover of the selected partitions, then applies it. */
-export async function failover(ctx: EngineContext, mirrorName: string, request: FailoverRequestInput): Promise<{ operation: FailoverOperation }> {
+export async function failover(ctx: ClusterAccess & EngineClock & OperationsAccess & PartitionStore, mirrorName: string, request: FailoverRequestInput): Promise<{ operation: FailoverOperation }> {
   return applyFailover(ctx, await planFailover(ctx, mirrorName, request), request.requestedBy ?? null)
 }

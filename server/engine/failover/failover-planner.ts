@@ -7,7 +7,7 @@ import type { GroupOffsets, SourceCluster, TopicPartition } from '@/server/clust
 import { TimeSlice } from '@/server/util/cooperative'
 import { withTimeout } from '@/server/util/with-timeout'
 import { selectPartitions } from '../commands/topic-commands'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type EngineClock, type PartitionStore } from '../engine-context'
 
 /** A failover's preflight asks a source that may be down: it answers without it rather than wait. */
 const PREFLIGHT_SOURCE_TIMEOUT_MS = 5_000
@@ -17,7 +17,7 @@ const PREFLIGHT_SOURCE_TIMEOUT_MS = 5_000
  * input): both sides' log ends, the age of what is not mirrored yet, open transactions and committed
  * offsets per consumer group. Changes nothing.
  */
-export async function failoverPlan(ctx: EngineContext, mirrorName: string, topics?: string[]): Promise<FailoverPreflight> {
+export async function failoverPlan(ctx: ClusterAccess & EngineClock & PartitionStore, mirrorName: string, topics?: string[]): Promise<FailoverPreflight> {
   const mirror = ctx.state.require(mirrorName)
   const { definition } = mirror
   const runtimes = selectPartitions(mirror, topics).sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)

@@ -1,7 +1,7 @@
 import 'server-only'
 import type { FetchPartitionResult } from '@/server/cluster/ports'
 import { forEachConcurrently, TimeSlice } from '@/server/util/cooperative'
-import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
+import { PARTITION_CONCURRENCY, type ClusterAccess, type EngineClock, type EngineLog, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { classifyAppendError } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { interruptFetch, isQuietFetch, recordSourcePosition, type FetchEntry } from './fetch-state'
@@ -13,7 +13,7 @@ import { applyFetchResult } from './partition-response'
  * partitions' fetch positions may have moved).
  */
 export async function applyAnswers(
-  ctx: EngineContext,
+  ctx: ClusterAccess & EngineClock & EngineLog & PartitionDispatch & PartitionStore,
   mirror: EngineMirror,
   results: readonly FetchPartitionResult[],
   entryOf: (result: FetchPartitionResult, index: number) => FetchEntry | undefined,

@@ -3,11 +3,11 @@ import { changedSourceClusterId } from './source-cluster-id'
 import { dispatchAll } from '../runner/dispatch-all'
 import type { FetchPartitionResult, TopicDescription } from '@/server/cluster/ports'
 import { TimeSlice, yieldToEventLoop } from '@/server/util/cooperative'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type EngineClock, type EngineLog, type FetchSettings, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { classifyUnreachableDestination, classifyUnreachableSource } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
-import { interruptFetch, isReadyForFetch, type FetchEntry } from './fetch-state'
+import { interruptFetch, isFetchDelayed, isReadyForFetch, type FetchEntry } from './fetch-state'
 import { closeFetchSessions, sessionFetchRound } from './fetch-session-round'
 import { applyAnswers } from './apply-answers'
 import { inFetchOrder, recordFetchOrder } from './fetch-order'
@@ -18,8 +18,9 @@ type DescribedPartition = TopicDescription['partitions'][number]
  * One fetch round: the MIRRORING partitions are grouped by their source leader and each group is one
  * fetch (many partitions, bounded bytes), all groups at once, as a fetcher per source broker would.
  */
-export async function fetchRound(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
-  const runnable = [...mirror.partitions.values()].filter(isReadyForFetch)
+export async function fetchRound(ctx: ClusterAccess & EngineClock & EngineLog & FetchSettings & PartitionDispatch & PartitionStore, mirror: EngineMirror): Promise<void> {
+  const now = ctx.now()
+  const runnable = [...mirror.partitions.values()].filter((runtime) => isReadyForFetch(runtime) && !isFetchDelayed(mirror, runtime, now))
   if (runnable.length === 0) return closeFetchSessions(mirror)
   const { definition } = mirror
   const { host, source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
@@ -82,7 +83,7 @@ export async function fetchRound(ctx: EngineContext, mirror: EngineMirror): Prom
   }
 }
 
-async function fetchFromLeader(ctx: EngineContext, mirror: EngineMirror, leader: number, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
+async function fetchFromLeader(ctx: ClusterAccess & EngineClock & EngineLog & FetchSettings & PartitionDispatch & PartitionStore, mirror: EngineMirror, leader: number, leaderEntries: FetchEntry[], signal: AbortSignal): Promise<void> {
   const { definition } = mirror
   const source = ctx.clusters.cluster(definition.sourceCluster).source
   // Replication throttle (replication-throttle.ts): throttled partitions sit out or get a smaller budget.

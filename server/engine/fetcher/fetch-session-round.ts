@@ -1,7 +1,7 @@
 import 'server-only'
 import type { FetchPartitionResult, FetchSession, MirrorHost, PartitionDescription, TopicPartition } from '@/server/cluster/ports'
 import { TimeSlice } from '@/server/util/cooperative'
-import type { EngineContext } from '../engine-context'
+import type { ClusterAccess, EngineClock, EngineLog, FetchSettings, PartitionDispatch, PartitionStore } from '../engine-context'
 import { classifyUnreachableDestination, classifyUnreachableSource } from '../failure-classification'
 import { dispatchAll } from '../runner/dispatch-all'
 import type { EngineMirror } from '../state/engine-mirror'
@@ -45,7 +45,7 @@ export function closeFetchSessions(mirror: EngineMirror): void {
  * answers. A quiet 10,000-partition mirror then costs a pass of cheap comparisons per round, not a
  * description of 10,000 destination partitions and two passes over them at the source.
  */
-export async function sessionFetchRound(ctx: EngineContext, mirror: EngineMirror, runnable: readonly PartitionRuntime[], open: () => FetchSession): Promise<void> {
+export async function sessionFetchRound(ctx: ClusterAccess & EngineClock & EngineLog & FetchSettings & PartitionDispatch & PartitionStore, mirror: EngineMirror, runnable: readonly PartitionRuntime[], open: () => FetchSession): Promise<void> {
   const { definition } = mirror
   const maxBytes = definition.config['fetch.max.bytes']
   let state = sessionsByMirror.get(mirror)
@@ -145,7 +145,7 @@ export async function sessionFetchRound(ctx: EngineContext, mirror: EngineMirror
 }
 
 async function fetchFromSession(
-  ctx: EngineContext,
+  ctx: ClusterAccess & EngineClock & EngineLog & FetchSettings & PartitionDispatch & PartitionStore,
   mirror: EngineMirror,
   state: MirrorSessions,
   session: FetchSession,
@@ -188,7 +188,7 @@ async function fetchFromSession(
  * The destination's view of the partitions to name. One the destination cannot describe (its cluster is
  * unreachable) fails with retries and stays out of the round; the others go on.
  */
-async function describe(ctx: EngineContext, mirror: EngineMirror, host: MirrorHost, runtimes: readonly PartitionRuntime[]): Promise<Map<PartitionRuntime, PartitionDescription>> {
+async function describe(ctx: ClusterAccess & EngineClock & EngineLog & FetchSettings & PartitionDispatch & PartitionStore, mirror: EngineMirror, host: MirrorHost, runtimes: readonly PartitionRuntime[]): Promise<Map<PartitionRuntime, PartitionDescription>> {
   const destinationCluster = mirror.definition.destinationCluster
   const unreachable: Array<{ runtimes: PartitionRuntime[]; error: unknown }> = []
   const byTopic = new Map<string, PartitionRuntime[]>()

@@ -1,5 +1,7 @@
 import 'server-only'
+import { MIRROR_CONFIG_DEFAULTS } from '@/lib/mirror/constants'
 import type { FetchPartitionRequest, FetchPartitionResult } from '@/server/cluster/ports'
+import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
 
@@ -17,6 +19,26 @@ export type FetchedPartition = Extract<FetchPartitionResult, { ok: true }>
 /** The partition is in a fetch round: MIRRORING with its fetcher added (the table's startFetcher effect). */
 export function isReadyForFetch(runtime: PartitionRuntime): boolean {
   return runtime.fetching && runtime.value.state === 'MIRRORING'
+}
+
+/**
+ * The source answered that it does not know the partition's topic: the partition sits out the fetch rounds for
+ * fetch.backoff.ms, and the metadata is read at the next tick (the periodic sync), which fails the topic for good
+ * once it is missing there twice in a row, or finds it back. Not FAILED meanwhile: a deleted topic is not a
+ * fetch error to retry with backoff, as Kafka's fetcher does not fail such a partition either.
+ */
+export function delayUnknownTopic(mirror: EngineMirror, runtime: PartitionRuntime, now: number): void {
+  mirror.fetchDelays.set(runtime, now + MIRROR_CONFIG_DEFAULTS['fetch.backoff.ms'])
+  mirror.nextSyncAt = Math.min(mirror.nextSyncAt, now)
+}
+
+/** Whether the partition sits out this round (delayUnknownTopic); a delay that has passed is forgotten. */
+export function isFetchDelayed(mirror: EngineMirror, runtime: PartitionRuntime, now: number): boolean {
+  const until = mirror.fetchDelays.get(runtime)
+  if (until === undefined) return false
+  if (now < until) return true
+  mirror.fetchDelays.delete(runtime)
+  return false
 }
 
 /**

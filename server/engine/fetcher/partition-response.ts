@@ -2,18 +2,18 @@ import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
 import { needsProactiveEpochBump } from '@/lib/mirror/guards'
 import type { FetchPartitionResult } from '@/server/cluster/ports'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type EngineClock, type EngineLog, type PartitionDispatch } from '../engine-context'
 import { classifyFetchError } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
-import { isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
+import { delayUnknownTopic, isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
 
 /**
  * One partition's answer in a fetch round, with the partition's lock held: an error, a divergence, a batch
  * above the destination epoch, or records to append (then the log start synced and the source position
  * recorded).
  */
-export async function applyFetchResult(ctx: EngineContext, mirror: EngineMirror, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
+export async function applyFetchResult(ctx: ClusterAccess & EngineClock & EngineLog & PartitionDispatch, mirror: EngineMirror, entry: FetchEntry, result: FetchPartitionResult): Promise<void> {
   const { definition } = mirror
   const { runtime, request } = entry
   if (!isResponseCurrent(entry)) return
@@ -25,6 +25,11 @@ export async function applyFetchResult(ctx: EngineContext, mirror: EngineMirror,
     if (verdict.kind === 'restartAtLogStart') {
       await host.truncateFullyAndStartAt(tp, verdict.logStartOffset)
       ctx.log('fetch offset below source log start; restarted', { mirror: definition.name, ...tp, logStartOffset: verdict.logStartOffset })
+      return
+    }
+    if (verdict.kind === 'delay') {
+      delayUnknownTopic(mirror, runtime, now)
+      ctx.log('source does not know the partition; fetch delayed until the metadata decides', { mirror: definition.name, ...tp, error: verdict.error })
       return
     }
     await ctx.runner.dispatch(definition, runtime, { type: 'failed', code: verdict.code, error: verdict.error, retryable: verdict.retryable }, 'fetch failed')

@@ -3,7 +3,7 @@ import { LagHistory } from '@/lib/mirror/lag'
 import { mirrorLag, partitionLag, type LagRow, type PartitionLag } from '@/lib/mirror/partition-lag'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { TimeSlice } from '@/server/util/cooperative'
-import type { EngineContext } from '../engine-context'
+import { type EngineClock, type EngineLog, type FetchSettings, type LagArchiveAccess, type PartitionStore } from '../engine-context'
 import { errorMessage } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
@@ -22,7 +22,7 @@ const LAG_UNKNOWN_KEPT_MS = 24 * 60 * 60 * 1000
  * lag changed. A lower bound's time lag grows every second; it is sent again only when its basis moves (its
  * offset lag, or where its time lag grows from), and screens keep it growing from `timeLagFrom`.
  */
-export async function sampleLag(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
+export async function sampleLag(ctx: EngineClock & EngineLog & FetchSettings & LagArchiveAccess & PartitionStore, mirror: EngineMirror): Promise<void> {
   const now = ctx.now()
   if (now - mirror.lastLagSampleAt < LAG_SAMPLE_INTERVAL_MS) return
   mirror.lastLagSampleAt = now
@@ -114,13 +114,13 @@ function noteUnknownLag(mirror: EngineMirror, now: number, unknownSince: number 
   while (spans.length > 0 && spans[0]!.to !== null && spans[0]!.to < now - LAG_UNKNOWN_KEPT_MS) spans.shift()
 }
 
-function archiveLagMinute(ctx: EngineContext, mirror: string, minute: EngineMirror['lagMinute']): void {
+function archiveLagMinute(ctx: EngineLog & LagArchiveAccess, mirror: string, minute: EngineMirror['lagMinute']): void {
   if (!ctx.lagArchive) return
   ctx.lagArchive.append(mirror, { t: minute.t, p: [...minute.worst.values()] }).catch((error: unknown) => ctx.log('lag archive append failed', { mirror, error: errorMessage(error) }))
 }
 
 /** Puts the archived minutes of the last day back into each partition's history after a restart. */
-export async function loadLagArchive(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
+export async function loadLagArchive(ctx: EngineClock & LagArchiveAccess, mirror: EngineMirror): Promise<void> {
   if (!ctx.lagArchive) return
   const now = ctx.now()
   for (const minute of await ctx.lagArchive.load(mirror.definition.name, now, now - LAG_ARCHIVE_RELOAD_MS)) {

@@ -1,6 +1,6 @@
 import 'server-only'
 import { forEachConcurrently } from '@/server/util/cooperative'
-import type { EngineContext } from '../engine-context'
+import { type EngineLog, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { errorMessage } from '../failure-classification'
 import type { PartitionRuntime } from '../types'
 import { OPERATION_KIND_RULES, type OperationKind } from './operation-kinds'
@@ -14,7 +14,7 @@ const OPERATION_CONCURRENCY = 256
  * many of them resume after one fsync of `__mirror_state`, they give the event loop back between partitions
  * instead of running on for a stall.
  */
-export async function driveOperation(ctx: EngineContext, kind: OperationKind, mirrorName: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void> {
+export async function driveOperation(ctx: EngineLog & PartitionDispatch & PartitionStore, kind: OperationKind, mirrorName: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void> {
   const rules = OPERATION_KIND_RULES[kind]
   const mirror = ctx.state.get(mirrorName)
   if (!mirror) return

@@ -4,7 +4,7 @@ import { reverseMirrorVerdict } from '@/lib/mirror/mirror-loop'
 import { topicPartitionName } from '@/lib/mirror/topic-partition'
 import type { TruncationPlanInput } from '@/lib/mirror/truncation'
 import { isClusterError, type LastMirrorPosition, type MirrorHost, type TopicPartition } from '@/server/cluster/ports'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess } from '../engine-context'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
 /** What decideTruncation needs beyond the partition's name. */
@@ -15,7 +15,7 @@ export type AlignmentInput = Omit<TruncationPlanInput, 'topic' | 'partition'>
  * source is still the cluster the mirror was created against, it does not mirror this topic back from us
  * (a loop) or has stopped doing so, and the source partition is known; then the alignment input.
  */
-export async function lookUpLastMirrorPosition(ctx: EngineContext, definition: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent> {
+export async function lookUpLastMirrorPosition(ctx: ClusterAccess, definition: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent> {
   const { source, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   const tp = { topic: runtime.topic, partition: runtime.partition }
   const destinationClusterId = await host.clusterId()
@@ -42,7 +42,7 @@ export async function lookUpLastMirrorPosition(ctx: EngineContext, definition: M
   return { type: 'lastMirrorPositionFound', ...input }
 }
 
-async function alignmentInput(ctx: EngineContext, definition: MirrorDefinition, tp: TopicPartition, destinationClusterId: string): Promise<AlignmentInput> {
+async function alignmentInput(ctx: ClusterAccess, definition: MirrorDefinition, tp: TopicPartition, destinationClusterId: string): Promise<AlignmentInput> {
   const { source, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   const positions = await source.lastMirrorPositions(destinationClusterId, [tp])
   const absent = (error: unknown) => {
@@ -64,13 +64,7 @@ export async function alignmentFrom(
   sourcePartition: { logStartOffset: number } | undefined,
   destinationPartition: { logStartOffset: number; logEndOffset: number } | undefined,
 ): Promise<AlignmentInput> {
-  let local = lastMirrorPosition && destinationPartition ? await host.endOffsetForEpoch(tp, lastMirrorPosition.epoch) : null
-  if (lastMirrorPosition && destinationPartition && local && local.leaderEpoch < 0) {
-    // Kafka answers "undefined" for an epoch above every local one; our whole log then precedes the
-    // recorded position, so the local history ends at the latest epoch's end, not nowhere.
-    const latestEpoch = await host.latestEpoch(tp)
-    if (latestEpoch >= 0 && latestEpoch < lastMirrorPosition.epoch) local = { leaderEpoch: latestEpoch, endOffset: destinationPartition.logEndOffset }
-  }
+  const local = lastMirrorPosition && destinationPartition ? await localEndOffsetForEpoch(host, tp, lastMirrorPosition.epoch, destinationPartition.logEndOffset) : null
   return {
     lastMirrorPosition: lastMirrorPosition ? { epoch: lastMirrorPosition.epoch, offset: lastMirrorPosition.offset } : null,
     localEndOffsetForEpoch: local ? { epoch: local.leaderEpoch, offset: local.endOffset } : null,
@@ -78,4 +72,17 @@ export async function alignmentFrom(
     logEndOffset: destinationPartition?.logEndOffset ?? 0,
     sourceLogStartOffset: sourcePartition?.logStartOffset ?? 0,
   }
+}
+
+/**
+ * The local end of the last mirror epoch. Kafka answers "undefined" for an epoch above every local one: the whole
+ * local log then precedes the recorded position, so its history ends where the latest local epoch ends (the log
+ * end), not nowhere. Only then is the latest epoch asked for; an undefined answer for an epoch the log has passed
+ * (a host that does not answer as Kafka does) stays undefined.
+ */
+async function localEndOffsetForEpoch(host: MirrorHost, tp: TopicPartition, epoch: number, logEndOffset: number): Promise<{ leaderEpoch: number; endOffset: number }> {
+  const answer = await host.endOffsetForEpoch(tp, epoch)
+  if (answer.leaderEpoch >= 0) return answer
+  const latestEpoch = await host.latestEpoch(tp)
+  return latestEpoch >= 0 && latestEpoch < epoch ? { leaderEpoch: latestEpoch, endOffset: logEndOffset } : answer
 }

@@ -1,16 +1,16 @@
 import 'server-only'
 import { findMirrorLoop } from '@/lib/mirror/mirror-loop'
 import type { MirrorHost, SourceCluster, TopicDescription } from '@/server/cluster/ports'
-import type { EngineContext } from '../engine-context'
+import { type ClusterAccess, type PartitionStore } from '../engine-context'
 import { EngineError, mirrorLoopRefusal } from '../errors'
 
 /**
  * A topic can be (re)started when no other mirror on the destination owns it, with the same topic id on
  * both sides, and no loop. The one copy of these checks: start, create and their dry runs all call it.
  */
-export async function assertTopicsStartable(ctx: EngineContext, mirrorName: string, destinationCluster: string, topics: TopicDescription[], source?: SourceCluster): Promise<void> {
+export async function assertTopicsStartable(ctx: ClusterAccess & PartitionStore, mirrorName: string, destinationCluster: string, topics: TopicDescription[], source: SourceCluster): Promise<void> {
   const host = ctx.clusters.cluster(destinationCluster).host
-  if (source) await assertNoMirrorLoop(ctx, source, host, topics.map((topic) => topic.name))
+  await assertNoMirrorLoop(ctx, source, host, topics.map((topic) => topic.name))
   for (const topic of topics) {
     const [existing] = await host.describeTopics([topic.name])
     if (existing && existing.topicId !== topic.topicId) {
@@ -30,7 +30,7 @@ export async function assertTopicsStartable(ctx: EngineContext, mirrorName: stri
  * Refuses a start that would mirror a topic back to a cluster that is still mirroring it from us
  * (KIP-1279.md §11 #19), before anything is changed; PREPARING checks again for races.
  */
-async function assertNoMirrorLoop(ctx: EngineContext, source: SourceCluster, host: MirrorHost, topics: string[]): Promise<void> {
+async function assertNoMirrorLoop(ctx: ClusterAccess, source: SourceCluster, host: MirrorHost, topics: string[]): Promise<void> {
   const destinationClusterId = await host.clusterId()
   const hosted = await ctx.clusters.reachSource(() => source.listHostedMirrors())
   const loop = findMirrorLoop(hosted, destinationClusterId, topics)

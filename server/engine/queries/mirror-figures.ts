@@ -12,6 +12,8 @@ export type EngineMirrorFigures = Omit<MirrorFigures, 'splitBrainRecords' | 'fai
   /** Records and bytes appended to the destination since the server started. */
   readonly mirroredRecords: number
   readonly mirroredBytes: number
+  /** The largest known offset lag over the MIRRORING partitions (the fetcher's MaxLag); null when none is known. */
+  readonly maxOffsetLag: number | null
 }
 
 /** One MIRRORING partition's lag and fetch age, for the per-partition metric families. */
@@ -35,6 +37,7 @@ export function mirrorFigures(mirror: EngineMirror, now: number, perPartition?: 
   const partitionsByState: Partial<Record<MirrorPartitionState, number>> = {}
   const failed: Array<FigurePartition & { since: number }> = []
   let totalOffsetLag: number | null = null
+  let maxOffsetLag: number | null = null
   let maxTimeLagMs: number | null = null
   let maxFetchAgeMs: number | null = null
   let staleFetchPartitions = 0
@@ -69,6 +72,7 @@ export function mirrorFigures(mirror: EngineMirror, now: number, perPartition?: 
     maxFetchAgeMs = Math.max(maxFetchAgeMs ?? 0, fetchAgeMs)
     if (fetchAgeMs > FETCH_STALE_SECONDS * 1000) staleFetchPartitions += 1
     if (lag.offsetLag !== null) totalOffsetLag = (totalOffsetLag ?? 0) + lag.offsetLag
+    if (lag.offsetLag !== null) maxOffsetLag = Math.max(maxOffsetLag ?? 0, lag.offsetLag)
     if (lag.timeLagMs !== null) maxTimeLagMs = Math.max(maxTimeLagMs ?? 0, lag.timeLagMs)
     perPartition?.push({ topic: runtime.topic, partition: runtime.partition, offsetLag: lag.offsetLag, timeLagMs: lag.timeLagMs, fetchAgeMs })
   }
@@ -84,6 +88,7 @@ export function mirrorFigures(mirror: EngineMirror, now: number, perPartition?: 
     staleFetchPartitions,
     mirroredRecords: mirror.mirroredRecords,
     mirroredBytes: mirror.mirroredBytes,
+    maxOffsetLag,
     lagKnown,
     rpo: { records: rpo.records, seconds: rpo.timeMs === null ? null : rpo.timeMs / 1000, known: rpo.known && rpo.records !== null },
   }

@@ -1,5 +1,6 @@
 import 'server-only'
 // Over 400 lines on purpose: the one place a partition's event becomes a transition, its state write (saved, deferred, or shown unsaved while the store does not answer) and its effects; the pieces share the runner's per-partition bookkeeping (unpersisted, persistScheduled, readOnlyWitness).
+import { describeReplicaWait, replicaConvergence } from '@/lib/mirror/replica-convergence'
 import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import type { StoppingStep } from '@/lib/mirror/stopping'
 import { effectsOnRestore, transition, type MirrorEffect, type TransitionContext } from '@/lib/mirror/transition'
@@ -345,12 +346,15 @@ export class PartitionRunner {
         }
       }
       case 'awaitReplicaConvergence': {
-        const description = await this.describePartition(host, tp)
-        if (description.isr.length >= description.replicas.length) {
+        // Each replica's own log end and epoch, not the ISR: a stopped broker stays in the ISR for a while.
+        const { leader, replicas } = await host.describeReplicas(tp)
+        const convergence = replicaConvergence(leader, replicas)
+        if (convergence.converged) {
           changePartition(runtime, { awaitingConvergence: false })
-          return { event: { type: 'replicasConverged' }, reason: 'every replica holds the truncated log' }
+          return { event: { type: 'replicasConverged' }, reason: `every replica holds the truncated log (offset ${convergence.logEndOffset}, epoch ${convergence.latestEpoch})` }
         }
-        // A replica is offline: the engine's tick asks again until it has caught up.
+        // A replica is down, behind or not truncated yet: the engine's tick asks again until it holds the truncated log.
+        if (!runtime.awaitingConvergence) this.env.log('waiting for replicas', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, waitingFor: describeReplicaWait(convergence) })
         changePartition(runtime, { awaitingConvergence: true })
         this.env.wakeUp(runtime, 'convergence', this.env.now())
         return null
@@ -370,7 +374,7 @@ export class PartitionRunner {
             persistDeferred: () => this.persistDeferred(mirror, runtime),
           },
           runtime,
-          (event, reason, options) => this.dispatch(mirror, runtime, event, reason, options),
+          (event, options) => this.dispatch(mirror, runtime, event, undefined, options),
         )
         return { event: { type: 'stopCompleted' }, reason: 'failover sequence finished' }
       case 'scheduleRetry':

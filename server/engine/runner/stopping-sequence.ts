@@ -55,7 +55,7 @@ const MAX_STOPPING_ROUNDS = 16
 export async function runStoppingSequence(
   env: StoppingSequenceEnvironment,
   runtime: PartitionRuntime,
-  dispatch: (event: MirrorEvent, reason: string, options: { deferPersist: boolean }) => Promise<unknown>,
+  dispatch: (event: MirrorEvent, options: { deferPersist: boolean }) => Promise<unknown>,
 ): Promise<void> {
   const { host } = env
   const tp: TopicPartition = { topic: runtime.topic, partition: runtime.partition }
@@ -82,15 +82,13 @@ export async function runStoppingSequence(
     }
     if (LOG_ACTIONS.has(action.kind)) await env.persistDeferred()
     env.onStoppingAction?.('beforeAction', action.step, tp)
+    // persistPosition and skip act on nothing: the position is persisted by the step's completion below, in the
+    // partition's state record, before the bump (KIP-1279.md §4.1 step 2); that record is what replay, the
+    // failback lookup and DescribeClusterMirrors read, so a separate position record would have no reader.
     switch (action.kind) {
       case 'removeFetcher':
         changePartition(runtime, { fetching: false })
         env.fetcherChanged()
-        break
-      case 'persistPosition':
-        // The position is persisted by the step's completion below, in the partition's state record, before
-        // the bump (KIP-1279.md §4.1 step 2): that record is what replay, the failback lookup and
-        // DescribeClusterMirrors read. A separate position record would have no reader.
         break
       case 'bumpLeaderEpoch':
         changePartition(runtime, { destinationLeaderEpoch: await host.bumpLeaderEpoch(tp, action.minimumEpoch) })
@@ -101,13 +99,12 @@ export async function runStoppingSequence(
       case 'appendPidReset':
         await host.appendMirrorPidReset(tp)
         break
-      case 'skip':
-        break
     }
     env.onStoppingAction?.('afterAction', action.step, tp)
     if (action.completesStep) {
       const completion = action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
-      await dispatch({ type: 'stoppingStepCompleted', ...completion }, `STOPPING step ${action.step} done`, { deferPersist: true })
+      // An in-state update: no transition, so no reason of its own in the history.
+      await dispatch({ type: 'stoppingStepCompleted', ...completion }, { deferPersist: true })
     }
   }
   throw new Error('the failover sequence did not converge')

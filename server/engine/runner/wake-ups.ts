@@ -1,6 +1,6 @@
 import 'server-only'
 import { TimeSlice } from '@/server/util/cooperative'
-import type { EngineContext } from '../engine-context'
+import type { EngineClock, PartitionDispatch } from '../engine-context'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
@@ -11,7 +11,7 @@ import type { WakeUpReason } from './partition-timer'
  * every partition, nor over every partition waiting. Restores first, then retries, then convergence checks,
  * as the three phases ran before; each wake-up checks that its reason still holds.
  */
-export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
+export async function runDueWakeUps(ctx: EngineClock & PartitionDispatch, mirror: EngineMirror): Promise<void> {
   const now = ctx.now()
   const due = mirror.timer.takeDue(now)
   if (due.length === 0) return
@@ -26,7 +26,7 @@ export async function runDueWakeUps(ctx: EngineContext, mirror: EngineMirror): P
   }
 }
 
-const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: EngineMirror, runtime: PartitionRuntime, now: number) => Promise<void>> = {
+const WAKE_UPS: Record<WakeUpReason, (ctx: PartitionDispatch, mirror: EngineMirror, runtime: PartitionRuntime, now: number) => Promise<void>> = {
   /** A FAILED shown before `__mirror_state` took it: written now if the store answers (saved meanwhile: nothing to do). */
   async persist(ctx, mirror, runtime) {
     await ctx.runner.withLock(runtime, () => ctx.runner.persistUnsavedState(mirror.definition, runtime))
@@ -46,7 +46,7 @@ const WAKE_UPS: Record<WakeUpReason, (ctx: EngineContext, mirror: EngineMirror, 
       ctx.runner.dispatch(mirror.definition, runtime, { type: 'retryDue', expectedStateEpoch }, `retry attempt ${runtime.value.retryAttempt}`),
     )
   },
-  /** A replica was offline at the truncation: asked again until every replica holds the truncated log. */
+  /** A replica did not hold the truncated log yet (down, behind, or not truncated): asked again until every replica does. */
   async convergence(ctx, mirror, runtime) {
     if (!runtime.awaitingConvergence || runtime.value.state !== 'ULE_LOG_TRUNCATION') return
     await ctx.runner.withLock(runtime, () => ctx.runner.resume(mirror.definition, runtime, [{ kind: 'awaitReplicaConvergence', then: 'replicasConverged' }]))

@@ -5,8 +5,11 @@ import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { PartitionTimer } from '../runner/partition-timer'
 import type { MirrorDefinition, PartitionRuntime } from '../types'
 
-/** What failed in a periodic sync: the source did not answer, starting discovered topics failed, or another step threw. */
-export type SyncErrorKind = 'sourceUnreachable' | 'topicStart' | 'other'
+/**
+ * What failed in a periodic sync: the source's metadata did not answer, a topic's configs could not be copied,
+ * the group offsets could not be synced, starting discovered topics failed, or another step threw.
+ */
+export type SyncErrorKind = 'sourceUnreachable' | 'topicConfigSync' | 'groupOffsetSync' | 'topicStart' | 'other'
 
 export function countSyncError(mirror: EngineMirror, kind: SyncErrorKind): void {
   mirror.syncErrors.set(kind, (mirror.syncErrors.get(kind) ?? 0) + 1)
@@ -21,6 +24,11 @@ export interface EngineMirror {
   nextSyncAt: number
   /** Consecutive syncs a mirrored topic was missing on the source (two in a row fail it for good). */
   missingTopicSyncs: Map<string, number>
+  /**
+   * Partitions whose fetch found no such topic or partition at the source, and until when they sit out the fetch
+   * rounds (Kafka's fetcher delays them by fetch.backoff.ms); meanwhile the metadata decides: deleted or back.
+   */
+  fetchDelays: TopicPartitionMap<number>
   mirroredRecords: number
   mirroredBytes: number
   /** Failed syncs since the server started, by kind (the `mirrorboard_sync_errors_total` counter). */
@@ -46,6 +54,7 @@ export function newEngineMirror(definition: MirrorDefinition, now: number): Engi
     partitions: new TopicPartitionMap(),
     nextSyncAt: now,
     missingTopicSyncs: new Map(),
+    fetchDelays: new TopicPartitionMap(),
     mirroredRecords: 0,
     mirroredBytes: 0,
     syncErrors: new Map(),

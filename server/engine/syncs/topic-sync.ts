@@ -6,7 +6,7 @@ import { forEachConcurrently, yieldToEventLoop } from '@/server/util/cooperative
 import { startTopics } from '../commands/topic-commands'
 import { syncedTopicConfigs } from '../config/mirror-config'
 import { matchesAny, matchesFilters } from '../config/topic-patterns'
-import { PARTITION_CONCURRENCY, type EngineContext } from '../engine-context'
+import { PARTITION_CONCURRENCY, type ClusterAccess, type EngineClock, type EngineLog, type OperationsAccess, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { dispatchAll } from '../runner/dispatch-all'
 import { countSyncError, type EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
@@ -17,7 +17,7 @@ import { syncGroupOffsets } from './group-offset-sync'
  * leaders, topics discovered by topics.include, topics deleted at the source or newly excluded, partition
  * counts, topic configs, tiered storage, proactive epoch bumps, then committed group offsets.
  */
-export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Promise<void> {
+export async function syncMirror(ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore, mirror: EngineMirror): Promise<void> {
   const { definition } = mirror
   mirror.nextSyncAt = ctx.now() + definition.config['mirror.metadata.refresh.interval.ms']
   let source: SourceCluster, host: MirrorHost
@@ -75,7 +75,13 @@ export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Prom
     const syncable = active.some((runtime) => runtime.value.state !== 'PAUSED' && runtime.value.state !== 'PAUSING')
     if (!syncable) continue
     await syncPartitionCount(ctx, mirror, sourceTopic)
-    await syncConfigs(mirror, host, sourceTopic)
+    // One topic's configs that cannot be copied do not stop the other topics' sync (KIP-1279: TopicConfigSyncError).
+    try {
+      await syncConfigs(mirror, host, sourceTopic)
+    } catch (error) {
+      ctx.log('sync: topic configs not copied', { mirror: definition.name, topic, error: String(error) })
+      countSyncError(mirror, 'topicConfigSync')
+    }
     const [destinationTopic] = await host.describeTopics([topic])
     if (destinationTopic?.configs['remote.storage.enable'] === 'true') {
       await dispatchAll(ctx, mirror, active, { type: 'tieredStorageDetected' })
@@ -93,11 +99,16 @@ export async function syncMirror(ctx: EngineContext, mirror: EngineMirror): Prom
       ctx.runner.withLock(runtime, () => ctx.runner.dispatch(definition, runtime, { type: 'epochBumpThresholdReached', observedEpoch, leaderEpoch }, 'periodic epoch check')),
     )
   }
-  await syncGroupOffsets(mirror, source, host)
+  try {
+    await syncGroupOffsets(mirror, source, host)
+  } catch (error) {
+    ctx.log('sync: group offsets not synced', { mirror: definition.name, error: String(error) })
+    countSyncError(mirror, 'groupOffsetSync')
+  }
 }
 
 /** Partitions added at the source are created on the destination and start. */
-async function syncPartitionCount(ctx: EngineContext, mirror: EngineMirror, sourceTopic: TopicDescription): Promise<void> {
+async function syncPartitionCount(ctx: ClusterAccess & EngineClock & PartitionDispatch & PartitionStore, mirror: EngineMirror, sourceTopic: TopicDescription): Promise<void> {
   const { definition } = mirror
   const host = ctx.clusters.cluster(definition.destinationCluster).host
   const [destination] = await host.describeTopics([sourceTopic.name])

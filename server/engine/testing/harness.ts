@@ -39,6 +39,8 @@ export interface HarnessOptions {
   onStarted?: (engine: MirrorEngine) => void
   /** Every engine event, from before the engine starts (a restart's `resumed` operations included). */
   onEvent?: (event: EngineEvent) => void
+  /** The engine's log lines (none are written anywhere by default). */
+  log?: import('../engine').EngineOptions['log']
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
@@ -64,6 +66,7 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       onStoppingAction: options.onStoppingAction,
       fetchMaxWaitMs: options.fetchMaxWaitMs,
       lagArchive: options.archiveLag ? new LagArchive(path.join(root, 'lag')) : undefined,
+      log: options.log,
     })
     if (options.onEvent) engine.subscribe(options.onEvent)
     await engine.start()

@@ -1,0 +1,7 @@
+import { drillEndpoints } from '@/lib/api/endpoints'
+import { getDrill } from '@/server/api/drill-api'
+import { route } from '@/server/http/route'
+
+export const dynamic = 'force-dynamic'
+
+export const GET = route(drillEndpoints.getDrill, ({ runtime, params }) => getDrill(runtime, params.id))

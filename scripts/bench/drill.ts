@@ -1,0 +1,137 @@
+// `npm run bench -- drill`: a drill of a 2,000-partition mirror while producers keep writing to its source.
+// Figures: the drill's RTO (start → copy writable, goal < 10 s), the production mirror's lag p99 during the
+// drill against the same figure over the same time just after it (ratio, goal ≤ 1.5), and the event loop's
+// longest stall during the drill (goal < 100 ms). Production lag is measured end to end: a probe record
+// written to one partition of each topic every 100 ms, timed from its acknowledgement at the source until the
+// destination's high watermark covers it.
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { quantile } from '@/lib/drill/cadence'
+import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
+import { Drills } from '@/server/drills/drills'
+import { MirrorEngine } from '@/server/engine/engine'
+import type { BenchResult } from './result'
+
+const PARTITIONS = Number(process.env.BENCH_DRILL_PARTITIONS ?? 2_000)
+const TOPICS = 20
+/** Records per second the producers write to random partitions of the source (in batches every 50 ms). */
+const RATE = Number(process.env.BENCH_DRILL_RATE ?? 2_000)
+const OPEN_TRANSACTIONS = Math.round(PARTITIONS / 10)
+
+const topics = () => Array.from({ length: TOPICS }, (_, i) => `drilled-${i}`)
+
+export async function benchDrill(): Promise<BenchResult[]> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'bench-drill-'))
+  const clusters = new Map<string, EmbeddedCluster>()
+  for (const name of ['a', 'b']) clusters.set(name, await EmbeddedCluster.open(path.join(root, name), { name, brokers: 1, config: { tickIntervalMs: 100 } }))
+  const a = clusters.get('a')!
+  const b = clusters.get('b')!
+  const engine = new MirrorEngine({
+    clusters: { names: () => [...clusters.keys()], get: (name) => (clusters.has(name) ? { source: clusters.get(name)!, host: clusters.get(name)! } : undefined) },
+    fetchMaxWaitMs: 500,
+  })
+  let producing = true
+  let production: Promise<void> = Promise.resolve()
+  try {
+    await engine.start()
+    const perTopic = PARTITIONS / TOPICS
+    for (const name of topics()) await a.createTopic({ name, partitions: perTopic, replicationFactor: 1 })
+    for (let partition = 0; partition < PARTITIONS; partition++) {
+      await a.produce(`drilled-${Math.floor(partition / perTopic)}`, { partition: partition % perTopic, records: [{ key: 'k', value: `first ${partition}` }, { key: 'k', value: `second ${partition}` }] })
+    }
+    for (let i = 0; i < OPEN_TRANSACTIONS; i++) {
+      const producer = await a.createTransactionalProducer(`open-${i}`, { transactionTimeoutMs: 15 * 60_000 })
+      const at = i * 10
+      await producer.send(`drilled-${Math.floor(at / perTopic)}`, { partition: at % perTopic, records: [{ value: 'in flight' }] })
+    }
+    engine.startBackground(100)
+    await engine.createMirror({ name: 'wide', sourceCluster: 'a', destinationCluster: 'b', topics: topics() })
+    for (let waited = 0; engine.mirrorSummary('wide').partitionsByState.MIRRORING !== PARTITIONS; waited += 100) {
+      if (waited > 120_000) throw new Error(`not mirroring: ${JSON.stringify(engine.mirrorSummary('wide').partitionsByState)}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+
+    // The workload: RATE records a second to random partitions, in batches every 50 ms.
+    production = (async () => {
+      while (producing) {
+        const started = performance.now()
+        const batch = Math.max(1, Math.round(RATE / 20))
+        await Promise.all(
+          Array.from({ length: batch }, () => {
+            const partition = Math.floor(Math.random() * PARTITIONS)
+            return a.produce(`drilled-${Math.floor(partition / perTopic)}`, { partition: partition % perTopic, records: [{ key: 'load', value: 'x'.repeat(200) }] }).catch(() => undefined)
+          }),
+        )
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 50 - (performance.now() - started))))
+      }
+    })()
+    // One probe at a time per topic's partition 0: acknowledged at the source, then watched on the destination.
+    const probe = async (topic: string): Promise<number> => {
+      const { records } = await a.produce(topic, { partition: 0, records: [{ key: 'probe', value: 'probe' }] })
+      const acknowledged = performance.now()
+      const offset = records[0]!.offset
+      const tp = { topic, partition: 0 }
+      while ((await b.describePartition(tp)).highWatermark <= offset) await new Promise((resolve) => setTimeout(resolve, 5))
+      return performance.now() - acknowledged
+    }
+    const sample = async (ms: number, until?: () => boolean) => {
+      const lags: number[] = []
+      const started = performance.now()
+      while (until ? !until() : performance.now() - started < ms) {
+        const round = performance.now()
+        lags.push(...(await Promise.all(topics().map(probe))))
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - round))))
+      }
+      return lags
+    }
+    // Warm up, then the baseline window.
+    await sample(5_000)
+    const drills = await Drills.open(path.join(root, 'drills'), {
+      now: () => Date.now(),
+      log: () => {},
+      emit: () => {},
+      engine,
+      destination: () => ({ kind: 'embedded', cluster: b, reader: b }),
+      intervalDays: () => null,
+      runningOperation: (mirror, names) => engine.runningOperation(mirror, names),
+    })
+    const stalls = monitorEventLoopDelay({ resolution: 5 })
+    let done = false
+    const drillStarted = performance.now()
+    stalls.enable()
+    const drill = await drills.start('wide', { requestedBy: null })
+    const during = sample(0, () => done)
+    const finished = await drills.settled(drill.id)
+    done = true
+    stalls.disable()
+    const drillMs = performance.now() - drillStarted
+    const duringLags = await during
+    const baselineLags = await sample(drillMs)
+    await drills.close()
+    if (finished.status !== 'succeeded') throw new Error(`drill ${finished.status}: ${finished.error ?? finished.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`)
+    const p99During = quantile(duringLags, 0.99) ?? 0
+    const p99Without = quantile(baselineLags, 0.99) ?? 0
+    const size = PARTITIONS.toLocaleString('en-US')
+    return [
+      { name: `drill of ${size} partitions: RTO (start → copy writable)`, value: finished.rtoMs ?? Number.NaN, unit: 'ms', goal: '< 10000 ms' },
+      { name: `drill: whole drill (copy, failover, checks, cleanup)`, value: drillMs, unit: 'ms' },
+      {
+        name: `drill: production lag p99 during the drill (${duringLags.length} probes)`,
+        value: p99During,
+        unit: 'ms',
+        baseline: { name: `p99 over ${(drillMs / 1000).toFixed(1)} s without a drill (${baselineLags.length} probes)`, value: p99Without },
+        ratio: p99Without === 0 ? Number.NaN : p99During / p99Without,
+        goal: 'ratio ≤ 1.5',
+      },
+      { name: `drill: longest event-loop stall during the drill`, value: stalls.max / 1e6, unit: 'ms', goal: '< 100 ms' },
+    ]
+  } finally {
+    producing = false
+    await production
+    await engine.close()
+    for (const cluster of clusters.values()) await cluster.close()
+    await rm(root, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,98 @@
+// `npm run bench -- verify`: a verification's throughput (both sides' bytes compared per second, unthrottled)
+// against a raw sequential read of the same segment files (both sides), measured in the same run; goal ≥ 0.5.
+import { mkdtemp, open, readdir, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
+import { MirrorEngine } from '@/server/engine/engine'
+import { JsonRecordStore } from '@/server/util/json-record-store'
+import { IDENTITY_MAPPING } from '@/server/verification/partition-comparison'
+import { StoredVerification, Verifier } from '@/server/verification/verifier'
+import { median, type BenchResult } from './result'
+
+const PARTITIONS = 8
+/** MiB per partition on each side. */
+const MIB_PER_PARTITION = Number(process.env.BENCH_VERIFY_MIB ?? 32)
+const REPEAT = 3
+
+async function readAll(dirs: readonly string[]): Promise<number> {
+  const buffer = Buffer.allocUnsafe(1 << 20)
+  let bytes = 0
+  for (const dir of dirs) {
+    for (const name of (await readdir(dir)).filter((file) => file.endsWith('.log')).sort()) {
+      const handle = await open(path.join(dir, name), 'r')
+      try {
+        for (let read = (await handle.read(buffer, 0, buffer.length)).bytesRead; read > 0; read = (await handle.read(buffer, 0, buffer.length)).bytesRead) bytes += read
+      } finally {
+        await handle.close()
+      }
+    }
+  }
+  return bytes
+}
+
+export async function benchVerify(): Promise<BenchResult[]> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'bench-verify-'))
+  const clusters = new Map<string, EmbeddedCluster>()
+  for (const name of ['a', 'b']) clusters.set(name, await EmbeddedCluster.open(path.join(root, name), { name, brokers: 1 }))
+  const a = clusters.get('a')!
+  const engine = new MirrorEngine({ clusters: { names: () => [...clusters.keys()], get: (name) => (clusters.has(name) ? { source: clusters.get(name)!, host: clusters.get(name)! } : undefined) } })
+  try {
+    await engine.start()
+    await a.createTopic({ name: 'bulk', partitions: PARTITIONS, replicationFactor: 1 })
+    const value = 'v'.repeat(1000)
+    const records = Array.from({ length: 1000 }, (_, i) => ({ key: `k${i}`, value }))
+    for (let partition = 0; partition < PARTITIONS; partition++) {
+      for (let mib = 0; mib < MIB_PER_PARTITION; mib++) await a.produce('bulk', { partition, idempotent: false, records })
+    }
+    await engine.createMirror({ name: 'bulk', sourceCluster: 'a', destinationCluster: 'b', topics: ['bulk'] })
+    const ends = (await a.describeTopic('bulk')).partitions.map((p) => p.logEndOffset)
+    for (let round = 0; engine.partitions('bulk').some((p) => p.state !== 'MIRRORING' || p.destinationHighWatermark !== ends[p.partition]); round++) {
+      if (round > 20_000) throw new Error('the mirror did not catch up')
+      await engine.tick()
+    }
+    const dirs = (['a', 'b'] as const).flatMap((name) => Array.from({ length: PARTITIONS }, (_, partition) => clusters.get(name)!.replicaLog({ topic: 'bulk', partition }, 1)!.dir))
+    const verifier = new Verifier(JsonRecordStore.inMemory<StoredVerification>(), {
+      now: () => Date.now(),
+      log: () => {},
+      emit: () => {},
+      mirror: (name) => ({ ...engine.getMirror(name), partitions: engine.partitions(name) }),
+      reader: (name) => clusters.get(name)!,
+      destination: () => ({ mode: 'bytes', mapping: () => IDENTITY_MAPPING }),
+    }, { bytesPerSecond: Number.POSITIVE_INFINITY })
+    await readAll(dirs)
+    const raw: number[] = []
+    const verified: number[] = []
+    let total = 0
+    for (let run = 0; run < REPEAT; run++) {
+      let started = performance.now()
+      total = await readAll(dirs)
+      raw.push(total / ((performance.now() - started) / 1000))
+      started = performance.now()
+      const done = await verifier.settled((await verifier.start('bulk')).id)
+      const seconds = (performance.now() - started) / 1000
+      if (done.status !== 'passed') throw new Error(`verification ${done.status}`)
+      // Both sides' bytes: the source's batches judged, and as many of the destination's.
+      verified.push((2 * done.totals.bytes) / seconds)
+    }
+    await verifier.close()
+    const mb = (bytesPerSecond: number) => bytesPerSecond / 1e6
+    const rawMedian = median(raw)
+    const verifyMedian = median(verified)
+    return [
+      {
+        name: `verify: ${PARTITIONS} partitions, ${((total / 2) / 1e6).toFixed(0)} MB a side (median of ${REPEAT})`,
+        value: mb(verifyMedian),
+        unit: 'MB/s',
+        baseline: { name: 'raw sequential read of the same segments', value: mb(rawMedian) },
+        ratio: verifyMedian / rawMedian,
+        goal: 'ratio ≥ 0.5',
+      },
+    ]
+  } finally {
+    await engine.close()
+    for (const cluster of clusters.values()) await cluster.close()
+    await rm(root, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,104 @@
+import 'server-only'
+import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
+import { randomBytes } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { formatReplicationOffsetCheckpoint } from '@/lib/log/replication-offset-checkpoint'
+import { copyLog } from '@/server/storage/log-copy'
+import type { LogFileSnapshot } from '@/server/storage/types'
+import { forEachConcurrently } from '@/server/util/cooperative'
+import { writeFileDurablyAsync } from '@/server/util/durable-file'
+import { ClusterError } from '../errors'
+import type { TopicPartition } from '../ports'
+import type { ClusterDirectory } from './cluster-directory'
+import { REPLICATION_OFFSET_CHECKPOINT_FILE } from './high-watermarks'
+import { partitionDirName, type ClusterMetadata, type TopicMetadata } from './metadata'
+
+/**
+ * A new one-broker cluster directory holding copies of some partitions of this cluster (a drill's sandbox,
+ * server/drills/), openable with `EmbeddedCluster.open(dir, { brokers: 1 })`. Each partition is copied from
+ * its leader replica as it was at one instant (storage/log-copy.ts: sealed segments hard-linked, the active one
+ * copied to its size then, producer-state snapshots and leader-epoch checkpoint included), its topic as it is
+ * (id, configs, read-only flag, mirror), its leader epoch as the metadata has it. The instant is each
+ * partition's own: its snapshot is taken synchronously, so no append falls between its offsets and its files.
+ */
+
+export interface CopiedPartition extends TopicPartition {
+  /** The partition's offsets in the copy: the original's at the instant of its snapshot. */
+  readonly logStartOffset: number
+  readonly logEndOffset: number
+  readonly highWatermark: number
+  readonly leaderEpoch: number
+  /** When its snapshot was taken (the cluster's clock). */
+  readonly copiedAt: number
+  readonly filesLinked: number
+  readonly bytesCopied: number
+}
+
+const BROKER = 1
+/** Partitions whose files are linked and copied at once: the thread pool stays free for the cluster's own fsyncs. */
+const COPY_CONCURRENCY = 2
+
+export async function copyPartitions(directory: ClusterDirectory, targetDir: string, partitions: readonly TopicPartition[]): Promise<CopiedPartition[]> {
+  directory.ensureReachable()
+  const topics: Record<string, TopicMetadata> = {}
+  const captured: Array<{ tp: TopicPartition; snapshot: LogFileSnapshot; leaderEpoch: number; at: number }> = []
+  for (const tp of partitions) {
+    const partition = directory.requirePartition(tp)
+    const topic = directory.requireTopic(tp.topic)
+    const leader = partition.metadata.leader
+    const log = leader < 0 ? undefined : partition.replicaLog(leader)
+    if (log === undefined) throw new ClusterError('LEADER_NOT_AVAILABLE', `${partitionDirName(tp.topic, tp.partition)} of ${directory.name} has no leader to copy from`, { details: { ...tp } })
+    if (log.fileSnapshot === undefined) throw new ClusterError('VALIDATION_FAILED', `the log of ${partitionDirName(tp.topic, tp.partition)} cannot be copied`)
+    captured.push({ tp, snapshot: log.fileSnapshot(), leaderEpoch: partition.metadata.leaderEpoch, at: directory.clock.now() })
+    const copy = (topics[topic.name] ??= { ...topic, configs: { ...topic.configs }, replicationFactor: 1, partitions: [] })
+    copy.partitions.push({ partition: tp.partition, replicas: [BROKER], leader: BROKER, isr: [BROKER], leaderEpoch: partition.metadata.leaderEpoch })
+  }
+  const copied: CopiedPartition[] = []
+  await forEachConcurrently(captured, COPY_CONCURRENCY, async ({ tp, snapshot, leaderEpoch, at }) => {
+    const outcome = await copyLog(snapshot, path.join(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition)))
+    copied.push({ ...tp, logStartOffset: snapshot.logStartOffset, logEndOffset: snapshot.logEndOffset, highWatermark: snapshot.highWatermark, leaderEpoch, copiedAt: at, ...outcome })
+  })
+  await writeCopyMetadata(targetDir, topics, copied)
+  const order = TopicPartitionMap.of(partitions.map((tp, index) => [tp, index] as const))
+  return copied.sort((a, b) => order.get(a)! - order.get(b)!)
+}
+
+async function writeCopyMetadata(targetDir: string, topics: Record<string, TopicMetadata>, highWatermarks: ReadonlyArray<{ topic: string; partition: number; highWatermark: number }>): Promise<void> {
+  const metadata: ClusterMetadata = { version: 1, clusterId: randomBytes(16).toString('base64url'), brokerIds: [BROKER], topics }
+  await mkdir(path.join(targetDir, `broker-${BROKER}`), { recursive: true })
+  const entries = highWatermarks.map(({ topic, partition, highWatermark }) => ({ topic, partition, highWatermark }))
+  await writeFileDurablyAsync(path.join(targetDir, `broker-${BROKER}`, REPLICATION_OFFSET_CHECKPOINT_FILE), formatReplicationOffsetCheckpoint(entries))
+  // Last: a directory without metadata.json is no cluster, so a copy cut short by a crash never opens as one.
+  await writeFileDurablyAsync(path.join(targetDir, 'metadata.json'), JSON.stringify(metadata))
+}
+
+/** A mirror topic of an empty copy: its id, configs and mirror, and the partitions it holds with their leader epochs. */
+export interface EmptyCopyTopic {
+  readonly name: string
+  readonly topicId: string
+  readonly configs: Record<string, string>
+  readonly mirror: string
+  readonly partitions: ReadonlyArray<{ readonly partition: number; readonly leaderEpoch: number }>
+}
+
+/**
+ * A one-broker cluster directory with these read-only mirror topics and empty logs (a drill's sandbox of a
+ * destination whose files cannot be copied: a Kafka cluster, whose batches are then appended as mirrored).
+ */
+export async function createEmptyCopy(targetDir: string, copies: readonly EmptyCopyTopic[]): Promise<void> {
+  const topics: Record<string, TopicMetadata> = {}
+  for (const topic of copies) {
+    topics[topic.name] = {
+      name: topic.name,
+      topicId: topic.topicId,
+      internal: false,
+      replicationFactor: 1,
+      configs: { ...topic.configs },
+      readOnly: true,
+      mirror: { name: topic.mirror },
+      partitions: topic.partitions.map(({ partition, leaderEpoch }) => ({ partition, replicas: [BROKER], leader: BROKER, isr: [BROKER], leaderEpoch })),
+    }
+  }
+  await writeCopyMetadata(targetDir, topics, [])
+}

@@ -1,0 +1,207 @@
+import 'server-only'
+import type { Drill, DrillPhase } from '@/lib/api/drills'
+import { check, type DrillCheck } from '@/lib/drill/checks'
+import { quantile } from '@/lib/drill/cadence'
+import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
+import type { GroupOffsets, MirrorStateAppendEntry, SourceCluster, TopicPartition } from '@/server/cluster/ports'
+import type { MirrorEngine } from '@/server/engine/engine'
+import type { PartitionSnapshot } from '@/server/engine/types'
+import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkWritesReadBack, writeToCopy } from './drill-checks'
+import { IsolatedSource } from './isolated-source'
+import { copyFromBrokerLog, copyFromFiles, openSandbox, removeSandbox, seedSandbox, type SandboxCopy } from './sandbox'
+import { failOverSandbox } from './sandbox-failover'
+
+/**
+ * One drill, from its copy to its cleanup (the life around it — records, one at a time per mirror, restarts —
+ * is drills.ts). In order:
+ *
+ *   copying      as one of the mirror's commands (nothing else changes the mirror meanwhile): each MIRRORING
+ *                partition of the chosen topics copied at its mirrored point, with its `__mirror_state` record
+ *                and the groups' committed offsets; the lag at that moment is the RPO;
+ *   failingOver  the sandbox opened and seeded, the real failover run on it (sandbox-failover.ts): drill start →
+ *                every copied partition writable is the RTO;
+ *   checking     markers, read_committed, group offsets, producers (read back after the sandbox restarts),
+ *                the source untouched, the production mirror still MIRRORING;
+ *   cleaningUp   the sandbox closed and its directory removed, whatever happened before.
+ */
+
+export type DestinationAccess = { kind: 'embedded'; cluster: EmbeddedCluster; reader: SourceCluster } | { kind: 'kafka'; reader: SourceCluster }
+
+export interface RunnerEnvironment {
+  now(): number
+  log(message: string, fields: Record<string, unknown>): void
+  engine: Pick<MirrorEngine, 'getMirror' | 'partitions' | 'mirrorSummary' | 'copyForDrill' | 'stateRecordsForCopy'>
+  destination(cluster: string): DestinationAccess
+}
+
+export interface DrillControl {
+  /** Persists and publishes the drill (a phase began, a figure is known). */
+  changed(): Promise<void>
+  cancelled(): boolean
+  /** Tests and the crash test's child wait here at the start of each phase. */
+  atPhase?(phase: DrillPhase): Promise<void> | void
+  /** Where this drill's sandbox lives. */
+  readonly sandboxDir: string
+  readonly lagSampleMs: number
+}
+
+class Cancelled extends Error {}
+
+interface Copied {
+  readonly copy: SandboxCopy
+  readonly sandbox: EmbeddedCluster | null
+  readonly state: MirrorStateAppendEntry[]
+  readonly groups: GroupOffsets[]
+  readonly drilled: TopicPartition[]
+  readonly snapshots: ReadonlyArray<Readonly<PartitionSnapshot>>
+}
+
+export async function runDrill(drill: Drill, env: RunnerEnvironment, control: DrillControl): Promise<void> {
+  const definition = env.engine.getMirror(drill.mirror)
+  const samples = { offsetLag: [] as number[], timeLagMs: [] as number[] }
+  const sampler = setInterval(() => {
+    try {
+      const summary = env.engine.mirrorSummary(drill.mirror)
+      samples.offsetLag.push(summary.maxOffsetLag ?? 0)
+      samples.timeLagMs.push(summary.maxTimeLagMs ?? 0)
+    } catch {
+      // The mirror deleted meanwhile: the drill ends on its own checks.
+    }
+  }, control.lagSampleMs)
+  let sandbox: EmbeddedCluster | null = null
+  // Announced only once the sandbox is gone: a drill reads as running until then.
+  let outcome: Drill['status'] = 'failed'
+  const phase = async (next: DrillPhase) => {
+    if (control.cancelled()) throw new Cancelled()
+    drill.phase = next
+    await control.changed()
+    await control.atPhase?.(next)
+    if (control.cancelled()) throw new Cancelled()
+  }
+  try {
+    await phase('copying')
+    const copied = await env.engine.copyForDrill(drill.mirror, drill.topics, () => takeCopy(drill, env, control.sandboxDir, definition))
+    sandbox = copied.sandbox
+    const copiedEnd = new Map(copied.copy.partitions.map((p) => [`${p.topic}\u0000${p.partition}`, p.logEndOffset]))
+    drill.sandbox = { ...drill.sandbox, copiedFrom: copied.copy.copiedFrom, filesLinked: copied.copy.filesLinked, bytesCopied: copied.copy.bytesCopied, emulation: [...copied.copy.emulation] }
+    drill.partitions = copied.snapshots.map((snapshot) => ({
+      topic: snapshot.topic,
+      partition: snapshot.partition,
+      mirroredOffset: copiedEnd.get(`${snapshot.topic}\u0000${snapshot.partition}`) ?? snapshot.destinationLogEndOffset,
+      markers: [],
+      plannedAborts: [],
+      sourceHighWatermark: snapshot.sourceHighWatermark,
+    }))
+    drill.rpo = rpoOf(copied.snapshots)
+
+    await phase('failingOver')
+    sandbox ??= await openSandbox(control.sandboxDir, drill.sandbox.name)
+    const refusedGroups = await seedSandbox(sandbox, copied.state, copied.groups, copied.drilled)
+    const isolated = new IsolatedSource(definition.sourceCluster)
+    const failover = await failOverSandbox({ mirror: drill.mirror, sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, sandbox, isolated, topics: drill.topics, log: env.log })
+    if (failover.operation.status !== 'succeeded') {
+      const failed = failover.operation.partitions.filter((p) => p.state !== 'STOPPED').map((p) => `${p.topic}-${p.partition} ${p.state}${p.error ? ` (${p.error})` : ''}`)
+      throw new Error(`the failover of the copy did not finish: ${failed.slice(0, 5).join(', ')}`)
+    }
+    drill.rtoMs = Math.max(0, (failover.operation.finishedAt ?? env.now()) - drill.startedAt)
+    const planned = new Map(failover.plan.partitions.map((p) => [`${p.topic}\u0000${p.partition}`, p.transactionsToAbort]))
+    for (const entry of drill.partitions) entry.plannedAborts = (planned.get(`${entry.topic}\u0000${entry.partition}`) ?? []).map(({ producerId, firstOffset }) => ({ producerId, firstOffset }))
+    await control.changed()
+
+    await phase('checking')
+    const checks: DrillCheck[] = []
+    const markers = await checkMarkers(sandbox, failover.plan, failover.partitions)
+    for (const entry of drill.partitions) entry.markers = markers.markers.get(`${entry.topic}\u0000${entry.partition}`) ?? []
+    checks.push(markers.check)
+    checks.push(await checkReadCommitted(sandbox, copied.drilled))
+    checks.push(await checkGroupOffsets(sandbox, copied.groups, copied.drilled, refusedGroups))
+    const writes = await writeToCopy(sandbox, drill.id, copied.drilled)
+    // Acknowledged writes must survive a restart of the copy's broker: read back from what it recovers.
+    await sandbox.close()
+    sandbox = await openSandbox(control.sandboxDir, drill.sandbox.name)
+    checks.push(...(await checkWritesReadBack(sandbox, copied.drilled, writes)))
+    checks.push(sourceUntouched(isolated))
+    checks.push(productionKeptMirroring(env, drill, copied.drilled))
+    drill.checks = checks
+    outcome = checks.every((entry) => entry.ok) ? 'succeeded' : 'failed'
+  } catch (error) {
+    if (error instanceof Cancelled) outcome = 'cancelled'
+    else {
+      outcome = 'failed'
+      drill.error = error instanceof Error ? error.message : String(error)
+      env.log('drill failed', { drill: drill.id, mirror: drill.mirror, phase: drill.phase, error: drill.error })
+    }
+  } finally {
+    clearInterval(sampler)
+    drill.productionLag = lagOf(samples)
+    drill.phase = 'cleaningUp'
+    await control.changed().catch(() => undefined)
+    await sandbox?.close().catch(() => undefined)
+    await removeSandbox(control.sandboxDir)
+    drill.sandbox = { ...drill.sandbox, removed: true }
+    drill.phase = 'done'
+    drill.finishedAt = env.now()
+    drill.status = outcome
+  }
+}
+
+/** The copy, taken inside the mirror's command: partitions chosen, state records, files or batches, group offsets. */
+async function takeCopy(drill: Drill, env: RunnerEnvironment, dir: string, definition: ReturnType<RunnerEnvironment['engine']['getMirror']>): Promise<Copied> {
+  const topics = new Set(drill.topics)
+  const snapshots = env.engine.partitions(drill.mirror).filter((p) => topics.has(p.topic) && p.state === 'MIRRORING')
+  drill.skipped = env.engine
+    .partitions(drill.mirror)
+    .filter((p) => topics.has(p.topic) && p.state !== 'MIRRORING')
+    .map(({ topic, partition, state }) => ({ topic, partition, state }))
+  if (snapshots.length === 0) throw new Error(`no partition of ${drill.topics.join(', ')} is MIRRORING any more`)
+  const drilled = snapshots.map(({ topic, partition }) => ({ topic, partition }))
+  const state = env.engine.stateRecordsForCopy(drill.mirror, drilled, drill.topics)
+  const destination = env.destination(definition.destinationCluster)
+  if (destination.kind === 'embedded') {
+    const copy = await copyFromFiles(destination.cluster, dir, drilled)
+    return { copy, sandbox: null, state, groups: await destination.reader.listGroupOffsets(), drilled, snapshots }
+  }
+  const described = await destination.reader.describeTopics([...drill.topics])
+  const leaderEpochs = new Map(snapshots.map((p) => [`${p.topic}\u0000${p.partition}`, p.destinationLeaderEpoch]))
+  const { sandbox, copy } = await copyFromBrokerLog({ reader: destination.reader, dir, name: drill.sandbox.name, mirror: drill.mirror, topics: described, partitions: drilled, leaderEpochs, now: env.now })
+  return { copy, sandbox, state, groups: await destination.reader.listGroupOffsets(), drilled, snapshots }
+}
+
+/** What a failover when the copy was taken would have lost: the lag of the copied partitions then. */
+function rpoOf(snapshots: ReadonlyArray<Readonly<PartitionSnapshot>>): Drill['rpo'] {
+  let records: number | null = 0
+  let timeLagMs: number | null = 0
+  for (const snapshot of snapshots) {
+    records = records === null || snapshot.offsetLag === null ? null : records + snapshot.offsetLag
+    timeLagMs = timeLagMs === null || snapshot.timeLagMs === null ? null : Math.max(timeLagMs, snapshot.timeLagMs)
+  }
+  return { records, seconds: timeLagMs === null ? null : timeLagMs / 1000 }
+}
+
+function sourceUntouched(isolated: IsolatedSource): DrillCheck {
+  return check(
+    'source-untouched',
+    [],
+    `the copy's engine reached the source only through a port that refuses every call: ${isolated.refusedCalls} call(s) refused, none reached ${isolated.name}; the drill's producers wrote to the copy's own cluster`,
+  )
+}
+
+function productionKeptMirroring(env: RunnerEnvironment, drill: Drill, drilled: readonly TopicPartition[]): DrillCheck {
+  const wanted = new Set(drilled.map((tp) => `${tp.topic}\u0000${tp.partition}`))
+  const left = env.engine
+    .partitions(drill.mirror)
+    .filter((p) => wanted.has(`${p.topic}\u0000${p.partition}`) && p.state !== 'MIRRORING')
+    .map((p) => `${p.topic}-${p.partition} is ${p.state}${p.error ? ` (${p.error})` : ''}`)
+  return check('production-kept-mirroring', left, `all ${drilled.length} drilled partition(s) of the mirror kept MIRRORING while the drill ran`)
+}
+
+function lagOf(samples: { offsetLag: number[]; timeLagMs: number[] }): Drill['productionLag'] {
+  if (samples.offsetLag.length === 0) return null
+  return {
+    samples: samples.offsetLag.length,
+    maxOffsetLag: Math.max(...samples.offsetLag),
+    p99OffsetLag: quantile(samples.offsetLag, 0.99) ?? 0,
+    maxTimeLagMs: Math.round(Math.max(...samples.timeLagMs)),
+    p99TimeLagMs: Math.round(quantile(samples.timeLagMs, 0.99) ?? 0),
+  }
+}
