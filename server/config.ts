@@ -13,6 +13,11 @@ export interface RuntimeConfig {
   /** MIRRORBOARD_METRICS_PUBLIC=1 lets anyone scrape /api/metrics; otherwise it needs a viewer. */
   metricsPublic: boolean
   /**
+   * MIRRORBOARD_METRICS_CLUSTER_PARTITIONS=0 leaves the embedded clusters' per-partition gauges
+   * (`mirrorboard_partition_log_end_offset` and friends) out of /api/metrics; on by default.
+   */
+  metricsClusterPartitions: boolean
+  /**
    * Check every response body against its schema before sending it (a mismatch is a 500). On outside
    * production builds and when MIRRORBOARD_CHECK_RESPONSES=1 (the test suites); off in production, where
    * the types derived from the same schemas are trusted and a 10,000-partition list would pay ~20 ms a call.
@@ -46,6 +51,14 @@ function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number):
   return value
 }
 
+/** 1 or 0 from the environment, else the default; anything else stops the start with its name. */
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const text = env[name]?.trim()
+  if (!text) return fallback
+  if (text !== '0' && text !== '1') throw new Error(`${name} must be 1 or 0, not ${JSON.stringify(text)}`)
+  return text === '1'
+}
+
 /** Reads the process environment once, at the composition root; nothing else reads env flags. */
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   return {
@@ -54,6 +67,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     demo: env.MIRRORBOARD_DEMO === '1',
     url: env.MIRRORBOARD_URL?.trim() || `http://${env.HOST?.trim() || '127.0.0.1'}:${env.PORT?.trim() || '3000'}`,
     metricsPublic: env.MIRRORBOARD_METRICS_PUBLIC === '1',
+    metricsClusterPartitions: flag(env, 'MIRRORBOARD_METRICS_CLUSTER_PARTITIONS', true),
     checkResponses: env.MIRRORBOARD_CHECK_RESPONSES === '1' || env.NODE_ENV !== 'production',
     tokens: { operator: nonEmpty(env.MIRRORBOARD_OPERATOR_TOKEN), viewer: nonEmpty(env.MIRRORBOARD_VIEWER_TOKEN) },
     auditRetention: {

@@ -18,7 +18,7 @@ import { LagArchive } from './engine/lag/lag-archive'
 import { OperationStore } from './engine/operations/operation-store'
 import { ensurePrivateDirectory } from './util/private-directory'
 import { startSplitBrainWatch, type SplitBrainWatch } from './engine/failover/split-brain-watch'
-import { mirrorMetrics } from './engine/mirror-metrics'
+import { mirrorMetricsCollector } from './engine/mirror-metrics'
 import { mirrorAlertFigures } from './engine/mirror-alert-figures'
 import { AlertService } from './alerts/alert-service'
 import { createVerifier } from './verification/verifier-wiring'
@@ -81,7 +81,7 @@ async function createRuntime(): Promise<Runtime> {
     publish: (event) => events.publish('cluster', event),
   })
   const metrics = new MetricsRegistry((collector, error) => log.error('a metrics collector failed', { collector, error }), { defaultMetrics: true })
-  metrics.register('clusters', () => clusters.collectMetrics())
+  metrics.register('clusters', () => clusters.collectMetrics({ partitions: config.metricsClusterPartitions }))
   metrics.register('auth', () => auth.metricFamilies())
   metrics.register('http', () => [
     { name: 'mirrorboard_event_subscribers', help: 'Open GET /api/v1/events streams.', type: 'gauge', samples: [{ value: events.subscriberCount }] },
@@ -230,7 +230,7 @@ export async function createEngine(deps: {
     if (event.type === 'mirror') return
     events.publish(event.type, event.type === 'operation' ? operationPayloads.payload(toOperation(event.operation), event.change) : event)
   })
-  metrics.register('engine', () => mirrorMetrics(engine))
+  metrics.register('engine', mirrorMetricsCollector(engine))
   observeOperationDurations(engine, metrics)
   await engine.start()
   engine.startBackground(TICK_INTERVAL_MS)

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ClusterEvent } from '@/lib/api/events'
 import { logger } from '@/server/observability/logger'
+import { renderPrometheus } from '@/server/observability/metrics'
 import { ClusterApi } from '@/server/api/cluster-api'
 import { ClusterRegistry } from './registry'
 
@@ -114,20 +115,46 @@ describe('ClusterRegistry', () => {
     await expect(apiOf(reopened).listTopics('east')).rejects.toMatchObject({ code: 'SOURCE_UNAVAILABLE' })
   })
 
-  it('reports cluster gauges for metrics', async () => {
+  it('reports cluster gauges for metrics, the per-partition ones unless left out', async () => {
     const registry = await openRegistry()
     await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
     await apiOf(registry).createTopic('east', { name: 'orders', partitions: 2 })
     await apiOf(registry).produce('east', 'orders', { partition: 1, records: [{ value: 'a' }, { value: 'b' }] })
-    const families = new Map((await registry.collectMetrics()).map((family) => [family.name, family.samples]))
-    expect(families.get('mirrorboard_clusters')).toEqual([{ value: 1 }])
-    expect(families.get('mirrorboard_cluster_topics')).toEqual([{ labels: { cluster: 'east' }, value: 1 }])
-    expect(families.get('mirrorboard_partition_log_end_offset')).toEqual([
-      { labels: { cluster: 'east', topic: 'orders', partition: 0 }, value: 0 },
-      { labels: { cluster: 'east', topic: 'orders', partition: 1 }, value: 2 },
+    const text = await renderPrometheus(await registry.collectMetrics())
+    expect(text).toMatch(/^mirrorboard_clusters 1$/m)
+    expect(text).toMatch(/^mirrorboard_cluster_topics\{cluster="east"\} 1$/m)
+    expect(text.split('\n').filter((line) => line.startsWith('mirrorboard_partition_log_end_offset{'))).toEqual([
+      'mirrorboard_partition_log_end_offset{cluster="east",topic="orders",partition="0"} 0',
+      'mirrorboard_partition_log_end_offset{cluster="east",topic="orders",partition="1"} 2',
     ])
+    expect(text).toMatch(/^mirrorboard_partition_replicas\{cluster="east",topic="orders",partition="1"\} 1$/m)
     expect(events.map((event) => event.change)).toEqual(['created', 'topicCreated', 'recordsAppended'])
     expect(events[2]).toEqual({ cluster: 'east', change: 'recordsAppended', topic: 'orders', partitions: [1] })
+
+    const withoutPartitions = await renderPrometheus(await registry.collectMetrics({ partitions: false }))
+    expect(withoutPartitions).toMatch(/^mirrorboard_cluster_topics\{cluster="east"\} 1$/m)
+    expect(withoutPartitions).not.toContain('mirrorboard_partition_')
+  })
+
+  it("drops a cluster's partition gauges of a scrape when the cluster stops answering midway, and describes a topic at a time", async () => {
+    const registry = await openRegistry()
+    await registry.create({ name: 'east', kind: 'embedded', brokers: 1 })
+    await apiOf(registry).createTopic('east', { name: 'orders', partitions: 2 })
+    await apiOf(registry).createTopic('east', { name: 'payments', partitions: 1 })
+    const cluster = registry.embedded('east')
+    const describeTopics = cluster.describeTopics.bind(cluster)
+    const asked: Array<string[] | undefined> = []
+    cluster.describeTopics = async (topics?: string[]) => {
+      asked.push(topics)
+      if (topics?.includes('payments')) throw new Error('east stopped answering')
+      return describeTopics(topics)
+    }
+    const text = await renderPrometheus(await registry.collectMetrics())
+    expect(asked).toEqual([['orders'], ['payments']])
+    expect(text).toMatch(/^mirrorboard_cluster_topics\{cluster="east"\} 2$/m)
+    expect(text).not.toContain('mirrorboard_partition_log_end_offset{cluster="east"')
+    cluster.describeTopics = describeTopics
+    expect(await renderPrometheus(await registry.collectMetrics())).toContain('mirrorboard_partition_log_end_offset{cluster="east",topic="payments",partition="0"} 0')
   })
 
   it('refuses new clusters once closed', async () => {

@@ -9,14 +9,15 @@ import type { ClusterEvent } from '@/lib/api/events'
 import type { Emulation } from '@/lib/api/mirrors'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from '@/server/observability/logger'
-import type { MetricFamily } from '@/server/observability/metrics'
+import type { CollectedFamily } from '@/server/observability/metrics'
 import { embeddedClient, kafkaClient, type ClusterClient } from './cluster-client'
+import { ClusterMetrics, type ClusterMetricsOptions } from './cluster-metrics'
 import { EmbeddedCluster } from './embedded/embedded-cluster'
 import { ClusterError } from './errors'
 import type { HostAllowlist } from './kafka/allowed-hosts'
 import { KafkaCluster } from './kafka/kafka-cluster'
 import { connectionConfig, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets } from './kafka/kafka-definition'
-import type { MirrorHost, SourceCluster, TopicDescription, TopicPartition } from './ports'
+import type { MirrorHost, SourceCluster, TopicPartition } from './ports'
 
 /**
  * The clusters the app manages (API.md "Clusters"): their lifecycle, and the ports and client of each. Definitions live in
@@ -104,6 +105,7 @@ export class ClusterRegistry {
   /** Creations run one at a time: two requests for the same name must not both pass the existence check. */
   private creating: Promise<unknown> = Promise.resolve()
   private closed = false
+  private readonly metrics = new ClusterMetrics()
 
   private constructor(private readonly options: ClusterRegistryOptions) {
     this.file = path.join(options.dataDir, 'clusters.json')
@@ -388,46 +390,12 @@ export class ClusterRegistry {
 
   // METRICS
 
-  /** Cluster-level gauges; the engine adds the mirror families of API.md through its own collector. */
-  async collectMetrics(): Promise<MetricFamily[]> {
-    const family = (name: string, help: string): MetricFamily => ({ name, help, type: 'gauge', samples: [] })
-    const up = family('mirrorboard_cluster_up', 'Whether the cluster is open (1) or could not be opened (0).')
-    const brokers = family('mirrorboard_cluster_brokers', 'Brokers of the cluster by state.')
-    const topics = family('mirrorboard_cluster_topics', 'Topics of the cluster (internal topics excluded).')
-    const logEnd = family('mirrorboard_partition_log_end_offset', 'Log end offset of the partition leader.')
-    const highWatermark = family('mirrorboard_partition_high_watermark', 'High watermark of the partition.')
-    const logStart = family('mirrorboard_partition_log_start_offset', 'Log start offset of the partition.')
-    const inSync = family('mirrorboard_partition_in_sync_replicas', 'Replicas in the ISR of the partition.')
-    const replicas = family('mirrorboard_partition_replicas', 'Replicas assigned to the partition.')
-    for (const [name, entry] of this.clusters) {
-      up.samples.push({ labels: { cluster: name }, value: entry.cluster === null && !entry.kafka ? 0 : 1 })
-      // A Kafka cluster's own metrics are its brokers' (JMX); only its reachability is ours to report.
-      if (entry.cluster === null) continue
-      const states = entry.cluster.brokers()
-      brokers.samples.push(
-        { labels: { cluster: name, state: 'alive' }, value: states.filter((b) => b.alive).length },
-        { labels: { cluster: name, state: 'stopped' }, value: states.filter((b) => !b.alive).length },
-      )
-      let descriptions: TopicDescription[]
-      try {
-        descriptions = await entry.cluster.describeTopics()
-      } catch {
-        continue
-      }
-      topics.samples.push({ labels: { cluster: name }, value: descriptions.length })
-      for (const topic of descriptions) {
-        for (const p of topic.partitions) {
-          const labels = { cluster: name, topic: topic.name, partition: p.partition }
-          logEnd.samples.push({ labels, value: p.logEndOffset })
-          highWatermark.samples.push({ labels, value: p.highWatermark })
-          logStart.samples.push({ labels, value: p.logStartOffset })
-          inSync.samples.push({ labels, value: p.isr.length })
-          replicas.samples.push({ labels, value: p.replicas.length })
-        }
-      }
-    }
-    const count: MetricFamily = { name: 'mirrorboard_clusters', help: 'Clusters the app manages.', type: 'gauge', samples: [{ value: this.clusters.size }] }
-    return [count, up, brokers, topics, logEnd, highWatermark, logStart, inSync, replicas]
+  /** The registry's gauges for GET /api/metrics (cluster-metrics.ts). */
+  collectMetrics(options: ClusterMetricsOptions = {}): Promise<CollectedFamily[]> {
+    return this.metrics.collect(
+      [...this.clusters].map(([name, entry]) => ({ name, cluster: entry.cluster, kafka: entry.kafka })),
+      options,
+    )
   }
 
   /** Closes every cluster (logs flushed); the registry refuses new clusters afterwards. */

@@ -2,7 +2,7 @@ import 'server-only'
 import { kipStateGauge } from '@/lib/mirror/kip-metric-names'
 import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
-import type { MetricFamily } from '@/server/observability/metrics'
+import { PartitionLabels, SampleColumns, type CollectedFamily, type ColumnFamily, type MetricFamily } from '@/server/observability/metrics'
 import type { MirrorEngine } from './engine'
 import { failedOperations } from './mirror-alert-figures'
 import type { PartitionFigures } from './queries/mirror-figures'
@@ -27,22 +27,27 @@ function family(name: string, help: string, type: MetricFamily['type'] = 'gauge'
   return { name, help, type, samples: [] }
 }
 
+/** A per-partition family: 10,000 samples and more, kept in columns (exposition.ts says why). */
+function partitionFamily(name: string, help: string): ColumnFamily {
+  return { name, help, type: 'gauge', samples: new SampleColumns() }
+}
+
 /**
  * The engine's metric families, from the figures the alert rules read too (engine.mirrorFigures), so a
  * scrape and a built-in rule never disagree. Per-partition lag series only for MIRRORING partitions with a
  * figure: exact, or a lower bound while the source is silent (`mirrorboard_mirror_lag_known` 0); an absent
- * series is "not known", never 0.
+ * series is "not known", never 0. `labels` keeps the partitions' label text between scrapes (mirrorMetricsCollector).
  */
-export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
+export function mirrorMetrics(engine: MirrorEngine, labels = new PartitionLabels('mirror')): CollectedFamily[] {
   const states = family('mirrorboard_partitions', `Mirror partitions per state, by our state names; KIP-1279's gauges: ${KIP_STATE_GAUGES}.`)
   const failedPartitions = family('mirrorboard_failed_partitions', "FAILED mirror partitions, retrying or not (KIP-1279: the MirrorReplica fetcher manager's FailedPartitionsCount).")
   const maxLag = family(
     'mirrorboard_mirror_max_offset_lag',
     "Largest offset lag over the mirror's MIRRORING partitions, the last known figure while a source is silent (KIP-1279: the MirrorReplica fetcher manager's MaxLag); absent when none is known.",
   )
-  const offsetLag = family('mirrorboard_partition_offset_lag', 'Source high watermark minus destination high watermark (MIRRORING partitions; the last known figure while the source is silent).')
-  const timeLag = family('mirrorboard_partition_time_lag_seconds', 'Age of the oldest source record not yet mirrored (MIRRORING partitions; a lower bound that keeps growing while the source is silent).')
-  const fetchAge = family('mirrorboard_partition_last_fetch_age_seconds', 'Seconds since the MIRRORING partition last fetched from its source (or entered MIRRORING).')
+  const offsetLag = partitionFamily('mirrorboard_partition_offset_lag', 'Source high watermark minus destination high watermark (MIRRORING partitions; the last known figure while the source is silent).')
+  const timeLag = partitionFamily('mirrorboard_partition_time_lag_seconds', 'Age of the oldest source record not yet mirrored (MIRRORING partitions; a lower bound that keeps growing while the source is silent).')
+  const fetchAge = partitionFamily('mirrorboard_partition_last_fetch_age_seconds', 'Seconds since the MIRRORING partition last fetched from its source (or entered MIRRORING).')
   const records = family('mirrorboard_mirrored_records_total', 'Records appended to destinations since the server started.', 'counter')
   const bytes = family('mirrorboard_mirrored_bytes_total', 'Bytes appended to destinations since the server started.', 'counter')
   const rpoSeconds = family('mirrorboard_mirror_rpo_seconds', 'Recovery point now: age of the oldest record not yet mirrored, over the partitions the mirror protects (a lower bound while rpo_known is 0).')
@@ -64,10 +69,10 @@ export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
     failedPartitions.samples.push({ labels: { mirror }, value: figures.partitionsByState.FAILED ?? 0 })
     if (figures.maxOffsetLag !== null) maxLag.samples.push({ labels: { mirror }, value: figures.maxOffsetLag })
     for (const partition of partitions) {
-      const labels = { mirror, topic: partition.topic, partition: partition.partition }
-      if (partition.offsetLag !== null) offsetLag.samples.push({ labels, value: partition.offsetLag })
-      if (partition.timeLagMs !== null) timeLag.samples.push({ labels, value: partition.timeLagMs / 1000 })
-      fetchAge.samples.push({ labels, value: partition.fetchAgeMs / 1000 })
+      const series = labels.of(mirror, partition.topic, partition.partition)
+      if (partition.offsetLag !== null) offsetLag.samples.push(series, partition.offsetLag)
+      if (partition.timeLagMs !== null) timeLag.samples.push(series, partition.timeLagMs / 1000)
+      fetchAge.samples.push(series, partition.fetchAgeMs / 1000)
     }
     records.samples.push({ labels: { mirror }, value: figures.mirroredRecords })
     bytes.samples.push({ labels: { mirror }, value: figures.mirroredBytes })
@@ -80,5 +85,12 @@ export function mirrorMetrics(engine: MirrorEngine): MetricFamily[] {
     const operation = failed.get(mirror)
     if (operation) operationFailed.samples.push({ labels: { mirror, kind: operation.kind, operation: operation.id }, value: 1 })
   }
+  labels.sweep()
   return [states, failedPartitions, offsetLag, maxLag, timeLag, fetchAge, lagKnown, records, bytes, rpoSeconds, rpoRecords, rpoKnown, syncErrors, operationFailed]
+}
+
+/** The engine's collector for the metrics registry: its partitions' label text is written once, not at every scrape. */
+export function mirrorMetricsCollector(engine: MirrorEngine): () => CollectedFamily[] {
+  const labels = new PartitionLabels('mirror')
+  return () => mirrorMetrics(engine, labels)
 }

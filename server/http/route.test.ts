@@ -35,7 +35,7 @@ beforeAll(async () => {
   const drills = await createDrills({ clusters, engine, dataDir, log: logger, publish: (drill) => events.publish('drill', drill) })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: 0,
     events,
     audit,

@@ -55,7 +55,7 @@ export async function openTestRuntime(
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
     startedAt: Date.now(),
     events,
     audit,

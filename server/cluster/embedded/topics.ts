@@ -36,6 +36,16 @@ export class Topics {
     private readonly onTopicDeleted: (topic: string) => Promise<void>,
   ) {}
 
+  /** The names describeTopics() would describe, in its order, for a caller that describes them one at a time. */
+  topicNames(): string[] {
+    const { directory } = this
+    directory.ensureReachable()
+    return Object.values(directory.metadata.topics)
+      .filter((t) => !t.internal)
+      .map((t) => t.name)
+      .sort((a, b) => a.localeCompare(b))
+  }
+
   describeTopics(topics?: string[]): TopicDescription[] {
     const { directory } = this
     directory.ensureReachable()
