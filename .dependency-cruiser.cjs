@@ -158,20 +158,30 @@ module.exports = {
       to: { path: '^server/', pathNot: server('util', 'observability') },
     },
 
+    // THE COMMAND LINE
+
+    {
+      name: 'cli-over-http',
+      comment: 'The command line (cli/) is a client of the HTTP API like the browser: it uses the endpoint catalog and pure code of lib/, never the server, the UI or the tools.',
+      severity: 'error',
+      from: { path: '^cli/', pathNot: NOT_TEST },
+      to: { path: '^(server|components|app|scripts|e2e)/' },
+    },
+
     // TESTS AND TOOLS
 
     {
       name: 'production-never-test-code',
       comment: 'Production code never imports tests or test helpers (testing/ folders, port fakes).',
       severity: 'error',
-      from: { path: '^(app|components|lib|server)/', pathNot: [TEST, TESTING, '^server/cluster/fakes/'] },
+      from: { path: '^(app|components|lib|server|cli)/', pathNot: [TEST, TESTING, '^server/cluster/fakes/'] },
       to: { path: [TEST, TESTING, '^server/cluster/fakes/'] },
     },
     {
       name: 'production-never-tools',
       comment: 'scripts/ and e2e/ stand above the product; the product never imports them (test helpers may use the Kafka tools).',
       severity: 'error',
-      from: { path: '^(app|components|lib|server)/', pathNot: NOT_TEST_NOR_TESTING },
+      from: { path: '^(app|components|lib|server|cli)/', pathNot: NOT_TEST_NOR_TESTING },
       to: { path: '^(scripts|e2e)/' },
     },
   ],

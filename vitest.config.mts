@@ -14,7 +14,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'server/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['lib/**/*.test.ts', 'server/**/*.test.ts', 'components/**/*.test.ts', 'scripts/**/*.test.ts', 'cli/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts', 'node_modules/**'],
           environment: 'node',
           testTimeout: 60_000,

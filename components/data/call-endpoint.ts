@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import { endpointUrl, toApiError } from '@/lib/api/client'
+import { endpointUrl, parseAnswer, toApiError, type ResponseOf } from '@/lib/api/client'
 import type { Endpoint } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 
@@ -11,7 +10,7 @@ import { ApiError } from '@/lib/api/errors'
  * `INTERNAL` ApiError whose message says so.
  */
 
-export type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : undefined
+export type { ResponseOf }
 
 export interface CallOptions {
   readonly params?: Readonly<Record<string, string | number>>
@@ -67,11 +66,6 @@ export async function callEndpointWithStatus<E extends Endpoint>(endpoint: E, op
     }
   }
   if (!response.ok) throw toApiError(response.status, body)
-  const schema = response.status === endpoint.status ? endpoint.response : endpoint.otherResponses?.[response.status]
-  const data = options.read !== undefined && response.status === endpoint.status ? options.read(body) : schema !== undefined && isZod(schema) ? schema.parse(body) : body
+  const data = options.read !== undefined && response.status === endpoint.status ? options.read(body) : parseAnswer(endpoint, response.status, body)
   return { status: response.status, data: data as ResponseOf<E>, headers: response.headers }
-}
-
-function isZod(value: unknown): value is z.ZodType {
-  return typeof value === 'object' && value !== null && 'safeParse' in value
 }

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { z } from 'zod'
-import { endpointUrl } from '@/lib/api/client'
+import { endpointUrl, type OtherResponseOf } from '@/lib/api/client'
 import type { Endpoint } from '@/lib/api/endpoints'
 import { callEndpoint, callEndpointWithStatus, type ResponseOf } from './call-endpoint'
 import { takeEarlyResponse } from './early-fetch'
@@ -57,8 +57,6 @@ export function endpointQuery<E extends Endpoint>(endpoint: E, request: Endpoint
   // queryFn again beside the spread: a hook that wraps the read (use-mirror-partitions.ts) calls it as it is.
   return { ...queryOptions({ queryKey: request.body === undefined ? key : ([...key, request.body] as const), queryFn }), queryFn }
 }
-
-type OtherResponseOf<E extends Endpoint, S extends number> = E['otherResponses'] extends Readonly<Record<S, infer Schema extends z.ZodType>> ? z.output<Schema> : never
 
 /**
  * A read whose wanted answer is one of the endpoint's other statuses: a dry run (`dryRun: true`) answers 200

@@ -1,10 +1,18 @@
+import type { z } from 'zod'
 import type { Endpoint } from './endpoints'
 import { ApiError, ErrorBody } from './errors'
 
 /**
- * Pure helpers for code that calls the API (UI hooks, scripts): the URL of a catalog entry and the ApiError
- * of an error response, so callers never assemble paths by hand or guess at error shapes.
+ * Pure helpers for code that calls the API (the browser's data layer, the command line, scripts): the URL of a
+ * catalog entry, the ApiError of an error response and the parsed success answer, so callers never assemble
+ * paths by hand, guess at error shapes or trust an answer the catalog's schema did not check.
  */
+
+/** The success answer of an endpoint at its main status, as its schema parses it (undefined for 204 and text). */
+export type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : undefined
+
+/** The answer of an endpoint at another success status it declares (a dry run's 200 beside a real run's 202). */
+export type OtherResponseOf<E extends Endpoint, S extends number> = E['otherResponses'] extends Readonly<Record<S, infer Schema extends z.ZodType>> ? z.output<Schema> : never
 
 /** `/api/v1/clusters/{cluster}/topics` + `{ cluster: 'east' }` → `/api/v1/clusters/east/topics`. */
 export function endpointUrl(
@@ -32,4 +40,18 @@ export function toApiError(status: number, body: unknown): ApiError {
     return new ApiError(code, message, details === undefined ? undefined : { details })
   }
   return new ApiError(status === 401 ? 'UNAUTHENTICATED' : 'INTERNAL', `HTTP ${status} without an API error body`, { details: { status } })
+}
+
+/**
+ * A success answer checked with the catalog's schema for its status (the main one or one of `otherResponses`);
+ * a 204 or text answer, or a status the entry does not declare, is passed as it is. Throws the schema's
+ * ZodError when the answer is not what the catalog promises.
+ */
+export function parseAnswer(endpoint: Pick<Endpoint, 'status' | 'response' | 'otherResponses'>, status: number, body: unknown): unknown {
+  const schema = status === endpoint.status ? endpoint.response : endpoint.otherResponses?.[status]
+  return schema !== undefined && isZod(schema) ? schema.parse(body) : body
+}
+
+function isZod(value: unknown): value is z.ZodType {
+  return typeof value === 'object' && value !== null && 'safeParse' in value
 }

@@ -13,6 +13,8 @@ export const Cluster = z.object({
   clusterId: z.string(),
   brokers: z.array(Broker),
   topicCount: NonNegativeInt,
+  /** A Kafka cluster's bootstrap servers (`host:port`), as it was added; absent for an embedded cluster. */
+  bootstrapServers: z.array(z.string()).optional(),
   /** `unavailable`: the cluster is defined but could not be opened; `error` says why. */
   status: z.enum(['ok', 'unavailable']),
   error: z.string().optional(),

@@ -42,6 +42,15 @@ ensure_prometheus() {
   fi
 }
 
+ensure_zsh() {
+  # The command line's zsh completion is tested in a real zsh (cli/completion.test.ts).
+  if ! command -v zsh >/dev/null; then
+    echo "==> installing Debian's zsh"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends zsh >/dev/null
+  fi
+}
+
 ensure_kafka_jars() {
   bash scripts/kafka/fetch.sh
   # The test brokers' SSL listener gets its CA and certificates from the openssl CLI (scripts/kafka/tls-material.ts).

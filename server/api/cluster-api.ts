@@ -31,6 +31,7 @@ export function toCluster(status: ClusterStatus): Cluster {
     clusterId: status.clusterId,
     brokers: status.brokers,
     topicCount: status.topicCount,
+    ...(status.bootstrapServers === undefined ? {} : { bootstrapServers: status.bootstrapServers }),
     status: status.open ? 'ok' : 'unavailable',
     ...(status.error === null ? {} : { error: status.error }),
   }

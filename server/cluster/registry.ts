@@ -93,6 +93,8 @@ export interface ClusterStatus {
   clusterId: string
   brokers: Array<{ id: number; alive: boolean }>
   topicCount: number
+  /** A Kafka cluster's bootstrap servers (not secret: the SASL password and TLS key are kept apart). */
+  bootstrapServers?: string[]
   /** Open and answering; false while it could not be opened (`error` says why). */
   open: boolean
   error: string | null
@@ -248,6 +250,7 @@ export class ClusterRegistry {
         clusterId: entry.clusterId,
         brokers,
         topicCount: entry.topicCount,
+        bootstrapServers: [...definition.bootstrapServers],
         open: kafka !== null,
         error: entry.error,
       }

@@ -219,6 +219,17 @@ describe('#33 start patterns are kept for discovery', () => {
   })
 })
 
+describe('start patterns and topics.exclude', () => {
+  it('leaves out the topics topics.exclude matches, as discovery does; named topics are started as asked', async () => {
+    await setUp({ orders: 1, 'orders.audit': 1, payments: 1 })
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: [], config: { 'topics.exclude': ['.*\\.audit'] } })
+    expect(await harness.engine.startTopics('m', { patterns: ['orders.*'] })).toEqual({ topics: ['orders'] })
+    await harness.run(4, 1_000)
+    expect(statesOf()).toEqual(['orders-0:MIRRORING'])
+    expect(await harness.engine.startTopics('m', { topics: ['payments'] })).toEqual({ topics: ['payments'] })
+  })
+})
+
 describe('#8 #9 read-only guards on mirror topics', () => {
   it('refuses adding partitions, deleting records and deleting the topic while MIRRORING and PAUSED; allows them once STOPPED and on other topics', async () => {
     const { b } = await setUp({ orders: 1 })

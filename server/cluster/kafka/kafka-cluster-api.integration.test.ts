@@ -101,7 +101,7 @@ describe('Kafka clusters through the API', () => {
 
     const created = await callRoute(clustersRoute.POST, { method: 'POST', path: '/api/v1/clusters', body: { name: 'kafka-a', kind: 'kafka', bootstrapServers: [brokers.a.bootstrap] } })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
-    expect(created.body).toMatchObject({ name: 'kafka-a', kind: 'kafka', clusterId: brokers.a.clusterId, brokers: [{ id: 1, alive: true }], status: 'ok' })
+    expect(created.body).toMatchObject({ name: 'kafka-a', kind: 'kafka', clusterId: brokers.a.clusterId, bootstrapServers: [brokers.a.bootstrap], brokers: [{ id: 1, alive: true }], status: 'ok' })
     const listed = await callRoute(clustersRoute.GET, { path: '/api/v1/clusters' })
     expect((listed.body as { clusters: Array<{ name: string }> }).clusters.map((c) => c.name)).toEqual(['kafka-a'])
     const described = await callRoute(clusterRoute.GET, { path: '/api/v1/clusters/kafka-a', params: { cluster: 'kafka-a' } })

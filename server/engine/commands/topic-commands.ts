@@ -6,7 +6,7 @@ import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { createMirrorPartition } from '@/lib/mirror/transition'
 import type { TopicDescription } from '@/server/cluster/ports'
 import { assertName, syncedTopicConfigs } from '../config/mirror-config'
-import { compilePattern } from '../config/topic-patterns'
+import { compilePattern, matchesAny } from '../config/topic-patterns'
 import { forEachConcurrently } from '@/server/util/cooperative'
 import { PARTITION_CONCURRENCY, type ClusterAccess, type EngineClock, type EngineLog, type OperationsAccess, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { EngineError } from '../errors'
@@ -41,7 +41,10 @@ export async function planTopicStart(ctx: ClusterAccess & OperationsAccess & Par
   for (const topic of named) assertName(topic, 'topic')
   const patterns = (request.patterns ?? []).map((pattern) => compilePattern(pattern))
   const sourceTopics = await ctx.clusters.reachSource(() => source.describeTopics())
-  const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.matches(topic.name))).map((topic) => topic.name)
+  // topics.exclude wins over a pattern as it does over topics.include (KIP-1279.md §7.3): a topic started here
+  // that the exclude matched would be stopped by the next sync.
+  const exclude = definition.config['topics.exclude']
+  const matched = sourceTopics.filter((topic) => patterns.some((pattern) => pattern.matches(topic.name)) && !matchesAny(topic.name, exclude)).map((topic) => topic.name)
   const missing = named.filter((topic) => !sourceTopics.some((described) => described.name === topic))
   if (missing.length > 0) throw new EngineError('NOT_FOUND', `topics not found on ${definition.sourceCluster}: ${missing.join(', ')}`)
   // A running failover's stopped partitions stay stopped until it has finished: a restart resumes the

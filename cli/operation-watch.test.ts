@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest'
+import type { Operation } from '@/lib/api/operations'
+import { ProgressPrinter } from './operation-watch'
+import { memoryIo } from './testing/memory-io'
+
+type Entry = Operation['partitions'][number]
+
+function operation(partitions: Array<Pick<Entry, 'topic' | 'partition' | 'step' | 'state'> & Partial<Entry>>, status: Operation['status'] = 'running'): Operation {
+  return {
+    id: 'op-1',
+    kind: 'failover',
+    mirror: 'dr',
+    status,
+    startedAt: 1_764_400_000_000 - 1_500,
+    finishedAt: status === 'running' ? null : 1_764_400_000_000,
+    requestedBy: null,
+    resumedAt: [],
+    partitions: partitions.map((entry) => ({ error: null, finishedAt: null, ...entry })),
+  }
+}
+
+function printer(bar = false) {
+  const io = memoryIo({ tty: bar })
+  let text = ''
+  return { io, print: new ProgressPrinter(io, (chunk) => void (text += chunk), { color: false }, bar), text: () => text }
+}
+
+describe('following a failover: every STOPPING step', () => {
+  it('prints each step a partition completed, the ones between two updates too, then its final state, once', () => {
+    const { print, text } = printer()
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'removeFetcher', state: 'STOPPING' }]))
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'bumpEpoch', state: 'STOPPING' }]))
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED' }], 'succeeded'))
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED' }], 'succeeded'))
+    print.finish(operation([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED' }], 'succeeded'))
+    expect(text()).toBe(
+      [
+        '07:06:40  orders-0  removeFetcher ✓',
+        '07:06:40  orders-0  persistPosition ✓',
+        '07:06:40  orders-0  bumpEpoch ✓',
+        '07:06:40  orders-0  abortTransactions ✓',
+        '07:06:40  orders-0  pidReset ✓',
+        '07:06:40  orders-0  STOPPED',
+        'Operation op-1 succeeded: 1/1 partitions STOPPED in 1.5 s',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('prints a partition\'s error once, and a failed operation as failed', () => {
+    const { print, text } = printer()
+    const failing = operation([{ topic: 'orders', partition: 0, step: 'abortTransactions', state: 'STOPPING', error: 'coordinator not available' }])
+    print.update(failing)
+    print.update(failing)
+    print.finish(operation([{ topic: 'orders', partition: 0, step: 'abortTransactions', state: 'FAILED', error: 'coordinator not available' }], 'failed'))
+    expect(text().match(/error at abortTransactions: coordinator not available/g)).toHaveLength(1)
+    expect(text()).toContain('Operation op-1 failed after 1.5 s: 0/1 partitions STOPPED')
+  })
+
+  it('counts steps instead of naming partitions beyond twenty, a line per step as it completes', () => {
+    const { print, text } = printer()
+    const partitions = (step: Entry['step'], count: number) => Array.from({ length: 30 }, (_, index) => ({ topic: 't', partition: index, step: index < count ? step : 'removeFetcher', state: 'STOPPING' as const }))
+    print.update(operation(partitions('persistPosition', 10)))
+    print.update(operation(partitions('done', 30), 'succeeded'))
+    expect(text()).not.toContain('t-0')
+    expect(text()).toContain('removeFetcher … 10/30 partitions')
+    for (const step of ['removeFetcher', 'persistPosition', 'bumpEpoch', 'abortTransactions', 'pidReset']) expect(text()).toContain(`${step} ✓ 30/30 partitions`)
+  })
+
+  it('draws a progress bar on a terminal, cleared before each line and at the end', () => {
+    const { print, text } = printer(true)
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'bumpEpoch', state: 'STOPPING' }, { topic: 'orders', partition: 1, step: 'done', state: 'STOPPED' }]))
+    expect(text()).toMatch(/\[█+░+\] 1\/2 STOPPED · next: bumpEpoch · 1\.5 s$/)
+    print.finish(operation([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED' }, { topic: 'orders', partition: 1, step: 'done', state: 'STOPPED' }], 'succeeded'))
+    expect(text()).toMatch(/\r\u001b\[2KOperation op-1 succeeded/)
+  })
+})
