@@ -109,6 +109,13 @@ describe('buildOpenApiDocument', () => {
   })
 
 
+  it('documents the Markdown form of the reports beside their JSON (the fuzzer checks the served Content-Type)', () => {
+    for (const path of ['/api/v1/drills/{id}/report', '/api/v1/operations/{id}/report']) {
+      const success = document.paths[path]?.get?.responses['200'] as { content: Record<string, unknown> }
+      expect(Object.keys(success.content)).toEqual(['application/json', 'text/markdown; charset=utf-8'])
+    }
+  })
+
   it('describes text responses by what a client parses: the JSON document as an object, streams as text', () => {
     expect(document.paths['/api/v1/openapi.json']?.get?.responses['200']).toEqual({
       description: 'Success',

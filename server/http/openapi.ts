@@ -161,7 +161,10 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], info: { ver
       result[String(endpoint.status)] = {
         description: 'Success',
         ...(endpoint.etag ? { headers: { ETag: ETAG_HEADER } } : {}),
-        content: { 'application/json': { schema: ref(name) } },
+        content: {
+          'application/json': { schema: ref(name) },
+          ...(endpoint.alternateContentType ? { [endpoint.alternateContentType]: { schema: { type: 'string' } } } : {}),
+        },
       }
     } else if (success.kind === 'empty') {
       result[String(endpoint.status)] = { description: 'No content' }

@@ -37,6 +37,8 @@ export interface Endpoint {
   /** The success status and its content. */
   readonly status: number
   readonly response: z.ZodType | EmptyContent | TextContent
+  /** Another representation of the same success, chosen by a query parameter (`?format=md`): its content type. */
+  readonly alternateContentType?: string
   /** Further success statuses a handler may choose (dry runs vs real runs). */
   readonly otherResponses?: Readonly<Record<number, z.ZodType>>
   /** Error codes beyond those every endpoint of its kind may return (validation, auth, not found). */

@@ -235,5 +235,6 @@ export const mirrorEndpoints = {
     query: ReportQuery,
     status: 200,
     response: OperationReport,
+    alternateContentType: 'text/markdown; charset=utf-8',
   }),
 } as const

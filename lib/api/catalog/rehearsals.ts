@@ -55,6 +55,7 @@ export const drillEndpoints = {
     query: ReportQuery,
     status: 200,
     response: Drill,
+    alternateContentType: 'text/markdown; charset=utf-8',
   }),
   cancelDrill: endpoint({
     operationId: 'cancelDrill',
