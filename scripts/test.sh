@@ -15,6 +15,8 @@ ensure_node_modules
 ensure_chromium
 ensure_prometheus
 ensure_kafka_jars
+# cli/completion.test.ts drives the zsh completion in a real zsh.
+ensure_zsh
 
 kafka_pid=
 stop_services() {
