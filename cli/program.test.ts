@@ -28,7 +28,7 @@ describe('reading a command line as kafka-cluster-mirrors.sh does', () => {
     expect(usageError(['--start', '--stop', '--mirror', 'dr']).message).toBe('one action at a time: --start and --stop were both given')
     const unknown = usageError(['--describe', '--bogus'])
     expect(unknown.message).toBe("unknown option '--bogus'")
-    expect(unknown.usage).toBe('mirrorboard --describe [--mirror M] [--failed] [--json]')
+    expect(unknown.usage).toBe('mirrorboard --describe [--mirror M] [--failed] [--json] [--state-names api|kip]')
     expect(usageError(['--stop', '--mirror', 'dr', '--exclude', 'x']).message).toMatch(/unknown option '--exclude'/)
     expect(usageError(['--list', 'extra']).message).toMatch(/too many arguments|excess/i)
     expect(usageError(['--describe', '--output', 'xml']).message).toMatch(/Allowed choices are table, json, yaml/)

@@ -1,8 +1,9 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import type { MirrorPartition } from '@/lib/api/mirrors'
+import type { DescribeEntry } from '@/lib/api/mirror-describe'
 import { BROKER_MIRROR_CONFIG_DEFAULTS } from '@/lib/mirror/constants'
-import { isMirrorPartitionState } from '@/lib/mirror/states'
-import { STATE_STYLE } from '@/lib/ui/state-style'
+import { STATE_METADATA } from '@/lib/mirror/state-metadata'
+import { isMirrorPartitionState, MIRROR_PARTITION_STATES, type MirrorPartitionState } from '@/lib/mirror/states'
+import { STATE_STYLE, type StateTone } from '@/lib/ui/state-style'
 import type { Api } from '../api'
 import type { Action } from '../action'
 import { option } from '../flags'
@@ -14,53 +15,23 @@ import { readMirror } from '../mirror-reads'
  * columns MIRROR, TOPIC, PARTITION, SOURCE-OFFSET, DESTINATION-OFFSET, LAG, STATE with "-" for -1; with --failed
  * MIRROR, TOPIC, PARTITION, RETRY ("n/max", or "NonRetryable" for a failure not retried), ERROR; with --json the
  * tool's array of {mirror, topic, partition, sourceOffset, destinationOffset, lag, state, retryAttempt,
- * errorMessage}, -1 where not known. Without --mirror, every mirror, one after the other by name.
+ * errorMessage}, -1 where not known. The entries are the server's own (`GET /mirrors/{m}/describe`, built by
+ * lib/mirror/describe-entries.ts), so the command line and the API cannot disagree. Without --mirror, every
+ * mirror, one after the other by name.
  */
 
-/** One entry of the tool's --json array, in its field order. */
-export interface DescribeEntry {
-  mirror: string
-  topic: string
-  partition: number
-  sourceOffset: number
-  destinationOffset: number
-  lag: number
-  state: string
-  retryAttempt: number
-  errorMessage: string | null
+const STATE_NAMES = ['api', 'kip'] as const
+
+/** A state by either name (ours, or the voted KIP's with --state-names kip) → ours, for its colour. */
+const BY_KIP_NAME = new Map<string, MirrorPartitionState>(MIRROR_PARTITION_STATES.map((state) => [STATE_METADATA[state].kipName, state]))
+
+function toneOf(state: string): StateTone | null {
+  const ours = isMirrorPartitionState(state) ? state : BY_KIP_NAME.get(state)
+  return ours === undefined ? null : STATE_STYLE[ours].tone
 }
 
-const UNKNOWN = -1
-
-/**
- * The entries of one mirror from its partitions, sorted by topic then partition as the tool sorts them (Java's
- * String order: UTF-16 code units). Offsets exist only while a partition has a fetcher (MIRRORING), as the KIP's
- * prototype drops them with the fetcher, so every other state shows -1.
- */
-export function describeEntries(mirror: string, partitions: readonly MirrorPartition[]): DescribeEntry[] {
-  return partitions
-    .map((partition): DescribeEntry => {
-      const fetching = partition.state === 'MIRRORING'
-      const sourceOffset = fetching ? (partition.sourceHighWatermark ?? UNKNOWN) : UNKNOWN
-      const destinationOffset = fetching ? partition.destinationHighWatermark : UNKNOWN
-      return {
-        mirror,
-        topic: partition.topic,
-        partition: partition.partition,
-        sourceOffset,
-        destinationOffset,
-        lag: sourceOffset === UNKNOWN ? UNKNOWN : Math.max(0, sourceOffset - destinationOffset),
-        state: partition.state,
-        retryAttempt: partition.retryAttempt,
-        errorMessage: partition.error,
-      }
-    })
-    .sort((a, b) => (a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1))
-}
-
-async function describeMirror(api: Api, mirror: string, failed: boolean): Promise<DescribeEntry[]> {
-  const { partitions } = await api.call(mirrorEndpoints.listMirrorPartitions, { params: { mirror }, query: { state: failed ? 'FAILED' : undefined } })
-  return describeEntries(mirror, partitions)
+async function describeMirror(api: Api, mirror: string, failed: boolean, stateNames: (typeof STATE_NAMES)[number] | undefined): Promise<DescribeEntry[]> {
+  return api.call(mirrorEndpoints.describeMirror, { params: { mirror }, query: { failed: failed ? 'true' : undefined, stateNames } })
 }
 
 /** RETRY as the tool prints it: attempts so far over the mirror's maximum, or NonRetryable. */
@@ -78,9 +49,13 @@ export const describeAction: Action = {
   flag: '--describe',
   origin: 'kip',
   summary: 'Partitions of a mirror (or all): offsets, lag and state; --failed: retries and errors',
-  usage: '--describe [--mirror M] [--failed] [--json]',
+  usage: '--describe [--mirror M] [--failed] [--json] [--state-names api|kip]',
   examples: ['mirrorboard --describe --mirror dr', 'mirrorboard --describe --failed', 'mirrorboard --describe --mirror dr --json | jq \'.[] | select(.lag > 0)\''],
-  options: [option('--mirror <name>', 'the mirror (every mirror when left out)'), option('--failed', 'only FAILED partitions, with their retry attempts and errors')],
+  options: [
+    option('--mirror <name>', 'the mirror (every mirror when left out)'),
+    option('--failed', 'only FAILED partitions, with their retry attempts and errors'),
+    option('--state-names <names>', "api (default): the dashboard's state names; kip: the voted KIP's, as Apache Kafka's tool prints them (LOG_ALIGNMENT for PREPARING, ULE_RECOVERY for ULE_LOG_TRUNCATION)", { choices: STATE_NAMES }),
+  ],
   details: [
     'SOURCE-OFFSET is the source high watermark of the last fetch, DESTINATION-OFFSET the destination high watermark,',
     'LAG their difference; all three are "-" (-1 in --json) unless the partition is MIRRORING and has fetched.',
@@ -88,12 +63,13 @@ export const describeAction: Action = {
   ].join('\n'),
   async run({ api, out, flags, style }) {
     const failed = flags.boolean('failed')
+    const stateNames = flags.choice('stateNames', STATE_NAMES)
     const named = flags.string('mirror')
     const names = named !== undefined ? [named] : (await api.call(mirrorEndpoints.listMirrors)).mirrors.map((mirror) => mirror.name).sort()
-    const entries = (await Promise.all(names.map((name) => describeMirror(api, name, failed)))).flat()
-    // RETRY's maximum is the mirror's setting: read only for --failed.
-    const maxAttempts = new Map(failed ? await Promise.all(names.map(async (name) => [name, maxAttemptsOf((await readMirror(api, name)).config)] as const)) : [])
-    const tone = (entry: DescribeEntry) => (isMirrorPartitionState(entry.state) ? STATE_STYLE[entry.state].tone : null)
+    const entries = (await Promise.all(names.map((name) => describeMirror(api, name, failed, stateNames)))).flat()
+    // RETRY's maximum is the mirror's setting: read only for --failed, and only for mirrors with a FAILED partition.
+    const failing = [...new Set(entries.map((entry) => entry.mirror))]
+    const maxAttempts = new Map(failed ? await Promise.all(failing.map(async (name) => [name, maxAttemptsOf((await readMirror(api, name)).config)] as const)) : [])
     out.result(entries, () =>
       failed
         ? renderTable(
@@ -116,7 +92,7 @@ export const describeAction: Action = {
               { header: 'SOURCE-OFFSET', value: (entry) => dashIfUnknown(entry.sourceOffset) },
               { header: 'DESTINATION-OFFSET', value: (entry) => dashIfUnknown(entry.destinationOffset) },
               { header: 'LAG', value: (entry) => dashIfUnknown(entry.lag) },
-              { header: 'STATE', value: (entry) => entry.state, tone },
+              { header: 'STATE', value: (entry) => entry.state, tone: (entry) => toneOf(entry.state) },
             ],
             style,
           ),
