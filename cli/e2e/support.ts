@@ -2,6 +2,7 @@
 // runs it (a process of its own, `node cli/bin.js`, the token in MIRRORBOARD_TOKEN), and the HTTP API called
 // directly, for setting up what the command line has no action for and for comparing its output with the API's.
 import { spawn, type ChildProcess } from 'node:child_process'
+import type { Readable } from 'node:stream'
 import path from 'node:path'
 import { expect, inject } from 'vitest'
 
@@ -46,7 +47,7 @@ function runEnv(options: RunOptions): Record<string, string | undefined> {
 
 /** Starts `mirrorboard ARGS` and returns the process, for a test that looks at it while it runs. */
 export function start(args: readonly string[], options: RunOptions = {}): { process: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? root, env: runEnv(options), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child: ChildProcess & { stdout: Readable; stderr: Readable } = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? root, env: runEnv(options) as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')))
@@ -58,7 +59,7 @@ export function start(args: readonly string[], options: RunOptions = {}): { proc
       reject(new Error(`mirrorboard ${args.join(' ')} did not end within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`))
     }, timeoutMs)
     child.once('error', reject)
-    child.once('close', (code) => {
+    child.once('close', (code: number | null) => {
       clearTimeout(timer)
       printed.push(stdout, stderr)
       resolve({ code, stdout, stderr })
