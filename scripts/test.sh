@@ -105,8 +105,9 @@ if [ "$kafka_status" != 0 ] || [ "$integration_status" != 0 ] || [ "$unit_status
   echo "unit tests exit $unit_status, Kafka clusters exit $kafka_status, integration tests exit $integration_status" >&2
   exit 1
 fi
-step "production build (type-checked above)"
+step "production build (type-checked above), and the command line's (dist/cli/)"
 MIRRORBOARD_BUILD_SKIP_TYPECHECK=1 npx next build
+node cli/build.mjs
 # The fuzzer has a time budget of its own and shares no port, file or timing-sensitive wait with the others, so it
 # runs beside the clean-clone check and then the demo-mode journeys (their own server, port and data dir). The demo
 # journeys wait for the clean clone, whose npm ci and build would take the cores from under their live waits.
@@ -132,6 +133,10 @@ fi
 # Attacks as issue #41 found them, each against a production server over loopback, bounded in count and time.
 step "hostile-input suite (a production server over loopback)"
 npx vitest run --config scripts/hostile/vitest.config.mts
+# The built `mirrorboard` as a user runs it, against a production server of its own (cli/e2e/README.md): the KIP's
+# worked example end to end, every action, the exit codes, the terminal's confirmation.
+step "command line against a production server (cli/e2e/)"
+npx vitest run --config cli/e2e/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/cli-e2e.json"
 # One Playwright run, one worker: both projects side by side (a server each) took as long on two cores as one
 # after the other (the journeys are CPU-bound here) and made a 2,000-partition failover's page time out.
 step "browser journeys (Debian chromium)"

@@ -7,6 +7,7 @@ import { alertsAction, auditAction } from './alerts-audit'
 import { clustersAction } from './clusters'
 import { createAction } from './create'
 import { describeAction } from './describe'
+import { drillAction } from './drill'
 import { failbackAction } from './failback'
 import { listAction } from './list'
 import { operationsAction } from './operations'
@@ -57,6 +58,7 @@ export const ACTIONS: readonly Action[] = [
   listAction,
   describeAction,
   failbackAction,
+  drillAction,
   verifyAction,
   operationsAction,
   alertsAction,

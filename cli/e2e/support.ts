@@ -117,3 +117,42 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }
+
+/** A shell word, single-quoted. */
+function quoted(word: string): string {
+  return `'${word.replace(/'/g, "'\\''")}'`
+}
+
+/**
+ * `mirrorboard ARGS` at a terminal: run under util-linux `script`, which gives it a pseudo-terminal for stdin and
+ * stdout (what a person at a shell has), so it asks for the typed confirmation and draws colours and progress bars.
+ * `typed` is sent once `prompt` shows. What it printed comes back as the terminal showed it (\r\n line ends).
+ */
+export async function inTerminal(args: readonly string[], options: RunOptions & { prompt?: string; typed?: string } = {}): Promise<Run> {
+  const command = [process.execPath, BIN, ...args].map(quoted).join(' ')
+  const child = spawn('script', ['-qefc', command, '/dev/null'], { cwd: options.cwd ?? root, env: { ...(runEnv(options) as NodeJS.ProcessEnv), TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  let sent = false
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8')
+    if (!sent && options.prompt !== undefined && stdout.includes(options.prompt)) {
+      sent = true
+      child.stdin.write(`${options.typed ?? ''}\r`)
+    }
+  })
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')))
+  const timeoutMs = options.timeoutMs ?? 60_000
+  return new Promise<Run>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`mirrorboard ${args.join(' ')} (at a terminal) did not end within ${timeoutMs} ms\noutput: ${stdout}`))
+    }, timeoutMs)
+    child.once('error', reject)
+    child.once('close', (code: number | null) => {
+      clearTimeout(timer)
+      printed.push(stdout, stderr)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}

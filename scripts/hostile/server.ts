@@ -97,8 +97,11 @@ export async function teardown(): Promise<void> {
     const exited = new Promise((resolve) => server.once('exit', resolve))
     // Its own process group: whatever it started stops with it. It closes its logs first, then exits.
     process.kill(-server.pid, 'SIGTERM')
-    const timeout = new Promise((resolve) => setTimeout(resolve, 30_000, 'timeout'))
+    // The timer is cleared once the server exited: left running, it held vitest open until its close timeout.
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise((resolve) => (timer = setTimeout(resolve, 30_000, 'timeout')))
     if ((await Promise.race([exited, timeout])) === 'timeout') process.kill(-server.pid, 'SIGKILL')
+    clearTimeout(timer)
   }
   server?.stdout?.destroy()
   server?.stderr?.destroy()

@@ -48,6 +48,11 @@ for _ in $(seq 1 180); do
     if ! grep -qi '^content-security-policy: .*frame-ancestors' headers.txt; then
       echo "the answer has no Content-Security-Policy:" >&2; cat headers.txt >&2; exit 1
     fi
+    # The `mirrorboard` bin of the production install: the build (dist/cli/), with no tsx to fall back on.
+    if ! version="$(node cli/bin.js --version --server "http://127.0.0.1:$port" 2>&1)"; then
+      echo "the command line of the production install failed: $version" >&2; exit 1
+    fi
+    echo "mirrorboard --version: ${version//$'\n'/; }"
     echo "clean-clone check passed in $((SECONDS - started)) s"
     exit 0
   fi

@@ -6,7 +6,7 @@ const dir = process.argv[2] ?? 'test-results/summary'
 let passed = 0
 let failed = 0
 let skipped = 0
-for (const name of ['unit.json', 'integration.json']) {
+for (const name of ['unit.json', 'integration.json', 'cli-e2e.json']) {
   const file = path.join(dir, name)
   if (!existsSync(file)) throw new Error(`missing vitest report ${file}`)
   const report = JSON.parse(readFileSync(file, 'utf8'))
