@@ -19,6 +19,13 @@ import { counted } from '@/lib/ui/format'
 /** The tail of each partition whose read_committed view is checked (a transaction's fate is decided after its records, so any window works). */
 const COMMITTED_WINDOW = 5_000
 const MARKERS_READ = 32
+/**
+ * The timeout of the transactional producer's one transaction over every drilled partition: Kafka's ceiling
+ * (transaction.max.timeout.ms, 15 min). Its writes take as long as they take — 2,000 partitions on a busy server
+ * took over the cluster's default 60 s, the copy's coordinator aborted the transaction, and a sound copy failed
+ * its drill (npm run bench -- drill, session 15).
+ */
+export const DRILL_TRANSACTION_TIMEOUT_MS = 15 * 60_000
 
 type Key = string
 const key = (tp: TopicPartition): Key => `${tp.topic}\u0000${tp.partition}`
@@ -119,7 +126,7 @@ export async function writeToCopy(sandbox: EmbeddedCluster, drill: string, parti
     }
   })
   try {
-    const producer = await sandbox.createTransactionalProducer(`${drill}-transactional`)
+    const producer = await sandbox.createTransactionalProducer(`${drill}-transactional`, { transactionTimeoutMs: DRILL_TRANSACTION_TIMEOUT_MS })
     try {
       await paced(partitions, async (tp) => {
         const value = `${drill} transactional write to ${tp.topic}-${tp.partition}`
