@@ -85,10 +85,18 @@ describe('drills of the worked example', () => {
 
   it('fails over a copy: ABORT 4001 at 3, ABORT 4002 at 4, PID reset at 5, writes read back; production and source untouched', async () => {
     const sourceBefore = await runtime.clusters.embedded('a').readRecords('orders', 0, { fromOffset: 0, limit: 100 })
+    // The moment a drill is announced ended, the mirror has no running drill (a client may start the next at once).
+    const runningWhenEnded: Array<string | null> = []
+    const unsubscribe = runtime.events.subscribe((event) => {
+      if (event.type === 'drill' && (event.data as Drill).status !== 'running') runningWhenEnded.push(runtime.drills.runningOf('dr')?.id ?? null)
+    })
     const accepted = await startDrill()
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202)
     const id = (accepted.body as { drill: string }).drill
     const drill = await finished(id)
+    await runtime.drills.settled(id)
+    unsubscribe()
+    expect(runningWhenEnded).toEqual([null])
     expect(drill.error).toBeNull()
     expect(drill.checks.filter((check) => !check.ok)).toEqual([])
     expect(drill).toMatchObject({ status: 'succeeded', phase: 'done', mirror: 'dr', topics: ['orders'], skipped: [], rpo: { records: 0, seconds: 0 } })
