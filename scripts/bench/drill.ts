@@ -94,6 +94,7 @@ export async function benchDrill(): Promise<BenchResult[]> {
       emit: () => {},
       engine,
       destination: () => ({ kind: 'embedded', cluster: b, reader: b }),
+      source: () => a,
       intervalDays: () => null,
       runningOperation: (mirror, names) => engine.runningOperation(mirror, names),
     })

@@ -37,6 +37,7 @@ export async function createDrills(deps: {
         const cluster = clusters.embedded(name)
         return { kind: 'embedded', cluster, reader: cluster }
       },
+      source: (name) => clusters.ports(name).source,
       emit: deps.publish,
       intervalDays: (mirror) => objectivesOf(engine.getMirror(mirror).config)?.drillIntervalDays ?? null,
       runningOperation: (mirror, topics) => engine.runningOperation(mirror, topics),
