@@ -5,7 +5,7 @@ import { splitBatches } from '@/lib/log/record-batch'
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import type { RecordView } from '@/server/cluster/embedded/records-view'
-import type { GroupOffsets, SourceCluster, TopicPartition } from '@/server/cluster/ports'
+import type { FetchPartitionResult, GroupOffsets, SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import { TimeSlice } from '@/server/util/cooperative'
 import type { PartitionSnapshot } from '@/server/engine/types'
 import { counted } from '@/lib/ui/format'
@@ -191,7 +191,7 @@ export async function checkSourceUntouched(
   let records = 0
   while (pending.length > 0) {
     const round = pending.slice(0, SOURCE_FETCH_PARTITIONS)
-    const results = await source
+    const results: FetchPartitionResult[] = await source
       .fetch(
         round.map(({ topic, partition, offset }) => ({ topic, partition, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: SOURCE_FETCH_BYTES })),
         { maxBytes: SOURCE_FETCH_PARTITIONS * SOURCE_FETCH_BYTES, maxWaitMs: 0 },
