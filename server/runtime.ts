@@ -90,9 +90,9 @@ async function createRuntime(): Promise<Runtime> {
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
-  const alerts = await startAlerting({ engine, splitBrain, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
   const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })
-  const drills = await createDrills({ clusters, engine, dataDir: config.dataDir, log: logger.child({ module: 'drills' }), publish: (drill) => events.publish('drill', drill) })
+  const drills = await createDrills({ clusters, engine, metrics, dataDir: config.dataDir, log: logger.child({ module: 'drills' }), publish: (drill) => events.publish('drill', drill) })
+  const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir: config.dataDir,
@@ -250,11 +250,20 @@ export async function createEngine(deps: {
 }
 
 /** The built-in alerting over the engine, started: its `alert` events go to the SSE hub. */
-export async function startAlerting(deps: { engine: MirrorEngine; splitBrain: SplitBrainWatch; events: EventHub; dataDir: string; url: string; log: Logger }): Promise<AlertService> {
-  const { engine } = deps
+export async function startAlerting(deps: {
+  engine: MirrorEngine
+  splitBrain: SplitBrainWatch
+  /** The drills' cadence, for DrillOverdue. */
+  drills: Pick<Drills, 'cadence'>
+  events: EventHub
+  dataDir: string
+  url: string
+  log: Logger
+}): Promise<AlertService> {
+  const { engine, drills } = deps
   const alerts = await AlertService.open({
     dataDir: deps.dataDir,
-    figures: () => mirrorAlertFigures(engine, deps.splitBrain),
+    figures: () => mirrorAlertFigures(engine, deps.splitBrain, (mirror) => drills.cadence(mirror)),
     knownMirror: (name) => engine.listMirrors().some((mirror) => mirror.name === name),
     publish: (alert) => deps.events.publish('alert', alert),
     log: deps.log,

@@ -3,6 +3,7 @@
  * (server/engine/queries/mirror-figures.ts for the engine's part) from the same figures the metrics expose,
  * so the built-in rules and the shipped Prometheus rules see one set of numbers. Pure data.
  */
+import type { DrillCadence } from '../drill/cadence'
 import type { MirrorPartitionState } from '../mirror/states'
 
 /** A partition named in an alert's summary (the first few FAILED ones). */
@@ -42,6 +43,8 @@ export interface MirrorFigures {
   readonly splitBrainRecords: number
   /** The newest finished operation of the mirror, when it failed. */
   readonly failedOperation: { readonly id: string; readonly kind: string; readonly finishedAt: number } | null
+  /** How recently the mirror's failover was rehearsed against its `drillIntervalDays` objective (DrillOverdue); null when the server runs no drills. */
+  readonly drills: DrillCadence | null
 }
 
 /** Seconds after which a MIRRORING partition's last fetch counts as stale (FetchStale; the overview's attention list uses 30 s too). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MirrorFigures } from './figures'
+import { drillCadence } from '../drill/cadence'
 import { CALM_FIGURES } from './testing/figures'
 import { ALERT_RULES, lagGrowth, ruleNamed, type AlertRuleName, type LagSample } from './rules'
 
@@ -43,5 +44,17 @@ describe('the built-in evaluation of each rule', () => {
       summary: 'Operation op-7 (failover) of mirror dr failed',
       labels: { operation: 'op-7', kind: 'failover' },
     })
+  })
+
+  it('DrillOverdue fires past the drillIntervalDays objective or with none ever succeeded, never without an objective', () => {
+    const day = 24 * 60 * 60 * 1000
+    const cadence = (lastSucceededAt: number | null, intervalDays: number | null, now: number) => ({ drills: drillCadence({ lastSucceededAt, intervalDays, now }) })
+    expect(evaluate('DrillOverdue', cadence(0, 7, 9.2 * day))).toEqual({ value: 1, summary: 'The failover of mirror dr was last rehearsed successfully 9 days ago; its objective is a drill every 7 days' })
+    expect(evaluate('DrillOverdue', cadence(null, 1, 0))).toEqual({ value: 1, summary: 'The failover of mirror dr was never rehearsed successfully; its objective is a drill every day' })
+    expect(evaluate('DrillOverdue', cadence(0, 7, 6.9 * day))).toBeNull()
+    expect(evaluate('DrillOverdue', cadence(0, 7, 7 * day))).toBeNull()
+    expect(evaluate('DrillOverdue', cadence(0, null, 400 * day))).toBeNull()
+    expect(evaluate('DrillOverdue', cadence(null, null, 0))).toBeNull()
+    expect(evaluate('DrillOverdue', { drills: null })).toBeNull()
   })
 })

@@ -5,12 +5,13 @@
  * the metrics of GET /api/metrics and the same condition over a mirror's figures (lib/alerts/figures.ts, read
  * from the same engine numbers as the metrics), with one set of thresholds for both.
  *
- * A rule is one entry plus the figure it reads: RpoObjectiveBreached (per-mirror objectives) and DrillOverdue
- * (drills) join when those figures exist.
+ * A rule is one entry plus the figure it reads: RpoObjectiveBreached (per-mirror objectives) joins when its
+ * figure exists.
  */
+import { lastDrillText } from '../drill/cadence'
 import { FETCH_STALE_SECONDS, type MirrorFigures } from './figures'
 
-export const ALERT_RULE_NAMES = ['PartitionFailed', 'MirrorLagGrowing', 'FetchStale', 'SplitBrainWrites', 'OperationFailed'] as const
+export const ALERT_RULE_NAMES = ['PartitionFailed', 'MirrorLagGrowing', 'FetchStale', 'SplitBrainWrites', 'OperationFailed', 'DrillOverdue'] as const
 export type AlertRuleName = (typeof ALERT_RULE_NAMES)[number]
 export type AlertSeverity = 'critical' | 'warning'
 
@@ -51,6 +52,11 @@ export const RECORDING_RULES: ReadonlyArray<{ readonly record: string; readonly 
   { record: 'mirrorboard:mirror_last_fetch_age_seconds:max', expr: 'max by (mirror) (mirrorboard_partition_last_fetch_age_seconds)' },
   { record: 'mirrorboard:mirrored_records:rate1m', expr: 'sum by (mirror) (rate(mirrorboard_mirrored_records_total[1m]))' },
 ]
+
+/** "a drill every day", "a drill every 7 days", "a drill every 3.5 days". */
+function drillEvery(days: number): string {
+  return days === 1 ? 'a drill every day' : `a drill every ${days.toLocaleString('en-US')} days`
+}
 
 function plural(count: number, one: string, many: string): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`
@@ -145,6 +151,22 @@ export const ALERT_RULES: readonly AlertRule[] = [
             summary: `Operation ${figures.failedOperation.id} (${figures.failedOperation.kind}) of mirror ${figures.mirror} failed`,
             labels: { operation: figures.failedOperation.id, kind: figures.failedOperation.kind },
           },
+  },
+  {
+    name: 'DrillOverdue',
+    severity: 'warning',
+    forSeconds: 0,
+    expr: 'mirrorboard_drill_overdue == 1',
+    summary: 'The failover of mirror {{ $labels.mirror }} was not rehearsed within its drillIntervalDays objective',
+    description:
+      "The mirror's objectives ask for a successful drill (a failover rehearsed on a copy of the destination) every drillIntervalDays; the last one is older than that, or there has been none. The alert resolves when a drill of the mirror succeeds.",
+    runbook: 'drilloverdue',
+    evaluate: (figures) => {
+      const cadence = figures.drills
+      if (cadence?.overdue !== true || cadence.intervalDays === null) return null
+      const last = cadence.daysSince === null ? 'was never rehearsed successfully' : `was last rehearsed successfully ${lastDrillText(cadence)}`
+      return { value: 1, summary: `The failover of mirror ${figures.mirror} ${last}; its objective is ${drillEvery(cadence.intervalDays)}` }
+    },
   },
 ]
 

@@ -6,6 +6,9 @@
  * from their outcomes the same way (`check`).
  */
 
+import { decodeBatchRecords, readControlInfo } from '../log/record-batch'
+import type { BatchHeader } from '../log/types'
+
 export type DrillCheckName =
   | 'markers-as-planned'
   | 'read-committed'
@@ -148,4 +151,22 @@ export function groupOffsetProblem(group: GroupOffsetOnCopy): string | null {
   if (group.onCopy !== group.offset) return `${where}: ${group.onCopy} on the copy, ${group.offset} on the destination`
   if (group.onCopy < group.logStartOffset || group.onCopy > group.logEndOffset) return `${where}: offset ${group.onCopy} is outside the log [${group.logStartOffset}, ${group.logEndOffset}]`
   return null
+}
+
+// THE SOURCE UNTOUCHED
+
+/**
+ * What one batch the source took after the copy was taken says of the drill (`batch` = exactly its bytes):
+ * null when it cannot be the drill's, else why it is. Only a failover writes a MIRROR_PID_RESET, and the drill's
+ * producers key every record with the drill's id, so either on the source means the copy reached it. A
+ * compressed batch is not the drill's (its producers write uncompressed) and is not decoded.
+ */
+export function sourceBatchProblem(where: string, batch: Uint8Array, header: BatchHeader, drillId: string): string | null {
+  if (header.isControl) {
+    return readControlInfo(batch, header).type === 'MIRROR_PID_RESET' ? `${where}: a MIRROR_PID_RESET at ${header.baseOffset}, written after the copy was taken` : null
+  }
+  if (header.compression !== 'none') return null
+  const key = new TextEncoder().encode(drillId)
+  const found = decodeBatchRecords(batch, header).find((record) => record.key !== null && record.key.length === key.length && record.key.every((byte, i) => byte === key[i]))
+  return found === undefined ? null : `${where}: a record keyed ${drillId} (the drill's producers' key) at ${found.offset}`
 }

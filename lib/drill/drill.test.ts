@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { drillCadence, lastDrillText, quantile } from './cadence'
-import { committedProblem, describeMarkers, expectedCommitted, groupOffsetProblem, markerProblem, type CheckedRecord } from './checks'
+import { crc32cJs } from '../log/crc32c-js'
+import { CONTROL_TYPE_IDS, encodeBatch, encodeControlBatch, endTxnMarkerValue, mirrorPidResetValue, readBatchHeader, viewOf } from '../log/record-batch'
+import { committedProblem, describeMarkers, expectedCommitted, groupOffsetProblem, markerProblem, sourceBatchProblem, type CheckedRecord } from './checks'
 
 const data = (offset: number, producerId: number | null, transactional = producerId !== null): CheckedRecord => ({ offset, type: 'DATA', producerId, transactional })
 const marker = (offset: number, type: string, producerId: number | null): CheckedRecord => ({ offset, type, producerId, transactional: producerId !== null })
@@ -73,5 +75,21 @@ describe('the drill on screen', () => {
     expect(drillStepStates({ status: 'failed', phase: 'done', stoppedIn: 'failingOver' })).toEqual(['done', 'stopped', 'todo', 'done'])
     expect(checksSentence([])).toBe('no checks yet')
     expect(checksSentence([{ name: 'source-untouched', ok: true, detail: '' }, { name: 'read-committed', ok: false, detail: '' }])).toBe('1 of 2 checks failed')
+  })
+})
+
+describe('nothing of the copy on the source', () => {
+  const judge = (batch: Uint8Array) => sourceBatchProblem('orders-0', batch, readBatchHeader(viewOf(batch)), 'd-1a2b')
+  const control = (typeId: number, value: Uint8Array) => encodeControlBatch({ baseOffset: 12, partitionLeaderEpoch: 0, producerId: 7, producerEpoch: 0, isTransactional: typeId !== CONTROL_TYPE_IDS.MIRROR_PID_RESET, timestamp: 0, typeId, value }, crc32cJs)
+
+  it("names a MIRROR_PID_RESET and a record keyed with the drill's id, by offset", () => {
+    expect(judge(control(CONTROL_TYPE_IDS.MIRROR_PID_RESET, mirrorPidResetValue()))).toBe('orders-0: a MIRROR_PID_RESET at 12, written after the copy was taken')
+    const drillWrite = encodeBatch({ baseOffset: 40, partitionLeaderEpoch: 0, timestamp: 0, records: [{ key: 'k', value: 'production' }, { key: 'd-1a2b', value: 'd-1a2b idempotent write to orders-0' }] }, crc32cJs)
+    expect(judge(drillWrite)).toBe("orders-0: a record keyed d-1a2b (the drill's producers' key) at 41")
+  })
+
+  it("lets the source's own records and transaction markers be", () => {
+    expect(judge(control(CONTROL_TYPE_IDS.ABORT, endTxnMarkerValue(0)))).toBeNull()
+    expect(judge(encodeBatch({ baseOffset: 40, partitionLeaderEpoch: 0, timestamp: 0, records: [{ key: 'd-1a2', value: 'x' }, { key: null, value: 'd-1a2b' }] }, crc32cJs))).toBeNull()
   })
 })

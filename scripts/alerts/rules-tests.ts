@@ -89,6 +89,19 @@ const CASES: readonly TestCase[] = [
       { at: '75s', alert: 'OperationFailed', firing: [] },
     ],
   },
+  {
+    name: 'DrillOverdue: fires at once for a mirror past its drillIntervalDays objective and resolves when a drill succeeds; one on schedule, or with no objective (no series), stays quiet',
+    series: [
+      { series: 'mirrorboard_drill_overdue{mirror="dr"}', values: '0 0 1 1 1 0 0' },
+      { series: 'mirrorboard_drill_overdue{mirror="calm"}', values: '0x6' },
+    ],
+    checks: [
+      { at: '15s', alert: 'DrillOverdue', firing: [] },
+      { at: '30s', alert: 'DrillOverdue', firing: [{ labels: { mirror: 'dr' }, summary: 'The failover of mirror dr was not rehearsed within its drillIntervalDays objective' }] },
+      { at: '60s', alert: 'DrillOverdue', firing: [{ labels: { mirror: 'dr' }, summary: 'The failover of mirror dr was not rehearsed within its drillIntervalDays objective' }] },
+      { at: '75s', alert: 'DrillOverdue', firing: [] },
+    ],
+  },
 ]
 
 export function testedAlerts(): Set<AlertRuleName> {

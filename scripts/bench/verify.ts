@@ -1,5 +1,7 @@
 // `npm run bench -- verify`: a verification's throughput (both sides' bytes compared per second, unthrottled)
 // against a raw sequential read of the same segment files (both sides), measured in the same run; goal ≥ 0.5.
+// Beside it, the event loop's longest stall during each verification (goal < 50 ms: it runs in time slices), in
+// wall time and in the main thread's own CPU time (stall-meter.ts).
 import { mkdtemp, open, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -10,6 +12,7 @@ import { JsonRecordStore } from '@/server/util/json-record-store'
 import { IDENTITY_MAPPING } from '@/server/verification/partition-comparison'
 import { StoredVerification, Verifier } from '@/server/verification/verifier'
 import { median, type BenchResult } from './result'
+import { withStalls, type Stalls } from './stall-meter'
 
 const PARTITIONS = 8
 /** MiB per partition on each side. */
@@ -64,14 +67,16 @@ export async function benchVerify(): Promise<BenchResult[]> {
     await readAll(dirs)
     const raw: number[] = []
     const verified: number[] = []
+    const stalls: Stalls[] = []
     let total = 0
     for (let run = 0; run < REPEAT; run++) {
-      let started = performance.now()
+      const started = performance.now()
       total = await readAll(dirs)
       raw.push(total / ((performance.now() - started) / 1000))
-      started = performance.now()
-      const done = await verifier.settled((await verifier.start('bulk')).id)
-      const seconds = (performance.now() - started) / 1000
+      const measured = await withStalls(async () => verifier.settled((await verifier.start('bulk')).id))
+      const done = measured.value
+      const seconds = measured.ms / 1000
+      stalls.push(measured.stalls)
       if (done.status !== 'passed') throw new Error(`verification ${done.status}`)
       // Both sides' bytes: the source's batches judged, and as many of the destination's.
       verified.push((2 * done.totals.bytes) / seconds)
@@ -89,6 +94,15 @@ export async function benchVerify(): Promise<BenchResult[]> {
         ratio: verifyMedian / rawMedian,
         goal: 'ratio ≥ 0.5',
       },
+      ...(['wall', 'cpu'] as const).map((kind) => {
+        const longest = stalls.map((stall) => (kind === 'wall' ? stall.wallMs : (stall.cpuMs ?? Number.NaN)))
+        return {
+          name: `verify: longest event-loop stall, ${kind === 'wall' ? 'wall time' : 'main-thread CPU'} (median of each run's longest; longest of all ${Math.max(...longest).toFixed(0)} ms)`,
+          value: median(longest),
+          unit: 'ms',
+          goal: '< 50 ms',
+        }
+      }),
     ]
   } finally {
     await engine.close()

@@ -1,10 +1,11 @@
 import 'server-only'
 import type { DrillPartition } from '@/lib/api/drills'
-import { check, committedProblem, expectedCommitted, groupOffsetProblem, markerProblem, type CheckedRecord, type DrillCheck } from '@/lib/drill/checks'
+import { check, committedProblem, expectedCommitted, groupOffsetProblem, markerProblem, sourceBatchProblem, type CheckedRecord, type DrillCheck } from '@/lib/drill/checks'
+import { splitBatches } from '@/lib/log/record-batch'
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import type { RecordView } from '@/server/cluster/embedded/records-view'
-import type { GroupOffsets, TopicPartition } from '@/server/cluster/ports'
+import type { FetchPartitionResult, GroupOffsets, SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import { TimeSlice } from '@/server/util/cooperative'
 import type { PartitionSnapshot } from '@/server/engine/types'
 import { counted } from '@/lib/ui/format'
@@ -19,6 +20,13 @@ import { counted } from '@/lib/ui/format'
 /** The tail of each partition whose read_committed view is checked (a transaction's fate is decided after its records, so any window works). */
 const COMMITTED_WINDOW = 5_000
 const MARKERS_READ = 32
+/**
+ * The timeout of the transactional producer's one transaction over every drilled partition: Kafka's ceiling
+ * (transaction.max.timeout.ms, 15 min). Its writes take as long as they take — 2,000 partitions on a busy server
+ * took over the cluster's default 60 s, the copy's coordinator aborted the transaction, and a sound copy failed
+ * its drill (npm run bench -- drill, session 15).
+ */
+export const DRILL_TRANSACTION_TIMEOUT_MS = 15 * 60_000
 
 type Key = string
 const key = (tp: TopicPartition): Key => `${tp.topic}\u0000${tp.partition}`
@@ -119,7 +127,7 @@ export async function writeToCopy(sandbox: EmbeddedCluster, drill: string, parti
     }
   })
   try {
-    const producer = await sandbox.createTransactionalProducer(`${drill}-transactional`)
+    const producer = await sandbox.createTransactionalProducer(`${drill}-transactional`, { transactionTimeoutMs: DRILL_TRANSACTION_TIMEOUT_MS })
     try {
       await paced(partitions, async (tp) => {
         const value = `${drill} transactional write to ${tp.topic}-${tp.partition}`
@@ -160,4 +168,73 @@ export async function checkWritesReadBack(sandbox: EmbeddedCluster, partitions: 
     check('idempotent-producer', lost.idempotent, `an idempotent producer wrote to ${partitions.length === 1 ? 'the partition' : `all ${partitions.length} partitions`}${where('idempotent')}; every record read back at its acknowledged offset after the copy's cluster restarted`),
     check('transactional-producer', lost.transactional, `a transactional producer wrote to ${partitions.length === 1 ? 'the partition' : `all ${partitions.length} partitions`} in one committed transaction${where('transactional')}; read_committed returns every record after the restart`),
   ]
+}
+
+/** Partitions read from the source per fetch, and the bytes each may answer. */
+const SOURCE_FETCH_PARTITIONS = 200
+const SOURCE_FETCH_BYTES = 256 * 1024
+
+/**
+ * Nothing of the copy reached the source: each drilled partition of the source read (as a consumer reads) from
+ * the copy's mirrored offset to its high watermark now, and no batch in it may be the drill's — a
+ * MIRROR_PID_RESET (only a failover writes one) or a record keyed with the drill's id (its producers' key).
+ * A source that cannot be read fails the check: nothing is confirmed. `refusedCalls` is what the isolated port
+ * refused the copy's engine (the reason nothing could reach the source).
+ */
+export async function checkSourceUntouched(
+  source: SourceCluster,
+  input: { sourceName: string; drillId: string; partitions: ReadonlyArray<TopicPartition & { mirroredOffset: number }>; refusedCalls: number },
+): Promise<DrillCheck> {
+  const problems: string[] = []
+  let pending = input.partitions.map((p) => ({ topic: p.topic, partition: p.partition, offset: p.mirroredOffset, end: null as number | null }))
+  let batches = 0
+  let records = 0
+  while (pending.length > 0) {
+    const round = pending.slice(0, SOURCE_FETCH_PARTITIONS)
+    const results: FetchPartitionResult[] = await source
+      .fetch(
+        round.map(({ topic, partition, offset }) => ({ topic, partition, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: SOURCE_FETCH_BYTES })),
+        { maxBytes: SOURCE_FETCH_PARTITIONS * SOURCE_FETCH_BYTES, maxWaitMs: 0 },
+      )
+      .catch((error: unknown) => round.map(({ topic, partition }) => ({ ok: false as const, topic, partition, error: { code: 'SOURCE_UNAVAILABLE' as const, message: error instanceof Error ? error.message : String(error) } })))
+    const answered = new Map(results.map((result) => [key(result), result]))
+    const next: typeof pending = []
+    for (const entry of round) {
+      const where = `${entry.topic}-${entry.partition}`
+      const result = answered.get(key(entry))
+      if (result?.ok === false && result.error.code === 'OFFSET_OUT_OF_RANGE' && result.logStartOffset !== undefined && result.logEndOffset !== undefined) {
+        // Retention went past the copy's point meanwhile (read on from the log start), or the log ends before it (nothing after it).
+        if (entry.offset < result.logStartOffset && result.logStartOffset < result.logEndOffset) next.push({ ...entry, offset: result.logStartOffset })
+        if (entry.offset < result.logStartOffset || entry.offset >= result.logEndOffset) continue
+      }
+      if (result === undefined || !result.ok) {
+        problems.push(`${where}: the source could not be read from offset ${entry.offset} (${result?.ok === false ? result.error.message : 'no answer'}), so nothing is confirmed`)
+        continue
+      }
+      // Read up to the high watermark of the first answer: production keeps writing, the drill's writes are older.
+      entry.end ??= result.highWatermark
+      let reached = entry.offset
+      try {
+        for (const { header, position } of splitBatches(result.records)) {
+          if (header.lastOffset < entry.offset || header.baseOffset >= entry.end) continue
+          batches += 1
+          records += header.recordCount
+          const problem = sourceBatchProblem(where, result.records.subarray(position, position + header.sizeInBytes), header, input.drillId)
+          if (problem !== null) problems.push(problem)
+          reached = header.lastOffset + 1
+        }
+      } catch (error) {
+        problems.push(`${where}: the source's batches from offset ${entry.offset} could not be read (${error instanceof Error ? error.message : String(error)})`)
+        continue
+      }
+      if (reached > entry.offset && reached < entry.end) next.push({ ...entry, offset: reached })
+    }
+    pending = [...next, ...pending.slice(SOURCE_FETCH_PARTITIONS)]
+    await new Promise<void>((resolve) => setImmediate(resolve))
+  }
+  return check(
+    'source-untouched',
+    problems,
+    `${counted(input.partitions.length, 'partition')} of ${input.sourceName} read from the copy's mirrored offsets to their high watermarks (${counted(records, 'record')} in ${counted(batches, 'batch', 'batches')}): no MIRROR_PID_RESET and no record of the drill's producers; the copy's engine had the source only through a port that refuses every call (${counted(input.refusedCalls, 'call')} refused)`,
+  )
 }

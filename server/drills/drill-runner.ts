@@ -6,7 +6,7 @@ import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster
 import type { GroupOffsets, MirrorStateAppendEntry, SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import type { MirrorEngine } from '@/server/engine/engine'
 import type { PartitionSnapshot } from '@/server/engine/types'
-import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkWritesReadBack, writeToCopy } from './drill-checks'
+import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkSourceUntouched, checkWritesReadBack, writeToCopy } from './drill-checks'
 import { IsolatedSource } from './isolated-source'
 import { copyFromBrokerLog, copyFromFiles, openSandbox, removeSandbox, seedSandbox, type SandboxCopy } from './sandbox'
 import { failOverSandbox } from './sandbox-failover'
@@ -21,7 +21,7 @@ import { failOverSandbox } from './sandbox-failover'
  *   failingOver  the sandbox opened and seeded, the real failover run on it (sandbox-failover.ts): drill start →
  *                every copied partition writable is the RTO;
  *   checking     markers, read_committed, group offsets, producers (read back after the sandbox restarts),
- *                the source untouched, the production mirror still MIRRORING;
+ *                the source untouched (read back from the copy's point on), the production mirror still MIRRORING;
  *   cleaningUp   the sandbox closed and its directory removed, whatever happened before.
  */
 
@@ -32,6 +32,8 @@ export interface RunnerEnvironment {
   log(message: string, fields: Record<string, unknown>): void
   engine: Pick<MirrorEngine, 'getMirror' | 'partitions' | 'mirrorSummary' | 'copyForDrill' | 'stateRecordsForCopy'>
   destination(cluster: string): DestinationAccess
+  /** The mirror's source as a consumer reads it: the drill's last check reads what it took meanwhile. */
+  source(cluster: string): SourceCluster
 }
 
 export interface DrillControl {
@@ -120,7 +122,7 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     await sandbox.close()
     sandbox = await openSandbox(control.sandboxDir, drill.sandbox.name)
     checks.push(...(await checkWritesReadBack(sandbox, copied.drilled, writes)))
-    checks.push(sourceUntouched(isolated))
+    checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: isolated.refusedCalls }))
     checks.push(productionKeptMirroring(env, drill, copied.drilled))
     drill.checks = checks
     outcome = checks.every((entry) => entry.ok) ? 'succeeded' : 'failed'
@@ -178,14 +180,6 @@ function rpoOf(snapshots: ReadonlyArray<Readonly<PartitionSnapshot>>): Drill['rp
     timeLagMs = timeLagMs === null || snapshot.timeLagMs === null ? null : Math.max(timeLagMs, snapshot.timeLagMs)
   }
   return { records, seconds: timeLagMs === null ? null : timeLagMs / 1000 }
-}
-
-function sourceUntouched(isolated: IsolatedSource): DrillCheck {
-  return check(
-    'source-untouched',
-    [],
-    `the copy's engine reached the source only through a port that refuses every call: ${isolated.refusedCalls === 1 ? '1 call' : `${isolated.refusedCalls} calls`} refused, none reached ${isolated.name}; the drill's producers wrote to the copy's own cluster`,
-  )
 }
 
 function productionKeptMirroring(env: RunnerEnvironment, drill: Drill, drilled: readonly TopicPartition[]): DrillCheck {

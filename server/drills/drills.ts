@@ -108,7 +108,7 @@ export class Drills {
     const unknown = (input.topics ?? []).filter((topic) => !known.has(topic))
     if (unknown.length > 0) throw new ApiError('NOT_FOUND', `mirror ${mirror} does not mirror ${unknown.map((topic) => JSON.stringify(topic)).join(', ')}`, { details: { topics: unknown } })
     const topics = input.topics === undefined ? definition.topics.filter((topic) => known.has(topic)) : [...new Set(input.topics)]
-    const current = [...this.running.values()].find((running) => running.record.mirror === mirror)
+    const current = this.runningRecord(mirror)
     if (current !== undefined) throw new ApiError('CONFLICT', `drill ${current.record.id} of mirror ${mirror} is running; one drill at a time per mirror`, { details: { drill: current.record.id } })
     const selected = partitions.filter((p) => topics.includes(p.topic))
     if (!selected.some((p) => p.state === 'MIRRORING')) {
@@ -222,8 +222,17 @@ export class Drills {
 
   /** The running drill of a mirror, if any. */
   runningOf(mirror: string): Drill | null {
-    const found = [...this.running.values()].find((running) => running.record.mirror === mirror)
+    const found = this.runningRecord(mirror)
     return found === undefined ? null : this.get(found.record.id)
+  }
+
+  /**
+   * A drill of the mirror that has not ended. One that has (its status answered as succeeded, failed or
+   * cancelled) no longer counts while its last write is still in flight: a client that saw it end may start
+   * the next at once.
+   */
+  private runningRecord(mirror: string): Running | undefined {
+    return [...this.running.values()].find((running) => running.record.mirror === mirror && running.record.status === 'running')
   }
 
   /** Resolves once the drill has ended (tests, scripts, the bench). */

@@ -1,5 +1,6 @@
 import 'server-only'
 import type { MirrorFigures } from '@/lib/alerts/figures'
+import type { DrillCadence } from '@/lib/drill/cadence'
 import type { MirrorEngine } from './engine'
 import type { SplitBrainWatch } from './failover/split-brain-watch'
 
@@ -16,12 +17,16 @@ export function failedOperations(engine: MirrorEngine): Map<string, NonNullable<
   return failed
 }
 
-/** What the alert rules read of every mirror: the engine's figures, the split-brain guard's count, a failed operation. */
-export function mirrorAlertFigures(engine: MirrorEngine, splitBrain: SplitBrainWatch): MirrorFigures[] {
+/**
+ * What the alert rules read of every mirror: the engine's figures, the split-brain guard's count, a failed
+ * operation, and the drills' cadence (`drills`, from server/drills/ by the composition root; absent, null).
+ */
+export function mirrorAlertFigures(engine: MirrorEngine, splitBrain: SplitBrainWatch, drills?: (mirror: string) => DrillCadence): MirrorFigures[] {
   const failed = failedOperations(engine)
   return engine.listMirrors().map((definition) => ({
     ...engine.mirrorFigures(definition.name),
     splitBrainRecords: splitBrain.forMirror(definition.name)?.recordsWritten ?? 0,
     failedOperation: failed.get(definition.name) ?? null,
+    drills: drills?.(definition.name) ?? null,
   }))
 }

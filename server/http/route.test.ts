@@ -30,9 +30,9 @@ beforeAll(async () => {
   const clusters = await ClusterRegistry.open({ dataDir, log: logger })
   const metrics = new MetricsRegistry()
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger, dataDir })
-  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   const verifier = await createVerifier({ clusters, engine, dataDir, log: logger, publish: (summary) => events.publish('verification', summary) })
-  const drills = await createDrills({ clusters, engine, dataDir, log: logger, publish: (drill) => events.publish('drill', drill) })
+  const drills = await createDrills({ clusters, engine, metrics, dataDir, log: logger, publish: (drill) => events.publish('drill', drill) })
+  const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   runtime = {
     version: '0.0.0-test',
     config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },

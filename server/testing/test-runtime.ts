@@ -34,9 +34,9 @@ export async function openTestRuntime(
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
-  const alerts = await startAlerting({ engine, splitBrain, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
-  const drills = await createDrills({ clusters, engine, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })
+  const drills = await createDrills({ clusters, engine, metrics, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })
+  const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const demo = links
     ? await DemoEnvironment.start({
         dataDir,

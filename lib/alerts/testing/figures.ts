@@ -12,6 +12,7 @@ export const CALM_FIGURES: MirrorFigures = {
   rpo: { records: 0, seconds: 0, known: true },
   splitBrainRecords: 0,
   failedOperation: null,
+  drills: null,
 }
 
 export const ONE_FAILED_FIGURES: MirrorFigures = {

@@ -5,8 +5,8 @@ import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { lagOf } from '../lag/lag-sampler'
 import type { EngineMirror } from '../state/engine-mirror'
 
-/** The engine's part of a mirror's figures; the split-brain guard and the operations add theirs (server/alerts/figures.ts). */
-export type EngineMirrorFigures = Omit<MirrorFigures, 'splitBrainRecords' | 'failedOperation'> & {
+/** The engine's part of a mirror's figures; the split-brain guard, the operations and the drills add theirs (server/engine/mirror-alert-figures.ts). */
+export type EngineMirrorFigures = Omit<MirrorFigures, 'splitBrainRecords' | 'failedOperation' | 'drills'> & {
   /** Every MIRRORING partition's lag is current (its source answered lately); otherwise its figures are lower bounds. */
   readonly lagKnown: boolean
   /** Records and bytes appended to the destination since the server started. */

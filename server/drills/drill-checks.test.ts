@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
+import { openTestCluster, type TestCluster } from '@/server/cluster/embedded/testing'
+import { checkSourceUntouched, checkWritesReadBack, writeToCopy } from './drill-checks'
+
+/**
+ * The checks of drill-checks.ts that can be caught failing on one cluster. The producers' check of a drill on a slow machine: one transaction over every drilled partition lasts as long
+ * as its writes do (2,000 partitions on a busy server: minutes), so the copy's coordinator must not time it out
+ * at the cluster's default 60 s and fail a drill whose copy is sound.
+ */
+
+let t: TestCluster
+afterEach(async () => t?.cleanup())
+
+/** The sandbox as the checks see it, where every transactional write takes `ms` of the cluster's time, its coordinator ticking after each. */
+function slowTransactions(cluster: EmbeddedCluster, advance: (ms: number) => void, ms: number): EmbeddedCluster {
+  return new Proxy(cluster, {
+    get(target, property) {
+      if (property === 'createTransactionalProducer') {
+        return async (...args: Parameters<EmbeddedCluster['createTransactionalProducer']>) => {
+          const producer = await target.createTransactionalProducer(...args)
+          const send = producer.send.bind(producer)
+          producer.send = async (...sent) => {
+            const result = await send(...sent)
+            advance(ms)
+            await target.tick()
+            return result
+          }
+          return producer
+        }
+      }
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+}
+
+describe("a drill's producer writes", () => {
+  it('survive a transaction longer than the copy\'s default transaction timeout (one write every 30 s over 4 partitions)', async () => {
+    t = await openTestCluster({ brokers: 1, config: { transactionTimeoutMs: 60_000 } })
+    await t.cluster.createTopic({ name: 'orders', partitions: 4 })
+    const partitions = [0, 1, 2, 3].map((partition) => ({ topic: 'orders', partition }))
+    const slow = slowTransactions(t.cluster, (ms) => t.clock.advance(ms), 30_000)
+    const writes = await writeToCopy(slow, 'd-slow', partitions)
+    expect(writes.transactionalErrors).toEqual([])
+    expect(writes.idempotentErrors).toEqual([])
+    const checks = await checkWritesReadBack(t.cluster, partitions, writes)
+    expect(checks.map(({ name, ok, detail }) => ({ name, ok, detail: ok ? 'ok' : detail }))).toEqual([
+      { name: 'idempotent-producer', ok: true, detail: 'ok' },
+      { name: 'transactional-producer', ok: true, detail: 'ok' },
+    ])
+  })
+
+  it('fail the check when the copy aborts the transaction (what a lost commit looks like)', async () => {
+    t = await openTestCluster({ brokers: 1 })
+    await t.cluster.createTopic({ name: 'orders', partitions: 2 })
+    const partitions = [0, 1].map((partition) => ({ topic: 'orders', partition }))
+    // Far past any timeout the drill can set: the coordinator aborts with a bumped epoch and the commit is fenced.
+    const slow = slowTransactions(t.cluster, (ms) => t.clock.advance(ms), 24 * 60 * 60 * 1000)
+    const writes = await writeToCopy(slow, 'd-stuck', partitions)
+    const checks = await checkWritesReadBack(t.cluster, partitions, writes)
+    const transactional = checks.find((entry) => entry.name === 'transactional-producer')!
+    expect(transactional.ok).toBe(false)
+    expect(transactional.detail).toContain('fenced')
+    expect(checks.find((entry) => entry.name === 'idempotent-producer')!.ok).toBe(true)
+  })
+})
+
+describe('the source untouched', () => {
+  async function source(): Promise<void> {
+    t = await openTestCluster({ brokers: 1 })
+    await t.cluster.createTopic({ name: 'orders', partitions: 2 })
+    for (const partition of [0, 1]) await t.cluster.produce('orders', { partition, records: [{ key: 'k', value: 'mirrored' }, { key: 'k', value: 'mirrored too' }] })
+  }
+  const partitions = [0, 1].map((partition) => ({ topic: 'orders', partition, mirroredOffset: 2 }))
+
+  it('passes when the source took only its own records after the copy, and counts what it read', async () => {
+    await source()
+    for (let i = 0; i < 3; i++) await t.cluster.produce('orders', { partition: 1, records: [{ key: 'k', value: `production ${i}` }] })
+    const verdict = await checkSourceUntouched(t.cluster, { sourceName: 'a', drillId: 'd-77', partitions, refusedCalls: 4 })
+    expect(verdict).toEqual({
+      name: 'source-untouched',
+      ok: true,
+      detail: "2 partitions of a read from the copy's mirrored offsets to their high watermarks (3 records in 3 batches): no MIRROR_PID_RESET and no record of the drill's producers; the copy's engine had the source only through a port that refuses every call (4 calls refused)",
+    })
+  })
+
+  it("fails on a record of the drill's producers after the copy's point, and on a source it cannot read", async () => {
+    await source()
+    await t.cluster.produce('orders', { partition: 0, records: [{ key: 'k', value: 'production' }] })
+    await t.cluster.produce('orders', { partition: 0, idempotent: true, records: [{ key: 'd-77', value: 'd-77 idempotent write to orders-0' }] })
+    const reached = await checkSourceUntouched(t.cluster, { sourceName: 'a', drillId: 'd-77', partitions, refusedCalls: 0 })
+    expect(reached).toMatchObject({ ok: false, detail: "orders-0: a record keyed d-77 (the drill's producers' key) at 3" })
+    // The same record before the copy's point is the copy's own history, not a write that reached the source.
+    // (Partition 1's log ends before offset 4: nothing after the copy's point there.)
+    expect((await checkSourceUntouched(t.cluster, { sourceName: 'a', drillId: 'd-77', partitions: partitions.map((p) => ({ ...p, mirroredOffset: 4 })), refusedCalls: 0 })).ok).toBe(true)
+
+    await t.cluster.close()
+    const unread = await checkSourceUntouched(t.cluster, { sourceName: 'a', drillId: 'd-77', partitions, refusedCalls: 0 })
+    expect(unread.ok).toBe(false)
+    expect(unread.detail).toMatch(/^orders-0: the source could not be read from offset 2 \(.+\), so nothing is confirmed; orders-1: /)
+  })
+})
