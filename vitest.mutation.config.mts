@@ -27,6 +27,8 @@ const ENGINE_TESTS = [
   'server/engine/mirror-metrics.test.ts',
   'server/engine/preparing/lookup-paths.test.ts',
   'server/engine/runner/stopping-io.test.ts',
+  // Session 15: which partition states keep a topic in the periodic sync (topic-sync's STOPPING survivors).
+  'server/engine/syncs/sync-states.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 
