@@ -27,6 +27,10 @@ const ENGINE_TESTS = [
   'server/engine/mirror-metrics.test.ts',
   'server/engine/preparing/lookup-paths.test.ts',
   'server/engine/runner/stopping-io.test.ts',
+  // Session 15: which partition states keep a topic in the periodic sync (topic-sync's survivors), and the
+  // group offset sync past a topic missing on the destination (group-offset-sync's).
+  'server/engine/syncs/sync-states.test.ts',
+  'server/engine/syncs/group-offset-sync.test.ts',
 ]
 const include = target === 'engine' ? ENGINE_TESTS : ['lib/mirror/**/*.test.ts']
 

@@ -115,6 +115,34 @@ describe('a failback to an old source whose newest epoch is below the last mirro
     })
   }
 
+  for (const epoch of [5, 0]) {
+    it(`an old source that has the last mirror epoch (${epoch}) is asked for that epoch's end only, not for its latest epoch too`, async () => {
+      // PREPARING reads per partition: one read more is thousands more for a large failback.
+      await failback(epoch)
+      fake.source('a').positions.set(TP, { epoch, offset: 12 })
+      const latest = vi.spyOn(fake.host('b'), 'latestEpoch')
+      const ends = vi.spyOn(fake.host('b'), 'endOffsetForEpoch')
+      await fake.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'] })
+      await fake.engine.settle()
+      expect(fake.engine.partitions('m')[0]).toMatchObject({ state: 'MIRRORING', lastTruncation: { offset: 10, removedRecords: 0 } })
+      expect(ends.mock.calls).toEqual([[TP, epoch]])
+      expect(latest).not.toHaveBeenCalled()
+    })
+  }
+
+  it('an old source that holds no record at all (no epoch) shares no history: mirrored from its log start', async () => {
+    fake = await createFakeEngine(['a', 'b'])
+    fake.source('a').createTopic('orders', 1)
+    fake.source('b').state.create({ name: 'orders', partitions: 1, topicId: fake.source('a').state.topic('orders').topicId })
+    fake.source('a').hostedMirrors = [{ name: 'forward', sourceClusterId: fake.source('b').id, topics: ['orders'], partitionStates: { 'orders-0': 'STOPPED' } }]
+    fake.source('a').positions.set(TP, { epoch: 5, offset: 12 })
+    for (let i = 0; i < 12; i++) fake.source('a').produce(TP, [`a${i}`])
+    expect(await fake.host('b').latestEpoch(TP)).toBe(-1)
+    await fake.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'] })
+    await fake.engine.settle()
+    expect(fake.engine.partitions('m')[0]).toMatchObject({ state: 'MIRRORING', lastTruncation: { offset: 0, removedRecords: 0, reason: 'failback' } })
+  })
+
   it('an "undefined" answer for an epoch the log has already passed (not as Kafka answers) leaves no common history: mirrored from scratch', async () => {
     await failback(2)
     // The host claims not to know epoch 5 although its newest epoch is 5.

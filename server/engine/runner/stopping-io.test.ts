@@ -5,7 +5,8 @@ import { createFakeEngine, type FakeEngine } from '../testing/fake-engine'
  * What the STOPPING sequence (stopping-sequence.ts) reads from and writes to the destination, counted at the port
  * fakes: the batching and the observation reuse that let a failover of 10,000 partitions write three records per
  * partition instead of seven, and read each log once instead of six times (KIP-1279.md §4.1, issue #18's scale
- * work). A failover that resumes at pidReset searches for its reset record; one that did not, never does.
+ * work). A failover that resumes at pidReset searches for its reset record; one that did not, never does. And at the
+ * source: the removeFetcher step ends a fetch held there (a long poll) instead of leaving the round to wait it out.
  */
 let fake: FakeEngine
 afterEach(async () => fake?.engine.close())
@@ -83,5 +84,31 @@ describe('the STOPPING sequence at the destination (#24)', () => {
     const log = fake.host('b').state.log(TP)
     expect(await fake.host('b').findControlRecord(TP, 'MIRROR_PID_RESET', 3)).toBeNull()
     expect(log.logEndOffset).toBe(3)
+  })
+  it('lets go of a fetch the source holds (a long poll) at its removeFetcher step: the round ends with the failover, not at the wait bound', async () => {
+    await mirroring()
+    // The source holds every fetch until the engine lets go of it (the signal), as a broker holds one for fetch.max.wait.ms.
+    const fetch = fake.source('a').fetch.bind(fake.source('a'))
+    let holds = 0
+    const timeUp = new AbortController()
+    vi.spyOn(fake.source('a'), 'fetch').mockImplementation(async (partitions, options) => {
+      holds++
+      await new Promise<void>((resolve) => {
+        for (const signal of [options.signal, timeUp.signal]) signal?.addEventListener('abort', () => resolve(), { once: true })
+      })
+      return fetch(partitions, { ...options, signal: undefined })
+    })
+    let roundEnded = false
+    const round = fake.engine.tick().then(() => (roundEnded = true))
+    for (let i = 0; i < 20 && holds === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    expect(holds).toBe(1)
+
+    const { operation } = await fake.engine.failover('m', { confirm: 'm' })
+    expect((await fake.engine.awaitOperation(operation.id)).status).toBe('succeeded')
+    for (let i = 0; i < 20 && !roundEnded; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    const endedWithTheFailover = roundEnded
+    timeUp.abort()
+    await round
+    expect(endedWithTheFailover).toBe(true)
   })
 })
