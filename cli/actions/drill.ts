@@ -1,5 +1,5 @@
 import { drillEndpoints } from '@/lib/api/endpoints'
-import { Drill, type DrillList } from '@/lib/api/drills'
+import { Drill, DrillPhase, type DrillList } from '@/lib/api/drills'
 import { DRILL_CHECK_TITLES } from '@/lib/drill/check-titles'
 import { DRILL_STATUS_STYLE } from '@/lib/ui/status-style'
 import { clockTime, dateTime, formatDuration } from '@/lib/ui/format'
@@ -88,6 +88,18 @@ export const drillAction: Action = {
   },
 }
 
+/** Phases in the order a drill goes through them. */
+const PHASE_ORDER = DrillPhase.options
+
+/**
+ * Whether `next` is news about the drill held: the stream is opened before the drill is read, so events sent in
+ * between arrive after a read that is already past them, and would print a phase going backwards.
+ */
+export function isNewer(held: Pick<Drill, 'phase' | 'status'>, next: Pick<Drill, 'phase' | 'status'>): boolean {
+  if (held.status !== 'running') return false
+  return next.status !== 'running' || PHASE_ORDER.indexOf(next.phase) >= PHASE_ORDER.indexOf(held.phase)
+}
+
 /** The drill until it ends: a line each time its phase changes, from the stream (its events carry the whole drill). */
 async function followDrill({ api, io, out }: Context, id: string): Promise<Drill> {
   const controller = new AbortController()
@@ -108,7 +120,7 @@ async function followDrill({ api, io, out }: Context, id: string): Promise<Drill
       if (event.type === 'resync') current = await api.call(drillEndpoints.getDrill, { params: { id } })
       else if (event.type === 'drill') {
         const parsed = Drill.safeParse(eventData(event))
-        if (!parsed.success || parsed.data.id !== id) continue
+        if (!parsed.success || parsed.data.id !== id || !isNewer(current, parsed.data)) continue
         current = parsed.data
       } else continue
       show(current)

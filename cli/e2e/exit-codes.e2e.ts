@@ -176,6 +176,21 @@ describe('exit 3: the server cannot be reached', () => {
   })
 })
 
+describe('Ctrl-C', () => {
+  it('aborts the request in flight and exits 130', async () => {
+    const before = listener.connections
+    const running = start(['--list', '--timeout', '60'], { url: listener.url })
+    // Interrupted once its request is on the wire (the listener never answers it).
+    const deadline = Date.now() + 30_000
+    while (listener.connections === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(listener.connections).toBeGreaterThan(before)
+    running.process.kill('SIGINT')
+    const run = await running.done
+    expect(run.code).toBe(130)
+    expect(run.stderr).toBe('mirrorboard: interrupted\n')
+  })
+})
+
 describe('the token: MIRRORBOARD_TOKEN or --token-file, never printed', () => {
   it('--token-file reads it (and wins over MIRRORBOARD_TOKEN); an empty file is a usage error', async () => {
     const file = path.join(dir, 'viewer.token')

@@ -111,7 +111,8 @@ describe("KIP-1279's worked example through mirrorboard", () => {
         '',
       ].join('\n'),
     )
-    const list = await expectExit(['--list'], 0)
+    // Other files' mirrors share the server: the list is narrowed to this source.
+    const list = await expectExit(['--list', '--source', SOURCE], 0)
     const { clusterId } = await apiOk<{ clusterId: string }>('GET', `/clusters/${SOURCE}`)
     expect(clusterId).toMatch(/\S/)
     expect(list.stdout).toBe(
@@ -218,8 +219,10 @@ describe("KIP-1279's worked example through mirrorboard", () => {
   it('--delete removes the failed-over mirror; --list then holds only the reverse one', async () => {
     const run = await expectExit(['--delete', '--mirror', MIRROR], 0)
     expect(run.stdout).toBe(`Deleted mirror ${MIRROR}\n`)
-    const list = JSON.parse((await expectExit(['--list', '--json'], 0)).stdout) as Array<{ mirror: string; sourceCluster: string }>
-    expect(list.map((entry) => [entry.mirror, entry.sourceCluster])).toEqual([[`${MIRROR}-failback`, DESTINATION]])
+    expect((await expectExit(['--list', '--source', SOURCE], 0)).stdout).toBe('MIRROR  TOPICS  SOURCE-CLUSTER-ID  SOURCE-BOOTSTRAP-SERVER\n')
+    const list = JSON.parse((await expectExit(['--list', '--json'], 0)).stdout) as Array<{ mirror: string; sourceCluster: string; destinationCluster: string }>
+    const ours = list.filter((entry) => [SOURCE, DESTINATION].includes(entry.sourceCluster))
+    expect(ours.map((entry) => [entry.mirror, entry.sourceCluster, entry.destinationCluster])).toEqual([[`${MIRROR}-failback`, DESTINATION, SOURCE]])
   })
 
   it('printed no token in any of it', async () => {
