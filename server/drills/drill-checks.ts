@@ -172,8 +172,8 @@ export async function checkWritesReadBack(sandbox: EmbeddedCluster, partitions: 
 
 /**
  * Partitions read from the source per fetch, and the bytes each may answer: at most 4 MiB a round, each
- * partition's batches judged in a time slice of its own (200 partitions of 256 KiB, 50 MiB judged at once, is
- * the kind of stretch that held the loop 157 ms of CPU in the drill bench).
+ * partition's batches judged in a time slice of its own (200 partitions of 256 KiB would put up to 50 MiB of
+ * records in one synchronous stretch: the drill bench under load saw a 157 ms stall of main-thread CPU then).
  */
 const SOURCE_FETCH_PARTITIONS = 16
 const SOURCE_FETCH_BYTES = 256 * 1024
