@@ -113,7 +113,8 @@ export async function benchDrill(): Promise<BenchResult[]> {
     })
     const finished = measured.value
     const drillMs = measured.ms
-    // Where the drill's time went: each phase until the next began (cleaning up until the drill settled).
+    // Where the drill's time went: each phase until the next began, the last until the drill settled (its cleanup
+    // included: the runner enters cleaningUp without the atPhase hook).
     const ended = phases[0]![1] + drillMs
     console.log(`phases: ${phases.map(([phase, at], i) => `${phase} ${(((phases[i + 1]?.[1] ?? ended) - at) / 1000).toFixed(1)} s`).join(', ')}`)
     const duringLags = await during
