@@ -27,8 +27,8 @@ const ENGINE_TESTS = [
   'server/engine/mirror-metrics.test.ts',
   'server/engine/preparing/lookup-paths.test.ts',
   'server/engine/runner/stopping-io.test.ts',
-  // Session 15: which partition states keep a topic in the periodic sync (topic-sync's survivors), and the
-  // group offset sync past a topic missing on the destination (group-offset-sync's).
+  // Session 15: which partition states keep a topic in the periodic sync and when configs are written
+  // (topic-sync's survivors); the sync past a topic missing on the destination (group-offset-sync's and topic-sync's).
   'server/engine/syncs/sync-states.test.ts',
   'server/engine/syncs/group-offset-sync.test.ts',
 ]

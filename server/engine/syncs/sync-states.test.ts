@@ -137,3 +137,16 @@ describe('the periodic sync by partition state', () => {
     expect([...fake.engine.syncErrors('m')]).toEqual([])
   })
 })
+
+describe('the topic config copy', () => {
+  it('#32 writes the destination only when a synced config differs: syncs that find them equal alter nothing', async () => {
+    await mirroring(1)
+    expect(destinationRetention()).toBe('1000')
+    const alters = vi.spyOn(fake.host('b'), 'alterTopicConfigs')
+    for (let i = 0; i < 3; i++) await fake.step(1_000)
+    expect(alters).not.toHaveBeenCalled()
+    fake.source('a').state.topic('orders').configs['retention.ms'] = '2000'
+    for (let i = 0; i < 3; i++) await fake.step(1_000)
+    expect(alters.mock.calls).toEqual([['orders', { 'retention.ms': '2000' }]])
+  })
+})
