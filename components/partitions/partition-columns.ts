@@ -6,7 +6,7 @@ export const PARTITION_COLUMNS: ReadonlyArray<{ column: SortColumn; label: strin
   { column: 'partition', label: 'Partition', track: '5.5rem', numeric: true },
   { column: 'state', label: 'State', track: '9.5rem' },
   { column: 'offsetLag', label: 'Offset lag', track: '7rem', numeric: true, title: 'Records the destination high watermark is behind the source' },
-  { column: 'timeLagMs', label: 'Time lag', track: '6.5rem', numeric: true, title: 'Age of the oldest source record not yet mirrored' },
+  { column: 'timeLagMs', label: 'Time lag', track: '8rem', numeric: true, title: 'Age of the oldest source record not yet mirrored' },
   { column: 'destinationHighWatermark', label: 'Mirrored to', track: '7.5rem', numeric: true, title: 'Destination high watermark: offsets mirrored and replicated (as of the last refresh)' },
   { column: 'freshness', label: 'Freshness', track: '7rem', numeric: true, title: 'Time since the last successful fetch from the source (as of the last refresh)' },
   { column: 'destinationLeaderEpoch', label: 'Leader epoch', track: '7.5rem', numeric: true, title: 'Leader epoch of the destination partition' },

@@ -6,7 +6,9 @@ import { RelativeTime, useNow } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { MirrorPartition } from '@/lib/api/mirrors'
 import { partitionHref } from '@/lib/ui/partition-href'
+import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import { GRID_TEMPLATE, STALE_FETCH_MS } from './partition-columns'
 
 /**
@@ -64,16 +66,7 @@ export const PartitionRowView = memo(function PartitionRowView({
         </span>
       </div>
       <div className={narrow ? 'col-span-2 flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-300' : 'contents'}>
-        <div role="cell" className={`${cell} ${numeric}`} title={row.offsetLag === null ? 'unknown' : `${formatOffset(row.offsetLag)} records`}>
-          {narrow && <span className="text-slate-500 dark:text-slate-400">lag </span>}
-          <span className={row.offsetLag !== null && row.offsetLag > 0 ? 'font-medium text-slate-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}>
-            {row.offsetLag === null ? '–' : formatCount(row.offsetLag)}
-          </span>
-        </div>
-        <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`}>
-          {narrow && <span className="text-slate-500 dark:text-slate-400">time </span>}
-          {row.timeLagMs === null ? '–' : formatDuration(row.timeLagMs)}
-        </div>
+        <LagCells row={row} cell={cell} numeric={numeric} narrow={narrow} />
         <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title="destination high watermark">
           {narrow && <span className="text-slate-500 dark:text-slate-400">at </span>}
           {formatOffset(row.destinationHighWatermark)}
@@ -104,6 +97,41 @@ export const PartitionRowView = memo(function PartitionRowView({
     </div>
   )
 })
+
+const NO_LAG_STATES = new Set<MirrorPartition['state']>(['STOPPED', 'STOPPING', 'UNKNOWN'])
+
+/**
+ * Offset and time lag as lib/mirror/partition-lag.ts reads them: exact while the source answers, "≥ 142" and a time
+ * lag still growing while it is silent (with when the source was last read), "–" with the reason for partitions
+ * that do not mirror. Never a bare 0 for a FAILED partition whose source cannot be read.
+ */
+function LagCells({ row, cell, numeric, narrow }: { row: MirrorPartition; cell: string; numeric: string; narrow: boolean }) {
+  const now = useNow()
+  const lowerBound = row.lagKnown === false && row.offsetLag !== null
+  const asOf = lowerBound ? asOfText(false, row.lagAsOf) : ''
+  const timeLag = lowerBound && now !== 0 ? timeLagAt(row, now) : row.timeLagMs
+  const none = NO_LAG_STATES.has(row.state)
+  const missing = none ? 'not mirroring: no lag' : 'unknown: the source never answered'
+  return (
+    <>
+      <div
+        role="cell"
+        className={`${cell} ${numeric}`}
+        data-lower-bound={lowerBound || undefined}
+        title={row.offsetLag === null ? missing : `${lowerBound ? 'at least ' : ''}${formatOffset(row.offsetLag)} records${asOf === '' ? '' : `, ${asOf}: the source has not answered since`}`}
+      >
+        {narrow && <span className="text-slate-500 dark:text-slate-400">lag </span>}
+        <span className={row.offsetLag !== null && (row.offsetLag > 0 || lowerBound) ? 'font-medium text-slate-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}>
+          {row.offsetLag === null ? '–' : countText({ value: row.offsetLag, known: !lowerBound })}
+        </span>
+      </div>
+      <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title={timeLag === null ? missing : lowerBound ? `at least ${formatDuration(timeLag)} and growing, ${asOf}` : undefined}>
+        {narrow && <span className="text-slate-500 dark:text-slate-400">time </span>}
+        {timeLag === null ? '–' : durationText({ value: timeLag, known: !lowerBound })}
+      </div>
+    </>
+  )
+}
 
 function Freshness({ lastFetchAt, mirroring }: { lastFetchAt: number | null; mirroring: boolean }) {
   const now = useNow()
