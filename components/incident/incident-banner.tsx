@@ -62,7 +62,7 @@ export function IncidentBanner({
             <span aria-hidden className="grid h-6 w-6 place-items-center rounded-full bg-red-600 text-xs text-white dark:bg-red-500">
               ✕
             </span>
-            {title}
+            <span>{title}</span>
           </h2>
           <ul className="mt-1.5 space-y-1.5">
             {causes.map((cause) => (

@@ -58,6 +58,13 @@ describe('mirrorSnapshot', () => {
     expect(snapshot.counts).toEqual({ MIRRORING: 2 })
   })
 
+  it('reads the records at risk from the live offset lag, not from watermarks as of the first answer', () => {
+    // A lag event moved the offset lag to 3; the row's watermarks are still the page's first read (10 behind).
+    const snapshot = mirrorSnapshot('m', [row(0, { offsetLag: 3 })], NOW)
+    expect(snapshot.atRisk.records).toBe(3)
+    expect(snapshot.lag.totalOffsetLag).toBe(3)
+  })
+
   it('an all-FAILED mirror with the source unreachable: lower bounds that grow, the cause, never zero', () => {
     const rows = [failed(0, 142), failed(1, 0)]
     const snapshot = mirrorSnapshot('m', rows, NOW)

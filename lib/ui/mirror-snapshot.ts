@@ -39,7 +39,10 @@ export function mirrorSnapshot(mirror: string, rows: Iterable<MirrorPartition>, 
     if (row.lastFetchAt !== null && (lastFetchAt === null || row.lastFetchAt > lastFetchAt)) lastFetchAt = row.lastFetchAt
   }
   const lag = mirrorLag(all, now)
-  const atRisk = totalAtRisk(all.map((row) => partitionAtRisk(row, now)))
+  // The live store patches a row's lag from lag events but not its watermarks, which are as of the last full
+  // read: the records at risk are read from the live offset lag (the source's high watermark is the mirrored
+  // position plus it), so they move with the lag instead of standing still at the page's first answer.
+  const atRisk = totalAtRisk(all.map((row) => partitionAtRisk(row.offsetLag === null ? row : { ...row, sourceHighWatermark: row.destinationLogEndOffset + row.offsetLag }, now)))
   const incident = incidentOf(mirror, all)
   return { at: now, partitions: all.length, counts, lag, atRisk, lastFetchAt, incident, lagUnknownBecause: lagUnknownReason(lag, incident, counts) }
 }
