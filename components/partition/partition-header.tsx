@@ -9,6 +9,7 @@ import { partitionAtRisk, recordsAtRisk } from '@/lib/mirror/at-risk'
 import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { clockTime, exactTime, formatCount, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
+import { truncationReason } from '@/lib/ui/truncation-reason'
 import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { votedKipName } from '@/lib/ui/state-style'
 import { PartitionActions } from './partition-actions'
@@ -159,17 +160,17 @@ export function PartitionHeader({
         <Figure label="Last mirror position" title="Recorded by the last STOPPING: (leader epoch, offset), what a failback truncates to">
           {position === null ? <span className="text-slate-500 dark:text-slate-400">none</span> : <span className="font-mono">epoch {position.epoch}, offset {formatOffset(position.offset)}</span>}
         </Figure>
-        <Figure label="Last truncation" title={truncation === null ? undefined : `${truncation.reason}, ${exactTime(truncation.at)}`}>
+        <Figure label="Last truncation" title={truncation === null ? undefined : `${truncationReason(truncation.reason)}, ${exactTime(truncation.at)}`}>
           {truncation === null ? (
             <span className="text-slate-500 dark:text-slate-400">never</span>
           ) : truncation.removedRecords === 0 ? (
             <span>
-              <span className="text-slate-600 dark:text-slate-300">nothing removed</span> · started at <span className="font-mono">{formatOffset(truncation.offset)}</span> ({truncation.reason})
+              <span className="text-slate-600 dark:text-slate-300">nothing removed</span> · started at <span className="font-mono">{formatOffset(truncation.offset)}</span> ({truncationReason(truncation.reason, 'short')})
             </span>
           ) : (
             <span>
               <span className="font-mono">✂ {formatOffset(truncation.offset)}</span>, {formatCount(truncation.removedRecords)} removed ·{' '}
-              <span className="text-slate-600 dark:text-slate-300">{truncation.reason}</span> · <RelativeTime at={truncation.at} />
+              <span className="text-slate-600 dark:text-slate-300">{truncationReason(truncation.reason, 'short')}</span> · <RelativeTime at={truncation.at} />
             </span>
           )}
         </Figure>

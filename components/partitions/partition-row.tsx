@@ -9,6 +9,7 @@ import { partitionHref } from '@/lib/ui/partition-href'
 import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
+import { truncationReason } from '@/lib/ui/truncation-reason'
 import { GRID_TEMPLATE, STALE_FETCH_MS } from './partition-columns'
 
 /**
@@ -85,7 +86,7 @@ export const PartitionRowView = memo(function PartitionRowView({
               <span className="text-slate-500 dark:text-slate-400">–</span>
             )
           ) : (
-            <span title={`truncated to offset ${formatOffset(row.lastTruncation.offset)}, ${formatOffset(row.lastTruncation.removedRecords)} records removed (${row.lastTruncation.reason}) at ${exactTime(row.lastTruncation.at)}`}>
+            <span title={`truncated to offset ${formatOffset(row.lastTruncation.offset)}, ${formatOffset(row.lastTruncation.removedRecords)} records removed (${truncationReason(row.lastTruncation.reason)}) at ${exactTime(row.lastTruncation.at)}`}>
               {narrow && <span className="text-slate-500 dark:text-slate-400">truncated </span>}
               <span className="tabular-nums">to {formatOffset(row.lastTruncation.offset)}</span>
               {row.lastTruncation.removedRecords > 0 && <span className="text-red-700 dark:text-red-300"> −{formatCount(row.lastTruncation.removedRecords)}</span>}{' '}
