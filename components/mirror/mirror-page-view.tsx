@@ -14,6 +14,7 @@ import { isApiError } from '@/lib/api/errors'
 import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
 import { MirrorIncident } from './mirror-incident'
 import { MirrorTabs, useMirrorTab } from './mirror-tabs'
+import { MirrorThroughput } from './mirror-throughput'
 import { useMirrorSnapshot } from './use-mirror-snapshot'
 
 /**
@@ -37,6 +38,7 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
       {/* The incident first: what broke, since when, and what to do. */}
       {summary.data !== undefined && <MirrorIncident mirror={summary.data} store={partitions.store} snapshot={snapshot} />}
       {summary.data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={summary.data} store={partitions.store} snapshot={snapshot} />}
+      {summary.data !== undefined && <MirrorThroughput mirror={summary.data} snapshot={snapshot} />}
       {/* After a failover: records still written to the old source (renders nothing before one). */}
       <SplitBrainNotice mirror={mirror} showQuiet />
       <MirrorTabs current={tab} badges={summary.data?.drills?.running ? { drills: 'running' } : {}} />

@@ -7,6 +7,7 @@ import { StateBadge } from '@/components/ui/state-badge'
 import type { MirrorPartition } from '@/lib/api/mirrors'
 import { partitionHref } from '@/lib/ui/partition-href'
 import { timeLagAt } from '@/lib/mirror/partition-lag'
+import { FAILURE_CAUSES, causeOf } from '@/lib/overview/incident'
 import { exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import { truncationReason } from '@/lib/ui/truncation-reason'
@@ -60,13 +61,14 @@ export const PartitionRowView = memo(function PartitionRowView({
           {row.partition}
         </div>
       )}
-      <div role="cell" className={narrow ? 'justify-self-end' : 'px-3'}>
-        <span title={row.error ?? undefined} className="inline-flex items-center gap-1">
+      <div role="cell" className={narrow ? 'justify-self-end' : 'min-w-0 px-3'}>
+        <span title={row.error ?? undefined} className="flex min-w-0 items-center gap-1.5">
           <StateBadge state={row.state} size="sm" />
-          {row.state === 'FAILED' && row.retryAttempt > 0 && <span className="text-[11px] text-slate-500 dark:text-slate-400">retry {row.retryAttempt}</span>}
+          {!narrow && <StateReason row={row} />}
         </span>
       </div>
       <div className={narrow ? 'col-span-2 flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-300' : 'contents'}>
+        {narrow && row.state === 'FAILED' && <StateReason row={row} />}
         <LagCells row={row} cell={cell} numeric={numeric} narrow={narrow} />
         <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title="destination high watermark">
           {narrow && <span className="text-slate-500 dark:text-slate-400">at </span>}
@@ -98,6 +100,29 @@ export const PartitionRowView = memo(function PartitionRowView({
     </div>
   )
 })
+
+/**
+ * Why a FAILED partition failed (lib/overview/incident.ts's causes, as the banner says it) and when the engine
+ * retries it ("retry in 4 s", "not retried: recover"); the message itself on hover.
+ */
+function StateReason({ row }: { row: MirrorPartition }) {
+  const now = useNow()
+  if (row.state !== 'FAILED') return null
+  const cause = FAILURE_CAUSES[causeOf(row.failureCode)].label
+  const retry =
+    row.retryAttempt === -1
+      ? 'not retried: recover'
+      : row.nextRetryAt === null || row.nextRetryAt === undefined
+        ? `attempt ${row.retryAttempt}`
+        : now === 0 || row.nextRetryAt - now <= 1_000
+          ? 'retry due'
+          : `retry in ${formatDuration(Math.ceil((row.nextRetryAt - now) / 1000) * 1000)}`
+  return (
+    <span className="min-w-0 truncate text-xs text-red-800 dark:text-red-300" data-testid="failure-reason" title={`${row.error ?? cause}; attempt ${row.retryAttempt}`}>
+      {cause} · <span className="text-slate-600 tabular-nums dark:text-slate-400">{retry}</span>
+    </span>
+  )
+}
 
 const NO_LAG_STATES = new Set<MirrorPartition['state']>(['STOPPED', 'STOPPING', 'UNKNOWN'])
 

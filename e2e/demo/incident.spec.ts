@@ -67,6 +67,9 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
       // Every FAILED row's lag is a lower bound, none a bare figure.
       const lagCells = page.locator('[role="row"][data-partition] [data-lower-bound]')
       await expect(lagCells.first()).toHaveText(/^(lag )?≥ /)
+      // The reason and the next retry on each FAILED row; what flows: nothing, with why.
+      await expect(page.locator('[role="row"][data-partition]').first().getByTestId('failure-reason')).toContainText(/source unreachable · (retry in \d|retry due)/)
+      await expect(page.getByTestId('mirror-throughput')).toHaveAttribute('data-limit', 'noFetches')
       // The primary action is Recover; Resume cannot apply and says why.
       const actions = page.getByRole('group', { name: 'Mirror actions' })
       await expect(actions.getByRole('button', { name: /^Recover 21 failed/ })).toHaveAttribute('data-primary', 'true')
@@ -110,6 +113,7 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
     await expect(page.getByTestId('mirror-figures')).not.toHaveAttribute('data-lower-bound', 'true', { timeout: 60_000 })
     await expect(page.locator('[data-trend]')).not.toHaveAttribute('data-trend', 'unknown', { timeout: 60_000 })
     await expect(page.getByRole('group', { name: 'Mirror actions' }).getByRole('button', { name: 'Pause' })).toHaveAttribute('data-primary', 'true')
+    await expect(page.getByTestId('mirror-throughput')).not.toHaveAttribute('data-limit', 'noFetches', { timeout: 30_000 })
     await page.goto('/')
     await expect(page.getByRole('list', { name: 'Mirrors' })).toContainText('lag')
     await expect(page.getByTestId('incident-banner')).toHaveCount(0)
