@@ -94,18 +94,19 @@ test('an operator pauses then resumes the mirror from the page', async ({ page, 
   for (const partition of [0, 1]) await expect(row(page, 'payments', partition).locator('[data-state]')).toHaveAttribute('data-state', 'MIRRORING')
 })
 
-test('an action the API refuses shows its code and message and changes nothing on screen', async ({ page, request }, testInfo) => {
+test('an action the API refuses shows its code and message and changes nothing on screen; once failed over, Pause is disabled with its reason and Failback is the primary action', async ({ page, request }, testInfo) => {
   const { mirror } = await setUpMirror(request, { ledger: 1 })
-  // Failed over: every partition STOPPED, which a pause refuses.
+  await signIn(page, 'operator', `/mirrors/${mirror}`)
+  await expect(row(page, 'ledger', 0).locator('[data-state]')).toHaveAttribute('data-state', 'MIRRORING')
+  // The dialog is opened while the partition mirrors; the mirror fails over behind the operator's back.
+  await page.getByRole('button', { name: 'Pause' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Pause mirroring' })
+  await expect(dialog).toBeVisible()
   await okJson(await request.post(`/api/v1/mirrors/${mirror}/failover`, { headers: asOperator, data: { confirm: mirror } }), 202)
   await expect
     .poll(async () => (await okJson<{ partitionsByState: Record<string, number> }>(await request.get(`/api/v1/mirrors/${mirror}`, { headers: asOperator }))).partitionsByState, { timeout: 30_000 })
     .toEqual({ STOPPED: 1 })
-  await signIn(page, 'operator', `/mirrors/${mirror}`)
   await expect(row(page, 'ledger', 0).locator('[data-state]')).toHaveAttribute('data-state', 'STOPPED')
-
-  await page.getByRole('button', { name: 'Pause' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Pause mirroring' })
   await expect(dialog.getByTestId('action-scope')).toHaveText('Pause every topic: 0 of 1 partitions are mirroring or failed.')
   await dialog.getByRole('button', { name: 'Pause 0 partitions' }).click()
   const refusal = dialog.getByRole('alert').filter({ hasText: 'Pause refused' })
@@ -116,6 +117,12 @@ test('an action the API refuses shows its code and message and changes nothing o
   await expect(dialog).toBeHidden()
   await expect(row(page, 'ledger', 0).locator('[data-state]')).toHaveAttribute('data-state', 'STOPPED')
   await expect(page.getByRole('status').filter({ hasText: 'requested' })).toHaveCount(0)
+
+  const actions = page.getByRole('group', { name: 'Mirror actions' })
+  await expect(actions.getByRole('button', { name: 'Pause' })).toBeDisabled()
+  await expect(actions.getByRole('button', { name: 'Pause' })).toHaveAccessibleDescription('Pause: nothing is mirroring')
+  await expect(actions.getByRole('button', { name: 'Failover…' })).toBeDisabled()
+  await expect(actions.getByRole('link', { name: 'Failback…' })).toHaveAttribute('data-primary', 'true')
 })
 
 test('starting a topic shows the dry-run plan first, then starts it', async ({ page, request }) => {

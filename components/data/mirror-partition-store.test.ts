@@ -123,18 +123,20 @@ describe('MirrorPartitionStore', () => {
     expect(store.size).toBe(2)
   })
 
-  it('sums lag per topic over mirroring partitions for the chart', () => {
+  it('sums lag per topic for the chart over every partition with lag, lower bounds of paused ones included, STOPPED ones left out', () => {
     const { store } = storeWithFrames()
     store.replaceAll([
       partition('orders', 0, { offsetLag: 5, timeLagMs: 100 }),
       partition('orders', 1, { offsetLag: 7, timeLagMs: 300 }),
-      partition('orders', 2, { state: 'PAUSED', offsetLag: 1_000, timeLagMs: 9_000 }),
+      partition('orders', 2, { state: 'PAUSED', offsetLag: 1_000, timeLagMs: 9_000, lagKnown: false, lagAsOf: 1_000, timeLagFrom: 1_000 }),
+      partition('orders', 3, { state: 'STOPPED', offsetLag: null, timeLagMs: null }),
       partition('clicks', 0, { offsetLag: 0, timeLagMs: null }),
     ])
     const samples: Array<[number, unknown]> = []
     store.subscribeLag((at, sample) => samples.push([at, Object.fromEntries(sample)]))
     store.applyLag(lag([['clicks', 0, 2, null]], 'dr', 12_000))
-    expect(samples).toEqual([[12_000, { orders: { offsetLag: 12, timeLagMs: 300 }, clicks: { offsetLag: 2, timeLagMs: null } }]])
+    // The paused partition's time lag is a lower bound still growing: 12 s − 1 s.
+    expect(samples).toEqual([[12_000, { orders: { offsetLag: 1_012, timeLagMs: 11_000 }, clicks: { offsetLag: 2, timeLagMs: null } }]])
   })
 })
 

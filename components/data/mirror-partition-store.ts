@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MirrorPartitionState, type MirrorPartition } from '@/lib/api/mirrors'
+import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { partitionKey, type RowChange } from '@/lib/ui/partition-table'
 import type { TopicLagSample } from '@/lib/ui/lag-series'
 import type { PartitionPreview } from '@/lib/ui/partition-preview'
@@ -141,7 +142,7 @@ export class MirrorPartitionStore {
     if (this.patchLag(event)) this.changed(false, ['lag'])
     // Sums over a partial list would be wrong: the live point waits for the whole list.
     if (this.lagListeners.size === 0 || !this.loaded) return
-    const sample = this.topicLag()
+    const sample = this.topicLag(event.at)
     for (const listener of this.lagListeners) listener(event.at, sample)
   }
 
@@ -151,16 +152,22 @@ export class MirrorPartitionStore {
     if (this.patchState(event)) this.changed(false, ['state'])
   }
 
-  /** Offset lag summed and time lag maximised per topic over MIRRORING partitions (the chart's live point). */
-  topicLag(): TopicLagSample {
+  /**
+   * Offset lag summed and time lag maximised per topic at `at` (the chart's live point), over every partition
+   * that has lag: MIRRORING ones, and FAILED or PAUSED ones with their lower bounds (the last known offset lag,
+   * a time lag still growing), as the server's history records them. Leaving those out drew a FAILED mirror's
+   * lag falling to nothing while its source was silent. STOPPED partitions have no lag (null) and add nothing.
+   */
+  topicLag(at: number = Date.now()): TopicLagSample {
     const sample = new Map<string, { offsetLag: number; timeLagMs: number | null }>()
     for (const row of this.rows.values()) {
-      if (row.state !== 'MIRRORING' || row.offsetLag === null) continue
+      if (row.offsetLag === null || row.state === 'STOPPED' || row.state === 'STOPPING' || row.state === 'UNKNOWN') continue
+      const timeLagMs = timeLagAt(row, at)
       const entry = sample.get(row.topic)
-      if (entry === undefined) sample.set(row.topic, { offsetLag: row.offsetLag, timeLagMs: row.timeLagMs })
+      if (entry === undefined) sample.set(row.topic, { offsetLag: row.offsetLag, timeLagMs })
       else {
         entry.offsetLag += row.offsetLag
-        if (row.timeLagMs !== null) entry.timeLagMs = Math.max(entry.timeLagMs ?? 0, row.timeLagMs)
+        if (timeLagMs !== null) entry.timeLagMs = Math.max(entry.timeLagMs ?? 0, timeLagMs)
       }
     }
     return sample

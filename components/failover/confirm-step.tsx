@@ -43,7 +43,9 @@ export function ConfirmStep({
       <p className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100">
         This stops mirroring {counted(totals.partitionsToStop, 'partition')} of <span className="font-mono font-semibold">{mirror}</span> for good and makes their topics writable on{' '}
         <span className="font-mono font-semibold">{destinationCluster}</span>:{' '}
-        {totals.recordsAtRisk === null ? 'an unknown number of records at risk are' : `${counted(totals.recordsAtRisk, 'record')} at risk ${totals.recordsAtRisk === 1 ? 'is' : 'are'}`} lost for its readers and{' '}
+        {totals.atRisk.records === null
+          ? 'an unknown number of records at risk are'
+          : `${totals.atRisk.known ? '' : 'at least '}${counted(totals.atRisk.records, 'record')} at risk ${totals.atRisk.records === 1 && totals.atRisk.known ? 'is' : 'are'}`} lost for its readers and{' '}
         {counted(totals.transactionsToAbort, 'open transaction')} {totals.transactionsToAbort === 1 ? 'is' : 'are'} aborted. It cannot be undone; only a failback mirrors back.
       </p>
       {forced.length > 0 && (

@@ -4,6 +4,7 @@ import { PartitionLinkCell } from '@/components/partitions/partition-link-cell'
 import type { FailoverPlan } from '@/lib/api/mirrors'
 import { byImpact, hasImpact, planTotals } from '@/lib/failover/plan-totals'
 import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import { StateBadge } from '@/components/ui/state-badge'
 import { Figure } from './figure'
 
@@ -31,16 +32,22 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <Figure
           label="Records at risk"
-          tone={totals.recordsAtRisk === null || totals.recordsAtRisk > 0 ? 'danger' : 'neutral'}
-          value={totals.recordsAtRisk === null ? 'unknown' : formatCount(totals.recordsAtRisk)}
-          title={totals.recordsAtRisk === null ? undefined : `${totals.recordsAtRisk} records`}
-          detail={totals.recordsAtRisk === null ? 'the source did not answer for some partitions' : `in ${totals.partitionsWithRecordsAtRisk} of ${totals.partitionsToStop} partitions; lost for destination readers`}
+          tone={totals.atRisk.records === null || totals.atRisk.records > 0 || !totals.atRisk.known ? 'danger' : 'neutral'}
+          value={countText({ value: totals.atRisk.records, known: totals.atRisk.known })}
+          title={totals.atRisk.records === null ? undefined : `${totals.atRisk.known ? '' : 'at least '}${totals.atRisk.records} records`}
+          detail={
+            totals.atRisk.records === null
+              ? 'a partition has never had a fetch answered'
+              : totals.atRisk.known
+                ? `in ${totals.partitionsWithRecordsAtRisk} of ${totals.partitionsToStop} partitions; lost for destination readers`
+                : `at least: the source did not answer, figures from the mirror's last fetch ${asOfText(false, totals.atRisk.asOf)}`
+          }
         />
         <Figure
           label="Oldest record at risk"
-          tone={totals.maxTimeAtRiskMs !== null && totals.maxTimeAtRiskMs > 0 ? 'warning' : 'neutral'}
-          value={totals.maxTimeAtRiskMs === null ? 'unknown' : formatDuration(totals.maxTimeAtRiskMs)}
-          detail="written on the source, never mirrored"
+          tone={totals.atRisk.timeMs !== null && totals.atRisk.timeMs > 0 ? 'warning' : 'neutral'}
+          value={durationText({ value: totals.atRisk.timeMs, known: totals.atRisk.known })}
+          detail={totals.atRisk.known ? 'written on the source, never mirrored' : 'at least, and growing while the source is silent'}
         />
         <Figure
           label="Transactions to abort"
@@ -107,7 +114,14 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
                   </td>
                   <td data-label="Records at risk" className={STACKED_CELL}>
                     {partition.recordsAtRisk === null ? (
-                      'unknown'
+                      partition.atRisk !== undefined && partition.atRisk.records !== null ? (
+                        <span title={`at least: the source did not answer; from the mirror's last fetch ${asOfText(false, partition.atRisk.asOf)}`}>
+                          <span className="font-semibold tabular-nums">{countText({ value: partition.atRisk.records, known: partition.atRisk.known })}</span>
+                          {partition.atRisk.timeMs !== null && <span className="text-xs text-slate-600 dark:text-slate-400"> · {durationText({ value: partition.atRisk.timeMs, known: partition.atRisk.known })}</span>}
+                        </span>
+                      ) : (
+                        'unknown'
+                      )
                     ) : partition.recordsAtRisk === 0 ? (
                       <span className="text-slate-600 dark:text-slate-400">none</span>
                     ) : (

@@ -8,6 +8,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { clockTime, formatCount, formatDuration } from '@/lib/ui/format'
 import { LAG_RANGES, aggregateLag, appendLagSample, describeLagChart, lagTrend, type LagChartData, type LagRange } from '@/lib/ui/lag-series'
+import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { LagTrendBadge } from './lag-trend-badge'
 import { UPlotChart } from './uplot-chart'
 
@@ -37,7 +38,63 @@ function toAligned(data: LagChartData): uPlot.AlignedData {
  */
 const TIME_INCREMENTS_SECONDS = [1, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
 
-function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Options, 'width' | 'height'> {
+/** Spans of time when the lag was not known (a source silent), ms; `to` null: still so. */
+type UnknownSpans = ReadonlyArray<{ readonly from: number; readonly to: number | null }>
+
+/** A diagonal hatch in the danger tone, made once per theme colour: the spans read as "not known" without colour too. */
+function hatchPattern(ctx: CanvasRenderingContext2D, colour: string): CanvasPattern | null {
+  const tile = document.createElement('canvas')
+  tile.width = 8
+  tile.height = 8
+  const pen = tile.getContext('2d')
+  if (pen === null) return null
+  pen.strokeStyle = colour
+  pen.globalAlpha = 0.35
+  pen.lineWidth = 1.5
+  pen.beginPath()
+  pen.moveTo(0, 8)
+  pen.lineTo(8, 0)
+  pen.moveTo(-2, 2)
+  pen.lineTo(2, -2)
+  pen.moveTo(6, 10)
+  pen.lineTo(10, 6)
+  pen.stroke()
+  return ctx.createPattern(tile, 'repeat')
+}
+
+/** Draws the hatched bands under the series: the outage is where the figures are lower bounds. */
+function drawUnknownSpans(u: uPlot, spans: UnknownSpans): void {
+  if (spans.length === 0) return
+  const { ctx, bbox } = u
+  const pattern = hatchPattern(ctx, cssVariable('--tone-danger'))
+  if (pattern === null) return
+  const [minX, maxX] = [u.scales.x?.min, u.scales.x?.max]
+  if (minX === undefined || maxX === undefined || minX === null || maxX === null) return
+  ctx.save()
+  ctx.fillStyle = pattern
+  for (const span of spans) {
+    const from = Math.max(span.from / 1000, minX)
+    const to = Math.min(span.to === null ? maxX : span.to / 1000, maxX)
+    if (to <= from) continue
+    const left = u.valToPos(from, 'x', true)
+    const right = u.valToPos(to, 'x', true)
+    ctx.fillRect(left, bbox.top, Math.max(2, right - left), bbox.height)
+  }
+  ctx.restore()
+}
+
+/** Holds the spans the draw hook reads: the chart outlives the renders that change them. */
+class SpanBox {
+  private spans: UnknownSpans = []
+  set(spans: UnknownSpans): void {
+    this.spans = spans
+  }
+  get current(): UnknownSpans {
+    return this.spans
+  }
+}
+
+function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox): Omit<uPlot.Options, 'width' | 'height'> {
   // Clock times in UTC like the rest of the app; seconds only where the range is short enough to need them.
   const tick = (seconds: number) => (range === '5m' ? clockTime(seconds * 1000) : clockTime(seconds * 1000).slice(0, 5))
   const stroke = (name: string) => () => cssVariable(name)
@@ -51,6 +108,7 @@ function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Op
   )
   return {
     series,
+    hooks: { drawClear: [(u) => drawUnknownSpans(u, spans.current)] },
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: {
@@ -66,7 +124,14 @@ function chartOptions(labels: readonly string[], range: LagRange): Omit<uPlot.Op
   }
 }
 
-export function LagChart({ mirror, store, ready = true }: { mirror: string; store: MirrorPartitionStore; ready?: boolean }) {
+/**
+ * The lag chart: total and per-topic offset and time lag over the range, live-extended from the store. While a
+ * source is silent (`snapshot.lagUnknownBecause`) the trend says "lag unknown: source unreachable", the summary
+ * never reads "caught up", and the outage is hatched over the chart (the spans the lag answer gives, and the
+ * current one from the snapshot until the answer is read again).
+ */
+export function LagChart({ mirror, store, ready = true, snapshot = null }: { mirror: string; store: MirrorPartitionStore; ready?: boolean; snapshot?: MirrorSnapshot | null }) {
+  const unknownBecause = snapshot?.lagUnknownBecause ?? null
   const [range, setRange] = useState<LagRange>('5m')
   const lag = useLag(mirror, range, ready)
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set())
@@ -74,6 +139,23 @@ export function LagChart({ mirror, store, ready = true }: { mirror: string; stor
   const [instance, setInstance] = useState<uPlot | null>(null)
 
   const answer = lag.data
+  // The figures became known again, or stopped being known: the history is read again for its spans and points.
+  const unknownNow = unknownBecause !== null
+  const refetchLag = lag.refetch
+  const wasUnknown = useRef(unknownNow)
+  useEffect(() => {
+    if (wasUnknown.current === unknownNow) return
+    wasUnknown.current = unknownNow
+    if (ready) void refetchLag()
+  }, [unknownNow, ready, refetchLag])
+  const spans = useMemo<UnknownSpans>(() => {
+    const answered = answer?.lagUnknown ?? []
+    const open = answered.some((span) => span.to === null)
+    if (!unknownNow || open) return answered
+    return [...answered, { from: snapshot?.lag.asOf ?? snapshot?.at ?? 0, to: null }]
+  }, [answer, unknownNow, snapshot?.lag.asOf, snapshot?.at])
+  // The chart's draw hook reads the spans from this box (the chart is created once per layout, not per tick).
+  const [spansBox] = useState(() => new SpanBox())
   // The history as the server answered it; live samples extend a copy of it until the next answer.
   const base = useMemo(() => {
     if (answer === undefined) return null
@@ -101,10 +183,15 @@ export function LagChart({ mirror, store, ready = true }: { mirror: string; stor
   const layout = `${range}\u0000${labels.join('\u0000')}`
   // Rebuilt only when the series change, so the chart is not re-created on every tick.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const options = useMemo(() => chartOptions(labels, range), [layout])
+  const options = useMemo(() => chartOptions(labels, range, spansBox), [layout])
   const aligned = useMemo(() => (data === null ? null : toAligned(data)), [data])
   const trend = useMemo(() => (data === null ? null : lagTrend(data.times, data.total.offsetLag, LAG_RANGES[range].trendWindowMs)), [data, range])
-  const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label)
+  const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label, unknownBecause)
+
+  useEffect(() => {
+    spansBox.set(spans)
+    instance?.redraw(false, false)
+  }, [spans, instance, spansBox])
 
   useEffect(() => {
     if (instance === null) return
@@ -129,7 +216,7 @@ export function LagChart({ mirror, store, ready = true }: { mirror: string; stor
       title={
         <span className="flex flex-wrap items-center gap-2">
           Lag
-          {trend !== null && <LagTrendBadge trend={trend} />}
+          {trend !== null && <LagTrendBadge trend={trend} unknownBecause={unknownBecause} />}
         </span>
       }
       actions={
@@ -162,7 +249,7 @@ export function LagChart({ mirror, store, ready = true }: { mirror: string; stor
           <div role="img" aria-label={`Lag chart, last ${LAG_RANGES[range].label}. ${summary}`}>
             <UPlotChart options={options} data={aligned} layout={layout} height={CHART_HEIGHT} onCursor={setCursor} onReady={setInstance} />
           </div>
-          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} />
+          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} lowerBound={unknownNow} hatched={spans.length > 0} />
           <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="lag-summary">
             {summary}
           </figcaption>
@@ -184,13 +271,20 @@ function LagLegend({
   hidden,
   cursor,
   onToggle,
+  lowerBound,
+  hatched,
 }: {
   data: LagChartData
   labels: readonly string[]
   hidden: ReadonlySet<string>
   cursor: number | null
   onToggle: (label: string) => void
+  /** The latest values are lower bounds: marked "≥". */
+  lowerBound: boolean
+  /** The chart shows a span of unknown lag. */
+  hatched: boolean
 }) {
+  const bound = lowerBound && cursor === null ? '≥ ' : ''
   const groups = [data.total, ...data.groups]
   const at = cursor === null ? null : data.times[cursor]
   return (
@@ -208,6 +302,15 @@ function LagLegend({
           </svg>
           time lag (right axis)
         </span>
+        {hatched && (
+          <span className="inline-flex items-center gap-1.5" data-testid="lag-unknown-legend">
+            <svg aria-hidden width="16" height="10">
+              <rect x="0.5" y="0.5" width="15" height="9" fill="none" stroke="var(--tone-danger)" />
+              <path d="M0 10 L10 0 M6 10 L16 0" stroke="var(--tone-danger)" strokeWidth="1.2" />
+            </svg>
+            hatched: lag not known (source silent), figures are lower bounds
+          </span>
+        )}
         <span className="tabular-nums">{at === undefined || at === null ? 'latest values (times in UTC)' : `at ${clockTime(at)} UTC`}</span>
       </p>
       <ul className="flex flex-wrap gap-1.5" aria-label="Series (select to show or hide)">
@@ -230,7 +333,7 @@ function LagLegend({
                 <span aria-hidden className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: `var(${colourOf(index)})` }} />
                 <span className={index === 0 ? 'font-semibold' : ''}>{label}</span>
                 <span className="tabular-nums text-slate-600 dark:text-slate-300">
-                  {offsetLag === null ? '–' : formatCount(offsetLag)} · {timeLag === null ? '–' : formatDuration(timeLag)}
+                  {offsetLag === null ? '–' : `${bound}${formatCount(offsetLag)}`} · {timeLag === null ? '–' : `${bound}${formatDuration(timeLag)}`}
                 </span>
               </button>
             </li>

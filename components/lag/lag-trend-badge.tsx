@@ -3,10 +3,21 @@ import { formatCount } from '@/lib/ui/format'
 import type { LagTrend } from '@/lib/ui/lag-series'
 import { LAG_TREND_STYLE } from '@/lib/ui/status-style'
 
-/** Which way the total offset lag is heading, by glyph and word (never by colour alone). */
-export function LagTrendBadge({ trend }: { trend: LagTrend }) {
+/**
+ * Which way the total offset lag is heading, by glyph and word (never by colour alone). `unknownBecause`: the
+ * figures are lower bounds (a source is silent), so the badge says "lag unknown: source unreachable" instead of
+ * reading a direction from figures that stopped moving.
+ */
+export function LagTrendBadge({ trend, unknownBecause = null }: { trend: LagTrend; unknownBecause?: string | null }) {
+  if (unknownBecause !== null) {
+    return (
+      <StatusBadge look={LAG_TREND_STYLE.unknown} data-trend="unknown">
+        lag unknown: {unknownBecause}
+      </StatusBadge>
+    )
+  }
   const look = LAG_TREND_STYLE[trend.direction]
-  const rate = trend.direction === 'steady' ? '' : ` (${trend.perMinute > 0 ? '+' : '−'}${formatCount(Math.round(Math.abs(trend.perMinute)))}/min)`
+  const rate = trend.direction === 'steady' || trend.direction === 'unknown' ? '' : ` (${trend.perMinute > 0 ? '+' : '−'}${formatCount(Math.round(Math.abs(trend.perMinute)))}/min)`
   return (
     <StatusBadge look={look} data-trend={trend.direction}>
       lag {look.label}

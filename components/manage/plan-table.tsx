@@ -1,15 +1,10 @@
 import type { TruncationPlan } from '@/lib/api/mirrors'
 import { formatOffset } from '@/lib/ui/format'
+import { truncationReason } from '@/lib/ui/truncation-reason'
 
 const ROWS_SHOWN = 200
 
 /** Why a partition is cut where it is, in words (lib/mirror/truncation.ts `reason`). */
-const REASONS: Readonly<Record<string, string>> = {
-  fromScratch: 'new on the destination: copied from the source’s log start',
-  failback: 'aligned on the last mirror position',
-  uncleanLeaderElection: 'source diverged (unclean election)',
-}
-
 /**
  * The dry run's truncation plan: totals first, then per partition where the destination log is cut and how
  * many records that removes, worst first.
@@ -63,7 +58,7 @@ export function PlanTable({ plan }: { plan: TruncationPlan }) {
                   </td>
                   <td className="px-3 py-1.5 text-right font-mono tabular-nums">{entry.truncateTo === null ? 'whole log' : `✂ ${formatOffset(entry.truncateTo)}`}</td>
                   <td className={`px-3 py-1.5 text-right tabular-nums ${entry.recordsToRemove > 0 ? 'font-semibold text-red-700 dark:text-red-300' : ''}`}>{formatOffset(entry.recordsToRemove)}</td>
-                  <td className="px-3 py-1.5 text-xs text-slate-600 dark:text-slate-400">{entry.reason === undefined ? '–' : (REASONS[entry.reason] ?? entry.reason)}</td>
+                  <td className="px-3 py-1.5 text-xs text-slate-600 dark:text-slate-400">{entry.reason === undefined ? '–' : truncationReason(entry.reason)}</td>
                 </tr>
               ))}
             </tbody>

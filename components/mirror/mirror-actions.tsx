@@ -1,27 +1,44 @@
 'use client'
 
 import Link from 'next/link'
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import type { MirrorPartitionStore } from '@/components/data/mirror-partition-store'
 import { useCanOperate } from '@/components/data/session-context'
 import type { TopicAction } from '@/components/data/use-mirror-actions'
 import { buttonClass } from '@/components/ui/button-class'
 import type { Mirror } from '@/lib/api/mirrors'
+import type { MirrorPartitionState } from '@/lib/mirror/states'
+import { mirrorActionStates, type MirrorAction } from '@/lib/ui/mirror-actions'
 import { StartTopicsDialog } from './start-topics-dialog'
 import { TopicActionDialog, type ActionResult } from './topic-action-dialog'
 
 type OpenDialog = TopicAction | 'start' | null
 
+const MIRROR_ACTIONS: ReadonlyArray<{ action: MirrorAction; title: string }> = [
+  { action: 'recover', title: 'Recover' },
+  { action: 'pause', title: 'Pause' },
+  { action: 'resume', title: 'Resume' },
+  { action: 'failover', title: 'Failover' },
+  { action: 'failback', title: 'Failback' },
+]
+
+type Counts = Readonly<Partial<Record<MirrorPartitionState, number>>>
+
 /**
- * The operator's controls for a mirror (none for viewers): pause, resume, recover (when something FAILED)
- * and start topics, each behind a confirmation; the failover and failback wizards are pages of their own.
+ * The operator's controls for a mirror (none for viewers), state-aware (lib/ui/mirror-actions.ts): the one action
+ * the state calls for is the primary button, and an action that cannot apply is disabled with its reason beside
+ * it (for the eye, and as its accessible description). Pause, resume and recover confirm in a dialog; the
+ * failover and failback wizards are pages of their own.
  */
-export function MirrorActions({ mirror, store, failed }: { mirror: Mirror; store: MirrorPartitionStore; failed: number }) {
+export function MirrorActions({ mirror, store, counts }: { mirror: Mirror; store: MirrorPartitionStore; counts: Counts }) {
   const canOperate = useCanOperate()
   const [open, setOpen] = useState<OpenDialog>(null)
   const [result, setResult] = useState<ActionResult | null>(null)
+  const reasonsId = useId()
   if (!canOperate) return null
   const base = `/mirrors/${encodeURIComponent(mirror.name)}`
+  const states = mirrorActionStates(counts)
+  const failed = counts.FAILED ?? 0
   const done = (next: ActionResult) => {
     setOpen(null)
     setResult(next)
@@ -30,33 +47,55 @@ export function MirrorActions({ mirror, store, failed }: { mirror: Mirror; store
     setResult(null)
     setOpen(dialog)
   }
+  const look = (action: MirrorAction) => buttonClass(states[action].primary ? 'primary' : 'secondary', 'sm')
+  const disabledReasons = MIRROR_ACTIONS.filter(({ action }) => !states[action].enabled)
+  const button = (action: 'pause' | 'resume' | 'recover', icon: string, label: string) => (
+    <button
+      type="button"
+      className={look(action)}
+      disabled={!states[action].enabled}
+      aria-describedby={states[action].enabled ? undefined : `${reasonsId}-${action}`}
+      title={states[action].reason ?? undefined}
+      data-primary={states[action].primary || undefined}
+      onClick={() => openDialog(action)}
+    >
+      <span aria-hidden>{icon}</span> {label}
+    </button>
+  )
+  const wizard = (action: 'failover' | 'failback', label: string) =>
+    states[action].enabled ? (
+      <Link href={`${base}/${action}`} className={look(action)} data-primary={states[action].primary || undefined}>
+        {label}
+      </Link>
+    ) : (
+      <button type="button" disabled className={look(action)} aria-describedby={`${reasonsId}-${action}`} title={states[action].reason ?? undefined}>
+        {label}
+      </button>
+    )
   return (
     <div className="flex flex-col items-start gap-2 lg:items-end">
       <div role="group" aria-label="Mirror actions" className="flex flex-wrap gap-2 lg:justify-end">
-        <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => openDialog('pause')}>
-          <span aria-hidden>❚❚</span> Pause
-        </button>
-        <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => openDialog('resume')}>
-          <span aria-hidden>▶</span> Resume
-        </button>
-        {failed > 0 && (
-          <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => openDialog('recover')}>
-            <span aria-hidden>↻</span> Recover {failed.toLocaleString('en-US')} failed
-          </button>
-        )}
+        {button('recover', '↻', failed > 0 ? `Recover ${failed.toLocaleString('en-US')} failed` : 'Recover')}
+        {button('pause', '❚❚', 'Pause')}
+        {button('resume', '▶', 'Resume')}
+        {wizard('failover', 'Failover…')}
+        {wizard('failback', 'Failback…')}
         <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => openDialog('start')}>
           <span aria-hidden>+</span> Start topics…
         </button>
-        <Link href={`${base}/failover`} className={buttonClass('secondary', 'sm')}>
-          Failover…
-        </Link>
-        <Link href={`${base}/failback`} className={buttonClass('secondary', 'sm')}>
-          Failback…
-        </Link>
         <Link href={`${base}/settings`} className={buttonClass('secondary', 'sm')}>
           <span aria-hidden>⚙</span> Settings
         </Link>
       </div>
+      {disabledReasons.length > 0 && (
+        <ul className="max-w-xl text-xs text-slate-500 lg:text-right dark:text-slate-400" aria-label="Why some actions are unavailable">
+          {disabledReasons.map(({ action, title }) => (
+            <li key={action} id={`${reasonsId}-${action}`}>
+              {title}: {states[action].reason}
+            </li>
+          ))}
+        </ul>
+      )}
       {result !== null && (
         <p role="status" className="flex max-w-xl items-start gap-2 rounded-md bg-emerald-50 px-3 py-1.5 text-sm text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
           <span aria-hidden>✓</span>

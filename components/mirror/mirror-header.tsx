@@ -1,41 +1,48 @@
 'use client'
 
 import Link from 'next/link'
-import { useSyncExternalStore } from 'react'
+import type { ReactNode } from 'react'
 import type { MirrorPartitionStore } from '@/components/data/mirror-partition-store'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { Mirror } from '@/lib/api/mirrors'
-import type { MirrorPartitionState } from '@/lib/mirror/states'
-import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { clockTime, formatOffset } from '@/lib/ui/format'
+import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
+import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { STATES_BY_SEVERITY } from '@/lib/ui/state-style'
 import { DrillCadence } from '@/components/drills/drill-cadence'
 import { EmulationNotes } from './emulation-notes'
 import { MirrorActions } from './mirror-actions'
 import { ThrottleBadge } from './throttle-badge'
 
-interface Figures {
-  readonly counts: Partial<Record<MirrorPartitionState, number>>
-  readonly maxOffsetLag: number | null
-  readonly maxTimeLagMs: number | null
-  readonly lastFetchAt: number | null
-}
-
-/** The header's figures from the live store once it holds the partitions; the mirror summary before that. */
-function figuresOf(store: MirrorPartitionStore, mirror: Mirror): Figures {
-  if (!store.isLoaded) return { counts: mirror.partitionsByState, maxOffsetLag: mirror.maxOffsetLag, maxTimeLagMs: mirror.maxTimeLagMs, lastFetchAt: null }
-  const counts: Partial<Record<MirrorPartitionState, number>> = {}
-  let maxOffsetLag: number | null = null
-  let maxTimeLagMs: number | null = null
-  let lastFetchAt: number | null = null
-  for (const row of store.values()) {
-    counts[row.state] = (counts[row.state] ?? 0) + 1
-    if (row.lastFetchAt !== null && (lastFetchAt === null || row.lastFetchAt > lastFetchAt)) lastFetchAt = row.lastFetchAt
-    if (row.state !== 'MIRRORING') continue
-    if (row.offsetLag !== null) maxOffsetLag = Math.max(maxOffsetLag ?? 0, row.offsetLag)
-    if (row.timeLagMs !== null) maxTimeLagMs = Math.max(maxTimeLagMs ?? 0, row.timeLagMs)
+/** The header's figures: the page's snapshot once the store holds the partitions; the mirror summary before that. */
+function figuresOf(snapshot: MirrorSnapshot | null, mirror: Mirror) {
+  if (snapshot === null) {
+    const known = mirror.lagKnown ?? true
+    return {
+      counts: mirror.partitionsByState,
+      total: { value: mirror.totalOffsetLag, known },
+      max: { value: mirror.maxOffsetLag, known },
+      time: { value: mirror.maxTimeLagMs, known },
+      asOf: mirror.lagAsOf ?? null,
+      atRisk: null,
+      lastFetchAt: null,
+      at: null,
+      hasLag: mirror.totalOffsetLag !== null,
+    }
   }
-  return { counts, maxOffsetLag, maxTimeLagMs, lastFetchAt }
+  const { lag } = snapshot
+  return {
+    counts: snapshot.counts,
+    total: { value: lag.totalOffsetLag, known: lag.known },
+    max: { value: lag.maxOffsetLag, known: lag.known },
+    time: { value: lag.maxTimeLagMs, known: lag.known },
+    asOf: lag.asOf,
+    atRisk: snapshot.atRisk,
+    lastFetchAt: snapshot.lastFetchAt,
+    at: snapshot.at,
+    hasLag: lag.counted > 0,
+  }
 }
 
 function ClusterLink({ name, role }: { name: string; role: string }) {
@@ -52,12 +59,14 @@ function ClusterLink({ name, role }: { name: string; role: string }) {
 
 const TOPICS_SHOWN = 6
 
-export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorPartitionStore }) {
-  // Re-read on every store change (batched per frame): a pass over 10,000 rows is well under a millisecond.
-  useSyncExternalStore(store.subscribe, store.getVersion, store.getVersion)
-  const figures = figuresOf(store, mirror)
+export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; store: MirrorPartitionStore; snapshot: MirrorSnapshot | null }) {
+  const figures = figuresOf(snapshot, mirror)
   const states = STATES_BY_SEVERITY.filter((state) => (figures.counts[state] ?? 0) > 0)
   const total = Object.values(figures.counts).reduce((sum, count) => sum + (count ?? 0), 0)
+  const stopped = total > 0 && (figures.counts.STOPPED ?? 0) + (figures.counts.STOPPING ?? 0) === total
+  const lowerBound = !figures.total.known && figures.total.value !== null
+  const asOf = lowerBound ? asOfText(false, figures.asOf) : ''
+  const noLag = stopped ? 'none: failed over' : figures.hasLag ? 'unknown' : '–'
   return (
     <header className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
       <div className="min-w-0 flex-1">
@@ -78,28 +87,46 @@ export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorP
           </span>
         </p>
         <div className="mt-3 flex flex-wrap items-center gap-1.5" aria-label="Partitions by state" role="group">
-          <span className="mr-1 text-sm text-slate-600 dark:text-slate-300">{total.toLocaleString('en-US')} {total === 1 ? 'partition' : 'partitions'}</span>
+          <span className="mr-1 text-sm whitespace-nowrap text-slate-600 dark:text-slate-300">{total.toLocaleString('en-US')} {total === 1 ? 'partition' : 'partitions'}</span>
           {states.map((state) => (
             <StateBadge key={state} state={state} count={figures.counts[state]} />
           ))}
           <ThrottleBadge mirror={mirror} />
         </div>
-        <dl className="mt-3 grid grid-cols-3 gap-x-6 gap-y-1 text-sm sm:flex sm:flex-wrap">
-          <div>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">Max offset lag</dt>
-            <dd className="font-semibold tabular-nums text-slate-900 dark:text-white" title={figures.maxOffsetLag === null ? undefined : `${formatOffset(figures.maxOffsetLag)} records`}>
-              {figures.maxOffsetLag === null ? '–' : `${formatCount(figures.maxOffsetLag)} records`}
-            </dd>
-          </div>
-          <div>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">Max time lag</dt>
-            <dd className="font-semibold tabular-nums text-slate-900 dark:text-white">{figures.maxTimeLagMs === null ? '–' : formatDuration(figures.maxTimeLagMs)}</dd>
-          </div>
-          <div>
-            <dt className="text-xs text-slate-500 dark:text-slate-400">Last fetch</dt>
-            <dd className="font-semibold text-slate-900 dark:text-white">{figures.lastFetchAt === null ? '–' : <RelativeTime at={figures.lastFetchAt} />}</dd>
-          </div>
+        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-2 text-sm sm:flex sm:flex-wrap" data-testid="mirror-figures" data-lower-bound={lowerBound || undefined}>
+          <HeaderFigure
+            label="Offset lag"
+            title={figures.total.value === null ? undefined : `${lowerBound ? 'At least ' : ''}${formatOffset(figures.total.value)} records behind in all${figures.max.value === null ? '' : `; the worst partition ${lowerBound ? 'at least ' : ''}${formatOffset(figures.max.value)}`}${asOf === '' ? '' : ` (${asOf})`}`}
+            detail={figures.max.value === null ? undefined : `max ${countText(figures.max)} a partition`}
+          >
+            {figures.total.value === null ? noLag : `${countText(figures.total)} ${figures.total.value === 1 ? 'record' : 'records'}`}
+          </HeaderFigure>
+          <HeaderFigure label="Max time lag" detail={lowerBound ? 'growing' : undefined}>
+            {figures.time.value === null ? noLag : durationText(figures.time)}
+          </HeaderFigure>
+          {figures.atRisk !== null && (
+            <HeaderFigure
+              label="At risk if failed over now"
+              title={figures.atRisk.records === null ? 'unknown: a partition has never had a fetch answered' : `${figures.atRisk.known ? '' : 'At least '}${formatOffset(figures.atRisk.records)} records on ${mirror.sourceCluster} not on ${mirror.destinationCluster}, the same figure the failover wizard shows`}
+              detail={figures.atRisk.records === null || figures.atRisk.records === 0 || figures.atRisk.timeMs === null ? undefined : `oldest ${durationText({ value: figures.atRisk.timeMs, known: figures.atRisk.known })}`}
+              testId="mirror-at-risk"
+            >
+              {stopped ? 'nothing: failed over' : `${countText({ value: figures.atRisk.records, known: figures.atRisk.known })} ${figures.atRisk.records === 1 ? 'record' : 'records'}`}
+            </HeaderFigure>
+          )}
+          <HeaderFigure label="Last fetch" detail={figures.lastFetchAt === null ? undefined : `at ${clockTime(figures.lastFetchAt)} UTC`}>
+            {figures.lastFetchAt === null ? '–' : <RelativeTime at={figures.lastFetchAt} />}
+          </HeaderFigure>
         </dl>
+        <p className="mt-1 text-xs text-slate-500 dark:text-slate-400" data-testid="mirror-as-of">
+          {figures.at === null ? 'Figures from the mirror summary; the partitions are loading…' : <>Figures as of <span className="tabular-nums">{clockTime(figures.at)} UTC</span></>}
+          {lowerBound && (
+            <span className="text-red-800 dark:text-red-300">
+              {' '}
+              · ≥: lower bounds, the source was last read {asOf === '' ? 'a while ago' : asOf.replace('as of ', 'at ')}
+            </span>
+          )}
+        </p>
         {mirror.drills !== undefined && (
           <p className="mt-2">
             <DrillCadence drills={mirror.drills} />
@@ -107,8 +134,18 @@ export function MirrorHeader({ mirror, store }: { mirror: Mirror; store: MirrorP
         )}
         <EmulationNotes emulation={mirror.emulation} scope="mirror" />
       </div>
-      <MirrorActions mirror={mirror} store={store} failed={figures.counts.FAILED ?? 0} />
+      <MirrorActions mirror={mirror} store={store} counts={figures.counts} />
     </header>
+  )
+}
+
+function HeaderFigure({ label, title, detail, testId, children }: { label: string; title?: string; detail?: string; testId?: string; children: ReactNode }) {
+  return (
+    <div title={title} data-testid={testId} className="min-w-0">
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="font-semibold whitespace-nowrap tabular-nums text-slate-900 dark:text-white">{children}</dd>
+      {detail !== undefined && <dd className="text-xs whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">{detail}</dd>}
+    </div>
   )
 }
 

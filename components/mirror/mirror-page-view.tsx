@@ -12,7 +12,10 @@ import { DrillsTab } from '@/components/drills/drills-tab'
 import { VerificationsTab } from '@/components/verifications/verifications-tab'
 import { isApiError } from '@/lib/api/errors'
 import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
+import { MirrorIncident } from './mirror-incident'
 import { MirrorTabs, useMirrorTab } from './mirror-tabs'
+import { MirrorThroughput } from './mirror-throughput'
+import { useMirrorSnapshot } from './use-mirror-snapshot'
 
 /**
  * The mirror page: header with actions, then its sections (`?tab=`): the lag chart and partition table, fed by
@@ -23,6 +26,8 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
   const summary = useMirror(mirror)
   const partitions = useMirrorPartitions(mirror, firstRows)
   const tab = useMirrorTab()
+  // One reading of the partitions for every figure on the page (header, banner, chart's trend).
+  const snapshot = useMirrorSnapshot(partitions.store)
   if (summary.isError && summary.data === undefined) {
     // Deleted while the page was open (the server's own check answered the first render).
     if (isApiError(summary.error, 'NOT_FOUND')) return <NotFoundPanel what={`No mirror named “${mirror}”`} detail="It may have been deleted." />
@@ -30,7 +35,10 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
   }
   return (
     <div className="flex flex-col gap-6">
-      {summary.data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={summary.data} store={partitions.store} />}
+      {/* The incident first: what broke, since when, and what to do. */}
+      {summary.data !== undefined && <MirrorIncident mirror={summary.data} store={partitions.store} snapshot={snapshot} />}
+      {summary.data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={summary.data} store={partitions.store} snapshot={snapshot} />}
+      {summary.data !== undefined && <MirrorThroughput mirror={summary.data} snapshot={snapshot} />}
       {/* After a failover: records still written to the old source (renders nothing before one). */}
       <SplitBrainNotice mirror={mirror} showQuiet />
       <MirrorTabs current={tab} badges={summary.data?.drills?.running ? { drills: 'running' } : {}} />
@@ -39,7 +47,7 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
       {tab === 'partitions' && (
         <>
           {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
-          <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} />
+          <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} snapshot={snapshot} />
           <PartitionTable
             mirror={mirror}
             store={partitions.store}

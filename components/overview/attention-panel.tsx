@@ -3,9 +3,9 @@
 import { useQueryClient } from '@tanstack/react-query'
 import Link from 'next/link'
 import { useCallback, useRef } from 'react'
-import type { AttentionItem, AttentionResponse } from '@/lib/api/attention'
+import type { AttentionGroup, AttentionItem, AttentionResponse } from '@/lib/api/attention'
 import { overviewEndpoints } from '@/lib/api/endpoints'
-import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { clockTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { TONE_STYLE } from '@/lib/ui/state-style'
 import { ATTENTION_KIND_STYLE } from '@/lib/ui/status-style'
 import { useEventListener } from '@/components/data/event-stream'
@@ -13,6 +13,7 @@ import { queryKeys } from '@/components/data/query-keys'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
+import { NextRetry } from '@/components/incident/incident-banner'
 
 /** A partition transition can make or clear a finding: refetch, at most every two seconds. */
 const REFETCH_AFTER_EVENT_MS = 2_000
@@ -53,12 +54,20 @@ export function AttentionPanel({ attention, error, onRetry }: { attention: Atten
       ) : (
         <div className="space-y-3">
           <Totals totals={attention.totals} />
-          <ol aria-label="Partitions that need attention, worst first" className="space-y-2">
-            {attention.items.map((item) => (
-              <AttentionRow key={`${item.mirror}/${item.topic}/${item.partition}`} item={item} staleAfterMs={attention.staleAfterMs} />
-            ))}
-          </ol>
-          {attention.items.length < total && (
+          {attention.groups !== undefined ? (
+            <ol aria-label="What needs attention, by mirror and cause, worst first" className="space-y-2">
+              {attention.groups.map((group) => (
+                <AttentionGroupRow key={`${group.mirror}/${group.kind}/${group.cause ?? ''}`} group={group} staleAfterMs={attention.staleAfterMs} />
+              ))}
+            </ol>
+          ) : (
+            <ol aria-label="Partitions that need attention, worst first" className="space-y-2">
+              {attention.items.map((item) => (
+                <AttentionRow key={`${item.mirror}/${item.topic}/${item.partition}`} item={item} staleAfterMs={attention.staleAfterMs} />
+              ))}
+            </ol>
+          )}
+          {attention.groups === undefined && attention.items.length < total && (
             <p className="text-xs text-slate-500 dark:text-slate-400">
               The {attention.items.length} worst of {total.toLocaleString('en-US')} are listed; each mirror&apos;s page filters the rest by state.
             </p>
@@ -84,6 +93,97 @@ function Totals({ totals }: { totals: AttentionResponse['totals'] }) {
         ))}
     </p>
   )
+}
+
+/**
+ * One line per mirror and cause ("us-east-to-eu-west · 21 FAILED · source unreachable since 22:23:40 · retry 10"),
+ * expandable to its partitions, instead of one identical card per partition.
+ */
+function AttentionGroupRow({ group, staleAfterMs }: { group: AttentionGroup; staleAfterMs: number }) {
+  const look = ATTENTION_KIND_STYLE[group.kind]
+  const mirrorHref = `/mirrors/${encodeURIComponent(group.mirror)}`
+  const what = group.kind === 'failed' ? 'FAILED' : look.label.toLowerCase()
+  return (
+    <li data-kind={group.kind} data-cause={group.cause ?? undefined} className="rounded-md border border-slate-200 dark:border-slate-800">
+      <details className="group">
+        <summary className="flex cursor-pointer list-none gap-2.5 rounded-md p-2.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 dark:hover:bg-slate-800/60 [&::-webkit-details-marker]:hidden">
+          <span aria-hidden className={`mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-full font-mono text-xs ring-1 ring-inset ${TONE_STYLE[look.tone].badge}`}>
+            {look.icon}
+          </span>
+          <span className="min-w-0 flex-1">
+            <span className="flex flex-wrap items-baseline gap-x-1.5 text-sm">
+              <span className="font-mono font-medium break-all text-slate-900 dark:text-white">{group.mirror}</span>
+              <span aria-hidden className="text-slate-400">·</span>
+              <span className="font-semibold whitespace-nowrap text-slate-800 dark:text-slate-100">
+                {group.partitions.toLocaleString('en-US')} {what}
+              </span>
+            </span>
+            <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-300">
+              <GroupDetail group={group} staleAfterMs={staleAfterMs} />
+            </span>
+          </span>
+          <span aria-hidden className="mt-0.5 shrink-0 text-xs text-slate-500 transition-transform group-open:rotate-90 dark:text-slate-400">
+            ▸
+          </span>
+        </summary>
+        <div className="border-t border-slate-100 px-2.5 py-2 text-xs dark:border-slate-800">
+          {group.error !== null && <p className="mb-1.5 break-words text-red-800 dark:text-red-300">{group.error}</p>}
+          <ul className="flex flex-wrap gap-1" aria-label={`${group.mirror}: partitions`}>
+            {group.examples.map((example) => (
+              <li key={`${example.topic}/${example.partition}`}>
+                <Link
+                  href={`${mirrorHref}/partitions/${encodeURIComponent(example.topic)}/${example.partition}`}
+                  className="inline-block rounded border border-slate-200 px-1.5 py-0.5 font-mono text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+                >
+                  {example.topic}-{example.partition}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <p className="mt-1.5">
+            {group.examples.length < group.partitions && <span className="text-slate-500 dark:text-slate-400">{group.examples.length} of {group.partitions.toLocaleString('en-US')} shown · </span>}
+            <Link href={mirrorHref} className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+              Open {group.mirror}
+            </Link>
+          </p>
+        </div>
+      </details>
+    </li>
+  )
+}
+
+function GroupDetail({ group, staleAfterMs }: { group: AttentionGroup; staleAfterMs: number }) {
+  switch (group.kind) {
+    case 'failed':
+      return (
+        <>
+          <span className="font-medium text-red-800 dark:text-red-300">{group.label}</span> since{' '}
+          <span className="tabular-nums">{clockTime(group.since)} UTC</span> (<RelativeTime at={group.since} />)
+          {group.retryAttempt > 0 && ` · retry ${group.retryAttempt}`}
+          {group.nextRetryAt !== null && (
+            <>
+              {' · '}
+              <NextRetry at={group.nextRetryAt} />
+            </>
+          )}
+          {group.retryAttempt === -1 && ' · not retried: recover by hand'}
+        </>
+      )
+    case 'lagGrowing':
+      return (
+        <>
+          lag growing since <RelativeTime at={group.since} />
+        </>
+      )
+    case 'staleFetch':
+      return <>no fetch for over {formatDuration(staleAfterMs)} since <RelativeTime at={group.since} /></>
+    case 'paused':
+      return (
+        <>
+          paused since <RelativeTime at={group.since} /> · nothing is mirrored until resumed
+        </>
+      )
+  }
 }
 
 function AttentionRow({ item, staleAfterMs }: { item: AttentionItem; staleAfterMs: number }) {

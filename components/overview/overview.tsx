@@ -12,6 +12,7 @@ import { AttentionPanel } from './attention-panel'
 import { DemoBanner } from './demo-banner'
 import { DrillCadencePanel } from './drill-cadence-panel'
 import { EmptyOverview } from './empty-overview'
+import { OverviewIncidents } from './overview-incidents'
 import { RecentOperations } from './recent-operations'
 import { StateCounts } from './state-counts'
 
@@ -46,6 +47,7 @@ export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayo
         </div>
         {canOperate && <ManageLinks clusterCount={clusterCount ?? 0} />}
       </div>
+      <OverviewIncidents attention={attention.data} mirrors={mirrors.data?.mirrors} />
       {session?.demo && <DemoBanner canOperate={canOperate} />}
       {listError !== null && (clusters.data === undefined || mirrors.data === undefined) ? (
         <ErrorPanel

@@ -2,10 +2,14 @@
 
 import Link from 'next/link'
 import type { ReactNode } from 'react'
-import { RelativeTime } from '@/components/ui/relative-time'
+import { RelativeTime, useNow } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
-import { clockTime, exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { partitionAtRisk, recordsAtRisk } from '@/lib/mirror/at-risk'
+import { timeLagAt } from '@/lib/mirror/partition-lag'
+import { clockTime, exactTime, formatCount, formatOffset } from '@/lib/ui/format'
+import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
+import { truncationReason } from '@/lib/ui/truncation-reason'
 import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { votedKipName } from '@/lib/ui/state-style'
 import { PartitionActions } from './partition-actions'
@@ -27,9 +31,24 @@ export function PartitionHeader({
   const truncation = partition.lastTruncation
   const sourceHw = sourceHighWatermark ?? partition.sourceHighWatermark
   const stopped = partition.state === 'STOPPING' || partition.state === 'STOPPED'
-  // Lag is sampled only while MIRRORING; a paused or failed partition is behind by what the logs say.
-  const offsetLag = partition.offsetLag ?? (stopped || sourceHw === null ? null : Math.max(0, sourceHw - partition.destinationHighWatermark))
-  const lagFromLogs = partition.offsetLag === null && offsetLag !== null
+  const now = useNow()
+  // The partition's own figures are lower bounds while the mirror's fetches do not reach the source (paused,
+  // failed). The page read the source log itself just now: while it answers, that reading is current, and the
+  // records at risk are exact (lib/mirror/at-risk.ts, the function the failover plan uses). The last fetch's
+  // "≥ 0" read "0 records" for the paused worked example, whose source holds 3 records beyond the mirror.
+  const lowerBound = partition.lagKnown === false
+  const fresh = lowerBound && !stopped && sourceHighWatermark !== null
+  const offsetLag = fresh ? Math.max(0, sourceHighWatermark - partition.destinationHighWatermark) : partition.offsetLag
+  const lagFromLogs = fresh
+  const offsetLagKnown = !lowerBound || fresh
+  const timeLag = now === 0 ? partition.timeLagMs : timeLagAt(partition, now)
+  const atRisk =
+    now === 0 || stopped
+      ? null
+      : fresh
+        ? recordsAtRisk({ now, mirroredOffset: partition.destinationLogEndOffset, source: { logEndOffset: sourceHighWatermark, timeAtRiskMs: null, at: now }, lastFetch: null })
+        : partitionAtRisk(partition, now)
+  const asOf = asOfText(offsetLagKnown, partition.lagAsOf)
   const position = partition.lastMirrorPosition
   return (
     <header className="flex flex-col gap-4">
@@ -100,16 +119,34 @@ export function PartitionHeader({
         </div>
         <PartitionActions mirror={mirror.name} topic={partition.topic} state={partition.state} topicPartitions={topicPartitions} />
       </div>
-      <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-lg border border-slate-200 bg-slate-200 text-sm sm:grid-cols-4 lg:grid-cols-7 dark:border-slate-800 dark:bg-slate-800">
+      <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-lg border border-slate-200 bg-slate-200 text-sm sm:grid-cols-4 lg:grid-cols-8 dark:border-slate-800 dark:bg-slate-800">
         <Figure
           label="Offset lag"
-          title={offsetLag === null ? (stopped ? 'not mirroring: the mirror was failed over' : 'unknown: the source could not be read') : `${offsetLag} records${lagFromLogs ? ', from the logs: lag is sampled only while MIRRORING' : ''}`}
+          title={
+            offsetLag === null
+              ? stopped
+                ? 'not mirroring: the mirror was failed over'
+                : 'unknown: the source could not be read'
+              : `${offsetLagKnown ? '' : 'at least '}${offsetLag} records${lagFromLogs ? ', read from the source log just now: the mirror is not fetching' : asOf === '' ? '' : `, ${asOf}`}`
+          }
         >
-          <span>{offsetLag === null ? (stopped ? 'stopped' : '–') : `${formatCount(offsetLag)} ${offsetLag === 1 ? 'record' : 'records'}`}</span>
+          <span>{offsetLag === null ? (stopped ? 'stopped' : '–') : `${countText({ value: offsetLag, known: offsetLagKnown })} ${offsetLag === 1 ? 'record' : 'records'}`}</span>
           {lagFromLogs && <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">from the logs</span>}
+          {!offsetLagKnown && asOf !== '' && <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">{asOf}</span>}
         </Figure>
-        <Figure label="Time lag" title={partition.timeLagMs === null ? 'unknown' : `${partition.timeLagMs} ms`}>
-          {partition.timeLagMs === null ? '–' : formatDuration(partition.timeLagMs)}
+        <Figure label="Time lag" title={timeLag === null ? 'unknown' : `${lowerBound ? 'at least ' : ''}${timeLag} ms${lowerBound ? ', growing while the source is not fetched' : ''}`}>
+          {timeLag === null ? (stopped ? 'stopped' : '–') : durationText({ value: timeLag, known: !lowerBound })}
+        </Figure>
+        <Figure
+          label="At risk if failed over now"
+          title={atRisk === null ? (stopped ? 'failed over: nothing more is lost' : undefined) : 'The same function as the failover plan and the mirror page (lib/mirror/at-risk.ts)'}
+        >
+          <span data-testid="partition-at-risk">
+            {atRisk === null ? (stopped ? 'nothing: failed over' : '–') : `${countText({ value: atRisk.records, known: atRisk.known })} ${atRisk.records === 1 ? 'record' : 'records'}`}
+          </span>
+          {atRisk !== null && !atRisk.known && atRisk.asOf !== null && (
+            <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">{asOfText(false, atRisk.asOf)}</span>
+          )}
         </Figure>
         <Figure label="High watermarks" title={`source high watermark ${sourceHw ?? 'unknown'}, destination high watermark ${partition.destinationHighWatermark}, destination log end ${partition.destinationLogEndOffset}`}>
           <span className="font-mono">
@@ -123,21 +160,21 @@ export function PartitionHeader({
         <Figure label="Last mirror position" title="Recorded by the last STOPPING: (leader epoch, offset), what a failback truncates to">
           {position === null ? <span className="text-slate-500 dark:text-slate-400">none</span> : <span className="font-mono">epoch {position.epoch}, offset {formatOffset(position.offset)}</span>}
         </Figure>
-        <Figure label="Last truncation" title={truncation === null ? undefined : `${truncation.reason}, ${exactTime(truncation.at)}`}>
+        <Figure label="Last truncation" title={truncation === null ? undefined : `${truncationReason(truncation.reason)}, ${exactTime(truncation.at)}`}>
           {truncation === null ? (
             <span className="text-slate-500 dark:text-slate-400">never</span>
           ) : truncation.removedRecords === 0 ? (
             <span>
-              <span className="text-slate-600 dark:text-slate-300">nothing removed</span> · started at <span className="font-mono">{formatOffset(truncation.offset)}</span> ({truncation.reason})
+              <span className="text-slate-600 dark:text-slate-300">nothing removed</span> · started at <span className="font-mono">{formatOffset(truncation.offset)}</span> ({truncationReason(truncation.reason, 'short')})
             </span>
           ) : (
             <span>
               <span className="font-mono">✂ {formatOffset(truncation.offset)}</span>, {formatCount(truncation.removedRecords)} removed ·{' '}
-              <span className="text-slate-600 dark:text-slate-300">{truncation.reason}</span> · <RelativeTime at={truncation.at} />
+              <span className="text-slate-600 dark:text-slate-300">{truncationReason(truncation.reason, 'short')}</span> · <RelativeTime at={truncation.at} />
             </span>
           )}
         </Figure>
-        <Figure label="Last fetch" wide>{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
+        <Figure label="Last fetch">{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
       </dl>
     </header>
   )

@@ -17,6 +17,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { clusterEndpoints } from '@/lib/api/endpoints'
 import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
 import { formatCount, formatOffset } from '@/lib/ui/format'
+import { truncationReason } from '@/lib/ui/truncation-reason'
 import {
   alignLogs,
   lastWindow,
@@ -138,7 +139,7 @@ export function PartitionLogs({
           <>
             {' '}
             Last truncation cut {mirror.destinationCluster}&apos;s log at <span className="font-mono">{formatOffset(truncation.offset)}</span>, removing {formatCount(truncation.removedRecords)}{' '}
-            {truncation.removedRecords === 1 ? 'record' : 'records'} ({truncation.reason}).
+            {truncation.removedRecords === 1 ? 'record' : 'records'} ({truncationReason(truncation.reason)}).
           </>
         )}
       </p>

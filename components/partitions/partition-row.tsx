@@ -6,7 +6,11 @@ import { RelativeTime, useNow } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { MirrorPartition } from '@/lib/api/mirrors'
 import { partitionHref } from '@/lib/ui/partition-href'
+import { timeLagAt } from '@/lib/mirror/partition-lag'
+import { FAILURE_CAUSES, causeOf } from '@/lib/overview/incident'
 import { exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
+import { truncationReason } from '@/lib/ui/truncation-reason'
 import { GRID_TEMPLATE, STALE_FETCH_MS } from './partition-columns'
 
 /**
@@ -57,23 +61,15 @@ export const PartitionRowView = memo(function PartitionRowView({
           {row.partition}
         </div>
       )}
-      <div role="cell" className={narrow ? 'justify-self-end' : 'px-3'}>
-        <span title={row.error ?? undefined} className="inline-flex items-center gap-1">
+      <div role="cell" className={narrow ? 'justify-self-end' : 'min-w-0 px-3'}>
+        <span title={row.error ?? undefined} className="flex min-w-0 items-center gap-1.5">
           <StateBadge state={row.state} size="sm" />
-          {row.state === 'FAILED' && row.retryAttempt > 0 && <span className="text-[11px] text-slate-500 dark:text-slate-400">retry {row.retryAttempt}</span>}
+          {!narrow && <StateReason row={row} />}
         </span>
       </div>
       <div className={narrow ? 'col-span-2 flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-300' : 'contents'}>
-        <div role="cell" className={`${cell} ${numeric}`} title={row.offsetLag === null ? 'unknown' : `${formatOffset(row.offsetLag)} records`}>
-          {narrow && <span className="text-slate-500 dark:text-slate-400">lag </span>}
-          <span className={row.offsetLag !== null && row.offsetLag > 0 ? 'font-medium text-slate-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}>
-            {row.offsetLag === null ? '–' : formatCount(row.offsetLag)}
-          </span>
-        </div>
-        <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`}>
-          {narrow && <span className="text-slate-500 dark:text-slate-400">time </span>}
-          {row.timeLagMs === null ? '–' : formatDuration(row.timeLagMs)}
-        </div>
+        {narrow && row.state === 'FAILED' && <StateReason row={row} />}
+        <LagCells row={row} cell={cell} numeric={numeric} narrow={narrow} />
         <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title="destination high watermark">
           {narrow && <span className="text-slate-500 dark:text-slate-400">at </span>}
           {formatOffset(row.destinationHighWatermark)}
@@ -92,7 +88,7 @@ export const PartitionRowView = memo(function PartitionRowView({
               <span className="text-slate-500 dark:text-slate-400">–</span>
             )
           ) : (
-            <span title={`truncated to offset ${formatOffset(row.lastTruncation.offset)}, ${formatOffset(row.lastTruncation.removedRecords)} records removed (${row.lastTruncation.reason}) at ${exactTime(row.lastTruncation.at)}`}>
+            <span title={`truncated to offset ${formatOffset(row.lastTruncation.offset)}, ${formatOffset(row.lastTruncation.removedRecords)} records removed (${truncationReason(row.lastTruncation.reason)}) at ${exactTime(row.lastTruncation.at)}`}>
               {narrow && <span className="text-slate-500 dark:text-slate-400">truncated </span>}
               <span className="tabular-nums">to {formatOffset(row.lastTruncation.offset)}</span>
               {row.lastTruncation.removedRecords > 0 && <span className="text-red-700 dark:text-red-300"> −{formatCount(row.lastTruncation.removedRecords)}</span>}{' '}
@@ -104,6 +100,64 @@ export const PartitionRowView = memo(function PartitionRowView({
     </div>
   )
 })
+
+/**
+ * Why a FAILED partition failed (lib/overview/incident.ts's causes, as the banner says it) and when the engine
+ * retries it ("retry in 4 s", "not retried: recover"); the message itself on hover.
+ */
+function StateReason({ row }: { row: MirrorPartition }) {
+  const now = useNow()
+  if (row.state !== 'FAILED') return null
+  const cause = FAILURE_CAUSES[causeOf(row.failureCode)].label
+  const retry =
+    row.retryAttempt === -1
+      ? 'not retried: recover'
+      : row.nextRetryAt === null || row.nextRetryAt === undefined
+        ? `attempt ${row.retryAttempt}`
+        : now === 0 || row.nextRetryAt - now <= 1_000
+          ? 'retry due'
+          : `retry in ${formatDuration(Math.ceil((row.nextRetryAt - now) / 1000) * 1000)}`
+  return (
+    <span className="min-w-0 truncate text-xs text-red-800 dark:text-red-300" data-testid="failure-reason" title={`${row.error ?? cause}; attempt ${row.retryAttempt}`}>
+      {cause} · <span className="text-slate-600 tabular-nums dark:text-slate-400">{retry}</span>
+    </span>
+  )
+}
+
+const NO_LAG_STATES = new Set<MirrorPartition['state']>(['STOPPED', 'STOPPING', 'UNKNOWN'])
+
+/**
+ * Offset and time lag as lib/mirror/partition-lag.ts reads them: exact while the source answers, "≥ 142" and a time
+ * lag still growing while it is silent (with when the source was last read), "–" with the reason for partitions
+ * that do not mirror. Never a bare 0 for a FAILED partition whose source cannot be read.
+ */
+function LagCells({ row, cell, numeric, narrow }: { row: MirrorPartition; cell: string; numeric: string; narrow: boolean }) {
+  const now = useNow()
+  const lowerBound = row.lagKnown === false && row.offsetLag !== null
+  const asOf = lowerBound ? asOfText(false, row.lagAsOf) : ''
+  const timeLag = lowerBound && now !== 0 ? timeLagAt(row, now) : row.timeLagMs
+  const none = NO_LAG_STATES.has(row.state)
+  const missing = none ? 'not mirroring: no lag' : 'unknown: the source never answered'
+  return (
+    <>
+      <div
+        role="cell"
+        className={`${cell} ${numeric}`}
+        data-lower-bound={lowerBound || undefined}
+        title={row.offsetLag === null ? missing : `${lowerBound ? 'at least ' : ''}${formatOffset(row.offsetLag)} records${asOf === '' ? '' : `, ${asOf}: the source has not answered since`}`}
+      >
+        {narrow && <span className="text-slate-500 dark:text-slate-400">lag </span>}
+        <span className={row.offsetLag !== null && (row.offsetLag > 0 || lowerBound) ? 'font-medium text-slate-900 dark:text-white' : 'text-slate-500 dark:text-slate-400'}>
+          {row.offsetLag === null ? '–' : countText({ value: row.offsetLag, known: !lowerBound })}
+        </span>
+      </div>
+      <div role="cell" className={`${cell} ${numeric} text-slate-700 dark:text-slate-300`} title={timeLag === null ? missing : lowerBound ? `at least ${formatDuration(timeLag)} and growing, ${asOf}` : undefined}>
+        {narrow && <span className="text-slate-500 dark:text-slate-400">time </span>}
+        {timeLag === null ? '–' : durationText({ value: timeLag, known: !lowerBound })}
+      </div>
+    </>
+  )
+}
 
 function Freshness({ lastFetchAt, mirroring }: { lastFetchAt: number | null; mirroring: boolean }) {
   const now = useNow()

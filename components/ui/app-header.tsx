@@ -7,7 +7,13 @@ import { SignOutButton } from './sign-out-button'
 import { ThemeSwitch } from './theme-switch'
 
 export function AppHeader({ session }: { session: PageSession | null }) {
-  const items: NavItem[] = session === null ? [] : [{ href: '/', label: 'Overview' }, { href: '/clusters', label: 'Clusters' }, { href: '/audit', label: 'Audit' }]
+  const items: NavItem[] = session === null ? [] : [
+          { href: '/', label: 'Overview' },
+          { href: '/mirrors', label: 'Mirrors' },
+          { href: '/clusters', label: 'Clusters' },
+          { href: '/alerts', label: 'Alerts' },
+          { href: '/audit', label: 'Audit' },
+        ]
   if (session?.demo && session.role === 'operator') items.push({ href: '/demo', label: 'Demo' })
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">

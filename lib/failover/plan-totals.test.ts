@@ -47,6 +47,15 @@ describe('planTotals', () => {
     const totals = planTotals([workedExample, partition({ partition: 1, recordsAtRisk: null, timeAtRiskMs: null, sourceLogEndOffset: null })])
     expect(totals.recordsAtRisk).toBeNull()
     expect(totals.maxTimeAtRiskMs).toBeNull()
+    expect(totals.atRisk).toMatchObject({ records: null, known: false })
+  })
+
+  it("gives the at-risk total as the mirror page does: a lower bound from the last fetch where the source is silent, never 'unknown' when one is known", () => {
+    const asOf = 1_796_529_691_706
+    const silent = partition({ partition: 1, state: 'FAILED', recordsAtRisk: null, timeAtRiskMs: null, sourceLogEndOffset: null, atRisk: { records: 142, timeMs: 31_000, known: false, asOf } })
+    const totals = planTotals([{ ...workedExample, atRisk: { records: 3, timeMs: 4_000, known: true, asOf: asOf + 5_000 } }, silent])
+    expect(totals.recordsAtRisk).toBeNull()
+    expect(totals.atRisk).toEqual({ records: 145, timeMs: 31_000, known: false, asOf })
   })
 
   it('leaves already stopped partitions out of what the failover does, and counts FAILED ones it forces', () => {

@@ -3,6 +3,8 @@
  * failover plan. `null` where the plan cannot know (the source did not answer for some partition), so the
  * page says "unknown" instead of showing a reassuring 0.
  */
+import { totalAtRisk, type AtRisk } from '../mirror/at-risk'
+
 export interface PlanTransaction {
   readonly producerId: number
   readonly producerEpoch: number
@@ -18,6 +20,8 @@ export interface PlanPartitionLike {
   readonly sourceLogEndOffset: number | null
   readonly recordsAtRisk: number | null
   readonly timeAtRiskMs: number | null
+  /** lib/mirror/at-risk.ts's figures (exact, or lower bounds from the last fetch when the source is silent); absent in older plans. */
+  readonly atRisk?: AtRisk
   readonly transactionsToAbort: readonly PlanTransaction[]
   readonly consumerGroupsBehind: ReadonlyArray<{ readonly groupId: string; readonly committedOffset: number | null }>
 }
@@ -29,6 +33,11 @@ export interface PlanTotals {
   readonly partitionsAlreadyStopped: number
   /** Sum over partitions; null when any partition's figure is unknown. */
   readonly recordsAtRisk: number | null
+  /**
+   * The same total as the mirror page's "at risk if failed over now" (lib/mirror/at-risk.ts's totalAtRisk): where
+   * the source did not answer, a lower bound from the mirror's last fetch instead of "unknown".
+   */
+  readonly atRisk: AtRisk
   /** Partitions with at least one record at risk. */
   readonly partitionsWithRecordsAtRisk: number
   /** The oldest unmirrored record's age, over partitions; null when unknown for a partition with records at risk. */
@@ -63,11 +72,13 @@ export function planTotals(partitions: readonly PlanPartitionLike[]): PlanTotals
   let failedPartitionsForced = 0
   const producers = new Set<number>()
   const groups = new Set<string>()
+  const risks: Array<AtRisk | null> = []
   for (const partition of partitions) {
     if (isStopped(partition)) partitionsAlreadyStopped += 1
     if (!willStop(partition)) continue
     partitionsToStop += 1
     if (partition.state === 'FAILED') failedPartitionsForced += 1
+    risks.push(partition.atRisk ?? { records: partition.recordsAtRisk, timeMs: partition.timeAtRiskMs, known: partition.recordsAtRisk !== null, asOf: null })
     if (partition.recordsAtRisk === null) recordsAtRisk = null
     else {
       if (recordsAtRisk !== null) recordsAtRisk += partition.recordsAtRisk
@@ -86,6 +97,7 @@ export function planTotals(partitions: readonly PlanPartitionLike[]): PlanTotals
     partitionsToStop,
     partitionsAlreadyStopped,
     recordsAtRisk,
+    atRisk: totalAtRisk(risks),
     partitionsWithRecordsAtRisk,
     maxTimeAtRiskMs,
     transactionsToAbort,

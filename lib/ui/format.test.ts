@@ -16,8 +16,8 @@ describe('formatCount', () => {
 describe('formatOffset', () => {
   it('keeps every digit, grouped in threes', () => {
     expect(formatOffset(5)).toBe('5')
-    expect(formatOffset(1234567)).toBe('1\u2009234\u2009567')
-    expect(formatOffset(1000)).toBe('1\u2009000')
+    expect(formatOffset(1234567)).toBe('1\u202f234\u202f567')
+    expect(formatOffset(1000)).toBe('1\u202f000')
   })
 })
 

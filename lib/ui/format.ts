@@ -33,11 +33,14 @@ export function counted(count: number, noun: string, plural = `${noun}s`): strin
   return `${formatCount(count)} ${count === 1 ? noun : plural}`
 }
 
-/** Every digit, grouped in threes with thin spaces: 1234567 → "1 234 567" (no locale surprises). */
+/**
+ * Every digit, grouped in threes with narrow no-break spaces: 1234567 → "1 234 567" (no locale surprises). Not thin
+ * spaces (U+2009): a line could break at them, splitting one offset over two lines in a narrow cell.
+ */
 export function formatOffset(value: number): string {
   if (!Number.isFinite(value)) return '–'
   const digits = String(Math.trunc(Math.abs(value)))
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009')
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f')
   return value < 0 ? `−${grouped}` : grouped
 }
 

@@ -169,7 +169,8 @@ export function appendLagSample(data: LagChartData, at: number, sample: TopicLag
   return { ...data, times, total, groups }
 }
 
-export type LagTrendDirection = 'growing' | 'shrinking' | 'steady'
+/** `unknown`: the newest figures are lower bounds (a source is silent), so no direction can be read from them. */
+export type LagTrendDirection = 'growing' | 'shrinking' | 'steady' | 'unknown'
 
 export interface LagTrend {
   readonly direction: LagTrendDirection
@@ -224,15 +225,20 @@ function peakOf(values: ReadonlyArray<number | null>): number | null {
 }
 
 /** The chart in one sentence, for people who cannot see the canvas. */
-export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel: string): string {
+export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel: string, unknownBecause: string | null = null): string {
   // Every figure is read at the newest bucket the total has: a topic without a point there was not behind.
   const newest = lastIndex(data.total.offsetLag)
+  if (unknownBecause !== null) {
+    // The newest figures are the last ones known: saying "caught up" or "shrinking" from them would be a guess.
+    const known = newest < 0 ? '' : ` The last known total offset lag was ${formatCount(data.total.offsetLag[newest] ?? 0)} records: the lag now is at least that, and growing.`
+    return `Lag unknown: ${unknownBecause}.${known}`
+  }
   if (newest < 0) return `No lag samples in the last ${rangeLabel}: no partition was mirroring.`
   const current = data.total.offsetLag[newest] ?? 0
   const peak = peakOf(data.total.offsetLag) ?? 0
   const timeLag = data.total.timeLagMs[newest] ?? null
   const peakTime = peakOf(data.total.timeLagMs)
-  const direction = trend.direction === 'steady' ? 'steady' : `${trend.direction} by about ${formatCount(Math.round(Math.abs(trend.perMinute)))} records a minute`
+  const direction = trend.direction === 'steady' || trend.direction === 'unknown' ? trend.direction : `${trend.direction} by about ${formatCount(Math.round(Math.abs(trend.perMinute)))} records a minute`
   const topics = data.groups
     .map((group) => ({ label: group.label, value: group.offsetLag[newest] ?? 0 }))
     .filter((group) => group.value > 0)

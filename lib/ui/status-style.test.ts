@@ -22,7 +22,7 @@ const TABLES: ReadonlyArray<[string, readonly string[], Readonly<Record<string, 
   ['drill', DrillStatus.options, DRILL_STATUS_STYLE],
   ['run', RunStatus.options, RUN_STATUS_STYLE],
   ['audit outcome', AuditOutcome.options, AUDIT_OUTCOME_STYLE],
-  ['lag trend', ['growing', 'shrinking', 'steady'], LAG_TREND_STYLE],
+  ['lag trend', ['growing', 'shrinking', 'steady', 'unknown'], LAG_TREND_STYLE],
   ['workload', ['running', 'paused', 'failing'], WORKLOAD_STATE_STYLE],
   ['attention', AttentionKind.options, ATTENTION_KIND_STYLE],
 ]

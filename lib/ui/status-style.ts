@@ -99,4 +99,5 @@ export const LAG_TREND_STYLE = {
   growing: { label: 'growing', icon: '▲', tone: 'paused' },
   shrinking: { label: 'shrinking', icon: '▼', tone: 'healthy' },
   steady: { label: 'steady', icon: '→', tone: 'neutral' },
+  unknown: { label: 'unknown', icon: '?', tone: 'danger' },
 } as const satisfies Record<LagTrendDirection, StatusStyle>

@@ -1,0 +1,42 @@
+'use client'
+
+import { useMirrors } from '@/components/data/use-mirrors'
+import type { Mirror } from '@/lib/api/mirrors'
+import { clockTime } from '@/lib/ui/format'
+import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
+import { throughputText } from '@/lib/ui/throughput-text'
+
+/**
+ * What flows now, beside the lag (issue #33 item 9): records and bytes per second appended to the destination,
+ * the fetch latency, the throttle's use, and what holds the mirror back. Read from the mirror list, which the
+ * event stream refreshes on every lag sample (the mirror's own answer is re-read only when partitions change).
+ */
+export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapshot: MirrorSnapshot | null }) {
+  const list = useMirrors()
+  const current = list.data?.mirrors.find((entry) => entry.name === mirror.name) ?? mirror
+  const text = throughputText(current, snapshot?.lagUnknownBecause === 'source unreachable')
+  if (text === null) return null
+  return (
+    <section aria-label="Throughput" data-testid="mirror-throughput" data-limit={text.limit} className="rounded-lg border border-slate-200 bg-white px-4 py-2.5 text-sm shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-1.5 sm:flex sm:flex-wrap sm:items-baseline">
+        <Flow label="Records in">{text.records}</Flow>
+        <Flow label="Bytes in">{text.bytes}</Flow>
+        <Flow label="Fetch latency">{text.latency}</Flow>
+        {text.throttle !== null && <Flow label="Throttle use">{text.throttle}</Flow>}
+      </dl>
+      <p className={`mt-1 text-xs ${text.limit === 'none' ? 'text-slate-600 dark:text-slate-400' : 'font-medium text-amber-900 dark:text-amber-200'}`}>
+        {text.limit === 'none' ? '' : <span aria-hidden>⚠ </span>}
+        Over the last 10 s{current.throughput === undefined ? '' : ` (to ${clockTime(current.throughput.asOf)} UTC)`}: {text.limitText}.
+      </p>
+    </section>
+  )
+}
+
+function Flow({ label, children }: { label: string; children: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="font-medium whitespace-nowrap tabular-nums text-slate-900 dark:text-slate-100">{children}</dd>
+    </div>
+  )
+}

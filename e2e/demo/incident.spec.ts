@@ -1,0 +1,128 @@
+import type { Locator, Page } from '@playwright/test'
+import { expect, test } from '../support/csp'
+import { asOperator, okJson } from '../support/http'
+import { lookAt } from '../support/look'
+import { signIn } from '../support/session'
+
+/**
+ * Issue #33: the dashboard tells the truth in an incident. The demo's link from us-east is cut, so every
+ * partition of us-east-to-eu-west goes FAILED with its source unreachable: the mirror page and the overview
+ * must never read 0, "caught up" or "shrinking" for them, their lower bounds must grow, and a banner must name
+ * the cause. Healed, the figures converge back to current ones and the banner goes.
+ */
+
+const MIRROR = 'us-east-to-eu-west'
+
+interface MirrorAnswer {
+  partitionsByState: Record<string, number>
+  lagKnown?: boolean
+}
+
+/** "≥ 1 min 5 s" → 65_000; "≥ 31 s" → 31_000; "≥ 4.1 s" → 4_100. */
+function durationMs(text: string): number {
+  let total = 0
+  for (const [, value, unit] of text.matchAll(/([\d.]+)\s*(ms|s|min|h)\b/g)) total += Number(value) * { ms: 1, s: 1_000, min: 60_000, h: 3_600_000 }[unit as 'ms' | 's' | 'min' | 'h']
+  return total
+}
+
+async function noFalseCalm(page: Page, where: string): Promise<void> {
+  const text = await page.locator('main').innerText()
+  expect(text, `${where} says caught up`).not.toMatch(/caught up/i)
+  expect(text, `${where} says shrinking`).not.toMatch(/shrinking/i)
+  expect(text, `${where} says lag 0`).not.toMatch(/lag 0\b/)
+}
+
+function figure(page: Page, label: string): Locator {
+  return page.getByTestId('mirror-figures').locator('div').filter({ has: page.getByText(label, { exact: true }) })
+}
+
+test('a cut link: the mirror page and the overview show lower bounds that grow, the cause in a banner, never 0 or caught up; healed, they converge', async ({ page, request }, testInfo) => {
+  test.setTimeout(240_000)
+  await expect.poll(async () => (await okJson<{ status: string }>(await request.get('/api/v1/demo', { headers: asOperator }))).status, { timeout: 60_000 }).toBe('ready')
+  const { fault } = await okJson<{ fault: { id: string } }>(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'cut-link', cluster: 'us-east' } }), 202)
+  try {
+    await expect
+      .poll(async () => {
+        const mirror = await okJson<MirrorAnswer>(await request.get(`/api/v1/mirrors/${MIRROR}`, { headers: asOperator }))
+        return Object.keys(mirror.partitionsByState).join(',')
+      }, { timeout: 90_000 })
+      .toBe('FAILED')
+
+    await test.step('the mirror page: banner with the cause, lower bounds, trend unknown, table marked ≥', async () => {
+      await signIn(page, 'operator', `/mirrors/${MIRROR}`)
+      const banner = page.getByTestId('incident-banner')
+      await expect(banner).toBeVisible({ timeout: 30_000 })
+      await expect(banner).toContainText('21 of 21 partitions FAILED')
+      // The largest cause first (a partition failing in another step at the moment of the cut may be listed apart).
+      await expect(banner.getByTestId('incident-cause').first()).toHaveText('source unreachable (us-east)')
+      await expect(banner).toContainText(/next retry/)
+      await expect(banner.getByRole('button', { name: 'Recover now' })).toBeVisible()
+      await expect(banner.getByRole('link', { name: 'Fail over…' })).toBeVisible()
+      await expect(page.getByTestId('mirror-figures')).toHaveAttribute('data-lower-bound', 'true')
+      await expect(figure(page, 'Offset lag').locator('dd').first()).toHaveText(/^≥ \S+ records?$/)
+      await expect(page.getByTestId('mirror-at-risk').locator('dd').first()).toHaveText(/^≥ \S+ records?$/)
+      await expect(page.locator('[data-trend]')).toHaveAttribute('data-trend', 'unknown')
+      await expect(page.locator('[data-trend]')).toHaveText(/lag unknown: source unreachable/)
+      await expect(page.getByTestId('lag-summary')).toContainText('Lag unknown: source unreachable')
+      await expect(page.getByTestId('lag-unknown-legend')).toBeVisible()
+      // Every FAILED row's lag is a lower bound, none a bare figure.
+      const lagCells = page.locator('[role="row"][data-partition] [data-lower-bound]')
+      await expect(lagCells.first()).toHaveText(/^(lag )?≥ /)
+      // The reason and the next retry on each FAILED row; what flows: nothing, with why.
+      await expect(page.locator('[role="row"][data-partition]').first().getByTestId('failure-reason')).toContainText(/source unreachable · (retry in \d|retry due)/)
+      await expect(page.getByTestId('mirror-throughput')).toHaveAttribute('data-limit', 'noFetches')
+      // The primary action is Recover; Resume cannot apply and says why.
+      const actions = page.getByRole('group', { name: 'Mirror actions' })
+      await expect(actions.getByRole('button', { name: /^Recover 21 failed/ })).toHaveAttribute('data-primary', 'true')
+      await expect(actions.getByRole('button', { name: 'Resume' })).toBeDisabled()
+      await noFalseCalm(page, 'the mirror page')
+
+      // The time lag's lower bound grows with the clock, with no new answer from the source.
+      const timeLag = figure(page, 'Max time lag').locator('dd').first()
+      const before = durationMs(await timeLag.innerText())
+      await expect.poll(async () => durationMs(await timeLag.innerText()), { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 2_000)
+      await lookAt(page, testInfo, 'incident-mirror-page')
+    })
+
+    await test.step('the overview: a banner, one grouped attention row, an edge that never reads lag 0', async () => {
+      await page.goto('/')
+      const banner = page.getByTestId('incident-banner')
+      await expect(banner).toContainText(`${MIRROR}: 21 of 21 partitions FAILED`)
+      await expect(banner.getByTestId('incident-cause').first()).toHaveText('source unreachable (us-east)')
+      const groups = page.getByRole('list', { name: 'What needs attention, by mirror and cause, worst first' }).locator(':scope > li')
+      // One row for the mirror's unreachable source, however many partitions it holds (not one card each).
+      const unreachable = page.locator('li[data-kind="failed"][data-cause="sourceUnreachable"]')
+      await expect(unreachable).toHaveCount(1)
+      await expect(unreachable).toContainText(/\d+ FAILED/)
+      await expect(unreachable).toContainText('source unreachable since')
+      await unreachable.locator('summary').click()
+      await expect(unreachable.getByRole('link', { name: /^(clickstream|orders|payments)-\d+$/ }).first()).toBeVisible()
+      expect(await groups.count()).toBeLessThanOrEqual(3)
+      const list = page.getByRole('list', { name: 'Mirrors' })
+      await expect(list).toContainText(/lag ≥ \S+ · ≥ /)
+      await noFalseCalm(page, 'the overview')
+      await lookAt(page, testInfo, 'incident-overview')
+    })
+  } finally {
+    await okJson(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'heal-link', cluster: 'us-east' } }), 202)
+  }
+
+  await test.step('healed: the banner goes, the figures are current again', async () => {
+    // Each partition comes back at its own next retry (the backoff reached tens of seconds while the link was cut).
+    await expect
+      .poll(async () => JSON.stringify((await okJson<MirrorAnswer>(await request.get(`/api/v1/mirrors/${MIRROR}`, { headers: asOperator }))).partitionsByState), { timeout: 150_000 })
+      .toBe(JSON.stringify({ MIRRORING: 21 }))
+    await page.goto(`/mirrors/${MIRROR}`)
+    await expect(page.getByTestId('mirror-as-of')).toContainText('Figures as of')
+    await expect(page.getByTestId('incident-banner')).toHaveCount(0)
+    await expect(page.getByTestId('mirror-figures')).not.toHaveAttribute('data-lower-bound', 'true', { timeout: 60_000 })
+    await expect(page.locator('[data-trend]')).not.toHaveAttribute('data-trend', 'unknown', { timeout: 60_000 })
+    await expect(page.getByRole('group', { name: 'Mirror actions' }).getByRole('button', { name: 'Pause' })).toHaveAttribute('data-primary', 'true')
+    await expect(page.getByTestId('mirror-throughput')).not.toHaveAttribute('data-limit', 'noFetches', { timeout: 30_000 })
+    await page.goto('/')
+    await expect(page.getByRole('list', { name: 'Mirrors' })).toContainText('lag')
+    await expect(page.getByTestId('incident-banner')).toHaveCount(0)
+    await expect(page.getByRole('list', { name: 'Mirrors' })).not.toContainText('≥')
+  })
+  expect(fault.id).toMatch(/^f-/)
+})

@@ -1,0 +1,60 @@
+/**
+ * Everything the mirror page says about a mirror, read from one snapshot of its partitions at one `now`:
+ * the state counts, the lag (lib/mirror/partition-lag.ts's mirrorLag: lower bounds while a source is silent),
+ * the records and time at risk (lib/mirror/at-risk.ts, the function the failover plan uses), the last fetch and
+ * the incident (lib/overview/incident.ts). The header, the chart's trend and the banner read this one answer,
+ * so the page cannot say "caught up" in one place and "≥ 142 behind" in another.
+ *
+ * Pure: the rows and the clock are passed in.
+ */
+import type { MirrorPartition } from '../api/mirrors'
+import { partitionAtRisk, totalAtRisk, type AtRisk } from '../mirror/at-risk'
+import { mirrorLag, type MirrorLag } from '../mirror/partition-lag'
+import type { MirrorPartitionState } from '../mirror/states'
+import { incidentOf, type Incident } from '../overview/incident'
+
+export interface MirrorSnapshot {
+  /** The moment every figure is read at: the page's "as of" stamp. */
+  readonly at: number
+  readonly partitions: number
+  readonly counts: Partial<Record<MirrorPartitionState, number>>
+  readonly lag: MirrorLag
+  readonly atRisk: AtRisk
+  /** The newest successful fetch of any partition; null when none ever fetched. */
+  readonly lastFetchAt: number | null
+  readonly incident: Incident | null
+  /**
+   * Why the lag is not current, in the operator's words ("source unreachable"), or null when it is: the trend
+   * and the chart's summary say "unknown: <this>" rather than guess from figures that stopped moving.
+   */
+  readonly lagUnknownBecause: string | null
+}
+
+export function mirrorSnapshot(mirror: string, rows: Iterable<MirrorPartition>, now: number): MirrorSnapshot {
+  const all = [...rows]
+  const counts: Partial<Record<MirrorPartitionState, number>> = {}
+  let lastFetchAt: number | null = null
+  for (const row of all) {
+    counts[row.state] = (counts[row.state] ?? 0) + 1
+    if (row.lastFetchAt !== null && (lastFetchAt === null || row.lastFetchAt > lastFetchAt)) lastFetchAt = row.lastFetchAt
+  }
+  const lag = mirrorLag(all, now)
+  // The live store patches a row's lag from lag events but not its watermarks, which are as of the last full
+  // read: the records at risk are read from the live offset lag (the source's high watermark is the mirrored
+  // position plus it), so they move with the lag instead of standing still at the page's first answer.
+  const atRisk = totalAtRisk(all.map((row) => partitionAtRisk(row.offsetLag === null ? row : { ...row, sourceHighWatermark: row.destinationLogEndOffset + row.offsetLag }, now)))
+  const incident = incidentOf(mirror, all)
+  return { at: now, partitions: all.length, counts, lag, atRisk, lastFetchAt, incident, lagUnknownBecause: lagUnknownReason(lag, incident, counts) }
+}
+
+function lagUnknownReason(lag: MirrorLag, incident: Incident | null, counts: Partial<Record<MirrorPartitionState, number>>): string | null {
+  if (lag.counted === 0) return null
+  if (lag.known && lag.maxOffsetLag !== null) return null
+  const cause = incident?.groups[0]?.cause
+  if (cause === 'sourceUnreachable') return 'source unreachable'
+  if (cause === 'destinationUnreachable') return 'destination unreachable'
+  if (incident !== null) return 'partitions FAILED'
+  if ((counts.PAUSED ?? 0) + (counts.PAUSING ?? 0) > 0) return 'partitions paused'
+  if (lag.maxOffsetLag === null) return 'no fetch answered yet'
+  return 'fetches stalled'
+}

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest'
+import { throughputText } from './throughput-text'
+
+const flow = { recordsPerSecond: 4.99, bytesPerSecond: 254.8, fetchLatencyMs: 120, fetchLatencyMaxMs: 480, throttleUse: 0.01, fetches: 20, asOf: 1 }
+
+describe('throughputText', () => {
+  it('a calm mirror: figures in words, nothing holds it back', () => {
+    const text = throughputText({ throughput: flow, throttledRate: 20_000, throttled: false }, false)
+    expect(text).toMatchObject({ records: '5 records/s', bytes: '255 B/s', latency: '120 ms median, 480 ms longest', throttle: '1 % of 20 KB/s', limit: 'none' })
+  })
+
+  it('names the throttle when it sets the pace, the link when fetches are slow, and nothing flowing when the source is silent', () => {
+    expect(throughputText({ throughput: { ...flow, throttleUse: 0.97 }, throttledRate: 20_000, throttled: false }, false)?.limit).toBe('throttle')
+    expect(throughputText({ throughput: { ...flow, fetchLatencyMs: 4_000 }, throttledRate: null }, false)?.limit).toBe('slowFetches')
+    expect(throughputText({ throughput: { ...flow, recordsPerSecond: 0, fetches: 0 }, throttledRate: null }, false)?.limit).toBe('noFetches')
+    expect(throughputText({ throughput: flow, throttledRate: null }, true)?.limitText).toMatch(/nothing flows/)
+    expect(throughputText({ throttledRate: null }, false)).toBeNull()
+  })
+})

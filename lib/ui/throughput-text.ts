@@ -1,0 +1,47 @@
+/**
+ * A mirror's throughput beside its lag (GET /mirrors' `throughput`, lib/mirror/throughput.ts), in words, with the
+ * answer to "is lag growing because of the throttle, the network or the source?": the throttle when its use is
+ * near its rate, the link or the source when fetches fail or take long, otherwise nothing holds it back. Pure.
+ */
+import type { MirrorSummary } from '../api/mirrors'
+import { formatBytes, formatCount, formatDuration } from './format'
+
+/** Above this share of its rate, the throttle is what sets the pace. */
+export const THROTTLE_LIMITING = 0.9
+/** A median fetch slower than this (it includes up to 500 ms of waiting at the source for new records) points at the link. */
+export const SLOW_FETCH_MS = 2_000
+
+export type ThroughputLimit = 'throttle' | 'noFetches' | 'slowFetches' | 'none'
+
+export interface ThroughputText {
+  readonly records: string
+  readonly bytes: string
+  readonly latency: string
+  readonly throttle: string | null
+  readonly limit: ThroughputLimit
+  /** "the throttle (97 % of 20 KB/s) sets the pace", … */
+  readonly limitText: string
+}
+
+export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throttledRate' | 'throttled'>, sourceSilent: boolean): ThroughputText | null {
+  const flow = mirror.throughput
+  if (flow === undefined) return null
+  const records = flow.recordsPerSecond === null ? '–' : `${formatCount(Math.round(flow.recordsPerSecond * 10) / 10)} records/s`
+  const bytes = flow.bytesPerSecond === null ? '–' : `${formatBytes(flow.bytesPerSecond)}/s`
+  const latency =
+    flow.fetchLatencyMs === null ? 'no fetch' : `${formatDuration(flow.fetchLatencyMs)} median${flow.fetchLatencyMaxMs === null ? '' : `, ${formatDuration(flow.fetchLatencyMaxMs)} longest`}`
+  const rate = mirror.throttledRate === null || mirror.throttledRate === undefined ? null : `${formatBytes(mirror.throttledRate)}/s`
+  const use = flow.throttleUse === null ? null : Math.round(flow.throttleUse * 100)
+  const throttle = rate === null ? null : `${use === null ? '–' : `${use} %`} of ${rate}`
+  let limit: ThroughputLimit = 'none'
+  if (sourceSilent || flow.fetches === 0) limit = 'noFetches'
+  else if (mirror.throttled === true || (flow.throttleUse !== null && flow.throttleUse >= THROTTLE_LIMITING)) limit = 'throttle'
+  else if (flow.fetchLatencyMs !== null && flow.fetchLatencyMs > SLOW_FETCH_MS) limit = 'slowFetches'
+  const limitText = {
+    throttle: `the replication throttle sets the pace (${throttle ?? 'at its rate'})`,
+    noFetches: 'no fetch is answered: the source or the link is down, nothing flows',
+    slowFetches: `fetches are slow (${formatDuration(flow.fetchLatencyMs ?? 0)} median): the link or the source holds it back`,
+    none: 'nothing holds it back: the mirror copies what the source receives',
+  }[limit]
+  return { records, bytes, latency, throttle, limit, limitText }
+}
