@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, chmodSync, rea
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { isApiError } from '@/lib/api/errors'
-import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies, tokenStrengthBits } from './auth'
+import { isApiError, type ApiError } from '@/lib/api/errors'
+import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies, tokenStrengthBits, type Authentication } from './auth'
 import { logger } from '../observability/logger'
 
 let dir: string
@@ -31,12 +31,12 @@ async function authWith(now: () => number = Date.now): Promise<{ auth: Auth; ses
   return { auth: new Auth(tokens, sessions), sessions }
 }
 
-function expectApiError(fn: () => unknown, code: string): void {
+function expectApiError(fn: () => unknown, code: string): ApiError {
   try {
     fn()
   } catch (error) {
     expect(isApiError(error) ? error.code : error).toBe(code)
-    return
+    return error as ApiError
   }
   expect.unreachable(`expected ${code}`)
 }
@@ -165,9 +165,14 @@ describe('Auth', () => {
 })
 
 describe('authorize', () => {
-  const operator = { status: 'authenticated', principal: { role: 'operator', actor: 'token:operator', via: 'bearer', sessionExpiresAt: null } } as const
-  const viewer = { status: 'authenticated', principal: { role: 'viewer', actor: 'token:viewer', via: 'bearer', sessionExpiresAt: null } } as const
-  const cookieOperator = { status: 'authenticated', principal: { role: 'operator', actor: 'session:1', via: 'cookie', sessionExpiresAt: 1 } } as const
+  const base = { actorName: null, method: 'token', subject: 'token:x' } as const
+  const operator: Authentication = { status: 'authenticated', principal: { ...base, role: 'operator', grants: [{ role: 'admin' }], actor: 'token:operator', via: 'bearer', sessionExpiresAt: null } }
+  const viewer: Authentication = { status: 'authenticated', principal: { ...base, role: 'viewer', grants: [{ role: 'viewer' }], actor: 'token:viewer', via: 'bearer', sessionExpiresAt: null } }
+  const cookieOperator: Authentication = { status: 'authenticated', principal: { ...base, role: 'operator', grants: [{ role: 'operator' }], actor: 'session:1', via: 'cookie', sessionExpiresAt: 1 } }
+  const scoped: Authentication = {
+    status: 'authenticated',
+    principal: { ...base, role: 'operator', grants: [{ role: 'operator', mirrors: ['.*-to-eu-west'] }, { role: 'viewer' }], actor: 'user:alice@example.com', via: 'bearer', sessionExpiresAt: null },
+  }
 
   it('needs credentials for viewer and operator endpoints, none for public ones', () => {
     expectApiError(() => authorize({ status: 'anonymous' }, 'viewer', request(), false), 'UNAUTHENTICATED')
@@ -192,6 +197,29 @@ describe('authorize', () => {
     expect(authorize(cookieOperator, 'viewer', request(), false)).toEqual(cookieOperator.principal)
     // API clients send no Origin.
     expect(authorize(operator, 'operator', request({ method: 'POST' }), true)).toEqual(operator.principal)
+  })
+
+  it('holds a scoped operator to the mirrors its grant names, and names the reason and the resource', () => {
+    const post = request({ method: 'POST' })
+    expect(authorize(scoped, 'operator', post, true, { mirror: 'orders-to-eu-west' })).toMatchObject({ actor: 'user:alice@example.com' })
+    expect(authorize(scoped, 'viewer', request(), false, { mirror: 'orders-to-us-east' })).not.toBeNull()
+    expect(authorize(scoped, 'viewer', request(), false, null)).not.toBeNull()
+    const refused = expectApiError(() => authorize(scoped, 'operator', post, true, { mirror: 'orders-to-us-east' }), 'FORBIDDEN')
+    expect(refused.message).toBe('your operator role does not extend to mirror orders-to-us-east')
+    expect(refused.details).toEqual({ required: 'operator', mirror: 'orders-to-us-east' })
+    expectApiError(() => authorize(scoped, 'operator', post, true, { cluster: 'eu-west' }), 'FORBIDDEN')
+    // Creating something needs the role everywhere; a handler that finds the mirror itself checks after.
+    expectApiError(() => authorize(scoped, 'operator', post, true, null), 'FORBIDDEN')
+    expect(authorize(scoped, 'operator', post, true, 'somewhere')).not.toBeNull()
+    expectApiError(() => authorize(scoped, 'admin', post, true, 'somewhere'), 'FORBIDDEN')
+    expectApiError(() => authorize(viewer, 'operator', post, true, 'somewhere'), 'FORBIDDEN')
+  })
+
+  it('lets the operator token do what an admin does, and nothing less than before', () => {
+    const post = request({ method: 'POST' })
+    expect(authorize(operator, 'admin', post, true, null)).not.toBeNull()
+    expect(authorize(operator, 'operator', post, true, { mirror: 'any' })).not.toBeNull()
+    expectApiError(() => authorize(cookieOperator, 'admin', request({ method: 'POST', headers: { origin: 'http://127.0.0.1:3310' } }), true, null), 'FORBIDDEN')
   })
 
   it('refuses any mutation that names another origin, bearer or not', () => {
