@@ -35,7 +35,7 @@ export function DrillView({ id }: { id: string }) {
 }
 
 function DrillDetails({ drill }: { drill: Drill }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: drill.mirror })
   const cancel = useCancelDrill(drill.id, drill.mirror)
   const lag = drill.productionLag
   const failedChecks = drill.checks.filter((check) => !check.ok).length

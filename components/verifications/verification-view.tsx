@@ -32,7 +32,7 @@ export function VerificationView({ id }: { id: string }) {
 }
 
 function VerificationDetails({ verification }: { verification: Verification }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: verification.mirror })
   const cancel = useCancelVerification(verification.id, verification.mirror)
   const { totals } = verification
   const rows = partitionsWorstFirst(verification.partitions)

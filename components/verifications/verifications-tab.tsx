@@ -23,7 +23,7 @@ const ALL = '*'
  */
 export function VerificationsTab({ mirror }: { mirror: Mirror }) {
   const verifications = useMirrorVerifications(mirror.name)
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: mirror.name })
   const start = useStartVerification(mirror.name)
   const [topic, setTopic] = useState(ALL)
   const content = mirror.emulation !== undefined

@@ -74,3 +74,13 @@ export function refusalReason(grants: readonly Grant[], required: GrantRole, res
   if (resource === null) return `this action needs the ${required} role on every cluster and mirror; your ${required} role is limited to some`
   return `your ${required} role does not extend to ${what}`
 }
+
+/** One grant in words: "operator on mirrors matching .*-to-eu-west", "viewer everywhere". */
+export function describeGrant(grant: Grant): string {
+  if (isGlobal(grant)) return `${grant.role} everywhere`
+  const parts = [
+    ...(grant.clusters === undefined ? [] : [`clusters matching ${grant.clusters.join(', ')}`]),
+    ...(grant.mirrors === undefined ? [] : [`mirrors matching ${grant.mirrors.join(', ')}`]),
+  ]
+  return `${grant.role} on ${parts.join(' and ')}`
+}

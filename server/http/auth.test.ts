@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { isApiError, type ApiError } from '@/lib/api/errors'
 import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies, tokenStrengthBits, type Authentication } from './auth'
+import { parseRolesFile } from '@/lib/auth/roles-file'
 import { logger } from '../observability/logger'
 
 let dir: string
@@ -240,5 +241,64 @@ describe('helpers', () => {
   it('parses cookie headers', () => {
     expect(parseCookies('a=1; b = two ; c=%41;broken')).toEqual(new Map([['a', '1'], ['b', 'two'], ['c', 'A']]))
     expect(parseCookies(null).size).toBe(0)
+  })
+})
+
+describe('sessions of people signed in through the identity provider', () => {
+  const rules = parseRolesFile('rules:\n  - group: dr-eu\n    role: operator\n    mirrors: [".*-to-eu-west"]\n  - group: dr-eu\n    role: viewer\n')
+  const alice = { subject: 'u-alice', name: 'Alice Example', email: 'alice@example.com', groups: ['dr-eu'] }
+
+  it('names the person, recomputes their scoped grants, and ends after the idle time or the absolute one', async () => {
+    let now = 1_000_000
+    const sessions = await SessionStore.open(dir, () => now)
+    const auth = new Auth(tokens, sessions, { rules, sessionIdleMs: 60_000 })
+    const { principal, setCookie } = await auth.loginPerson(alice, request({ method: 'POST' }))
+    expect(principal).toMatchObject({ role: 'operator', actor: 'user:alice@example.com', actorName: 'Alice Example <alice@example.com>', method: 'oidc', subject: 'u-alice' })
+    const cookie = setCookie.split(';')[0] ?? ''
+    expect(setCookie).toContain('HttpOnly; SameSite=Strict')
+    // The file keeps the identity but never the session id.
+    const stored = readFileSync(path.join(dir, 'sessions.json'), 'utf8')
+    expect(stored).toContain('alice@example.com')
+    expect(stored).not.toContain(cookie.split('=')[1] ?? 'x')
+
+    now += 59_000
+    expect(auth.authenticate(request({ headers: { cookie } }))).toMatchObject({ status: 'authenticated', principal: { grants: [{ role: 'operator', mirrors: ['.*-to-eu-west'] }, { role: 'viewer' }] } })
+    now += 59_000 // used 59 s ago: still alive
+    expect(auth.authenticate(request({ headers: { cookie } })).status).toBe('authenticated')
+    now += 61_000 // unused for 61 s
+    expect(auth.authenticate(request({ headers: { cookie } })).status).toBe('invalid')
+
+    const again = (await auth.loginPerson(alice, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    for (let step = 0; step < Math.ceil(SESSION_TTL_MS / 59_000); step += 1) {
+      now += 59_000
+      auth.authenticate(request({ headers: { cookie: again } }))
+    }
+    expect(auth.authenticate(request({ headers: { cookie: again } })).status).toBe('invalid')
+  })
+
+  it('refuses a person the roles file gives nothing, and ends the session of one it no longer does', async () => {
+    const sessions = await SessionStore.open(dir)
+    const auth = new Auth(tokens, sessions, { rules })
+    await expect(auth.loginPerson({ subject: 'u-carol', email: 'carol@example.com', groups: ['marketing'] }, request({ method: 'POST' }))).rejects.toMatchObject({ reason: 'no-role' })
+    const cookie = (await auth.loginPerson(alice, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    const afterRolesChanged = new Auth(tokens, await SessionStore.open(dir), { rules: [] })
+    expect(afterRolesChanged.authenticate(request({ headers: { cookie } }))).toMatchObject({ status: 'invalid', message: expect.stringContaining('no longer have a role') })
+  })
+
+  it('keeps at most 50 sessions per person, and a person signing in ends no token session', async () => {
+    const sessions = await SessionStore.open(dir)
+    const auth = new Auth(tokens, sessions, { rules })
+    const operatorCookie = (await auth.login(tokens.operator, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    const first = (await auth.loginPerson(alice, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    for (let index = 0; index < 50; index += 1) await auth.loginPerson(alice, request({ method: 'POST' }))
+    expect(auth.authenticate(request({ headers: { cookie: first } })).status).toBe('invalid')
+    expect(auth.authenticate(request({ headers: { cookie: operatorCookie } })).status).toBe('authenticated')
+    expect(sessions.size).toBe(51)
+  })
+
+  it('turns token sign-in off for people when asked, and keeps bearer tokens working', async () => {
+    const auth = new Auth(tokens, await SessionStore.open(dir), { tokenSignIn: false })
+    await expect(auth.login(tokens.operator, request({ method: 'POST' }))).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    expect(auth.authenticate(request({ headers: { authorization: `Bearer ${tokens.operator}` } })).status).toBe('authenticated')
   })
 })

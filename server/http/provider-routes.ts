@@ -4,6 +4,8 @@ import type { SignOut } from '@/lib/api/session'
 import { SignInRefused } from '@/lib/auth/id-token-claims'
 import { safeNextPath } from '@/lib/ui/next-path'
 import { SIGN_IN_HINT_COOKIE, STATE_COOKIE, type ProviderSignIn } from '@/server/identity/provider-sign-in'
+
+export { SIGN_IN_HINT_COOKIE }
 import type { Runtime } from '@/server/runtime'
 import { logger } from '../observability/logger'
 import { displayNameOf, isSecureRequest, parseCookies, SECURE_SESSION_COOKIE, SESSION_COOKIE } from './auth'

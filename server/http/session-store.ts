@@ -64,6 +64,7 @@ const SessionsFile = z.object({
 export class SessionStore {
   private readonly sessions = new Map<string, StoredSession>()
   private readonly writer: SnapshotWriter
+  private lastSeenWrittenAt = 0
 
   private constructor(
     readonly file: string,
@@ -130,8 +131,10 @@ export class SessionStore {
     if (session.identity !== undefined) {
       const lastSeenAt = session.lastSeenAt ?? session.createdAt
       if (lastSeenAt + idleMs <= now) return null
-      if (now - lastSeenAt >= LAST_SEEN_WRITE_MS) {
-        session.lastSeenAt = now
+      session.lastSeenAt = now
+      // The file may lag a minute behind: after a restart a session lives at most that much less.
+      if (now - this.lastSeenWrittenAt >= LAST_SEEN_WRITE_MS) {
+        this.lastSeenWrittenAt = now
         void this.writer.save().catch(() => undefined)
       }
     }
