@@ -45,7 +45,7 @@ export default defineConfig({
   workers: 1,
   timeout: 60_000,
   forbidOnly: true,
-  reporter: [['list']],
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report-oidc' }]],
   use: { baseURL: appUrl, screenshot: 'only-on-failure', trace: traceMode(), launchOptions: chromiumLaunchOptions },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 } } },

@@ -70,7 +70,7 @@ function DrillDetails({ drill }: { drill: Drill }) {
           </div>
           <div className="flex gap-1">
             <dt>By</dt>
-            <dd className="font-mono">{drill.requestedBy?.actor ?? 'unrecorded'}</dd>
+            <dd className={drill.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{drill.requestedBy?.actorName ?? drill.requestedBy?.actor ?? 'unrecorded'}</dd>
           </div>
           <div className="flex gap-1">
             <dt>Sandbox</dt>

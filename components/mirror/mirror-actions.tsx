@@ -28,7 +28,7 @@ export function MirrorActions({ mirror, store, failed }: { mirror: Mirror; store
         <button type="button" disabled aria-describedby="mirror-actions-refusal" className={buttonClass('secondary', 'sm')}>
           Failover…
         </button>
-        <p id="mirror-actions-refusal" className="max-w-xs text-xs text-slate-600 lg:text-right dark:text-slate-400">
+        <p id="mirror-actions-refusal" className="max-w-xs text-xs [overflow-wrap:anywhere] text-slate-600 lg:text-right dark:text-slate-400">
           {refusal.charAt(0).toUpperCase() + refusal.slice(1)}.
         </p>
       </div>

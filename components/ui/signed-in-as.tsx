@@ -20,7 +20,7 @@ export function SignedInAs({ session }: { session: PageSession }) {
       )}
       <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700 dark:bg-slate-800 dark:text-slate-200">
         {badge}
-        {scoped && <span className="text-slate-500 dark:text-slate-400"> · scoped</span>}
+        {scoped && <span className="text-slate-600 dark:text-slate-300"> · scoped</span>}
       </span>
       <span className="sr-only">, {grants}</span>
     </span>

@@ -77,7 +77,7 @@ function VerificationDetails({ verification }: { verification: Verification }) {
                   the end of a failover
                 </Link>
               ) : (
-                <span className="font-mono">{verification.requestedBy?.actor ?? 'unrecorded'}</span>
+                <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? 'unrecorded'}</span>
               )}
             </dd>
           </div>

@@ -132,7 +132,7 @@ function VerificationHistory({ verifications }: { verifications: readonly Verifi
                     after a failover
                   </Link>
                 ) : (
-                  <span className="font-mono">{verification.requestedBy?.actor ?? '–'}</span>
+                  <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? '–'}</span>
                 )}
               </td>
               <td className="py-2 pr-3">

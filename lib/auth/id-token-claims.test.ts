@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkIdTokenClaims, groupsOf, SignInRefused } from './id-token-claims'
+import { checkIdTokenClaims, groupsOf, isSignInRefused, SignInRefused } from './id-token-claims'
 
 const expected = { issuer: 'https://id.example', clientId: 'mb', nonce: 'n1', now: 1_000_000_000 }
 const good = { iss: 'https://id.example', sub: 'u1', aud: 'mb', exp: 1_000_300, iat: 1_000_000, nonce: 'n1' }
@@ -41,5 +41,15 @@ describe('checkIdTokenClaims', () => {
     expect(groupsOf(claims, 'groups')).toEqual(['a', 'b'])
     expect(groupsOf(claims, 'team')).toEqual(['one'])
     expect(groupsOf(claims, 'missing')).toEqual([])
+  })
+})
+
+describe('isSignInRefused', () => {
+  it('knows a refusal by its name and reason, whichever copy of the class threw it', () => {
+    expect(isSignInRefused(new SignInRefused('state', 'x'))).toBe(true)
+    const copy = Object.assign(new Error('x'), { name: 'SignInRefused', reason: 'nonce' })
+    expect(isSignInRefused(copy)).toBe(true)
+    expect(isSignInRefused(new Error('x'))).toBe(false)
+    expect(isSignInRefused({ name: 'SignInRefused', reason: 'state' })).toBe(false)
   })
 })

@@ -28,6 +28,14 @@ export class SignInRefused extends Error {
   }
 }
 
+/**
+ * By name, not `instanceof`: the runtime (built from instrumentation's bundle) and a route handler hold different
+ * copies of this module under Next.js, so an error thrown by one is not an instance of the other's class.
+ */
+export function isSignInRefused(error: unknown): error is SignInRefused {
+  return error instanceof Error && error.name === 'SignInRefused' && typeof (error as { reason?: unknown }).reason === 'string'
+}
+
 export interface IdTokenClaims {
   iss: string
   sub: string

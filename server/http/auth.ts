@@ -446,3 +446,8 @@ function forbid(principal: Principal, required: Exclude<AccessRole, 'public'>, r
 export function requireGrant(principal: Principal, required: Exclude<AccessRole, 'public'>, resource: Resource): void {
   if (!allows(principal.grants, required, resource)) forbid(principal, required, resource)
 }
+
+/** Who asked, as operations, drills and verifications record it: the person's name travels with the actor. */
+export function requesterOf(principal: Principal): { actor: string; actorName?: string; role: Role } {
+  return { actor: principal.actor, ...(principal.actorName === null ? {} : { actorName: principal.actorName }), role: principal.role }
+}

@@ -1,7 +1,7 @@
 import 'server-only'
 import { ApiError } from '@/lib/api/errors'
 import type { SignOut } from '@/lib/api/session'
-import { SignInRefused } from '@/lib/auth/id-token-claims'
+import { isSignInRefused } from '@/lib/auth/id-token-claims'
 import { safeNextPath } from '@/lib/ui/next-path'
 import { SIGN_IN_HINT_COOKIE, STATE_COOKIE, type ProviderSignIn } from '@/server/identity/provider-sign-in'
 
@@ -39,7 +39,7 @@ export async function startProviderSignIn(runtime: Runtime, request: Request, ne
     const { location, setCookie } = await provider.start(path, isSecureRequest(request))
     return new Response(null, { status: 302, headers: { Location: location, 'Set-Cookie': setCookie, 'Cache-Control': 'no-store' } })
   } catch (error) {
-    if (!(error instanceof SignInRefused)) throw error
+    if (!isSignInRefused(error)) throw error
     log.warn('could not start a sign-in at the identity provider', { reason: error.reason, error: error.message })
     return toSignInPage(error.reason, path)
   }
@@ -88,7 +88,7 @@ export async function finishProviderSignIn(runtime: Runtime, request: Request, u
     headers.set('Content-Type', 'text/html; charset=utf-8')
     return new Response(continuePage(next), { status: 200, headers })
   } catch (error) {
-    if (!(error instanceof SignInRefused)) throw error
+    if (!isSignInRefused(error)) throw error
     log.warn('refused a sign-in through the identity provider', { reason: error.reason, error: error.message })
     await audit('rejected', { code: error.reason === 'no-role' ? 'FORBIDDEN' : 'UNAUTHENTICATED', message: `sign-in refused (${error.reason}): ${error.message}` }, null)
     return toSignInPage(error.reason, next, headers)

@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic'
 
 export const POST = route(sessionEndpoints.createSession, async ({ body, request, runtime, audit }) => {
   const { principal, setCookie } = await runtime.auth.login(body.token, request)
-  audit.actor = { actor: principal.actor, role: principal.role }
+  audit.actor = { actor: principal.actor, role: principal.role, actorName: principal.actorName }
   return reply(200, sessionBody(principal), { 'Set-Cookie': setCookie })
 }, { auditRequest: () => ({ token: REDACTED }) })
 

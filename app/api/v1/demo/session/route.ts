@@ -22,6 +22,6 @@ export const POST = route(demoEndpoints.createDemoSession, async ({ request, run
   const demo = demoOf(runtime)
   requireLoopback(request)
   const { principal, setCookie } = await runtime.auth.login(demo.operatorToken, request)
-  audit.actor = { actor: principal.actor, role: principal.role }
+  audit.actor = { actor: principal.actor, role: principal.role, actorName: principal.actorName }
   return reply(200, sessionBody(principal), { 'Set-Cookie': setCookie })
 })
