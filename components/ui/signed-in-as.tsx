@@ -14,15 +14,17 @@ export function SignedInAs({ session }: { session: PageSession }) {
   return (
     <span className="flex min-w-0 items-center gap-1.5" title={title}>
       {person && (
-        <span className="max-w-[9rem] truncate text-sm font-medium text-slate-800 sm:max-w-[14rem] dark:text-slate-100" data-testid="signed-in-name">
+        // At a phone's width the header has no room for a name beside the live dot, the bell and sign-out: the
+        // badge's title and the screen reader's text still say it.
+        <span className="hidden max-w-[14rem] truncate text-sm font-medium text-slate-800 sm:inline dark:text-slate-100" data-testid="signed-in-name">
           {session.name ?? session.email}
         </span>
       )}
       <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-slate-700 dark:bg-slate-800 dark:text-slate-200">
         {badge}
-        {scoped && <span className="text-slate-600 dark:text-slate-300"> · scoped</span>}
+        {scoped && <span className="hidden text-slate-600 sm:inline dark:text-slate-300"> · scoped</span>}
       </span>
-      <span className="sr-only">, {grants}</span>
+      <span className="sr-only">{person ? `, ${session.name ?? session.email ?? ''}` : ''}, {grants}</span>
     </span>
   )
 }
