@@ -21,7 +21,17 @@ export const dynamic = 'force-dynamic'
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const info = await getPageSession()
-  const session = info === null ? null : { role: info.principal.role, demo: info.demo }
+  const session =
+    info === null
+      ? null
+      : {
+          role: info.principal.role,
+          demo: info.demo,
+          grants: info.principal.grants,
+          method: info.principal.method,
+          name: info.principal.name ?? null,
+          email: info.principal.email ?? null,
+        }
   // server/main.ts allows inline scripts by a per-request nonce only (server/http/security-headers.ts).
   const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
   return (

@@ -141,5 +141,11 @@ npx vitest run --config cli/e2e/vitest.config.mts --reporter=default --reporter=
 # after the other (the journeys are CPU-bound here) and made a 2,000-partition failover's page time out.
 step "browser journeys (Debian chromium)"
 E2E_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
+# Signing in through the company's identity provider: the server configured for OpenID Connect against the test
+# provider of server/testing/oidc-test-provider.ts on a port of its own (issue #39).
+step "browser journeys through the test identity provider (Debian chromium)"
+read -r oidc_port oidc_provider_port <<< "$(free_ports 2)"
+E2E_PORT="$oidc_port" E2E_OIDC_PORT="$oidc_provider_port" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-oidc.json" \
+  npx playwright test -c playwright.oidc.config.ts --reporter=list,json
 step "summary"
 node scripts/test/summary.mjs "$results"

@@ -32,6 +32,32 @@ export interface RuntimeConfig {
   auditRetention: AuditRetention
   /** MIRRORBOARD_KAFKA_ALLOWED_HOSTS: the only hosts Kafka clusters may be reached at; null: any. */
   kafkaAllowedHosts: HostAllowlist | null
+  /** Sign-in through the company's identity provider (docs/security.md); null when MIRRORBOARD_OIDC_ISSUER is unset. */
+  oidc: OidcConfig | null
+  /** MIRRORBOARD_ROLES_FILE: the YAML file mapping groups, subjects and e-mail addresses to scoped roles. */
+  rolesFile: string | undefined
+  /**
+   * MIRRORBOARD_TOKEN_SIGN_IN=0: the sign-in page no longer takes the shared tokens, so people sign in through
+   * the identity provider; the tokens keep working as bearer tokens for machines (API, CLI, scripts).
+   */
+  tokenSignIn: boolean
+  /** MIRRORBOARD_SESSION_IDLE_MINUTES (60): a provider session unused this long ends. */
+  sessionIdleMs: number
+}
+
+export interface OidcConfig {
+  issuer: string
+  clientId: string
+  /** MIRRORBOARD_OIDC_CLIENT_SECRET, or the file MIRRORBOARD_OIDC_CLIENT_SECRET_FILE names (read at start). */
+  clientSecret: { value: string } | { file: string } | null
+  /** MIRRORBOARD_PUBLIC_URL: where browsers reach Mirrorboard; the provider sends them back below it. */
+  publicUrl: string
+  /** MIRRORBOARD_OIDC_SCOPES, default "openid profile email". */
+  scopes: string[]
+  /** MIRRORBOARD_OIDC_GROUPS_CLAIM, default "groups". */
+  groupsClaim: string
+  /** MIRRORBOARD_OIDC_PROVIDER_NAME: "Sign in with <name>"; default the issuer's host. */
+  providerName: string
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -59,6 +85,53 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   return text === '1'
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/** An https URL (plain http only on this machine: a test provider); anything else stops the start with its name. */
+function webUrl(env: NodeJS.ProcessEnv, name: string): string {
+  const text = env[name]?.trim() ?? ''
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new Error(`${name} must be a URL such as https://id.example.com/realms/main, not ${JSON.stringify(text)}`)
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname))) {
+    throw new Error(`${name} must be an https URL (plain http only on 127.0.0.1 or localhost), not ${JSON.stringify(text)}`)
+  }
+  if (url.search !== '' || url.hash !== '') throw new Error(`${name} must have no query or fragment, not ${JSON.stringify(text)}`)
+  return text.replace(/\/+$/, '')
+}
+
+const OIDC_NAMES = ['MIRRORBOARD_OIDC_CLIENT_ID', 'MIRRORBOARD_OIDC_CLIENT_SECRET', 'MIRRORBOARD_OIDC_CLIENT_SECRET_FILE', 'MIRRORBOARD_OIDC_SCOPES', 'MIRRORBOARD_OIDC_GROUPS_CLAIM', 'MIRRORBOARD_OIDC_PROVIDER_NAME']
+
+function readOidcConfig(env: NodeJS.ProcessEnv): OidcConfig | null {
+  if (nonEmpty(env.MIRRORBOARD_OIDC_ISSUER) === undefined) {
+    const stray = OIDC_NAMES.find((name) => nonEmpty(env[name]) !== undefined)
+    if (stray !== undefined) throw new Error(`${stray} is set but MIRRORBOARD_OIDC_ISSUER is not: set the issuer to sign in through an identity provider`)
+    return null
+  }
+  const issuer = webUrl(env, 'MIRRORBOARD_OIDC_ISSUER')
+  const clientId = nonEmpty(env.MIRRORBOARD_OIDC_CLIENT_ID)
+  if (clientId === undefined) throw new Error('MIRRORBOARD_OIDC_CLIENT_ID must be set with MIRRORBOARD_OIDC_ISSUER (the client registered at the provider)')
+  if (nonEmpty(env.MIRRORBOARD_PUBLIC_URL) === undefined) {
+    throw new Error('MIRRORBOARD_PUBLIC_URL must be set with MIRRORBOARD_OIDC_ISSUER (where browsers reach Mirrorboard, e.g. https://mirrorboard.example.com)')
+  }
+  const secret = nonEmpty(env.MIRRORBOARD_OIDC_CLIENT_SECRET)
+  const secretFile = nonEmpty(env.MIRRORBOARD_OIDC_CLIENT_SECRET_FILE)
+  if (secret !== undefined && secretFile !== undefined) throw new Error('set one of MIRRORBOARD_OIDC_CLIENT_SECRET and MIRRORBOARD_OIDC_CLIENT_SECRET_FILE, not both')
+  const scopes = (nonEmpty(env.MIRRORBOARD_OIDC_SCOPES) ?? 'openid profile email').split(/[\s,]+/).filter(Boolean)
+  return {
+    issuer,
+    clientId,
+    clientSecret: secret !== undefined ? { value: secret } : secretFile !== undefined ? { file: path.resolve(/*turbopackIgnore: true*/ secretFile) } : null,
+    publicUrl: webUrl(env, 'MIRRORBOARD_PUBLIC_URL'),
+    scopes,
+    groupsClaim: nonEmpty(env.MIRRORBOARD_OIDC_GROUPS_CLAIM) ?? 'groups',
+    providerName: nonEmpty(env.MIRRORBOARD_OIDC_PROVIDER_NAME) ?? new URL(issuer).host,
+  }
+}
+
 /** Reads the process environment once, at the composition root; nothing else reads env flags. */
 export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
   return {
@@ -76,5 +149,20 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
       retainMs: Math.round(positiveNumber(env, 'MIRRORBOARD_AUDIT_RETAIN_DAYS', DEFAULT_AUDIT_RETENTION.retainMs / DAY_MS) * DAY_MS),
     },
     kafkaAllowedHosts: HostAllowlist.parse(env.MIRRORBOARD_KAFKA_ALLOWED_HOSTS),
+    ...identityConfig(env),
+  }
+}
+
+function identityConfig(env: NodeJS.ProcessEnv): Pick<RuntimeConfig, 'oidc' | 'rolesFile' | 'tokenSignIn' | 'sessionIdleMs'> {
+  const oidc = readOidcConfig(env)
+  const rolesFile = nonEmpty(env.MIRRORBOARD_ROLES_FILE)
+  if (oidc !== null && rolesFile === undefined) {
+    throw new Error('MIRRORBOARD_ROLES_FILE must be set with MIRRORBOARD_OIDC_ISSUER: without it nobody signing in would have a role (docs/security.md)')
+  }
+  return {
+    oidc,
+    rolesFile: rolesFile === undefined ? undefined : path.resolve(/*turbopackIgnore: true*/ rolesFile),
+    tokenSignIn: flag(env, 'MIRRORBOARD_TOKEN_SIGN_IN', true),
+    sessionIdleMs: Math.round(positiveNumber(env, 'MIRRORBOARD_SESSION_IDLE_MINUTES', 60) * 60_000),
   }
 }

@@ -27,6 +27,7 @@ import type { Drills } from './drills/drills'
 import type { Verifier } from './verification/verifier'
 import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
+import { loadRolesFile, openProviderSignIn, type ProviderSignIn } from './identity/provider-sign-in'
 
 /**
  * The composition root: the one place that builds clusters, the engine and stores.
@@ -42,6 +43,8 @@ export interface Runtime {
   readonly events: EventHub
   readonly audit: AuditLog
   readonly auth: Auth
+  /** Sign-in through the company's identity provider; null unless MIRRORBOARD_OIDC_ISSUER is set. */
+  readonly identity: ProviderSignIn | null
   readonly clusters: ClusterRegistry
   /** The KIP-1279 mirroring engine over the registry's clusters. */
   readonly engine: MirrorEngine
@@ -73,7 +76,14 @@ async function createRuntime(): Promise<Runtime> {
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
-  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), { log: logger.child({ module: 'auth' }) })
+  const rules = await loadRolesFile(config.rolesFile)
+  const identity = config.oidc === null ? null : await openProviderSignIn(config.oidc)
+  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), {
+    log: logger.child({ module: 'auth' }),
+    rules,
+    sessionIdleMs: config.sessionIdleMs,
+    tokenSignIn: config.tokenSignIn,
+  })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
     kafkaAllowedHosts: config.kafkaAllowedHosts,
@@ -116,6 +126,7 @@ async function createRuntime(): Promise<Runtime> {
     events,
     audit,
     auth,
+    identity,
     clusters,
     engine,
     splitBrain,

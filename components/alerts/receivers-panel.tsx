@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from 'react'
 import type { Delivery, Receiver, ReceiverFormat } from '@/lib/api/alerts'
 import { RECEIVER_FORMAT_LABEL } from '@/lib/ui/alert-style'
-import { useCanOperate } from '@/components/data/session-context'
+import { useCan } from '@/components/data/session-context'
 import { useCreateReceiver, useDeleteReceiver, useReceivers, useTestReceiver } from '@/components/data/use-alerts'
 import { Field, Refusal, inputClass, monoInputClass } from '@/components/manage/form-controls'
 import { buttonClass } from '@/components/ui/button-class'
@@ -99,7 +99,8 @@ function AddReceiverForm() {
 /** Where alerts go: each receiver's redacted URL and last delivery, a test button, and (operators) add and remove. */
 export function ReceiversPanel() {
   const receivers = useReceivers()
-  const canOperate = useCanOperate()
+  // Receivers reach people outside Mirrorboard: adding and removing them is an administrator's (the operator token is one).
+  const canOperate = useCan('admin')
   const list = receivers.data?.receivers ?? []
   return (
     <Panel id="receivers" title={receivers.data === undefined ? 'Receivers' : `Receivers (${list.length})`}>
@@ -109,7 +110,7 @@ export function ReceiversPanel() {
         ) : receivers.data === undefined ? (
           <Skeleton className="h-16 w-full" />
         ) : list.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-300">No receiver: alerts show here and in the header, and reach no one else. {canOperate ? 'Add a webhook, an Alertmanager or a Slack incoming webhook below.' : 'An operator can add one.'}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">No receiver: alerts show here and in the header, and reach no one else. {canOperate ? 'Add a webhook, an Alertmanager or a Slack incoming webhook below.' : 'An administrator can add one.'}</p>
         ) : (
           <ul className="divide-y divide-slate-100 dark:divide-slate-800">
             {list.map((receiver) => (

@@ -37,7 +37,7 @@ export function AuditEntryRow({ entry }: { entry: AuditEntry }) {
             </span>
           </span>
           <span className="col-span-2 min-w-0 truncate text-xs text-slate-600 sm:col-span-1 sm:text-right dark:text-slate-300" title={entry.actor}>
-            {entry.actor}
+            {entry.actorName ?? entry.actor}
             {entry.role !== null && <span className="text-slate-500 dark:text-slate-400"> · {entry.role}</span>}
             {entry.source !== undefined && <span className="font-mono text-slate-500 dark:text-slate-400"> · {entry.source}</span>}
           </span>

@@ -18,7 +18,7 @@ export function ClusterPage({ cluster: name }: { cluster: string }) {
   const topics = useTopics(name)
   const groups = useGroups(name)
   const mirrors = useMirrors()
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ cluster: name })
   const mirrorList = mirrors.data?.mirrors ?? []
   const incoming = mirrorList.filter((mirror) => mirror.destinationCluster === name)
   const outgoing = mirrorList.filter((mirror) => mirror.sourceCluster === name)

@@ -2,11 +2,19 @@
 
 import { createContext, useContext, type ReactNode } from 'react'
 import type { Role } from '@/lib/api/session'
+import { allows, allowsSomewhere, refusalReason, type Grant, type GrantRole, type Resource } from '@/lib/auth/grants'
 
 /** Who is signed in, as the server saw it when it rendered the page (server/pages/session.ts). */
 export interface PageSession {
   readonly role: Role
   readonly demo: boolean
+  /** What they may do where; the operator token is `admin` everywhere (lib/auth/grants.ts). */
+  readonly grants: readonly Grant[]
+  /** Signed in through the identity provider, or with a token. */
+  readonly method: 'oidc' | 'token'
+  /** The person's name (provider sign-ins), else null. */
+  readonly name: string | null
+  readonly email: string | null
 }
 
 const SessionContext = createContext<PageSession | null>(null)
@@ -20,7 +28,26 @@ export function usePageSession(): PageSession | null {
   return useContext(SessionContext)
 }
 
-/** True for operators: controls that change something are rendered only then (viewers never see them). */
-export function useCanOperate(): boolean {
-  return useContext(SessionContext)?.role === 'operator'
+/**
+ * True when the signed-in person may change `resource` (a mirror, a cluster) as an operator; without one, when
+ * they may everywhere (creating a mirror). The API checks the same grants (server/http/auth.ts): a control
+ * shown here is one the server accepts.
+ */
+export function useCanOperate(resource: Resource = null): boolean {
+  return useCan('operator', resource)
+}
+
+export function useCan(role: GrantRole, resource: Resource = null): boolean {
+  const session = useContext(SessionContext)
+  return session !== null && allows(session.grants, role, resource)
+}
+
+/**
+ * Why the person may not operate on `resource` when they are an operator elsewhere (a disabled control says it);
+ * null when they may, or when they are a viewer everywhere (viewers see no controls at all).
+ */
+export function useOperateRefusal(resource: Resource): string | null {
+  const session = useContext(SessionContext)
+  if (session === null || allows(session.grants, 'operator', resource) || !allowsSomewhere(session.grants, 'operator')) return null
+  return refusalReason(session.grants, 'operator', resource)
 }

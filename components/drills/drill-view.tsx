@@ -35,7 +35,7 @@ export function DrillView({ id }: { id: string }) {
 }
 
 function DrillDetails({ drill }: { drill: Drill }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: drill.mirror })
   const cancel = useCancelDrill(drill.id, drill.mirror)
   const lag = drill.productionLag
   const failedChecks = drill.checks.filter((check) => !check.ok).length
@@ -70,7 +70,7 @@ function DrillDetails({ drill }: { drill: Drill }) {
           </div>
           <div className="flex gap-1">
             <dt>By</dt>
-            <dd className="font-mono">{drill.requestedBy?.actor ?? 'unrecorded'}</dd>
+            <dd className={drill.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{drill.requestedBy?.actorName ?? drill.requestedBy?.actor ?? 'unrecorded'}</dd>
           </div>
           <div className="flex gap-1">
             <dt>Sandbox</dt>

@@ -54,7 +54,7 @@ export function DrillsTab({ mirror }: { mirror: Mirror }) {
 }
 
 function RunDrill({ mirror, disabled }: { mirror: Mirror; disabled: boolean }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: mirror.name })
   const start = useStartDrill(mirror.name)
   const [topic, setTopic] = useState(ALL)
   if (!canOperate) return <p className="text-sm text-slate-600 dark:text-slate-400">Operators run drills; you can follow them here.</p>
@@ -93,7 +93,7 @@ function RunDrill({ mirror, disabled }: { mirror: Mirror; disabled: boolean }) {
 }
 
 function RunningDrill({ drill }: { drill: Drill }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: drill.mirror })
   const cancel = useCancelDrill(drill.id, drill.mirror)
   return (
     <Panel

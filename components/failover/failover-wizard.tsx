@@ -156,7 +156,7 @@ function LiveOperation({ id, step, destinationCluster, onFinished }: { id: strin
     <div className="space-y-4">
       <p className="text-sm text-slate-600 dark:text-slate-400">
         Operation <span className="font-mono">{id}</span>
-        {operation.data.requestedBy ? <> · confirmed by {operation.data.requestedBy.actor}</> : null}
+        {operation.data.requestedBy ? <> · confirmed by {operation.data.requestedBy.actorName ?? operation.data.requestedBy.actor}</> : null}
       </p>
       {step === 'result' ? <FailoverResult operation={operation.data} destinationCluster={destinationCluster} /> : <OperationProgress operation={operation.data} />}
     </div>

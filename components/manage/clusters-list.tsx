@@ -2,7 +2,7 @@
 
 import Link from 'next/link'
 import { useState } from 'react'
-import { useCanOperate } from '@/components/data/session-context'
+import { useCan, useCanOperate } from '@/components/data/session-context'
 import { useDeleteCluster } from '@/components/data/use-cluster-admin'
 import { useClusters } from '@/components/data/use-clusters'
 import { useMirrors } from '@/components/data/use-mirrors'
@@ -28,6 +28,8 @@ function mirrorsUsing(cluster: string, mirrors: readonly MirrorSummary[]): Mirro
  */
 export function ClustersList() {
   const canOperate = useCanOperate()
+  // Adding and removing clusters is an administrator's (the operator token is one everywhere).
+  const canAdminister = useCan('admin')
   const clusters = useClusters()
   const mirrors = useMirrors()
   const [removing, setRemoving] = useState<Cluster | null>(null)
@@ -59,7 +61,7 @@ export function ClustersList() {
             <Skeleton className="h-10 w-full" />
           </div>
         ) : list.length === 0 ? (
-          <p className="text-sm text-slate-600 dark:text-slate-300">{canOperate ? 'No cluster yet: add one below.' : 'No cluster yet. An operator adds them.'}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{canAdminister ? 'No cluster yet: add one below.' : 'No cluster yet. An administrator adds them.'}</p>
         ) : (
           <ul aria-label="Clusters" className="divide-y divide-slate-100 dark:divide-slate-800">
             {list.map((cluster) => {
@@ -83,7 +85,7 @@ export function ClustersList() {
                       {using.length > 0 && <span>mirrors: {using.map((mirror) => mirror.name).join(', ')}</span>}
                     </p>
                   </div>
-                  {canOperate &&
+                  {canAdminister &&
                     (using.length === 0 ? (
                       <button
                         type="button"
@@ -105,7 +107,7 @@ export function ClustersList() {
           </ul>
         )}
       </Panel>
-      {canOperate && (
+      {canAdminister && (
         <Panel id="add-cluster" title="Add a cluster">
           <AddClusterForm />
         </Panel>

@@ -3,7 +3,7 @@
 import Link from 'next/link'
 import { useId, useState } from 'react'
 import type { MirrorPartitionStore } from '@/components/data/mirror-partition-store'
-import { useCanOperate } from '@/components/data/session-context'
+import { useCanOperate, useOperateRefusal } from '@/components/data/session-context'
 import type { TopicAction } from '@/components/data/use-mirror-actions'
 import { buttonClass } from '@/components/ui/button-class'
 import type { Mirror } from '@/lib/api/mirrors'
@@ -31,11 +31,24 @@ type Counts = Readonly<Partial<Record<MirrorPartitionState, number>>>
  * failover and failback wizards are pages of their own.
  */
 export function MirrorActions({ mirror, store, counts }: { mirror: Mirror; store: MirrorPartitionStore; counts: Counts }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: mirror.name })
+  // An operator of other mirrors sees why the controls are not here; a viewer everywhere sees none.
+  const refusal = useOperateRefusal({ mirror: mirror.name })
   const [open, setOpen] = useState<OpenDialog>(null)
   const [result, setResult] = useState<ActionResult | null>(null)
   const reasonsId = useId()
-  if (!canOperate) return null
+  if (!canOperate) {
+    return refusal === null ? null : (
+      <div role="group" aria-label="Mirror actions" className="flex flex-col items-start gap-1 lg:items-end">
+        <button type="button" disabled aria-describedby="mirror-actions-refusal" className={buttonClass('secondary', 'sm')}>
+          Failover…
+        </button>
+        <p id="mirror-actions-refusal" className="max-w-xs text-xs [overflow-wrap:anywhere] text-slate-600 lg:text-right dark:text-slate-400">
+          {refusal.charAt(0).toUpperCase() + refusal.slice(1)}.
+        </p>
+      </div>
+    )
+  }
   const base = `/mirrors/${encodeURIComponent(mirror.name)}`
   const states = mirrorActionStates(counts)
   const failed = counts.FAILED ?? 0

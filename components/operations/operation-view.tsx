@@ -53,7 +53,9 @@ export function OperationView({ id }: { id: string }) {
           {data.requestedBy != null && (
             <div className="flex gap-1">
               <dt>Confirmed by</dt>
-              <dd className="font-mono">{data.requestedBy.actor}</dd>
+              <dd className={data.requestedBy.actorName === undefined ? 'font-mono' : undefined} title={data.requestedBy.actor}>
+                {data.requestedBy.actorName ?? data.requestedBy.actor}
+              </dd>
             </div>
           )}
           <div className="flex gap-1">

@@ -58,7 +58,7 @@ const WORDING: Record<TopicAction, { button: string; title: (topic: string) => s
  * are wizards, linked. Viewers see none of it.
  */
 export function PartitionActions({ mirror, topic, state, topicPartitions }: { mirror: string; topic: string; state: MirrorPartitionState; topicPartitions: number }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror })
   const queryClient = useQueryClient()
   const [confirming, setConfirming] = useState<TopicAction | null>(null)
   const [done, setDone] = useState<string | null>(null)

@@ -4,6 +4,7 @@ import type { PageSession } from '@/components/data/session-context'
 import { LiveIndicator } from './live-indicator'
 import { NavLinks, type NavItem } from './nav-links'
 import { SignOutButton } from './sign-out-button'
+import { SignedInAs } from './signed-in-as'
 import { ThemeSwitch } from './theme-switch'
 
 export function AppHeader({ session }: { session: PageSession | null }) {
@@ -32,13 +33,8 @@ export function AppHeader({ session }: { session: PageSession | null }) {
           {session !== null && <LiveIndicator />}
           {session !== null && <AlertBell />}
           {session !== null ? (
-            <span className="flex items-center gap-1">
-              <span
-                className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200"
-                title={session.role === 'operator' ? 'Operator: can read and change' : 'Viewer: read only'}
-              >
-                {session.role}
-              </span>
+            <span className="flex min-w-0 items-center gap-1">
+              <SignedInAs session={session} />
               <SignOutButton />
             </span>
           ) : (

@@ -32,7 +32,7 @@ export function VerificationView({ id }: { id: string }) {
 }
 
 function VerificationDetails({ verification }: { verification: Verification }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: verification.mirror })
   const cancel = useCancelVerification(verification.id, verification.mirror)
   const { totals } = verification
   const rows = partitionsWorstFirst(verification.partitions)
@@ -77,7 +77,7 @@ function VerificationDetails({ verification }: { verification: Verification }) {
                   the end of a failover
                 </Link>
               ) : (
-                <span className="font-mono">{verification.requestedBy?.actor ?? 'unrecorded'}</span>
+                <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? 'unrecorded'}</span>
               )}
             </dd>
           </div>

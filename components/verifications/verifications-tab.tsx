@@ -23,7 +23,7 @@ const ALL = '*'
  */
 export function VerificationsTab({ mirror }: { mirror: Mirror }) {
   const verifications = useMirrorVerifications(mirror.name)
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: mirror.name })
   const start = useStartVerification(mirror.name)
   const [topic, setTopic] = useState(ALL)
   const content = mirror.emulation !== undefined
@@ -132,7 +132,7 @@ function VerificationHistory({ verifications }: { verifications: readonly Verifi
                     after a failover
                   </Link>
                 ) : (
-                  <span className="font-mono">{verification.requestedBy?.actor ?? '–'}</span>
+                  <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? '–'}</span>
                 )}
               </td>
               <td className="py-2 pr-3">

@@ -9,8 +9,10 @@ export type AuditOutcome = z.infer<typeof AuditOutcome>
 export const AuditEntry = z.object({
   id: NonNegativeInt,
   at: Timestamp,
-  /** "token:operator", "session:<id prefix>", or "anonymous" when the caller gave no valid credentials. */
+  /** "token:operator", "session:<id prefix>" (a token's browser session), "user:<e-mail or subject>", or "anonymous" when the caller gave no valid credentials. */
   actor: z.string(),
+  /** Who the actor is, for people signed in through the identity provider: "Alice Example <alice@example.com>". */
+  actorName: z.string().optional(),
   role: Role.nullable(),
   /** Dotted verb such as "topic.create". */
   action: z.string(),

@@ -75,7 +75,8 @@ export const Drill = z.object({
       p99TimeLagMs: NonNegativeInt,
     })
     .nullable(),
-  requestedBy: z.object({ actor: z.string(), role: Role.nullable() }).nullable(),
+  // actorName: the person's name and address when they signed in through the identity provider.
+  requestedBy: z.object({ actor: z.string(), actorName: z.string().optional(), role: Role.nullable() }).nullable(),
   /** Why the drill failed before its checks could say (a copy that could not be taken...); null otherwise. */
   error: z.string().nullable(),
 })

@@ -25,7 +25,8 @@ export const Operation = z.object({
   startedAt: Timestamp,
   finishedAt: Timestamp.nullable(),
   /** Who asked for it; null for operations started without an API caller (scripts, tests). */
-  requestedBy: z.object({ actor: z.string(), role: Role.nullable() }).nullable(),
+  // actorName: the person's name and address when they signed in through the identity provider.
+  requestedBy: z.object({ actor: z.string(), actorName: z.string().optional(), role: Role.nullable() }).nullable(),
   /** When restarts found it unfinished and resumed it, oldest first (a restart killed within its first moments may be missing). */
   resumedAt: z.array(Timestamp),
   partitions: z.array(

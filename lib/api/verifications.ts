@@ -75,7 +75,8 @@ const VerificationFields = {
   finishedAt: Timestamp.nullable(),
   /** The failover this verification checks (it runs by itself at the end of each); null when asked for. */
   operation: z.string().nullable(),
-  requestedBy: z.object({ actor: z.string(), role: Role.nullable() }).nullable(),
+  // actorName: the person's name and address when they signed in through the identity provider.
+  requestedBy: z.object({ actor: z.string(), actorName: z.string().optional(), role: Role.nullable() }).nullable(),
   /** Set when the whole verification could not run (the mirror's clusters unknown). */
   error: z.string().nullable(),
   totals: VerificationTotals,

@@ -29,7 +29,7 @@ export function drillReportMarkdown(drill: Drill, context: { objectives: ReportO
     '## Summary',
     '',
     `- Mirror ${code(drill.mirror)}, topics ${drill.topics.map((topic) => code(topic)).join(', ')}: **${drill.status}**${drill.error ? ` — ${text(drill.error)}` : ''}`,
-    `- Started ${utc(drill.startedAt)}${drill.finishedAt === null ? '' : `, ended ${utc(drill.finishedAt)} (${formatDuration(drill.finishedAt - drill.startedAt)})`}; requested by ${code(drill.requestedBy?.actor ?? 'unrecorded')}`,
+    `- Started ${utc(drill.startedAt)}${drill.finishedAt === null ? '' : `, ended ${utc(drill.finishedAt)} (${formatDuration(drill.finishedAt - drill.startedAt)})`}; requested by ${code(drill.requestedBy?.actorName ?? drill.requestedBy?.actor ?? 'unrecorded')}`,
     `- RTO (drill start → copy writable): ${drill.rtoMs === null ? 'not reached' : formatDuration(drill.rtoMs)}`,
     `- RPO when the copy was taken: ${drill.rpo.records ?? 'unknown'} record(s), oldest ${drill.rpo.seconds === null ? 'unknown' : `${Number(drill.rpo.seconds.toFixed(3))} s`}`,
     `- Production lag meanwhile: ${lag === null ? 'not sampled' : `max ${lag.maxOffsetLag} record(s) / ${formatDuration(lag.maxTimeLagMs)}, p99 ${lag.p99OffsetLag} / ${formatDuration(lag.p99TimeLagMs)} over ${lag.samples} samples`}`,

@@ -69,7 +69,9 @@ export function toOperation(operation: FailoverOperation, options: { withPlan?: 
     status: operation.status,
     startedAt: operation.startedAt,
     finishedAt: operation.finishedAt,
-    requestedBy: operation.requestedBy ? { actor: operation.requestedBy.actor, role: operation.requestedBy.role } : null,
+    requestedBy: operation.requestedBy
+      ? { actor: operation.requestedBy.actor, ...(operation.requestedBy.actorName === undefined ? {} : { actorName: operation.requestedBy.actorName }), role: operation.requestedBy.role }
+      : null,
     resumedAt: [...operation.resumedAt],
     partitions: operation.partitions.map((partition) => ({
       topic: partition.topic,

@@ -67,7 +67,8 @@ export async function buildReport(
     operation: apiOperation,
     sourceCluster: definition?.sourceCluster ?? null,
     destinationCluster: definition?.destinationCluster ?? null,
-    confirmedBy: operation.requestedBy?.actor ?? null,
+    // The person's name when they signed in through the identity provider, else the token's actor.
+    confirmedBy: operation.requestedBy?.actorName ?? operation.requestedBy?.actor ?? null,
     forcedGates: operation.forcedGates ?? [],
     outcomes,
     generatedAt: now,

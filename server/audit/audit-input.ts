@@ -5,6 +5,8 @@ import type { Role } from '@/lib/api/session'
 /** What a caller hands the audit log; its own file so the log and its collapsing of anonymous refusals share it without a cycle. */
 export interface AuditInput {
   actor: string
+  /** The person's name and address ("Alice Example <alice@example.com>"), for provider sign-ins. */
+  actorName?: string
   role: Role | null
   action: string
   target: string

@@ -212,6 +212,7 @@ export class AuditLog {
       at: this.options.now(),
       ...input,
       actor: capText(input.actor, MAX_ACTOR),
+      ...(input.actorName === undefined ? {} : { actorName: capText(input.actorName, MAX_ACTOR) }),
       target: capText(input.target, MAX_TARGET),
       error: input.error && { code: capText(input.error.code, MAX_ACTOR), message: capText(input.error.message, MAX_ERROR_MESSAGE) },
     })

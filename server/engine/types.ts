@@ -98,6 +98,8 @@ export interface OperationPartition {
 /** Who asked for an operation, as the audit log names them. */
 export interface OperationRequester {
   actor: string
+  /** "Alice Example <alice@example.com>" for a person signed in through the identity provider. */
+  actorName?: string
   role: Role | null
 }
 

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, chmodSync, rea
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { isApiError } from '@/lib/api/errors'
-import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies, tokenStrengthBits } from './auth'
+import { isApiError, type ApiError } from '@/lib/api/errors'
+import { Auth, SESSION_COOKIE, SESSION_TTL_MS, SessionStore, authorize, isSameOrigin, loadTokens, parseCookies, tokenStrengthBits, type Authentication } from './auth'
+import { parseRolesFile } from '@/lib/auth/roles-file'
 import { logger } from '../observability/logger'
 
 let dir: string
@@ -31,12 +32,12 @@ async function authWith(now: () => number = Date.now): Promise<{ auth: Auth; ses
   return { auth: new Auth(tokens, sessions), sessions }
 }
 
-function expectApiError(fn: () => unknown, code: string): void {
+function expectApiError(fn: () => unknown, code: string): ApiError {
   try {
     fn()
   } catch (error) {
     expect(isApiError(error) ? error.code : error).toBe(code)
-    return
+    return error as ApiError
   }
   expect.unreachable(`expected ${code}`)
 }
@@ -165,9 +166,14 @@ describe('Auth', () => {
 })
 
 describe('authorize', () => {
-  const operator = { status: 'authenticated', principal: { role: 'operator', actor: 'token:operator', via: 'bearer', sessionExpiresAt: null } } as const
-  const viewer = { status: 'authenticated', principal: { role: 'viewer', actor: 'token:viewer', via: 'bearer', sessionExpiresAt: null } } as const
-  const cookieOperator = { status: 'authenticated', principal: { role: 'operator', actor: 'session:1', via: 'cookie', sessionExpiresAt: 1 } } as const
+  const base = { actorName: null, method: 'token', subject: 'token:x' } as const
+  const operator: Authentication = { status: 'authenticated', principal: { ...base, role: 'operator', grants: [{ role: 'admin' }], actor: 'token:operator', via: 'bearer', sessionExpiresAt: null } }
+  const viewer: Authentication = { status: 'authenticated', principal: { ...base, role: 'viewer', grants: [{ role: 'viewer' }], actor: 'token:viewer', via: 'bearer', sessionExpiresAt: null } }
+  const cookieOperator: Authentication = { status: 'authenticated', principal: { ...base, role: 'operator', grants: [{ role: 'operator' }], actor: 'session:1', via: 'cookie', sessionExpiresAt: 1 } }
+  const scoped: Authentication = {
+    status: 'authenticated',
+    principal: { ...base, role: 'operator', grants: [{ role: 'operator', mirrors: ['.*-to-eu-west'] }, { role: 'viewer' }], actor: 'user:alice@example.com', via: 'bearer', sessionExpiresAt: null },
+  }
 
   it('needs credentials for viewer and operator endpoints, none for public ones', () => {
     expectApiError(() => authorize({ status: 'anonymous' }, 'viewer', request(), false), 'UNAUTHENTICATED')
@@ -194,6 +200,29 @@ describe('authorize', () => {
     expect(authorize(operator, 'operator', request({ method: 'POST' }), true)).toEqual(operator.principal)
   })
 
+  it('holds a scoped operator to the mirrors its grant names, and names the reason and the resource', () => {
+    const post = request({ method: 'POST' })
+    expect(authorize(scoped, 'operator', post, true, { mirror: 'orders-to-eu-west' })).toMatchObject({ actor: 'user:alice@example.com' })
+    expect(authorize(scoped, 'viewer', request(), false, { mirror: 'orders-to-us-east' })).not.toBeNull()
+    expect(authorize(scoped, 'viewer', request(), false, null)).not.toBeNull()
+    const refused = expectApiError(() => authorize(scoped, 'operator', post, true, { mirror: 'orders-to-us-east' }), 'FORBIDDEN')
+    expect(refused.message).toBe('your operator role does not extend to mirror orders-to-us-east')
+    expect(refused.details).toEqual({ required: 'operator', mirror: 'orders-to-us-east' })
+    expectApiError(() => authorize(scoped, 'operator', post, true, { cluster: 'eu-west' }), 'FORBIDDEN')
+    // Creating something needs the role everywhere; a handler that finds the mirror itself checks after.
+    expectApiError(() => authorize(scoped, 'operator', post, true, null), 'FORBIDDEN')
+    expect(authorize(scoped, 'operator', post, true, 'somewhere')).not.toBeNull()
+    expectApiError(() => authorize(scoped, 'admin', post, true, 'somewhere'), 'FORBIDDEN')
+    expectApiError(() => authorize(viewer, 'operator', post, true, 'somewhere'), 'FORBIDDEN')
+  })
+
+  it('lets the operator token do what an admin does, and nothing less than before', () => {
+    const post = request({ method: 'POST' })
+    expect(authorize(operator, 'admin', post, true, null)).not.toBeNull()
+    expect(authorize(operator, 'operator', post, true, { mirror: 'any' })).not.toBeNull()
+    expectApiError(() => authorize(cookieOperator, 'admin', request({ method: 'POST', headers: { origin: 'http://127.0.0.1:3310' } }), true, null), 'FORBIDDEN')
+  })
+
   it('refuses any mutation that names another origin, bearer or not', () => {
     expectApiError(() => authorize(operator, 'operator', request({ method: 'POST', headers: { origin: 'http://evil.example' } }), true), 'FORBIDDEN')
     expectApiError(() => authorize({ status: 'anonymous' }, 'public', request({ method: 'POST', headers: { origin: 'null' } }), true), 'FORBIDDEN')
@@ -212,5 +241,64 @@ describe('helpers', () => {
   it('parses cookie headers', () => {
     expect(parseCookies('a=1; b = two ; c=%41;broken')).toEqual(new Map([['a', '1'], ['b', 'two'], ['c', 'A']]))
     expect(parseCookies(null).size).toBe(0)
+  })
+})
+
+describe('sessions of people signed in through the identity provider', () => {
+  const rules = parseRolesFile('rules:\n  - group: dr-eu\n    role: operator\n    mirrors: [".*-to-eu-west"]\n  - group: dr-eu\n    role: viewer\n')
+  const alice = { subject: 'u-alice', name: 'Alice Example', email: 'alice@example.com', groups: ['dr-eu'] }
+
+  it('names the person, recomputes their scoped grants, and ends after the idle time or the absolute one', async () => {
+    let now = 1_000_000
+    const sessions = await SessionStore.open(dir, () => now)
+    const auth = new Auth(tokens, sessions, { rules, sessionIdleMs: 60_000 })
+    const { principal, setCookie } = await auth.loginPerson(alice, request({ method: 'POST' }))
+    expect(principal).toMatchObject({ role: 'operator', actor: 'user:alice@example.com', actorName: 'Alice Example <alice@example.com>', method: 'oidc', subject: 'u-alice' })
+    const cookie = setCookie.split(';')[0] ?? ''
+    expect(setCookie).toContain('HttpOnly; SameSite=Strict')
+    // The file keeps the identity but never the session id.
+    const stored = readFileSync(path.join(dir, 'sessions.json'), 'utf8')
+    expect(stored).toContain('alice@example.com')
+    expect(stored).not.toContain(cookie.split('=')[1] ?? 'x')
+
+    now += 59_000
+    expect(auth.authenticate(request({ headers: { cookie } }))).toMatchObject({ status: 'authenticated', principal: { grants: [{ role: 'operator', mirrors: ['.*-to-eu-west'] }, { role: 'viewer' }] } })
+    now += 59_000 // used 59 s ago: still alive
+    expect(auth.authenticate(request({ headers: { cookie } })).status).toBe('authenticated')
+    now += 61_000 // unused for 61 s
+    expect(auth.authenticate(request({ headers: { cookie } })).status).toBe('invalid')
+
+    const again = (await auth.loginPerson(alice, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    for (let step = 0; step < Math.ceil(SESSION_TTL_MS / 59_000); step += 1) {
+      now += 59_000
+      auth.authenticate(request({ headers: { cookie: again } }))
+    }
+    expect(auth.authenticate(request({ headers: { cookie: again } })).status).toBe('invalid')
+  })
+
+  it('refuses a person the roles file gives nothing, and ends the session of one it no longer does', async () => {
+    const sessions = await SessionStore.open(dir)
+    const auth = new Auth(tokens, sessions, { rules })
+    await expect(auth.loginPerson({ subject: 'u-carol', email: 'carol@example.com', groups: ['marketing'] }, request({ method: 'POST' }))).rejects.toMatchObject({ reason: 'no-role' })
+    const cookie = (await auth.loginPerson(alice, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    const afterRolesChanged = new Auth(tokens, await SessionStore.open(dir), { rules: [] })
+    expect(afterRolesChanged.authenticate(request({ headers: { cookie } }))).toMatchObject({ status: 'invalid', message: expect.stringContaining('no longer have a role') })
+  })
+
+  it('keeps at most 50 sessions per person, and a person signing in ends no token session', async () => {
+    const sessions = await SessionStore.open(dir)
+    const auth = new Auth(tokens, sessions, { rules })
+    const operatorCookie = (await auth.login(tokens.operator, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    const first = (await auth.loginPerson(alice, request({ method: 'POST' }))).setCookie.split(';')[0] ?? ''
+    for (let index = 0; index < 50; index += 1) await auth.loginPerson(alice, request({ method: 'POST' }))
+    expect(auth.authenticate(request({ headers: { cookie: first } })).status).toBe('invalid')
+    expect(auth.authenticate(request({ headers: { cookie: operatorCookie } })).status).toBe('authenticated')
+    expect(sessions.size).toBe(51)
+  })
+
+  it('turns token sign-in off for people when asked, and keeps bearer tokens working', async () => {
+    const auth = new Auth(tokens, await SessionStore.open(dir), { tokenSignIn: false })
+    await expect(auth.login(tokens.operator, request({ method: 'POST' }))).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    expect(auth.authenticate(request({ headers: { authorization: `Bearer ${tokens.operator}` } })).status).toBe('authenticated')
   })
 })

@@ -6,6 +6,9 @@ import { z } from 'zod'
 import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import type { Role } from '@/lib/api/session'
+import { allows, allowsSomewhere, highestRole, refusalReason, type Grant, type Resource } from '@/lib/auth/grants'
+import { SignInRefused } from '@/lib/auth/id-token-claims'
+import { grantsFor, type RoleRule } from '@/lib/auth/roles-file'
 import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { MetricFamily } from '../observability/metrics'
 import type { Logger } from '../observability/logger'
@@ -25,16 +28,45 @@ export const SESSION_COOKIE = 'mirrorboard_session'
  * and without Domain, so neither a plain-HTTP page nor a sibling subdomain can plant or overwrite it.
  */
 export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`
-import { SESSION_TTL_MS, type SessionStore } from './session-store'
-export { MAX_SESSIONS_PER_ROLE, SESSION_TTL_MS, SessionStore } from './session-store'
+import { SESSION_TTL_MS, type SessionIdentity, type SessionStore, type StoredSession } from './session-store'
+export { MAX_SESSIONS_PER_ROLE, MAX_SESSIONS_PER_SUBJECT, SESSION_TTL_MS, SessionStore, type SessionIdentity } from './session-store'
 
 export interface Principal {
+  /** The strongest role as before scopes (viewer or operator): the header's badge, the audit entry's `role`. */
   role: Role
-  /** Audit name: `token:operator`, `session:1a2b3c4d`. */
+  /** What this caller may do where (lib/auth/grants.ts). The operator token holds `admin` everywhere. */
+  grants: Grant[]
+  /** Audit name: `token:operator`, `session:1a2b3c4d` (a token's session), `user:alice@example.com`. */
   actor: string
+  /** Who, for people reading: "Alice Example <alice@example.com>"; null for the shared tokens. */
+  actorName: string | null
+  /** The provider's subject, or `token:<role>`. */
+  subject: string
+  name?: string | undefined
+  email?: string | undefined
+  /** Signed in through the identity provider, or with a token. */
+  method: 'oidc' | 'token'
   via: 'bearer' | 'cookie'
   /** Cookie sessions only. */
   sessionExpiresAt: number | null
+}
+
+/** The shared tokens' grants: they keep every power they had before roles were scoped. */
+const TOKEN_GRANTS: Record<Role, Grant[]> = { operator: [{ role: 'admin' }], viewer: [{ role: 'viewer' }] }
+
+/** The audit log's and the header's name for a person: "Alice Example <alice@example.com>". */
+export function displayNameOf(identity: Pick<SessionIdentity, 'subject' | 'name' | 'email'>): string {
+  if (identity.name !== undefined && identity.email !== undefined) return `${identity.name} <${identity.email}>`
+  return identity.name ?? identity.email ?? identity.subject
+}
+
+function legacyRole(grants: readonly Grant[]): Role {
+  const best = highestRole(grants)
+  return best === 'operator' || best === 'admin' ? 'operator' : 'viewer'
+}
+
+function tokenPrincipal(role: Role, actor: string, via: Principal['via'], sessionExpiresAt: number | null): Principal {
+  return { role, grants: TOKEN_GRANTS[role], actor, actorName: null, subject: `token:${role}`, method: 'token', via, sessionExpiresAt }
 }
 
 export type Authentication =
@@ -165,7 +197,7 @@ export function sessionIdOf(cookieHeader: string | null): string | undefined {
   return cookies.get(SECURE_SESSION_COOKIE) || cookies.get(SESSION_COOKIE) || undefined
 }
 
-function isSecureRequest(request: Request): boolean {
+export function isSecureRequest(request: Request): boolean {
   const proto = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim()
   return (proto ?? new URL(request.url).protocol.replace(':', '')) === 'https'
 }
@@ -179,6 +211,12 @@ function throttledError(verdict: Extract<ThrottleVerdict, { ok: false }>): ApiEr
 export interface AuthOptions {
   throttle?: AuthThrottle
   log?: Logger
+  /** The roles file's rules (MIRRORBOARD_ROLES_FILE); none: nobody signing in through the provider has a role. */
+  rules?: readonly RoleRule[]
+  /** A provider session unused this long ends (MIRRORBOARD_SESSION_IDLE_MINUTES). */
+  sessionIdleMs?: number
+  /** MIRRORBOARD_TOKEN_SIGN_IN=0: the tokens no longer open browser sessions (bearer use goes on). */
+  tokenSignIn?: boolean
 }
 
 export class Auth {
@@ -187,6 +225,9 @@ export class Auth {
   private readonly log: Logger | undefined
   private readonly failures = { 'sign-in': 0, bearer: 0 }
   private readonly refusals = { 'sign-in': 0, failures: 0 }
+  private readonly rules: readonly RoleRule[]
+  private readonly sessionIdleMs: number
+  readonly tokenSignIn: boolean
 
   constructor(
     tokens: Tokens,
@@ -195,6 +236,9 @@ export class Auth {
   ) {
     this.throttle = options.throttle ?? new AuthThrottle()
     this.log = options.log
+    this.rules = options.rules ?? []
+    this.sessionIdleMs = options.sessionIdleMs ?? 60 * 60 * 1000
+    this.tokenSignIn = options.tokenSignIn ?? true
     this.digests = (['operator', 'viewer'] as const).map((role) => ({
       role,
       digest: sha256(tokens[role]),
@@ -257,19 +301,69 @@ export class Auth {
         this.failed('bearer', source)
         return { status: 'invalid', message: 'the bearer token is not valid' }
       }
-      return { status: 'authenticated', principal: { role: found.role, actor: `token:${found.role}`, via: 'bearer', sessionExpiresAt: null } }
+      return { status: 'authenticated', principal: tokenPrincipal(found.role, `token:${found.role}`, 'bearer', null) }
     }
     const sessionId = sessionIdOf(request.headers.get('cookie'))
     if (sessionId === undefined) return { status: 'anonymous' }
-    const session = this.sessions.find(sessionId)
-    const current = session && this.digests.find((entry) => entry.role === session.role)
-    if (!session || current?.fingerprint !== session.tokenFingerprint) {
-      return { status: 'invalid', message: 'the session has expired or was ended; sign in again' }
+    const session = this.sessions.find(sessionId, this.sessionIdleMs)
+    const ended: Authentication = { status: 'invalid', message: 'the session has expired or was ended; sign in again' }
+    if (session === null) return ended
+    if (session.identity !== undefined) {
+      const principal = this.personPrincipal(session.identity, this.sessions.endOf(session, this.sessionIdleMs))
+      // The roles file no longer gives this person anything (it changed and the server restarted).
+      return principal.grants.length === 0 ? { status: 'invalid', message: 'you no longer have a role in Mirrorboard; ask for one and sign in again' } : { status: 'authenticated', principal }
     }
+    const current = this.digests.find((entry) => entry.role === session.role)
+    if (current?.fingerprint !== session.tokenFingerprint) return ended
+    return { status: 'authenticated', principal: tokenPrincipal(session.role, `session:${session.idHash.slice(0, 8)}`, 'cookie', session.expiresAt) }
+  }
+
+  private personPrincipal(identity: SessionIdentity, sessionExpiresAt: number): Principal {
+    const grants = grantsFor(this.rules, identity)
     return {
-      status: 'authenticated',
-      principal: { role: session.role, actor: `session:${session.idHash.slice(0, 8)}`, via: 'cookie', sessionExpiresAt: session.expiresAt },
+      role: legacyRole(grants),
+      grants,
+      actor: `user:${identity.email ?? identity.subject}`,
+      actorName: displayNameOf(identity),
+      subject: identity.subject,
+      name: identity.name,
+      email: identity.email,
+      method: 'oidc',
+      via: 'cookie',
+      sessionExpiresAt,
     }
+  }
+
+  /** The roles the file gives this person; none refuses the sign-in. */
+  grantsOf(identity: SessionIdentity): Grant[] {
+    return grantsFor(this.rules, identity)
+  }
+
+  /**
+   * Opens a session for a person the identity provider vouched for (server/identity/). Refused when the roles
+   * file gives them nothing: signing in would only show them an empty page.
+   */
+  async loginPerson(identity: SessionIdentity, request: Request): Promise<{ principal: Principal; setCookie: string }> {
+    const grants = grantsFor(this.rules, identity)
+    if (grants.length === 0) {
+      throw new SignInRefused('no-role', `${displayNameOf(identity)} signed in at the identity provider but has no role in Mirrorboard (groups: ${identity.groups.join(', ') || 'none'}); ask an administrator to add one to the roles file`)
+    }
+    const presented = sessionIdOf(request.headers.get('cookie'))
+    if (presented) await this.sessions.delete(presented)
+    const session = await this.sessions.create(legacyRole(grants), 'oidc', identity)
+    return { principal: this.personPrincipal(identity, session.expiresAt), setCookie: this.sessionCookie(session.id, request) }
+  }
+
+  private sessionCookie(id: string, request: Request): string {
+    const secure = isSecureRequest(request)
+    const maxAge = Math.floor(SESSION_TTL_MS / 1000)
+    return `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`
+  }
+
+  /** The stored session of a request, for sign-out (whether it came from the provider). */
+  sessionOf(request: Request): StoredSession | null {
+    const id = sessionIdOf(request.headers.get('cookie'))
+    return id === undefined ? null : this.sessions.find(id, this.sessionIdleMs)
   }
 
   /**
@@ -277,6 +371,7 @@ export class Auth {
    * the request presents, if any, ends: signing in again replaces it rather than piling sessions up.
    */
   async login(token: string, request: Request): Promise<{ principal: Principal; setCookie: string }> {
+    if (!this.tokenSignIn) throw new ApiError('FORBIDDEN', 'signing in with a token is turned off here (MIRRORBOARD_TOKEN_SIGN_IN=0): sign in through the identity provider')
     const source = clientAddressOf(request)
     const verdict = this.throttle.admitSignIn(source)
     if (!verdict.ok) {
@@ -291,16 +386,9 @@ export class Auth {
     const presented = sessionIdOf(request.headers.get('cookie'))
     if (presented) await this.sessions.delete(presented)
     const session = await this.sessions.create(found.role, found.fingerprint)
-    const maxAge = Math.floor(SESSION_TTL_MS / 1000)
-    const secure = isSecureRequest(request)
     return {
-      principal: {
-        role: found.role,
-        actor: `session:${sha256(session.id).toString('hex').slice(0, 8)}`,
-        via: 'cookie',
-        sessionExpiresAt: session.expiresAt,
-      },
-      setCookie: `${secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAge}${secure ? '; Secure' : ''}`,
+      principal: tokenPrincipal(found.role, `session:${session.idHash.slice(0, 8)}`, 'cookie', session.expiresAt),
+      setCookie: this.sessionCookie(session.id, request),
     }
   }
 
@@ -314,11 +402,21 @@ export class Auth {
 }
 
 /**
- * Decides whether the caller may use an endpoint: 401 without (valid) credentials, 403 for a viewer on an
- * operator endpoint, 403 for a cookie-authenticated mutation without a same-origin Origin header, and 403
- * for any mutation whose Origin names another site. Returns the principal, null for anonymous public calls.
+ * Decides whether the caller may use an endpoint: 401 without (valid) credentials, 403 when no grant of the
+ * caller reaches the role the endpoint needs on the resource it names (a viewer on an operator endpoint, an
+ * operator scoped to other mirrors), 403 for a cookie-authenticated mutation without a same-origin Origin
+ * header, and 403 for any mutation whose Origin names another site. `resource` is the cluster or mirror the
+ * path names; without one a read needs the role somewhere, a change needs it everywhere (creating a mirror), and
+ * `somewhere` lets a handler that finds the mirror itself (a drill by id) check it with `requireGrant`.
+ * Returns the principal, null for anonymous public calls.
  */
-export function authorize(authentication: Authentication, required: AccessRole, request: Request, mutation: boolean): Principal | null {
+export function authorize(
+  authentication: Authentication,
+  required: AccessRole,
+  request: Request,
+  mutation: boolean,
+  resource: Resource | 'somewhere' = null,
+): Principal | null {
   if (mutation && request.headers.get('origin') !== null && !isSameOrigin(request)) {
     throw new ApiError('FORBIDDEN', 'cross-origin requests may not change anything')
   }
@@ -332,8 +430,24 @@ export function authorize(authentication: Authentication, required: AccessRole, 
   if (mutation && principal.via === 'cookie' && !isSameOrigin(request)) {
     throw new ApiError('FORBIDDEN', 'a cookie-authenticated change must carry a same-origin Origin header')
   }
-  if (required === 'operator' && principal.role !== 'operator') {
-    throw new ApiError('FORBIDDEN', 'this action needs the operator role')
-  }
+  const allowed =
+    resource === 'somewhere' || (resource === null && !mutation) ? allowsSomewhere(principal.grants, required) : allows(principal.grants, required, resource)
+  if (!allowed) forbid(principal, required, resource === 'somewhere' ? null : resource)
   return principal
+}
+
+function forbid(principal: Principal, required: Exclude<AccessRole, 'public'>, resource: Resource): never {
+  throw new ApiError('FORBIDDEN', refusalReason(principal.grants, required, resource), {
+    details: { required, ...(resource === null ? {} : resource) },
+  })
+}
+
+/** A handler's own scope check, once it knows the mirror or cluster an id belongs to. */
+export function requireGrant(principal: Principal, required: Exclude<AccessRole, 'public'>, resource: Resource): void {
+  if (!allows(principal.grants, required, resource)) forbid(principal, required, resource)
+}
+
+/** Who asked, as operations, drills and verifications record it: the person's name travels with the actor. */
+export function requesterOf(principal: Principal): { actor: string; actorName?: string; role: Role } {
+  return { actor: principal.actor, ...(principal.actorName === null ? {} : { actorName: principal.actorName }), role: principal.role }
 }

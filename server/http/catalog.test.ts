@@ -81,7 +81,7 @@ describe('buildOpenApiDocument', () => {
       'query:limit:false',
       'query:isolation:false',
     ])
-    expect(Object.keys(records?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '416', '429', '500', '503'])
+    expect(Object.keys(records?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403', '404', '416', '429', '500', '503'])
 
     const createTopic = document.paths['/api/v1/clusters/{cluster}/topics']?.post
     expect(createTopic?.requestBody).toEqual({ required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/CreateTopicRequest' } } } })

@@ -89,7 +89,7 @@ function errorStatuses(endpoint: Endpoint): Map<number, Set<string>> {
   if (endpoint.body) codes.push('PAYLOAD_TOO_LARGE')
   // Failed authentication backs off per source (auth-throttle.ts): any credential may meet a 429 then.
   if (endpoint.role !== 'public') codes.push('UNAUTHENTICATED', 'TOO_MANY_REQUESTS')
-  if (endpoint.role === 'operator' || endpoint.method !== 'GET') codes.push('FORBIDDEN')
+  if (endpoint.role !== 'public' || endpoint.method !== 'GET') codes.push('FORBIDDEN')
   if (endpoint.params) codes.push('NOT_FOUND')
   codes.push(...(endpoint.errors ?? []))
   if (endpoint.ifMatch) codes.push('PRECONDITION_FAILED')

@@ -35,10 +35,11 @@ beforeAll(async () => {
   const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir, url: 'http://127.0.0.1:3000', log: logger })
   runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
+    config: { dataDir, demo: false, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null, oidc: null, rolesFile: undefined, tokenSignIn: true, sessionIdleMs: 3_600_000 },
     startedAt: 0,
     events,
     audit,
+    identity: null,
     auth: new Auth(tokens, await SessionStore.open(dataDir)),
     clusters,
     engine,

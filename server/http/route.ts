@@ -6,7 +6,9 @@ import { summarizePlan, summarizeRequest } from '@/server/audit/summarize'
 /** What a redacted field reads as in the audit log (the sign-in route records its token so). */
 export { REDACTED } from '@/server/audit/summarize'
 import { getRuntime, type Runtime } from '@/server/runtime'
-import { authorize, type Authentication, type Principal } from './auth'
+import type { Resource } from '@/lib/auth/grants'
+import { authorize, requireGrant, type Authentication, type Principal } from './auth'
+export { requesterOf } from './auth'
 import { clientAddressOf } from './client-address'
 import { logger, withRequestId } from '../observability/logger'
 import { randomUUID } from 'node:crypto'
@@ -51,7 +53,7 @@ export interface AuditNote {
   /** The operation the request started, so its audit entry links to it. */
   operation?: string
   /** Overrides the caller's identity (a sign-in names the session it opened). */
-  actor?: { actor: string; role: Principal['role'] }
+  actor?: { actor: string; role: Principal['role']; actorName?: string | null }
 }
 
 export interface RouteContext<E extends Endpoint> {
@@ -64,6 +66,11 @@ export interface RouteContext<E extends Endpoint> {
   query: Output<E['query']>
   body: Output<E['body']>
   audit: AuditNote
+  /**
+   * For routes with `scope: 'handler'`: checks the caller's grants on the mirror or cluster the handler found
+   * (a drill's mirror); FORBIDDEN otherwise. Call it before changing anything.
+   */
+  requireGrant: (resource: Resource) => void
 }
 
 export type HandlerResult<E extends Endpoint> =
@@ -77,6 +84,19 @@ export interface RouteOptions {
   role?: (runtime: Runtime) => AccessRole
   /** What the audit entry keeps of the body instead of its summary (a sign-in keeps no more than that a token came). */
   auditRequest?: (body: unknown) => unknown
+  /**
+   * Where the role is needed. By default the `{mirror}` or `{cluster}` of the path (changes on nothing named need
+   * the role everywhere); `handler`: the route finds the resource itself (an operation by id) and calls
+   * `requireGrant`, after authorisation checked the role is held somewhere.
+   */
+  scope?: 'path' | 'handler'
+}
+
+/** The mirror or cluster a path names, from its raw parameters (checked before anything is parsed). */
+function resourceOf(params: Record<string, string | string[] | undefined>): Resource {
+  if (typeof params.mirror === 'string') return { mirror: params.mirror }
+  if (typeof params.cluster === 'string') return { cluster: params.cluster }
+  return null
 }
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> }
@@ -156,8 +176,10 @@ export function route<const E extends Endpoint>(
     let failure: { code: string; message: string } | null = null
     try {
       authentication = runtime.auth.authenticate(request)
-      const principal = authorize(authentication, options.role?.(runtime) ?? endpoint.role, request, mutation)
-      const params = endpoint.params ? parseInput(endpoint.params, (await context.params) ?? {}, 'params') : {}
+      const rawParams = (await context.params) ?? {}
+      const required = options.role?.(runtime) ?? endpoint.role
+      const principal = authorize(authentication, required, request, mutation, options.scope === 'handler' ? 'somewhere' : resourceOf(rawParams))
+      const params = endpoint.params ? parseInput(endpoint.params, rawParams, 'params') : {}
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(url), 'query') : {}
       let body: unknown = undefined
       if (endpoint.body) {
@@ -176,6 +198,9 @@ export function route<const E extends Endpoint>(
         query: query as RouteContext<E>['query'],
         body: body as RouteContext<E>['body'],
         audit: note,
+        requireGrant: (resource) => {
+          if (principal !== null && required !== 'public') requireGrant(principal, required, resource)
+        },
       })
       if (note.dryRun && note.plan === undefined) note.plan = planOf(result)
       response = buildResponse(endpoint, result, runtime.config.checkResponses)
@@ -186,14 +211,15 @@ export function route<const E extends Endpoint>(
     }
 
     if (endpoint.audit !== undefined) {
-      const identity =
+      const identity: { actor: string; role: Principal['role'] | null; actorName?: string | null } =
         note.actor ??
         (authentication.status === 'authenticated'
-          ? { actor: authentication.principal.actor, role: authentication.principal.role }
+          ? { actor: authentication.principal.actor, role: authentication.principal.role, actorName: authentication.principal.actorName }
           : { actor: 'anonymous', role: null })
       try {
         await runtime.audit.record({
           actor: identity.actor,
+          ...(identity.actorName ? { actorName: identity.actorName } : {}),
           role: identity.role,
           action: endpoint.audit,
           target: note.target ?? url.pathname.replace(/^\/api\/v1/, ''),

@@ -12,18 +12,36 @@ export const SESSION_TTL_MS = 12 * 60 * 60 * 1000
  * 1,000 viewer sign-ins used to sign a live operator out.
  */
 export const MAX_SESSIONS_PER_ROLE = 1000
+/** Sessions kept per person signed in through the identity provider (a browser each, and then some). */
+export const MAX_SESSIONS_PER_SUBJECT = 50
+/** How much later than its last write a provider session's last use is written again (a write per request would be a write per request). */
+const LAST_SEEN_WRITE_MS = 60_000
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest()
 }
 
+/** Who signed in through the identity provider; their roles are worked out from it on each request (roles file). */
+export interface SessionIdentity {
+  subject: string
+  name?: string | undefined
+  email?: string | undefined
+  groups: string[]
+}
+
 export interface StoredSession {
   /** sha256 of the session id, hex. */
   idHash: string
+  /** The strongest role at sign-in, as the header shows it; a provider session's grants come from `identity`. */
   role: Role
+  /** The token's fingerprint; `oidc` for a provider sign-in. */
   tokenFingerprint: string
   createdAt: number
+  /** The absolute end. */
   expiresAt: number
+  identity?: SessionIdentity | undefined
+  /** Provider sessions end when unused for the idle time. */
+  lastSeenAt?: number | undefined
 }
 
 const SessionsFile = z.object({
@@ -34,6 +52,10 @@ const SessionsFile = z.object({
       tokenFingerprint: z.string(),
       createdAt: z.number(),
       expiresAt: z.number(),
+      identity: z
+        .object({ subject: z.string(), name: z.string().optional(), email: z.string().optional(), groups: z.array(z.string()) })
+        .optional(),
+      lastSeenAt: z.number().optional(),
     }),
   ),
 })
@@ -42,6 +64,7 @@ const SessionsFile = z.object({
 export class SessionStore {
   private readonly sessions = new Map<string, StoredSession>()
   private readonly writer: SnapshotWriter
+  private lastSeenWrittenAt = 0
 
   private constructor(
     readonly file: string,
@@ -73,23 +96,54 @@ export class SessionStore {
     return this.sessions.size
   }
 
-  async create(role: Role, tokenFingerprint: string): Promise<{ id: string; expiresAt: number }> {
+  async create(role: Role, tokenFingerprint: string, identity?: SessionIdentity): Promise<{ id: string; idHash: string; expiresAt: number }> {
     const id = randomBytes(32).toString('base64url')
     const createdAt = this.now()
-    const session: StoredSession = { idHash: sha256(id).toString('hex'), role, tokenFingerprint, createdAt, expiresAt: createdAt + SESSION_TTL_MS }
+    const session: StoredSession = {
+      idHash: sha256(id).toString('hex'),
+      role,
+      tokenFingerprint,
+      createdAt,
+      expiresAt: createdAt + SESSION_TTL_MS,
+      ...(identity === undefined ? {} : { identity, lastSeenAt: createdAt }),
+    }
     this.pruneExpired()
+    // Token sessions are evicted per role, provider sessions per person: nobody's sign-ins end another's session.
+    const sameBucket = (stored: StoredSession) =>
+      identity === undefined ? stored.identity === undefined && stored.role === role : stored.identity?.subject === identity.subject
+    const limit = identity === undefined ? MAX_SESSIONS_PER_ROLE : MAX_SESSIONS_PER_SUBJECT
     // Oldest first: a Map keeps insertion order.
-    const sameRole = [...this.sessions.entries()].filter(([, stored]) => stored.role === role)
-    for (const [key] of sameRole.slice(0, Math.max(0, sameRole.length - MAX_SESSIONS_PER_ROLE + 1))) this.sessions.delete(key)
+    const bucket = [...this.sessions.entries()].filter(([, stored]) => sameBucket(stored))
+    for (const [key] of bucket.slice(0, Math.max(0, bucket.length - limit + 1))) this.sessions.delete(key)
     this.sessions.set(session.idHash, session)
     await this.writer.save()
-    return { id, expiresAt: session.expiresAt }
+    return { id, idHash: session.idHash, expiresAt: session.expiresAt }
   }
 
-  find(id: string): StoredSession | null {
+  /**
+   * The live session of this id. A provider session unused for `idleMs` has ended; one that is used is marked
+   * so (written now and then, not on every request).
+   */
+  find(id: string, idleMs = Number.POSITIVE_INFINITY): StoredSession | null {
     const session = this.sessions.get(sha256(id).toString('hex'))
-    if (session === undefined || session.expiresAt <= this.now()) return null
+    const now = this.now()
+    if (session === undefined || session.expiresAt <= now) return null
+    if (session.identity !== undefined) {
+      const lastSeenAt = session.lastSeenAt ?? session.createdAt
+      if (lastSeenAt + idleMs <= now) return null
+      session.lastSeenAt = now
+      // The file may lag a minute behind: after a restart a session lives at most that much less.
+      if (now - this.lastSeenWrittenAt >= LAST_SEEN_WRITE_MS) {
+        this.lastSeenWrittenAt = now
+        void this.writer.save().catch(() => undefined)
+      }
+    }
     return session
+  }
+
+  /** When this session ends if nothing else happens: the absolute end, or sooner the idle one. */
+  endOf(session: StoredSession, idleMs: number): number {
+    return session.identity === undefined ? session.expiresAt : Math.min(session.expiresAt, (session.lastSeenAt ?? session.createdAt) + idleMs)
   }
 
   async delete(id: string): Promise<boolean> {

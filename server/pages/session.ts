@@ -1,8 +1,10 @@
 import 'server-only'
 import { cookies } from 'next/headers'
 import { redirect } from 'next/navigation'
+import { allows, allowsSomewhere, refusalReason, type GrantRole, type Resource } from '@/lib/auth/grants'
 import type { Principal } from '@/server/http/auth'
 import { SECURE_SESSION_COOKIE, SESSION_COOKIE } from '@/server/http/auth'
+import { SIGN_IN_HINT_COOKIE } from '@/server/http/provider-routes'
 import { getRuntime } from '@/server/runtime'
 
 /**
@@ -24,9 +26,28 @@ export async function getPageSession(): Promise<PageSessionInfo | null> {
   return authentication.status === 'authenticated' ? { principal: authentication.principal, demo: runtime.config.demo } : null
 }
 
-/** For pages that need a signed-in viewer: sends everyone else to the sign-in page, then back here. */
+/**
+ * For pages that need a signed-in viewer: sends everyone else to the sign-in page, then back here. A browser
+ * that last signed in through the identity provider (its hint cookie, server/http/provider-routes.ts) goes
+ * straight back through the provider instead: with the provider's own session still alive that is a pair of
+ * redirects the person does not see, not a sign-in page every hour.
+ */
 export async function requirePageSession(path: string): Promise<PageSessionInfo> {
   const session = await getPageSession()
-  if (session === null) redirect(`/login?next=${encodeURIComponent(path)}`)
-  return session
+  if (session !== null) return session
+  const runtime = await getRuntime()
+  if (runtime.identity !== null && (await cookies()).get(SIGN_IN_HINT_COOKIE)?.value === 'oidc') {
+    redirect(`/api/v1/auth/oidc/login?next=${encodeURIComponent(path)}`)
+  }
+  redirect(`/login?next=${encodeURIComponent(path)}`)
+}
+
+/**
+ * Whether the page's person may act as `role` on `resource`, and if not, why — in the words of the API's 403
+ * — when they hold the role somewhere else (a plain viewer gets undefined: the page's usual "needs the operator role").
+ */
+export function pageGrant(session: PageSessionInfo, role: GrantRole, resource: Resource): { allowed: boolean; reason: string | undefined } {
+  const { grants } = session.principal
+  if (allows(grants, role, resource)) return { allowed: true, reason: undefined }
+  return { allowed: false, reason: allowsSomewhere(grants, role) || session.principal.method === 'oidc' ? refusalReason(grants, role, resource) : undefined }
 }

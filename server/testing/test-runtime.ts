@@ -55,10 +55,11 @@ export async function openTestRuntime(
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null },
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null, oidc: null, rolesFile: undefined, tokenSignIn: true, sessionIdleMs: 3_600_000 },
     startedAt: Date.now(),
     events,
     audit,
+    identity: null,
     auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir)),
     clusters,
     engine,

@@ -5,7 +5,7 @@ import { OperatorRequired } from '@/components/failover/operator-required'
 import { CreateMirrorWizard } from '@/components/manage/create-mirror-wizard'
 import { NAME_PATTERN } from '@/lib/api/common'
 import { overviewAnswers } from '@/server/pages/prefetch'
-import { requirePageSession } from '@/server/pages/session'
+import { pageGrant, requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
 export const metadata: Metadata = { title: 'Create a mirror' }
@@ -20,6 +20,7 @@ function clusterParam(value: string | string[] | undefined): string {
 export default async function CreateMirrorPage({ searchParams }: Props) {
   const session = await requirePageSession('/create/mirror')
   const search = await searchParams
+  const grant = pageGrant(session, 'operator', null)
   return (
     <div className="space-y-4">
       <div>
@@ -29,12 +30,12 @@ export default async function CreateMirrorPage({ searchParams }: Props) {
           read-only until a failover.
         </p>
       </div>
-      {session.principal.role === 'operator' ? (
+      {grant.allowed ? (
         <HydrationBoundary state={dehydrateAnswers((await overviewAnswers(await getRuntime())).answers)}>
           <CreateMirrorWizard initialSource={clusterParam(search.source)} initialDestination={clusterParam(search.destination)} />
         </HydrationBoundary>
       ) : (
-        <OperatorRequired action="create a mirror" path="/create/mirror" />
+        <OperatorRequired action="create a mirror" path="/create/mirror" reason={grant.reason} />
       )}
     </div>
   )

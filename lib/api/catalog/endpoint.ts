@@ -7,7 +7,7 @@ import type { ApiErrorCode } from '../errors'
  * generated from them, and the browser's data layer calls them.
  */
 
-export type AccessRole = 'public' | 'viewer' | 'operator'
+export type AccessRole = 'public' | 'viewer' | 'operator' | 'admin'
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 
 /** A 204 response. */

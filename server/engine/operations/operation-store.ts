@@ -45,7 +45,8 @@ export const StoredOperation = z.object({
   status: OperationStatus,
   startedAt: z.number().int(),
   finishedAt: z.number().int().nullable(),
-  requestedBy: z.object({ actor: z.string(), role: Role.nullable() }).nullable(),
+  // actorName: the person's name and address when they signed in through the identity provider.
+  requestedBy: z.object({ actor: z.string(), actorName: z.string().optional(), role: Role.nullable() }).nullable(),
   /** Absent in records written before gates could be forced. */
   forcedGates: z.array(z.string()).optional(),
   resumedAt: z.array(z.number().int()),

@@ -4,7 +4,7 @@ import { OperatorRequired } from '@/components/failover/operator-required'
 import { WizardHeader } from '@/components/failover/wizard-header'
 import { failbackContext } from '@/server/pages/failback-lookup'
 import { findMirror } from '@/server/pages/mirror-lookup'
-import { requirePageSession } from '@/server/pages/session'
+import { pageGrant, requirePageSession } from '@/server/pages/session'
 
 type Params = { params: Promise<{ mirror: string }> }
 
@@ -18,14 +18,15 @@ export default async function FailbackPage({ params }: Params) {
   const session = await requirePageSession(path)
   const mirror = await findMirror(name)
   if (mirror === null) notFound()
+  const grant = pageGrant(session, 'operator', null)
   const context = await failbackContext(mirror)
   return (
     <>
       <WizardHeader title={`Fail back ${name}`} mirror={name} from={mirror.destinationCluster} to={mirror.sourceCluster} />
-      {session.principal.role === 'operator' ? (
+      {grant.allowed ? (
         <FailbackWizard mirror={mirror} defaultReverseName={context.defaultReverseName} existingReverse={context.existingReverse} />
       ) : (
-        <OperatorRequired action="fail a mirror back" path={path} />
+        <OperatorRequired action="fail a mirror back" path={path} reason={grant.reason} />
       )}
     </>
   )

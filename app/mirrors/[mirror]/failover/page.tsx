@@ -6,7 +6,7 @@ import { mirrorApiOf } from '@/server/api/mirror-api'
 import { OperationParams } from '@/lib/api/operations'
 import { findMirror } from '@/server/pages/mirror-lookup'
 import { findOperation } from '@/server/pages/operation-lookup'
-import { requirePageSession } from '@/server/pages/session'
+import { pageGrant, requirePageSession } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
 type Params = { params: Promise<{ mirror: string }> }
@@ -22,6 +22,7 @@ export default async function FailoverPage({ params, searchParams }: Props) {
   const session = await requirePageSession(path)
   const mirror = await findMirror(name)
   if (mirror === null) notFound()
+  const grant = pageGrant(session, 'operator', { mirror: name })
   // The running failover of this mirror, else the one this wizard started (its id is kept in the address).
   const running = mirrorApiOf(await getRuntime()).runningFailover(name)
   const asked = (await searchParams).operation
@@ -30,10 +31,10 @@ export default async function FailoverPage({ params, searchParams }: Props) {
   return (
     <>
       <WizardHeader title={`Fail over ${name}`} mirror={name} from={mirror.sourceCluster} to={mirror.destinationCluster} />
-      {session.principal.role === 'operator' ? (
+      {grant.allowed ? (
         <FailoverWizard mirror={mirror} initialOperationId={operationId} />
       ) : (
-        <OperatorRequired action="fail over a mirror" path={path} />
+        <OperatorRequired action="fail over a mirror" path={path} reason={grant.reason} />
       )}
     </>
   )

@@ -6,7 +6,7 @@ import { WizardHeader } from '@/components/failover/wizard-header'
 import { MirrorSettings } from '@/components/manage/mirror-settings'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { findMirror } from '@/server/pages/mirror-lookup'
-import { requirePageSession } from '@/server/pages/session'
+import { pageGrant, requirePageSession } from '@/server/pages/session'
 
 type Params = { params: Promise<{ mirror: string }> }
 
@@ -20,15 +20,16 @@ export default async function MirrorSettingsPage({ params }: Params) {
   const session = await requirePageSession(path)
   const mirror = await findMirror(name)
   if (mirror === null) notFound()
+  const grant = pageGrant(session, 'operator', { mirror: name })
   return (
     <>
       <WizardHeader title={`Settings of ${name}`} mirror={name} from={mirror.sourceCluster} to={mirror.destinationCluster} />
-      {session.principal.role === 'operator' ? (
+      {grant.allowed ? (
         <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror: name }, value: mirror }])}>
           <MirrorSettings name={name} />
         </HydrationBoundary>
       ) : (
-        <OperatorRequired action="change a mirror's settings" path={path} />
+        <OperatorRequired action="change a mirror's settings" path={path} reason={grant.reason} />
       )}
     </>
   )

@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api/errors'
 import { demoOf } from '@/server/api/demo-api'
 import { isLoopbackRequest } from '@/server/http/loopback'
 import { reply, route } from '@/server/http/route'
+import { sessionBody } from '@/server/http/session-body'
 
 export const dynamic = 'force-dynamic'
 
@@ -21,6 +22,6 @@ export const POST = route(demoEndpoints.createDemoSession, async ({ request, run
   const demo = demoOf(runtime)
   requireLoopback(request)
   const { principal, setCookie } = await runtime.auth.login(demo.operatorToken, request)
-  audit.actor = { actor: principal.actor, role: principal.role }
-  return reply(200, { role: principal.role, via: principal.via, expiresAt: principal.sessionExpiresAt }, { 'Set-Cookie': setCookie })
+  audit.actor = { actor: principal.actor, role: principal.role, actorName: principal.actorName }
+  return reply(200, sessionBody(principal), { 'Set-Cookie': setCookie })
 })

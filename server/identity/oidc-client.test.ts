@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SignInRefused } from '@/lib/auth/id-token-claims'
+import { OidcTestProvider, type Misbehaviour } from '@/server/testing/oidc-test-provider'
+import { OidcClient, type OidcSettings } from './oidc-client'
+
+/** Signs in through the test provider's form as a browser would and returns the callback's query. */
+async function throughProvider(client: OidcClient, user = 'alice', password = `${user}-pass`) {
+  const { url, pending } = await client.startSignIn('/mirrors')
+  const form = await fetch(url)
+  expect(form.status).toBe(200)
+  const html = await form.text()
+  const fields = new URLSearchParams([...html.matchAll(/name="([a-z_]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', (match[2] ?? '').replace(/&#38;/g, '&')]))
+  fields.set('username', user)
+  fields.set('password', password)
+  const answer = await fetch(new URL('/authorize', url), { method: 'POST', body: fields, redirect: 'manual' })
+  expect(answer.status).toBe(302)
+  const back = new URL(answer.headers.get('location') ?? '')
+  return { params: back.searchParams, pending, back }
+}
+
+async function refusalOf(promise: Promise<unknown>): Promise<SignInRefused> {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof SignInRefused) return error
+    throw error
+  }
+  throw new Error('signed in')
+}
+
+describe('OidcClient against a provider that really signs', () => {
+  const provider = new OidcTestProvider({ clientId: 'mirrorboard', clientSecret: 's3cret:with/odd chars', redirectUris: ['http://127.0.0.1:4399/api/v1/auth/oidc/callback'] })
+  let settings: OidcSettings
+  let client: OidcClient
+
+  beforeAll(async () => {
+    const issuer = await provider.start()
+    settings = { issuer, clientId: 'mirrorboard', clientSecret: 's3cret:with/odd chars', publicUrl: 'http://127.0.0.1:4399', scopes: ['openid', 'profile', 'email'], groupsClaim: 'groups', providerName: 'Test' }
+    client = new OidcClient(settings)
+  })
+  afterAll(() => provider.stop())
+
+  it('sends the browser with state, nonce and an S256 challenge, and signs the person in with their groups', async () => {
+    const { url, pending } = await client.startSignIn('/x')
+    const sent = new URL(url).searchParams
+    expect(Object.fromEntries(sent)).toMatchObject({ response_type: 'code', client_id: 'mirrorboard', redirect_uri: 'http://127.0.0.1:4399/api/v1/auth/oidc/callback', scope: 'openid profile email', state: pending.state, nonce: pending.nonce, code_challenge_method: 'S256' })
+    expect(pending.state).not.toBe(pending.nonce)
+    expect(pending.codeVerifier.length).toBeGreaterThanOrEqual(43)
+
+    const { params, pending: mine } = await throughProvider(client)
+    const { identity } = await client.finishSignIn(params, mine)
+    expect(identity).toEqual({ subject: 'u-alice', name: 'Alice Example', email: 'alice@example.com', groups: ['dr-eu'] })
+    // The secret went as HTTP Basic (form-encoded first), never in the body.
+    const last = provider.tokenRequests.at(-1)
+    expect(last?.authorization).toBe(`Basic ${Buffer.from('mirrorboard:s3cret%3Awith%2Fodd%20chars').toString('base64')}`)
+    expect(last?.body).not.toContain('s3cret')
+  })
+
+  it('refuses a code from another sign-in, a replayed code, and an answer naming another issuer', async () => {
+    const first = await throughProvider(client)
+    const second = await throughProvider(client)
+    expect((await refusalOf(client.finishSignIn(first.params, second.pending))).reason).toBe('state')
+    await client.finishSignIn(second.params, second.pending)
+    expect((await refusalOf(client.finishSignIn(second.params, second.pending))).reason).toBe('provider-error')
+    provider.misbehave({ callbackIssuer: 'https://evil.example' })
+    const mixedUp = await throughProvider(client)
+    expect((await refusalOf(client.finishSignIn(mixedUp.params, mixedUp.pending))).reason).toBe('issuer')
+  })
+
+  const cases: Array<[string, Misbehaviour, string]> = [
+    ['from another issuer', { issuer: 'https://other-issuer.example' }, 'issuer'],
+    ['for another audience', { audience: 'someone-else' }, 'audience'],
+    ['with a wrong nonce', { nonce: 'not-the-one' }, 'nonce'],
+    ['that has expired', { expiresIn: -120 }, 'expired'],
+    ['signed with a key the provider does not publish', { foreignKey: true }, 'signature'],
+  ]
+  for (const [what, misbehaviour, reason] of cases) {
+    it(`refuses an ID token ${what}`, async () => {
+      const { params, pending } = await throughProvider(client)
+      provider.misbehave(misbehaviour)
+      expect((await refusalOf(client.finishSignIn(params, pending))).reason).toBe(reason)
+    })
+  }
+
+  it('refuses a provider error, a wrong client secret and a provider whose discovery names another issuer', async () => {
+    const { pending } = await client.startSignIn('/')
+    const denied = await refusalOf(client.finishSignIn(new URLSearchParams({ error: 'access_denied', error_description: 'no', state: pending.state }), pending))
+    expect(denied).toMatchObject({ reason: 'provider-error', message: 'the identity provider answered access_denied: no' })
+
+    const wrongSecret = new OidcClient({ ...settings, clientSecret: 'nope' })
+    const { params, pending: mine } = await throughProvider(wrongSecret)
+    expect(await refusalOf(wrongSecret.finishSignIn(params, mine))).toMatchObject({ reason: 'provider-error', message: 'the identity provider refused (401): invalid_client' })
+
+    const impostor = new OidcClient({ ...settings, issuer: `${settings.issuer}/` })
+    expect((await refusalOf(impostor.startSignIn('/'))).reason).toBe('issuer')
+    const unreachable = new OidcClient({ ...settings, issuer: 'http://127.0.0.1:1' })
+    expect((await refusalOf(unreachable.startSignIn('/'))).reason).toBe('provider-unreachable')
+  })
+
+  it('names the provider sign-out page with where to come back', async () => {
+    const url = new URL((await client.endSessionUrl()) ?? '')
+    expect(url.pathname).toBe('/logout')
+    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: 'mirrorboard', post_logout_redirect_uri: 'http://127.0.0.1:4399/login?signedOut=1' })
+  })
+})
