@@ -7,6 +7,7 @@ import { throttledReplicaEntryProblem } from '@/lib/mirror/replication-throttle'
 import { STOPPING_STEPS } from '@/lib/mirror/stopping'
 import { IntegerString, Name, NonNegativeInt, PartitionIndex, PartitionString, RegexString, Timestamp, commaList } from './common'
 import { SplitBrain } from './split-brain'
+import { MAX_DRAIN_TIMEOUT_MS, MAX_TRANSACTION_GRACE_MS } from '@/lib/failover/switchover'
 
 /**
  * Mirrors (API.md "Mirrors"): a mirror is owned by its destination cluster and pulls from its source.
@@ -242,12 +243,30 @@ export const MirrorTopicsResponse = z.object({
 })
 
 /** The preflight gates of a failover plan (lib/mirror/failover-plan.ts). */
-export const FailoverGateName = z.enum(['partitions-selected', 'partitions-stoppable', 'source-reachable', 'lag-threshold', 'partitions-failed'])
+export const FailoverGateName = z.enum(['partitions-selected', 'partitions-stoppable', 'source-reachable', 'lag-threshold', 'partitions-failed', 'rpo-objective', 'write-fence'])
 /** Typed against the planner's names, so a gate renamed there fails to compile here. */
 export const FAILOVER_GATE_NAMES: readonly GateName[] = FailoverGateName.options
 
 export const FailoverRequest = z.strictObject({
   topics: TopicSelection.optional(),
+  type: z
+    .enum(['planned', 'unplanned'])
+    .optional()
+    .describe('planned: fence writes on the source, drain to lag 0, then stop (nothing lost; rolls back if it cannot drain). unplanned (the default): stop now, losing what the plan shows at risk.'),
+  drainTimeoutMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(MAX_DRAIN_TIMEOUT_MS)
+    .optional()
+    .describe('planned only: how long the drain may take before the switchover rolls back (default 120000).'),
+  transactionGraceMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TRANSACTION_GRACE_MS)
+    .optional()
+    .describe("planned only: how long transactions open at the fence may take to commit or abort before the source's coordinator aborts them (default 30000)."),
   dryRun: z.boolean().optional(),
   confirm: z.string().max(249).optional().describe("Must equal the mirror's name for a real failover."),
   force: z
@@ -309,6 +328,29 @@ export const FailoverPlanPartition = z.object({
 
 export const FailoverPlan = z.object({
   mirror: Name,
+  /** planned or unplanned; absent in plans kept before types existed (unplanned). */
+  type: z.enum(['planned', 'unplanned']).optional(),
+  /** A planned switchover's fence and bounds. */
+  switchover: z
+    .object({
+      fenceMethod: z.enum(['broker', 'acl', 'none']),
+      drainTimeoutMs: z.number().int().positive(),
+      transactionGraceMs: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /**
+   * The mirror's recovery-point objective and what this failover would put at risk against it (the
+   * `rpo-objective` gate); absent when the mirror sets none.
+   */
+  rpo: z
+    .object({
+      objective: z.object({ rpoRecords: NonNegativeInt.optional(), rpoSeconds: z.number().nonnegative().optional() }),
+      records: NonNegativeInt.nullable(),
+      seconds: z.number().nonnegative().nullable(),
+      known: z.boolean(),
+      status: z.enum(['met', 'breached', 'unknown']),
+    })
+    .optional(),
   gates: z.array(FailoverGate),
   /** No blocking gate failed: a real failover with this selection would start. */
   canProceed: z.boolean().optional(),

@@ -70,7 +70,7 @@ export interface FailoverPreflightInput {
   readonly recordsAtRiskThreshold?: number
 }
 
-export type GateName = 'partitions-selected' | 'partitions-stoppable' | 'source-reachable' | 'lag-threshold' | 'partitions-failed'
+export type GateName = 'partitions-selected' | 'partitions-stoppable' | 'source-reachable' | 'lag-threshold' | 'partitions-failed' | 'rpo-objective' | 'write-fence'
 
 export interface FailoverGate {
   readonly name: GateName

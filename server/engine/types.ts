@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
-import type { OperationChange } from '@/lib/api/operations'
+import type { FailoverType, OperationChange, SwitchoverProgress } from '@/lib/api/operations'
 import type { Role } from '@/lib/api/session'
 import type { FailureCode } from '@/lib/mirror/failure-code'
 import type { MirrorPartitionValue } from '@/lib/mirror/transition'
@@ -117,6 +117,10 @@ export interface FailoverOperation {
   partitions: OperationPartition[]
   /** Failing warning gates the caller forced past. */
   forcedGates?: string[]
+  /** planned (kind `switchover`) or unplanned (kind `failover`); absent on records from before types existed. */
+  type?: FailoverType
+  /** A planned switchover's phases, persisted at each phase change (lib/failover/switchover.ts). */
+  switchover?: SwitchoverProgress
 }
 
 export type EngineEvent =

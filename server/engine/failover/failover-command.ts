@@ -11,6 +11,10 @@ import { gateRefusal } from './failover-gates'
 import { failoverPlan } from './failover-planner'
 
 export interface FailoverRequestInput {
+  /** planned: a switchover (switchover/switchover-command.ts); absent or unplanned: this failover. */
+  type?: 'planned' | 'unplanned'
+  drainTimeoutMs?: number
+  transactionGraceMs?: number
   topics?: string[]
   confirm?: string
   force?: string[]
@@ -54,6 +58,7 @@ export async function applyFailover(ctx: OperationsAccess & PartitionStore, plan
   const { apply: runtimes } = planOrRefuse('stop', selectPartitions(mirror, topics), { named: topics !== undefined && topics.length > 0, mirror: planned.mirror })
   const operation = await ctx.operations.accept({
     kind: 'failover',
+    type: 'unplanned',
     mirror: planned.mirror,
     plan: toFailoverPlan(planned.plan),
     requestedBy,
