@@ -21,7 +21,7 @@ export type MirrorPartitionState = z.infer<typeof MirrorPartitionState>
 export const MirrorParams = z.object({ mirror: Name })
 export const MirrorPartitionParams = z.object({ mirror: Name, topic: Name, partition: PartitionString })
 
-const ConfigValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.array(z.string().max(4096)).max(1000)])
+const ConfigValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.array(z.string().max(4096)).max(1000), z.record(z.string().max(64), z.number()).refine((value) => Object.keys(value).length <= 10)])
 /** Mirror-level configs in Kafka's vocabulary (`request.timeout.ms`, `topics.include`, ...), as a mirror shows them. */
 export const MirrorConfig = z
   .record(z.string().min(1).max(255), ConfigValue)
@@ -37,6 +37,14 @@ const PatternList = z.array(RegexString).max(100)
  * refused here, so the engine never stores a setting it would later trip over. Keys left out keep their
  * current value (PATCH) or default (create).
  */
+export const MirrorObjectives = z.strictObject({
+  rpoSeconds: z.number().nonnegative().max(31_536_000).optional(),
+  rpoRecords: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  rtoSeconds: z.number().nonnegative().max(31_536_000).optional(),
+  drillIntervalDays: z.number().positive().max(3650).optional(),
+})
+export type MirrorObjectives = z.infer<typeof MirrorObjectives>
+
 export const MirrorConfigInput = z.strictObject({
   'topics.include': PatternList.optional(),
   'topics.exclude': PatternList.optional(),
@@ -51,6 +59,12 @@ export const MirrorConfigInput = z.strictObject({
   'mirror.failed.retry.max.attempts': z.number().int().min(0).max(2 ** 31 - 1).optional(),
   /** Bytes per second; 0 turns the throttle off. */
   'mirror.replication.throttled.rate': z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  /**
+   * The mirror's objectives (API.md §"Round 3"): the recovery-point objective in records and seconds (an unplanned
+   * failover that would lose more is refused without an explicit force), the recovery-time objective and the
+   * drill cadence the reports and alerts compare against. null removes them; the object replaces them whole.
+   */
+  objectives: MirrorObjectives.nullable().optional(),
   'mirror.replication.throttled.replicas': z
     .array(
       z

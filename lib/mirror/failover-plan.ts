@@ -119,6 +119,8 @@ export interface FailoverPreflightPartition {
 
 export interface FailoverPreflight {
   readonly mirror: string
+  /** Held to the mirror's RPO objective (lib/failover/rpo.ts withRpoGate); absent when it sets none. */
+  readonly rpo?: { readonly objective: { readonly rpoRecords?: number; readonly rpoSeconds?: number }; readonly records: number | null; readonly seconds: number | null; readonly known: boolean; readonly status: 'met' | 'breached' | 'unknown' }
   readonly gates: readonly FailoverGate[]
   /** No blocking gate failed. */
   readonly canProceed: boolean

@@ -26,6 +26,8 @@ export interface ResolvedMirrorConfig {
   'mirror.replication.throttled.rate': number
   /** Which partitions the rate applies to: `*`, `<topic>:*` or `<topic>:<partition>` (KIP-1279.md §7.2). */
   'mirror.replication.throttled.replicas': string[]
+  /** The mirror's objectives (lib/failover/objectives.ts reads them); absent when none are set. */
+  objectives?: { rpoSeconds?: number; rpoRecords?: number; rtoSeconds?: number; drillIntervalDays?: number }
 }
 
 export interface MirrorDefinition {
