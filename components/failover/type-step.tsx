@@ -3,7 +3,7 @@
 import type { FailoverPlan } from '@/lib/api/mirrors'
 import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
 import { planTotals } from '@/lib/failover/plan-totals'
-import type { FailoverType } from '@/lib/failover/wizard-states'
+import { plannedUnavailable, type FailoverType } from '@/lib/failover/wizard-states'
 import { counted, formatDuration } from '@/lib/ui/format'
 
 /**
@@ -12,7 +12,8 @@ import { counted, formatDuration } from '@/lib/ui/format'
  * source to fence and drain.
  */
 export function TypeStep({ plan, sourceCluster, type, onChoose }: { plan: FailoverPlan; sourceCluster: string; type: FailoverType | null; onChoose: (type: FailoverType) => void }) {
-  const reachable = plan.gates.find((gate) => gate.name === 'source-reachable')?.ok ?? false
+  const unavailable = plannedUnavailable(plan)
+  const reachable = unavailable === null
   const totals = planTotals(plan.partitions)
   const atRisk = totals.recordsAtRisk === null ? 'an unknown number of records' : counted(totals.recordsAtRisk, 'record')
   const card = (chosen: boolean, disabled: boolean) =>
@@ -38,8 +39,8 @@ export function TypeStep({ plan, sourceCluster, type, onChoose }: { plan: Failov
               <li>Rolls back by itself (source writable again, mirroring as before) if it cannot drain in time, or when you cancel it.</li>
             </ul>
           ) : (
-            <p className="text-sm text-slate-700 dark:text-slate-300">
-              Not offered: <span className="font-mono">{sourceCluster}</span> does not answer, and a switchover needs it to fence and drain.
+            <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="planned-unavailable">
+              Not offered: {unavailable}.
             </p>
           )}
         </label>

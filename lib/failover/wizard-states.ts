@@ -223,10 +223,25 @@ export function rpoAcceptance(rpo: { readonly records: number | null; readonly s
   return `accept the loss of ${records}, ${seconds}`
 }
 
-/** The type the wizard offers first: planned when the source answers and the mirror is within its RPO objective. */
-export function defaultFailoverType(plan: { readonly gates: readonly GateLike[]; readonly rpo?: { readonly status: string } } | undefined): FailoverType | null {
+/**
+ * Why a planned switchover is not offered for this plan, or null when it is: it needs the source (to fence and
+ * drain) and every partition MIRRORING (a paused or FAILED partition never drains).
+ */
+export function plannedUnavailable(plan: { readonly gates: readonly GateLike[]; readonly partitions?: ReadonlyArray<{ readonly state: string }> }): string | null {
+  if (!(plan.gates.find((gate) => gate.name === 'source-reachable')?.ok ?? false)) return 'the source does not answer, and a switchover needs it to fence and drain'
+  const notMirroring = (plan.partitions ?? []).filter((partition) => partition.state !== 'MIRRORING')
+  if (notMirroring.length > 0) {
+    const states = [...new Set(notMirroring.map((partition) => partition.state))].join(', ')
+    return `${notMirroring.length} partition${notMirroring.length === 1 ? ' is' : 's are'} not MIRRORING (${states}) and would never drain`
+  }
+  return null
+}
+
+/** The type the wizard offers first: planned when it is possible and the mirror is within its RPO objective. */
+export function defaultFailoverType(
+  plan: { readonly gates: readonly GateLike[]; readonly partitions?: ReadonlyArray<{ readonly state: string }>; readonly rpo?: { readonly status: string } } | undefined,
+): FailoverType | null {
   if (plan === undefined) return null
-  const reachable = plan.gates.find((gate) => gate.name === 'source-reachable')?.ok ?? false
-  if (!reachable) return 'unplanned'
+  if (plannedUnavailable(plan) !== null) return 'unplanned'
   return plan.rpo === undefined || plan.rpo.status === 'met' ? 'planned' : 'unplanned'
 }
