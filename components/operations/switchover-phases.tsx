@@ -18,11 +18,11 @@ const PHASES: ReadonlyArray<{ key: 'fence' | 'drain' | 'stop'; title: string; de
   { key: 'stop', title: 'Stop', detail: 'the STOPPING steps on every partition' },
 ]
 
-function phaseTime(switchover: SwitchoverProgress, startedAt: number, key: 'fence' | 'drain' | 'stop', now: number): string | null {
+function phaseTime(switchover: SwitchoverProgress, key: 'fence' | 'drain' | 'stop', now: number): string | null {
   const end = (at: number | null) => at ?? now
   switch (key) {
     case 'fence':
-      return switchover.fencedAt === null ? null : formatDuration(Math.max(0, (switchover.drainStartedAt ?? end(null)) - startedAt))
+      return switchover.fencedAt === null ? null : formatDuration(Math.max(0, (switchover.drainStartedAt ?? end(null)) - switchover.fencedAt))
     case 'drain':
       return switchover.drainStartedAt === null ? null : formatDuration(Math.max(0, end(switchover.drainedAt) - switchover.drainStartedAt))
     case 'stop':
@@ -57,7 +57,7 @@ export function SwitchoverPhases({ operation, now, canCancel }: { operation: Ope
       </div>
       <ol className="grid grid-cols-1 gap-2 sm:grid-cols-3">
         {PHASES.map((phase, index) => {
-          const time = phaseTime(switchover, operation.startedAt, phase.key, now)
+          const time = phaseTime(switchover, phase.key, now)
           return (
             <li key={phase.key} className={`rounded-md border px-3 py-2 ${reached(switchover, phase.key) ? 'border-indigo-300 dark:border-indigo-700' : 'border-slate-200 dark:border-slate-700'}`} data-switchover-phase={phase.key}>
               <div className="flex items-baseline justify-between gap-2">

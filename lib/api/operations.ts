@@ -27,7 +27,7 @@ export const SwitchoverProgress = z.object({
   fenceMethod: z.enum(['broker', 'acl', 'none']),
   drainTimeoutMs: z.number().int().positive(),
   transactionGraceMs: z.number().int().nonnegative(),
-  /** When writes began to be refused on the source (or, without a fence, the operator was to stop them). */
+  /** When the fence was asked for, from which writes may be refused on the source (without a fence: when the operator was to have stopped them). */
   fencedAt: Timestamp.nullable(),
   drainStartedAt: Timestamp.nullable(),
   /** When the destination was verified to hold every record (lag 0 read from both sides). */

@@ -59,6 +59,7 @@ export const GATE_ADVICE: Readonly<Record<string, string>> = {
 
 /** A human title for a gate name (`lag-threshold` → "Lag threshold"). */
 export function gateTitle(name: string): string {
+  if (name === 'rpo-objective') return 'RPO objective'
   const words = name.replace(/-/g, ' ')
   return words.charAt(0).toUpperCase() + words.slice(1)
 }

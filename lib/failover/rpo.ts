@@ -68,7 +68,7 @@ export function describeRpo(standing: Pick<RpoStanding, 'records' | 'seconds' | 
 /** `objective 100 records, 30 s` */
 export function describeRpoObjective(objective: RpoObjective): string {
   const parts: string[] = []
-  if (objective.rpoRecords !== undefined) parts.push(`${objective.rpoRecords.toLocaleString('en-US')} records`)
+  if (objective.rpoRecords !== undefined) parts.push(`${objective.rpoRecords.toLocaleString('en-US')} record${objective.rpoRecords === 1 ? '' : 's'}`)
   if (objective.rpoSeconds !== undefined) parts.push(formatSeconds(objective.rpoSeconds))
   return parts.join(', ')
 }

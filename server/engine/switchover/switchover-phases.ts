@@ -36,6 +36,9 @@ import type { FailoverOperation } from '../types'
 
 /** A look at the clusters that does not answer in this time counts as "not drained yet". */
 const READ_TIMEOUT_MS = 5_000
+/** The loss at STOPPED is read up to this many times, each bounded by MEASURE_TIMEOUT_MS, before it is declared unknown. */
+const MEASURE_ATTEMPTS = 4
+const MEASURE_TIMEOUT_MS = 15_000
 
 export interface SwitchoverContext extends ClusterAccess, EngineClock, EngineLog, PartitionStore {
   /** Resolves after the engine's next tick; false once the engine is closing (the phases stop where they are). */
@@ -97,12 +100,15 @@ export async function runSwitchoverPhases(ctx: SwitchoverContext, operation: Fai
     while (switchover.fencedAt === null) {
       const cancelled = hooks.cancelRequest()
       if (cancelled !== null) return rollBack(cancelled)
+      // Writes may be refused from the moment the fence is asked for (the broker applies it before it is durable):
+      // the time writes were refused is counted from here, never understated.
+      const asked = ctx.now()
       try {
         if (switchover.fenceMethod !== 'none') {
           if (source.fenceWrites === undefined) throw new Error(`cluster ${definition.sourceCluster} cannot fence writes`)
           await withTimeout(source.fenceWrites(topics, fence), READ_TIMEOUT_MS)
         }
-        switchover.fencedAt = ctx.now()
+        switchover.fencedAt = asked
         await hooks.save()
         hooks.progress()
       } catch (error) {
@@ -183,9 +189,9 @@ async function unfence(source: SourceCluster, topics: readonly string[], mirror:
   await source.unfenceWrites(topics, mirror)
 }
 
-async function readSource(source: SourceCluster, topics: readonly string[]): Promise<SourcePartitionEnds[] | null> {
+async function readSource(source: SourceCluster, topics: readonly string[], timeoutMs = READ_TIMEOUT_MS): Promise<SourcePartitionEnds[] | null> {
   try {
-    return sourceEnds(await withTimeout(source.describeTopics([...topics]), READ_TIMEOUT_MS))
+    return sourceEnds(await withTimeout(source.describeTopics([...topics]), timeoutMs))
   } catch {
     return null
   }
@@ -200,10 +206,14 @@ export async function measureSwitchoverLoss(ctx: ClusterAccess & PartitionStore,
   if (switchover === undefined) return
   const definition = ctx.state.require(operation.mirror).definition
   const { source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
-  const ends = (await readSource(source, topicsOf(operation))) ?? []
+  // The measurement is the switchover's proof: a slow answer (a large source under load) is asked again
+  // before the loss is declared unknown.
+  let ends: SourcePartitionEnds[] | null = null
+  for (let attempt = 0; attempt < MEASURE_ATTEMPTS && ends === null; attempt++) ends = await readSource(source, topicsOf(operation), MEASURE_TIMEOUT_MS)
+
   const partitions = operation.partitions.map(({ topic, partition }) => {
     const position = ctx.state.partition(operation.mirror, topic, partition)?.value.lastMirrorPosition
     return { topic, partition, mirroredOffset: position && position.offset >= 0 ? position.offset : null }
   })
-  switchover.recordsLost = measureRecordsLost(partitions, ends)
+  switchover.recordsLost = measureRecordsLost(partitions, ends ?? [])
 }
