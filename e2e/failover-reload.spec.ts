@@ -29,6 +29,8 @@ test('a reload during a 2,000-partition failover returns to the progress of the 
     .toBe(PARTITIONS)
 
   await signIn(page, 'operator', `/mirrors/${mirror}/failover`)
+  await page.getByRole('radio', { name: 'Unplanned failover' }).check()
+  await page.getByRole('button', { name: 'Next: Topics' }).click()
   await page.getByRole('button', { name: 'Next: Gates' }).click()
   await expect(page.locator('[data-gate="lag-threshold"]')).toHaveAttribute('data-ok', 'true', { timeout: 30_000 })
   await page.getByRole('button', { name: 'Next: Impact' }).click()
@@ -37,7 +39,7 @@ test('a reload during a 2,000-partition failover returns to the progress of the 
   await page.getByLabel(`Type the mirror name ${mirror} to confirm`).fill(mirror)
   await page.getByRole('button', { name: `Fail over ${mirror}` }).click()
 
-  await expect(page.getByRole('heading', { name: '5. Failing over' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: '6. Failing over' })).toBeVisible()
   await expect.poll(() => new URL(page.url()).searchParams.get('operation')).not.toBeNull()
   const operation = new URL(page.url()).searchParams.get('operation') ?? ''
   const before = await okJson<{ status: string }>(await request.get(`/api/v1/operations/${operation}`, { headers: asViewer }))
@@ -50,10 +52,10 @@ test('a reload during a 2,000-partition failover returns to the progress of the 
   // page reloaded (2,000 partitions stop in a second or two on a quiet machine), that operation's result. Never the
   // first step, which would offer a second failover of partitions already stopping.
   const progress = page.getByRole('progressbar', { name: 'Failover progress' })
-  await expect(progress.or(page.getByRole('heading', { name: '6. Result' }))).toBeVisible()
-  await expect(page.getByRole('heading', { name: '1. Choose the topics' })).toHaveCount(0)
+  await expect(progress.or(page.getByRole('heading', { name: '7. Result' }))).toBeVisible()
+  await expect(page.getByRole('heading', { name: '1. Planned or unplanned' })).toHaveCount(0)
   if (await progress.isVisible()) {
-    await expect(page.getByRole('heading', { name: '5. Failing over' })).toBeVisible()
+    await expect(page.getByRole('heading', { name: '6. Failing over' })).toBeVisible()
     await lookAt(page, testInfo, 'failover-5-progress', { alsoNarrow: true })
   }
 
@@ -62,10 +64,10 @@ test('a reload during a 2,000-partition failover returns to the progress of the 
   await signIn(second, 'operator', `/mirrors/${mirror}/failover`, { timeout: 30_000 })
   // Opened while it runs, the wizard follows it (to its result if it ends meanwhile); opened after it ended,
   // there is nothing to follow and it starts afresh. Either way it never offers a second failover of it.
-  await expect(second.getByText(`Operation ${operation}`).or(second.getByRole('heading', { name: '1. Choose the topics' }))).toBeVisible()
+  await expect(second.getByText(`Operation ${operation}`).or(second.getByRole('heading', { name: '1. Planned or unplanned' }))).toBeVisible()
   await second.close()
 
-  await expect(page.getByRole('heading', { name: '6. Result' })).toBeVisible({ timeout: 120_000 })
+  await expect(page.getByRole('heading', { name: '7. Result' })).toBeVisible({ timeout: 120_000 })
   await expect(page.getByRole('status').filter({ hasText: 'Failover done' })).toBeVisible()
   const operations = await okJson<{ operations: Array<{ id: string; mirror: string }> }>(await request.get('/api/v1/operations', { headers: asViewer }))
   expect(operations.operations.filter((entry) => entry.mirror === mirror).map((entry) => entry.id)).toEqual([operation])

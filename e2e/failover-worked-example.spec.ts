@@ -18,13 +18,16 @@ test('fail over the worked example through the wizard, step by step', async ({ p
   await signIn(page, 'operator', `/mirrors/${mirror}/failover`)
   await expect(page).toHaveTitle(new RegExp(`Fail over ${mirror}`))
 
-  await expect(page.getByRole('heading', { name: '1. Choose the topics' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: '1. Planned or unplanned' })).toBeVisible()
+  await page.getByRole('radio', { name: 'Unplanned failover' }).check()
+  await page.getByRole('button', { name: 'Next: Topics' }).click()
+  await expect(page.getByRole('heading', { name: '2. Choose the topics' })).toBeVisible()
   await expect(page.getByRole('radio', { name: 'All topics (1)' })).toBeChecked()
   await expect(page.locator('[aria-current="step"]')).toContainText('Topics')
   await lookAt(page, testInfo, 'failover-1-topics')
   await page.getByRole('button', { name: 'Next: Gates' }).click()
 
-  await expect(page.getByRole('heading', { name: '2. Preflight gates' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: '3. Preflight gates' })).toBeVisible()
   const lag = page.locator('[data-gate="lag-threshold"]')
   await expect(lag).toHaveAttribute('data-ok', 'false')
   await expect(lag).toContainText('3 record(s) at risk')
@@ -36,7 +39,7 @@ test('fail over the worked example through the wizard, step by step', async ({ p
   await expect(next).toBeEnabled()
   await next.click()
 
-  await expect(page.getByRole('heading', { name: '3. Impact preview' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: '4. Impact preview' })).toBeVisible()
   const row = page.locator('[data-partition="orders-0"]')
   await expect(row).toContainText('pid 4001 · epoch 0 · from 0')
   await expect(row).toContainText('pid 4002 · epoch 0 · from 2')
@@ -46,7 +49,7 @@ test('fail over the worked example through the wizard, step by step', async ({ p
   await lookAt(page, testInfo, 'failover-3-impact')
   await page.getByRole('button', { name: 'Next: Confirm' }).click()
 
-  await expect(page.getByRole('heading', { name: '4. Confirm the failover' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: '5. Confirm the failover' })).toBeVisible()
   const confirm = page.getByRole('button', { name: `Fail over ${mirror}` })
   await expect(confirm).toBeDisabled()
   const field = page.getByLabel(`Type the mirror name ${mirror} to confirm`)
@@ -57,7 +60,7 @@ test('fail over the worked example through the wizard, step by step', async ({ p
   await lookAt(page, testInfo, 'failover-4-confirm')
   await confirm.click()
 
-  await expect(page.getByRole('heading', { name: '6. Result' })).toBeVisible({ timeout: 30_000 })
+  await expect(page.getByRole('heading', { name: '7. Result' })).toBeVisible({ timeout: 30_000 })
   await expect(page.getByRole('status').filter({ hasText: 'Failover done' })).toBeVisible()
   const outcome = page.locator('[data-partition="orders-0"]').last()
   await expect(outcome).toContainText('ABORT at 3 · pid 4001')

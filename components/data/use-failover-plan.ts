@@ -11,8 +11,8 @@ import { endpointAnswerQuery } from './endpoint-query'
  * gates step and again before the confirmation when it is older than 30 s (UI.md §2); never polled and
  * never refetched on focus, so the operator reads one plan at a time. `dataUpdatedAt` tells its age.
  */
-export function useFailoverPlan(mirror: string, topics: readonly string[] | undefined, enabled: boolean) {
-  const body: FailoverRequest = { dryRun: true, ...(topics === undefined ? {} : { topics: [...topics] }) }
+export function useFailoverPlan(mirror: string, topics: readonly string[] | undefined, enabled: boolean, type: 'planned' | 'unplanned' = 'unplanned') {
+  const body: FailoverRequest = { dryRun: true, type, ...(topics === undefined ? {} : { topics: [...topics] }) }
   return useQuery({
     ...endpointAnswerQuery(mirrorEndpoints.failover, 200, { params: { mirror }, body }),
     select: (answer) => answer.plan,

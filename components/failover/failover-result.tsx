@@ -6,15 +6,28 @@ import { formatDuration, counted } from '@/lib/ui/format'
 import { buttonClass } from '@/components/ui/button-class'
 import { OperationOutcome } from '@/components/operations/operation-outcome'
 import { ReportDownload } from '@/components/operations/report-download'
+import { SwitchoverPhases } from '@/components/operations/switchover-phases'
 import { SplitBrainNotice } from './split-brain-notice'
 
 /** Step 6: how it ended, what was aborted where and where the PID reset landed, the next steps, the report. */
 export function FailoverResult({ operation, destinationCluster }: { operation: Operation; destinationCluster: string }) {
   const failed = operation.partitions.filter((partition) => partition.state !== 'STOPPED')
   const mirror = operation.mirror
+  const switchover = operation.switchover
   return (
     <div className="space-y-4">
-      {operation.status === 'succeeded' ? (
+      {switchover !== undefined && switchover.phase === 'rolledBack' ? (
+        <p role="status" className="rounded-lg border border-slate-300 bg-slate-50 p-3 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+          ↶ The switchover rolled back: {switchover.reason}. <span className="font-mono font-semibold">{mirror}</span> mirrors as before and the source takes writes again; nothing
+          was lost. Find what kept it from draining, then switch over again.
+        </p>
+      ) : switchover !== undefined && operation.status === 'succeeded' ? (
+        <p role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-50">
+          ✓ Switched over with nothing lost (0 records, measured): writes were refused on the source for{' '}
+          {formatDuration(Math.max(0, (switchover.stoppedAt ?? 0) - (switchover.fencedAt ?? 0)))}; every partition is STOPPED and its topic is writable on{' '}
+          <span className="font-mono font-semibold">{destinationCluster}</span>. The old source stays fenced until a failback.
+        </p>
+      ) : operation.status === 'succeeded' ? (
         <p role="status" className="rounded-lg border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-950 dark:border-emerald-800 dark:bg-emerald-950/50 dark:text-emerald-50">
           ✓ Failover done in {formatDuration((operation.finishedAt ?? operation.startedAt) - operation.startedAt)}: every partition is STOPPED and its topic is writable on{' '}
           <span className="font-mono font-semibold">{destinationCluster}</span>.
@@ -28,7 +41,8 @@ export function FailoverResult({ operation, destinationCluster }: { operation: O
           and fail over their topics again.
         </p>
       )}
-      <SplitBrainNotice mirror={mirror} showQuiet />
+      {switchover !== undefined && <SwitchoverPhases operation={operation} now={operation.finishedAt ?? operation.startedAt} canCancel={false} />}
+      {switchover?.phase !== 'rolledBack' && <SplitBrainNotice mirror={mirror} showQuiet />}
       <OperationOutcome id={operation.id} />
       <section aria-labelledby="next-steps" className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
         <h3 id="next-steps" className="text-sm font-semibold">

@@ -9,18 +9,29 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
 import { StepWizard } from '@/components/ui/step-wizard'
 import { isApiError } from '@/lib/api/errors'
-import { areGatesCleared, canGoNext, canSubmit, FAILOVER_WIZARD, failoverRequestOf, initialWizardState, wizardReducer, type FailoverStep } from '@/lib/failover/wizard-states'
+import {
+  areGatesCleared,
+  canGoNext,
+  canSubmit,
+  defaultFailoverType,
+  FAILOVER_WIZARD,
+  failoverRequestOf,
+  initialWizardState,
+  wizardReducer,
+  type FailoverStep,
+} from '@/lib/failover/wizard-states'
 import { ConfirmStep } from './confirm-step'
 import { FailoverResult } from './failover-result'
 import { GatesStep } from './gates-step'
 import { ImpactStep } from './impact-step'
 import { TopicsStep } from './topics-step'
+import { TypeStep } from './type-step'
 
 /** A plan older than this is requested again before the confirmation (UI.md §2). */
 const PLAN_MAX_AGE_MS = 30_000
 
 const PLANNING_STEPS: readonly FailoverStep[] = ['gates', 'impact', 'confirm']
-const BEFORE_PROGRESS: readonly FailoverStep[] = ['topics', 'gates', 'impact', 'confirm']
+const BEFORE_PROGRESS: readonly FailoverStep[] = ['type', 'topics', 'gates', 'impact', 'confirm']
 
 export interface WizardMirror {
   readonly name: string
@@ -43,7 +54,14 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
   }, [runningId, state.step, state.submitting])
 
   const topics = state.selection.mode === 'all' ? undefined : state.selection.topics
-  const plan = useFailoverPlan(mirror.name, topics, PLANNING_STEPS.includes(state.step))
+  // The type step reads what a failover now would lose (the unplanned dry run of every topic); the later
+  // steps read the dry run of the chosen type.
+  const typePlan = useFailoverPlan(mirror.name, undefined, state.step === 'type', 'unplanned')
+  const offered = defaultFailoverType(typePlan.data)
+  useEffect(() => {
+    if (state.step === 'type' && state.type === null && offered !== null) dispatch({ type: 'typeChosen', failoverType: offered })
+  }, [state.step, state.type, offered])
+  const plan = useFailoverPlan(mirror.name, topics, PLANNING_STEPS.includes(state.step) && state.type !== null, state.type ?? 'unplanned')
   const { refetch: refetchPlan, dataUpdatedAt, isFetching: planFetching } = plan
   const previousStep = useRef<FailoverStep>(state.step)
   useEffect(() => {
@@ -100,12 +118,17 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
         BEFORE_PROGRESS.includes(state.step)
           ? {
               onBack: () => dispatch({ type: 'back' }),
-              backDisabled: state.step === 'topics' || state.submitting,
+              backDisabled: state.step === 'type' || state.submitting,
               ...(state.step === 'confirm' ? {} : { onNext: () => dispatch({ type: 'next', mirror: mirror.name, gates }), nextDisabled: !nextAllowed }),
             }
           : undefined
       }
     >
+      {state.step === 'type' && typePlan.isPending && <Skeleton className="h-40 w-full" />}
+      {state.step === 'type' && typePlan.isError && <ErrorPanel error={typePlan.error} title="The dry run failed" onRetry={() => void typePlan.refetch()} />}
+      {state.step === 'type' && typePlan.data && (
+        <TypeStep plan={typePlan.data} sourceCluster={mirror.sourceCluster} type={state.type} onChoose={(failoverType) => dispatch({ type: 'typeChosen', failoverType })} />
+      )}
       {state.step === 'topics' && <TopicsStep topics={mirror.topics} selection={state.selection} onChange={(selection) => dispatch({ type: 'selectionChanged', selection })} />}
       {PLANNING_STEPS.includes(state.step) && plan.isPending && (
         <div className="space-y-2" aria-label="Requesting the dry run">
@@ -132,6 +155,7 @@ export function FailoverWizard({ mirror, initialOperationId }: { mirror: WizardM
             destinationCluster={mirror.destinationCluster}
             plan={plan.data}
             forced={state.forced}
+            type={state.type ?? 'unplanned'}
             confirmation={state.confirmation}
             submitting={state.submitting}
             canSubmit={canSubmit(state, mirror.name) && !stale && !plan.isFetching}
@@ -158,7 +182,7 @@ function LiveOperation({ id, step, destinationCluster, onFinished }: { id: strin
         Operation <span className="font-mono">{id}</span>
         {operation.data.requestedBy ? <> · confirmed by {operation.data.requestedBy.actorName ?? operation.data.requestedBy.actor}</> : null}
       </p>
-      {step === 'result' ? <FailoverResult operation={operation.data} destinationCluster={destinationCluster} /> : <OperationProgress operation={operation.data} />}
+      {step === 'result' ? <FailoverResult operation={operation.data} destinationCluster={destinationCluster} /> : <OperationProgress operation={operation.data} canCancel />}
     </div>
   )
 }

@@ -1,7 +1,36 @@
 'use client'
 
 import type { FailoverPlan } from '@/lib/api/mirrors'
+import { useState } from 'react'
 import { GATE_ADVICE, decideGates, gateTitle, isForceable } from '@/lib/failover/gate-forcing'
+import { rpoAcceptance } from '@/lib/failover/wizard-states'
+
+/**
+ * The RPO gate is forced by typing the loss accepted, word for word (issue #34): a checkbox is too easy to
+ * tick for a loss over the mirror's objective. New figures mean new words (the key remounts it).
+ */
+function RpoAcceptance({ words, forced, onForce }: { words: string; forced: boolean; onForce: (force: boolean) => void }) {
+  const [typed, setTyped] = useState(forced ? words : '')
+  return (
+    <div className="mt-2 space-y-1">
+      <label htmlFor="rpo-acceptance" className="block text-sm font-medium text-slate-900 dark:text-slate-100">
+        To fail over anyway, type <span className="font-mono font-semibold select-all">{words}</span> (recorded in the audit log with the figures)
+      </label>
+      <input
+        id="rpo-acceptance"
+        autoComplete="off"
+        spellCheck={false}
+        value={typed}
+        onChange={(event) => {
+          setTyped(event.target.value)
+          const matches = event.target.value === words
+          if (matches !== forced) onForce(matches)
+        }}
+        className="w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-1.5 font-mono text-sm dark:border-slate-600 dark:bg-slate-950"
+      />
+    </div>
+  )
+}
 
 /**
  * Step 2: the dry run's preflight gates, each passed (✓) or failed (✕) with its detail and, when failed,
@@ -43,7 +72,10 @@ export function GatesStep({ plan, forced, onForce }: { plan: FailoverPlan; force
             </div>
             <p className="mt-1 text-sm break-words text-slate-700 dark:text-slate-300">{gate.detail}</p>
             {!gate.ok && GATE_ADVICE[gate.name] !== undefined && <p className="mt-1 text-sm text-slate-800 dark:text-slate-200">What to do: {GATE_ADVICE[gate.name]}</p>}
-            {isForceable(gate) && (
+            {isForceable(gate) && gate.name === 'rpo-objective' && plan.rpo !== undefined && (
+              <RpoAcceptance key={rpoAcceptance(plan.rpo)} words={rpoAcceptance(plan.rpo)} forced={isForced} onForce={(force) => onForce(gate.name, force)} />
+            )}
+            {isForceable(gate) && gate.name !== 'rpo-objective' && (
               <label className="mt-2 flex items-center gap-2 text-sm font-medium text-slate-900 dark:text-slate-100">
                 <input type="checkbox" checked={isForced} onChange={(event) => onForce(gate.name, event.target.checked)} className="size-4 accent-red-600" />
                 Force past this gate (recorded in the audit log)

@@ -3,6 +3,7 @@
 import { PartitionLinkCell } from '@/components/partitions/partition-link-cell'
 import type { FailoverPlan } from '@/lib/api/mirrors'
 import { byImpact, hasImpact, planTotals } from '@/lib/failover/plan-totals'
+import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
 import { formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import { StateBadge } from '@/components/ui/state-badge'
@@ -29,6 +30,21 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
   const shown = impacted.slice(0, ROW_LIMIT)
   return (
     <div className="space-y-4">
+      {plan.type === 'planned' && (
+        <p className="rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-950 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-100" data-impact="planned">
+          ✓ Planned: the records at risk now are copied while the source is fenced, before any partition stops; the switchover measures what it lost at the end, and it must be 0.
+          Open transactions get {Math.round((plan.switchover?.transactionGraceMs ?? 30_000) / 1000)} s to commit on the source, then the source aborts them itself.
+        </p>
+      )}
+      {plan.type !== 'planned' && plan.rpo !== undefined && (
+        <p
+          data-rpo-status={plan.rpo.status}
+          className={`rounded-lg border p-3 text-sm ${plan.rpo.status === 'met' ? 'border-slate-200 dark:border-slate-700' : 'border-red-300 bg-red-50/60 text-red-950 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100'}`}
+        >
+          {plan.rpo.status === 'met' ? '✓' : '✕'} Recovery point: a failover now loses {describeRpo(plan.rpo)}; the objective is {describeRpoObjective(plan.rpo.objective)}
+          {plan.rpo.status === 'met' ? ' (met).' : plan.rpo.status === 'breached' ? ' (breached).' : ' (cannot be checked while the source is silent).'}
+        </p>
+      )}
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <Figure
           label="Records at risk"

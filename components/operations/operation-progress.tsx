@@ -8,6 +8,7 @@ import { STOPPING_STEPS } from '@/lib/mirror/stopping'
 import { formatCount, formatDuration, counted } from '@/lib/ui/format'
 import { useNow } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
+import { SwitchoverPhases } from './switchover-phases'
 
 // Partition links here are not prefetched: the slow list changes with every progress event, and each new
 // link in view fetched that partition page's server render (446 ms of the page's fetch time, and server
@@ -21,7 +22,7 @@ const LISTED_UP_TO = 50
  * stream keeps current: a bar, the count at each step, and either every partition (a few) or the failed
  * and the slow ones by name (thousands).
  */
-export function OperationProgress({ operation }: { operation: Operation }) {
+export function OperationProgress({ operation, canCancel = false }: { operation: Operation; canCancel?: boolean }) {
   const now = useNow()
   // When this page first saw each partition at its current step (what "slow" is measured from), updated as
   // React advises for state that follows a prop: during render, when the operation's partitions change.
@@ -34,6 +35,7 @@ export function OperationProgress({ operation }: { operation: Operation }) {
 
   return (
     <div className="space-y-4">
+      <SwitchoverPhases operation={operation} now={clock} canCancel={canCancel} />
       <div>
         <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
           <p>

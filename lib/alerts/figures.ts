@@ -39,6 +39,8 @@ export interface MirrorFigures {
   /** MIRRORING partitions whose last fetch is older than the stale threshold of the FetchStale rule. */
   readonly staleFetchPartitions: number
   readonly rpo: RecoveryPoint
+  /** The mirror's recovery-point objective (config.objectives); null when it sets none. */
+  readonly rpoObjective: { readonly records: number | null; readonly seconds: number | null } | null
   /** Records written to the old source since a failover (the split-brain guard); 0 when none or not watched. */
   readonly splitBrainRecords: number
   /** The newest finished operation of the mirror, when it failed. */

@@ -36,6 +36,18 @@ describe('the built-in evaluation of each rule', () => {
     expect(lagGrowth([], 300)).toBeNull()
   })
 
+  it('RpoObjectiveBreached holds the RPO figures to the objective, a lower bound over it counting; without an objective it stays quiet', () => {
+    expect(evaluate('RpoObjectiveBreached', { rpo: { records: 5_000, seconds: 600, known: true } })).toBeNull()
+    expect(evaluate('RpoObjectiveBreached', { rpo: { records: 10, seconds: 1, known: true }, rpoObjective: { records: 10, seconds: 30 } })).toBeNull()
+    expect(evaluate('RpoObjectiveBreached', { rpo: { records: 11, seconds: 1, known: true }, rpoObjective: { records: 10, seconds: null } })).toEqual({
+      value: 11,
+      summary: 'A failover of mirror dr now would lose 11 records at risk (objective 10 records)',
+    })
+    expect(evaluate('RpoObjectiveBreached', { rpo: { records: 3, seconds: 95.4, known: false }, rpoObjective: { records: 100, seconds: 60 } })?.summary).toBe(
+      'A failover of mirror dr now would lose at least 95 s at risk (objective 60 s)',
+    )
+  })
+
   it('FetchStale, SplitBrainWrites and OperationFailed read their figure; OperationFailed tells operations apart by label', () => {
     expect(evaluate('FetchStale', { staleFetchPartitions: 3, maxFetchAgeSeconds: 41.2 })?.summary).toBe('3 MIRRORING partitions of mirror dr have not fetched for over 30 s (longest 41 s)')
     expect(evaluate('SplitBrainWrites', { splitBrainRecords: 1 })?.summary).toBe('The old source of mirror dr took 1 record since the failover')

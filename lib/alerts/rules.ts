@@ -5,13 +5,12 @@
  * the metrics of GET /api/metrics and the same condition over a mirror's figures (lib/alerts/figures.ts, read
  * from the same engine numbers as the metrics), with one set of thresholds for both.
  *
- * A rule is one entry plus the figure it reads: RpoObjectiveBreached (per-mirror objectives) joins when its
- * figure exists.
+ * A rule is one entry plus the figure it reads (objectives and drills included).
  */
 import { lastDrillText } from '../drill/cadence'
 import { FETCH_STALE_SECONDS, type MirrorFigures } from './figures'
 
-export const ALERT_RULE_NAMES = ['PartitionFailed', 'MirrorLagGrowing', 'FetchStale', 'SplitBrainWrites', 'OperationFailed', 'DrillOverdue'] as const
+export const ALERT_RULE_NAMES = ['PartitionFailed', 'MirrorLagGrowing', 'RpoObjectiveBreached', 'FetchStale', 'SplitBrainWrites', 'OperationFailed', 'DrillOverdue'] as const
 export type AlertRuleName = (typeof ALERT_RULE_NAMES)[number]
 export type AlertSeverity = 'critical' | 'warning'
 
@@ -45,6 +44,8 @@ export interface AlertRule {
 /** MirrorLagGrowing: the window the growth is measured over and the time lag above which growth matters. */
 export const LAG_GROWTH_WINDOW_SECONDS = 300
 export const LAG_GROWING_MIN_TIME_LAG_SECONDS = 60
+/** RpoObjectiveBreached: a breach must last this long (a burst the mirror absorbs within a minute is no alert). */
+export const RPO_BREACH_FOR_SECONDS = 60
 
 export const RECORDING_RULES: ReadonlyArray<{ readonly record: string; readonly expr: string }> = [
   { record: 'mirrorboard:mirror_offset_lag:sum', expr: 'sum by (mirror) (mirrorboard_partition_offset_lag)' },
@@ -104,6 +105,28 @@ export const ALERT_RULES: readonly AlertRule[] = [
         value: growth,
         summary: `Mirror ${figures.mirror} is falling behind: its offset lag grew by ${plural(growth, 'record', 'records')} in 5 minutes (oldest unmirrored record ${Math.round(figures.maxTimeLagSeconds ?? 0)} s old)`,
       }
+    },
+  },
+  {
+    name: 'RpoObjectiveBreached',
+    severity: 'warning',
+    forSeconds: RPO_BREACH_FOR_SECONDS,
+    expr: '(mirrorboard_mirror_rpo_records > on (mirror) mirrorboard_mirror_rpo_objective_records) or (mirrorboard_mirror_rpo_seconds > on (mirror) mirrorboard_mirror_rpo_objective_seconds)',
+    summary: 'A failover of mirror {{ $labels.mirror }} now would lose more than its recovery-point objective ({{ $value | humanize }})',
+    description:
+      "What a failover now would lose (records at risk, or the age of the oldest record not yet mirrored) exceeds the mirror's RPO objective; an unplanned failover is refused (RPO_OBJECTIVE_EXCEEDED) unless forced. A lower bound over the objective counts: while the source is silent the loss is at least that.",
+    runbook: 'rpoobjectivebreached',
+    evaluate: (figures) => {
+      const objective = figures.rpoObjective
+      if (objective === null) return null
+      const overRecords = objective.records !== null && figures.rpo.records !== null && figures.rpo.records > objective.records
+      const overSeconds = objective.seconds !== null && figures.rpo.seconds !== null && figures.rpo.seconds > objective.seconds
+      if (!overRecords && !overSeconds) return null
+      const atLeast = figures.rpo.known ? '' : 'at least '
+      const parts: string[] = []
+      if (overRecords) parts.push(`${atLeast}${plural(figures.rpo.records!, 'record', 'records')} at risk (objective ${plural(objective.records!, 'record', 'records')})`)
+      if (overSeconds) parts.push(`${atLeast}${Math.round(figures.rpo.seconds!)} s at risk (objective ${objective.seconds} s)`)
+      return { value: overRecords ? figures.rpo.records! : figures.rpo.seconds!, summary: `A failover of mirror ${figures.mirror} now would lose ${parts.join(' and ')}` }
     },
   },
   {

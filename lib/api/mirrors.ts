@@ -7,6 +7,7 @@ import { throttledReplicaEntryProblem } from '@/lib/mirror/replication-throttle'
 import { STOPPING_STEPS } from '@/lib/mirror/stopping'
 import { IntegerString, Name, NonNegativeInt, PartitionIndex, PartitionString, RegexString, Timestamp, commaList } from './common'
 import { SplitBrain } from './split-brain'
+import { MAX_DRAIN_TIMEOUT_MS, MAX_TRANSACTION_GRACE_MS } from '@/lib/failover/switchover'
 
 /**
  * Mirrors (API.md "Mirrors"): a mirror is owned by its destination cluster and pulls from its source.
@@ -20,7 +21,7 @@ export type MirrorPartitionState = z.infer<typeof MirrorPartitionState>
 export const MirrorParams = z.object({ mirror: Name })
 export const MirrorPartitionParams = z.object({ mirror: Name, topic: Name, partition: PartitionString })
 
-const ConfigValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.array(z.string().max(4096)).max(1000)])
+const ConfigValue = z.union([z.string().max(4096), z.number(), z.boolean(), z.array(z.string().max(4096)).max(1000), z.record(z.string().max(64), z.number()).refine((value) => Object.keys(value).length <= 10)])
 /** Mirror-level configs in Kafka's vocabulary (`request.timeout.ms`, `topics.include`, ...), as a mirror shows them. */
 export const MirrorConfig = z
   .record(z.string().min(1).max(255), ConfigValue)
@@ -36,6 +37,14 @@ const PatternList = z.array(RegexString).max(100)
  * refused here, so the engine never stores a setting it would later trip over. Keys left out keep their
  * current value (PATCH) or default (create).
  */
+export const MirrorObjectives = z.strictObject({
+  rpoSeconds: z.number().nonnegative().max(31_536_000).optional(),
+  rpoRecords: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  rtoSeconds: z.number().nonnegative().max(31_536_000).optional(),
+  drillIntervalDays: z.number().positive().max(3650).optional(),
+})
+export type MirrorObjectives = z.infer<typeof MirrorObjectives>
+
 export const MirrorConfigInput = z.strictObject({
   'topics.include': PatternList.optional(),
   'topics.exclude': PatternList.optional(),
@@ -50,6 +59,12 @@ export const MirrorConfigInput = z.strictObject({
   'mirror.failed.retry.max.attempts': z.number().int().min(0).max(2 ** 31 - 1).optional(),
   /** Bytes per second; 0 turns the throttle off. */
   'mirror.replication.throttled.rate': z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  /**
+   * The mirror's objectives (API.md §"Round 3"): the recovery-point objective in records and seconds (an unplanned
+   * failover that would lose more is refused without an explicit force), the recovery-time objective and the
+   * drill cadence the reports and alerts compare against. null removes them; the object replaces them whole.
+   */
+  objectives: MirrorObjectives.nullable().optional(),
   'mirror.replication.throttled.replicas': z
     .array(
       z
@@ -242,12 +257,30 @@ export const MirrorTopicsResponse = z.object({
 })
 
 /** The preflight gates of a failover plan (lib/mirror/failover-plan.ts). */
-export const FailoverGateName = z.enum(['partitions-selected', 'partitions-stoppable', 'source-reachable', 'lag-threshold', 'partitions-failed'])
+export const FailoverGateName = z.enum(['partitions-selected', 'partitions-stoppable', 'source-reachable', 'lag-threshold', 'partitions-failed', 'rpo-objective', 'write-fence'])
 /** Typed against the planner's names, so a gate renamed there fails to compile here. */
 export const FAILOVER_GATE_NAMES: readonly GateName[] = FailoverGateName.options
 
 export const FailoverRequest = z.strictObject({
   topics: TopicSelection.optional(),
+  type: z
+    .enum(['planned', 'unplanned'])
+    .optional()
+    .describe('planned: fence writes on the source, drain to lag 0, then stop (nothing lost; rolls back if it cannot drain). unplanned (the default): stop now, losing what the plan shows at risk.'),
+  drainTimeoutMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(MAX_DRAIN_TIMEOUT_MS)
+    .optional()
+    .describe('planned only: how long the drain may take before the switchover rolls back (default 120000).'),
+  transactionGraceMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_TRANSACTION_GRACE_MS)
+    .optional()
+    .describe("planned only: how long transactions open at the fence may take to commit or abort before the source's coordinator aborts them (default 30000)."),
   dryRun: z.boolean().optional(),
   confirm: z.string().max(249).optional().describe("Must equal the mirror's name for a real failover."),
   force: z
@@ -309,6 +342,29 @@ export const FailoverPlanPartition = z.object({
 
 export const FailoverPlan = z.object({
   mirror: Name,
+  /** planned or unplanned; absent in plans kept before types existed (unplanned). */
+  type: z.enum(['planned', 'unplanned']).optional(),
+  /** A planned switchover's fence and bounds. */
+  switchover: z
+    .object({
+      fenceMethod: z.enum(['broker', 'acl', 'none']),
+      drainTimeoutMs: z.number().int().positive(),
+      transactionGraceMs: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /**
+   * The mirror's recovery-point objective and what this failover would put at risk against it (the
+   * `rpo-objective` gate); absent when the mirror sets none.
+   */
+  rpo: z
+    .object({
+      objective: z.object({ rpoRecords: NonNegativeInt.optional(), rpoSeconds: z.number().nonnegative().optional() }),
+      records: NonNegativeInt.nullable(),
+      seconds: z.number().nonnegative().nullable(),
+      known: z.boolean(),
+      status: z.enum(['met', 'breached', 'unknown']),
+    })
+    .optional(),
   gates: z.array(FailoverGate),
   /** No blocking gate failed: a real failover with this selection would start. */
   canProceed: z.boolean().optional(),

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { Name, PartitionIndex, Timestamp } from './common'
 import { FailoverPlan, MirrorPartitionState } from './mirrors'
 import { Role } from './session'
+import { SWITCHOVER_PHASES } from '../failover/switchover'
 
 /**
  * Steps of a partition's STOPPING transition, in order (API.md "Operations"). A partition's `step` is the
@@ -12,6 +13,52 @@ export type StoppingStep = z.infer<typeof StoppingStep>
 
 export const OperationStatus = z.enum(['running', 'succeeded', 'failed'])
 export type OperationStatus = z.infer<typeof OperationStatus>
+
+/** A failover's type (API.md §"Round 3"): planned drains first and loses nothing; unplanned stops at once. */
+export const FailoverType = z.enum(['planned', 'unplanned'])
+export type FailoverType = z.infer<typeof FailoverType>
+
+/**
+ * Where a planned switchover stands (lib/failover/switchover.ts): its phase, how the source was fenced, the
+ * time of each phase (RTO per phase), the drain as last read, and at the end what was lost, measured.
+ */
+export const SwitchoverProgress = z.object({
+  phase: z.enum(SWITCHOVER_PHASES),
+  fenceMethod: z.enum(['broker', 'acl', 'none']),
+  drainTimeoutMs: z.number().int().positive(),
+  transactionGraceMs: z.number().int().nonnegative(),
+  /** When the fence was asked for, from which writes may be refused on the source (without a fence: when the operator was to have stopped them). */
+  fencedAt: Timestamp.nullable(),
+  drainStartedAt: Timestamp.nullable(),
+  /** When the destination was verified to hold every record (lag 0 read from both sides). */
+  drainedAt: Timestamp.nullable(),
+  /** When every partition was STOPPED (the end of the time writes were refused). */
+  stoppedAt: Timestamp.nullable(),
+  rolledBackAt: Timestamp.nullable(),
+  /** Why it rolled back (a drain timeout, a cancel, by whom); null otherwise. */
+  reason: z.string().nullable(),
+  /** Transactions the source's coordinator aborted once the grace ran out. */
+  transactionsAbortedAtSource: z.number().int().nonnegative(),
+  /** Consumer groups still with members on the source when the drain ended (their later commits are not synced). */
+  groupsActiveOnSource: z.array(z.string()),
+  drain: z
+    .object({
+      partitions: z.number().int().nonnegative(),
+      partitionsBehind: z.number().int().nonnegative(),
+      recordsBehind: z.number().int().nonnegative(),
+      openTransactions: z.number().int().nonnegative(),
+      at: Timestamp,
+    })
+    .nullable(),
+  /** Measured at STOPPED: source log end minus the destination's mirrored offset; null until then (or when unknown). */
+  recordsLost: z
+    .object({
+      total: z.number().int().nonnegative().nullable(),
+      partitions: z.array(z.object({ topic: Name, partition: PartitionIndex, recordsLost: z.number().int().nonnegative().nullable() })),
+    })
+    .nullable(),
+})
+export type SwitchoverProgress = z.infer<typeof SwitchoverProgress>
 
 /**
  * A multi-partition command the API answered with 202 (a failover). It is persisted before that answer and
@@ -42,6 +89,10 @@ export const Operation = z.object({
   ),
   /** Failing gates the operator forced past when confirming. */
   forcedGates: z.array(z.string()).optional(),
+  /** planned (a switchover) or unplanned; absent on operations kept from before types existed (unplanned). */
+  type: FailoverType.optional(),
+  /** A planned switchover's phases (kind `switchover`). */
+  switchover: SwitchoverProgress.optional(),
   /** The failover plan the operation committed to (GET /operations/{id} only; lists leave it out). */
   plan: FailoverPlan.optional(),
 })

@@ -51,10 +51,15 @@ export const GATE_ADVICE: Readonly<Record<string, string>> = {
   'lag-threshold':
     'Records at risk are lost for destination readers. Wait for the mirror to catch up (or stop the producers first), or force past this gate to accept the loss.',
   'partitions-failed': 'FAILED partitions are stopped with what they mirrored before failing. Recover them first, or force past this gate.',
+  'rpo-objective':
+    "A failover now loses more than the mirror's recovery-point objective (or an amount nobody can check). Wait for the mirror to catch up, choose a planned switchover, or type the loss you accept.",
+  'write-fence':
+    'The source cannot refuse writes (no authorizer). Stop the producers first; the switchover then waits until the source stands still before it stops. Force past this gate once they are stopped.',
 }
 
 /** A human title for a gate name (`lag-threshold` → "Lag threshold"). */
 export function gateTitle(name: string): string {
+  if (name === 'rpo-objective') return 'RPO objective'
   const words = name.replace(/-/g, ' ')
   return words.charAt(0).toUpperCase() + words.slice(1)
 }

@@ -3,7 +3,9 @@ import {
   FAILOVER_STEPS,
   WIZARD_TRANSITIONS,
   canGoNext,
+  defaultFailoverType,
   failoverRequestOf,
+  rpoAcceptance,
   initialWizardState,
   stepAfter,
   stepStatus,
@@ -16,8 +18,13 @@ const mirror = 'dr'
 const passing = [{ name: 'source-reachable', ok: true, severity: 'warning' as const }]
 const lagging = [...passing, { name: 'lag-threshold', ok: false, severity: 'warning' as const }]
 
-function run(events: WizardEvent[], from: WizardState = initialWizardState()): WizardState {
+function run(events: WizardEvent[], from: WizardState = atTopics()): WizardState {
   return events.reduce(wizardReducer, from)
+}
+
+/** The wizard past its first step, with unplanned chosen. */
+function atTopics(type: 'planned' | 'unplanned' = 'unplanned'): WizardState {
+  return [{ type: 'typeChosen', failoverType: type } as const, { type: 'next', mirror } as const].reduce(wizardReducer, initialWizardState())
 }
 
 describe('the wizard transition table', () => {
@@ -35,7 +42,20 @@ describe('the wizard transition table', () => {
 })
 
 describe('wizardReducer', () => {
-  it('walks topics → gates → impact → confirm → progress → result', () => {
+  it('starts by choosing the type, which it needs before going on, and clears forcing when the type changes', () => {
+    const start = initialWizardState()
+    expect(start).toMatchObject({ step: 'type', type: null })
+    expect(run([{ type: 'next', mirror }], start).step).toBe('type')
+    const planned = run([{ type: 'typeChosen', failoverType: 'planned' }], start)
+    expect(run([{ type: 'next', mirror }], planned)).toMatchObject({ step: 'topics', type: 'planned' })
+    const forced = { ...atTopics(), step: 'type' as const, forced: ['rpo-objective'] }
+    expect(run([{ type: 'typeChosen', failoverType: 'planned' }], forced).forced).toEqual([])
+    expect(run([{ type: 'typeChosen', failoverType: 'unplanned' }], forced).forced).toEqual(['rpo-objective'])
+    expect(run([{ type: 'typeChosen', failoverType: 'planned' }], atTopics()).type).toBe('unplanned')
+    expect(run([{ type: 'back' }], atTopics()).step).toBe('type')
+  })
+
+  it('walks type → topics → gates → impact → confirm → progress → result', () => {
     const confirm = run([
       { type: 'next', mirror },
       { type: 'next', mirror, gates: passing },
@@ -82,7 +102,7 @@ describe('wizardReducer', () => {
   })
 
   it('jumps to the progress of a running operation from any step before it', () => {
-    for (const events of [[], [{ type: 'next', mirror } as const], [{ type: 'next', mirror } as const, { type: 'next', mirror, gates: passing } as const]]) {
+    for (const events of [[], [{ type: 'back' } as const], [{ type: 'next', mirror } as const], [{ type: 'next', mirror } as const, { type: 'next', mirror, gates: passing } as const]]) {
       expect(run([...events, { type: 'operationFound', operationId: 'op-9' }])).toMatchObject({ step: 'progress', operationId: 'op-9' })
     }
     expect(initialWizardState('op-3')).toMatchObject({ step: 'progress', operationId: 'op-3' })
@@ -91,12 +111,21 @@ describe('wizardReducer', () => {
 
 describe('helpers', () => {
   it('marks rail steps done, current or upcoming', () => {
-    expect(FAILOVER_STEPS.map((step) => stepStatus(step, 'impact'))).toEqual(['done', 'done', 'current', 'upcoming', 'upcoming', 'upcoming'])
+    expect(FAILOVER_STEPS.map((step) => stepStatus(step, 'impact'))).toEqual(['done', 'done', 'done', 'current', 'upcoming', 'upcoming', 'upcoming'])
   })
 
   it('builds the request: topics only for a subset, always the forced list', () => {
-    expect(failoverRequestOf(initialWizardState(), mirror)).toEqual({ confirm: mirror, force: [] })
-    const some = { ...initialWizardState(), selection: { mode: 'some' as const, topics: ['a'] }, forced: ['lag-threshold'] }
-    expect(failoverRequestOf(some, mirror)).toEqual({ topics: ['a'], confirm: mirror, force: ['lag-threshold'] })
+    expect(failoverRequestOf(atTopics('planned'), mirror)).toEqual({ type: 'planned', confirm: mirror, force: [] })
+    const some = { ...atTopics(), selection: { mode: 'some' as const, topics: ['a'] }, forced: ['lag-threshold'] }
+    expect(failoverRequestOf(some, mirror)).toEqual({ type: 'unplanned', topics: ['a'], confirm: mirror, force: ['lag-threshold'] })
+  })
+
+  it('asks for the loss in words, and offers planned only when the source answers and the RPO holds', () => {
+    expect(rpoAcceptance({ records: 5_332, seconds: 102.2 })).toBe('accept the loss of 5,332 records, 103 s')
+    expect(rpoAcceptance({ records: 1, seconds: null })).toBe('accept the loss of 1 record, unknown time')
+    expect(defaultFailoverType(undefined)).toBeNull()
+    expect(defaultFailoverType({ gates: passing })).toBe('planned')
+    expect(defaultFailoverType({ gates: passing, rpo: { status: 'breached' } })).toBe('unplanned')
+    expect(defaultFailoverType({ gates: [{ name: 'source-reachable', ok: false, severity: 'warning' }] })).toBe('unplanned')
   })
 })

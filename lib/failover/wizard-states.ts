@@ -3,10 +3,14 @@
  * that move between them, and named guards; the component renders the step and dispatches events, and
  * never decides by itself which step comes next.
  *
- *   topics → gates → impact → confirm → progress → result
+ *   type → topics → gates → impact → confirm → progress → result
  *
- * - `next` / `back` walk the first four steps; leaving a step needs its guard (a topic chosen; no gate
- *   left that stops the failover; the mirror's name typed).
+ * - `next` / `back` walk the first five steps; leaving a step needs its guard (a type chosen; a topic
+ *   chosen; no gate left that stops the failover; the mirror's name typed).
+ * - `type`: planned (a switchover: fence, drain, stop; nothing lost) or unplanned (stop now, losing what the
+ *   preview shows); choosing another type clears what was forced, as its gates differ (issue #34).
+ * - `rpo-objective`, the gate of the mirror's recovery-point objective, is forced only by typing the loss
+ *   the operator accepts (`rpoAcceptance`), never by a checkbox.
  * - `submitted` marks the confirmation as sent: a second click (or Enter) while it is in flight is
  *   ignored, so one wizard never starts two operations.
  * - `refused` keeps the wizard on the confirm step with the API's error; `accepted` goes to progress
@@ -18,10 +22,11 @@
 import { stepAfter as tableStepAfter, stepStatus as listStepStatus, takesEvent, type RailStepList, type StepStatus, type StepTable } from '../ui/step-machine'
 import { decideGates, type GateLike } from './gate-forcing'
 
-export const FAILOVER_STEPS = ['topics', 'gates', 'impact', 'confirm', 'progress', 'result'] as const
+export const FAILOVER_STEPS = ['type', 'topics', 'gates', 'impact', 'confirm', 'progress', 'result'] as const
 export type FailoverStep = (typeof FAILOVER_STEPS)[number]
 
 export const STEP_LABELS = {
+  type: 'Type',
   topics: 'Topics',
   gates: 'Gates',
   impact: 'Impact',
@@ -35,6 +40,7 @@ export const FAILOVER_WIZARD = {
   steps: FAILOVER_STEPS,
   labels: STEP_LABELS,
   titles: {
+    type: 'Planned or unplanned',
     topics: 'Choose the topics',
     gates: 'Preflight gates',
     impact: 'Impact preview',
@@ -49,7 +55,8 @@ export type WizardEventType = 'next' | 'back' | 'submitted' | 'refused' | 'accep
 type TransitionTable = StepTable<FailoverStep, WizardEventType>
 
 export const WIZARD_TRANSITIONS = {
-  topics: { next: 'gates', operationFound: 'progress' },
+  type: { next: 'topics', operationFound: 'progress' },
+  topics: { next: 'gates', back: 'type', operationFound: 'progress' },
   gates: { next: 'impact', back: 'topics', operationFound: 'progress' },
   impact: { next: 'confirm', back: 'gates', operationFound: 'progress' },
   confirm: { back: 'impact', submitted: 'confirm', refused: 'confirm', accepted: 'progress', operationFound: 'progress' },
@@ -64,8 +71,12 @@ export interface WizardError {
   readonly message: string
 }
 
+export type FailoverType = 'planned' | 'unplanned'
+
 export interface WizardState {
   readonly step: FailoverStep
+  /** null until chosen (the type step offers planned when the source answers). */
+  readonly type: FailoverType | null
   readonly selection: TopicSelection
   /** Names of failing warning gates the operator chose to force past. */
   readonly forced: readonly string[]
@@ -87,12 +98,14 @@ export type WizardEvent =
   | { readonly type: 'finished' }
   // Edits: they change what the operator chose, never the step.
   | { readonly type: 'selectionChanged'; readonly selection: TopicSelection }
+  | { readonly type: 'typeChosen'; readonly failoverType: FailoverType }
   | { readonly type: 'forceToggled'; readonly gate: string; readonly force: boolean }
   | { readonly type: 'confirmationTyped'; readonly text: string }
 
 export function initialWizardState(operationId: string | null = null): WizardState {
   return {
-    step: operationId === null ? 'topics' : 'progress',
+    step: operationId === null ? 'type' : 'progress',
+    type: null,
     selection: { mode: 'all' },
     forced: [],
     confirmation: '',
@@ -121,6 +134,8 @@ export function isConfirmationTyped(confirmation: string, mirror: string): boole
 /** Whether `next` may leave the current step now. */
 export function canGoNext(state: WizardState, context: { mirror: string; gates?: readonly GateLike[] | null }): boolean {
   switch (state.step) {
+    case 'type':
+      return state.type !== null
     case 'topics':
       return hasTopicSelection(state)
     case 'gates':
@@ -145,6 +160,9 @@ export function stepAfter(step: FailoverStep, event: WizardEventType): FailoverS
 
 export function wizardReducer(state: WizardState, event: WizardEvent): WizardState {
   switch (event.type) {
+    case 'typeChosen':
+      // The gates of the other type differ: what was forced for one is decided again for the other.
+      return state.step === 'type' ? { ...state, type: event.failoverType, forced: event.failoverType === state.type ? state.forced : [] } : state
     case 'selectionChanged':
       // A new selection needs new gates: forcing is decided again.
       return state.step === 'topics' ? { ...state, selection: event.selection, forced: [] } : state
@@ -184,11 +202,46 @@ export function stepStatus(step: FailoverStep, current: FailoverStep): StepStatu
   return listStepStatus(FAILOVER_WIZARD, step, current)
 }
 
-/** The request body of the real failover for this state (`topics` left out for all). */
-export function failoverRequestOf(state: WizardState, mirror: string): { topics?: string[]; confirm: string; force: string[] } {
+/** The request body of the real failover for this state (`topics` left out for all; the type always sent). */
+export function failoverRequestOf(state: WizardState, mirror: string): { type: FailoverType; topics?: string[]; confirm: string; force: string[] } {
   return {
+    type: state.type ?? 'unplanned',
     ...(state.selection.mode === 'some' ? { topics: [...state.selection.topics] } : {}),
     confirm: mirror,
     force: [...state.forced],
   }
+}
+
+/**
+ * The words an operator types to accept losing more than the RPO objective (UI.md: a typed acceptance, not a
+ * checkbox): `accept the loss of 5,332 records, 103 s`. Built from the plan the operator reads, so a plan whose
+ * figures changed asks for new words.
+ */
+export function rpoAcceptance(rpo: { readonly records: number | null; readonly seconds: number | null }): string {
+  const records = rpo.records === null ? 'unknown records' : `${rpo.records.toLocaleString('en-US')} record${rpo.records === 1 ? '' : 's'}`
+  const seconds = rpo.seconds === null ? 'unknown time' : `${Math.ceil(rpo.seconds).toLocaleString('en-US')} s`
+  return `accept the loss of ${records}, ${seconds}`
+}
+
+/**
+ * Why a planned switchover is not offered for this plan, or null when it is: it needs the source (to fence and
+ * drain) and every partition MIRRORING (a paused or FAILED partition never drains).
+ */
+export function plannedUnavailable(plan: { readonly gates: readonly GateLike[]; readonly partitions?: ReadonlyArray<{ readonly state: string }> }): string | null {
+  if (!(plan.gates.find((gate) => gate.name === 'source-reachable')?.ok ?? false)) return 'the source does not answer, and a switchover needs it to fence and drain'
+  const notMirroring = (plan.partitions ?? []).filter((partition) => partition.state !== 'MIRRORING')
+  if (notMirroring.length > 0) {
+    const states = [...new Set(notMirroring.map((partition) => partition.state))].join(', ')
+    return `${notMirroring.length} partition${notMirroring.length === 1 ? ' is' : 's are'} not MIRRORING (${states}) and would never drain`
+  }
+  return null
+}
+
+/** The type the wizard offers first: planned when it is possible and the mirror is within its RPO objective. */
+export function defaultFailoverType(
+  plan: { readonly gates: readonly GateLike[]; readonly partitions?: ReadonlyArray<{ readonly state: string }>; readonly rpo?: { readonly status: string } } | undefined,
+): FailoverType | null {
+  if (plan === undefined) return null
+  if (plannedUnavailable(plan) !== null) return 'unplanned'
+  return plan.rpo === undefined || plan.rpo.status === 'met' ? 'planned' : 'unplanned'
 }

@@ -70,7 +70,7 @@ export interface FailoverPreflightInput {
   readonly recordsAtRiskThreshold?: number
 }
 
-export type GateName = 'partitions-selected' | 'partitions-stoppable' | 'source-reachable' | 'lag-threshold' | 'partitions-failed'
+export type GateName = 'partitions-selected' | 'partitions-stoppable' | 'source-reachable' | 'lag-threshold' | 'partitions-failed' | 'rpo-objective' | 'write-fence'
 
 export interface FailoverGate {
   readonly name: GateName
@@ -119,6 +119,8 @@ export interface FailoverPreflightPartition {
 
 export interface FailoverPreflight {
   readonly mirror: string
+  /** Held to the mirror's RPO objective (lib/failover/rpo.ts withRpoGate); absent when it sets none. */
+  readonly rpo?: { readonly objective: { readonly rpoRecords?: number; readonly rpoSeconds?: number }; readonly records: number | null; readonly seconds: number | null; readonly known: boolean; readonly status: 'met' | 'breached' | 'unknown' }
   readonly gates: readonly FailoverGate[]
   /** No blocking gate failed. */
   readonly canProceed: boolean

@@ -10,6 +10,7 @@ import type { AuditOutcome } from '../api/audit'
 import type { RunStatus, Workload } from '../api/demo'
 import type { DrillStatus } from '../api/drills'
 import type { OperationStatus } from '../api/operations'
+import type { SwitchoverPhase } from '../failover/switchover'
 import type { PartitionVerificationStatus, VerificationStatus } from '../api/verifications'
 import type { LagTrendDirection } from './lag-series'
 import { STATE_STYLE, type StateTone } from './state-style'
@@ -29,6 +30,16 @@ export const OPERATION_STATUS_STYLE = {
   succeeded: { label: 'Succeeded', icon: '✓', tone: 'healthy' },
   failed: { label: 'Failed', icon: '✕', tone: 'danger' },
 } as const satisfies Record<OperationStatus, StatusStyle>
+
+/** A planned switchover's phases (lib/failover/switchover.ts); a rollback is the switchover keeping its promise, not a fault: neutral. */
+export const SWITCHOVER_PHASE_STYLE = {
+  fenceSource: { label: 'Fencing the source', icon: '◔', tone: 'progress', active: true },
+  drain: { label: 'Draining', icon: '◔', tone: 'progress', active: true },
+  stopping: { label: 'Stopping', icon: '◔', tone: 'progress', active: true },
+  done: { label: 'Switched over', icon: '✓', tone: 'healthy' },
+  rollingBack: { label: 'Rolling back', icon: '↶', tone: 'paused', active: true },
+  rolledBack: { label: 'Rolled back', icon: '↶', tone: 'neutral' },
+} as const satisfies Record<SwitchoverPhase, StatusStyle>
 
 /** A drill fails over a copy and measures; cancelling it is the operator's choice, not a fault: neutral. */
 export const DRILL_STATUS_STYLE = {

@@ -54,6 +54,31 @@ const CASES: readonly TestCase[] = [
     ],
   },
   {
+    name: 'RpoObjectiveBreached: records or seconds at risk over the objective for a minute fire; a mirror without an objective stays quiet',
+    series: [
+      { series: 'mirrorboard_mirror_rpo_records{mirror="dr"}', values: '0 0 50 50 50 50 50 50 50 0 0' },
+      { series: 'mirrorboard_mirror_rpo_seconds{mirror="dr"}', values: '0x10' },
+      { series: 'mirrorboard_mirror_rpo_objective_records{mirror="dr"}', values: '10x10' },
+      { series: 'mirrorboard_mirror_rpo_objective_seconds{mirror="dr"}', values: '30x10' },
+      { series: 'mirrorboard_mirror_rpo_records{mirror="old"}', values: '0x10' },
+      { series: 'mirrorboard_mirror_rpo_seconds{mirror="old"}', values: '0 0 90 90 90 90 90 90 90 90 90' },
+      { series: 'mirrorboard_mirror_rpo_objective_seconds{mirror="old"}', values: '60x10' },
+      { series: 'mirrorboard_mirror_rpo_records{mirror="free"}', values: '5000x10' },
+    ],
+    checks: [
+      { at: '60s', alert: 'RpoObjectiveBreached', firing: [] },
+      {
+        at: '105s',
+        alert: 'RpoObjectiveBreached',
+        firing: [
+          { labels: { mirror: 'dr' }, summary: 'A failover of mirror dr now would lose more than its recovery-point objective (50)' },
+          { labels: { mirror: 'old' }, summary: 'A failover of mirror old now would lose more than its recovery-point objective (90)' },
+        ],
+      },
+      { at: '150s', alert: 'RpoObjectiveBreached', firing: [{ labels: { mirror: 'old' }, summary: 'A failover of mirror old now would lose more than its recovery-point objective (90)' }] },
+    ],
+  },
+  {
     name: 'FetchStale: a MIRRORING partition without a fetch for over 30 s fires after 30 s more, counted per mirror',
     series: [
       { series: 'mirrorboard_partition_last_fetch_age_seconds{mirror="dr",topic="orders",partition="0"}', values: '0.5x10' },

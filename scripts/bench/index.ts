@@ -14,6 +14,7 @@ import { benchUiOverview } from './ui-overview'
 import { benchUiMirror } from './ui-mirror'
 import { benchDrill } from './drill'
 import { benchVerify } from './verify'
+import { benchSwitchover } from './switchover'
 
 async function ifBuilt(run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
@@ -42,6 +43,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['ui failover wizard', () => ifBuilt(benchUiFailover)],
   ['drill of a 2,000-partition mirror under load', benchDrill],
   ['verify: throughput against a raw read of the same segments', benchVerify],
+  ['switchover: planned switchovers under load (21 and 2,000 partitions)', benchSwitchover],
 ]
 
 async function main() {

@@ -22,6 +22,7 @@ import type { CommandConditions, CreateMirrorInput, MirrorEngine } from '../engi
 import type { CommandResult } from '../engine/commands/preconditions'
 import { EngineError } from '../engine/errors'
 import { toFailoverPlan } from '../engine/operations/failover-plan-view'
+import { switchoverPlanView } from '../engine/switchover/switchover-command'
 import type { ResolvedMirrorConfig, FailoverOperation, OperationRequester } from '../engine/types'
 
 export { toFailoverPlan }
@@ -49,6 +50,11 @@ export interface ClusterLookup {
 /** What the split-brain guard knows of a mirror (server/engine/failover/split-brain-watch.ts, run by the composition root). */
 export interface SplitBrainReader {
   forMirror(mirror: string): SplitBrain | null
+}
+
+/** The keys whose value is defined (exactOptionalPropertyTypes: an undefined is not an absent key). */
+function definedOnly<T extends Record<string, unknown>>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> }
 }
 
 /** Only the keys given: the engine spreads the patch over the current config, so an undefined would erase one. */
@@ -82,6 +88,8 @@ export function toOperation(operation: FailoverOperation, options: { withPlan?: 
       finishedAt: partition.finishedAt,
     })),
     ...(operation.forcedGates === undefined ? {} : { forcedGates: [...operation.forcedGates] }),
+    ...(operation.type === undefined ? {} : { type: operation.type }),
+    ...(operation.switchover === undefined ? {} : { switchover: structuredClone(operation.switchover) }),
     ...(options.withPlan ? { plan: operation.plan } : {}),
   }
 }
@@ -206,8 +214,16 @@ export class MirrorApi {
 
   // FAILOVER
 
-  async failoverPlan(name: string, topics: string[] | undefined, conditions?: CommandConditions): Promise<ApiFailoverPlan> {
-    return toFailoverPlan(await this.engine.failoverPlan(name, topics, conditions))
+  async failoverPlan(name: string, topics: string[] | undefined, conditions?: CommandConditions, request: Pick<FailoverRequest, 'type' | 'drainTimeoutMs' | 'transactionGraceMs' | 'force'> = {}): Promise<ApiFailoverPlan> {
+    if (request.type === 'planned') {
+      return switchoverPlanView(await this.engine.switchoverPlan(name, { ...definedOnly({ topics, drainTimeoutMs: request.drainTimeoutMs, transactionGraceMs: request.transactionGraceMs, force: request.force }) }, conditions))
+    }
+    return { ...toFailoverPlan(await this.engine.failoverPlan(name, topics, conditions)), type: 'unplanned' }
+  }
+
+  /** Cancels a planned switchover before it stops (it rolls back); the operation as it is now. */
+  cancelOperation(id: string, by: string): ApiOperation {
+    return toOperation(this.engine.cancelOperation(id, by))
   }
 
   /** Resolves once the operation is durable (the caller answers 202 only then); the engine refuses a second one over the same partitions. */
@@ -223,6 +239,7 @@ export class MirrorApi {
         ...(request.topics === undefined ? {} : { topics: request.topics }),
         ...(request.confirm === undefined ? {} : { confirm: request.confirm }),
         ...(request.force === undefined ? {} : { force: request.force }),
+        ...definedOnly({ type: request.type, drainTimeoutMs: request.drainTimeoutMs, transactionGraceMs: request.transactionGraceMs }),
         ...(requestedBy === undefined ? {} : { requestedBy }),
       },
       conditions,

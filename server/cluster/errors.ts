@@ -6,7 +6,8 @@ import { StorageError } from '@/lib/log/errors'
  * Typed failures of a cluster (embedded or Kafka). The names are the API's codes where API.md has one and
  * Kafka's error names otherwise, so the HTTP layer maps them to statuses in one place:
  *
- * - bad input (400/404/409): VALIDATION_FAILED, NOT_FOUND, CONFLICT, TOPIC_READ_ONLY, OFFSET_OUT_OF_RANGE;
+ * - bad input (400/404/409): VALIDATION_FAILED, NOT_FOUND, CONFLICT, TOPIC_READ_ONLY, TOPIC_WRITE_FENCED (a planned
+ *   switchover fenced the source topic), OFFSET_OUT_OF_RANGE;
  *   CLUSTER_CONNECTION_FAILED (422): the settings of a new Kafka cluster do not connect;
  * - producer protocol (409): OUT_OF_ORDER_SEQUENCE, INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE,
  *   CONCURRENT_TRANSACTIONS, TRANSACTION_COORDINATOR_FENCED, RECORD_TOO_LARGE, INVALID_RECORD, CORRUPT_RECORD,
@@ -23,6 +24,7 @@ export type ClusterErrorCode =
   | 'NOT_FOUND'
   | 'CONFLICT'
   | 'TOPIC_READ_ONLY'
+  | 'TOPIC_WRITE_FENCED'
   | 'OFFSET_OUT_OF_RANGE'
   | 'CLUSTER_CONNECTION_FAILED'
   | 'OUT_OF_ORDER_SEQUENCE'

@@ -56,6 +56,13 @@ export class ClusterLinks {
       listGroupOffsets: guard(() => source.listGroupOffsets()),
       listHostedMirrors: guard((filter?: { topics?: string[] }) => source.listHostedMirrors(filter)),
       lastMirrorPositions: guard((sourceClusterId, partitions) => source.lastMirrorPositions(sourceClusterId, partitions)),
+      // The optional powers the source has, across the same link (a switchover's fence fails over a cut link).
+      ...(source.transactionalIdsOf ? { transactionalIdsOf: guard((ids: readonly number[]) => source.transactionalIdsOf!(ids)) } : {}),
+      ...(source.writeFenceMethod ? { writeFenceMethod: guard(() => source.writeFenceMethod!()) } : {}),
+      ...(source.fenceWrites ? { fenceWrites: guard((topics: readonly string[], fence: { mirror: string; operation: string }) => source.fenceWrites!(topics, fence)) } : {}),
+      ...(source.unfenceWrites ? { unfenceWrites: guard((topics: readonly string[], mirror: string) => source.unfenceWrites!(topics, mirror)) } : {}),
+      ...(source.writeFences ? { writeFences: guard(() => source.writeFences!()) } : {}),
+      ...(source.abortOpenTransactions ? { abortOpenTransactions: guard((topics: readonly string[]) => source.abortOpenTransactions!(topics)) } : {}),
     }
   }
 }

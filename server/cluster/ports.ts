@@ -50,6 +50,22 @@ export interface TopicDescription {
   mirror: { name: string } | null
 }
 
+/**
+ * How a source refuses client writes for a planned switchover (issue #34): `broker` (an embedded cluster
+ * answers TOPIC_WRITE_FENCED itself), `acl` (DENY WRITE ACLs for User:* on a Kafka cluster with an
+ * authorizer; super users bypass them), `none` (no authorizer: the operator stops the producers and the
+ * switchover checks that the source's log end offsets stand still).
+ */
+export type WriteFenceMethod = 'broker' | 'acl' | 'none'
+
+/** A topic's fence: the mirror whose switchover set it, the operation, and since when. */
+export interface WriteFence {
+  topic: string
+  mirror: string
+  operation: string
+  since: number
+}
+
 export interface FetchPartitionRequest extends TopicPartition {
   fetchOffset: number
   /** Epoch of the last batch the caller holds below fetchOffset (KIP-320); -1 when it holds none. */
@@ -175,6 +191,16 @@ export interface SourceCluster {
    * say is asked nothing (the split-brain guard then names producers by id alone).
    */
   transactionalIdsOf?(producerIds: readonly number[]): Promise<Map<number, string>>
+  /** How this cluster can fence writes (WriteFenceMethod); a source without the methods below has `none`. */
+  writeFenceMethod?(): Promise<WriteFenceMethod>
+  /** Refuses every client write to `topics` until unfenced; idempotent. */
+  fenceWrites?(topics: readonly string[], fence: { mirror: string; operation: string }): Promise<void>
+  /** Lifts the fences `mirror` set on `topics`; idempotent. */
+  unfenceWrites?(topics: readonly string[], mirror: string): Promise<void>
+  /** The fences in place (those this cluster can tell). */
+  writeFences?(): Promise<WriteFence[]>
+  /** Aborts at the source's coordinator the transactions open on `topics`; a source that cannot leaves them. */
+  abortOpenTransactions?(topics: readonly string[]): Promise<number>
 }
 
 /** One `__mirror_state` record to append; `fence` only on partition-state records (KIP-1279.md §5.3). */

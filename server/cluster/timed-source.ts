@@ -40,5 +40,18 @@ export function timedSource(source: SourceCluster, observe: (seconds: number) =>
     listGroupOffsets: () => source.listGroupOffsets(),
     listHostedMirrors: (filter) => source.listHostedMirrors(filter),
     lastMirrorPositions: (sourceClusterId, partitions) => source.lastMirrorPositions(sourceClusterId, partitions),
+    ...optional(source, ['transactionalIdsOf', 'writeFenceMethod', 'fenceWrites', 'unfenceWrites', 'writeFences', 'abortOpenTransactions']),
   }
+}
+
+type OptionalPower = 'transactionalIdsOf' | 'writeFenceMethod' | 'fenceWrites' | 'unfenceWrites' | 'writeFences' | 'abortOpenTransactions'
+
+/** The source's optional powers it has, bound to it (a missing one stays missing: callers test for it). */
+function optional(source: SourceCluster, names: readonly OptionalPower[]): Partial<Pick<SourceCluster, OptionalPower>> {
+  const powers: Record<string, unknown> = {}
+  for (const name of names) {
+    const power = source[name]
+    if (typeof power === 'function') powers[name] = (power as (...args: unknown[]) => unknown).bind(source)
+  }
+  return powers as Partial<Pick<SourceCluster, OptionalPower>>
 }

@@ -13,6 +13,8 @@ import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } fro
 import type { EngineContext } from './engine-context'
 import { failover, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
+import { applySwitchover, planSwitchover, type SwitchoverCommandPlan, type SwitchoverRequestInput } from './switchover/switchover-command'
+import { measureSwitchoverLoss, runSwitchoverPhases } from './switchover/switchover-phases'
 import { classifyUnreachableDestination, errorMessage } from './failure-classification'
 import { fetchRound } from './fetcher/fetch-round'
 import { ReplicationThrottles } from './fetcher/replication-throttle'
@@ -90,6 +92,8 @@ export class MirrorEngine {
   private timer: NodeJS.Timeout | null = null
   private ticking: Promise<void> | null = null
   private closed = false
+  /** Waiting for the end of the next tick (a switchover's phases look again after each): resolved false on close. */
+  private tickWaiters: Array<(ticked: boolean) => void> = []
 
   constructor(options: EngineOptions) {
     const now = options.now ?? Date.now
@@ -124,6 +128,8 @@ export class MirrorEngine {
       emit: (operation, change) => state.emit({ type: 'operation', operation, change }),
       partition: (mirror, topic, partition) => state.partition(mirror, topic, partition),
       send: (kind, mirror, runtimes, onEach) => driveOperation(this.ctx, kind, mirror, runtimes, onEach),
+      beforeStops: (operation, hooks) => runSwitchoverPhases({ ...this.ctx, nextTick: () => this.nextTick(), closing: () => this.closed }, operation, hooks),
+      measureLoss: (operation) => measureSwitchoverLoss(this.ctx, operation),
     })
     const leadership = new LeadershipWatch({
       now: () => now(),
@@ -217,6 +223,7 @@ export class MirrorEngine {
 
   async close(): Promise<void> {
     this.closed = true
+    for (const waiter of this.tickWaiters.splice(0)) waiter(false)
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     for (const mirror of this.state.all()) interruptFetch(mirror.fetchInterrupt)
@@ -256,6 +263,13 @@ export class MirrorEngine {
     await Promise.all(mirrors.map((mirror) => this.isolated(mirror, 'fetch', () => fetchRound(this.ctx, mirror))))
     for (const mirror of mirrors) await this.isolated(mirror, 'lag', () => sampleLag(this.ctx, mirror))
     this.operations.checkUnsettled()
+    for (const waiter of this.tickWaiters.splice(0)) waiter(true)
+  }
+
+  /** Resolves after the next tick has run; false once the engine is closing. */
+  private nextTick(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false)
+    return new Promise((resolve) => this.tickWaiters.push(resolve))
   }
 
   private async isolated(mirror: EngineMirror, step: string, work: () => Promise<void>): Promise<void> {
@@ -353,6 +367,7 @@ export class MirrorEngine {
    */
   async failover(mirrorName: string, request: FailoverRequestInput, conditions?: CommandConditions): Promise<{ operation: FailoverOperation }> {
     this.state.require(mirrorName)
+    if (request.type === 'planned') return this.switchover(mirrorName, request, conditions)
     this.operations.refuseIfRunning(mirrorName, request.topics)
     return this.commands.submit({
       kind: 'failover',
@@ -362,6 +377,35 @@ export class MirrorEngine {
       run: () => failover(this.ctx, mirrorName, request),
       holdUntil: ({ operation }) => this.operations.awaitOperation(operation.id),
     })
+  }
+
+  /** A planned switchover's plan (its dry run): the failover plan, its gates for a switchover, the fence it would use. */
+  async switchoverPlan(mirrorName: string, request: SwitchoverRequestInput, conditions?: CommandConditions): Promise<SwitchoverCommandPlan> {
+    checkConditions(mirrorName, conditions, () => this.stateVersion(mirrorName))
+    return planSwitchover(this.ctx, mirrorName, request, { dryRun: true })
+  }
+
+  /**
+   * A planned switchover (switchover/): durable before this resolves, then fenced, drained and stopped by its
+   * phases, or rolled back. Queued and refused exactly as a failover is; the mirror's other commands wait
+   * until it has finished.
+   */
+  async switchover(mirrorName: string, request: SwitchoverRequestInput, conditions?: CommandConditions): Promise<{ operation: FailoverOperation }> {
+    this.state.require(mirrorName)
+    this.operations.refuseIfRunning(mirrorName, request.topics)
+    return this.commands.submit({
+      kind: 'switchover',
+      mirror: mirrorName,
+      conditions,
+      startsOperation: true,
+      run: async () => applySwitchover(this.ctx, await planSwitchover(this.ctx, mirrorName, request, { dryRun: false }), request.requestedBy ?? null),
+      holdUntil: ({ operation }) => this.operations.awaitOperation(operation.id),
+    })
+  }
+
+  /** Cancels a planned switchover that has not begun to stop (it rolls back); CONFLICT otherwise. */
+  cancelOperation(id: string, by: string): FailoverOperation {
+    return this.operations.cancel(id, by)
   }
 
   // DRILLS (server/drills/ rehearses a failover on a copy; these are what it needs of the mirror)

@@ -9,6 +9,7 @@ export type EngineErrorCode =
   | 'CONFIRMATION_REQUIRED'
   | 'SOURCE_UNAVAILABLE'
   | 'PRECONDITION_FAILED'
+  | 'RPO_OBJECTIVE_EXCEEDED'
 
 /** A request the engine refuses; nothing was changed. The HTTP layer maps `code` to a status. */
 export class EngineError extends Error {

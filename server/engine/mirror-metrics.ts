@@ -53,6 +53,8 @@ export function mirrorMetrics(engine: MirrorEngine, labels = new PartitionLabels
   const rpoSeconds = family('mirrorboard_mirror_rpo_seconds', 'Recovery point now: age of the oldest record not yet mirrored, over the partitions the mirror protects (a lower bound while rpo_known is 0).')
   const rpoRecords = family('mirrorboard_mirror_rpo_records', 'Recovery point now: records a failover would lose, over the partitions the mirror protects (a lower bound while rpo_known is 0).')
   const lagKnown = family('mirrorboard_mirror_lag_known', 'Whether every MIRRORING partition of the mirror has a current lag (1), or its source went silent and the lag series are lower bounds (0).')
+  const rpoObjectiveRecords = family('mirrorboard_mirror_rpo_objective_records', "The mirror's recovery-point objective in records (config.objectives.rpoRecords); absent when it sets none.")
+  const rpoObjectiveSeconds = family('mirrorboard_mirror_rpo_objective_seconds', "The mirror's recovery-point objective in seconds (config.objectives.rpoSeconds); absent when it sets none.")
   const rpoKnown = family('mirrorboard_mirror_rpo_known', 'Whether every partition the mirror protects is MIRRORING with a source that answered (1), or the RPO figures are lower bounds (0).')
   const syncErrors = family(
     'mirrorboard_sync_errors_total',
@@ -79,6 +81,8 @@ export function mirrorMetrics(engine: MirrorEngine, labels = new PartitionLabels
     if (figures.rpo.records !== null) rpoRecords.samples.push({ labels: { mirror }, value: figures.rpo.records })
     if (figures.rpo.seconds !== null) rpoSeconds.samples.push({ labels: { mirror }, value: figures.rpo.seconds })
     rpoKnown.samples.push({ labels: { mirror }, value: figures.rpo.known ? 1 : 0 })
+    if (figures.rpoObjective?.records != null) rpoObjectiveRecords.samples.push({ labels: { mirror }, value: figures.rpoObjective.records })
+    if (figures.rpoObjective?.seconds != null) rpoObjectiveSeconds.samples.push({ labels: { mirror }, value: figures.rpoObjective.seconds })
     lagKnown.samples.push({ labels: { mirror }, value: figures.lagKnown ? 1 : 0 })
     const errors = engine.syncErrors(mirror)
     for (const [kind] of SYNC_ERROR_KINDS) syncErrors.samples.push({ labels: { mirror, kind }, value: errors.get(kind) ?? 0 })
@@ -86,7 +90,7 @@ export function mirrorMetrics(engine: MirrorEngine, labels = new PartitionLabels
     if (operation) operationFailed.samples.push({ labels: { mirror, kind: operation.kind, operation: operation.id }, value: 1 })
   }
   labels.sweep()
-  return [states, failedPartitions, offsetLag, maxLag, timeLag, fetchAge, lagKnown, records, bytes, rpoSeconds, rpoRecords, rpoKnown, syncErrors, operationFailed]
+  return [states, failedPartitions, offsetLag, maxLag, timeLag, fetchAge, lagKnown, records, bytes, rpoSeconds, rpoRecords, rpoKnown, rpoObjectiveRecords, rpoObjectiveSeconds, syncErrors, operationFailed]
 }
 
 /** The engine's collector for the metrics registry: its partitions' label text is written once, not at every scrape. */

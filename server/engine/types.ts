@@ -1,6 +1,6 @@
 import 'server-only'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
-import type { OperationChange } from '@/lib/api/operations'
+import type { FailoverType, OperationChange, SwitchoverProgress } from '@/lib/api/operations'
 import type { Role } from '@/lib/api/session'
 import type { FailureCode } from '@/lib/mirror/failure-code'
 import type { MirrorPartitionValue } from '@/lib/mirror/transition'
@@ -26,6 +26,8 @@ export interface ResolvedMirrorConfig {
   'mirror.replication.throttled.rate': number
   /** Which partitions the rate applies to: `*`, `<topic>:*` or `<topic>:<partition>` (KIP-1279.md §7.2). */
   'mirror.replication.throttled.replicas': string[]
+  /** The mirror's objectives (lib/failover/objectives.ts reads them); absent when none are set. */
+  objectives?: { rpoSeconds?: number; rpoRecords?: number; rtoSeconds?: number; drillIntervalDays?: number }
 }
 
 export interface MirrorDefinition {
@@ -119,6 +121,10 @@ export interface FailoverOperation {
   partitions: OperationPartition[]
   /** Failing warning gates the caller forced past. */
   forcedGates?: string[]
+  /** planned (kind `switchover`) or unplanned (kind `failover`); absent on records from before types existed. */
+  type?: FailoverType
+  /** A planned switchover's phases, persisted at each phase change (lib/failover/switchover.ts). */
+  switchover?: SwitchoverProgress
 }
 
 export type EngineEvent =

@@ -21,6 +21,10 @@ export const STATUS_BY_CODE = {
   CONFIRMATION_REQUIRED: 409,
   CONFLICT: 409,
   TOPIC_READ_ONLY: 409,
+  // A planned switchover fenced the source topic: writes go to the destination once it is STOPPED.
+  TOPIC_WRITE_FENCED: 409,
+  // An unplanned failover would lose more than the mirror's recovery-point objective: force the gate to accept it.
+  RPO_OBJECTIVE_EXCEEDED: 409,
   // Producer protocol: the request contradicts what the cluster knows of this producer or partition.
   OUT_OF_ORDER_SEQUENCE: 409,
   INVALID_PRODUCER_EPOCH: 409,

@@ -10,6 +10,7 @@ export const CALM_FIGURES: MirrorFigures = {
   maxFetchAgeSeconds: 0.2,
   staleFetchPartitions: 0,
   rpo: { records: 0, seconds: 0, known: true },
+  rpoObjective: null,
   splitBrainRecords: 0,
   failedOperation: null,
   drills: null,

@@ -149,7 +149,8 @@ export const mirrorEndpoints = {
     method: 'POST',
     path: `${V1}/mirrors/{mirror}/failover`,
     role: 'operator',
-    summary: 'Fail over: stop mirroring and make the topics writable (dryRun: the plan only)',
+    summary:
+      'Fail over: stop mirroring and make the topics writable (dryRun: the plan only). type "planned" is a switchover: the source is fenced, the mirror drains to lag 0, then stops, losing nothing (rolled back if it cannot drain in drainTimeoutMs); "unplanned" (the default) stops now, and is refused with RPO_OBJECTIVE_EXCEEDED when it would lose more than the mirror\'s RPO objective unless force names "rpo-objective"',
     audit: 'mirror.failover',
     params: MirrorParams,
     body: FailoverRequest,
@@ -158,7 +159,8 @@ export const mirrorEndpoints = {
     otherResponses: { 200: FailoverPlanResponse },
     // CONFLICT: a failover of the same partitions is running (its id in details.operation).
     // SOURCE_UNAVAILABLE: a cluster the plan must read (the destination's partitions and offsets) did not answer.
-    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
+    // RPO_OBJECTIVE_EXCEEDED: an unplanned failover over the RPO objective, without force ["rpo-objective"] (details.rpo: the figures).
+    errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE', 'CONFLICT', 'SOURCE_UNAVAILABLE', 'RPO_OBJECTIVE_EXCEEDED'],
     ifMatch: true,
   }),
   listMirrorPartitions: endpoint({
@@ -224,6 +226,19 @@ export const mirrorEndpoints = {
     params: OperationParams,
     status: 200,
     response: Operation,
+  }),
+  cancelOperation: endpoint({
+    operationId: 'cancelOperation',
+    method: 'POST',
+    path: `${V1}/operations/{id}/cancel`,
+    role: 'operator',
+    summary: 'Cancel a planned switchover that has not begun to stop: it rolls back (the source unfenced, the mirror MIRRORING as before, nothing lost)',
+    audit: 'operation.cancel',
+    params: OperationParams,
+    status: 200,
+    response: Operation,
+    // CONFLICT: it has finished, is an unplanned failover, or is already stopping.
+    errors: ['CONFLICT'],
   }),
   operationReport: endpoint({
     operationId: 'getOperationReport',

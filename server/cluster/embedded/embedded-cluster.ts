@@ -23,6 +23,8 @@ import type {
   SourceCluster,
   TopicDescription,
   TopicPartition,
+  WriteFence,
+  WriteFenceMethod,
 } from '../ports'
 import { Brokers, type BrokerDescription } from './brokers'
 import { systemClock, type Clock } from './clock'
@@ -337,6 +339,31 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
 
   produceBatch(tp: TopicPartition, options: ProduceBatchOptions): Promise<{ baseOffset: number; lastOffset: number; duplicate: boolean }> {
     return this.producePath.produceBatch(tp, options)
+  }
+
+  // WRITE FENCE (a planned switchover's source: topics.ts)
+
+  /** The broker refuses fenced topics' client writes itself (TOPIC_WRITE_FENCED). */
+  async writeFenceMethod(): Promise<WriteFenceMethod> {
+    return 'broker'
+  }
+
+  fenceWrites(topics: readonly string[], fence: { mirror: string; operation: string }): Promise<void> {
+    return this.topics.fenceWrites(topics, fence)
+  }
+
+  unfenceWrites(topics: readonly string[], mirror: string): Promise<void> {
+    return this.topics.unfenceWrites(topics, mirror)
+  }
+
+  async writeFences(): Promise<WriteFence[]> {
+    return this.topics.writeFences()
+  }
+
+  /** Aborts at the coordinator every transaction open on these topics (after a switchover's grace). */
+  abortOpenTransactions(topics: readonly string[]): Promise<number> {
+    this.directory.ensureReachable()
+    return this.transactionCoordinator.abortTransactionsOn(topics)
   }
 
   get transactionCoordinator(): TransactionCoordinator {

@@ -25,6 +25,11 @@ const TopicMetadataSchema = z.object({
   configs: z.record(z.string(), z.string()),
   readOnly: z.boolean(),
   mirror: z.object({ name: z.string() }).nullable(),
+  /**
+   * Set while a planned switchover (or its aftermath: the old source of a switched mirror) refuses client
+   * writes to the topic with TOPIC_WRITE_FENCED; absent in metadata written before fences existed.
+   */
+  writeFence: z.object({ mirror: z.string(), operation: z.string(), since: z.number().int() }).nullable().optional(),
   partitions: z.array(PartitionMetadataSchema),
 })
 

@@ -236,8 +236,55 @@ export class Topics {
     return { logStartOffset: await partition.deleteRecordsBefore(offset) }
   }
 
+  /**
+   * A planned switchover's fence (KIP-1279 §9.2, "stop producers on the source", done by the broker): every
+   * client write to these topics is refused with TOPIC_WRITE_FENCED, whatever the producer (plain,
+   * idempotent, transactional: they all pass checkClientWritable), until unfenced. The coordinator's
+   * transaction markers are not client writes: a transaction open at the fence can still commit or abort.
+   * Kept in the metadata, so a restarted cluster is still fenced. Topics that do not exist are skipped.
+   */
+  async fenceWrites(topics: readonly string[], fence: { mirror: string; operation: string }): Promise<void> {
+    const { directory } = this
+    directory.ensureReachable()
+    let changed = false
+    for (const name of topics) {
+      const topic = directory.topicNamed(name)
+      if (!topic || topic.internal) continue
+      if (topic.writeFence?.mirror === fence.mirror && topic.writeFence.operation === fence.operation) continue
+      topic.writeFence = { mirror: fence.mirror, operation: fence.operation, since: directory.clock.now() }
+      changed = true
+    }
+    if (changed) await directory.persistMetadata()
+  }
+
+  /** Lifts the fences `mirror` holds on these topics (a rollback, a failback, an audited unfence); others' fences stay. */
+  async unfenceWrites(topics: readonly string[], mirror: string): Promise<void> {
+    const { directory } = this
+    directory.ensureReachable()
+    let changed = false
+    for (const name of topics) {
+      const topic = directory.topicNamed(name)
+      if (!topic?.writeFence || topic.writeFence.mirror !== mirror) continue
+      topic.writeFence = null
+      changed = true
+    }
+    if (changed) await directory.persistMetadata()
+  }
+
+  /** The fences in place, by topic. */
+  writeFences(): Array<{ topic: string; mirror: string; operation: string; since: number }> {
+    this.directory.ensureReachable()
+    return Object.values(this.directory.metadata.topics).flatMap((topic) => (topic.writeFence ? [{ topic: topic.name, ...topic.writeFence }] : []))
+  }
+
   checkClientWritable(topic: TopicMetadata): void {
     if (topic.internal) throw new ClusterError('VALIDATION_FAILED', `${topic.name} is an internal topic`)
+    const fence = topic.writeFence
+    if (fence) {
+      throw new ClusterError('TOPIC_WRITE_FENCED', `topic ${topic.name} is fenced by the planned switchover of mirror ${fence.mirror}: write to its destination instead`, {
+        details: { topic: topic.name, mirror: fence.mirror, operation: fence.operation },
+      })
+    }
     if (topic.readOnly) {
       throw new ClusterError('TOPIC_READ_ONLY', `topic ${topic.name} is the destination of mirror ${topic.mirror?.name ?? '(unknown)'} and is read-only until it is stopped`, {
         details: { topic: topic.name, mirror: topic.mirror?.name ?? null },

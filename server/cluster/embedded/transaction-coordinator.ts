@@ -275,6 +275,27 @@ export class TransactionCoordinator {
     }
   }
 
+  /**
+   * Aborts, at this coordinator, every transaction open on a partition of `topics` (a fencing epoch bump, as
+   * its timeout would): a planned switchover's grace for open transactions has run out, and the source
+   * must decide them itself rather than leave the destination's STOPPING to abort what the source might
+   * still commit. Returns how many it aborted.
+   */
+  async abortTransactionsOn(topics: readonly string[]): Promise<number> {
+    const wanted = new Set(topics)
+    let aborted = 0
+    for (const txn of [...this.transactions.values()]) {
+      if (txn.state !== 'Ongoing' || !txn.partitions.some((tp) => wanted.has(tp.topic))) continue
+      await this.lockFor(txn.transactionalId).run(async () => {
+        const current = this.transactions.get(txn.transactionalId)
+        if (current?.state !== 'Ongoing') return
+        await this.abortWithBumpedEpoch(current)
+        aborted += 1
+      })
+    }
+    return aborted
+  }
+
   /** A deleted topic's partitions leave every transaction (Kafka drops markers for deleted partitions). */
   async forgetTopic(topic: string): Promise<void> {
     let changed = false

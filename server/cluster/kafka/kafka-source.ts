@@ -13,6 +13,7 @@ import type {
   SourceCluster,
   TopicDescription,
   TopicPartition,
+  WriteFenceMethod,
 } from '../ports'
 import { UNDEFINED_EPOCH_END_OFFSET } from '../ports'
 import type { KafkaConnection } from './connection'
@@ -20,6 +21,7 @@ import { wholeBatches } from './fetched-batches'
 import { KafkaMetadata } from './metadata-cache'
 import { errorName, fetchRequest, ISOLATION_LEVEL, offsetForLeaderEpochRequest, type FetchedPartition, type FetchPartitionSpec } from './protocol'
 import { PartitionOffsets } from './partition-offsets'
+import { SourceWriteFence } from './source-write-fence'
 import { STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 
 /**
@@ -78,12 +80,28 @@ export class KafkaSourceCluster implements SourceCluster {
   private hostedState: KafkaStateTopic | null = null
   private mirrorTopicIds: ((described: TopicDescription[]) => Promise<TopicDescription[]>) | null = null
 
+  private readonly fence: SourceWriteFence
+
   constructor(
     readonly name: string,
     private readonly connection: KafkaConnection,
   ) {
     this.metadata = new KafkaMetadata(connection)
     this.offsets = new PartitionOffsets(connection, this.metadata)
+    this.fence = new SourceWriteFence(connection.admin)
+  }
+
+  /** A planned switchover's fence: DENY WRITE ACLs where an authorizer runs, else none (source-write-fence.ts). */
+  writeFenceMethod(): Promise<WriteFenceMethod> {
+    return this.fence.method()
+  }
+
+  fenceWrites(topics: readonly string[]): Promise<void> {
+    return this.fence.fence(topics)
+  }
+
+  unfenceWrites(topics: readonly string[]): Promise<void> {
+    return this.fence.unfence(topics)
   }
 
   async clusterId(): Promise<string> {

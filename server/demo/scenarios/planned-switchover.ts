@@ -1,7 +1,12 @@
 import 'server-only'
-import { createClusterPair, expectThat, target, waitFor, waitForCaughtUp, type ScenarioDefinition, waitForOperation } from './scenario'
+import { isClusterError } from '@/server/cluster/errors'
+import { createClusterPair, expectThat, target, waitFor, type ScenarioDefinition, waitForOperation } from './scenario'
 
-/** A planned move of the primary: stop the writers, let the mirror drain to zero lag, fail over with nothing at risk. */
+/**
+ * A planned switchover under load (issue #34): the producer never stops; the switchover fences the source
+ * (its writes are refused with TOPIC_WRITE_FENCED), drains the mirror to lag 0, stops, and loses nothing —
+ * measured, not assumed.
+ */
 
 const TOPIC = 'orders'
 const PARTITIONS = 2
@@ -9,17 +14,16 @@ const WRITE_INTERVAL_MS = 100
 
 export const plannedSwitchover: ScenarioDefinition = {
   name: 'planned-switchover',
-  title: 'Planned switchover',
+  title: 'Planned switchover under load',
   description:
-    'Moves the primary to the other region on purpose: producers stop first, the mirror drains to zero lag, and the failover then has nothing at risk and no transaction to abort.',
+    'Moves the primary to the other region on purpose while a producer keeps writing: the source is fenced, the mirror drains to zero lag, STOPPING runs, and the switchover measures what it lost: nothing.',
   prefix: 'switchover',
   topic: TOPIC,
   steps: [
-    { title: 'Mirror a live topic', intro: 'Two clusters, an orders topic of 2 partitions, a mirror, and a producer writing every 100 ms.' },
-    { title: 'Stop the producers', intro: 'Writes to the source end; whatever they wrote is still on its way to the destination.' },
-    { title: 'Wait for zero lag', intro: 'The mirror copies the last records; lag falls to 0 on every partition.' },
-    { title: 'Preview: nothing at risk', intro: 'The failover plan must show 0 records at risk and no transaction to abort.' },
-    { title: 'Switch over', intro: 'STOPPING on every partition; the destination becomes writable with the same offsets.' },
+    { title: 'Mirror a live topic', intro: 'Two clusters, an orders topic of 2 partitions, a mirror, and a producer writing every 100 ms that will not stop.' },
+    { title: 'Preview: planned', intro: 'The planned switchover says how the source will be fenced and how long it may drain; nothing is at risk of being lost.' },
+    { title: 'Switch over under load', intro: 'Fence, drain, STOPPING: the producer is refused with TOPIC_WRITE_FENCED from the fence on; the destination catches up to the last acknowledged record.' },
+    { title: 'Zero lost, measured', intro: 'Records lost is read at STOPPED (the fenced source against each partition\'s mirrored offset); the writes go to the new primary.' },
   ],
   plan(context) {
     const { sourceCluster, destinationCluster, mirror } = context.names
@@ -27,13 +31,17 @@ export const plannedSwitchover: ScenarioDefinition = {
     const mirrorPage = target({ mirror, cluster: destinationCluster, topic: TOPIC })
     let writer: Promise<void> | null = null
     let writing = false
-    let written = 0
-    let maxLag = 0
+    let acknowledged = 0
+    let refused = 0
     const write = async () => {
       while (writing && !context.signal.aborted) {
-        await source().produce(TOPIC, { records: [{ key: `order-${written % 11}`, value: JSON.stringify({ order: written }) }] })
-        written += 1
-        for (const p of context.engine.partitions(mirror)) maxLag = Math.max(maxLag, p.offsetLag ?? 0)
+        try {
+          await source().produce(TOPIC, { records: [{ key: `order-${acknowledged % 11}`, value: JSON.stringify({ order: acknowledged }) }] })
+          acknowledged += 1
+        } catch (error) {
+          if (!isClusterError(error, 'TOPIC_WRITE_FENCED')) throw error
+          refused += 1
+        }
         await new Promise((resolve) => setTimeout(resolve, WRITE_INTERVAL_MS))
       }
     }
@@ -45,35 +53,38 @@ export const plannedSwitchover: ScenarioDefinition = {
           await context.engine.createMirror({ name: mirror, sourceCluster, destinationCluster, topics: [TOPIC] })
           writing = true
           writer = write()
-          await waitFor(context, 'the producer to write 20 orders while mirroring runs', () => (written >= 20 && context.engine.partitions(mirror).every((p) => p.state === 'MIRRORING') ? true : undefined))
-          return { narration: `Mirror ${mirror} is MIRRORING while a producer writes an order every ${WRITE_INTERVAL_MS} ms (${written} so far; lag up to ${maxLag}).`, target: mirrorPage }
+          await waitFor(context, 'the producer to write 20 orders while mirroring runs', () => (acknowledged >= 20 && context.engine.partitions(mirror).every((p) => p.state === 'MIRRORING') ? true : undefined))
+          return { narration: `Mirror ${mirror} is MIRRORING while a producer writes an order every ${WRITE_INTERVAL_MS} ms (${acknowledged} so far).`, target: mirrorPage }
+        },
+        async () => {
+          const plan = await context.engine.switchoverPlan(mirror, {})
+          expectThat(plan.fenceMethod === 'broker', `expected the embedded source to fence by its broker, got ${plan.fenceMethod}`)
+          return {
+            narration: `Planned: ${sourceCluster} will refuse writes to ${TOPIC} (TOPIC_WRITE_FENCED), the mirror may take ${plan.drainTimeoutMs / 1000} s to drain before the switchover rolls back, and open transactions get ${plan.transactionGraceMs / 1000} s.`,
+            target: mirrorPage,
+          }
+        },
+        async () => {
+          const { operation } = await context.engine.switchover(mirror, { confirm: mirror })
+          const finished = await waitForOperation(context, operation.id)
+          expectThat(finished.status === 'succeeded', `the switchover ${finished.status}${finished.switchover?.reason ? `: ${finished.switchover.reason}` : ''}`)
+          const s = finished.switchover!
+          const refusedMs = (s.stoppedAt ?? 0) - (s.fencedAt ?? 0)
+          return {
+            narration: `Fenced, drained in ${(((s.drainedAt ?? 0) - (s.drainStartedAt ?? 0)) / 1000).toFixed(1)} s, STOPPED: writes were refused for ${(refusedMs / 1000).toFixed(1)} s (${refused} refused so far, every one told TOPIC_WRITE_FENCED).`,
+            target: { ...mirrorPage, operation: operation.id },
+          }
         },
         async () => {
           writing = false
           await writer
-          const end = (await source().describeTopic(TOPIC)).partitions.reduce((sum, p) => sum + p.logEndOffset, 0)
-          return { narration: `The producer stopped after ${written} orders; the source holds ${end} records.`, target: target({ cluster: sourceCluster, topic: TOPIC }) }
-        },
-        async () => {
-          const total = await waitForCaughtUp(context, mirror, sourceCluster, TOPIC)
-          const lags = context.engine.partitions(mirror).map((p) => p.offsetLag)
-          return { narration: `Lag is ${lags.join(' and ')} on the ${PARTITIONS} partitions: ${destinationCluster} holds all ${total} records.`, target: mirrorPage }
-        },
-        async () => {
-          const plan = await context.engine.failoverPlan(mirror)
-          const atRisk = plan.partitions.reduce((sum, p) => sum + (p.recordsAtRisk ?? 0), 0)
-          const aborts = plan.partitions.reduce((sum, p) => sum + p.transactionsToAbort.length, 0)
-          expectThat(plan.canProceed && atRisk === 0 && aborts === 0, `expected nothing at risk, got ${atRisk} records at risk and ${aborts} transactions to abort`)
-          return { narration: 'Every gate passes: 0 records at risk, no transaction to abort, no partition FAILED.', target: mirrorPage }
-        },
-        async () => {
-          const { operation } = await context.engine.failover(mirror, { confirm: mirror })
-          const finished = await waitForOperation(context, operation.id)
-          expectThat(finished.status === 'succeeded', `the switchover ${finished.status}`)
-          const next = await context.clusters.embedded(destinationCluster).produce(TOPIC, { records: [{ key: 'order-0', value: JSON.stringify({ order: written }) }] })
+          const [operation] = context.engine.listOperations({ mirror, limit: 1 })
+          const lost = operation?.switchover?.recordsLost?.total
+          expectThat(lost === 0, `expected 0 records lost, measured ${String(lost)}`)
+          const next = await context.clusters.embedded(destinationCluster).produce(TOPIC, { records: [{ key: 'order-0', value: JSON.stringify({ order: acknowledged }) }] })
           return {
-            narration: `MIRRORING → STOPPING → STOPPED. ${destinationCluster} is the primary: the next order went to ${TOPIC}-${next.records[0]!.partition} at offset ${next.records[0]!.offset}, continuing the source's offsets.`,
-            target: { ...mirrorPage, operation: operation.id },
+            narration: `Records lost: 0 of ${acknowledged} acknowledged. ${destinationCluster} is the primary: the next order went to ${TOPIC}-${next.records[0]!.partition} at offset ${next.records[0]!.offset}; ${sourceCluster} stays fenced until a failback.`,
+            target: mirrorPage,
           }
         },
       ],

@@ -23,8 +23,33 @@ export const DEFAULT_MIRROR_CONFIG: ResolvedMirrorConfig = {
 }
 
 /** Defaults, then the given config, then topicsInclude/topicsExclude; every pattern and number checked. */
-export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<ResolvedMirrorConfig> }): ResolvedMirrorConfig {
-  const config: ResolvedMirrorConfig = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
+const OBJECTIVE_KEYS = ['rpoSeconds', 'rpoRecords', 'rtoSeconds', 'drillIntervalDays'] as const
+
+/**
+ * Objectives as set: each a finite non-negative number (rpoRecords whole, drillIntervalDays above 0), no other
+ * key; null or an empty object removes them. The API's schema refuses the same before this is reached;
+ * this holds for every other caller (the demo, scripts).
+ */
+function resolveObjectives(value: unknown): ResolvedMirrorConfig['objectives'] | undefined {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'object' || Array.isArray(value)) throw new EngineError('VALIDATION_FAILED', 'objectives must be an object')
+  const objectives: NonNullable<ResolvedMirrorConfig['objectives']> = {}
+  for (const [key, number] of Object.entries(value)) {
+    if (!(OBJECTIVE_KEYS as readonly string[]).includes(key)) throw new EngineError('VALIDATION_FAILED', `objectives.${key} is not an objective (${OBJECTIVE_KEYS.join(', ')})`)
+    if (typeof number !== 'number' || !Number.isFinite(number) || number < 0 || (key === 'rpoRecords' && !Number.isSafeInteger(number)) || (key === 'drillIntervalDays' && number === 0)) {
+      const wanted = key === 'drillIntervalDays' ? 'a number above 0' : key === 'rpoRecords' ? 'a whole number of at least 0' : 'a number of at least 0'
+      throw new EngineError('VALIDATION_FAILED', `objectives.${key} must be ${wanted}`)
+    }
+    objectives[key as (typeof OBJECTIVE_KEYS)[number]] = number
+  }
+  return Object.keys(objectives).length > 0 ? objectives : undefined
+}
+
+export function resolveConfig(input: { topicsInclude?: string[]; topicsExclude?: string[]; config?: Partial<Omit<ResolvedMirrorConfig, 'objectives'>> & { objectives?: ResolvedMirrorConfig['objectives'] | null } }): ResolvedMirrorConfig {
+  const { objectives: objectivesInput, ...rest } = { ...DEFAULT_MIRROR_CONFIG, ...input.config }
+  const config: ResolvedMirrorConfig = rest
+  const objectives = resolveObjectives(objectivesInput)
+  if (objectives !== undefined) config.objectives = objectives
   if (input.topicsInclude) config['topics.include'] = input.topicsInclude
   if (input.topicsExclude) config['topics.exclude'] = input.topicsExclude
   for (const key of ['topics.include', 'topics.exclude', 'groups.include', 'groups.exclude'] as const) {

@@ -7,10 +7,14 @@ import { type ClusterAccess, type EngineClock, type OperationsAccess, type Parti
 import { EngineError } from '../errors'
 import { toFailoverPlan } from '../operations/failover-plan-view'
 import type { FailoverOperation, OperationRequester } from '../types'
-import { gateRefusal } from './failover-gates'
+import { gateRefusal, rpoRefusal } from './failover-gates'
 import { failoverPlan } from './failover-planner'
 
 export interface FailoverRequestInput {
+  /** planned: a switchover (switchover/switchover-command.ts); absent or unplanned: this failover. */
+  type?: 'planned' | 'unplanned'
+  drainTimeoutMs?: number
+  transactionGraceMs?: number
   topics?: string[]
   confirm?: string
   force?: string[]
@@ -38,9 +42,18 @@ export async function planFailover(ctx: ClusterAccess & EngineClock & PartitionS
   const named = request.topics !== undefined && request.topics.length > 0
   planOrRefuse('stop', selectPartitions(mirror, request.topics), { named, mirror: mirrorName })
   const plan = await failoverPlan(ctx, mirrorName, request.topics)
-  const gates = decideGates(plan.gates, request.force)
+  // Accepting the loss against the RPO objective accepts the records at risk the lag gate counts: one loss, one force.
+  const force = request.force?.includes('rpo-objective') && !request.force.includes('lag-threshold') ? [...request.force, 'lag-threshold'] : request.force
+  const gates = decideGates(plan.gates, force)
+  if (gates.blocking.length > 0) throw gateRefusal(gates, plan.gates)
+  // The RPO objective holds even for a caller that forces nothing (whose warnings otherwise only inform):
+  // losing more than the mirror promised takes an explicit force, which the audit entry records with the figures.
+  const rpo = plan.gates.find((gate) => gate.name === 'rpo-objective')
+  if (rpo !== undefined && !rpo.ok && !(request.force ?? []).includes('rpo-objective')) throw rpoRefusal(mirrorName, plan)
   if (!gates.canProceed) throw gateRefusal(gates, plan.gates)
-  return { mirror: mirrorName, topics: request.topics, plan, forcedGates: gates.forced.map((gate) => gate.name) }
+  const forced = gates.forced.map((gate) => gate.name)
+  if (rpo !== undefined && !rpo.ok && !forced.includes('rpo-objective')) forced.push('rpo-objective')
+  return { mirror: mirrorName, topics: request.topics, plan, forcedGates: forced }
 }
 
 /**
@@ -54,8 +67,9 @@ export async function applyFailover(ctx: OperationsAccess & PartitionStore, plan
   const { apply: runtimes } = planOrRefuse('stop', selectPartitions(mirror, topics), { named: topics !== undefined && topics.length > 0, mirror: planned.mirror })
   const operation = await ctx.operations.accept({
     kind: 'failover',
+    type: 'unplanned',
     mirror: planned.mirror,
-    plan: toFailoverPlan(planned.plan),
+    plan: { ...toFailoverPlan(planned.plan), type: 'unplanned' },
     requestedBy,
     forcedGates: [...planned.forcedGates],
     runtimes,

@@ -1,7 +1,23 @@
 import 'server-only'
 import type { GateDecision } from '@/lib/failover/gate-forcing'
 import type { FailoverGate } from '@/lib/mirror/failover-plan'
+import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
+import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import { EngineError } from '../errors'
+
+/**
+ * The refusal of an unplanned failover that would lose more than the mirror's RPO objective (or an unknown
+ * amount): RPO_OBJECTIVE_EXCEEDED, with the figures, until the request forces `rpo-objective`.
+ */
+export function rpoRefusal(mirror: string, plan: FailoverPreflight): EngineError {
+  const rpo = plan.rpo!
+  const objective = describeRpoObjective(rpo.objective)
+  return new EngineError(
+    'RPO_OBJECTIVE_EXCEEDED',
+    `failing over ${mirror} now would lose ${describeRpo(rpo)}, ${rpo.status === 'breached' ? 'over' : 'not provably within'} its recovery-point objective (${objective}); wait for the mirror to catch up, switch over with type "planned", or force "rpo-objective" to accept the loss`,
+    { details: { rpo: { ...rpo, objective: { ...rpo.objective } }, gates: plan.gates.map((gate) => ({ ...gate })) } },
+  )
+}
 
 /**
  * The refusal of a failover whose gates stop it: blocking gates first (forcing cannot help), then the

@@ -1,5 +1,6 @@
 import 'server-only'
 import { splitBatches } from '@/lib/log/record-batch'
+import { rpoObjectiveOf, withRpoGate } from '@/lib/failover/rpo'
 import { lastFetchReading } from '@/lib/mirror/at-risk'
 import { buildFailoverPlan, type ConsumerGroupPosition, type FailoverPartitionInput, type FailoverPreflight } from '@/lib/mirror/failover-plan'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
@@ -72,7 +73,8 @@ export async function failoverPlan(ctx: ClusterAccess & EngineClock & PartitionS
       consumerGroups,
     })
   }
-  return buildFailoverPlan({ mirror: mirrorName, now: ctx.now(), sourceReachable: sourceTopics !== null, partitions })
+  const plan = buildFailoverPlan({ mirror: mirrorName, now: ctx.now(), sourceReachable: sourceTopics !== null, partitions })
+  return withRpoGate(plan, rpoObjectiveOf(definition.config.objectives))
 }
 
 /** Each described partition by (topic, partition). */

@@ -6,6 +6,7 @@ import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 export function toFailoverPlan(plan: FailoverPreflight): ApiFailoverPlan {
   return {
     mirror: plan.mirror,
+    ...(plan.rpo === undefined ? {} : { rpo: { objective: { ...plan.rpo.objective }, records: plan.rpo.records, seconds: plan.rpo.seconds, known: plan.rpo.known, status: plan.rpo.status } }),
     canProceed: plan.canProceed,
     gates: plan.gates.map((gate) => ({ name: gate.name, ok: gate.ok, severity: gate.severity, detail: gate.detail })),
     partitions: plan.partitions.map((partition) => ({

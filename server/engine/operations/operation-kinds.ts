@@ -9,7 +9,7 @@ import { isSettled, shouldStopAfterRestart, stopProgressOf, type PartitionStopVi
  * validates records against), plus the command that accepts it (failover/failover-command.ts for a failover).
  */
 
-export const OPERATION_KINDS = ['failover'] as const
+export const OPERATION_KINDS = ['failover', 'switchover'] as const
 export type OperationKind = (typeof OPERATION_KINDS)[number]
 
 export interface OperationKindRules {
@@ -31,6 +31,18 @@ export const OPERATION_KIND_RULES: Readonly<Record<OperationKind, OperationKindR
   failover: {
     event: { type: 'stopRequested' },
     reason: 'failover requested',
+    progress: stopProgressOf,
+    isSettled,
+    resendAfterRestart: shouldStopAfterRestart,
+    succeeded: (states) => states.every((state) => state === 'STOPPED'),
+  },
+  /**
+   * A planned switchover (issue #34): the same stops, sent only once the source is fenced and drained
+   * (server/engine/switchover/switchover-phases.ts runs those phases before the drive, or rolls back).
+   */
+  switchover: {
+    event: { type: 'stopRequested' },
+    reason: 'planned switchover',
     progress: stopProgressOf,
     isSettled,
     resendAfterRestart: shouldStopAfterRestart,

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { z } from 'zod'
 import { FailoverPlan, MirrorPartitionState } from '@/lib/api/mirrors'
-import { OperationStatus, StoppingStep } from '@/lib/api/operations'
+import { FailoverType, OperationStatus, StoppingStep, SwitchoverProgress } from '@/lib/api/operations'
 import { Role } from '@/lib/api/session'
 import { fsyncDirectory, writeFileDurablyAsync } from '@/server/util/durable-file'
 import { OPERATION_KINDS } from './operation-kinds'
@@ -49,6 +49,10 @@ export const StoredOperation = z.object({
   requestedBy: z.object({ actor: z.string(), actorName: z.string().optional(), role: Role.nullable() }).nullable(),
   /** Absent in records written before gates could be forced. */
   forcedGates: z.array(z.string()).optional(),
+  /** Absent in records written before failover types existed (unplanned). */
+  type: FailoverType.optional(),
+  /** A planned switchover's phase and figures: written at every phase change, so a restart resumes the phase. */
+  switchover: SwitchoverProgress.optional(),
   resumedAt: z.array(z.number().int()),
   plan: FailoverPlan,
   partitions: z.array(StoredOperationPartition),

@@ -1,9 +1,10 @@
 import 'server-only'
-// Over 400 lines on purpose: an operation's whole life (accept, drive, follow its partitions, recover after a restart, finish, history) over one tracked record; split, that record and its bookkeeping would be shared between files.
+// Over 400 lines on purpose: an operation's whole life (accept, a switchover's phases before its stops, drive, follow its partitions, recover after a restart, finish or roll back, history) over one tracked record; split, that record and its bookkeeping would be shared between files.
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomUUID } from 'node:crypto'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
 import type { OperationChange } from '@/lib/api/operations'
+import { canRollBack, type SwitchoverPhase } from '@/lib/failover/switchover'
 import { EngineError } from '../errors'
 import type { FailoverOperation, OperationPartition, OperationRequester, PartitionRuntime } from '../types'
 import { OPERATION_KIND_RULES, type OperationKind, type OperationKindRules } from './operation-kinds'
@@ -35,6 +36,24 @@ export interface TrackerEnvironment {
   partition(mirror: string, topic: string, partition: number): PartitionRuntime | undefined
   /** Sends each partition the operation's event (bounded concurrency); `onEach` after each partition's dispatch ends. */
   send(kind: OperationKind, mirror: string, runtimes: PartitionRuntime[], onEach: (runtime: PartitionRuntime) => void): Promise<void>
+  /**
+   * A planned switchover's phases before its stops (server/engine/switchover/switchover-phases.ts), from the
+   * phase its record holds: `stop` once the source is fenced and drained, `rolledBack` once it rolled back,
+   * `interrupted` when the engine closes meanwhile (the record resumes the phase after the restart).
+   */
+  beforeStops?(operation: FailoverOperation, hooks: PhaseHooks): Promise<'stop' | 'rolledBack' | 'interrupted'>
+  /** Before a switchover's outcome is frozen: what it lost, measured (switchover.recordsLost). */
+  measureLoss?(operation: FailoverOperation): Promise<void>
+}
+
+/** What a switchover's phases need of the tracker. */
+export interface PhaseHooks {
+  /** Writes the record as it is now (a phase change); resolves once durable. */
+  save(): Promise<void>
+  /** Tells listeners the operation moved. */
+  progress(): void
+  /** Why the operator cancelled it, once they have; null otherwise. */
+  cancelRequest(): string | null
 }
 
 export interface AcceptInput {
@@ -45,6 +64,9 @@ export interface AcceptInput {
   /** Failing warning gates the operator forced past when confirming (kept in the report). */
   forcedGates?: string[]
   runtimes: PartitionRuntime[]
+  type?: FailoverOperation['type']
+  /** A switchover's progress as accepted (phase fenceSource). */
+  switchover?: FailoverOperation['switchover']
 }
 
 export interface OperationFilter {
@@ -69,6 +91,8 @@ interface Tracked {
   done: Promise<void>
   finishing: Promise<void> | null
   lastProgressAt: number
+  /** A switchover the operator cancelled: the reason its rollback gives. */
+  cancelRequest: string | null
 }
 
 
@@ -107,6 +131,8 @@ export class OperationTracker {
       finishedAt: null,
       requestedBy: input.requestedBy,
       ...(input.forcedGates === undefined ? {} : { forcedGates: [...input.forcedGates] }),
+      ...(input.type === undefined ? {} : { type: input.type }),
+      ...(input.switchover === undefined ? {} : { switchover: structuredClone(input.switchover) }),
       resumedAt: [],
       plan: input.plan,
       partitions: input.runtimes.map((runtime) => ({
@@ -141,6 +167,12 @@ export class OperationTracker {
       this.tracked.set(record.id, tracked)
       if (record.status !== 'running') continue
       const runtimes: PartitionRuntime[] = []
+      if (beforeStopping(record.switchover?.phase)) {
+        // Fenced or draining: its partitions mirror on (restored as any other) until its phases say stop.
+        tracked.operation.resumedAt.push(this.env.now())
+        resumed.push({ tracked, runtimes })
+        continue
+      }
       record.partitions.forEach((entry, index) => {
         const runtime = this.env.partition(record.mirror, entry.topic, entry.partition)
         if (runtime && tracked.rules.resendAfterRestart(runtime.value, tracked.acceptedStateEpochs[index]!)) runtimes.push(runtime)
@@ -171,9 +203,74 @@ export class OperationTracker {
       this.env.emit(operation, 'progress')
     }
     tracked.done = after
-      .then(() => this.env.send(operation.kind, operation.mirror, runtimes, onEach))
+      .then(() => this.beforeStops(tracked, runtimes))
+      .then(async (next) => {
+        if (next === 'interrupted') return
+        if (next === 'rolledBack') return this.finishRolledBack(tracked)
+        await this.env.send(operation.kind, operation.mirror, next, onEach).catch((error: unknown) => this.env.log('operation drive failed', { operation: operation.id, error: String(error) }))
+        return this.driveEnded(tracked)
+      })
       .catch((error: unknown) => this.env.log('operation drive failed', { operation: operation.id, error: String(error) }))
-      .then(() => this.driveEnded(tracked))
+  }
+
+  /**
+   * A switchover's phases before its stops; the partitions to stop once they say so. Entering `stopping`
+   * is written (with each partition's stateEpoch as it is now, which the restart rule compares with) before
+   * any stop is sent, so a restart from here on resumes the stops as a failover's.
+   */
+  private async beforeStops(tracked: Tracked, runtimes: PartitionRuntime[]): Promise<PartitionRuntime[] | 'rolledBack' | 'interrupted'> {
+    const { operation } = tracked
+    const switchover = operation.switchover
+    if (switchover === undefined || !beforeStopping(switchover.phase) || this.env.beforeStops === undefined) return runtimes
+    const outcome = await this.env.beforeStops(operation, {
+      save: () => this.store.save(this.recordOf(tracked)),
+      progress: () => this.env.emit(operation, 'progress'),
+      cancelRequest: () => tracked.cancelRequest,
+    })
+    if (outcome !== 'stop') return outcome
+    const stops: PartitionRuntime[] = []
+    operation.partitions.forEach((entry, index) => {
+      const runtime = this.env.partition(operation.mirror, entry.topic, entry.partition)
+      if (runtime === undefined) return
+      tracked.acceptedStateEpochs[index] = runtime.value.stateEpoch
+      stops.push(runtime)
+    })
+    switchover.phase = 'stopping'
+    await this.store.save(this.recordOf(tracked))
+    this.env.emit(operation, 'progress')
+    return stops
+  }
+
+  /** A switchover that rolled back: its partitions mirror on; the outcome says why (switchover.reason). */
+  private finishRolledBack(tracked: Tracked): Promise<void> {
+    if (tracked.finishing) return tracked.finishing
+    const { operation } = tracked
+    const now = this.env.now()
+    operation.partitions.forEach((entry, index) => {
+      this.refreshEntry(tracked, index)
+      entry.finishedAt = now
+    })
+    operation.finishedAt = now
+    operation.status = 'failed'
+    return this.freeze(tracked)
+  }
+
+  /**
+   * Cancels a planned switchover that has not begun to stop: its phases roll back at their next look (the
+   * source unfenced, the mirror mirroring as before). CONFLICT for anything else: a failover cannot be
+   * undone, nor a switchover already stopping.
+   */
+  cancel(id: string, by: string): FailoverOperation {
+    const tracked = this.tracked.get(id)
+    if (!tracked) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
+    const { operation } = tracked
+    if (operation.status !== 'running') throw new EngineError('CONFLICT', `operation ${id} has already ${operation.status}`)
+    const phase = operation.switchover?.phase
+    if (phase === undefined) throw new EngineError('CONFLICT', `operation ${id} is an unplanned failover: its stops cannot be cancelled`)
+    if (!canRollBack(phase)) throw new EngineError('CONFLICT', `the switchover ${id} is in phase ${phase}: it can no longer roll back`, { details: { phase } })
+    tracked.cancelRequest ??= `cancelled by ${by}`
+    this.env.emit(operation, 'progress')
+    return operation
   }
 
   /** Every partition has had its stop; from here the operation waits for those still stopping. */
@@ -249,9 +346,41 @@ export class OperationTracker {
     const { operation } = tracked
     tracked.unsettled = null
     this.waiting.delete(tracked)
-    const finishedAt = operation.partitions.reduce<number | null>((latest, entry) => (entry.finishedAt === null ? latest : Math.max(latest ?? entry.finishedAt, entry.finishedAt)), null)
-    operation.finishedAt = Math.max(finishedAt ?? this.env.now(), operation.startedAt)
-    operation.status = tracked.rules.succeeded(operation.partitions.map((entry) => entry.state)) ? 'succeeded' : 'failed'
+    const outcome = () => {
+      const finishedAt = operation.partitions.reduce<number | null>((latest, entry) => (entry.finishedAt === null ? latest : Math.max(latest ?? entry.finishedAt, entry.finishedAt)), null)
+      operation.finishedAt = Math.max(finishedAt ?? this.env.now(), operation.startedAt)
+      operation.status = tracked.rules.succeeded(operation.partitions.map((entry) => entry.state)) ? 'succeeded' : 'failed'
+      const switchover = operation.switchover
+      if (switchover === undefined) return
+      switchover.stoppedAt = operation.status === 'succeeded' ? operation.finishedAt : null
+      // Nothing lost is the promise of a planned switchover: measured, never assumed.
+      const lost = switchover.recordsLost?.total ?? null
+      if (operation.status === 'succeeded' && lost !== 0) {
+        operation.status = 'failed'
+        switchover.reason ??= lost === null ? 'the records lost could not be measured (the source did not answer)' : `${lost} records were not mirrored`
+      }
+      if (operation.status === 'succeeded') switchover.phase = 'done'
+    }
+    if (operation.switchover !== undefined && this.env.measureLoss !== undefined) {
+      // The source is read first (the old source stays fenced, so what it holds stands); the outcome waits for it.
+      tracked.finishing = this.env
+        .measureLoss(operation)
+        .catch((error: unknown) => this.env.log('switchover loss measurement failed', { operation: operation.id, error: String(error) }))
+        .then(() => {
+          outcome()
+          return this.freeze(tracked)
+        })
+      return tracked.finishing
+    }
+    outcome()
+    return this.freeze(tracked)
+  }
+
+  /** Writes the outcome set on the operation, tells listeners, then prunes history. */
+  private freeze(tracked: Tracked): Promise<void> {
+    const { operation } = tracked
+    tracked.unsettled = null
+    this.waiting.delete(tracked)
     const written = this.store.save(this.recordOf(tracked))
     // Told now, not once the record is durable: GET /operations/{id} answers the frozen outcome from here on,
     // and a crash before the write lands finishes the operation again after the restart with the same
@@ -259,11 +388,12 @@ export class OperationTracker {
     // end of a 10,000-partition failover it landed 54 s after the outcome was known, and the wizard showed
     // progress all that time (scripts/bench/ui-failover.ts).
     this.env.emit(operation, 'finished')
-    tracked.finishing = written
+    const finishing = written
       .catch((error: unknown) => this.env.log('operation write failed', { operation: operation.id, error: String(error) }))
       .then(() => this.dropExpired())
       .catch((error: unknown) => this.env.log('operation history pruning failed', { error: String(error) }))
-    return tracked.finishing
+    tracked.finishing ??= finishing
+    return finishing
   }
 
   private async dropExpired(): Promise<void> {
@@ -367,6 +497,7 @@ export class OperationTracker {
       done: Promise.resolve(),
       finishing: null,
       lastProgressAt: 0,
+      cancelRequest: null,
     }
   }
 
@@ -383,6 +514,8 @@ export class OperationTracker {
       finishedAt: operation.finishedAt,
       requestedBy: operation.requestedBy,
       ...(operation.forcedGates === undefined ? {} : { forcedGates: [...operation.forcedGates] }),
+      ...(operation.type === undefined ? {} : { type: operation.type }),
+      ...(operation.switchover === undefined ? {} : { switchover: structuredClone(operation.switchover) }),
       resumedAt: [...operation.resumedAt],
       plan: operation.plan,
       partitions: operation.partitions.map((entry: OperationPartition, index) => ({ ...entry, acceptedStateEpoch: tracked.acceptedStateEpochs[index]! })),
@@ -397,6 +530,11 @@ function stillRunning(operation: FailoverOperation): EngineError {
   })
 }
 
+/** A switchover phase in which its partitions have not been sent their stops. */
+function beforeStopping(phase: SwitchoverPhase | undefined): boolean {
+  return phase === 'fenceSource' || phase === 'drain' || phase === 'rollingBack' || phase === 'rolledBack'
+}
+
 function operationOf(record: StoredOperation): FailoverOperation {
   return {
     id: record.id,
@@ -407,6 +545,8 @@ function operationOf(record: StoredOperation): FailoverOperation {
     finishedAt: record.finishedAt,
     requestedBy: record.requestedBy,
     ...(record.forcedGates === undefined ? {} : { forcedGates: [...record.forcedGates] }),
+    ...(record.type === undefined ? {} : { type: record.type }),
+    ...(record.switchover === undefined ? {} : { switchover: structuredClone(record.switchover) }),
     resumedAt: [...record.resumedAt],
     plan: record.plan,
     partitions: record.partitions.map(({ topic, partition, step, state, error, finishedAt }) => ({ topic, partition, step, state, error, finishedAt })),

@@ -27,6 +27,12 @@ export interface PartitionFigures {
 
 const FAILED_EXAMPLES = 5
 
+/** The RPO part of the mirror's objectives as figures; null without one. */
+function rpoObjectiveFigures(objectives: { rpoRecords?: number; rpoSeconds?: number } | undefined): MirrorFigures['rpoObjective'] {
+  if (objectives?.rpoRecords === undefined && objectives?.rpoSeconds === undefined) return null
+  return { records: objectives.rpoRecords ?? null, seconds: objectives.rpoSeconds ?? null }
+}
+
 /**
  * The one place the metrics and the alert rules get a mirror's numbers from: one pass over its partitions,
  * reading the lag as every other view does (`lagOf`: exact, a lower bound while the source is silent, or
@@ -91,5 +97,6 @@ export function mirrorFigures(mirror: EngineMirror, now: number, perPartition?: 
     maxOffsetLag,
     lagKnown,
     rpo: { records: rpo.records, seconds: rpo.timeMs === null ? null : rpo.timeMs / 1000, known: rpo.known && rpo.records !== null },
+    rpoObjective: rpoObjectiveFigures(mirror.definition.config.objectives),
   }
 }
