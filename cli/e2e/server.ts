@@ -3,12 +3,11 @@
 // started on loopback (`node --import tsx server/main.ts` over the `next build` output, as the hostile suite and the
 // fuzzer start it) with a temporary data dir and known tokens, and stopped after the last file. CLI_E2E_URL (with
 // CLI_E2E_OPERATOR_TOKEN and CLI_E2E_VIEWER_TOKEN) points the suite at a server already running instead.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { startProductionServer, type ProductionServer } from '../../scripts/testing/production-server'
 
 export interface CliTarget {
   url: string
@@ -23,15 +22,6 @@ declare module 'vitest' {
 }
 
 const root = path.resolve(import.meta.dirname, '../..')
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 
 /** The newest .ts source under these folders (tests excluded), as cli/bin.js compares it with the build. */
 function newestSource(folders: readonly string[]): number {
@@ -58,22 +48,7 @@ function ensureBuild(): void {
   execFileSync(process.execPath, ['cli/build.mjs'], { cwd: root, stdio: 'inherit' })
 }
 
-async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 90_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${log()}`)
-    try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`the server did not answer /health within 90 s:\n${log()}`)
-}
-
-let child: ChildProcess | null = null
-let dataDir: string | null = null
+let server: ProductionServer | null = null
 
 export async function setup(project: TestProject): Promise<void> {
   ensureBuild()
@@ -82,48 +57,18 @@ export async function setup(project: TestProject): Promise<void> {
     project.provide('cli', { url: env.CLI_E2E_URL, operatorToken: env.CLI_E2E_OPERATOR_TOKEN ?? '', viewerToken: env.CLI_E2E_VIEWER_TOKEN ?? '' })
     return
   }
-  if (!existsSync(path.join(root, '.next/BUILD_ID'))) throw new Error("no production build (.next/BUILD_ID): run 'npx next build' first")
-  dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-cli-e2e-'))
-  const port = Number(env.CLI_E2E_PORT) || (await freePort())
   const operatorToken = `cli-e2e-operator-${'o'.repeat(24)}`
   const viewerToken = `cli-e2e-viewer-${'v'.repeat(24)}`
-  let output = ''
-  child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '-H', '127.0.0.1', '-p', String(port)], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...env,
-      NEXT_TELEMETRY_DISABLED: '1',
-      MIRRORBOARD_DATA_DIR: dataDir,
-      MIRRORBOARD_OPERATOR_TOKEN: operatorToken,
-      MIRRORBOARD_VIEWER_TOKEN: viewerToken,
-      MIRRORBOARD_CHECK_RESPONSES: '1',
-    },
+  server = await startProductionServer({
+    dataDirPrefix: 'mirrorboard-cli-e2e-',
+    operatorToken,
+    viewerToken,
+    ...(Number(env.CLI_E2E_PORT) ? { port: Number(env.CLI_E2E_PORT) } : {}),
+    env: { MIRRORBOARD_CHECK_RESPONSES: '1' },
   })
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-20_000)
-  }
-  child.stdout?.on('data', keep)
-  child.stderr?.on('data', keep)
-  const url = `http://127.0.0.1:${port}`
-  await waitForHealth(url, child, () => output)
-  project.provide('cli', { url, operatorToken, viewerToken })
+  project.provide('cli', { url: server.url, operatorToken, viewerToken })
 }
 
 export async function teardown(): Promise<void> {
-  const server = child
-  if (server?.pid !== undefined && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve))
-    // Its own process group: whatever it started stops with it.
-    process.kill(-server.pid, 'SIGTERM')
-    // The timer is cleared once the server exited: left running, it held vitest open until its close timeout.
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise((resolve) => (timer = setTimeout(resolve, 30_000, 'timeout')))
-    if ((await Promise.race([exited, timeout])) === 'timeout') process.kill(-server.pid, 'SIGKILL')
-    clearTimeout(timer)
-  }
-  server?.stdout?.destroy()
-  server?.stderr?.destroy()
-  if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true })
+  await server?.stop()
 }
