@@ -55,13 +55,13 @@ export function ConfigFields({
                 )
                 return (
                   <Field key={field.key} id={id} label={label} hint={hint} issue={fieldIssue}>
-                    {field.kind === 'integer' ? (
+                    {field.kind === 'integer' || field.kind === 'number' ? (
                       <span className="flex items-center gap-2">
                         <input
                           {...controlProps(id, hint, fieldIssue)}
-                          inputMode="numeric"
+                          inputMode={field.kind === 'number' ? 'decimal' : 'numeric'}
                           value={texts[field.key] ?? ''}
-                          placeholder={mode === 'create' ? String(field.defaultValue) : undefined}
+                          placeholder={mode === 'create' && field.defaultValue !== null ? String(field.defaultValue) : undefined}
                           onChange={(event) => onChange(field.key, event.target.value)}
                           onBlur={() => touch(path)}
                           className={`${inputClass} tabular-nums sm:w-40`}

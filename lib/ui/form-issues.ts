@@ -65,6 +65,13 @@ export function parseProperties(text: string): { values: Record<string, string>;
 }
 
 /** A whole number typed in a box, or undefined when the box is empty; NaN for anything else (the schema refuses it). */
+/** A number that may have a fraction (`1.5`); NaN for anything else, undefined when empty. */
+export function decimalOrUndefined(text: string): number | undefined {
+  const trimmed = text.trim()
+  if (trimmed === '') return undefined
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN
+}
+
 export function numberOrUndefined(text: string): number | undefined {
   const trimmed = text.trim()
   if (trimmed === '') return undefined

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { CreateTopicRequest } from '@/lib/api/topics'
-import { MirrorConfigInput } from '@/lib/api/mirrors'
+import { MirrorConfigInput, MirrorObjectives } from '@/lib/api/mirrors'
 import { changedConfigInput, createConfigInput, textsOfConfig } from './mirror-config-input'
 import { issueAt, issuesOf, numberOrUndefined, parseProperties, splitList } from './form-issues'
 import { mirrorDirection } from './mirror-direction'
@@ -65,8 +65,23 @@ describe('mirror config fields', () => {
     expect(defaultText(byKey('mirror.metadata.refresh.interval.ms'))).toBe('60000')
     expect(defaultText(byKey('topic.properties.exclude'))).toMatch(/^10 entries \(follower\.replication\.throttled\.replicas, /)
   })
-  it('cover every setting the API accepts, each once', () => {
-    expect(MIRROR_CONFIG_FIELDS.map((field) => field.key).sort()).toEqual(Object.keys(MirrorConfigInput.shape).sort())
+  it('cover every setting the API accepts, each once, the objectives one box each', () => {
+    const keys = MIRROR_CONFIG_FIELDS.map((field) => field.key)
+    expect([...new Set(keys.map((key) => (key.startsWith('objectives.') ? 'objectives' : key)))].sort()).toEqual(Object.keys(MirrorConfigInput.shape).sort())
+    expect(keys.filter((key) => key.startsWith('objectives.')).map((key) => key.slice('objectives.'.length)).sort()).toEqual(Object.keys(MirrorObjectives.shape).sort())
+    expect(new Set(keys).size).toBe(keys.length)
+  })
+  it('make one objectives object of the objective boxes: fractions where the API takes them, null when all are emptied', () => {
+    expect(createConfigInput({ 'objectives.rpoRecords': '100', 'objectives.drillIntervalDays': '7.5', 'objectives.rtoSeconds': ' ' })).toEqual({ objectives: { rpoRecords: 100, drillIntervalDays: 7.5 } })
+    expect(MirrorConfigInput.safeParse(createConfigInput({ 'objectives.rpoRecords': '1.5' })).success).toBe(false)
+    const current = { 'fetch.max.bytes': 1024, objectives: { rpoRecords: 100, rpoSeconds: 30 } }
+    const texts = textsOfConfig(current)
+    expect(texts['objectives.rpoRecords']).toBe('100')
+    expect(texts['objectives.rtoSeconds']).toBe('')
+    expect(changedConfigInput(current, texts)).toEqual({})
+    expect(changedConfigInput(current, { ...texts, 'objectives.rpoSeconds': '60' })).toEqual({ objectives: { rpoRecords: 100, rpoSeconds: 60 } })
+    expect(changedConfigInput(current, { ...texts, 'objectives.rpoSeconds': '', 'objectives.rpoRecords': '' })).toEqual({ objectives: null })
+    expect(changedConfigInput({}, { 'objectives.drillIntervalDays': '14' })).toEqual({ objectives: { drillIntervalDays: 14 } })
   })
   it('send only filled boxes on create and only changed keys on update', () => {
     expect(createConfigInput({ 'fetch.max.bytes': ' 2048 ', 'groups.include': 'billing.*\nops', 'topics.exclude': '' })).toEqual({ 'fetch.max.bytes': 2048, 'groups.include': ['billing.*', 'ops'] })

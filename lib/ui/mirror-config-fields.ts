@@ -1,4 +1,4 @@
-import type { MirrorConfigInput } from '@/lib/api/mirrors'
+import type { MirrorConfigInput, MirrorObjectives } from '@/lib/api/mirrors'
 import { BROKER_MIRROR_CONFIG_DEFAULTS, MIRROR_CONFIG_DEFAULTS } from '@/lib/mirror/constants'
 import { DEFAULT_THROTTLED_REPLICAS, UNTHROTTLED_RATE } from '@/lib/mirror/replication-throttle'
 
@@ -7,18 +7,25 @@ import { DEFAULT_THROTTLED_REPLICAS, UNTHROTTLED_RATE } from '@/lib/mirror/repli
  * them, each with its default, so a field left empty says what the mirror will use. Keys are Kafka's own.
  */
 
-export type MirrorConfigKey = keyof MirrorConfigInput
+export type ObjectiveKey = keyof MirrorObjectives
+/**
+ * A settings box: a config key of Kafka's, or one objective (`objectives.rpoSeconds`): the API takes the
+ * objectives as one object, the form shows one box each.
+ */
+export type MirrorConfigKey = Exclude<keyof MirrorConfigInput, 'objectives'> | `objectives.${ObjectiveKey}`
 
-export type ConfigFieldKind = 'integer' | 'patterns' | 'names'
+/** `number` allows a fraction (seconds, days); `integer` does not. */
+export type ConfigFieldKind = 'integer' | 'number' | 'patterns' | 'names'
 
 export interface ConfigField {
   readonly key: MirrorConfigKey
   readonly label: string
   readonly help: string
   readonly kind: ConfigFieldKind
-  readonly defaultValue: number | readonly string[]
-  /** A unit for integers, shown beside the box. */
-  readonly unit?: 'ms' | 'bytes' | 'bytes/s'
+  /** Null: nothing applies when the box is empty (an objective not set). */
+  readonly defaultValue: number | readonly string[] | null
+  /** A unit for numbers, shown beside the box. */
+  readonly unit?: 'ms' | 'bytes' | 'bytes/s' | 's' | 'records' | 'days'
 }
 
 export interface ConfigGroup {
@@ -138,11 +145,48 @@ export const MIRROR_CONFIG_GROUPS: readonly ConfigGroup[] = [
       },
     ],
   },
+  {
+    title: 'Objectives',
+    fields: [
+      {
+        key: 'objectives.rpoRecords',
+        label: 'Recovery point, records',
+        help: 'The most records a failover may lose. An unplanned failover beyond it is refused unless forced, and RpoObjectiveBreached fires.',
+        kind: 'integer',
+        unit: 'records',
+        defaultValue: null,
+      },
+      {
+        key: 'objectives.rpoSeconds',
+        label: 'Recovery point, time',
+        help: 'The oldest unmirrored record a failover may lose, in seconds; held like the records objective.',
+        kind: 'number',
+        unit: 's',
+        defaultValue: null,
+      },
+      {
+        key: 'objectives.rtoSeconds',
+        label: 'Recovery time',
+        help: 'How long a failover may take from confirmation to the last partition writable; reports and drills measure against it.',
+        kind: 'number',
+        unit: 's',
+        defaultValue: null,
+      },
+      {
+        key: 'objectives.drillIntervalDays',
+        label: 'Drill interval',
+        help: 'A successful drill at least this often; past it the mirror is overdue and DrillOverdue fires.',
+        kind: 'number',
+        unit: 'days',
+        defaultValue: null,
+      },
+    ],
+  },
 ]
 
 export const MIRROR_CONFIG_FIELDS: readonly ConfigField[] = MIRROR_CONFIG_GROUPS.flatMap((group) => group.fields)
 
-/** The text a field's box holds for a value: integers as digits, lists one entry a line. */
+/** The text a field's box holds for a value: numbers as digits, lists one entry a line. */
 export function configText(value: unknown): string {
   if (Array.isArray(value)) return value.join('\n')
   if (typeof value === 'number') return String(value)
@@ -151,8 +195,14 @@ export function configText(value: unknown): string {
 
 /** A long default list is summed up: the box (placeholder or value) lists every entry. */
 export function defaultText(field: ConfigField): string {
+  if (field.defaultValue === null) return 'none set'
   if (!Array.isArray(field.defaultValue)) return String(field.defaultValue)
   const list: readonly string[] = field.defaultValue
   if (list.length === 0) return '(none)'
   return list.length <= 3 ? list.join(', ') : `${list.length} entries (${list.slice(0, 2).join(', ')}, …)`
+}
+
+/** The objective a box edits, or null for a config key of its own. */
+export function objectiveOf(key: MirrorConfigKey): ObjectiveKey | null {
+  return key.startsWith('objectives.') ? (key.slice('objectives.'.length) as ObjectiveKey) : null
 }

@@ -1,17 +1,14 @@
 import 'server-only'
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import { chmod, stat } from 'node:fs/promises'
-import path from 'node:path'
-import { z } from 'zod'
+import { createHash, timingSafeEqual } from 'node:crypto'
 import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'
 import type { Role } from '@/lib/api/session'
 import { allows, allowsSomewhere, highestRole, refusalReason, type Grant, type Resource } from '@/lib/auth/grants'
 import { SignInRefused } from '@/lib/auth/id-token-claims'
 import { grantsFor, type RoleRule } from '@/lib/auth/roles-file'
-import { readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { MetricFamily } from '../observability/metrics'
 import type { Logger } from '../observability/logger'
+import type { Tokens } from './access-tokens'
 import { AuthThrottle, type ThrottleVerdict } from './auth-throttle'
 import { clientAddressOf } from './client-address'
 
@@ -27,6 +24,7 @@ export const SESSION_COOKIE = 'mirrorboard_session'
  * The session cookie's name over TLS. A browser keeps a `__Host-` cookie only when it is Secure, for Path=/
  * and without Domain, so neither a plain-HTTP page nor a sibling subdomain can plant or overwrite it.
  */
+export { loadTokens, MIN_TOKEN_BITS, tokenStrengthBits, type Tokens } from './access-tokens'
 export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`
 import { SESSION_TTL_MS, type SessionIdentity, type SessionStore, type StoredSession } from './session-store'
 export { MAX_SESSIONS_PER_ROLE, MAX_SESSIONS_PER_SUBJECT, SESSION_TTL_MS, SessionStore, type SessionIdentity } from './session-store'
@@ -76,83 +74,12 @@ export type Authentication =
   /** The source is backing off after too many wrong tokens (auth-throttle.ts): its token was not checked. */
   | { status: 'throttled'; retryAfterMs: number }
 
-export interface Tokens {
-  operator: string
-  viewer: string
-}
-
-const TokensFile = z.object({ operator: z.string().min(1).optional(), viewer: z.string().min(1).optional() })
-
-function generateToken(role: Role): string {
-  return `mb${role === 'operator' ? 'o' : 'v'}_${randomBytes(32).toString('base64url')}`
-}
-
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest()
 }
 
 function fingerprint(token: string): string {
   return sha256(`fingerprint:${token}`).toString('hex').slice(0, 16)
-}
-
-/**
- * An estimate of a token's strength: its length times the bits of the alphabet its characters come from
- * (lower case, upper case, digits, others). A generated token is 256 bits; 128 is the least the warning asks.
- */
-export function tokenStrengthBits(token: string): number {
-  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^a-zA-Z0-9]/]
-  const sizes = [26, 26, 10, 33]
-  const alphabet = classes.reduce((total, pattern, index) => total + (pattern.test(token) ? (sizes[index] ?? 0) : 0), 0)
-  return Math.floor(token.length * Math.log2(Math.max(alphabet, 2)))
-}
-
-export const MIN_TOKEN_BITS = 128
-
-/**
- * Tokens from the environment, else from `<dataDir>/tokens.json`, else generated now, kept there (mode 0600)
- * and printed once so the person who started the server can sign in.
- */
-export async function loadTokens(
-  dataDir: string,
-  fromEnv: { operator?: string | undefined; viewer?: string | undefined },
-  log: Logger,
-): Promise<Tokens> {
-  const file = path.join(dataDir, 'tokens.json')
-  const text = await readTextIfExists(file)
-  let stored: z.infer<typeof TokensFile> = {}
-  if (text !== undefined) {
-    const parsed = TokensFile.safeParse(JSON.parse(text))
-    if (!parsed.success) throw new Error(`${file} is not a tokens file; remove it to generate new tokens`, { cause: parsed.error })
-    stored = parsed.data
-    // A copy restored from a backup may have lost its mode; tokens are secrets.
-    if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600)
-  }
-
-  const generated: Partial<Tokens> = {}
-  const pick = (role: Role): string => {
-    const value = fromEnv[role] ?? stored[role]
-    if (value !== undefined) return value
-    generated[role] = generateToken(role)
-    return generated[role]
-  }
-  const tokens: Tokens = { operator: pick('operator'), viewer: pick('viewer') }
-  for (const role of ['operator', 'viewer'] as const) {
-    const bits = tokenStrengthBits(tokens[role])
-    if (generated[role] === undefined && bits < MIN_TOKEN_BITS) {
-      log.warn(`the ${role} token is weak (about ${bits} bits, under ${MIN_TOKEN_BITS}): it can be guessed; use a long random one, or leave it unset to have one generated`, { role, bits })
-    }
-  }
-  if (tokens.operator === tokens.viewer) {
-    throw new Error('the operator and viewer tokens must differ (MIRRORBOARD_OPERATOR_TOKEN, MIRRORBOARD_VIEWER_TOKEN)')
-  }
-  if (generated.operator !== undefined || generated.viewer !== undefined) {
-    await writeFileAtomic(file, `${JSON.stringify({ ...stored, ...generated }, null, 1)}\n`, 0o600)
-    const lines = Object.entries(generated).map(([role, token]) => `  ${role.padEnd(8)} ${token}`)
-    // Printed on purpose, once: this is how the person starting the server learns the generated tokens.
-    process.stdout.write(`Mirrorboard access tokens (kept in ${file}):\n${lines.join('\n')}\n`)
-    log.info('generated access tokens', { file, roles: Object.keys(generated) })
-  }
-  return tokens
 }
 
 export function parseCookies(header: string | null): Map<string, string> {

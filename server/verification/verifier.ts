@@ -1,4 +1,6 @@
 import 'server-only'
+// Over 400 lines on purpose: the life of a verification (start, run, persist, recover, cancel) reads as one state
+// of one record; its comparison step is partition-comparison.ts and lib/verify/.
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
