@@ -40,8 +40,12 @@ test('the overview draws the clusters and the mirror, counts partitions by state
   await expect(counts.locator('[data-state="PAUSED"]')).toContainText(/PAUSED\s*[1-9]/)
   await expect(counts.locator('[data-state="FAILED"]')).toBeVisible()
 
-  const attention = page.getByRole('list', { name: 'Partitions that need attention, worst first' })
-  const pausedItem = attention.getByRole('link', { name: new RegExp(`Paused\\s*${held} / clicks-0`) })
+  // One line per mirror and finding (issue #33), expandable to its partitions.
+  const attention = page.getByRole('list', { name: 'What needs attention, by mirror and cause, worst first' })
+  const paused = attention.locator('li[data-kind="paused"]').filter({ hasText: held })
+  await expect(paused).toContainText(/\d+ paused/)
+  await paused.locator('summary').click()
+  const pausedItem = paused.getByRole('link', { name: 'clicks-0', exact: true })
   await expect(pausedItem).toBeVisible()
   await expect(pausedItem).toHaveAttribute('href', `/mirrors/${held}/partitions/clicks/0`)
 

@@ -58,11 +58,11 @@ export function IncidentBanner({
     >
       <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0">
-          <h2 className="flex flex-wrap items-center gap-x-2 text-base font-semibold">
-            <span aria-hidden className="grid h-6 w-6 place-items-center rounded-full bg-red-600 text-xs text-white dark:bg-red-500">
+          <h2 className="flex items-start gap-2 text-base font-semibold">
+            <span aria-hidden className="grid h-6 w-6 shrink-0 place-items-center rounded-full bg-red-600 text-xs text-white dark:bg-red-500">
               ✕
             </span>
-            <span>{title}</span>
+            <span className="min-w-0">{title}</span>
           </h2>
           <ul className="mt-1.5 space-y-1.5">
             {causes.map((cause) => (

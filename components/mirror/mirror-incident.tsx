@@ -35,6 +35,7 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
         title={
           <>
             {incident.failed.toLocaleString('en-US')} of {snapshot?.partitions.toLocaleString('en-US')} partitions FAILED
+            {' '}
             <span className="text-sm font-normal">{incident.retrying ? '— the engine retries by itself' : '— an operator must act'}</span>
           </>
         }

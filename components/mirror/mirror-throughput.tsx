@@ -26,7 +26,7 @@ export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapsho
       </dl>
       <p className={`mt-1 text-xs ${text.limit === 'none' ? 'text-slate-600 dark:text-slate-400' : 'font-medium text-amber-900 dark:text-amber-200'}`}>
         {text.limit === 'none' ? '' : <span aria-hidden>⚠ </span>}
-        Over the last 10 s{current.throughput === undefined ? '' : ` (to ${clockTime(current.throughput.asOf)} UTC)`}: {text.limitText}.
+        Over the 10 s to {current.throughput === undefined ? 'now' : `${clockTime(current.throughput.asOf)} UTC`}: {text.limitText}.
       </p>
     </section>
   )
@@ -36,7 +36,7 @@ function Flow({ label, children }: { label: string; children: string }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-slate-500 dark:text-slate-400">{label}</dt>
-      <dd className="font-medium whitespace-nowrap tabular-nums text-slate-900 dark:text-slate-100">{children}</dd>
+      <dd className="font-medium break-words tabular-nums text-slate-900 dark:text-slate-100">{children}</dd>
     </div>
   )
 }

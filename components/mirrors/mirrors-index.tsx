@@ -81,6 +81,27 @@ export function MirrorsIndex() {
             No mirror, cluster or topic matches “{search}”.
           </p>
         ) : (
+          <>
+          <label className="mb-2 flex items-center gap-2 text-sm sm:hidden">
+            <span className="text-slate-600 dark:text-slate-300">Sort by</span>
+            <select
+              value={`${sort.column}:${sort.direction}`}
+              onChange={(event) => {
+                const [column, direction] = event.target.value.split(':') as [MirrorSortColumn, 'asc' | 'desc']
+                setSort({ column, direction })
+              }}
+              className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-600 dark:bg-slate-800"
+            >
+              {COLUMNS.flatMap(({ column, label }) =>
+                column === null
+                  ? []
+                  : [
+                      <option key={`${column}:desc`} value={`${column}:desc`}>{`${label} ▼`}</option>,
+                      <option key={`${column}:asc`} value={`${column}:asc`}>{`${label} ▲`}</option>,
+                    ],
+              )}
+            </select>
+          </label>
           <table className="w-full text-sm max-sm:block">
             <caption className="sr-only">Mirrors, sorted by {COLUMNS.find((entry) => entry.column === sort.column)?.label.toLowerCase()}</caption>
             <thead className="text-left text-xs text-slate-600 max-sm:sr-only dark:text-slate-400">
@@ -110,6 +131,7 @@ export function MirrorsIndex() {
               ))}
             </tbody>
           </table>
+          </>
         )}
       </Panel>
     </div>
@@ -123,7 +145,7 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
   const throughput = mirror.throughput
   return (
     <tr data-mirror={mirror.name} className="max-sm:block max-sm:py-2">
-      <td className={`${CELL} max-sm:block`}>
+      <td className="px-3 py-2 align-top max-sm:block max-sm:py-1">
         <Link href={`/mirrors/${encodeURIComponent(mirror.name)}`} className="font-mono font-medium break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
           {mirror.name}
         </Link>

@@ -103,6 +103,23 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
       await noFalseCalm(page, 'the overview')
       await lookAt(page, testInfo, 'incident-overview')
     })
+
+    await test.step('the mirrors index: found by a topic, its lag a lower bound, Mirrors lit in the nav', async () => {
+      await page.goto('/mirrors')
+      await expect(page).toHaveTitle('Mirrors: state, lag, throughput and last failover · Mirrorboard')
+      await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Mirrors' })).toHaveAttribute('aria-current', 'page')
+      const line = page.locator(`tr[data-mirror="${MIRROR}"]`)
+      await expect(line.locator('[data-state="FAILED"]')).toBeVisible()
+      await expect(line.locator('[data-lower-bound]')).toHaveText(/^lag ≥ /)
+      await page.getByRole('searchbox', { name: 'Search' }).fill('payments')
+      await expect(line).toContainText('topics: payments')
+      await lookAt(page, testInfo, 'incident-mirrors-index')
+      await page.getByRole('searchbox', { name: 'Search' }).fill('no-such-topic')
+      await expect(page.getByRole('status').filter({ hasText: 'No mirror, cluster or topic matches' })).toContainText('“no-such-topic”')
+      await page.goto(`/mirrors/${MIRROR}`)
+      await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Mirrors' })).toHaveAttribute('aria-current', 'page')
+      await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current', 'page')
+    })
   } finally {
     await okJson(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'heal-link', cluster: 'us-east' } }), 202)
   }

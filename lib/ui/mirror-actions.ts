@@ -44,6 +44,6 @@ export function mirrorActionStates(counts: Counts): MirrorActionStates {
     resume: state('resume', empty ?? (applicable('resume') === 0 ? (count('PAUSING') > 0 ? 'still pausing' : 'nothing is paused') : null)),
     recover: state('recover', empty ?? (applicable('recover') === 0 ? 'no partition has FAILED' : null)),
     failover: state('failover', empty ?? (notStopped === 0 ? 'already failed over: every partition is STOPPED' : null)),
-    failback: state('failback', empty ?? (stopped === 0 ? (stopping > 0 ? 'the failover is still stopping partitions' : 'a failback follows a failover: no partition is STOPPED') : null)),
+    failback: state('failback', empty ?? (stopped === 0 ? (stopping > 0 ? 'the failover is still stopping partitions' : 'it follows a failover, and no partition is STOPPED') : null)),
   }
 }

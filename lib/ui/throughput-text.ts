@@ -28,8 +28,8 @@ export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throt
   if (flow === undefined) return null
   const records = flow.recordsPerSecond === null ? '–' : `${formatCount(Math.round(flow.recordsPerSecond * 10) / 10)} records/s`
   const bytes = flow.bytesPerSecond === null ? '–' : `${formatBytes(flow.bytesPerSecond)}/s`
-  const latency =
-    flow.fetchLatencyMs === null ? 'no fetch' : `${formatDuration(flow.fetchLatencyMs)} median${flow.fetchLatencyMaxMs === null ? '' : `, ${formatDuration(flow.fetchLatencyMaxMs)} longest`}`
+  const ms = (value: number) => (value < 1 ? '< 1 ms' : formatDuration(value))
+  const latency = flow.fetchLatencyMs === null ? 'no fetch' : `${ms(flow.fetchLatencyMs)} median${flow.fetchLatencyMaxMs === null ? '' : `, ${ms(flow.fetchLatencyMaxMs)} longest`}`
   const rate = mirror.throttledRate === null || mirror.throttledRate === undefined ? null : `${formatBytes(mirror.throttledRate)}/s`
   const use = flow.throttleUse === null ? null : Math.round(flow.throttleUse * 100)
   const throttle = rate === null ? null : `${use === null ? '–' : `${use} %`} of ${rate}`
@@ -39,7 +39,7 @@ export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throt
   else if (flow.fetchLatencyMs !== null && flow.fetchLatencyMs > SLOW_FETCH_MS) limit = 'slowFetches'
   const limitText = {
     throttle: `the replication throttle sets the pace (${throttle ?? 'at its rate'})`,
-    noFetches: 'no fetch is answered: the source or the link is down, nothing flows',
+    noFetches: sourceSilent ? 'the source does not answer now, so nothing flows (the figures above include the seconds before)' : 'no fetch was answered: the source or the link is down, nothing flows',
     slowFetches: `fetches are slow (${formatDuration(flow.fetchLatencyMs ?? 0)} median): the link or the source holds it back`,
     none: 'nothing holds it back: the mirror copies what the source receives',
   }[limit]
