@@ -31,5 +31,7 @@ export const SignOut = z.object({
 export type SignOut = z.infer<typeof SignOut>
 
 export const OidcSignInQuery = z.object({
-  next: z.string().max(2000).optional().describe('The page to open after signing in (a path of this app).'),
+  // 512 characters: an app path is short, and a longer one percent-encoded (up to 12 bytes a character) could
+  // outgrow the 16 KiB request head Node accepts, which answers 431 before any route runs.
+  next: z.string().max(512).optional().describe('The page to open after signing in (a path of this app).'),
 })
