@@ -1,6 +1,7 @@
 'use client'
 
 import Link from 'next/link'
+import { partitionHref } from '@/lib/ui/partition-href'
 import type { Alert } from '@/lib/api/alerts'
 import { RESOLVED_STYLE, SEVERITY_STYLE } from '@/lib/ui/alert-style'
 import { formatDuration } from '@/lib/ui/format'
@@ -51,6 +52,20 @@ export function FiringAlerts({ alerts }: { alerts: readonly Alert[] }) {
               <span className="font-semibold text-slate-900 dark:text-white">{alert.rule}</span>
               <span className="text-sm text-slate-600 dark:text-slate-300">
                 mirror <MirrorLink mirror={alert.mirror} />
+                {alert.topic !== undefined && (
+                  <>
+                    {' · '}
+                    {alert.partition !== undefined ? (
+                      <Link href={partitionHref(alert.mirror, alert.topic, alert.partition)} className="font-mono underline-offset-2 hover:underline">
+                        {alert.topic}-{alert.partition}
+                      </Link>
+                    ) : (
+                      <>
+                        topic <span className="font-mono">{alert.topic}</span>
+                      </>
+                    )}
+                  </>
+                )}
               </span>
               {alert.silenced && (
                 <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-200" title="A silence of this mirror holds its deliveries">

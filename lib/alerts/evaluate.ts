@@ -18,6 +18,9 @@ export interface AlertInstance {
   readonly labels: Readonly<Record<string, string>>
   readonly value: number
   readonly summary: string
+  /** The topic (and partition) the finding is about, when it is about one. */
+  readonly topic?: string
+  readonly partition?: number
   /** When the condition began to hold (Prometheus' activeAt). */
   readonly since: number
   /** When it started firing (since + for, at an evaluation); null while pending. */
@@ -89,6 +92,8 @@ export function evaluateAlerts(
         labels,
         value: finding.value,
         summary: finding.summary,
+        ...(finding.topic === undefined ? {} : { topic: finding.topic }),
+        ...(finding.partition === undefined ? {} : { partition: finding.partition }),
         since,
         firedAt: firing ? (previous?.firedAt ?? now) : null,
         resolvedAt: null,

@@ -21,6 +21,17 @@ describe('the built-in evaluation of each rule', () => {
     expect(finding).toEqual({ value: 7, summary: '7 partitions of mirror dr FAILED: orders-0 (source unreachable), orders-1, orders-2, orders-3, orders-4, and 2 more' })
   })
 
+  it('PartitionFailed names the topic when every FAILED partition is listed and in it, and the partition when it is one', () => {
+    const examples = (topics: string[]) => topics.map((topic, partition) => ({ topic, partition, error: null }))
+    expect(evaluate('PartitionFailed', { partitionsByState: { FAILED: 1 }, failedExamples: examples(['orders']) })).toMatchObject({ topic: 'orders', partition: 0 })
+    const oneTopic = evaluate('PartitionFailed', { partitionsByState: { FAILED: 2 }, failedExamples: examples(['orders', 'orders']) })
+    expect(oneTopic).toMatchObject({ topic: 'orders' })
+    expect(oneTopic).not.toHaveProperty('partition')
+    expect(evaluate('PartitionFailed', { partitionsByState: { FAILED: 2 }, failedExamples: examples(['orders', 'payments']) })).not.toHaveProperty('topic')
+    // Seven FAILED, five listed: the two not listed may be in another topic.
+    expect(evaluate('PartitionFailed', { partitionsByState: { FAILED: 7 }, failedExamples: examples(Array(5).fill('orders')) })).not.toHaveProperty('topic')
+  })
+
   it('MirrorLagGrowing needs growth over the window and an oldest unmirrored record over 60 s', () => {
     const growing: LagSample[] = Array.from({ length: 25 }, (_, i) => [i * 15_000, i * 100])
     expect(evaluate('MirrorLagGrowing', { maxTimeLagSeconds: 90 }, growing)).toMatchObject({ value: 2000 })

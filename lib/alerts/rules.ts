@@ -23,6 +23,19 @@ export interface RuleFinding {
   readonly summary: string
   /** Labels beyond `mirror` that make this a different alert (OperationFailed: the operation). */
   readonly labels?: Readonly<Record<string, string>>
+  /** Where in the mirror, when the finding is about one topic (and one partition): the alert names them. */
+  readonly topic?: string
+  readonly partition?: number
+}
+
+/**
+ * The topic (and partition) every one of `count` partitions belongs to, when `examples` lists them all and they
+ * share it; nothing when they span topics or not all are listed.
+ */
+export function placeOf(count: number, examples: ReadonlyArray<{ readonly topic: string; readonly partition: number }>): { topic?: string; partition?: number } {
+  const first = examples[0]
+  if (first === undefined || examples.length !== count || examples.some((example) => example.topic !== first.topic)) return {}
+  return count === 1 ? { topic: first.topic, partition: first.partition } : { topic: first.topic }
 }
 
 export interface AlertRule {
@@ -87,7 +100,7 @@ export const ALERT_RULES: readonly AlertRule[] = [
       if (failed === 0) return null
       const named = figures.failedExamples.map((p) => `${p.topic}-${p.partition}${p.error ? ` (${p.error})` : ''}`).join(', ')
       const more = failed > figures.failedExamples.length ? `, and ${failed - figures.failedExamples.length} more` : ''
-      return { value: failed, summary: `${plural(failed, 'partition', 'partitions')} of mirror ${figures.mirror} FAILED: ${named}${more}` }
+      return { value: failed, summary: `${plural(failed, 'partition', 'partitions')} of mirror ${figures.mirror} FAILED: ${named}${more}`, ...placeOf(failed, figures.failedExamples) }
     },
   },
   {

@@ -101,7 +101,7 @@ describe('built-in alerting', () => {
     expect(service.list({ state: 'firing' })).toEqual([expect.objectContaining({ rule: 'PartitionFailed', state: 'firing', mirror: 'dr', since: 1_000_000, firedAt: 1_030_000, silenced: false })])
     expect(published.map((alert) => `${alert.rule}:${alert.state}`)).toEqual(['PartitionFailed:firing'])
     await until(() => hook.received.length === 1, 'the firing delivery')
-    expect(hook.received[0]).toMatchObject({ path: '/hook', body: { version: 1, receiver: 'ops', status: 'firing', alerts: [{ rule: 'PartitionFailed', summary: '1 partition of mirror dr FAILED: orders-0 (source unreachable)' }] } })
+    expect(hook.received[0]).toMatchObject({ path: '/hook', body: { version: 1, receiver: 'ops', status: 'firing', alerts: [{ rule: 'PartitionFailed', summary: '1 partition of mirror dr FAILED: orders-0 (source unreachable)', topic: 'orders', partition: 0 }] } })
     await at(service, 1_035_000, [calm])
     await until(() => hook.received.length === 2, 'the resolved delivery')
     expect(hook.received[1]).toMatchObject({ body: { status: 'resolved', alerts: [{ rule: 'PartitionFailed', state: 'resolved', resolvedAt: 1_035_000 }] } })

@@ -326,6 +326,8 @@ export class AlertService {
       severity: alert.severity,
       state: alert.state === 'resolved' ? 'resolved' : 'firing',
       mirror: alert.mirror,
+      ...(alert.topic === undefined ? {} : { topic: alert.topic }),
+      ...(alert.partition === undefined ? {} : { partition: alert.partition }),
       since: alert.since,
       firedAt: alert.firedAt ?? alert.since,
       ...(alert.resolvedAt === null ? {} : { resolvedAt: alert.resolvedAt }),
