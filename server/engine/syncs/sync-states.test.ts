@@ -188,3 +188,13 @@ describe('a partition-count increase', () => {
     expect(states()).toEqual(['MIRRORING', 'MIRRORING'])
   })
 })
+
+describe('topic discovery', () => {
+  it('a sync that discovers no topic runs no start: the source is not asked for its mirrors each interval', async () => {
+    await mirroring(1)
+    const listed = vi.spyOn(fake.source('a'), 'listHostedMirrors')
+    for (let i = 0; i < 3; i++) await fake.step(1_000)
+    expect(listed).not.toHaveBeenCalled()
+    expect(states()).toEqual(['MIRRORING'])
+  })
+})
