@@ -18,6 +18,8 @@ afterEach(async () => {
 })
 
 const FAST_SYNC = { 'mirror.metadata.refresh.interval.ms': 1_000 }
+/** Event-loop turns to wait for a state that takes a few: the engine yields on a real-time budget, so more under load. */
+const TURNS = 500
 
 async function mirroring(partitions: number): Promise<FakeEngine> {
   fake = await createFakeEngine(['a', 'b'])
@@ -44,7 +46,7 @@ describe('the periodic sync by partition state', () => {
       return append(tp)
     })
     const { operation } = await fake.engine.failover('m', { confirm: 'm' })
-    for (let i = 0; i < 20 && states()[0] !== 'STOPPING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    for (let i = 0; i < TURNS && states()[0] !== 'STOPPING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
     expect(states()).toEqual(['STOPPING'])
 
     fake.source('a').state.topic('orders').configs['retention.ms'] = '2000'
@@ -92,7 +94,7 @@ describe('the periodic sync by partition state', () => {
       return append(entries)
     })
     const pause = fake.engine.pauseTopics('m', ['orders'])
-    for (let i = 0; i < 20 && states()[0] !== 'PAUSING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    for (let i = 0; i < TURNS && states()[0] !== 'PAUSING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
     expect(states()).toEqual(['PAUSING'])
 
     fake.source('a').state.topic('orders').configs['retention.ms'] = '2000'
