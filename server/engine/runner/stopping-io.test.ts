@@ -12,6 +12,8 @@ let fake: FakeEngine
 afterEach(async () => fake?.engine.close())
 
 const TP = { topic: 'orders', partition: 0 }
+/** Event-loop turns to wait for a state that takes a few: the engine yields on a real-time budget, so more under load. */
+const TURNS = 500
 
 async function mirroring(): Promise<FakeEngine> {
   fake = await createFakeEngine(['a', 'b'])
@@ -100,12 +102,12 @@ describe('the STOPPING sequence at the destination (#24)', () => {
     })
     let roundEnded = false
     const round = fake.engine.tick().then(() => (roundEnded = true))
-    for (let i = 0; i < 20 && holds === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    for (let i = 0; i < TURNS && holds === 0; i++) await new Promise((resolve) => setTimeout(resolve, 1))
     expect(holds).toBe(1)
 
     const { operation } = await fake.engine.failover('m', { confirm: 'm' })
     expect((await fake.engine.awaitOperation(operation.id)).status).toBe('succeeded')
-    for (let i = 0; i < 20 && !roundEnded; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    for (let i = 0; i < TURNS && !roundEnded; i++) await new Promise((resolve) => setTimeout(resolve, 1))
     const endedWithTheFailover = roundEnded
     timeUp.abort()
     await round

@@ -55,6 +55,8 @@ describe('the group offset sync with a mirrored topic missing on the destination
     fake.source('a').state.topic('billing').configs['retention.ms'] = '2000'
     fake.source('a').state.commit('g', BILLING, 2, 0)
     fake.host('b').state.topics.delete('orders')
+    // And the missing topic grew at the source: nothing to add its partition to.
+    await fake.host('a').createMirrorPartitions('orders', 2)
     await fake.step(1_000)
 
     expect(fake.host('b').state.topic('billing').configs['retention.ms']).toBe('2000')

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ClusterError } from '@/server/cluster/errors'
 import { createFakeEngine, type FakeEngine } from '../testing/fake-engine'
 
 /**
@@ -17,6 +18,8 @@ afterEach(async () => {
 })
 
 const FAST_SYNC = { 'mirror.metadata.refresh.interval.ms': 1_000 }
+/** Event-loop turns to wait for a state that takes a few: the engine yields on a real-time budget, so more under load. */
+const TURNS = 500
 
 async function mirroring(partitions: number): Promise<FakeEngine> {
   fake = await createFakeEngine(['a', 'b'])
@@ -43,7 +46,7 @@ describe('the periodic sync by partition state', () => {
       return append(tp)
     })
     const { operation } = await fake.engine.failover('m', { confirm: 'm' })
-    for (let i = 0; i < 20 && states()[0] !== 'STOPPING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    for (let i = 0; i < TURNS && states()[0] !== 'STOPPING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
     expect(states()).toEqual(['STOPPING'])
 
     fake.source('a').state.topic('orders').configs['retention.ms'] = '2000'
@@ -91,7 +94,7 @@ describe('the periodic sync by partition state', () => {
       return append(entries)
     })
     const pause = fake.engine.pauseTopics('m', ['orders'])
-    for (let i = 0; i < 20 && states()[0] !== 'PAUSING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
+    for (let i = 0; i < TURNS && states()[0] !== 'PAUSING'; i++) await new Promise((resolve) => setTimeout(resolve, 1))
     expect(states()).toEqual(['PAUSING'])
 
     fake.source('a').state.topic('orders').configs['retention.ms'] = '2000'
@@ -148,5 +151,52 @@ describe('the topic config copy', () => {
     fake.source('a').state.topic('orders').configs['retention.ms'] = '2000'
     for (let i = 0; i < 3; i++) await fake.step(1_000)
     expect(alters.mock.calls).toEqual([['orders', { 'retention.ms': '2000' }]])
+  })
+})
+
+describe('the proactive epoch check', () => {
+  it('asks only MIRRORING partitions that need a bump: no event for the others, so nothing ignored to log each interval', async () => {
+    const log: Array<[string, Record<string, unknown>]> = []
+    fake = await createFakeEngine(['a', 'b'], { log: (message, fields) => log.push([message, fields]) })
+    fake.source('a').createTopic('orders', 2, { 'retention.ms': '1000' })
+    // Partition 1 fails in PREPARING for good measure (retrying): a FAILED partition beside a MIRRORING one.
+    const describe = fake.source('a').describePartition.bind(fake.source('a'))
+    vi.spyOn(fake.source('a'), 'describePartition').mockImplementation(async (tp) => {
+      if (tp.partition === 1) throw new ClusterError('NOT_FOUND', 'orders-1 is not known yet')
+      return describe(tp)
+    })
+    await fake.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'], config: FAST_SYNC })
+    for (let i = 0; i < 3; i++) await fake.step()
+    expect(states()).toEqual(['MIRRORING', 'FAILED'])
+    // The source's partition 1 is many elections ahead of its destination copy: a bump would be due were it mirroring.
+    for (let i = 0; i < 10; i++) fake.source('a').electLeader({ topic: 'orders', partition: 1 }, 1)
+    log.length = 0
+    for (let i = 0; i < 3; i++) await fake.step(1_000)
+    expect(states()).toEqual(['MIRRORING', 'FAILED'])
+    expect(log.filter(([message]) => message === 'event ignored')).toEqual([])
+  })
+})
+
+describe('a partition-count increase', () => {
+  it('#34 does not ask the destination to create partitions it already has, and starts them', async () => {
+    await mirroring(1)
+    await fake.host('a').createMirrorPartitions('orders', 2)
+    // The destination has the new partition already (created by a sync that stopped before starting it).
+    await fake.host('b').createMirrorPartitions('orders', 2)
+    const creates = vi.spyOn(fake.host('b'), 'createMirrorPartitions')
+    await fake.step(1_000)
+    await fake.step()
+    expect(creates).not.toHaveBeenCalled()
+    expect(states()).toEqual(['MIRRORING', 'MIRRORING'])
+  })
+})
+
+describe('topic discovery', () => {
+  it('a sync that discovers no topic runs no start: the source is not asked for its mirrors each interval', async () => {
+    await mirroring(1)
+    const listed = vi.spyOn(fake.source('a'), 'listHostedMirrors')
+    for (let i = 0; i < 3; i++) await fake.step(1_000)
+    expect(listed).not.toHaveBeenCalled()
+    expect(states()).toEqual(['MIRRORING'])
   })
 })
