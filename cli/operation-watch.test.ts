@@ -130,6 +130,28 @@ describe('following a planned switchover: its phases before the STOPPING steps',
     expect(lines.at(-2)).toBe('Operation op-1 succeeded: 1/1 partitions STOPPED in 1.5 s; records lost: 0, writes refused on the source for 1.4 s')
   })
 
+  it('says every phase, in order, when the first read finds the switchover already done', () => {
+    const { print, text } = printer()
+    const stopped = { phase: 'done' as const, fencedAt: T - 1_400, drainStartedAt: T - 1_300, drainedAt: T - 1_000, stoppedAt: T, drain: drain(0, 0), recordsLost: { total: 0, partitions: [] } }
+    print.update(planned(stopped, 'done', 'succeeded'))
+    expect(text().split('\n').map((line) => line.slice(10).replace(/ \(.*$|:.*$/, ''))).toEqual([
+      'switchover  ◔ Fencing the source',
+      'switchover  source fenced ✓',
+      'switchover  ◔ Draining',
+      'switchover  drained ✓ in 300 ms',
+      'switchover  ◔ Stopping',
+      'orders-0  removeFetcher ✓',
+      'orders-0  persistPosition ✓',
+      'orders-0  bumpEpoch ✓',
+      'orders-0  abortTransactions ✓',
+      'orders-0  pidReset ✓',
+      'orders-0  STOPPED',
+      'switchover  ✓ Switched over',
+      'switchover  records lost',
+      '',
+    ])
+  })
+
   it('prints a rollback with its reason, and the outcome as rolled back, nothing lost', () => {
     const { print, text } = printer()
     print.update(planned({ phase: 'drain', fencedAt: T - 1_400, drainStartedAt: T - 1_300, drain: drain(1, 3) }))

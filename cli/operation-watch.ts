@@ -46,7 +46,8 @@ export class ProgressPrinter {
   update(operation: Operation): void {
     this.clearBar()
     const now = this.io.now()
-    if (operation.switchover !== undefined) this.switchover.update(operation.switchover, (text) => this.line(now, text))
+    const said = (text: string) => this.line(now, text)
+    if (operation.switchover !== undefined) this.switchover.update(operation.switchover, said, 'before')
     const perPartition = operation.partitions.length <= PER_PARTITION
     const reached = STOPPING_STEPS.map(() => 0)
     for (const entry of operation.partitions) {
@@ -65,6 +66,7 @@ export class ProgressPrinter {
       }
     }
     if (!perPartition) this.aggregate(now, reached, operation.partitions.length, operation.status !== 'running')
+    if (operation.switchover !== undefined) this.switchover.update(operation.switchover, said, 'after')
     this.drawBar(operation, now)
   }
 

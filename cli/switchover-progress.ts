@@ -19,64 +19,69 @@ export const FENCE_METHOD_TEXT = {
 type Line = (text: string) => void
 
 export class SwitchoverPrinter {
-  private phase: SwitchoverProgress['phase'] | null = null
-  private fenced = false
+  private readonly said = new Set<string>()
   private drainSeen = ''
-  private drained = false
-  private lost = false
   private aborted = 0
-  private groupsSaid = false
 
   constructor(private readonly style: Style) {}
 
-  /** Lines in the order things happened: a phase is said after what ended the one before (fenced, then Draining). */
-  update(switchover: SwitchoverProgress, line: Line): void {
-    this.phaseLine(switchover, line, ['fenceSource'])
-    if (!this.fenced && switchover.fencedAt !== null) {
-      this.fenced = true
-      line(`switchover  source fenced ${paint('✓', 'healthy', this.style)}${switchover.fenceMethod === 'none' ? ' (no fence: writes must have stopped)' : ''}`)
-    }
-    if (switchover.transactionsAbortedAtSource > this.aborted) {
-      this.aborted = switchover.transactionsAbortedAtSource
-      line(`switchover  ${counted(this.aborted, 'transaction')} aborted by the source after the ${formatDuration(switchover.transactionGraceMs)} grace`)
-    }
-    this.phaseLine(switchover, line, ['drain'])
-    const drain = switchover.drain
-    if (drain !== null && switchover.drainedAt === null && switchover.phase === 'drain') {
-      const text =
-        drain.partitionsBehind === 0 && drain.openTransactions === 0
-          ? 'destination caught up; checking once more'
-          : `${counted(drain.partitionsBehind, 'partition')} behind by ${counted(drain.recordsBehind, 'record')}${drain.openTransactions > 0 ? `, ${counted(drain.openTransactions, 'open transaction')}` : ''}`
-      if (text !== this.drainSeen) {
-        this.drainSeen = text
-        line(`switchover  drain: ${text} (rolls back after ${formatDuration(switchover.drainTimeoutMs)})`)
+  /**
+   * What happened since the last update, in the order it happened, whatever events were missed: a switchover
+   * can pass every phase between two reads, so the phases are said from the timestamps, each once. `before` is
+   * what precedes the STOPPING steps (the caller prints those next), `after` what follows them.
+   */
+  update(switchover: SwitchoverProgress, line: Line, stage: 'before' | 'after'): void {
+    const rolling = switchover.phase === 'rollingBack' || switchover.phase === 'rolledBack'
+    if (stage === 'before') {
+      this.phaseLine('fenceSource', switchover, line)
+      this.once('fenced', switchover.fencedAt !== null, line, () => `source fenced ${paint('✓', 'healthy', this.style)}${switchover.fenceMethod === 'none' ? ' (no fence: writes must have stopped)' : ''}`)
+      if (switchover.transactionsAbortedAtSource > this.aborted) {
+        this.aborted = switchover.transactionsAbortedAtSource
+        line(`switchover  ${counted(this.aborted, 'transaction')} aborted by the source after the ${formatDuration(switchover.transactionGraceMs)} grace`)
       }
+      if (switchover.drainStartedAt !== null) this.phaseLine('drain', switchover, line)
+      this.drainLine(switchover, line)
+      this.once('drained', switchover.drainedAt !== null, line, () => {
+        const took = switchover.drainStartedAt === null || switchover.drainedAt === null ? '' : ` in ${formatDuration(Math.max(0, switchover.drainedAt - switchover.drainStartedAt))}`
+        return `drained ${paint('✓', 'healthy', this.style)}${took}: every destination log end equals the source's`
+      })
+      this.once('groups', switchover.groupsActiveOnSource.length > 0, line, () => `${paint('▲', 'paused', this.style)} consumer groups still active on the source when it drained: ${switchover.groupsActiveOnSource.join(', ')}`)
+      if (switchover.drainedAt !== null && !rolling) this.phaseLine('stopping', switchover, line)
+      if (rolling) this.phaseLine('rollingBack', switchover, line)
+      return
     }
-    if (!this.drained && switchover.drainedAt !== null) {
-      this.drained = true
-      const took = switchover.drainStartedAt === null ? '' : ` in ${formatDuration(Math.max(0, switchover.drainedAt - switchover.drainStartedAt))}`
-      line(`switchover  drained ${paint('✓', 'healthy', this.style)}${took}: every destination log end equals the source's`)
-    }
-    if (!this.groupsSaid && switchover.groupsActiveOnSource.length > 0) {
-      this.groupsSaid = true
-      line(`switchover  ${paint('▲', 'paused', this.style)} consumer groups still active on the source when it drained: ${switchover.groupsActiveOnSource.join(', ')}`)
-    }
-    this.phaseLine(switchover, line, ['stopping', 'done', 'rollingBack', 'rolledBack'])
-    if (!this.lost && switchover.recordsLost !== null) {
-      this.lost = true
-      const total = switchover.recordsLost.total
-      line(`switchover  records lost: ${paint(total === null ? 'could not be measured' : formatCount(total), total === 0 ? 'healthy' : 'danger', this.style)} (measured at STOPPED)`)
-    }
+    if (switchover.phase === 'done') this.phaseLine('done', switchover, line)
+    if (switchover.phase === 'rolledBack') this.phaseLine('rolledBack', switchover, line)
+    this.once('lost', switchover.recordsLost !== null, line, () => {
+      const total = switchover.recordsLost?.total ?? null
+      return `records lost: ${paint(total === null ? 'could not be measured' : formatCount(total), total === 0 ? 'healthy' : 'danger', this.style)} (measured at STOPPED)`
+    })
   }
 
-  private phaseLine(switchover: SwitchoverProgress, line: Line, now: ReadonlyArray<SwitchoverProgress['phase']>): void {
-    if (switchover.phase === this.phase || !now.includes(switchover.phase)) return
-    this.phase = switchover.phase
-    const look = SWITCHOVER_PHASE_STYLE[switchover.phase]
+  private once(key: string, due: boolean, line: Line, text: () => string): void {
+    if (!due || this.said.has(key)) return
+    this.said.add(key)
+    line(`switchover  ${text()}`)
+  }
+
+  private drainLine(switchover: SwitchoverProgress, line: Line): void {
+    const drain = switchover.drain
+    if (drain === null || switchover.drainedAt !== null || switchover.phase !== 'drain') return
+    const text =
+      drain.partitionsBehind === 0 && drain.openTransactions === 0
+        ? 'destination caught up; checking once more'
+        : `${counted(drain.partitionsBehind, 'partition')} behind by ${counted(drain.recordsBehind, 'record')}${drain.openTransactions > 0 ? `, ${counted(drain.openTransactions, 'open transaction')}` : ''}`
+    if (text === this.drainSeen) return
+    this.drainSeen = text
+    line(`switchover  drain: ${text} (rolls back after ${formatDuration(switchover.drainTimeoutMs)})`)
+  }
+
+  private phaseLine(phase: SwitchoverProgress['phase'], switchover: SwitchoverProgress, line: Line): void {
+    const look = SWITCHOVER_PHASE_STYLE[phase]
     const tone = look.tone === 'neutral' ? null : look.tone
-    const why = (switchover.phase === 'rollingBack' || switchover.phase === 'rolledBack') && switchover.reason !== null ? `: ${switchover.reason}` : ''
-    const extra = switchover.phase === 'fenceSource' ? ` (${FENCE_METHOD_TEXT[switchover.fenceMethod]})` : switchover.phase === 'rolledBack' ? '; the source takes writes again and the mirror mirrors on, nothing lost' : ''
-    line(`switchover  ${paint(`${look.icon} ${look.label}`, tone, this.style)}${why}${extra}`)
+    const why = (phase === 'rollingBack' || phase === 'rolledBack') && switchover.reason !== null ? `: ${switchover.reason}` : ''
+    const extra = phase === 'fenceSource' ? ` (${FENCE_METHOD_TEXT[switchover.fenceMethod]})` : phase === 'rolledBack' ? '; the source takes writes again and the mirror mirrors on, nothing lost' : ''
+    this.once(`phase:${phase}`, true, line, () => `${paint(`${look.icon} ${look.label}`, tone, this.style)}${why}${extra}`)
   }
 }
 
