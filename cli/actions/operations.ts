@@ -1,6 +1,6 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { OperationStatus, type Operation } from '@/lib/api/operations'
-import { OPERATION_STATUS_STYLE } from '@/lib/ui/status-style'
+import { OPERATION_STATUS_STYLE, SWITCHOVER_PHASE_STYLE } from '@/lib/ui/status-style'
 import { dateTime, formatDuration } from '@/lib/ui/format'
 import type { Action } from '../action'
 import { EXIT, RefusedError } from '../exit'
@@ -65,7 +65,8 @@ export const operationsAction: Action = {
           { header: 'ID', value: (row: Operation) => row.id },
           { header: 'KIND', value: (row) => row.kind },
           { header: 'MIRROR', value: (row) => row.mirror },
-          { header: 'STATUS', value: (row) => row.status, tone: (row) => OPERATION_STATUS_STYLE[row.status].tone },
+          // A switchover that rolled back kept its promise (nothing lost): said as such, not as a failure.
+          { header: 'STATUS', value: (row) => (row.switchover?.phase === 'rolledBack' ? 'rolled back' : row.status), tone: (row) => (row.switchover?.phase === 'rolledBack' ? SWITCHOVER_PHASE_STYLE.rolledBack.tone : OPERATION_STATUS_STYLE[row.status].tone) },
           { header: 'PARTITIONS', value: (row) => `${row.partitions.filter((entry) => entry.state === 'STOPPED').length}/${row.partitions.length} STOPPED` },
           { header: 'STARTED', value: (row) => dateTime(row.startedAt) },
           { header: 'TOOK', value: (row) => (row.finishedAt === null ? '-' : formatDuration(row.finishedAt - row.startedAt)) },

@@ -67,6 +67,8 @@ describe('--stop --type planned', () => {
     expect(run.stdout).toMatch(new RegExp(`^Operation ${id} rolled back after .+: rolled back \\(cancelled by \\S+\\); nothing lost`, 'm'))
     expect(run.stderr).toContain(`operation ${id} rolled back: cancelled by `)
 
+    const listed = await expectExit(['--operations', '--mirror', 'sw-cancel'], 0)
+    expect(listed.stdout).toMatch(new RegExp(`^${id} +switchover +sw-cancel +rolled back +0/1 STOPPED `, 'm'))
     const watched = await expectExit(['--operations', '--watch', id], 1)
     expect(watched.stdout).toContain('switchover  ↶ Rolled back: cancelled by ')
     // A finished switchover cannot be cancelled again: the server's CONFLICT, exit 1.
