@@ -4,11 +4,14 @@ import { STATE_STYLE } from '@/lib/ui/state-style'
 import { formatDuration } from '@/lib/ui/format'
 import { isMirrorPartitionState } from '@/lib/mirror/states'
 import { paint, renderTable, type Style } from './format'
+import { FENCE_METHOD_TEXT } from './switchover-progress'
 
 /**
  * A failover's impact preview as text, read before confirming (the wizard's steps 2 and 3): the preflight gates,
  * then the partitions that lose or change something, worst first (at most ROWS; --json has them all), then the
- * totals. Unknown figures say "unknown", never 0; lower bounds from a silent source say "≥".
+ * totals. Unknown figures say "unknown", never 0; lower bounds from a silent source say "≥". A planned
+ * switchover's plan first says how the source is fenced and how long the drain may take; a mirror with an RPO
+ * objective says whether this failover keeps it.
  */
 
 const ROWS = 50
@@ -27,9 +30,27 @@ function timeAtRisk(partition: PlanPartition): string {
   return `${partition.atRisk !== undefined && !partition.atRisk.known ? '≥' : ''}${formatDuration(ms)}`
 }
 
+function rpoLine(rpo: NonNullable<FailoverPlan['rpo']>, style: Style): string {
+  const bound = (rpo.known ? '' : '≥')
+  const objective = [rpo.objective.rpoRecords === undefined ? null : `${rpo.objective.rpoRecords} records`, rpo.objective.rpoSeconds === undefined ? null : `${rpo.objective.rpoSeconds} s`].filter((part) => part !== null).join(' and ')
+  const atRisk = `${rpo.records === null ? 'unknown' : `${bound}${rpo.records}`} records, ${rpo.seconds === null ? 'unknown' : `${bound}${rpo.seconds} s`} at risk`
+  const tone = rpo.status === 'met' ? 'healthy' : rpo.status === 'breached' ? 'danger' : 'paused'
+  return `at most ${objective}: ${paint(rpo.status, tone, style)} (${atRisk})`
+}
+
 export function renderImpact(plan: FailoverPlan, style: Style, type: string): string {
   const totals = planTotals(plan.partitions)
-  const lines: string[] = [`Impact preview: ${type} failover of ${plan.mirror}, ${totals.partitionsToStop} of ${totals.partitions} partition${totals.partitions === 1 ? '' : 's'} to stop`, '', 'Gates:']
+  const lines: string[] = [`Impact preview: ${type} failover of ${plan.mirror}, ${totals.partitionsToStop} of ${totals.partitions} partition${totals.partitions === 1 ? '' : 's'} to stop`]
+  if (plan.switchover !== undefined) {
+    const { fenceMethod, drainTimeoutMs, transactionGraceMs } = plan.switchover
+    lines.push(
+      `Switchover: 1. fence the source: ${FENCE_METHOD_TEXT[fenceMethod]}; transactions open at the fence get ${formatDuration(transactionGraceMs)}`,
+      `            2. drain until every destination log end equals the source's; not drained in ${formatDuration(drainTimeoutMs)}: roll back, nothing lost`,
+      '            3. stop: the STOPPING steps on every partition',
+    )
+  }
+  if (plan.rpo !== undefined) lines.push(`RPO objective: ${rpoLine(plan.rpo, style)}`)
+  lines.push('', 'Gates:')
   for (const gate of plan.gates) {
     const mark = gate.ok ? paint('✓', 'healthy', style) : paint('✕', gate.severity === 'blocking' ? 'danger' : 'paused', style)
     lines.push(`  ${mark} ${gate.name}${gate.ok ? '' : ` (${gate.severity ?? 'warning'})`}: ${gate.detail}`)

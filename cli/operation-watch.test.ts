@@ -75,3 +75,94 @@ describe('following a failover: every STOPPING step', () => {
     expect(text()).toMatch(/\r\u001b\[2KOperation op-1 succeeded/)
   })
 })
+
+describe('following a planned switchover: its phases before the STOPPING steps', () => {
+  const T = 1_764_400_000_000
+  type Switchover = NonNullable<Operation['switchover']>
+  const base: Switchover = {
+    phase: 'fenceSource',
+    fenceMethod: 'broker',
+    drainTimeoutMs: 120_000,
+    transactionGraceMs: 30_000,
+    fencedAt: null,
+    drainStartedAt: null,
+    drainedAt: null,
+    stoppedAt: null,
+    rolledBackAt: null,
+    reason: null,
+    transactionsAbortedAtSource: 0,
+    groupsActiveOnSource: [],
+    drain: null,
+    recordsLost: null,
+  }
+  const planned = (switchover: Partial<Switchover>, step: Entry['step'] = 'removeFetcher', status: Operation['status'] = 'running'): Operation => ({
+    ...operation([{ topic: 'orders', partition: 0, step, state: step === 'done' ? 'STOPPED' : 'MIRRORING' }], status),
+    kind: 'switchover',
+    type: 'planned',
+    switchover: { ...base, ...switchover },
+  })
+  const drain = (partitionsBehind: number, recordsBehind: number) => ({ partitions: 1, partitionsBehind, recordsBehind, openTransactions: 0, at: T })
+
+  it('prints fencing, the fence, each change of the drain, drained, stopping, then the records lost, each once', () => {
+    const { print, text } = printer()
+    print.update(planned({}))
+    print.update(planned({ fencedAt: T - 1_400 }))
+    print.update(planned({ phase: 'drain', fencedAt: T - 1_400, drainStartedAt: T - 1_300, drain: drain(1, 3) }))
+    print.update(planned({ phase: 'drain', fencedAt: T - 1_400, drainStartedAt: T - 1_300, drain: drain(1, 3) }))
+    print.update(planned({ phase: 'drain', fencedAt: T - 1_400, drainStartedAt: T - 1_300, drain: drain(0, 0) }))
+    const stopped = { phase: 'done' as const, fencedAt: T - 1_400, drainStartedAt: T - 1_300, drainedAt: T - 1_000, stoppedAt: T, drain: drain(0, 0), recordsLost: { total: 0, partitions: [] } }
+    print.update(planned({ ...stopped, phase: 'stopping', recordsLost: null, stoppedAt: null }, 'bumpEpoch'))
+    print.update(planned(stopped, 'done', 'succeeded'))
+    print.finish(planned(stopped, 'done', 'succeeded'))
+    const lines = text().split('\n')
+    expect(lines.filter((line) => line.includes('switchover')).map((line) => line.slice(10))).toEqual([
+      'switchover  ◔ Fencing the source (the broker refuses writes (TOPIC_WRITE_FENCED))',
+      'switchover  source fenced ✓',
+      'switchover  ◔ Draining',
+      'switchover  drain: 1 partition behind by 3 records (rolls back after 2 min)',
+      "switchover  drain: destination caught up; checking once more (rolls back after 2 min)",
+      "switchover  drained ✓ in 300 ms: every destination log end equals the source's",
+      'switchover  ◔ Stopping',
+      'switchover  ✓ Switched over',
+      'switchover  records lost: 0 (measured at STOPPED)',
+    ])
+    expect(text()).toContain('07:06:40  orders-0  STOPPED')
+    expect(lines.at(-2)).toBe('Operation op-1 succeeded: 1/1 partitions STOPPED in 1.5 s; records lost: 0, writes refused on the source for 1.4 s')
+  })
+
+  it('says every phase, in order, when the first read finds the switchover already done', () => {
+    const { print, text } = printer()
+    const stopped = { phase: 'done' as const, fencedAt: T - 1_400, drainStartedAt: T - 1_300, drainedAt: T - 1_000, stoppedAt: T, drain: drain(0, 0), recordsLost: { total: 0, partitions: [] } }
+    print.update(planned(stopped, 'done', 'succeeded'))
+    expect(text().split('\n').map((line) => line.slice(10).replace(/ \(.*$|:.*$/, ''))).toEqual([
+      'switchover  ◔ Fencing the source',
+      'switchover  source fenced ✓',
+      'switchover  ◔ Draining',
+      'switchover  drained ✓ in 300 ms',
+      'switchover  ◔ Stopping',
+      'orders-0  removeFetcher ✓',
+      'orders-0  persistPosition ✓',
+      'orders-0  bumpEpoch ✓',
+      'orders-0  abortTransactions ✓',
+      'orders-0  pidReset ✓',
+      'orders-0  STOPPED',
+      'switchover  ✓ Switched over',
+      'switchover  records lost',
+      '',
+    ])
+  })
+
+  it('prints a rollback with its reason, and the outcome as rolled back, nothing lost', () => {
+    const { print, text } = printer()
+    print.update(planned({ phase: 'drain', fencedAt: T - 1_400, drainStartedAt: T - 1_300, drain: drain(1, 3) }))
+    const reason = 'cancelled by operator'
+    print.update(planned({ phase: 'rollingBack', reason, fencedAt: T - 1_400, drainStartedAt: T - 1_300, drain: drain(1, 3) }))
+    const rolledBack = planned({ phase: 'rolledBack', reason, fencedAt: T - 1_400, drainStartedAt: T - 1_300, rolledBackAt: T, drain: drain(1, 3) }, 'removeFetcher', 'failed')
+    print.update(rolledBack)
+    print.finish(rolledBack)
+    expect(text()).toContain(`switchover  ↶ Rolling back: ${reason}\n`)
+    expect(text()).toContain(`switchover  ↶ Rolled back: ${reason}; the source takes writes again and the mirror mirrors on, nothing lost\n`)
+    expect(text()).toContain(`Operation op-1 rolled back after 1.5 s: rolled back (${reason}); nothing lost, writes refused on the source for 1.4 s\n`)
+    expect(text()).not.toContain('failed')
+  })
+})

@@ -8,13 +8,15 @@ import type { Context } from './context'
 import { eventData, EventStream } from './event-stream'
 import { paint, type Style } from './format'
 import type { Io } from './io'
+import { SwitchoverPrinter, switchoverOutcome } from './switchover-progress'
 
 /**
  * `--operations --watch ID`, and what a failover does after it is accepted: the operation followed live over the
  * event stream until it ends. Every STOPPING step a partition completes is printed as a line (a partition seen
  * two steps further than before has done the step between too: steps run in order); an operation of more than
  * PER_PARTITION partitions is reported per step instead ("persistPosition ✓ 512/10000"). On a terminal a progress
- * bar is redrawn under the lines; otherwise there are only the lines, for logs. Returns the final operation.
+ * bar is redrawn under the lines; otherwise there are only the lines, for logs. A planned switchover's phases
+ * (fence, drain, rollback and why) come first (switchover-progress.ts). Returns the final operation.
  */
 
 const PER_PARTITION = 20
@@ -30,17 +32,22 @@ export class ProgressPrinter {
   private readonly stepCounts = STOPPING_STEPS.map(() => 0)
   private lastAggregateAt = 0
   private barShown = false
+  private readonly switchover: SwitchoverPrinter
 
   constructor(
     private readonly io: Io,
     private readonly write: (text: string) => void,
     private readonly style: Style,
     private readonly bar: boolean,
-  ) {}
+  ) {
+    this.switchover = new SwitchoverPrinter(style)
+  }
 
   update(operation: Operation): void {
     this.clearBar()
     const now = this.io.now()
+    const said = (text: string) => this.line(now, text)
+    if (operation.switchover !== undefined) this.switchover.update(operation.switchover, said, 'before')
     const perPartition = operation.partitions.length <= PER_PARTITION
     const reached = STOPPING_STEPS.map(() => 0)
     for (const entry of operation.partitions) {
@@ -59,6 +66,7 @@ export class ProgressPrinter {
       }
     }
     if (!perPartition) this.aggregate(now, reached, operation.partitions.length, operation.status !== 'running')
+    if (operation.switchover !== undefined) this.switchover.update(operation.switchover, said, 'after')
     this.drawBar(operation, now)
   }
 
@@ -80,8 +88,11 @@ export class ProgressPrinter {
     const took = formatDuration(now - operation.startedAt)
     const stopped = operation.partitions.filter((entry) => entry.state === 'STOPPED').length
     const total = operation.partitions.length
-    if (operation.status === 'succeeded') this.write(`Operation ${operation.id} ${paint('succeeded', 'healthy', this.style)}: ${stopped}/${total} partitions STOPPED in ${took}\n`)
-    else if (operation.status === 'failed') this.write(`Operation ${operation.id} ${paint('failed', 'danger', this.style)} after ${took}: ${stopped}/${total} partitions STOPPED\n`)
+    const outcome = operation.switchover === undefined ? '' : switchoverOutcome(operation.switchover)
+    const said = outcome === '' ? '' : `; ${outcome}`
+    if (operation.switchover?.phase === 'rolledBack') this.write(`Operation ${operation.id} ${paint('rolled back', 'paused', this.style)} after ${took}: ${outcome}\n`)
+    else if (operation.status === 'succeeded') this.write(`Operation ${operation.id} ${paint('succeeded', 'healthy', this.style)}: ${stopped}/${total} partitions STOPPED in ${took}${said}\n`)
+    else if (operation.status === 'failed') this.write(`Operation ${operation.id} ${paint('failed', 'danger', this.style)} after ${took}: ${stopped}/${total} partitions STOPPED${said}\n`)
     else this.write(`Operation ${operation.id} is still running (${stopped}/${total} partitions STOPPED); it goes on in the server: mirrorboard --operations --watch ${operation.id}\n`)
   }
 
@@ -122,7 +133,7 @@ export async function watchOperation(context: Pick<Context, 'api' | 'io' | 'out'
   try {
     const stream = await EventStream.open(api, ['operation'], controller.signal)
     let operation = await api.call(mirrorEndpoints.getOperation, { params: { id } })
-    write(`Operation ${operation.id}: ${operation.kind} of ${operation.mirror}, ${operation.partitions.length} partition${operation.partitions.length === 1 ? '' : 's'}\n`)
+    write(`Operation ${operation.id}: ${operation.type === 'planned' ? 'planned ' : ''}${operation.kind} of ${operation.mirror}, ${operation.partitions.length} partition${operation.partitions.length === 1 ? '' : 's'}\n`)
     printer.update(operation)
     if (operation.status === 'running') {
       for await (const event of stream) {

@@ -10,6 +10,7 @@ import { describeAction } from './describe'
 import { drillAction } from './drill'
 import { failbackAction } from './failback'
 import { listAction } from './list'
+import { objectivesAction } from './objectives'
 import { operationsAction } from './operations'
 import { stopAction } from './stop'
 import { deleteAction, pauseAction, recoverAction, resumeAction, startAction } from './topics'
@@ -60,6 +61,7 @@ export const ACTIONS: readonly Action[] = [
   failbackAction,
   drillAction,
   verifyAction,
+  objectivesAction,
   operationsAction,
   alertsAction,
   auditAction,

@@ -1,5 +1,6 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
-import { FailoverAccepted, FailoverPlanResponse, FailoverRequest, FAILOVER_GATE_NAMES } from '@/lib/api/mirrors'
+import { FailoverAccepted, FailoverPlanResponse, FAILOVER_GATE_NAMES } from '@/lib/api/mirrors'
+import { MAX_DRAIN_TIMEOUT_MS, MAX_TRANSACTION_GRACE_MS } from '@/lib/failover/switchover'
 import { decideGates } from '@/lib/failover/gate-forcing'
 import type { Action } from '../action'
 import { MIRROR_OPTION, TOPICS_OPTION } from '../action'
@@ -16,28 +17,29 @@ import { watchOperation } from '../operation-watch'
  * behind. A failing warning gate must be forced by name (--force), as in the wizard; then the typed
  * confirmation (--confirm M when not at a terminal), the failover itself, and its progress until every
  * partition is STOPPED (exit 0) or the operation fails (exit 1). --dry-run stops after the preview.
+ * `--type planned` is the switchover (issue #34): the preview adds the write fence and the drain's bounds, the
+ * progress its phases; a switchover that rolls back (drain timeout, cancel) exits 1 with the reason.
  */
 
 export const FAILOVER_TYPES = ['planned', 'unplanned'] as const
-type FailoverType = (typeof FAILOVER_TYPES)[number]
-
-/** Whether this build's API takes a failover type (API.md §"Round 3"); absent means unplanned. */
-function typeField(type: FailoverType): Record<string, string> | null {
-  if ('type' in FailoverRequest.shape) return { type }
-  return type === 'unplanned' ? {} : null
-}
 
 export const stopAction: Action = {
   name: 'stop',
   flag: '--stop',
   origin: 'kip',
   summary: 'Fail over: stop mirroring and make the topics writable on the destination',
-  usage: "--stop --mirror M [--topics 'regex,…'] [--type planned|unplanned] [--dry-run] [--force GATE,…] [--confirm M] [--no-wait]",
-  examples: ['mirrorboard --stop --mirror dr --dry-run', 'mirrorboard --stop --mirror dr --type unplanned --force source-reachable,lag-threshold --confirm dr'],
+  usage: "--stop --mirror M [--topics 'regex,…'] [--type planned|unplanned] [--drain-timeout-ms MS] [--transaction-grace-ms MS] [--dry-run] [--force GATE,…] [--confirm M] [--no-wait]",
+  examples: [
+    'mirrorboard --stop --mirror dr --dry-run',
+    'mirrorboard --stop --mirror dr --type planned --confirm dr',
+    'mirrorboard --stop --mirror dr --type unplanned --force source-reachable,lag-threshold --confirm dr',
+  ],
   options: [
     MIRROR_OPTION,
     TOPICS_OPTION,
     option('--type <type>', 'planned: fence the source and drain it first (no loss); unplanned (default): stop now with what was mirrored', { choices: FAILOVER_TYPES }),
+    option('--drain-timeout-ms <ms>', 'planned: how long the drain may take before the switchover rolls back (default 120000)'),
+    option('--transaction-grace-ms <ms>', "planned: how long transactions open at the fence may take before the source's coordinator aborts them (default 30000)"),
     option('--dry-run', 'print the impact preview and stop there'),
     option('--force <gate,...>', `fail over past these failing warning gates (${FAILOVER_GATE_NAMES.join(', ')})`),
     option('--confirm <mirror>', "the mirror's name, as typed in the wizard: required when not at a terminal"),
@@ -47,14 +49,18 @@ export const stopAction: Action = {
     'The preview comes first, on stdout (stderr with --json). A failing warning gate refuses the failover unless it is',
     'named in --force; a failing blocking gate always does. At a terminal the mirror name is asked for; in a script',
     'pass --confirm M. Progress is printed until every partition is STOPPED: exit 0, or 1 when the operation fails.',
+    'A planned switchover fences the source, drains, then stops (its phases are printed); when it cannot drain in',
+    'time, or is cancelled (POST /operations/{id}/cancel), it rolls back, nothing lost: exit 1 with the reason.',
   ].join('\n'),
   async run(context) {
     const { api, out, flags, style } = context
     const mirrorName = flags.required('mirror')
     const patterns = patternsOf(flags, 'topics')
     const type = flags.choice('type', FAILOVER_TYPES) ?? 'unplanned'
-    const typed = typeField(type)
-    if (typed === null) throw flags.usageError('--type planned needs planned failovers in the server\'s API, which this build does not have')
+    const drainTimeoutMs = flags.integer('drainTimeoutMs', { min: 1_000, max: MAX_DRAIN_TIMEOUT_MS })
+    const transactionGraceMs = flags.integer('transactionGraceMs', { min: 0, max: MAX_TRANSACTION_GRACE_MS })
+    if (type !== 'planned' && (drainTimeoutMs !== undefined || transactionGraceMs !== undefined)) throw flags.usageError('--drain-timeout-ms and --transaction-grace-ms are for --type planned')
+    const typed = { type, ...(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }), ...(transactionGraceMs === undefined ? {} : { transactionGraceMs }) }
     const forced = flags.list('force')
     for (const gate of forced ?? []) if (!(FAILOVER_GATE_NAMES as readonly string[]).includes(gate)) throw flags.usageError(`--force ${gate}: no such gate (${FAILOVER_GATE_NAMES.join(', ')})`)
     const topics = patterns === undefined ? undefined : selectTopics(await readMirror(api, mirrorName), patterns)
@@ -85,6 +91,9 @@ export const stopAction: Action = {
     }
     const operation = await watchOperation(context, accepted.operation)
     if (out.machine) out.result({ operation, plan: accepted.plan }, () => '')
+    if (operation.switchover?.phase === 'rolledBack') {
+      throw new RefusedError('SWITCHOVER_ROLLED_BACK', `operation ${operation.id} rolled back: ${operation.switchover.reason ?? 'no reason given'}; the source takes writes again, nothing lost`)
+    }
     if (operation.status !== 'succeeded') {
       const failed = operation.partitions.filter((entry) => entry.state !== 'STOPPED').map((entry) => `${entry.topic}-${entry.partition}${entry.error === null ? '' : `: ${entry.error}`}`)
       throw new RefusedError('OPERATION_FAILED', `operation ${operation.id} ${operation.status}; not STOPPED: ${failed.slice(0, 10).join('; ')}${failed.length > 10 ? `; … ${failed.length - 10} more` : ''}`)
