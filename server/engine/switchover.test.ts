@@ -163,6 +163,15 @@ describe('planned switchover', () => {
     expect(() => harness.engine.cancelOperation(operation.id, 'x')).toThrow(EngineError)
   })
 
+  it('measures 0 lost on partitions that were empty at the stop (no last mirror position) as well', async () => {
+    const a = await mirrored()
+    await a.produce('orders', { partition: 1, records: [{ value: 'only here' }] })
+    const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm' })
+    const finished = await tickUntilFinished(operation.id)
+    expect(finished).toMatchObject({ status: 'succeeded', switchover: { recordsLost: { total: 0 } } })
+    expect(finished.switchover!.recordsLost!.partitions.map((p) => p.recordsLost)).toEqual([0, 0, 0])
+  })
+
   it('is refused with SOURCE_UNAVAILABLE when the source cannot be reached, pointing at unplanned', async () => {
     const a = await mirrored()
     await a.stopBroker(1)
