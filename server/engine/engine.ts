@@ -13,6 +13,7 @@ import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } fro
 import type { EngineContext } from './engine-context'
 import { failover, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
+import { liftSupersededFences } from './failover/lift-fences'
 import { applySwitchover, planSwitchover, type SwitchoverCommandPlan, type SwitchoverRequestInput } from './switchover/switchover-command'
 import { measureSwitchoverLoss, runSwitchoverPhases } from './switchover/switchover-phases'
 import { classifyUnreachableDestination, errorMessage } from './failure-classification'
@@ -120,6 +121,7 @@ export class MirrorEngine {
       log: (message, fields) => log(message, fields),
       // A waiting fetch round would hold a partition that stops (or starts) fetching for up to the wait.
       fetcherChanged: (mirror) => interruptFetch(state.get(mirror.name)?.fetchInterrupt),
+      liftWriteFences: (mirror, topic) => withTimeout(liftSupersededFences(clusters, state, mirror, topic), SOURCE_CALL_TIMEOUT_MS),
     }
     const runner = new PartitionRunner(env)
     const operations: OperationTracker = new OperationTracker(options.operationStore ?? OperationStore.inMemory(), {
