@@ -208,4 +208,34 @@ describe('planned switchover', () => {
     expect(await a.writeFences()).toEqual([])
     await a.produce('orders', { partition: 0, records: [{ value: 'writable after the failback' }] })
   })
+
+  it('a failback whose fence lift fails does not declare the old source STOPPED until the lift succeeds', async () => {
+    const a = await mirrored()
+    const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm' })
+    expect(await tickUntilFinished(operation.id)).toMatchObject({ status: 'succeeded' })
+    await harness.engine.createMirror({ name: 'm-failback', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] })
+    await harness.run(5)
+    // The engine holds the cluster's powers bound at its start: the refusal goes into the broker's topic table.
+    const table = (a as unknown as { topics: { unfenceWrites: EmbeddedCluster['unfenceWrites'] } }).topics
+    const unfence = table.unfenceWrites.bind(table)
+    let refusing = true
+    let refusals = 0
+    table.unfenceWrites = async (topics, mirror) => {
+      if (refusing) {
+        refusals += 1
+        throw new Error('metadata write failed')
+      }
+      return unfence(topics, mirror)
+    }
+    const back = await harness.engine.failover('m-failback', { confirm: 'm-failback' })
+    await harness.run(3)
+    expect(refusals).toBeGreaterThan(0)
+    expect(harness.engine.getOperation(back.operation.id).partitions.some((p) => p.state === 'STOPPED')).toBe(false)
+    expect(await a.writeFences()).toHaveLength(1)
+    refusing = false
+    const finished = await tickUntilFinished(back.operation.id)
+    expect(finished).toMatchObject({ status: 'succeeded' })
+    expect(finished.partitions.map((p) => p.state)).toEqual(['STOPPED', 'STOPPED', 'STOPPED'])
+    expect(await a.writeFences()).toEqual([])
+  })
 })
