@@ -81,6 +81,8 @@ export class ProgressPrinter {
     const stopped = operation.partitions.filter((entry) => entry.state === 'STOPPED').length
     const total = operation.partitions.length
     if (operation.status === 'succeeded') this.write(`Operation ${operation.id} ${paint('succeeded', 'healthy', this.style)}: ${stopped}/${total} partitions STOPPED in ${took}\n`)
+    else if (operation.status === 'rolledBack')
+      this.write(`Operation ${operation.id} ${paint('rolled back', 'neutral', this.style)} after ${took}: ${operation.switchover?.reason ?? 'no reason recorded'}; nothing lost, the mirror mirrors as before\n`)
     else if (operation.status === 'failed') this.write(`Operation ${operation.id} ${paint('failed', 'danger', this.style)} after ${took}: ${stopped}/${total} partitions STOPPED\n`)
     else this.write(`Operation ${operation.id} is still running (${stopped}/${total} partitions STOPPED); it goes on in the server: mirrorboard --operations --watch ${operation.id}\n`)
   }

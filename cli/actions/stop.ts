@@ -85,6 +85,9 @@ export const stopAction: Action = {
     }
     const operation = await watchOperation(context, accepted.operation)
     if (out.machine) out.result({ operation, plan: accepted.plan }, () => '')
+    if (operation.status === 'rolledBack') {
+      throw new RefusedError('OPERATION_ROLLED_BACK', `operation ${operation.id} rolled back (nothing lost, ${mirrorName} mirrors as before): ${operation.switchover?.reason ?? 'no reason recorded'}`)
+    }
     if (operation.status !== 'succeeded') {
       const failed = operation.partitions.filter((entry) => entry.state !== 'STOPPED').map((entry) => `${entry.topic}-${entry.partition}${entry.error === null ? '' : `: ${entry.error}`}`)
       throw new RefusedError('OPERATION_FAILED', `operation ${operation.id} ${operation.status}; not STOPPED: ${failed.slice(0, 10).join('; ')}${failed.length > 10 ? `; … ${failed.length - 10} more` : ''}`)
