@@ -309,8 +309,11 @@ export class MirrorEngine {
   }
 
   /** The operator's unfence of the mirror's source (commands/unfence-command.ts), in the mirror's command lane. */
-  unfence(name: string, input: UnfenceInput, conditions?: CommandConditions): Promise<{ sourceCluster: string; unfenced: WriteFence[] }> {
+  async unfence(name: string, input: UnfenceInput, conditions?: CommandConditions): Promise<{ sourceCluster: string; unfenced: WriteFence[] }> {
     this.state.require(name)
+    // Refused at once, not queued behind the running operation: an unfence that ran after the switchover it was
+    // asked during would reopen the old source the moment the switchover finished.
+    this.operations.refuseIfRunning(name)
     return this.commands.submit({
       kind: 'unfence',
       mirror: name,

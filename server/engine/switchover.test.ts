@@ -159,6 +159,9 @@ describe('planned switchover', () => {
     const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm' })
     await tickUntil(() => harness.engine.getOperation(operation.id).switchover?.phase === 'drain')
     await expect(a.produce('orders', { records: [{ value: 'x' }] })).rejects.toMatchObject({ code: 'TOPIC_WRITE_FENCED' })
+    // The operator's unfence must not open the source mid-drain (writes the drain would miss): CONFLICT, fence kept.
+    await expect(harness.engine.unfence('m', { confirm: 'm' })).rejects.toMatchObject({ code: 'CONFLICT' })
+    expect(await a.writeFences()).toHaveLength(1)
     harness.engine.cancelOperation(operation.id, 'session:1a2b3c4d')
     const finished = await tickUntilFinished(operation.id)
     expect(finished).toMatchObject({ status: 'rolledBack', switchover: { phase: 'rolledBack', reason: 'cancelled by session:1a2b3c4d' } })
