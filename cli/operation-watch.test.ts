@@ -57,6 +57,13 @@ describe('following a failover: every STOPPING step', () => {
     expect(text()).toContain('Operation op-1 failed after 1.5 s: 0/1 partitions STOPPED')
   })
 
+  it('prints a rolled-back switchover as rolled back with its reason, not as failed nor still running', () => {
+    const { print, text } = printer()
+    const rolledBack = { ...operation([{ topic: 'orders', partition: 0, step: 'removeFetcher', state: 'MIRRORING' }], 'rolledBack'), kind: 'switchover' as const }
+    print.finish({ ...rolledBack, switchover: { reason: 'cancelled by session:1a2b3c4d' } as NonNullable<Operation['switchover']> })
+    expect(text()).toBe('Operation op-1 rolled back after 1.5 s: cancelled by session:1a2b3c4d; nothing lost, the mirror mirrors as before\n')
+  })
+
   it('counts steps instead of naming partitions beyond twenty, a line per step as it completes', () => {
     const { print, text } = printer()
     const partitions = (step: Entry['step'], count: number) => Array.from({ length: 30 }, (_, index) => ({ topic: 't', partition: index, step: index < count ? step : 'removeFetcher', state: 'STOPPING' as const }))

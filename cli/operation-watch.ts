@@ -88,11 +88,16 @@ export class ProgressPrinter {
     const took = formatDuration(now - operation.startedAt)
     const stopped = operation.partitions.filter((entry) => entry.state === 'STOPPED').length
     const total = operation.partitions.length
-    const outcome = operation.switchover === undefined ? '' : switchoverOutcome(operation.switchover)
+    const outcome = operation.switchover === undefined || operation.switchover.phase === undefined ? '' : switchoverOutcome(operation.switchover)
     const said = outcome === '' ? '' : `; ${outcome}`
-    if (operation.switchover?.phase === 'rolledBack') this.write(`Operation ${operation.id} ${paint('rolled back', 'paused', this.style)} after ${took}: ${outcome}\n`)
-    else if (operation.status === 'succeeded') this.write(`Operation ${operation.id} ${paint('succeeded', 'healthy', this.style)}: ${stopped}/${total} partitions STOPPED in ${took}${said}\n`)
-    else if (operation.status === 'failed') this.write(`Operation ${operation.id} ${paint('failed', 'danger', this.style)} after ${took}: ${stopped}/${total} partitions STOPPED${said}\n`)
+    if (operation.status === 'rolledBack' || operation.switchover?.phase === 'rolledBack') {
+      const why = operation.switchover?.phase === 'rolledBack' ? outcome : `${operation.switchover?.reason ?? 'no reason recorded'}; nothing lost, the mirror mirrors as before`
+      this.write(`Operation ${operation.id} ${paint('rolled back', 'paused', this.style)} after ${took}: ${why}
+`)
+    } else if (operation.status === 'succeeded') this.write(`Operation ${operation.id} ${paint('succeeded', 'healthy', this.style)}: ${stopped}/${total} partitions STOPPED in ${took}${said}
+`)
+    else if (operation.status === 'failed') this.write(`Operation ${operation.id} ${paint('failed', 'danger', this.style)} after ${took}: ${stopped}/${total} partitions STOPPED${said}
+`)
     else this.write(`Operation ${operation.id} is still running (${stopped}/${total} partitions STOPPED); it goes on in the server: mirrorboard --operations --watch ${operation.id}\n`)
   }
 

@@ -22,7 +22,7 @@ export const operationsAction: Action = {
   examples: ['mirrorboard --operations --status running', 'mirrorboard --operations --watch op-6f1c2a', 'mirrorboard --operations --report op-6f1c2a --format md > postmortem.md'],
   options: [
     option('--mirror <name>', 'only operations of this mirror'),
-    option('--status <status>', 'only running, succeeded or failed ones', { choices: OperationStatus.options }),
+    option('--status <status>', 'only running, succeeded, failed or rolledBack ones', { choices: OperationStatus.options }),
     option('--limit <n>', 'at most this many, newest first (default 100)'),
     option('--watch <id>', 'follow this operation live until it ends: every STOPPING step as it completes'),
     option('--report <id>', "this operation's report: the plan confirmed, markers, timings, RPO and RTO"),
@@ -44,6 +44,7 @@ export const operationsAction: Action = {
       const operation = await watchOperation(context, watch)
       if (out.machine) out.result(operation, () => '')
       if (operation.status === 'failed') throw new RefusedError('OPERATION_FAILED', `operation ${operation.id} failed`)
+      if (operation.status === 'rolledBack') throw new RefusedError('OPERATION_ROLLED_BACK', `operation ${operation.id} rolled back: ${operation.switchover?.reason ?? 'no reason recorded'}`)
       return EXIT.ok
     }
     if (report !== undefined) {

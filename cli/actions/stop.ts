@@ -91,8 +91,8 @@ export const stopAction: Action = {
     }
     const operation = await watchOperation(context, accepted.operation)
     if (out.machine) out.result({ operation, plan: accepted.plan }, () => '')
-    if (operation.switchover?.phase === 'rolledBack') {
-      throw new RefusedError('SWITCHOVER_ROLLED_BACK', `operation ${operation.id} rolled back: ${operation.switchover.reason ?? 'no reason given'}; the source takes writes again, nothing lost`)
+    if (operation.status === 'rolledBack' || operation.switchover?.phase === 'rolledBack') {
+      throw new RefusedError('SWITCHOVER_ROLLED_BACK', `operation ${operation.id} rolled back: ${operation.switchover?.reason ?? 'no reason given'}; the source takes writes again, nothing lost`)
     }
     if (operation.status !== 'succeeded') {
       const failed = operation.partitions.filter((entry) => entry.state !== 'STOPPED').map((entry) => `${entry.topic}-${entry.partition}${entry.error === null ? '' : `: ${entry.error}`}`)

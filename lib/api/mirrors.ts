@@ -375,6 +375,26 @@ export type FailoverPlan = z.infer<typeof FailoverPlan>
 export const FailoverPlanResponse = z.object({ plan: FailoverPlan })
 export const FailoverAccepted = z.object({ operation: z.string(), plan: FailoverPlan })
 
+/**
+ * POST /mirrors/{m}/unfence: lifts the write fences the mirror's planned switchover left on its source's topics
+ * (all of them when `topics` is absent). It reopens the old source to client writes, so it is typed like a failover.
+ */
+export const UnfenceRequest = z.strictObject({
+  topics: TopicSelection.optional(),
+  confirm: z.string().describe('the mirror name, typed: lifting a fence reopens the old source to client writes'),
+})
+export type UnfenceRequest = z.infer<typeof UnfenceRequest>
+
+export const LiftedWriteFence = z.object({ topic: Name, operation: z.string(), since: Timestamp })
+
+export const UnfenceResponse = z.object({
+  mirror: Name,
+  sourceCluster: Name,
+  /** The fences lifted; empty when the mirror held none on those topics (unfencing is idempotent). */
+  unfenced: z.array(LiftedWriteFence),
+})
+export type UnfenceResponse = z.infer<typeof UnfenceResponse>
+
 export const MirrorPartition = z.object({
   topic: Name,
   partition: PartitionIndex,

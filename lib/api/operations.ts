@@ -11,7 +11,12 @@ import { SWITCHOVER_PHASES } from '../failover/switchover'
 export const StoppingStep = z.enum(['removeFetcher', 'persistPosition', 'bumpEpoch', 'abortTransactions', 'pidReset', 'done'])
 export type StoppingStep = z.infer<typeof StoppingStep>
 
-export const OperationStatus = z.enum(['running', 'succeeded', 'failed'])
+/**
+ * `rolledBack`: a planned switchover that could not drain (or was cancelled) and undid its fence: nothing was
+ * lost and the mirror mirrors as before, so it is not `failed` (no OperationFailed alert); its reason is in
+ * `switchover.reason`.
+ */
+export const OperationStatus = z.enum(['running', 'succeeded', 'failed', 'rolledBack'])
 export type OperationStatus = z.infer<typeof OperationStatus>
 
 /** A failover's type (API.md §"Round 3"): planned drains first and loses nothing; unplanned stops at once. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compareLogEnds, defaultReverseMirrorName, exportLine, exportRanges, failbackProgress, failbackTotals, isValidMirrorName, rebuiltTopics, recordsInRange } from './failback'
+import { compareLogEnds, defaultReverseMirrorName, exportLine, exportRanges, failbackProgress, failbackTotals, fencesLiftedByFailover, isValidMirrorName, rebuiltTopics, recordsInRange } from './failback'
 import { TopicPartitionMap } from '../mirror/topic-partition'
 
 // The worked example's failback: the old source is cut back to 3, losing COMMIT 3, Y at 4 and Z at 5.
@@ -73,5 +73,35 @@ describe('rebuiltTopics', () => {
     const entry = (topic: string, partition: number, rebuild?: boolean) => ({ topic, partition, truncateTo: 3, recordsToRemove: 2, lastMirrorPosition: null, ...(rebuild === undefined ? {} : { rebuild }) })
     expect(rebuiltTopics([entry('p', 1, true), entry('o', 0, true), entry('p', 0, true), entry('q', 0, false), entry('r', 0)])).toEqual(['o', 'p'])
     expect(rebuiltTopics([entry('o', 0)])).toEqual([])
+  })
+})
+
+describe('fencesLiftedByFailover', () => {
+  const failback = { sourceCluster: 'b', destinationCluster: 'a' }
+  const mirrors = new Map([
+    ['m', { sourceCluster: 'a', destinationCluster: 'b' }],
+    ['to-c', { sourceCluster: 'a', destinationCluster: 'c' }],
+    ['m-failback', failback],
+  ])
+
+  it("lifts the original mirror's fence on the topic, and a fence whose mirror is gone", () => {
+    const fences = [
+      { topic: 'orders', mirror: 'm' },
+      { topic: 'orders', mirror: 'deleted' },
+      { topic: 'payments', mirror: 'm' },
+    ]
+    expect(fencesLiftedByFailover(fences, 'orders', failback, mirrors)).toEqual(['deleted', 'm'])
+  })
+
+  it("keeps an unrelated mirror's fence (another destination) and fences on other topics", () => {
+    const fences = [
+      { topic: 'orders', mirror: 'to-c' },
+      { topic: 'payments', mirror: 'm' },
+    ]
+    expect(fencesLiftedByFailover(fences, 'orders', failback, mirrors)).toEqual([])
+  })
+
+  it('lifts nothing for a mirror in the same direction as the fencing one', () => {
+    expect(fencesLiftedByFailover([{ topic: 'orders', mirror: 'm' }], 'orders', { sourceCluster: 'a', destinationCluster: 'b' }, mirrors)).toEqual([])
   })
 })

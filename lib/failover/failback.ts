@@ -175,3 +175,35 @@ export function compareLogEnds(oldSource: readonly LogEnds[], newSource: readonl
     })
     .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
 }
+
+export interface FenceLike {
+  readonly topic: string
+  readonly mirror: string
+}
+
+export interface MirrorClusters {
+  readonly sourceCluster: string
+  readonly destinationCluster: string
+}
+
+/**
+ * The mirrors whose switchover fences on `topic` a failover of `stopping` lifts, each once, sorted. A planned
+ * switchover leaves its old source fenced (the split-brain guard); a failback is a mirror the other way, and its
+ * failover is what makes the old source's topic the writable copy again, so it lifts the fence the original
+ * mirror set: one whose source is the failback's destination and whose destination is the failback's source.
+ * A fence whose mirror no longer exists is lifted too (no one else could). Fences of unrelated mirrors stay.
+ */
+export function fencesLiftedByFailover(
+  fences: readonly FenceLike[],
+  topic: string,
+  stopping: MirrorClusters,
+  mirrors: ReadonlyMap<string, MirrorClusters>,
+): string[] {
+  const lifted = new Set<string>()
+  for (const fence of fences) {
+    if (fence.topic !== topic) continue
+    const owner = mirrors.get(fence.mirror)
+    if (owner === undefined || (owner.sourceCluster === stopping.destinationCluster && owner.destinationCluster === stopping.sourceCluster)) lifted.add(fence.mirror)
+  }
+  return [...lifted].sort()
+}

@@ -39,6 +39,9 @@ describe('records lost', () => {
       ],
     })
     expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: null }], [source(0, 5)]).total).toBeNull()
+    // A destination found empty at STOPPING lost what the source holds from its log start: nothing when it is empty too.
+    expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: 'empty' }], [{ ...source(0, 7), logStartOffset: 7 }]).total).toBe(0)
+    expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: 'empty' }], [{ ...source(0, 7), logStartOffset: 4 }]).total).toBe(3)
     expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: 5 }], []).total).toBeNull()
   })
 })

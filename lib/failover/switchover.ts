@@ -40,6 +40,8 @@ export interface SourcePartitionEnds {
   readonly logEndOffset: number
   readonly highWatermark: number
   readonly lastStableOffset: number
+  /** Where the source log starts (0 when not read): what an empty destination would have had to mirror from. */
+  readonly logStartOffset?: number
 }
 
 export interface DestinationPartitionEnd {
@@ -111,17 +113,20 @@ export interface RecordsLost {
 /**
  * What a switchover lost, measured at STOPPED: per partition the source's log end (fenced, so it stands)
  * minus the offset the destination mirrored up to (its last mirror position, captured by STOPPING before its
- * markers). A partition whose source end is unknown counts as unknown, never as 0: `total` is then null.
+ * markers). `empty`: STOPPING found the destination empty (its last mirror position is undefined): it lost
+ * whatever the source holds, from its log start. A partition whose figures are unknown counts as unknown,
+ * never as 0: `total` is then null.
  */
 export function measureRecordsLost(
-  partitions: ReadonlyArray<{ topic: string; partition: number; mirroredOffset: number | null }>,
+  partitions: ReadonlyArray<{ topic: string; partition: number; mirroredOffset: number | 'empty' | null }>,
   source: readonly SourcePartitionEnds[],
 ): { total: number | null; partitions: Array<{ topic: string; partition: number; recordsLost: number | null }> } {
-  const sourceBy = new Map(source.map((p) => [key(p.topic, p.partition), p.logEndOffset]))
+  const sourceBy = new Map(source.map((p) => [key(p.topic, p.partition), p]))
   let total: number | null = 0
   const measured = partitions.map(({ topic, partition, mirroredOffset }) => {
-    const end = sourceBy.get(key(topic, partition))
-    const lost = end === undefined || mirroredOffset === null ? null : Math.max(0, end - mirroredOffset)
+    const ends = sourceBy.get(key(topic, partition))
+    const from = mirroredOffset === 'empty' ? (ends?.logStartOffset ?? 0) : mirroredOffset
+    const lost = ends === undefined || from === null ? null : Math.max(0, ends.logEndOffset - from)
     total = lost === null || total === null ? null : total + lost
     return { topic, partition, recordsLost: lost }
   })

@@ -29,6 +29,8 @@ export const OPERATION_STATUS_STYLE = {
   running: { label: 'Running', icon: '◔', tone: 'progress', active: true },
   succeeded: { label: 'Succeeded', icon: '✓', tone: 'healthy' },
   failed: { label: 'Failed', icon: '✕', tone: 'danger' },
+  // A switchover that kept its promise by undoing itself (nothing lost): not a fault, like its phase below.
+  rolledBack: { label: 'Rolled back', icon: '↶', tone: 'neutral' },
 } as const satisfies Record<OperationStatus, StatusStyle>
 
 /** A planned switchover's phases (lib/failover/switchover.ts); a rollback is the switchover keeping its promise, not a fault: neutral. */

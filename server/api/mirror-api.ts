@@ -13,6 +13,8 @@ import type {
   PartitionHistory,
   StartTopicsRequest,
   TruncationPlan,
+  UnfenceRequest,
+  UnfenceResponse,
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { SplitBrain } from '@/lib/api/split-brain'
@@ -183,6 +185,11 @@ export class MirrorApi {
 
   async delete(name: string, conditions?: CommandConditions): Promise<void> {
     await this.engine.deleteMirror(name, conditions)
+  }
+
+  async unfence(name: string, request: UnfenceRequest, conditions?: CommandConditions): Promise<UnfenceResponse> {
+    const { sourceCluster, unfenced } = await this.engine.unfence(name, request, conditions)
+    return { mirror: name, sourceCluster, unfenced: unfenced.map(({ topic, operation, since }) => ({ topic, operation, since })) }
   }
 
   // TOPICS

@@ -2,7 +2,7 @@ import 'server-only'
 // Over 400 lines on purpose: the engine's facade, one short method per command and read, each submitting to the command queue or delegating to its folder; the tick's phases in order.
 import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
-import type { HostedMirror, LastMirrorPosition, MirrorStateAppendEntry, TopicPartition } from '@/server/cluster/ports'
+import type { HostedMirror, LastMirrorPosition, MirrorStateAppendEntry, TopicPartition, WriteFence } from '@/server/cluster/ports'
 import { withTimeout } from '@/server/util/with-timeout'
 import { EngineClusters, type EngineClusterAccess } from './cluster-access'
 import { createMirror, deleteMirror, destinationTopicConfigsChanged, planCreateMirror, updateMirrorConfig, type CreateMirrorInput, type CreateMirrorPlan } from './commands/mirror-commands'
@@ -13,6 +13,8 @@ import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } fro
 import type { EngineContext } from './engine-context'
 import { failover, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
+import { liftSupersededFences } from './failover/lift-fences'
+import { unfenceMirror, type UnfenceInput } from './commands/unfence-command'
 import { applySwitchover, planSwitchover, type SwitchoverCommandPlan, type SwitchoverRequestInput } from './switchover/switchover-command'
 import { measureSwitchoverLoss, runSwitchoverPhases } from './switchover/switchover-phases'
 import { classifyUnreachableDestination, errorMessage } from './failure-classification'
@@ -120,6 +122,7 @@ export class MirrorEngine {
       log: (message, fields) => log(message, fields),
       // A waiting fetch round would hold a partition that stops (or starts) fetching for up to the wait.
       fetcherChanged: (mirror) => interruptFetch(state.get(mirror.name)?.fetchInterrupt),
+      liftWriteFences: (mirror, topic) => withTimeout(liftSupersededFences(clusters, state, mirror, topic), SOURCE_CALL_TIMEOUT_MS),
     }
     const runner = new PartitionRunner(env)
     const operations: OperationTracker = new OperationTracker(options.operationStore ?? OperationStore.inMemory(), {
@@ -303,6 +306,20 @@ export class MirrorEngine {
 
   deleteMirror(name: string, conditions?: CommandConditions): Promise<void> {
     return this.commands.submit({ kind: 'delete', mirror: name, conditions, run: () => deleteMirror(this.ctx, name) })
+  }
+
+  /** The operator's unfence of the mirror's source (commands/unfence-command.ts), in the mirror's command lane. */
+  async unfence(name: string, input: UnfenceInput, conditions?: CommandConditions): Promise<{ sourceCluster: string; unfenced: WriteFence[] }> {
+    this.state.require(name)
+    // Refused at once, not queued behind the running operation: an unfence that ran after the switchover it was
+    // asked during would reopen the old source the moment the switchover finished.
+    this.operations.refuseIfRunning(name)
+    return this.commands.submit({
+      kind: 'unfence',
+      mirror: name,
+      conditions,
+      run: () => unfenceMirror({ ...this.ctx, refuseIfRunning: (mirror) => this.operations.refuseIfRunning(mirror) }, name, input),
+    })
   }
 
   updateMirrorConfig(name: string, patch: Partial<ResolvedMirrorConfig>, conditions?: CommandConditions): Promise<MirrorDefinition> {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { isClusterError } from '@/server/cluster/errors'
 import { EngineError } from './errors'
+import { failedOperations } from './mirror-alert-figures'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
 import type { FailoverOperation } from './types'
 
@@ -136,7 +137,9 @@ describe('planned switchover', () => {
     for (let i = 0; i < 40; i++) await a.produce('orders', { partition: i % PARTITIONS, records: [{ value: 'x'.repeat(200) }] })
     const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm', drainTimeoutMs: 2_000 })
     const finished = await tickUntilFinished(operation.id)
-    expect(finished.status).toBe('failed')
+    expect(finished.status).toBe('rolledBack')
+    // Nothing was lost: a rollback is not a failure, and the critical OperationFailed alert does not fire for it.
+    expect(failedOperations(harness.engine).has('m')).toBe(false)
     expect(finished.switchover).toMatchObject({ phase: 'rolledBack', recordsLost: null })
     expect(finished.switchover!.reason).toMatch(/^the drain did not finish within 2 s: \d+ of 3 partitions still [\d,]+ records behind$/)
     expect(finished.partitions.map((p) => p.state)).toEqual(['MIRRORING', 'MIRRORING', 'MIRRORING'])
@@ -156,11 +159,23 @@ describe('planned switchover', () => {
     const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm' })
     await tickUntil(() => harness.engine.getOperation(operation.id).switchover?.phase === 'drain')
     await expect(a.produce('orders', { records: [{ value: 'x' }] })).rejects.toMatchObject({ code: 'TOPIC_WRITE_FENCED' })
+    // The operator's unfence must not open the source mid-drain (writes the drain would miss): CONFLICT, fence kept.
+    await expect(harness.engine.unfence('m', { confirm: 'm' })).rejects.toMatchObject({ code: 'CONFLICT' })
+    expect(await a.writeFences()).toHaveLength(1)
     harness.engine.cancelOperation(operation.id, 'session:1a2b3c4d')
     const finished = await tickUntilFinished(operation.id)
-    expect(finished).toMatchObject({ status: 'failed', switchover: { phase: 'rolledBack', reason: 'cancelled by session:1a2b3c4d' } })
+    expect(finished).toMatchObject({ status: 'rolledBack', switchover: { phase: 'rolledBack', reason: 'cancelled by session:1a2b3c4d' } })
     await a.produce('orders', { records: [{ value: 'writable again' }] })
     expect(() => harness.engine.cancelOperation(operation.id, 'x')).toThrow(EngineError)
+  })
+
+  it('measures 0 lost on partitions that were empty at the stop (no last mirror position) as well', async () => {
+    const a = await mirrored()
+    await a.produce('orders', { partition: 1, records: [{ value: 'only here' }] })
+    const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm' })
+    const finished = await tickUntilFinished(operation.id)
+    expect(finished).toMatchObject({ status: 'succeeded', switchover: { recordsLost: { total: 0 } } })
+    expect(finished.switchover!.recordsLost!.partitions.map((p) => p.recordsLost)).toEqual([0, 0, 0])
   })
 
   it('is refused with SOURCE_UNAVAILABLE when the source cannot be reached, pointing at unplanned', async () => {
@@ -182,5 +197,51 @@ describe('planned switchover', () => {
     const finished = await tickUntilFinished(operation.id, undefined, 400)
     expect(finished).toMatchObject({ status: 'succeeded', switchover: { phase: 'done', recordsLost: { total: 0 } } })
     expect(finished.resumedAt).toHaveLength(1)
+  })
+
+  it("keeps the old source fenced after the switchover, through the failback's mirroring, and lifts the fence when the failback fails over", async () => {
+    const a = await mirrored()
+    await a.produce('orders', { partition: 0, records: [{ value: 'before' }] })
+    const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm' })
+    expect(await tickUntilFinished(operation.id)).toMatchObject({ status: 'succeeded' })
+    expect((await a.writeFences()).map((fence) => fence.mirror)).toEqual(['m'])
+    await harness.cluster('b').produce('orders', { partition: 0, records: [{ value: 'on the new source' }] })
+    await harness.engine.createMirror({ name: 'm-failback', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] })
+    await harness.run(5)
+    expect(await a.writeFences()).toHaveLength(1)
+    const back = await harness.engine.failover('m-failback', { confirm: 'm-failback' })
+    expect(await tickUntilFinished(back.operation.id)).toMatchObject({ status: 'succeeded' })
+    expect(await a.writeFences()).toEqual([])
+    await a.produce('orders', { partition: 0, records: [{ value: 'writable after the failback' }] })
+  })
+
+  it('a failback whose fence lift fails does not declare the old source STOPPED until the lift succeeds', async () => {
+    const a = await mirrored()
+    const { operation } = await harness.engine.failover('m', { type: 'planned', confirm: 'm' })
+    expect(await tickUntilFinished(operation.id)).toMatchObject({ status: 'succeeded' })
+    await harness.engine.createMirror({ name: 'm-failback', sourceCluster: 'b', destinationCluster: 'a', topics: ['orders'] })
+    await harness.run(5)
+    // The engine holds the cluster's powers bound at its start: the refusal goes into the broker's topic table.
+    const table = (a as unknown as { topics: { unfenceWrites: EmbeddedCluster['unfenceWrites'] } }).topics
+    const unfence = table.unfenceWrites.bind(table)
+    let refusing = true
+    let refusals = 0
+    table.unfenceWrites = async (topics, mirror) => {
+      if (refusing) {
+        refusals += 1
+        throw new Error('metadata write failed')
+      }
+      return unfence(topics, mirror)
+    }
+    const back = await harness.engine.failover('m-failback', { confirm: 'm-failback' })
+    await harness.run(3)
+    expect(refusals).toBeGreaterThan(0)
+    expect(harness.engine.getOperation(back.operation.id).partitions.some((p) => p.state === 'STOPPED')).toBe(false)
+    expect(await a.writeFences()).toHaveLength(1)
+    refusing = false
+    const finished = await tickUntilFinished(back.operation.id)
+    expect(finished).toMatchObject({ status: 'succeeded' })
+    expect(finished.partitions.map((p) => p.state)).toEqual(['STOPPED', 'STOPPED', 'STOPPED'])
+    expect(await a.writeFences()).toEqual([])
   })
 })

@@ -110,7 +110,7 @@ export interface FailoverOperation {
   id: string
   kind: OperationKind
   mirror: string
-  status: 'running' | 'succeeded' | 'failed'
+  status: 'running' | 'succeeded' | 'failed' | 'rolledBack'
   startedAt: number
   finishedAt: number | null
   requestedBy: OperationRequester | null

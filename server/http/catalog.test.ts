@@ -132,7 +132,7 @@ describe('buildOpenApiDocument', () => {
     const changesNothingOfTheMirror = new Set(['verifyMirror', 'startDrill'])
     const mutations = SERVED_ENDPOINTS.filter((endpoint) => endpoint.path.startsWith('/api/v1/mirrors/{mirror}') && endpoint.method !== 'GET' && !changesNothingOfTheMirror.has(endpoint.operationId))
     expect(mutations.map((endpoint) => endpoint.operationId).sort()).toEqual(
-      ['deleteMirror', 'failover', 'patchMirror', 'pauseMirrorTopics', 'recoverMirrorTopics', 'resumeMirrorTopics', 'startMirrorTopics'].sort(),
+      ['deleteMirror', 'failover', 'patchMirror', 'pauseMirrorTopics', 'recoverMirrorTopics', 'resumeMirrorTopics', 'startMirrorTopics', 'unfenceMirror'].sort(),
     )
     for (const endpoint of mutations) {
       const operation = document.paths[endpoint.path]?.[endpoint.method.toLowerCase()]

@@ -19,6 +19,8 @@ import {
   PatchMirrorRequest,
   StartTopicsRequest,
   TruncationPlanResponse,
+  UnfenceRequest,
+  UnfenceResponse,
 } from '../mirrors'
 import { DescribeQuery, DescribeResponse } from '../mirror-describe'
 import { OperationReport, ReportQuery } from '../operation-report'
@@ -80,7 +82,7 @@ export const mirrorEndpoints = {
     method: 'DELETE',
     path: `${V1}/mirrors/{mirror}`,
     role: 'operator',
-    summary: 'Delete a mirror whose topics are all STOPPED',
+    summary: 'Delete a mirror whose topics are all STOPPED (refused with INVALID_MIRROR_STATE while its switchover fence is on its source: unfence first)',
     audit: 'mirror.delete',
     params: MirrorParams,
     status: 204,
@@ -161,6 +163,23 @@ export const mirrorEndpoints = {
     // SOURCE_UNAVAILABLE: a cluster the plan must read (the destination's partitions and offsets) did not answer.
     // RPO_OBJECTIVE_EXCEEDED: an unplanned failover over the RPO objective, without force ["rpo-objective"] (details.rpo: the figures).
     errors: ['CONFIRMATION_REQUIRED', 'INVALID_MIRROR_STATE', 'CONFLICT', 'SOURCE_UNAVAILABLE', 'RPO_OBJECTIVE_EXCEEDED'],
+    ifMatch: true,
+  }),
+  unfenceMirror: endpoint({
+    operationId: 'unfenceMirror',
+    method: 'POST',
+    path: `${V1}/mirrors/{mirror}/unfence`,
+    role: 'operator',
+    summary:
+      "Lift the write fences the mirror's planned switchover left on its source's topics (all of them unless topics names some): the old source takes client writes again. A failback's failover lifts them by itself; a mirror still fencing cannot be deleted",
+    audit: 'mirror.unfence',
+    params: MirrorParams,
+    body: UnfenceRequest,
+    status: 200,
+    response: UnfenceResponse,
+    // CONFLICT: an operation of the mirror is running (a switchover rolling back lifts its own fence).
+    // SOURCE_UNAVAILABLE: the source did not answer; its fences are as they were.
+    errors: ['CONFIRMATION_REQUIRED', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
     ifMatch: true,
   }),
   listMirrorPartitions: endpoint({

@@ -11,6 +11,10 @@ import type { MirrorDefinition } from '../types'
 import { planOrRefuse } from './preconditions'
 import { startTopics } from './topic-commands'
 import { writeDefinition } from './mirror-definition'
+import { withTimeout } from '@/server/util/with-timeout'
+
+/** How long a deletion waits to learn whether the source still holds the mirror's fences. */
+const FENCE_READ_TIMEOUT_MS = 5_000
 
 export interface CreateMirrorInput {
   name: string
@@ -84,6 +88,7 @@ export async function deleteMirror(ctx: ClusterAccess & FetchSettings & Leadersh
   const mirror = ctx.state.require(name)
   // A mirror without partitions has nothing to stop and may go.
   if (mirror.partitions.size > 0) planOrRefuse('delete', [...mirror.partitions.values()], { named: true, mirror: name })
+  await refuseIfFencing(ctx, name, mirror.definition.sourceCluster)
   await ctx.clusters.stateStore(mirror.definition.destinationCluster).write([
     ...[...mirror.partitions.values()].flatMap((runtime) => [
       { key: { kind: 'partition' as const, mirror: name, topicId: runtime.topicId, partition: runtime.partition }, value: null },
@@ -96,6 +101,24 @@ export async function deleteMirror(ctx: ClusterAccess & FetchSettings & Leadersh
   ctx.throttles.forget(name)
   ctx.leadership.forget(name)
   ctx.state.emit({ type: 'mirror', mirror: name, change: 'deleted' })
+}
+
+/**
+ * A mirror whose switchover fence is still on its source cannot be deleted: only it may lift that fence, so
+ * deleting it would leave those topics refusing clients for good. The operator unfences first (POST
+ * /mirrors/{m}/unfence, audited) or fails back. A source that cannot be read does not block the deletion of a
+ * mirror whose source is gone; a fence left so is lifted by a failback's failover into that cluster
+ * (lib/failover fencesLiftedByFailover lifts the fences of mirrors that no longer exist).
+ */
+async function refuseIfFencing(ctx: ClusterAccess, name: string, sourceCluster: string): Promise<void> {
+  const source = ctx.clusters.cluster(sourceCluster).source
+  if (source.writeFences === undefined) return
+  const fences = await withTimeout(source.writeFences(), FENCE_READ_TIMEOUT_MS).catch(() => [])
+  const topics = [...new Set(fences.filter((fence) => fence.mirror === name).map((fence) => fence.topic))].sort()
+  if (topics.length === 0) return
+  throw new EngineError('INVALID_MIRROR_STATE', `mirror ${name} still fences writes to ${topics.join(', ')} on ${sourceCluster}: unfence them first (POST /api/v1/mirrors/${name}/unfence) or fail back`, {
+    details: { fencedTopics: topics, sourceCluster },
+  })
 }
 
 export async function updateMirrorConfig(ctx: ClusterAccess & EngineClock & PartitionStore, name: string, patch: Partial<ResolvedMirrorConfig>): Promise<MirrorDefinition> {

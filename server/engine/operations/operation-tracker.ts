@@ -251,7 +251,8 @@ export class OperationTracker {
       entry.finishedAt = now
     })
     operation.finishedAt = now
-    operation.status = 'failed'
+    // Not `failed`: the rollback protected the data (nothing lost, mirroring as before); the reason stays in switchover.reason.
+    operation.status = 'rolledBack'
     return this.freeze(tracked)
   }
 

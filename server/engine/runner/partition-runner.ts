@@ -39,6 +39,8 @@ export interface RunnerEnvironment {
   log(message: string, fields: Record<string, unknown>): void
   /** A partition started or stopped fetching. */
   fetcherChanged?(mirror: MirrorDefinition): void
+  /** Lifts the switchover fences a failover of `mirror` supersedes on `topic` (at its destination). */
+  liftWriteFences?(mirror: MirrorDefinition, topic: string): Promise<void>
 }
 
 /** A chain of follow-up events longer than this is a bug in the table, not progress. */
@@ -372,6 +374,7 @@ export class PartitionRunner {
             onStoppingAction: this.env.onStoppingAction,
             fetcherChanged: () => this.env.fetcherChanged?.(mirror),
             persistDeferred: () => this.persistDeferred(mirror, runtime),
+            liftWriteFences: this.env.liftWriteFences ? (topic) => this.env.liftWriteFences!(mirror, topic) : undefined,
           },
           runtime,
           (event, options) => this.dispatch(mirror, runtime, event, undefined, options),

@@ -14,6 +14,11 @@ export interface StoppingSequenceEnvironment {
   fetcherChanged(): void
   /** Writes the step records dispatched with `deferPersist` that are not durable yet. */
   persistDeferred(): Promise<void>
+  /**
+   * Lifts the switchover fences this failover supersedes on the partition's topic (a failback's, lib/failover
+   * fencesLiftedByFailover); idempotent. Called before STOPPED is recorded, so a crash before it is retried.
+   */
+  liftWriteFences?(topic: string): Promise<void>
 }
 
 /** The actions that change the destination log: every step recorded before them must be durable first. */
@@ -77,6 +82,9 @@ export async function runStoppingSequence(
     const action = planStoppingAction(progress, observation)
     kept = OBSERVATION_KEEPING_ACTIONS.has(action.kind) ? observation : null
     if (action.kind === 'complete') {
+      // The topic is about to be declared writable here: a fence left on it by the switchover this failover
+      // reverses would refuse its clients for good. Lifted first, so STOPPED is never recorded over a fence.
+      await env.liftWriteFences?.(tp.topic)
       refreshDestination(runtime, await host.describePartition(tp))
       return
     }

@@ -55,7 +55,14 @@ function topicsOf(operation: FailoverOperation): string[] {
 
 function sourceEnds(topics: readonly TopicDescription[]): SourcePartitionEnds[] {
   return topics.flatMap((topic) =>
-    topic.partitions.map((p) => ({ topic: topic.name, partition: p.partition, logEndOffset: p.logEndOffset, highWatermark: p.highWatermark, lastStableOffset: p.lastStableOffset })),
+    topic.partitions.map((p) => ({
+      topic: topic.name,
+      partition: p.partition,
+      logEndOffset: p.logEndOffset,
+      highWatermark: p.highWatermark,
+      lastStableOffset: p.lastStableOffset,
+      logStartOffset: p.logStartOffset,
+    })),
   )
 }
 
@@ -212,8 +219,13 @@ export async function measureSwitchoverLoss(ctx: ClusterAccess & PartitionStore,
   for (let attempt = 0; attempt < MEASURE_ATTEMPTS && ends === null; attempt++) ends = await readSource(source, topicsOf(operation), MEASURE_TIMEOUT_MS)
 
   const partitions = operation.partitions.map(({ topic, partition }) => {
-    const position = ctx.state.partition(operation.mirror, topic, partition)?.value.lastMirrorPosition
-    return { topic, partition, mirroredOffset: position && position.offset >= 0 ? position.offset : null }
+    const value = ctx.state.partition(operation.mirror, topic, partition)?.value
+    const position = value?.lastMirrorPosition ?? null
+    // A STOPPED partition without a last mirror position found its destination empty at STOPPING (lib/mirror/stopping.ts
+    // captures { epoch: -1, offset: -1 }, which the state keeps as none).
+    const empty = value?.state === 'STOPPED' && (position === null || (position.epoch === -1 && position.offset === -1))
+    const mirroredOffset = empty ? ('empty' as const) : position !== null && position.offset >= 0 ? position.offset : null
+    return { topic, partition, mirroredOffset }
   })
   switchover.recordsLost = measureRecordsLost(partitions, ends ?? [])
 }
