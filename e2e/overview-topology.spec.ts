@@ -77,6 +77,8 @@ test('a cluster box in the graph opens its cluster page, by keyboard too', async
 
 test('the graph zooms by its buttons and pans by dragging, and a drag over a box opens nothing @wide-only', async ({ page, request }) => {
   const { graph, svg, node } = await openHydratedTopology(page, request)
+  // Banners of other journeys' incidents can push the graph below the fold, where the mouse does not reach.
+  await svg.scrollIntoViewIfNeeded()
   const fitted = await svg.getAttribute('viewBox')
   const box = (await node.boundingBox())!
   // A drag that starts on a cluster's link moves the picture and does not follow the link.
