@@ -3,6 +3,7 @@
  * by an operator, and the retry timer. Each carries what its rule needs, so `transition` stays pure.
  */
 import type { FailureCode } from './failure-code'
+import type { MirrorPartitionValue } from './partition'
 import type { MirrorEventType } from './states'
 import type { StoppingStepCompletion } from './stopping'
 import type { AlignmentTruncationInput, DivergenceTruncationInput, TruncationReason } from './truncation'
@@ -58,6 +59,8 @@ export type MirrorEvent = EventBase &
     | { readonly type: 'sourceTopicDeleted' }
     | { readonly type: 'sourceClusterIdChanged'; readonly expectedClusterId?: string; readonly actualClusterId?: string }
     | { readonly type: 'tieredStorageDetected' }
+    /** Another writer's stored record, taken after a fenced write: adoption.ts applies it, no rule of the table does. */
+    | { readonly type: 'storedStateAdopted'; readonly stored: MirrorPartitionValue }
   )
 
 export type MirrorEventOf<T extends MirrorEventType> = Extract<MirrorEvent, { readonly type: T }>

@@ -255,4 +255,9 @@ export const EVENT_METADATA = {
     description: 'The destination partition has remote storage enabled, which mirroring does not support.',
     origin: 'engine',
   },
+  storedStateAdopted: {
+    label: 'stored state adopted',
+    description: "A state write was fenced: another writer's record in __mirror_state is authoritative and replaces what the engine held.",
+    origin: 'engine',
+  },
 } as const satisfies Record<MirrorEventType, EventMetadata>

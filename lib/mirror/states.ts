@@ -139,6 +139,8 @@ export const MIRROR_EVENT_TYPES = [
   'sourceTopicDeleted',
   'sourceClusterIdChanged',
   'tieredStorageDetected',
+  // Not in EVENT_TABLE: its target is whatever another writer stored (adoption.ts), not a rule of the table.
+  'storedStateAdopted',
 ] as const
 
 export type MirrorEventType = (typeof MIRROR_EVENT_TYPES)[number]

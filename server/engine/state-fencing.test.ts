@@ -75,6 +75,31 @@ describe('#3 __mirror_state fencing through the engine', () => {
     expectFencedHistory(await records(b, key))
   })
 
+  it('a stored record in another state is adopted as a named transition: in the history and on the stream, not a silent jump', async () => {
+    const { h, b, key } = await mirroring()
+    const [last] = (await records(b, key)).slice(-1)
+    const stored = JSON.parse((await b.readMirrorState()).filter((entry) => entry.key === key).at(-1)!.value!) as Record<string, unknown>
+    // Another writer paused the partition (PAUSING, then PAUSED) while this engine saw neither write.
+    await b.appendMirrorState([
+      { key, value: JSON.stringify({ ...stored, state: 'PAUSED', previousState: 'PAUSING', stateEpoch: last!.stateEpoch + 2 }), fence: { expectedStateEpoch: last!.stateEpoch, leaderEpoch: last!.leaderEpoch } },
+    ])
+    const events: Array<{ from: string; to: string; reason: string }> = []
+    const unsubscribe = h.engine.subscribe((event) => {
+      if (event.type === 'partition') events.push({ from: event.from, to: event.to, reason: event.reason })
+    })
+
+    await h.engine.pauseTopics('m')
+    await h.run(2)
+    unsubscribe()
+    expect(h.engine.partitions('m')[0]).toMatchObject({ state: 'PAUSED', stateEpoch: last!.stateEpoch + 2 })
+    const adopted = h.engine.partitionHistory('m', 't', 0).at(-1)
+    expect(adopted).toMatchObject({ from: 'MIRRORING', to: 'PAUSED' })
+    expect(adopted!.reason).toMatch(/^storedStateAdopted: another writer's record at stateEpoch \d+ \(this engine held MIRRORING/)
+    expect(events).toContainEqual(expect.objectContaining({ from: 'MIRRORING', to: 'PAUSED', reason: adopted!.reason }))
+    // Nothing of this engine's own was written over the other writer's record.
+    expect((await records(b, key)).at(-1)).toMatchObject({ state: 'PAUSED', stateEpoch: last!.stateEpoch + 2 })
+  })
+
   it('a write under an older leader epoch is fenced with FENCED_LEADER_EPOCH; the engine reads the new epoch from metadata and writes under it', async () => {
     const { h, b, key } = await mirroring()
     const before = await b.describePartition(TP)

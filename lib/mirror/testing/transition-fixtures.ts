@@ -55,6 +55,7 @@ export const SAMPLE_EVENTS: { readonly [T in MirrorEventType]: MirrorEventOf<T> 
   sourceTopicDeleted: { type: 'sourceTopicDeleted' },
   sourceClusterIdChanged: { type: 'sourceClusterIdChanged' },
   tieredStorageDetected: { type: 'tieredStorageDetected' },
+  storedStateAdopted: { type: 'storedStateAdopted', stored: withChanges(createMirrorPartition(NOW), { state: 'PAUSED', stateEpoch: 9 }) },
 }
 
 export function partitionIn(state: MirrorPartitionState, patch: Partial<MirrorPartitionValue> = {}): MirrorPartitionValue {

@@ -8,7 +8,7 @@ import type { MirrorEvent } from '@/lib/mirror/events'
 import type { FailureCode } from '@/lib/mirror/failure-code'
 import type { MirrorHost, SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import { classifyEffectError, classifyStateWriteError, failureCodeOf } from '../failure-classification'
-import { partitionStateWrite, reReadFencedPartition } from '../state/state-fencing'
+import { partitionStateWrite, reReadFencedPartition, type FencedReRead } from '../state/state-fencing'
 import { changePartition } from '../state/partition-changes'
 import { fencedEntriesOf, type MirrorStateStore } from '../state/state-store'
 import type { WakeUpReason } from './partition-timer'
@@ -177,7 +177,7 @@ export class PartitionRunner {
       } catch (error) {
         if (!afterFencing && fencedEntriesOf(error) !== null) {
           // A stale writer (KIP-1279.md §5.3): the stored state is authoritative; decide the event again from it, once.
-          const changed = await reReadFencedPartition(this.env.store(mirror), this.env.host(mirror), mirror, runtime)
+          const changed = this.adopt(mirror, runtime, await reReadFencedPartition(this.env.store(mirror), this.env.host(mirror), mirror, runtime))
           this.env.log('state write fenced; re-read', { mirror: mirror.name, topic: runtime.topic, partition: runtime.partition, event: event.type, error: String(error), storedState: runtime.value.state, stateEpoch: runtime.value.stateEpoch })
           const followUps = await this.apply(mirror, runtime, event, reason, { afterFencing: true })
           // The event no longer applies to the stored state: that state's own work resumes on the next tick.
@@ -230,8 +230,9 @@ export class PartitionRunner {
       await this.env.store(mirror).write([partitionStateWrite(mirror, runtime, runtime.value, runtime.failureCode)])
     } catch (error) {
       if (fencedEntriesOf(error) !== null) {
-        const changed = await reReadFencedPartition(this.env.store(mirror), this.env.host(mirror), mirror, runtime).catch(() => null)
-        if (changed !== null) {
+        const reRead = await reReadFencedPartition(this.env.store(mirror), this.env.host(mirror), mirror, runtime).catch(() => undefined)
+        if (reRead !== undefined) {
+          const changed = this.adopt(mirror, runtime, reRead)
           this.env.log('unsaved state fenced; re-read', { ...fields, error: String(error), storedState: runtime.value.state })
           changePartition(runtime, { stateDurable: true, ...(changed ? { needsRestore: true } : {}) })
           if (changed) this.env.wakeUp(runtime, 'restore', this.env.now())
@@ -254,6 +255,19 @@ export class PartitionRunner {
     if (this.persistScheduled.has(runtime)) return
     this.persistScheduled.add(runtime)
     this.env.wakeUp(runtime, 'persist', this.env.now() + UNSAVED_STATE_RETRY_MS)
+  }
+
+  /**
+   * Takes the stored record read back after a fenced write (lib/mirror/adoption.ts): a state that moved is a
+   * transition in the history and on the stream like any other. Returns whether the stored state differs from
+   * what the runtime held (its work must then be restored).
+   */
+  private adopt(mirror: MirrorDefinition, runtime: PartitionRuntime, reRead: FencedReRead | null): boolean {
+    if (reRead === null) return false
+    const { adoption, failureCode } = reRead
+    if (adoption.outcome === 'transitioned') this.recordTransition(mirror, runtime, adoption.from, adoption.to, adoption.next, failureCode, adoption.reason, true)
+    else changePartition(runtime, { value: adoption.next, failureCode, stateDurable: true })
+    return adoption.outcome !== 'unchanged'
   }
 
   /** The new value and its history entry in one change, then the engine event. */

@@ -1,5 +1,6 @@
 import 'server-only'
 import type { MirrorPartitionValue } from '@/lib/mirror/partition'
+import { adoptStoredState, type AdoptionResult } from '@/lib/mirror/adoption'
 import { isFailureCode, type FailureCode } from '@/lib/mirror/failure-code'
 import { isMirrorPartitionState } from '@/lib/mirror/states'
 import type { MirrorHost } from '@/server/cluster/ports'
@@ -50,16 +51,20 @@ export function restoredPartition(stored: unknown): RestoredPartition | null {
 }
 
 /**
- * After a refused write: the stored record replaces the runtime's value, and the runtime's leader epoch
- * becomes the destination's current one (never the stored writer's: a writer that adopted the epoch it was
- * fenced by would never be fenced). Returns whether the stored state differs from what the runtime held.
+ * After a refused write: the stored record is read back and named as adopted (lib/mirror/adoption.ts), and the
+ * runtime's leader epoch becomes the destination's current one (never the stored writer's: a writer that adopted
+ * the epoch it was fenced by would never be fenced). Null when the store holds no record this version can resume;
+ * the caller applies the adoption (a transition when the state moved) so it shows in the partition's history.
  */
-export async function reReadFencedPartition(store: MirrorStateStore, host: MirrorHost, mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<boolean> {
+export async function reReadFencedPartition(store: MirrorStateStore, host: MirrorHost, mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<FencedReRead | null> {
   const stored = restoredPartition(await store.read({ kind: 'partition', mirror: mirror.name, topicId: runtime.topicId, partition: runtime.partition }))
   const description = await host.describePartition({ topic: runtime.topic, partition: runtime.partition })
   changePartition(runtime, { destinationLeaderEpoch: Math.max(runtime.destinationLeaderEpoch, description.leaderEpoch) })
-  if (!stored) return false
-  const changed = stored.value.stateEpoch !== runtime.value.stateEpoch || stored.value.state !== runtime.value.state
-  changePartition(runtime, { value: stored.value, failureCode: stored.failureCode, stateDurable: true })
-  return changed
+  if (!stored) return null
+  return { adoption: adoptStoredState(runtime.value, stored.value), failureCode: stored.failureCode }
+}
+
+export interface FencedReRead {
+  adoption: AdoptionResult
+  failureCode: FailureCode | null
 }
