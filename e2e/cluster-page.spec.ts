@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
-import { asOperator, okJson, unique } from './support/http'
+import { asOperator, createTopic, okJson, unique } from './support/http'
 import { lookAt } from './support/look'
-import { createMirroredPair, expectNoSidewaysScroll } from './support/overview-setup'
+import { createMirroredPair, expectHeaderFits, expectNoSidewaysScroll } from './support/overview-setup'
 import { signIn } from './support/session'
 
 /**
@@ -39,12 +39,31 @@ test('a cluster page shows brokers, topics with their mirror role and consumer g
   await expectNoSidewaysScroll(page)
   await lookAt(page, testInfo, 'cluster-source')
 
+  // As in the full run, where other journeys' mirrors and alerts are present: ten more mirrors into this cluster,
+  // with long generated names, each firing DrillOverdue (a drill objective, never drilled; it fires at once), so
+  // the header's bell counts at least ten. With "Live" and a two-digit count the phone header's controls ended
+  // 9 px past its padding (the full run, with more alerts, scrolled 4 px sideways).
+  const fanOut = Array.from({ length: 10 }, (_, index) => ({ mirror: unique(`dr-fan-out-${index}`), topic: `fan-out-${index}` }))
+  for (const { mirror, topic } of fanOut) {
+    await createTopic(request, pair.source, topic, 1)
+    await okJson(
+      await request.post('/api/v1/mirrors', {
+        headers: asOperator,
+        data: { name: mirror, sourceCluster: pair.source, destinationCluster: pair.destination, topics: [topic], config: { objectives: { drillIntervalDays: 1 } } },
+      }),
+      201,
+    )
+  }
+
   await page.goto(`/clusters/${pair.destination}`)
+  await expect.poll(async () => Number.parseInt((await page.getByTestId('alert-count').textContent()) ?? '0', 10), { timeout: 20_000 }).toBeGreaterThanOrEqual(10)
   const mirrored = page.getByRole('region', { name: 'Topics table' }).getByRole('row', { name: new RegExp(`^${pair.topic}\\b`) })
   await expect(mirrored).toContainText('read-only')
   await expect(mirrored).toContainText(`destination of ${pair.mirror} (from ${pair.source})`)
-  await expect(page.getByText(`Mirrors into this cluster: ${pair.mirror}`)).toBeVisible()
+  const into = page.getByText(/^Mirrors into this cluster: /)
+  for (const name of [pair.mirror, ...fanOut.map((entry) => entry.mirror)]) await expect(into).toContainText(name)
   await expectNoSidewaysScroll(page)
+  await expectHeaderFits(page)
   await lookAt(page, testInfo, 'cluster-destination')
 })
 

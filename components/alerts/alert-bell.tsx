@@ -23,9 +23,9 @@ export function AlertBell() {
       {count > 0 && (
         <span
           data-testid="alert-count"
-          className={`rounded-full px-1.5 text-xs leading-5 font-semibold tabular-nums text-white ${critical ? 'bg-red-600 dark:bg-red-500 dark:text-slate-950' : 'bg-amber-600 dark:bg-amber-400 dark:text-slate-950'}`}
+          className={`rounded-full px-1.5 text-xs leading-5 font-semibold tabular-nums text-white ${critical ? 'bg-red-600 dark:bg-red-500 dark:text-slate-950' : 'bg-amber-700 dark:bg-amber-400 dark:text-slate-950'}`}
         >
-          {count}
+          {count > 99 ? '99+' : count}
         </span>
       )}
     </Link>

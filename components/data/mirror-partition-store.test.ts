@@ -44,6 +44,24 @@ const lag = (partitions: Array<[string, number, number | null, number | null]>, 
 const transition = (topic: string, index: number, to: MirrorPartition['state'], stateEpoch: number) => ({ mirror: 'dr', topic, partition: index, from: 'MIRRORING' as const, to, at: 20_000, stateEpoch })
 
 describe('MirrorPartitionStore', () => {
+  it('a partition that fails after the page loaded shows why and when it retries, from the event alone', () => {
+    // The link cut mid-step: most partitions were FAILED in the page's first answer, two failed a moment later and
+    // reached the table through the event stream only. They showed no failure code ("failed", "attempt 0").
+    const { store } = storeWithFrames()
+    store.replaceAll([partition('orders', 0), partition('orders', 1, { state: 'FAILED', error: 'old', failureCode: 'FETCH_ERROR', retryAttempt: 2, nextRetryAt: 9_000 })])
+    store.applyTransition({
+      ...transition('orders', 0, 'FAILED', 4),
+      error: 'source unreachable: us-east does not answer',
+      failureCode: 'SOURCE_UNREACHABLE',
+      retryAttempt: 1,
+      nextRetryAt: 21_000,
+    })
+    expect(store.get('orders/0')).toMatchObject({ state: 'FAILED', error: 'source unreachable: us-east does not answer', failureCode: 'SOURCE_UNREACHABLE', retryAttempt: 1, nextRetryAt: 21_000 })
+    // Leaving FAILED clears them: a MIRRORING row keeps no stale reason.
+    store.applyTransition({ ...transition('orders', 1, 'MIRRORING', 4), error: null, failureCode: null, retryAttempt: 0, nextRetryAt: null })
+    expect(store.get('orders/1')).toMatchObject({ state: 'MIRRORING', error: null, failureCode: null, nextRetryAt: null, retryAttempt: 0 })
+  })
+
   it('patches only the partitions a lag event names, replacing just their row objects', () => {
     const { store } = storeWithFrames()
     store.replaceAll([partition('orders', 0), partition('orders', 1)])

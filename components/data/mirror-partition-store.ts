@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MirrorPartitionState, type MirrorPartition } from '@/lib/api/mirrors'
+import { FAILURE_CODES } from '@/lib/mirror/failure-code'
 import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { partitionKey, type RowChange } from '@/lib/ui/partition-table'
 import type { TopicLagSample } from '@/lib/ui/lag-series'
@@ -21,6 +22,11 @@ export const PartitionEvent = z.object({
   to: MirrorPartitionState,
   at: z.number(),
   stateEpoch: z.number().int(),
+  // A transition's failure details (absent from older servers and from the "state saved" notice).
+  error: z.string().nullable().optional(),
+  failureCode: z.enum(FAILURE_CODES).nullable().optional(),
+  retryAttempt: z.number().int().optional(),
+  nextRetryAt: z.number().nullable().optional(),
 })
 export type PartitionEvent = z.infer<typeof PartitionEvent>
 
@@ -202,7 +208,11 @@ export class MirrorPartitionStore {
     }
     // An older transition (replayed, or overtaken by a refetch that already shows a later state).
     if (event.stateEpoch < row.stateEpoch || (event.stateEpoch === row.stateEpoch && row.state === event.to)) return false
-    this.rows.set(key, { ...row, state: event.to, previousState: event.from, stateSince: event.at, stateEpoch: event.stateEpoch })
+    const failure =
+      event.error === undefined
+        ? {}
+        : { error: event.error, failureCode: event.failureCode ?? null, retryAttempt: event.retryAttempt ?? 0, nextRetryAt: event.nextRetryAt ?? null }
+    this.rows.set(key, { ...row, state: event.to, previousState: event.from, stateSince: event.at, stateEpoch: event.stateEpoch, ...failure })
     return true
   }
 

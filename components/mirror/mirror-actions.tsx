@@ -30,7 +30,7 @@ type Counts = Readonly<Partial<Record<MirrorPartitionState, number>>>
  * it (for the eye, and as its accessible description). Pause, resume and recover confirm in a dialog; the
  * failover and failback wizards are pages of their own.
  */
-export function MirrorActions({ mirror, store, counts }: { mirror: Mirror; store: MirrorPartitionStore; counts: Counts }) {
+export function MirrorActions({ mirror, store, counts, recoverInBand = false }: { mirror: Mirror; store: MirrorPartitionStore; counts: Counts; recoverInBand?: boolean }) {
   const canOperate = useCanOperate({ mirror: mirror.name })
   // An operator of other mirrors sees why the controls are not here; a viewer everywhere sees none.
   const refusal = useOperateRefusal({ mirror: mirror.name })
@@ -61,7 +61,7 @@ export function MirrorActions({ mirror, store, counts }: { mirror: Mirror; store
     setOpen(dialog)
   }
   const look = (action: MirrorAction) => buttonClass(states[action].primary ? 'primary' : 'secondary', 'sm')
-  const disabledReasons = MIRROR_ACTIONS.filter(({ action }) => !states[action].enabled)
+  const disabledReasons = MIRROR_ACTIONS.filter(({ action }) => !states[action].enabled && !(action === 'recover' && recoverInBand))
   const button = (action: 'pause' | 'resume' | 'recover', icon: string, label: string) => (
     <button
       type="button"
@@ -88,7 +88,8 @@ export function MirrorActions({ mirror, store, counts }: { mirror: Mirror; store
   return (
     <div className="flex flex-col items-start gap-2 lg:items-end">
       <div role="group" aria-label="Mirror actions" className="flex flex-wrap gap-2 lg:justify-end">
-        {button('recover', '↻', failed > 0 ? `Recover ${failed.toLocaleString('en-US')} failed` : 'Recover')}
+        {/* While the incident band shows, its Recover is the page's one primary action: not a second one here. */}
+        {!recoverInBand && button('recover', '↻', failed > 0 ? `Recover ${failed.toLocaleString('en-US')} failed` : 'Recover')}
         {button('pause', '❚❚', 'Pause')}
         {button('resume', '▶', 'Resume')}
         {wizard('failover', 'Failover…')}

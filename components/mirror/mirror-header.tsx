@@ -134,7 +134,7 @@ export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; stor
         )}
         <EmulationNotes emulation={mirror.emulation} scope="mirror" />
       </div>
-      <MirrorActions mirror={mirror} store={store} counts={figures.counts} />
+      <MirrorActions mirror={mirror} store={store} counts={figures.counts} recoverInBand={snapshot?.incident != null} />
     </header>
   )
 }

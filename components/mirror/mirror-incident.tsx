@@ -11,12 +11,14 @@ import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { TopicActionDialog, type ActionResult } from './topic-action-dialog'
 
 /**
- * The mirror page's incident banner, from the page's snapshot (its FAILED partitions grouped by cause), with
- * Recover now (the recover dialog, for operators) and Fail over… (the wizard). Renders nothing while nothing
- * is FAILED.
+ * The mirror page's incident band, from the page's snapshot (its FAILED partitions grouped by cause), with
+ * the page's one Recover (the recover dialog, for operators: the header leaves its own out while this shows, so
+ * the page has one primary action) and Fail over… (the wizard). Sticky on wide screens, so the cause and the
+ * actions stay in view while the operator reads the table; on a phone it would cover the screen. Renders nothing
+ * while nothing is FAILED.
  */
 export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; store: MirrorPartitionStore; snapshot: MirrorSnapshot | null }) {
-  const canOperate = useCanOperate()
+  const canOperate = useCanOperate({ mirror: mirror.name })
   const [recovering, setRecovering] = useState(false)
   const [result, setResult] = useState<ActionResult | null>(null)
   const incident = snapshot?.incident ?? null
@@ -30,7 +32,7 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
   }
   const stopped = (snapshot?.counts.STOPPED ?? 0) + (snapshot?.counts.STOPPING ?? 0) === snapshot?.partitions
   return (
-    <>
+    <div className="flex flex-col gap-3 lg:sticky lg:top-2 lg:z-30">
       <IncidentBanner
         title={
           <>
@@ -44,8 +46,8 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
         actions={
           canOperate ? (
             <>
-              <button type="button" className={buttonClass('danger', 'sm')} onClick={() => setRecovering(true)}>
-                <span aria-hidden>↻</span> Recover now
+              <button type="button" className={buttonClass('danger', 'sm')} data-primary onClick={() => setRecovering(true)}>
+                <span aria-hidden>↻</span> Recover {incident.failed.toLocaleString('en-US')} failed now
               </button>
               {!stopped && (
                 <Link href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`} className={buttonClass('secondary', 'sm')}>
@@ -75,6 +77,6 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
           }}
         />
       )}
-    </>
+    </div>
   )
 }

@@ -26,7 +26,7 @@ export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapsho
       </dl>
       <p className={`mt-1 text-xs ${text.limit === 'none' ? 'text-slate-600 dark:text-slate-400' : 'font-medium text-amber-900 dark:text-amber-200'}`}>
         {text.limit === 'none' ? '' : <span aria-hidden>⚠ </span>}
-        Over the 10 s to {current.throughput === undefined ? 'now' : `${clockTime(current.throughput.asOf)} UTC`}: {text.limitText}.
+        {text.silent ? 'Now' : `Over the 10 s to ${current.throughput === undefined ? 'now' : `${clockTime(current.throughput.asOf)} UTC`}`}: {text.limitText}.
       </p>
     </section>
   )

@@ -29,7 +29,9 @@ export function AppHeader({ session }: { session: PageSession | null }) {
           Mirrorboard
         </Link>
         {items.length > 0 && <NavLinks items={items} />}
-        <div className="ml-auto flex items-center gap-2">
+        {/* min-w-0 and flex-wrap: however wide the live status, the alert count and the role badge grow, these
+            controls wrap inside the header instead of widening a phone's page (the header never scrolls sideways). */}
+        <div className="ml-auto flex min-w-0 flex-wrap items-center justify-end gap-2">
           {session !== null && <LiveIndicator />}
           {session !== null && <AlertBell />}
           {session !== null ? (

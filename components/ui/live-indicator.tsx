@@ -17,10 +17,12 @@ export function LiveIndicator() {
       aria-label="Live updates"
       data-stream={status}
       title={look.title}
-      className="inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium text-slate-600 dark:text-slate-300"
+      className="inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 max-sm:px-1 text-xs font-medium text-slate-600 dark:text-slate-300"
     >
       <span aria-hidden className={`h-2 w-2 rounded-full ${look.dot}`} />
-      {look.label}
+      {/* On a phone the dot alone (the word stays for screen readers and in the title): "Connecting" or "Offline"
+          beside a two-digit alert count pushed the header's controls 4 px past a 390 px screen. */}
+      <span className="max-sm:sr-only">{look.label}</span>
     </span>
   )
 }

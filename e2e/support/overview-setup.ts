@@ -35,6 +35,22 @@ export async function expectPartitions(request: APIRequestContext, mirror: strin
     .toBe(count)
 }
 
+/**
+ * The header's controls end inside its padding at any width: the live status, the alert bell's count and the
+ * role badge grow with what happens elsewhere (other journeys' alerts, a reconnecting stream), and a row that
+ * pokes into the padding is the first pixels of a sideways scroll (the full run scrolled 4 px at 390).
+ */
+export async function expectHeaderFits(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => {
+    const row = document.querySelector('header > div')
+    if (row === null) return 0
+    const contentRight = row.getBoundingClientRect().right - parseFloat(getComputedStyle(row).paddingRight)
+    const boxes = [...row.children, ...(row.lastElementChild?.children ?? [])]
+    return Math.max(0, ...boxes.map((box) => box.getBoundingClientRect().right - contentRight))
+  })
+  expect(overflow, 'header controls past the header padding (px)').toBeLessThanOrEqual(0.5)
+}
+
 /** The page never scrolls sideways (UI.md §3): wide tables and the graph scroll inside their own boxes. */
 export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0)

@@ -30,7 +30,7 @@ export const AttentionItem = z.object({
 export type AttentionItem = z.infer<typeof AttentionItem>
 
 /** Why a group of FAILED partitions failed (lib/overview/incident.ts). */
-export const FailureCause = z.enum(['sourceUnreachable', 'destinationUnreachable', 'logDiverged', 'fetchError', 'appendFailed', 'sourceChanged', 'mirrorLoop', 'other'])
+export const FailureCause = z.enum(['sourceUnreachable', 'destinationUnreachable', 'logDiverged', 'fetchError', 'appendFailed', 'sourceChanged', 'tieredStorage', 'mirrorLoop', 'other'])
 
 /** One line of "needs attention": a mirror's partitions with one finding (FAILED ones by cause), however many. */
 export const AttentionGroup = z.object({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { causeOf, incidentOf, type IncidentPartition } from './incident'
+import { FailureCause } from '../api/attention'
+import { causeOf, FAILURE_CAUSES, incidentOf, type IncidentPartition } from './incident'
 
 const NOW = 1_764_400_000_000
 const failed = (partition: number, extra: Partial<IncidentPartition> = {}): IncidentPartition => ({
@@ -31,6 +32,19 @@ describe('incidentOf', () => {
     expect(incident).toMatchObject({ failed: 2, retrying: false })
     // As many partitions each: the older failure first (the source stopped answering 31 s ago).
     expect(incident?.groups.map((group) => group.cause)).toEqual(['sourceUnreachable', 'logDiverged'])
+  })
+
+  it('names a tiered-storage refusal as what it is, not "source changed"', () => {
+    expect(causeOf('TIERED_STORAGE_ENABLED')).toBe('tieredStorage')
+    const incident = incidentOf('dr', [failed(0, { failureCode: 'TIERED_STORAGE_ENABLED', retryAttempt: -1, nextRetryAt: null, error: 'topic orders has remote.storage.enable=true' })])
+    expect(incident?.groups.map((group) => group.cause)).toEqual(['tieredStorage'])
+    expect(FAILURE_CAUSES.tieredStorage.label).toMatch(/tiered storage/)
+    expect(FAILURE_CAUSES.sourceChanged.detail).not.toMatch(/tiered/)
+    // Every code maps to a cause of its own kind: the cluster or topic gone is "source changed", nothing else.
+    expect(causeOf('SOURCE_TOPIC_DELETED')).toBe('sourceChanged')
+    expect(causeOf('SOURCE_CLUSTER_ID_CHANGED')).toBe('sourceChanged')
+    // GET /attention answers every cause the grouping knows.
+    expect([...FailureCause.options].sort()).toEqual(Object.keys(FAILURE_CAUSES).sort())
   })
 
   it('reads a failure without a code as a plain failure', () => {

@@ -9,7 +9,7 @@ import type { FailureCode } from '../mirror/failure-code'
 import type { MirrorPartitionState } from '../mirror/states'
 
 /** Why partitions failed, as an operator reads it: the cluster that does not answer, or what went wrong. */
-export type FailureCause = 'sourceUnreachable' | 'destinationUnreachable' | 'logDiverged' | 'fetchError' | 'appendFailed' | 'sourceChanged' | 'mirrorLoop' | 'other'
+export type FailureCause = 'sourceUnreachable' | 'destinationUnreachable' | 'logDiverged' | 'fetchError' | 'appendFailed' | 'sourceChanged' | 'tieredStorage' | 'mirrorLoop' | 'other'
 
 export const FAILURE_CAUSES: Readonly<Record<FailureCause, { readonly label: string; readonly detail: string }>> = {
   sourceUnreachable: { label: 'source unreachable', detail: 'fetches do not reach the source cluster; the engine retries with backoff and resumes by itself when it answers' },
@@ -18,6 +18,10 @@ export const FAILURE_CAUSES: Readonly<Record<FailureCause, { readonly label: str
   fetchError: { label: 'fetch errors', detail: 'the source answers these partitions with an error; the engine retries' },
   appendFailed: { label: 'append failed', detail: 'fetched records could not be appended to the destination log' },
   sourceChanged: { label: 'source changed', detail: 'the source topic was deleted, or the source cluster is another cluster now; not retried' },
+  tieredStorage: {
+    label: 'tiered storage on the source topic',
+    detail: 'the source topic keeps part of its log in remote (tiered) storage, which cluster mirroring cannot read (KIP-1279); not retried: turn it off on the topic, or stop mirroring it',
+  },
   mirrorLoop: { label: 'mirror loop', detail: 'a mirror the other way mirrors these partitions back; stop it first' },
   other: { label: 'failed', detail: 'an effect of the mirror failed on the destination' },
 }
@@ -33,7 +37,7 @@ const CAUSE_OF_CODE: Readonly<Record<FailureCode, FailureCause>> = {
   LOG_DIVERGED: 'logDiverged',
   SOURCE_TOPIC_DELETED: 'sourceChanged',
   SOURCE_CLUSTER_ID_CHANGED: 'sourceChanged',
-  TIERED_STORAGE_ENABLED: 'sourceChanged',
+  TIERED_STORAGE_ENABLED: 'tieredStorage',
   MIRROR_LOOP: 'mirrorLoop',
 }
 

@@ -17,4 +17,14 @@ describe('throughputText', () => {
     expect(throughputText({ throughput: { ...flow, fetchLatencyMs: 0.4 }, throttledRate: null }, false)?.latency).toBe('< 1 ms median, 480 ms longest')
     expect(throughputText({ throttledRate: null }, false)).toBeNull()
   })
+
+  it('while the source is silent, says nothing flows now instead of the last 10 s average', () => {
+    // The window still holds the seconds before the cut (5 records/s): shown as it was, the strip said records
+    // were flowing into a mirror whose source had stopped answering.
+    const text = throughputText({ throughput: flow, throttledRate: 20_000, throttled: false }, true)
+    expect(text).toMatchObject({ records: '0 records/s', bytes: '0 B/s', latency: 'no answer', throttle: '– of 20 KB/s', limit: 'noFetches', silent: true })
+    expect(text?.limitText).toBe('the source does not answer now, so nothing flows')
+    // No fetch answered in the window, source state unknown: nothing flowed either, said as 0, not as a stale figure.
+    expect(throughputText({ throughput: { ...flow, fetches: 0 }, throttledRate: null }, false)).toMatchObject({ records: '0 records/s', bytes: '0 B/s', latency: 'no fetch', silent: true })
+  })
 })

@@ -21,27 +21,32 @@ export interface ThroughputText {
   readonly limit: ThroughputLimit
   /** "the throttle (97 % of 20 KB/s) sets the pace", … */
   readonly limitText: string
+  /** Nothing flows now (the source is silent, or no fetch was answered): the figures read 0, not the window's average. */
+  readonly silent: boolean
 }
 
 export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throttledRate' | 'throttled'>, sourceSilent: boolean): ThroughputText | null {
   const flow = mirror.throughput
   if (flow === undefined) return null
-  const records = flow.recordsPerSecond === null ? '–' : `${formatCount(Math.round(flow.recordsPerSecond * 10) / 10)} records/s`
-  const bytes = flow.bytesPerSecond === null ? '–' : `${formatBytes(flow.bytesPerSecond)}/s`
+  // The window is the last 10 s: while the source is silent it still holds the seconds before the cut, and its
+  // average said records were flowing into a mirror that receives nothing. Nothing flows now: 0.
+  const silent = sourceSilent || flow.fetches === 0
+  const records = silent ? '0 records/s' : flow.recordsPerSecond === null ? '–' : `${formatCount(Math.round(flow.recordsPerSecond * 10) / 10)} records/s`
+  const bytes = silent ? '0 B/s' : flow.bytesPerSecond === null ? '–' : `${formatBytes(flow.bytesPerSecond)}/s`
   const ms = (value: number) => (value < 1 ? '< 1 ms' : formatDuration(value))
-  const latency = flow.fetchLatencyMs === null ? 'no fetch' : `${ms(flow.fetchLatencyMs)} median${flow.fetchLatencyMaxMs === null ? '' : `, ${ms(flow.fetchLatencyMaxMs)} longest`}`
+  const latency = sourceSilent ? 'no answer' : flow.fetches === 0 || flow.fetchLatencyMs === null ? 'no fetch' : `${ms(flow.fetchLatencyMs)} median${flow.fetchLatencyMaxMs === null ? '' : `, ${ms(flow.fetchLatencyMaxMs)} longest`}`
   const rate = mirror.throttledRate === null || mirror.throttledRate === undefined ? null : `${formatBytes(mirror.throttledRate)}/s`
-  const use = flow.throttleUse === null ? null : Math.round(flow.throttleUse * 100)
+  const use = silent || flow.throttleUse === null ? null : Math.round(flow.throttleUse * 100)
   const throttle = rate === null ? null : `${use === null ? '–' : `${use} %`} of ${rate}`
   let limit: ThroughputLimit = 'none'
-  if (sourceSilent || flow.fetches === 0) limit = 'noFetches'
+  if (silent) limit = 'noFetches'
   else if (mirror.throttled === true || (flow.throttleUse !== null && flow.throttleUse >= THROTTLE_LIMITING)) limit = 'throttle'
   else if (flow.fetchLatencyMs !== null && flow.fetchLatencyMs > SLOW_FETCH_MS) limit = 'slowFetches'
   const limitText = {
     throttle: `the replication throttle sets the pace (${throttle ?? 'at its rate'})`,
-    noFetches: sourceSilent ? 'the source does not answer now, so nothing flows (the figures above include the seconds before)' : 'no fetch was answered: the source or the link is down, nothing flows',
+    noFetches: sourceSilent ? 'the source does not answer now, so nothing flows' : 'no fetch was answered: the source or the link is down, nothing flows',
     slowFetches: `fetches are slow (${formatDuration(flow.fetchLatencyMs ?? 0)} median): the link or the source holds it back`,
     none: 'nothing holds it back: the mirror copies what the source receives',
   }[limit]
-  return { records, bytes, latency, throttle, limit, limitText }
+  return { records, bytes, latency, throttle, limit, limitText, silent }
 }

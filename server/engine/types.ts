@@ -143,6 +143,11 @@ export type EngineEvent =
        * notice (`from` = `to`, same stateEpoch) that such a state is now written. Absent on every other event.
        */
       stateDurable?: boolean
+      /** On a transition: the partition's failure details after it (GET .../partitions' fields of the same names). */
+      error?: string | null
+      failureCode?: FailureCode | null
+      retryAttempt?: number
+      nextRetryAt?: number | null
     }
   | {
       type: 'lag'

@@ -212,7 +212,12 @@ export class PartitionRunner {
         }
       }
     }
-    if (result.outcome === 'transitioned') this.recordTransition(mirror, runtime, from, result.to, result.next, failureCode, reason, durable)
+    if (result.outcome === 'transitioned') {
+      // The retry the effects below will schedule, said with the transition (the effects run after its event).
+      const retry = effects.find((effect) => effect.kind === 'scheduleRetry')
+      const nextRetryAt = retry === undefined ? null : this.env.now() + retry.delayMs
+      this.recordTransition(mirror, runtime, from, result.to, result.next, failureCode, reason, durable, nextRetryAt)
+    }
     else changePartition(runtime, { value: result.next, failureCode, stateDurable: durable })
     return this.runEffects(mirror, runtime, effects)
   }
@@ -280,6 +285,7 @@ export class PartitionRunner {
     failureCode: FailureCode | null,
     reason: string,
     durable: boolean,
+    nextRetryAt: number | null,
   ): void {
     const at = value.stateSince
     const { error, retryAttempt } = value
@@ -303,6 +309,12 @@ export class PartitionRunner {
       at,
       reason,
       stateEpoch: runtime.value.stateEpoch,
+      // The row's failure details as GET .../partitions has them, so a table patched from this event alone says why
+      // a partition FAILED and when it retries (without them, partitions that failed after the page loaded read "failed").
+      error: value.error,
+      failureCode: to === 'FAILED' ? failureCode : null,
+      retryAttempt: value.retryAttempt,
+      nextRetryAt: to === 'FAILED' ? nextRetryAt : null,
       ...(durable ? {} : { stateDurable: false }),
     })
   }
