@@ -7,6 +7,7 @@ import { ClusterRegistry } from './cluster/registry'
 import { readRuntimeConfig, type RuntimeConfig } from './config'
 import { DemoEnvironment } from './demo/demo-environment'
 import { Auth, SessionStore, loadTokens } from './http/auth'
+import { ApiTokenStore } from './http/api-token-store'
 import { EventHub } from './http/events'
 import { logger } from './observability/logger'
 import { MetricsRegistry } from './observability/metrics'
@@ -83,6 +84,7 @@ async function createRuntime(): Promise<Runtime> {
     rules,
     sessionIdleMs: config.sessionIdleMs,
     tokenSignIn: config.tokenSignIn,
+    apiTokens: await ApiTokenStore.open(config.dataDir),
   })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,

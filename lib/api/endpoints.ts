@@ -14,9 +14,10 @@ import { overviewEndpoints } from './catalog/overview'
 import { drillEndpoints, verificationEndpoints } from './catalog/rehearsals'
 import { sessionEndpoints } from './catalog/session'
 import { systemEndpoints } from './catalog/system'
+import { tokenEndpoints } from './catalog/tokens'
 
 export { EMPTY, isMutation, type AccessRole, type EmptyContent, type Endpoint, type HttpMethod, type TextContent } from './catalog/endpoint'
-export { alertEndpoints, clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints, verificationEndpoints, drillEndpoints }
+export { alertEndpoints, clusterEndpoints, demoEndpoints, mirrorEndpoints, overviewEndpoints, sessionEndpoints, systemEndpoints, tokenEndpoints, verificationEndpoints, drillEndpoints }
 
 /** Every endpoint this build serves (the OpenAPI document lists exactly these). */
 export const SERVED_ENDPOINTS: readonly Endpoint[] = [
@@ -29,4 +30,5 @@ export const SERVED_ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(alertEndpoints),
   ...Object.values(verificationEndpoints),
   ...Object.values(drillEndpoints),
+  ...Object.values(tokenEndpoints),
 ]

@@ -33,6 +33,8 @@ export interface AuditFilter {
   to?: number | undefined
   /** id < before */
   before?: number | undefined
+  /** Only entries the caller may see (a scoped caller's, lib/auth/visibility.ts); counted against `limit` after it. */
+  visible?: ((entry: AuditEntry) => boolean) | undefined
   limit: number
 }
 
@@ -110,6 +112,7 @@ function matches(entry: AuditEntry, filter: AuditFilter): boolean {
   if (filter.from !== undefined && entry.at < filter.from) return false
   if (filter.to !== undefined && entry.at >= filter.to) return false
   if (filter.before !== undefined && entry.id >= filter.before) return false
+  if (filter.visible !== undefined && !filter.visible(entry)) return false
   return true
 }
 

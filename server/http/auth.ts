@@ -9,6 +9,7 @@ import { grantsFor, type RoleRule } from '@/lib/auth/roles-file'
 import type { MetricFamily } from '../observability/metrics'
 import type { Logger } from '../observability/logger'
 import type { Tokens } from './access-tokens'
+import { grantOf, type ApiTokenStore, type StoredApiToken } from './api-token-store'
 import { AuthThrottle, type ThrottleVerdict } from './auth-throttle'
 import { clientAddressOf } from './client-address'
 
@@ -34,11 +35,11 @@ export interface Principal {
   role: Role
   /** What this caller may do where (lib/auth/grants.ts). The operator token holds `admin` everywhere. */
   grants: Grant[]
-  /** Audit name: `token:operator`, `session:1a2b3c4d` (a token's session), `user:alice@example.com`. */
+  /** Audit name: `token:operator`, `token:ci-failover` (a named API token), `session:1a2b3c4d` (a token's session), `user:alice@example.com`. */
   actor: string
   /** Who, for people reading: "Alice Example <alice@example.com>"; null for the shared tokens. */
   actorName: string | null
-  /** The provider's subject, or `token:<role>`. */
+  /** The provider's subject, `token:<role>` for a shared token, `token:<name>` for a named one. */
   subject: string
   name?: string | undefined
   email?: string | undefined
@@ -65,6 +66,12 @@ function legacyRole(grants: readonly Grant[]): Role {
 
 function tokenPrincipal(role: Role, actor: string, via: Principal['via'], sessionExpiresAt: number | null): Principal {
   return { role, grants: TOKEN_GRANTS[role], actor, actorName: null, subject: `token:${role}`, method: 'token', via, sessionExpiresAt }
+}
+
+/** A named API token's principal: its one grant, audited under its name. */
+function apiTokenPrincipal(token: StoredApiToken): Principal {
+  const grants = [grantOf(token)]
+  return { role: legacyRole(grants), grants, actor: `token:${token.name}`, actorName: null, subject: `token:${token.name}`, method: 'token', via: 'bearer', sessionExpiresAt: null }
 }
 
 export type Authentication =
@@ -144,6 +151,8 @@ export interface AuthOptions {
   sessionIdleMs?: number
   /** MIRRORBOARD_TOKEN_SIGN_IN=0: the tokens no longer open browser sessions (bearer use goes on). */
   tokenSignIn?: boolean
+  /** Named API tokens (bearer only); none: only the two shared tokens. */
+  apiTokens?: ApiTokenStore
 }
 
 export class Auth {
@@ -155,6 +164,8 @@ export class Auth {
   private readonly rules: readonly RoleRule[]
   private readonly sessionIdleMs: number
   readonly tokenSignIn: boolean
+  /** Named API tokens, created and revoked through /api/v1/tokens. */
+  readonly apiTokens: ApiTokenStore | null
 
   constructor(
     tokens: Tokens,
@@ -166,6 +177,7 @@ export class Auth {
     this.rules = options.rules ?? []
     this.sessionIdleMs = options.sessionIdleMs ?? 60 * 60 * 1000
     this.tokenSignIn = options.tokenSignIn ?? true
+    this.apiTokens = options.apiTokens ?? null
     this.digests = (['operator', 'viewer'] as const).map((role) => ({
       role,
       digest: sha256(tokens[role]),
@@ -225,6 +237,10 @@ export class Auth {
       }
       const found = this.roleForToken(match[1])
       if (found === null) {
+        const named = this.apiTokens?.find(match[1]) ?? { status: 'unknown' }
+        if (named.status === 'live') return { status: 'authenticated', principal: apiTokenPrincipal(named.token) }
+        // A known token past its expiry is not a guess: no back-off, and the caller learns which token to renew.
+        if (named.status === 'expired') return { status: 'invalid', message: `the API token ${named.token.name} expired on ${new Date(named.token.expiresAt).toISOString()}; an administrator can create a new one` }
         this.failed('bearer', source)
         return { status: 'invalid', message: 'the bearer token is not valid' }
       }
@@ -306,6 +322,9 @@ export class Auth {
       throw throttledError(verdict)
     }
     const found = this.roleForToken(token)
+    if (found === null && this.apiTokens !== null && this.apiTokens.find(token).status !== 'unknown') {
+      throw new ApiError('UNAUTHENTICATED', 'named API tokens are for machines: send it as "Authorization: Bearer <token>"; people sign in through the identity provider or with a shared token')
+    }
     if (found === null) {
       this.failed('sign-in', source)
       throw new ApiError('UNAUTHENTICATED', 'the token is not valid')

@@ -6,6 +6,7 @@ import { ClusterLinks } from '@/server/cluster/links'
 import { ClusterRegistry } from '@/server/cluster/registry'
 import { createEngine, startAlerting } from '@/server/runtime'
 import { Auth, SessionStore } from '@/server/http/auth'
+import { ApiTokenStore } from '@/server/http/api-token-store'
 import { EventHub } from '@/server/http/events'
 import { logger } from '@/server/observability/logger'
 import { MetricsRegistry } from '@/server/observability/metrics'
@@ -60,7 +61,7 @@ export async function openTestRuntime(
     events,
     audit,
     identity: null,
-    auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir)),
+    auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir), { apiTokens: await ApiTokenStore.open(dataDir) }),
     clusters,
     engine,
     splitBrain,

@@ -1,10 +1,15 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/api/mirror-api'
+import { seesMirror } from '@/lib/auth/visibility'
 import { reply, route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(mirrorEndpoints.listMirrors, ({ runtime, query }) => mirrorApiOf(runtime).list(query))
+// A caller scoped to some mirrors sees those only (lib/auth/visibility.ts).
+export const GET = route(mirrorEndpoints.listMirrors, ({ runtime, query, principal }) => {
+  const list = mirrorApiOf(runtime).list(query)
+  return { ...list, mirrors: list.mirrors.filter((mirror) => seesMirror(principal.grants, mirror.name)) }
+})
 
 export const POST = route(mirrorEndpoints.createMirror, async ({ runtime, body, audit }) => {
   audit.target = `/mirrors/${body.name}`

@@ -4,4 +4,13 @@ import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(mirrorEndpoints.getOperation, ({ runtime, params }) => mirrorApiOf(runtime).operation(params.id))
+// The operation's mirror decides who may read it (a scoped viewer sees its own mirrors' operations only).
+export const GET = route(
+  mirrorEndpoints.getOperation,
+  ({ runtime, params, requireGrant }) => {
+    const operation = mirrorApiOf(runtime).operation(params.id)
+    requireGrant({ mirror: operation.mirror })
+    return operation
+  },
+  { scope: 'handler' },
+)

@@ -4,4 +4,12 @@ import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(verificationEndpoints.getVerification, ({ runtime, params }) => getVerification(runtime, params.id))
+export const GET = route(
+  verificationEndpoints.getVerification,
+  ({ runtime, params, requireGrant }) => {
+    const verification = getVerification(runtime, params.id)
+    requireGrant({ mirror: verification.mirror })
+    return verification
+  },
+  { scope: 'handler' },
+)

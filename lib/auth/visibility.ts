@@ -1,0 +1,45 @@
+import { allows, isGlobal, roleAtLeast, type Grant } from './grants'
+
+/**
+ * What a scoped caller sees in lists (issue #39: "every endpoint and every page checks the scope"): a person or
+ * token whose grants name some mirrors or clusters sees those in GET lists and nothing else; anyone with a grant
+ * that holds everywhere sees everything. The same rule as reading one resource by its path (`allows` with
+ * `viewer`), so a list never shows what opening its row would refuse.
+ */
+
+/** True when some grant holds everywhere: lists need no filtering. */
+export function seesEverything(grants: readonly Grant[]): boolean {
+  return grants.some((grant) => isGlobal(grant) && roleAtLeast(grant.role, 'viewer'))
+}
+
+export function seesMirror(grants: readonly Grant[], mirror: string): boolean {
+  return allows(grants, 'viewer', { mirror })
+}
+
+export function seesCluster(grants: readonly Grant[], cluster: string): boolean {
+  return allows(grants, 'viewer', { cluster })
+}
+
+/** The mirror or cluster an audit entry's target (its API path below /api/v1) is about, if any. */
+export function auditResourceOf(target: string): { mirror: string } | { cluster: string } | null {
+  const match = /^\/(mirrors|clusters)\/([^/?#]+)/.exec(target)
+  if (match === null || match[2] === undefined) return null
+  let name: string
+  try {
+    name = decodeURIComponent(match[2])
+  } catch {
+    return null
+  }
+  return match[1] === 'mirrors' ? { mirror: name } : { cluster: name }
+}
+
+/**
+ * A scoped caller sees the audit entries about the mirrors and clusters it may read, and its own entries (its
+ * sign-ins, its refused calls); entries about nothing named (another person's token, a receiver) are for
+ * callers that see everything.
+ */
+export function seesAuditEntry(grants: readonly Grant[], actor: string, entry: { actor: string; target: string }): boolean {
+  if (seesEverything(grants) || entry.actor === actor) return true
+  const resource = auditResourceOf(entry.target)
+  return resource !== null && allows(grants, 'viewer', resource)
+}
