@@ -1,4 +1,5 @@
 import 'server-only'
+import { operationRtoMs, switchoverTimes } from '@/lib/failover/recovery-time'
 import path from 'node:path'
 import packageJson from '@/package.json'
 import { AuditLog } from './audit/audit-log'
@@ -291,16 +292,30 @@ const FETCH_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.6, 1, 2.5, 5,
 /** Seconds: a failover of a few partitions takes well under a second; 10,000 take seconds; a stuck one minutes. */
 const OPERATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900]
 
-/** Each operation's duration, once, when it finishes (resumed ones count the time across the restart). */
+/**
+ * Each operation's duration, once, when it finishes (resumed ones count the time across the restart); its
+ * measured RTO (start → last partition STOPPED, the destination writable: lib/failover/recovery-time.ts) when it
+ * succeeded; a planned switchover's phases and how long client writes were refused.
+ */
 function observeOperationDurations(engine: MirrorEngine, metrics: MetricsRegistry): void {
   const durations = metrics.histogram('mirrorboard_operation_duration_seconds', 'Duration of finished operations, by kind, type and outcome.', ['kind', 'type', 'outcome'], OPERATION_BUCKETS)
+  const rto = metrics.histogram('mirrorboard_failover_rto_seconds', "Measured RTO of succeeded failovers and switchovers: from the operation's start to its last partition STOPPED (the destination writable), by mirror and type.", ['mirror', 'type'], OPERATION_BUCKETS)
+  const phases = metrics.histogram('mirrorboard_switchover_phase_seconds', "A finished planned switchover's phases (fence, drain, stop) and how long client writes were refused (writes_refused: fence → STOPPED or the rollback), by outcome.", ['phase', 'outcome'], OPERATION_BUCKETS)
   const observed = new Set<string>()
   engine.subscribe((event) => {
     if (event.type !== 'operation') return
     const { operation } = event
     if (operation.status === 'running' || operation.finishedAt === null || observed.has(operation.id)) return
     observed.add(operation.id)
-    // Every failover is unplanned until planned switchovers exist.
-    durations.observe({ kind: operation.kind, type: 'unplanned', outcome: operation.status }, (operation.finishedAt - operation.startedAt) / 1000)
+    const type = operation.type ?? 'unplanned'
+    durations.observe({ kind: operation.kind, type, outcome: operation.status }, (operation.finishedAt - operation.startedAt) / 1000)
+    const rtoMs = operationRtoMs(operation)
+    if (rtoMs !== null) rto.observe({ mirror: operation.mirror, type }, rtoMs / 1000)
+    if (operation.switchover !== undefined) {
+      const times = switchoverTimes(operation.switchover)
+      for (const [phase, ms] of [['fence', times.fenceMs], ['drain', times.drainMs], ['stop', times.stopMs], ['writes_refused', times.writesRefusedMs]] as const) {
+        if (ms !== null) phases.observe({ phase, outcome: operation.status }, ms / 1000)
+      }
+    }
   })
 }

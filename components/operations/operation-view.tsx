@@ -3,6 +3,7 @@
 import Link from 'next/link'
 import { useLiveOperation } from '@/components/data/use-live-operation'
 import { Figure } from '@/components/failover/figure'
+import { SourceFencePanel } from '@/components/failover/source-fence-panel'
 import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
@@ -72,6 +73,8 @@ export function OperationView({ id }: { id: string }) {
         </div>
       </header>
       <SplitBrainNotice mirror={data.mirror} showQuiet={data.status !== 'running'} />
+      {/* After a planned switchover: the old source's fence, until a failback or an unfence lifts it. */}
+      {data.type === 'planned' && data.status === 'succeeded' && <SourceFencePanel mirror={data.mirror} />}
       {totals !== null && (
         <Panel title="The plan confirmed">
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">

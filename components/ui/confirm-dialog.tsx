@@ -14,6 +14,7 @@ export function ConfirmDialog({
   confirmLabel,
   destructive = false,
   pending = false,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
 }: {
@@ -23,6 +24,8 @@ export function ConfirmDialog({
   confirmLabel: string
   destructive?: boolean
   pending?: boolean
+  /** The confirm button stays disabled (a name still to be typed). */
+  confirmDisabled?: boolean
   onConfirm: () => void
   onCancel: () => void
 }) {
@@ -53,7 +56,7 @@ export function ConfirmDialog({
         <button type="button" disabled={pending} onClick={onCancel} className={buttonClass('secondary')}>
           Cancel
         </button>
-        <button type="button" disabled={pending} onClick={onConfirm} className={buttonClass(destructive ? 'danger' : 'primary')}>
+        <button type="button" disabled={pending || confirmDisabled} onClick={onConfirm} className={buttonClass(destructive ? 'danger' : 'primary')}>
           {pending ? 'Working…' : confirmLabel}
         </button>
       </div>

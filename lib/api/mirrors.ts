@@ -395,6 +395,14 @@ export const UnfenceResponse = z.object({
 })
 export type UnfenceResponse = z.infer<typeof UnfenceResponse>
 
+/** GET /mirrors/{m}/fences: the write fences the mirror's planned switchover keeps on its source, read from the source now. */
+export const MirrorFencesResponse = z.object({
+  mirror: Name,
+  sourceCluster: Name,
+  fences: z.array(LiftedWriteFence),
+})
+export type MirrorFencesResponse = z.infer<typeof MirrorFencesResponse>
+
 export const MirrorPartition = z.object({
   topic: Name,
   partition: PartitionIndex,

@@ -124,7 +124,24 @@ export const OperationReport = z.object({
    * RTO: confirmation → the last partition writable (STOPPED). RPO: the records and the age of the oldest record
    * the source held beyond the mirrored point when the failover was confirmed (null when the source could not say).
    */
-  measured: z.object({ rtoMs: NonNegativeInt.nullable(), rpo: z.object({ records: NonNegativeInt.nullable(), seconds: z.number().nonnegative().nullable() }) }),
+  measured: z.object({
+    rtoMs: NonNegativeInt.nullable(),
+    rpo: z.object({ records: NonNegativeInt.nullable(), seconds: z.number().nonnegative().nullable() }),
+    /**
+     * A planned switchover's phases (lib/failover/recovery-time.ts): fence (with the transactions' grace), drain,
+     * stop, and how long clients could write nowhere (fence → STOPPED or the rollback); the records lost, measured at
+     * STOPPED. Absent for an unplanned failover.
+     */
+    switchover: z
+      .object({
+        fenceMs: NonNegativeInt.nullable(),
+        drainMs: NonNegativeInt.nullable(),
+        stopMs: NonNegativeInt.nullable(),
+        writesRefusedMs: NonNegativeInt.nullable(),
+        recordsLost: NonNegativeInt.nullable(),
+      })
+      .optional(),
+  }),
   /** The mirror's objectives when the report was made; null when none are set. */
   objectives: ReportObjectives.nullable(),
   objectiveResults: z.array(ObjectiveResult),

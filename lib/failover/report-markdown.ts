@@ -27,8 +27,15 @@ function summary(report: OperationReport): string {
     `- Forced gates: ${confirmation.forcedGates.length === 0 ? 'none' : confirmation.forcedGates.map((gate) => code(gate.name)).join(', ')}`,
     `- Measured RTO (confirmation → last partition writable): ${measured.rtoMs === null ? 'not reached' : formatDuration(measured.rtoMs)}`,
     `- Measured RPO when confirmed: ${figure(measured.rpo.records, 'records')} record(s) at risk, oldest ${figure(measured.rpo.seconds, 'seconds')}`,
+    ...(measured.switchover === undefined ? [] : [switchoverLine(measured.switchover)]),
     `- Transactions aborted: ${totals.transactionsAborted}${totals.producersAborted.length > 0 ? ` (producers ${totals.producersAborted.join(', ')})` : ''}`,
   ].join('\n')
+}
+
+function switchoverLine(times: NonNullable<OperationReport['measured']['switchover']>): string {
+  const took = (ms: number | null) => (ms === null ? '—' : formatDuration(ms))
+  const lost = times.recordsLost === null ? 'not measured' : `${times.recordsLost}`
+  return `- Planned switchover: fence ${took(times.fenceMs)}, drain ${took(times.drainMs)}, stop ${took(times.stopMs)}; client writes refused for ${took(times.writesRefusedMs)}; records lost (measured at STOPPED): ${lost}`
 }
 
 function objectives(report: OperationReport): string {

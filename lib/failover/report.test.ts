@@ -162,4 +162,27 @@ describe('the post-mortem additions', () => {
     expect(text).toContain('| lag-threshold | ✕ failed | warning | forced | 3 record(s) at risk in orders-0 |')
     expect(text.endsWith('\n')).toBe(true)
   })
+
+  it("times a planned switchover's phases and writes refused, with the records lost, in the JSON and the Markdown", () => {
+    const switchover = {
+      phase: 'done' as const,
+      fenceMethod: 'acl' as const,
+      drainTimeoutMs: 120_000,
+      transactionGraceMs: 30_000,
+      fencedAt: 10_005,
+      drainStartedAt: 10_040,
+      drainedAt: 10_090,
+      stoppedAt: 10_250,
+      rolledBackAt: null,
+      reason: null,
+      transactionsAbortedAtSource: 0,
+      groupsActiveOnSource: [],
+      drain: null,
+      recordsLost: { total: 0, partitions: [] },
+    }
+    const report = buildOperationReport({ ...input, operation: { ...input.operation, kind: 'switchover', type: 'planned', switchover } })
+    expect(OperationReport.parse(report).measured).toEqual({ rtoMs: 200, rpo: { records: 3, seconds: 1 }, switchover: { fenceMs: 35, drainMs: 50, stopMs: 160, writesRefusedMs: 245, recordsLost: 0 } })
+    expect(failoverReportMarkdown(report)).toContain('- Planned switchover: fence 35 ms, drain 50 ms, stop 160 ms; client writes refused for 245 ms; records lost (measured at STOPPED): 0')
+    expect(buildOperationReport(input).measured.switchover).toBeUndefined()
+  })
 })

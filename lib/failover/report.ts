@@ -12,6 +12,7 @@ import type { FailoverPlan, MirrorPartitionState } from '../api/mirrors'
 import type { Operation } from '../api/operations'
 import { TopicPartitionMap } from '../mirror/topic-partition'
 import { planTotals } from './plan-totals'
+import { switchoverTimes } from './recovery-time'
 
 export interface LogMarker {
   readonly offset: number
@@ -112,7 +113,12 @@ export function buildOperationReport(input: ReportInput): OperationReport {
   const totals = planTotals(operation.plan.partitions)
   const stoppedTimes = partitions.map((partition) => partition.stoppedAt)
   const rtoMs = operation.status === 'succeeded' && stoppedTimes.every((at) => at !== null) ? Math.max(0, ...stoppedTimes.map((at) => at! - operation.startedAt)) : null
-  const measured = { rtoMs, rpo: { records: totals.recordsAtRisk, seconds: totals.maxTimeAtRiskMs === null ? null : totals.maxTimeAtRiskMs / 1000 } }
+  const switchover = operation.switchover === undefined ? undefined : { ...switchoverTimes(operation.switchover), recordsLost: operation.switchover.recordsLost?.total ?? null }
+  const measured = {
+    rtoMs,
+    rpo: { records: totals.recordsAtRisk, seconds: totals.maxTimeAtRiskMs === null ? null : totals.maxTimeAtRiskMs / 1000 },
+    ...(switchover === undefined ? {} : { switchover }),
+  }
   const objectives = input.objectives ?? null
   return {
     format: 'mirrorboard.failover-report/1',

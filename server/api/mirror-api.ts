@@ -15,6 +15,7 @@ import type {
   TruncationPlan,
   UnfenceRequest,
   UnfenceResponse,
+  MirrorFencesResponse,
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
 import type { SplitBrain } from '@/lib/api/split-brain'
@@ -190,6 +191,11 @@ export class MirrorApi {
   async unfence(name: string, request: UnfenceRequest, conditions?: CommandConditions): Promise<UnfenceResponse> {
     const { sourceCluster, unfenced } = await this.engine.unfence(name, request, conditions)
     return { mirror: name, sourceCluster, unfenced: unfenced.map(({ topic, operation, since }) => ({ topic, operation, since })) }
+  }
+
+  async fences(name: string): Promise<MirrorFencesResponse> {
+    const { sourceCluster, fences } = await this.engine.writeFencesOf(name)
+    return { mirror: name, sourceCluster, fences: fences.map(({ topic, operation, since }) => ({ topic, operation, since })) }
   }
 
   // TOPICS

@@ -103,5 +103,11 @@ describe('failover types, objectives and the RPO gate over HTTP', () => {
     expect(refused).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } })
     // The old source refuses writes: the producers' answer is TOPIC_WRITE_FENCED.
     await expect(a.produce('orders', { records: [{ value: 'late' }] })).rejects.toMatchObject({ code: 'TOPIC_WRITE_FENCED' })
+
+    // The measured RTO and the switchover's phases, as metrics; the duration is labelled planned.
+    const exposition = await runtime.metrics.render()
+    expect(exposition).toMatch(/^mirrorboard_failover_rto_seconds_count\{mirror="dr",type="planned"\} 1$/m)
+    for (const phase of ['fence', 'drain', 'stop', 'writes_refused']) expect(exposition).toMatch(new RegExp(`^mirrorboard_switchover_phase_seconds_count\\{phase="${phase}",outcome="succeeded"\\} 1$`, 'm'))
+    expect(exposition).toMatch(/^mirrorboard_operation_duration_seconds_count\{kind="switchover",type="planned",outcome="succeeded"\} 1$/m)
   })
 })

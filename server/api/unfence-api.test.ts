@@ -6,9 +6,10 @@ import * as auditRoute from '@/app/api/v1/audit/route'
 import * as failoverRoute from '@/app/api/v1/mirrors/[mirror]/failover/route'
 import * as mirrorRoute from '@/app/api/v1/mirrors/[mirror]/route'
 import * as unfenceRoute from '@/app/api/v1/mirrors/[mirror]/unfence/route'
+import * as fencesRoute from '@/app/api/v1/mirrors/[mirror]/fences/route'
 import * as operationRoute from '@/app/api/v1/operations/[id]/route'
 import { Operation } from '@/lib/api/operations'
-import { UnfenceResponse } from '@/lib/api/mirrors'
+import { MirrorFencesResponse, UnfenceResponse } from '@/lib/api/mirrors'
 import type { Runtime } from '@/server/runtime'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 
@@ -23,6 +24,7 @@ let dataDir: string
 let runtime: Runtime
 
 const unfence = (mirror: string, body: unknown) => callRoute(unfenceRoute.POST, { method: 'POST', path: `/api/v1/mirrors/${mirror}/unfence`, params: { mirror }, body })
+const fencesOf = async (mirror: string) => MirrorFencesResponse.parse((await callRoute(fencesRoute.GET, { path: `/api/v1/mirrors/${mirror}/fences`, params: { mirror } })).body)
 const remove = (mirror: string) => callRoute(mirrorRoute.DELETE, { method: 'DELETE', path: `/api/v1/mirrors/${mirror}`, params: { mirror } })
 
 describe('unfencing the old source of a planned switchover over HTTP', () => {
@@ -60,13 +62,16 @@ describe('unfencing the old source of a planned switchover over HTTP', () => {
 
   it('lifts the fence of the topics named, then of the rest, audited, idempotent; then the mirror can be deleted', async () => {
     const a = runtime.clusters.embedded('a')
+    expect(await fencesOf('dr')).toMatchObject({ mirror: 'dr', sourceCluster: 'a', fences: [{ topic: 'ledger' }, { topic: 'orders' }] })
     const first = await unfence('dr', { confirm: 'dr', topics: ['ledger'] })
     expect(first.status, JSON.stringify(first.body)).toBe(200)
     expect(UnfenceResponse.parse(first.body)).toMatchObject({ mirror: 'dr', sourceCluster: 'a', unfenced: [{ topic: 'ledger' }] })
     await a.produce('ledger', { records: [{ value: 'writable again' }] })
     await expect(a.produce('orders', { records: [{ value: 'still fenced' }] })).rejects.toMatchObject({ code: 'TOPIC_WRITE_FENCED' })
 
+    expect((await fencesOf('dr')).fences.map((fence) => fence.topic)).toEqual(['orders'])
     expect(UnfenceResponse.parse((await unfence('dr', { confirm: 'dr' })).body).unfenced.map((fence) => fence.topic)).toEqual(['orders'])
+    expect((await fencesOf('dr')).fences).toEqual([])
     expect(UnfenceResponse.parse((await unfence('dr', { confirm: 'dr' })).body).unfenced).toEqual([])
     await a.produce('orders', { records: [{ value: 'writable again' }] })
 

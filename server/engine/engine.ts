@@ -14,7 +14,7 @@ import type { EngineContext } from './engine-context'
 import { failover, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
 import { liftSupersededFences } from './failover/lift-fences'
-import { unfenceMirror, type UnfenceInput } from './commands/unfence-command'
+import { mirrorFences, unfenceMirror, type UnfenceInput } from './commands/unfence-command'
 import { applySwitchover, planSwitchover, type SwitchoverCommandPlan, type SwitchoverRequestInput } from './switchover/switchover-command'
 import { measureSwitchoverLoss, runSwitchoverPhases } from './switchover/switchover-phases'
 import { classifyUnreachableDestination, errorMessage } from './failure-classification'
@@ -320,6 +320,11 @@ export class MirrorEngine {
       conditions,
       run: () => unfenceMirror({ ...this.ctx, refuseIfRunning: (mirror) => this.operations.refuseIfRunning(mirror) }, name, input),
     })
+  }
+
+  /** The write fences the mirror's switchover keeps on its source (commands/unfence-command.ts). */
+  writeFencesOf(name: string): Promise<{ sourceCluster: string; fences: WriteFence[] }> {
+    return mirrorFences(this.ctx, name)
   }
 
   updateMirrorConfig(name: string, patch: Partial<ResolvedMirrorConfig>, conditions?: CommandConditions): Promise<MirrorDefinition> {

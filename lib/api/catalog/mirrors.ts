@@ -21,6 +21,7 @@ import {
   TruncationPlanResponse,
   UnfenceRequest,
   UnfenceResponse,
+  MirrorFencesResponse,
 } from '../mirrors'
 import { DescribeQuery, DescribeResponse } from '../mirror-describe'
 import { OperationReport, ReportQuery } from '../operation-report'
@@ -181,6 +182,18 @@ export const mirrorEndpoints = {
     // SOURCE_UNAVAILABLE: the source did not answer; its fences are as they were.
     errors: ['CONFIRMATION_REQUIRED', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
     ifMatch: true,
+  }),
+  listMirrorFences: endpoint({
+    operationId: 'listMirrorFences',
+    method: 'GET',
+    path: `${V1}/mirrors/{mirror}/fences`,
+    role: 'viewer',
+    summary: "The write fences the mirror's planned switchover keeps on its source's topics (read from the source now; empty once unfenced or failed back)",
+    params: MirrorParams,
+    status: 200,
+    response: MirrorFencesResponse,
+    // SOURCE_UNAVAILABLE: the source did not answer, so whether it is fenced is unknown (never shown as unfenced).
+    errors: ['SOURCE_UNAVAILABLE'],
   }),
   listMirrorPartitions: endpoint({
     operationId: 'listMirrorPartitions',

@@ -9,6 +9,7 @@ import { readKafkaRecords } from './kafka-records'
 import { KafkaTopicAdmin } from './kafka-topic-admin'
 import { KafkaMirrorHost } from './kafka-mirror-host'
 import { KafkaStateTopic } from './kafka-state-topic'
+import { WriteDenyAcls } from './write-deny-acls'
 
 /**
  * A real Kafka cluster as the registry holds it (API.md "Clusters" of kind kafka): the SourceCluster the engine
@@ -27,11 +28,14 @@ export class KafkaCluster {
     readonly name: string,
     private readonly connection: KafkaConnection,
   ) {
-    this.source = new KafkaSourceCluster(name, connection)
+    // One ACL book for both sides: a fenced old source can also be a failback's read-only mirror destination.
+    const acls = new WriteDenyAcls(connection.admin)
+    this.source = new KafkaSourceCluster(name, connection, acls)
     this.admin = new KafkaTopicAdmin(connection.admin, (suffix) => connection.client(suffix), (topic) => this.describeTopic(topic))
     const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source)
     this.source.answerHostedMirrorsFrom(state)
-    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state)
+    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state, acls)
+    acls.answerReadOnlyFrom((topic) => this.host.keepsReadOnly(topic))
     this.source.reportMirrorTopicIdsFrom((described) => this.host.keptTopicIds(described))
   }
 

@@ -43,6 +43,7 @@ export class KafkaMirrorHost implements MirrorHost {
     private readonly source: KafkaSourceCluster,
     private readonly admin: KafkaTopicAdmin,
     private readonly state: KafkaStateTopic,
+    acls: WriteDenyAcls = new WriteDenyAcls(connection.admin),
   ) {
     this.producers = new EmulatedProducers(
       (suffix) => connection.client(suffix),
@@ -50,7 +51,13 @@ export class KafkaMirrorHost implements MirrorHost {
       `mirrorboard-${name}`,
       (tp) => this.brokerHighWatermark(tp),
     )
-    this.acls = new WriteDenyAcls(connection.admin)
+    this.acls = acls
+  }
+
+  /** Whether this host keeps `topic` read-only as a mirror topic (a switchover fence lifted there leaves the DENY in place). */
+  async keepsReadOnly(topic: string): Promise<boolean> {
+    await this.ready()
+    return this.topics.get(topic)?.readOnly === true
   }
 
   // ---- state ----

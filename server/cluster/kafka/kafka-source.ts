@@ -13,6 +13,7 @@ import type {
   SourceCluster,
   TopicDescription,
   TopicPartition,
+  WriteFence,
   WriteFenceMethod,
 } from '../ports'
 import { UNDEFINED_EPOCH_END_OFFSET } from '../ports'
@@ -22,6 +23,7 @@ import { KafkaMetadata } from './metadata-cache'
 import { errorName, fetchRequest, ISOLATION_LEVEL, offsetForLeaderEpochRequest, type FetchedPartition, type FetchPartitionSpec } from './protocol'
 import { PartitionOffsets } from './partition-offsets'
 import { SourceWriteFence } from './source-write-fence'
+import { WriteDenyAcls } from './write-deny-acls'
 import { STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 
 /**
@@ -82,13 +84,15 @@ export class KafkaSourceCluster implements SourceCluster {
 
   private readonly fence: SourceWriteFence
 
+  /** `acls`: the cluster's one WriteDenyAcls, shared with its mirror host (kafka-cluster.ts). */
   constructor(
     readonly name: string,
     private readonly connection: KafkaConnection,
+    acls: WriteDenyAcls = new WriteDenyAcls(connection.admin),
   ) {
     this.metadata = new KafkaMetadata(connection)
     this.offsets = new PartitionOffsets(connection, this.metadata)
-    this.fence = new SourceWriteFence(connection.admin)
+    this.fence = new SourceWriteFence(acls)
   }
 
   /** A planned switchover's fence: DENY WRITE ACLs where an authorizer runs, else none (source-write-fence.ts). */
@@ -96,12 +100,17 @@ export class KafkaSourceCluster implements SourceCluster {
     return this.fence.method()
   }
 
-  fenceWrites(topics: readonly string[]): Promise<void> {
-    return this.fence.fence(topics)
+  fenceWrites(topics: readonly string[], fence: { mirror: string; operation: string }): Promise<void> {
+    return this.fence.fence(topics, fence)
   }
 
-  unfenceWrites(topics: readonly string[]): Promise<void> {
-    return this.fence.unfence(topics)
+  unfenceWrites(topics: readonly string[], mirror: string): Promise<void> {
+    return this.fence.unfence(topics, mirror)
+  }
+
+  /** The switchover fences on this cluster, read from its ACLs (fence-marker.ts). */
+  writeFences(): Promise<WriteFence[]> {
+    return this.fence.list()
   }
 
   async clusterId(): Promise<string> {

@@ -37,3 +37,19 @@ export async function unfenceMirror(ctx: ClusterAccess & PartitionStore & { refu
     throw new EngineError('SOURCE_UNAVAILABLE', `source cluster ${definition.sourceCluster} did not lift the fences of mirror ${name}: ${errorMessage(error)}`, { cause: error })
   }
 }
+
+/**
+ * The fences `name`'s planned switchover keeps on its source, read from the source now (what the mirror page shows
+ * beside its unfence). SOURCE_UNAVAILABLE when the source does not answer: an unknown fence is never shown as none.
+ */
+export async function mirrorFences(ctx: ClusterAccess & PartitionStore, name: string): Promise<{ sourceCluster: string; fences: WriteFence[] }> {
+  const { definition } = ctx.state.require(name)
+  const source = ctx.clusters.cluster(definition.sourceCluster).source
+  if (source.writeFences === undefined) return { sourceCluster: definition.sourceCluster, fences: [] }
+  try {
+    const fences = await withTimeout(source.writeFences(), SOURCE_TIMEOUT_MS)
+    return { sourceCluster: definition.sourceCluster, fences: fences.filter((fence) => fence.mirror === name).sort((x, y) => x.topic.localeCompare(y.topic)) }
+  } catch (error) {
+    throw new EngineError('SOURCE_UNAVAILABLE', `source cluster ${definition.sourceCluster} did not say which topics mirror ${name} fences: ${errorMessage(error)}`, { cause: error })
+  }
+}
