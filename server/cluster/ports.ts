@@ -132,6 +132,12 @@ export interface FetchOptions {
   maxWaitMs?: number
   /** Ends a held fetch early: it answers with what there is. */
   signal?: AbortSignal
+  /**
+   * A buffer an embedded cluster reads the answers' records into while they fit (each partition's in a region
+   * of its own): they are then views of it, valid until the caller fetches into it again. A reader that steps
+   * through megabytes (a verification) reuses one buffer instead of faulting in fresh ones; others ignore it.
+   */
+  into?: Buffer
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { openTestCluster, type TestCluster } from '@/server/cluster/embedded/testing'
-import { checkSourceUntouched, checkWritesReadBack, writeToCopy } from './drill-checks'
+import { CHECK_CONCURRENCY, checkReadCommitted, checkSourceUntouched, checkWritesReadBack, TRANSACTIONAL_PRODUCERS, writeToCopy } from './drill-checks'
 
 /**
  * The checks of drill-checks.ts that can be caught failing on one cluster. The producers' check of a drill on a slow machine: one transaction over every drilled partition lasts as long
@@ -63,6 +63,38 @@ describe("a drill's producer writes", () => {
     expect(transactional.ok).toBe(false)
     expect(transactional.detail).toContain('fenced')
     expect(checks.find((entry) => entry.name === 'idempotent-producer')!.ok).toBe(true)
+  })
+})
+
+describe('checks over many partitions at once', () => {
+  it('pass on a sound copy, and name a problem in the last partitions, in the partitions\' order', async () => {
+    t = await openTestCluster({ brokers: 1 })
+    const count = 3 * CHECK_CONCURRENCY + 5
+    await t.cluster.createTopic({ name: 'orders', partitions: count })
+    const partitions = Array.from({ length: count }, (_, partition) => ({ topic: 'orders', partition }))
+    const writes = await writeToCopy(t.cluster, 'd-wide', partitions)
+    expect([writes.idempotent.size, writes.transactional.size, writes.idempotentErrors, writes.transactionalErrors]).toEqual([count, count, [], []])
+    const sound = await checkWritesReadBack(t.cluster, partitions, writes)
+    expect(sound.map(({ name, ok }) => ({ name, ok }))).toEqual([
+      { name: 'idempotent-producer', ok: true },
+      { name: 'transactional-producer', ok: true },
+    ])
+    expect(sound[1]!.detail).toBe(`${TRANSACTIONAL_PRODUCERS} transactional producers, each in one committed transaction over its share, wrote to all ${count} partitions; read_committed returns every record after the restart`)
+    expect((await checkReadCommitted(t.cluster, partitions)).ok).toBe(true)
+
+    // Acknowledgements the copy does not hold, in the last partition and an early one; a transaction left open in the last.
+    const last = `orders\u0000${count - 1}`
+    const early = 'orders\u00002'
+    writes.idempotent.set(last, { ...writes.idempotent.get(last)!, value: 'lost' })
+    writes.idempotent.set(early, { ...writes.idempotent.get(early)!, value: 'lost' })
+    const lost = await checkWritesReadBack(t.cluster, partitions, writes)
+    expect(lost[0]!.ok).toBe(false)
+    expect(lost[0]!.detail).toMatch(new RegExp(`^orders-2: acknowledged at offset \\d+ but offset \\d+ holds .*; orders-${count - 1}: acknowledged at offset \\d+ but`))
+    const open = await t.cluster.createTransactionalProducer('left-open')
+    await open.send('orders', { partition: count - 1, records: [{ value: 'undecided' }] })
+    const committed = await checkReadCommitted(t.cluster, partitions)
+    expect(committed.ok).toBe(false)
+    expect(committed.detail).toMatch(new RegExp(`^orders-${count - 1}: the last stable offset is \\d+, not the log end \\d+ \\(a transaction is still open\\)$`))
   })
 })
 

@@ -37,6 +37,17 @@ export interface WriteHooks {
   roll(baseOffset: number): void
 }
 
+/** The chunks as one view of `into` when each follows the one before in it (all read into it), else null. */
+function adjacentIn(into: Buffer | undefined, chunks: readonly Buffer[]): Buffer | null {
+  if (into === undefined) return null
+  let end = into.byteOffset
+  for (const chunk of chunks) {
+    if (chunk.buffer !== into.buffer || chunk.byteOffset !== end) return null
+    end += chunk.byteLength
+  }
+  return into.subarray(0, end - into.byteOffset)
+}
+
 /** The run's bytes as one view when they are adjacent in one buffer (a fetched chunk), else a copy. */
 function contiguousBytes(run: PreparedBatch[]): Uint8Array {
   const first = run[0]!.bytes
@@ -168,8 +179,10 @@ export class LocalLog {
   /**
    * Whole batches from the one holding `fetchOffset`: at least one (even beyond `maxBytes`), then as many as fit,
    * only those whose last offset is below `bound`. One read per segment; the batches are views into the result.
+   * With `into`, the segments are read into it while they fit (the result is then a view of it): a reader that
+   * asks for megabytes step after step reuses one buffer instead of faulting in a fresh one each time.
    */
-  read(fetchOffset: number, maxBytes: number, bound: number): { records: Buffer; batches: StoredBatch[] } {
+  read(fetchOffset: number, maxBytes: number, bound: number, into?: Buffer): { records: Buffer; batches: StoredBatch[] } {
     const chunks: Buffer[] = []
     const found: Array<{ header: BatchHeader; chunk: number; start: number }> = []
     let total = 0
@@ -199,7 +212,9 @@ export class LocalLog {
         want = Math.max(want, firstBatchSize)
       }
       if (want <= 0) break
-      const chunk = segment.read(position, want)
+      // Chunks land one after another in `into` (each past the whole batches of the one before), so the records
+      // stay one view of it.
+      const chunk = into !== undefined && total + want <= into.length ? segment.readInto(position, into.subarray(total, total + want)) : segment.read(position, want)
       const view = viewOf(chunk)
       let pos = 0
       let used = 0
@@ -226,7 +241,7 @@ export class LocalLog {
       if (used < segment.size - position) done = true
     }
 
-    const records = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+    const records = chunks.length === 1 ? chunks[0]! : adjacentIn(into, chunks) ?? Buffer.concat(chunks)
     const chunkStarts: number[] = []
     let offset = 0
     for (const chunk of chunks) {
@@ -238,6 +253,19 @@ export class LocalLog {
       return { ...header, raw: records.subarray(at, at + header.sizeInBytes) }
     })
     return { records, batches }
+  }
+
+  /**
+   * The header of the batch holding `offset` when its last offset is below `bound`, else null; reads the header
+   * only (after a read, the segment remembers where the next batch starts). A fetch's next-record timestamp.
+   */
+  headerAt(offset: number, bound: number): BatchHeader | null {
+    if (offset >= bound) return null
+    for (let index = this.segments.indexFor(offset); index < this.segments.count; index++) {
+      const located = this.segments.at(index).findBatch(offset)
+      if (located) return located.header.lastOffset < bound ? located.header : null
+    }
+    return null
   }
 
   /** First record at or after `logStartOffset` whose timestamp is ≥ `timestamp` (ListOffsets by time). */

@@ -131,6 +131,41 @@ describe('segments', () => {
     expect([...decodeRecords((await readAll(again)).batches)].map((r) => text(r.value))).toEqual(records.map((r) => text(r.value)))
   })
 
+  it('reads into a caller\'s buffer across segments: the same batches as a fresh read, as one view of it; a fresh buffer when they do not fit', async () => {
+    const log = await open({ segmentBytes: 1024 })
+    for (let i = 0; i < 30; i++) await log.appendAsLeader(values(3, `r${i}-`), { leaderEpoch: 0 })
+    log.updateHighWatermark(log.logEndOffset)
+    expect(segmentFiles().length).toBeGreaterThanOrEqual(3)
+    const into = Buffer.alloc(8192, 0xee)
+    for (const offset of [0, 10, 44]) {
+      const fresh = await log.read(offset, 3000)
+      const reused = await log.read(offset, 3000, { into })
+      expect(fresh.records.length).toBeGreaterThan(1024) // more than one segment's worth
+      expect(Buffer.compare(reused.records, fresh.records)).toBe(0)
+      expect(reused.records.buffer).toBe(into.buffer)
+      expect(reused.records.byteOffset).toBe(into.byteOffset)
+      expect(reused.batches.map((b) => [b.baseOffset, Buffer.compare(b.raw, fresh.batches.find((f) => f.baseOffset === b.baseOffset)!.raw)])).toEqual(fresh.batches.map((b) => [b.baseOffset, 0]))
+    }
+    const small = Buffer.alloc(16)
+    const fallback = await log.read(0, 3000, { into: small })
+    expect(fallback.records.buffer).not.toBe(small.buffer)
+    expect(Buffer.compare(fallback.records, (await log.read(0, 3000)).records)).toBe(0)
+  })
+
+  it('answers the header of the batch holding an offset, across segments, only below the bound', async () => {
+    const log = await open({ segmentBytes: 400 })
+    for (let i = 0; i < 20; i++) await log.appendAsLeader(values(3, `r${i}-`), { leaderEpoch: 0 })
+    log.updateHighWatermark(log.logEndOffset)
+    expect(segmentFiles().length).toBeGreaterThanOrEqual(3)
+    for (const offset of [0, 4, 29, 30, 59]) {
+      const read = (await log.read(offset, 1)).batches[0]!
+      const header = log.batchHeaderAt(offset, log.logEndOffset)
+      expect(header && [header.baseOffset, header.lastOffset, header.baseTimestamp, header.sizeInBytes]).toEqual([read.baseOffset, read.lastOffset, read.baseTimestamp, read.sizeInBytes])
+    }
+    expect(log.batchHeaderAt(57, 59)).toBeNull() // the batch 57–59 ends at the bound
+    expect(log.batchHeaderAt(60, 100)).toBeNull() // the log end
+  })
+
   it('deletes whole segments by retention.bytes, never past the high watermark, and persists the log start offset', async () => {
     const log = await open({ segmentBytes: 600 })
     for (let i = 0; i < 20; i++) await log.appendAsLeader(values(2), { leaderEpoch: 0 })

@@ -7,7 +7,7 @@ import { ProducerStateManager } from '@/lib/log/producer-state'
 import { encodeBatch, incrementSequence, readBatchHeader, viewOf } from '@/lib/log/record-batch'
 import { collectAbortedTransactions } from '@/lib/log/segment-index'
 import { INT16_MAX, INT32_MAX, requireInteger, resolvePartitionLogConfig, type ResolvedConfig } from './partition-log-config'
-import type { AbortedTransaction, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
+import type { AbortedTransaction, BatchHeader, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
 import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '@/lib/log/types'
 import type { CleanOutcome } from './cleaner/cleaner'
 import { compacts } from './cleaner/cleaner-config'
@@ -298,7 +298,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     }
     const defaultBound = isolation === 'read_committed' ? this.lastStableOffset : this.currentHighWatermark
     const bound = options.maxOffset === undefined ? defaultBound : Math.min(requireInteger('maxOffset', options.maxOffset, 0), this.logEndOffset)
-    const { records, batches } = this.local.read(fetchOffset, maxBytes, bound)
+    const { records, batches } = this.local.read(fetchOffset, maxBytes, bound, options.into)
     let abortedTransactions: ReadResult['abortedTransactions'] = []
     if (isolation === 'read_committed' && batches.length > 0) {
       const upperBound = batches.at(-1)!.lastOffset + 1
@@ -315,6 +315,12 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
       logEndOffset: this.logEndOffset,
       abortedTransactions,
     }
+  }
+
+  batchHeaderAt(offset: number, bound: number): BatchHeader | null {
+    this.ensureOpen()
+    if (offset < this.currentLogStartOffset) return null
+    return this.local.headerAt(offset, Math.min(bound, this.logEndOffset))
   }
 
   async offsetForTimestamp(timestamp: number): Promise<TimestampOffset | null> {

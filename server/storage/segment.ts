@@ -141,9 +141,13 @@ export class LogSegment {
 
   /** Reads `length` bytes at `position` (fewer at the end of the file). */
   read(position: number, length: number): Buffer {
-    const buffer = Buffer.allocUnsafe(length)
-    const n = this.withReadFd((fd) => readFully(fd, buffer, length, position))
-    return n === length ? buffer : buffer.subarray(0, n)
+    return this.readInto(position, Buffer.allocUnsafe(length))
+  }
+
+  /** Reads `target.length` bytes at `position` into `target` (fewer at the end of the file); returns the part read. */
+  readInto(position: number, target: Buffer): Buffer {
+    const n = this.withReadFd((fd) => readFully(fd, target, target.length, position))
+    return n === target.length ? target : target.subarray(0, n)
   }
 
   withReadFd<T>(body: (fd: number) => T): T {

@@ -117,6 +117,11 @@ export interface ReadOptions {
    * the log end offset. Only whole batches whose last offset is below the bound are returned.
    */
   maxOffset?: number
+  /**
+   * A buffer the records are read into when they fit: the result (records and batches) is then a view of it,
+   * valid until the caller reads into it again. Without it, or when they do not fit, a fresh buffer.
+   */
+  into?: Buffer
 }
 
 /** One stored batch: its header and its exact bytes (a view into `ReadResult.records`). */
@@ -196,6 +201,8 @@ export interface PartitionLogApi {
   appendAsFollower(records: Uint8Array, options?: AppendAsFollowerOptions): Promise<FollowerAppendResult>
   /** Whole batches from the one holding `fetchOffset`, up to `maxBytes` (at least one batch) and the bound. */
   read(fetchOffset: number, maxBytes: number, options?: ReadOptions): Promise<ReadResult>
+  /** The header of the batch holding `offset` when its last offset is below `bound`, else null (reads the header only). */
+  batchHeaderAt(offset: number, bound: number): BatchHeader | null
 
   /** Sets the high watermark (clamped); returns the value kept. Also releases the LSO of replicated markers. */
   updateHighWatermark(offset: number): number

@@ -38,8 +38,21 @@ export interface PartitionSides {
   readonly destination: SourceCluster
   readonly mode: VerificationMode
   readonly mapping: OffsetMapping
-  /** Bytes asked of each side per step. */
-  readonly chunkBytes: number
+  /**
+   * Where each side's step is read (an embedded cluster reads into it; its length is the bytes asked of each
+   * side per step): one pair per worker, reused step after step, so a step faults in no fresh memory and its
+   * bytes are still in the CPU's cache when they are compared and checksummed. Nothing of a step is kept past it.
+   */
+  readonly buffers: StepBuffers
+}
+
+export interface StepBuffers {
+  readonly source: Buffer
+  readonly destination: Buffer
+}
+
+export function stepBuffers(chunkBytes: number): StepBuffers {
+  return { source: Buffer.allocUnsafe(chunkBytes), destination: Buffer.allocUnsafe(chunkBytes) }
 }
 
 export interface StepControl {
@@ -63,11 +76,12 @@ const tools: ByteComparisonTools = {
 type SideRead = { kind: 'records'; bytes: Uint8Array } | { kind: 'startsAt'; logStartOffset: number } | { kind: 'ended' }
 
 /** One side's answer at `offset`: its batches, where its log now starts when it moved past, or nothing more. */
-async function readSide(cluster: SourceCluster, tp: TopicPartition, offset: number, which: 'source' | 'destination', chunkBytes: number): Promise<SideRead> {
+async function readSide(cluster: SourceCluster, tp: TopicPartition, offset: number, which: 'source' | 'destination', into: Buffer): Promise<SideRead> {
+  const chunkBytes = into.length
   let lastError = ''
   for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
     try {
-      const [result] = await cluster.fetch([{ ...tp, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: chunkBytes }], { maxBytes: chunkBytes, maxWaitMs: 0 })
+      const [result] = await cluster.fetch([{ ...tp, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: chunkBytes }], { maxBytes: chunkBytes, maxWaitMs: 0, into })
       if (result === undefined) throw new Error('no answer for the partition')
       if (result.ok) return result.records.byteLength === 0 ? { kind: 'ended' } : { kind: 'records', bytes: result.records }
       if (result.error.code === 'OFFSET_OUT_OF_RANGE') {
@@ -121,8 +135,8 @@ export async function comparePartition(entry: VerificationPartition, sides: Part
       await control.admit()
       const cursor = entry.verifiedTo
       const [source, destination] = await Promise.all([
-        readSide(sides.source, tp, cursor, 'source', sides.chunkBytes),
-        readSide(sides.destination, tp, sides.mapping.toDestination(cursor), 'destination', sides.chunkBytes),
+        readSide(sides.source, tp, cursor, 'source', sides.buffers.source),
+        readSide(sides.destination, tp, sides.mapping.toDestination(cursor), 'destination', sides.buffers.destination),
       ])
       // Retention moved a log's start past the cursor while the comparison ran: the range starts there now.
       const movedStart = Math.max(source.kind === 'startsAt' ? source.logStartOffset : 0, destination.kind === 'startsAt' ? sides.mapping.toSource(destination.logStartOffset) : 0)

@@ -104,6 +104,38 @@ describe('verification of an embedded mirror', () => {
     expect((await verifier.settled((await verifier.start('dr')).id)).status).toBe('passed')
   })
 
+  it('finds one flipped byte in the last of many partitions compared at once, each worker reusing its buffers step after step', async () => {
+    const a = harness.cluster('a')
+    const count = 240
+    await a.createTopic({ name: 'wide', partitions: count, replicationFactor: 1 })
+    // Three batches a partition, of different sizes: a step of 256 bytes holds one or two, so every partition takes
+    // several steps through the same buffers while the other workers read other partitions into theirs.
+    for (let partition = 0; partition < count; partition++) {
+      for (const size of [1, 3, 2]) await a.produce('wide', { partition, records: Array.from({ length: size }, (_, i) => ({ key: `k${partition}`, value: `p${partition}-${size}-${i}` })) })
+    }
+    await harness.engine.createMirror({ name: 'wide', sourceCluster: 'a', destinationCluster: 'b', topics: ['wide'] })
+    await harness.run(10)
+    expect(harness.engine.partitions('wide').filter((p) => p.state === 'MIRRORING' && p.destinationHighWatermark === 6)).toHaveLength(count)
+    const rot = await harness.cluster('b').rotOneByte({ topic: 'wide', partition: count - 1 })
+
+    const wide = await open({ bytesPerSecond: Number.POSITIVE_INFINITY, concurrency: 16, chunkBytes: 256 })
+    const done = await wide.settled((await wide.start('wide')).id)
+    expect(done.status).toBe('mismatched')
+    expect(done.totals).toMatchObject({ partitions: count, done: count, identical: count - 1, mismatched: 1, failed: 0 })
+    const last = done.partitions.find((p) => p.partition === count - 1)!
+    expect(last).toMatchObject({ status: 'mismatched', identicalUpTo: rot.batchBaseOffset })
+    expect(last.mismatches.map(({ offset, kind }) => ({ offset, kind }))).toEqual([
+      { offset: rot.batchBaseOffset, kind: 'crc' },
+      { offset: rot.offset, kind: 'bytes' },
+    ])
+    expect(done.partitions.filter((p) => p.partition !== count - 1).every((p) => p.status === 'identical' && p.identicalUpTo === 6 && p.batches === 3)).toBe(true)
+    // The same verdict, partition by partition, as one partition at a time.
+    const one = await open({ bytesPerSecond: Number.POSITIVE_INFINITY, concurrency: 1, chunkBytes: 256 })
+    const alone = await one.settled((await one.start('wide')).id)
+    const verdicts = (v: typeof done) => v.partitions.map(({ partition, status, identicalUpTo, batches, bytes, mismatches }) => ({ partition, status, identicalUpTo, batches, bytes, mismatches }))
+    expect(verdicts(done)).toEqual(verdicts(alone))
+  })
+
   it('refuses a topic the mirror does not mirror with NOT_FOUND and records nothing', async () => {
     await mirrored(6)
     const verifier = await open()

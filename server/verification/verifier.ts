@@ -12,7 +12,7 @@ import { settledStatus, verificationRange } from '@/lib/verify/verification-rang
 import type { PartitionDescription, SourceCluster, TopicDescription, TopicPartition } from '@/server/cluster/ports'
 import { TimeSlice } from '@/server/util/cooperative'
 import { JsonRecordStore } from '@/server/util/json-record-store'
-import { CHUNK_BYTES, comparePartition, refreshEntry, type OffsetMapping, type StepControl } from './partition-comparison'
+import { CHUNK_BYTES, comparePartition, refreshEntry, stepBuffers, type OffsetMapping, type StepControl } from './partition-comparison'
 
 /**
  * Verifications of mirrors (API.md §"Round 3"): accepted durably, run partition by partition in the
@@ -258,8 +258,9 @@ export class Verifier {
       progressed: () => this.progressed(running),
     }
     const worker = async () => {
+      const buffers = stepBuffers(this.chunkBytes)
       for (let entry = queue.shift(); entry !== undefined && !control.stopped(); entry = queue.shift()) {
-        await comparePartition(entry, { ...sides, mode: destination.mode, mapping: destination.mapping(entry), chunkBytes: this.chunkBytes }, control)
+        await comparePartition(entry, { ...sides, mode: destination.mode, mapping: destination.mapping(entry), buffers }, control)
       }
     }
     await Promise.all(Array.from({ length: Math.min(this.concurrency, Math.max(1, queue.length)) }, worker))

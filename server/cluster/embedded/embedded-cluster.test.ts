@@ -191,6 +191,24 @@ describe('EmbeddedCluster as a SourceCluster', () => {
     expect(end.records.byteLength).toBe(0)
   })
 
+  it('reads a fetch into the caller\'s buffer, each partition\'s records after the one before, the same bytes as without it', async () => {
+    t = await openTestCluster()
+    await t.cluster.createTopic({ name: 'orders', partitions: 3 })
+    for (const partition of [0, 1, 2]) await t.cluster.produce('orders', { partition, records: [{ value: `a${partition}` }, { value: `b${partition}` }] })
+    const requests = [0, 1, 2].map((partition) => ({ topic: 'orders', partition, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: 1 << 20 }))
+    const into = Buffer.alloc(1 << 16)
+    const plain = (await t.cluster.fetch(requests, { maxBytes: 1 << 20 })).map(okFetch)
+    const reused = (await t.cluster.fetch(requests, { maxBytes: 1 << 20, into })).map(okFetch)
+    let at = into.byteOffset
+    for (const [index, result] of reused.entries()) {
+      expect(Buffer.compare(Buffer.from(result.records), Buffer.from(plain[index]!.records))).toBe(0)
+      expect(result.records.buffer).toBe(into.buffer)
+      expect(result.records.byteOffset).toBe(at)
+      expect(result.nextRecordTimestamp).toBeNull()
+      at += result.records.byteLength
+    }
+  })
+
   it('holds a fetch with nothing new until records reach the high watermark (maxWaitMs), then answers with them', async () => {
     t = await openTestCluster()
     await t.cluster.createTopic({ name: 'orders', partitions: 2 })
