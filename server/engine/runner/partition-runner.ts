@@ -270,7 +270,7 @@ export class PartitionRunner {
   private adopt(mirror: MirrorDefinition, runtime: PartitionRuntime, reRead: FencedReRead | null): boolean {
     if (reRead === null) return false
     const { adoption, failureCode } = reRead
-    if (adoption.outcome === 'transitioned') this.recordTransition(mirror, runtime, adoption.from, adoption.to, adoption.next, failureCode, adoption.reason, true)
+    if (adoption.outcome === 'transitioned') this.recordTransition(mirror, runtime, adoption.from, adoption.to, adoption.next, failureCode, adoption.reason, true, null)
     else changePartition(runtime, { value: adoption.next, failureCode, stateDurable: true })
     return adoption.outcome !== 'unchanged'
   }
