@@ -69,8 +69,12 @@ export function SourceFencePanel({ mirror }: { mirror: string }) {
     <section aria-labelledby={`${id}-title`} className="rounded-lg border border-indigo-300 bg-indigo-50 p-4 text-indigo-950 dark:border-indigo-800 dark:bg-indigo-950/50 dark:text-indigo-50" data-testid="source-fence">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
-          <h2 id={`${id}-title`} className="font-semibold">
-            <span aria-hidden>🔒 </span>The old source <span className="font-mono">{sourceCluster}</span> refuses client writes
+          <h2 id={`${id}-title`} className="flex flex-wrap items-center gap-x-1.5 font-semibold">
+            {/* An SVG, not the emoji: Chromium on a server without an emoji font draws a box. */}
+            <svg aria-hidden viewBox="0 0 20 20" className="h-4 w-4 shrink-0" fill="currentColor">
+              <path fillRule="evenodd" d="M10 2a4 4 0 0 0-4 4v2H5a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h10a1 1 0 0 0 1-1V9a1 1 0 0 0-1-1h-1V6a4 4 0 0 0-4-4Zm2 6V6a2 2 0 1 0-4 0v2h4Z" clipRule="evenodd" />
+            </svg>
+            The old source <span className="font-mono">{sourceCluster}</span> refuses client writes
           </h2>
           <p className="text-sm">
             {counted(held.length, 'topic')} fenced by the planned switchover{' '}
