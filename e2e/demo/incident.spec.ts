@@ -141,6 +141,17 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
       await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Mirrors' })).toHaveAttribute('aria-current', 'page')
       await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current', 'page')
     })
+
+    await test.step('the partition page: the retries while the link is cut read as one row with a count', async () => {
+      await page.goto(`/mirrors/${MIRROR}/partitions/orders/0`)
+      const timeline = page.getByRole('list', { name: 'Transitions, newest first' })
+      // Each retry is two transitions (FAILED → MIRRORING → FAILED); row by row they buried everything before the cut.
+      const storm = timeline.getByTestId('retry-storm').first()
+      await expect(storm).toHaveText(/^FAILED (⇄|→) .+ × \d+$/, { timeout: 90_000 })
+      expect(Number((await storm.innerText()).split('× ')[1])).toBeGreaterThanOrEqual(3)
+      await expect(timeline.locator(':scope > li[data-storm]')).toHaveCount(1)
+      await lookAt(page, testInfo, 'incident-partition-page')
+    })
   } finally {
     await okJson(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'heal-link', cluster: 'us-east' } }), 202)
   }
