@@ -15,6 +15,7 @@ import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
 import { MirrorIncident } from './mirror-incident'
 import { MirrorTabs, useMirrorTab } from './mirror-tabs'
 import { MirrorThroughput } from './mirror-throughput'
+import { MirrorTimeline } from './mirror-timeline'
 import { useMirrorSnapshot } from './use-mirror-snapshot'
 
 /**
@@ -41,6 +42,8 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
       {summary.data !== undefined && <MirrorThroughput mirror={summary.data} snapshot={snapshot} />}
       {/* After a failover: records still written to the old source (renders nothing before one). */}
       <SplitBrainNotice mirror={mirror} showQuiet />
+      {/* When it broke, the retries as one row, when it healed, what operators did (nothing before a first failure). */}
+      <MirrorTimeline mirror={mirror} />
       <MirrorTabs current={tab} badges={summary.data?.drills?.running ? { drills: 'running' } : {}} />
       {tab === 'drills' && summary.data !== undefined && <DrillsTab mirror={summary.data} />}
       {tab === 'verifications' && summary.data !== undefined && <VerificationsTab mirror={summary.data} />}

@@ -151,6 +151,13 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
       expect(Number((await storm.innerText()).split('× ')[1])).toBeGreaterThanOrEqual(3)
       await expect(timeline.locator(':scope > li[data-storm]')).toHaveCount(1)
       await lookAt(page, testInfo, 'incident-partition-page')
+
+      // The mirror's own timeline: when it broke (every partition in one row), then its retries as one row.
+      await page.goto(`/mirrors/${MIRROR}`)
+      const timelineOfMirror = page.getByTestId('mirror-timeline')
+      await expect(timelineOfMirror.locator('li[data-kind="change"][data-to="FAILED"]').first()).toContainText(/\d+ partitions/)
+      await expect(timelineOfMirror.getByTestId('mirror-retry-storm').first()).toHaveText(/^FAILED ⇄ .+ × \d+$/, { timeout: 60_000 })
+      await lookAt(page, testInfo, 'incident-mirror-timeline')
     })
   } finally {
     await okJson(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'heal-link', cluster: 'us-east' } }), 202)
