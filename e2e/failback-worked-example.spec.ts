@@ -53,6 +53,11 @@ test('fail back the worked example: dry run, export of the removed records, conf
 
   await expect(page.getByTestId('logs-match')).toBeVisible({ timeout: 30_000 })
   await expect(page.locator('[data-partition="orders-0"]')).toContainText('✂ 3')
+  // The last step's tapes show the old source as it is now, without a reload: cut at 3, then the failover's aborts
+  // and PID reset as mirrored back (it kept the dry run's COMMIT at 3 and DATA at 4, the records removed).
+  const after = page.getByTestId('truncation-strips-orders-0')
+  await expect(after.locator('[data-lane="destination"][data-offset="3"]')).toHaveAttribute('data-type', 'ABORT', { timeout: 10_000 })
+  await expect(after.locator('[data-lane="destination"][data-offset="5"]')).toHaveAttribute('data-type', 'MIRROR_PID_RESET')
   await lookAt(page, testInfo, 'failback-5-done')
   await expect
     .poll(async () => JSON.stringify(await recordsOf(request, example.source)) === JSON.stringify(await recordsOf(request, example.destination)), SETTLE)

@@ -9,25 +9,27 @@ import { recordsRequest, topicPartitionsRequest } from '@/components/partition/q
 import { endpointKey, endpointQuery } from './endpoint-query'
 
 /** Where a partition's log starts and ends on one cluster (null when the cluster has no such partition). */
-export function useLogExtent(cluster: string | undefined, topic: string, partition: number) {
+/** `refetchMs`: read again on mount and at that interval (a log that an operation is changing under the page). */
+export function useLogExtent(cluster: string | undefined, topic: string, partition: number, { refetchMs }: { refetchMs?: number } = {}) {
   const request = topicPartitionsRequest(cluster ?? '', topic)
   const select = useCallback((data: PartitionList): LogExtent | null => {
     const found = data.partitions.find((entry) => entry.partition === partition)
     return found === undefined ? null : { logStartOffset: found.logStartOffset, highWatermark: found.highWatermark, logEndOffset: found.logEndOffset }
   }, [partition])
-  return useQuery({ ...endpointQuery(request.endpoint, request), enabled: cluster !== undefined, select })
+  return useQuery({ ...endpointQuery(request.endpoint, request), enabled: cluster !== undefined, select, ...(refetchMs === undefined ? {} : { refetchOnMount: 'always' as const, refetchInterval: refetchMs }) })
 }
 
 /**
  * One window of a partition's records, control records included (read_uncommitted, as the tape shows every
  * offset). While the next window loads the previous one stays on screen; `isPlaceholderData` says so.
  */
-export function useRecords(cluster: string | undefined, topic: string, partition: number, read: { fromOffset: number; limit: number } | null) {
+export function useRecords(cluster: string | undefined, topic: string, partition: number, read: { fromOffset: number; limit: number } | null, { refetchMs }: { refetchMs?: number } = {}) {
   const request = recordsRequest(cluster ?? '', topic, partition, read ?? { fromOffset: 0, limit: 1 })
   return useQuery({
     ...endpointQuery(request.endpoint, request),
     enabled: cluster !== undefined && read !== null,
     placeholderData: keepPreviousData,
+    ...(refetchMs === undefined ? {} : { refetchOnMount: 'always' as const, refetchInterval: refetchMs }),
   })
 }
 

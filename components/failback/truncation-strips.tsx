@@ -9,6 +9,7 @@ import { alignLogs, logBounds, recordsRead, windowAround } from '@/lib/ui/log-st
 import { formatCount, formatOffset } from '@/lib/ui/format'
 
 const WINDOW = 50
+const LIVE_REFETCH_MS = 2_000
 
 /**
  * One partition's failback on the tapes: the new source (the failover's destination) above, the old source
@@ -21,20 +22,27 @@ export function TruncationStrips({
   newSource,
   oldSource,
   truncation,
+  live = false,
 }: {
   topic: string
   partition: number
   newSource: string
   oldSource: string
   truncation: { offset: number; removedRecords: number } | null
+  /**
+   * After the failback: the old source's log as it is now, read again (on mount and every 2 s), not the dry run's
+   * records under the same query (the last step showed the removed records beside "the logs match" until a reload).
+   */
+  live?: boolean
 }) {
   const [selection, setSelection] = useState<StripSelection | null>(null)
-  const upper = useLogExtent(newSource, topic, partition)
-  const lower = useLogExtent(oldSource, topic, partition)
+  const refresh = live ? { refetchMs: LIVE_REFETCH_MS } : {}
+  const upper = useLogExtent(newSource, topic, partition, refresh)
+  const lower = useLogExtent(oldSource, topic, partition, refresh)
   const bounds = logBounds([upper.data, lower.data])
   const window = windowAround(truncation?.offset ?? bounds.start, WINDOW, bounds)
-  const upperRecords = useRecords(newSource, topic, partition, upper.data ? recordsRead(window, upper.data) : null)
-  const lowerRecords = useRecords(oldSource, topic, partition, lower.data ? recordsRead(window, lower.data) : null)
+  const upperRecords = useRecords(newSource, topic, partition, upper.data ? recordsRead(window, upper.data) : null, refresh)
+  const lowerRecords = useRecords(oldSource, topic, partition, lower.data ? recordsRead(window, lower.data) : null, refresh)
   const failure = upper.error ?? lower.error ?? upperRecords.error ?? lowerRecords.error
   if (failure) return <ErrorPanel error={failure} title={`Could not read the logs of ${topic}-${partition}`} compact onRetry={() => [upper, lower, upperRecords, lowerRecords].forEach((query) => void query.refetch())} />
   if (upper.isPending || lower.isPending) return <Skeleton className="h-24 w-full" />

@@ -26,6 +26,7 @@ export function TruncationTable({ linkMirror, entries, oldSource, newSource, bef
           newSource={newSource}
           oldSource={oldSource}
           truncation={entry.truncateTo === null ? { offset: 0, removedRecords: entry.recordsToRemove } : { offset: entry.truncateTo, removedRecords: entry.recordsToRemove }}
+          live={!before}
         />
       ))}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">

@@ -54,7 +54,7 @@ export function IncidentBanner({
     <section
       aria-label="Incident"
       data-testid="incident-banner"
-      className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950 shadow-sm dark:border-red-800 dark:bg-red-950/70 dark:text-red-50"
+      className="rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950 shadow-sm dark:border-red-800 dark:bg-red-950 dark:text-red-50"
     >
       <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
         <div className="min-w-0">

@@ -3,6 +3,7 @@
 import Link from 'next/link'
 import type { ReactNode } from 'react'
 import type { MirrorPartitionStore } from '@/components/data/mirror-partition-store'
+import { Breadcrumbs } from '@/components/ui/breadcrumbs'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { Mirror } from '@/lib/api/mirrors'
@@ -70,7 +71,8 @@ export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; stor
   return (
     <header className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
       <div className="min-w-0 flex-1">
-        <p className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Mirror</p>
+        <Breadcrumbs trail={[{ label: 'Overview', href: '/' }, { label: 'Mirrors', href: '/mirrors' }, { label: mirror.name }]} />
+        <p className="mt-2 text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">Mirror</p>
         <h1 className="break-words text-2xl font-semibold tracking-tight text-slate-900 dark:text-white">{mirror.name}</h1>
         <p className="mt-1 flex flex-wrap items-center gap-x-2 text-sm text-slate-700 dark:text-slate-300">
           <ClusterLink name={mirror.sourceCluster} role="Source" />

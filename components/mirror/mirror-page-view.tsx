@@ -16,6 +16,7 @@ import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
 import { MirrorIncident } from './mirror-incident'
 import { MirrorTabs, useMirrorTab } from './mirror-tabs'
 import { MirrorThroughput } from './mirror-throughput'
+import { MirrorTimeline } from './mirror-timeline'
 import { useMirrorSnapshot } from './use-mirror-snapshot'
 
 /**
@@ -44,6 +45,8 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
       <SplitBrainNotice mirror={mirror} showQuiet />
       {/* A planned switchover's fence on the old source (only a failed-over mirror can hold one). */}
       {(summary.data?.partitionsByState.STOPPED ?? 0) > 0 && <SourceFencePanel mirror={mirror} />}
+      {/* When it broke, the retries as one row, when it healed, what operators did (nothing before a first failure). */}
+      <MirrorTimeline mirror={mirror} />
       <MirrorTabs current={tab} badges={summary.data?.drills?.running ? { drills: 'running' } : {}} />
       {tab === 'drills' && summary.data !== undefined && <DrillsTab mirror={summary.data} />}
       {tab === 'verifications' && summary.data !== undefined && <VerificationsTab mirror={summary.data} />}

@@ -27,6 +27,7 @@ import {
   previousWindow,
   recordsRead,
   resolveWindow,
+  storyFocus,
   type LaneInput,
   type LogWindowSize,
   type WindowAnchor,
@@ -61,7 +62,7 @@ export function PartitionLogs({
   const [selection, setSelection] = useState<StripSelection | null>(initialSelection === null ? null : { offset: initialSelection, lane: 'source' })
 
   const bounds = logBounds([sourceExtent.data, destinationExtent.data])
-  const window = resolveWindow(anchor, size, bounds, partitionMirrored)
+  const window = resolveWindow(anchor, size, bounds, storyFocus(partition, size))
   const sourceRead = sourceExtent.data ? recordsRead(window, sourceExtent.data) : null
   const destinationRead = destinationExtent.data ? recordsRead(window, destinationExtent.data) : null
   const sourceRecords = useRecords(mirror.sourceCluster, topic, index, sourceRead)

@@ -141,6 +141,24 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
       await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Mirrors' })).toHaveAttribute('aria-current', 'page')
       await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' })).not.toHaveAttribute('aria-current', 'page')
     })
+
+    await test.step('the partition page: the retries while the link is cut read as one row with a count', async () => {
+      await page.goto(`/mirrors/${MIRROR}/partitions/orders/0`)
+      const timeline = page.getByRole('list', { name: 'Transitions, newest first' })
+      // Each retry is two transitions (FAILED → MIRRORING → FAILED); row by row they buried everything before the cut.
+      const storm = timeline.getByTestId('retry-storm').first()
+      await expect(storm).toHaveText(/^FAILED (⇄|→) .+ × \d+$/, { timeout: 90_000 })
+      expect(Number((await storm.innerText()).split('× ')[1])).toBeGreaterThanOrEqual(3)
+      await expect(timeline.locator(':scope > li[data-storm]')).toHaveCount(1)
+      await lookAt(page, testInfo, 'incident-partition-page')
+
+      // The mirror's own timeline: when it broke (every partition in one row), then its retries as one row.
+      await page.goto(`/mirrors/${MIRROR}`)
+      const timelineOfMirror = page.getByTestId('mirror-timeline')
+      await expect(timelineOfMirror.locator('li[data-kind="change"][data-to="FAILED"]').first()).toContainText(/\d+ partitions/)
+      await expect(timelineOfMirror.getByTestId('mirror-retry-storm').first()).toHaveText(/^FAILED ⇄ .+ × \d+$/, { timeout: 60_000 })
+      await lookAt(page, testInfo, 'incident-mirror-timeline')
+    })
   } finally {
     await okJson(await request.post('/api/v1/demo/faults', { headers: asOperator, data: { kind: 'heal-link', cluster: 'us-east' } }), 202)
   }

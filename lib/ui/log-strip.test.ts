@@ -17,6 +17,7 @@ import {
   recordsAtRisk,
   recordsRead,
   resolveWindow,
+  storyFocus,
   windowAround,
   type LogExtent,
 } from './log-strip'
@@ -263,5 +264,26 @@ describe('firstScreenRead', () => {
     expect(firstScreenRead({ fromOffset: 400, limit: 1000 })).toEqual({ fromOffset: 400, limit: FIRST_SCREEN_OFFSETS })
     const short = { fromOffset: 7, limit: FIRST_SCREEN_OFFSETS }
     expect(firstScreenRead(short)).toBe(short)
+  })
+})
+
+describe('storyFocus: where the tapes open on a long log', () => {
+  const partition = (state: string, destinationHighWatermark: number, cut: number | null) => ({ state, destinationHighWatermark, lastMirrorPosition: null, lastTruncation: cut === null ? null : { offset: cut } })
+  const bounds = { start: 0, end: 10_000 }
+
+  it('opens at the mirrored position, not at offset 0', () => {
+    expect(resolveWindow({ kind: 'auto' }, 100, bounds, storyFocus(partition('MIRRORING', 9_000, null), 100))).toEqual({ from: 8_975, size: 100 })
+  })
+
+  it('keeps the truncation cut and the mirrored position in one window when they fit', () => {
+    const window = resolveWindow({ kind: 'auto' }, 100, bounds, storyFocus(partition('MIRRORING', 9_050, 9_000), 100))
+    expect(window.from).toBeLessThanOrEqual(9_000)
+    expect(window.from + window.size).toBeGreaterThan(9_050)
+  })
+
+  it('opens at the cut of a FAILED or PREPARING partition when both do not fit, else at the mirrored position', () => {
+    expect(storyFocus(partition('FAILED', 9_500, 4_000), 100)).toBe(4_000)
+    expect(storyFocus(partition('PREPARING', 9_500, 4_000), 100)).toBe(4_000)
+    expect(storyFocus(partition('MIRRORING', 9_500, 4_000), 100)).toBe(9_500)
   })
 })

@@ -142,6 +142,23 @@ export function mirroredPosition(partition: {
   return partition.destinationHighWatermark
 }
 
+/**
+ * Where the tapes open when the log is longer than the window (issue #33 item 6: where the story is, never the
+ * start of a long log): the mirrored position (where the records at risk begin); with the last truncation cut
+ * too when both fit in the window (the window puts its focus a quarter in, so the earlier one is the focus);
+ * the cut alone when they do not and the partition is FAILED or PREPARING (the cut is why it is there).
+ */
+export function storyFocus(
+  partition: Parameters<typeof mirroredPosition>[0] & { readonly lastTruncation: { readonly offset: number } | null },
+  size: number,
+): number {
+  const mirrored = mirroredPosition(partition)
+  const cut = partition.lastTruncation?.offset ?? null
+  if (cut === null) return mirrored
+  if (Math.abs(mirrored - cut) < size - Math.floor(size / 4)) return Math.min(mirrored, cut)
+  return partition.state === 'FAILED' || partition.state === 'PREPARING' ? cut : mirrored
+}
+
 /** The source records beyond the mirrored position: lost to destination readers if the mirror failed over now. */
 export function recordsAtRisk(mirroredOffset: number | null, sourceLogEndOffset: number | null): { from: number; to: number; count: number } | null {
   if (mirroredOffset === null || sourceLogEndOffset === null || sourceLogEndOffset <= mirroredOffset) return null

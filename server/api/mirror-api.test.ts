@@ -1,3 +1,4 @@
+import { MirrorTimeline } from '@/lib/api/mirror-timeline'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FailoverAccepted, FailoverPlanResponse, Mirror, MirrorList, MirrorPartitionList, TruncationPlanResponse } from '@/lib/api/mirrors'
 import { Operation as ApiOperation, OperationList } from '@/lib/api/operations'
@@ -57,6 +58,10 @@ describe('MirrorApi', () => {
     await expectCode(() => api.partitions('dr', { topic: 'payments' }), 'NOT_FOUND')
     await expectCode(() => api.lag('dr', { topic: 'nope' }), 'NOT_FOUND')
     expect(api.history('dr', 'orders', 0).transitions.map((t) => t.to)).toContain('MIRRORING')
+    // The mirror's timeline: both partitions' transitions as mirror-level entries, checked against the API schema.
+    const timeline = MirrorTimeline.parse(api.timeline('dr'))
+    expect(timeline.entries.at(-1)).toMatchObject({ kind: 'change', to: 'MIRRORING', partitions: 2 })
+    expect(() => api.timeline('nope')).toThrow()
   })
 
   it('refuses in a dry run what the real start would refuse, and changes nothing', async () => {

@@ -18,7 +18,9 @@ import type {
   MirrorFencesResponse,
 } from '@/lib/api/mirrors'
 import type { Operation as ApiOperation } from '@/lib/api/operations'
+import type { MirrorTimeline } from '@/lib/api/mirror-timeline'
 import type { SplitBrain } from '@/lib/api/split-brain'
+import { mirrorTimeline } from '@/lib/overview/mirror-timeline'
 import { describeEntries, type DescribeEntry, type DescribeStateNames } from '@/lib/mirror/describe-entries'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { CommandConditions, CreateMirrorInput, MirrorEngine } from '../engine/engine'
@@ -285,6 +287,12 @@ export class MirrorApi {
   describe(name: string, query: { failed?: boolean; stateNames?: DescribeStateNames }): DescribeEntry[] {
     const partitions = this.engine.partitions(name, query.failed === true ? { state: 'FAILED' } : {})
     return describeEntries(name, partitions, query.stateNames ?? 'api')
+  }
+
+  /** The mirror's incident timeline (lib/overview/mirror-timeline.ts) from every partition's history. */
+  timeline(name: string): MirrorTimeline {
+    const partitions = this.engine.partitions(name).map(({ topic, partition }) => ({ topic, partition, transitions: this.engine.partitionHistory(name, topic, partition) }))
+    return { entries: mirrorTimeline(partitions) }
   }
 
   history(name: string, topic: string, partition: number): PartitionHistory {

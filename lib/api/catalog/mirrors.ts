@@ -24,6 +24,7 @@ import {
   MirrorFencesResponse,
 } from '../mirrors'
 import { DescribeQuery, DescribeResponse } from '../mirror-describe'
+import { MirrorTimeline } from '../mirror-timeline'
 import { OperationReport, ReportQuery } from '../operation-report'
 import { Operation, OperationList, OperationParams, OperationsQuery } from '../operations'
 import { EMPTY, endpoint, V1 } from './endpoint'
@@ -217,6 +218,16 @@ export const mirrorEndpoints = {
     query: DescribeQuery,
     status: 200,
     response: DescribeResponse,
+  }),
+  mirrorTimeline: endpoint({
+    operationId: 'getMirrorTimeline',
+    method: 'GET',
+    path: `${V1}/mirrors/{mirror}/timeline`,
+    role: 'viewer',
+    summary: "A mirror's incident timeline: its partitions' transitions as mirror-level events, retry storms collapsed",
+    params: MirrorParams,
+    status: 200,
+    response: MirrorTimeline,
   }),
   partitionHistory: endpoint({
     operationId: 'getMirrorPartitionHistory',

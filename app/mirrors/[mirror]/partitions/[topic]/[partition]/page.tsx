@@ -6,7 +6,7 @@ import { PartitionView } from '@/components/partition/partition-view'
 import { mirrorPartitionRequest, mirrorRequest, partitionHistoryRequest, recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
 import { Name } from '@/lib/api/common'
 import { VerificationParams } from '@/lib/api/verifications'
-import { DEFAULT_LOG_WINDOW_SIZE, firstScreenRead, isLogWindowSize, logBounds, mirroredPosition, recordsRead, resolveWindow, type LogWindowSize } from '@/lib/ui/log-strip'
+import { DEFAULT_LOG_WINDOW_SIZE, firstScreenRead, isLogWindowSize, logBounds, recordsRead, resolveWindow, storyFocus, type LogWindowSize } from '@/lib/ui/log-strip'
 import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
@@ -73,7 +73,7 @@ export default async function PartitionPage({ params, searchParams }: { params: 
     const extentOf = (index: number) => extents[index]?.find((entry) => entry.partition === partition) ?? null
     const bounds = logBounds([extentOf(0), extentOf(1)])
     const anchor = initialSelection === null ? ({ kind: 'auto' } as const) : ({ kind: 'around', offset: initialSelection } as const)
-    const window = resolveWindow(anchor, initialSize, bounds, mirroredPosition(found))
+    const window = resolveWindow(anchor, initialSize, bounds, storyFocus(found, initialSize))
     // Only the first screen of records comes with the HTML (the tapes open at the window's start); the
     // browser reads the whole window itself. 1,000 offsets inline were most of a 460 kB page.
     await Promise.all(
