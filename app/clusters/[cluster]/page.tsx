@@ -30,9 +30,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 // cluster could answer 404.
 export default async function ClusterRoute({ params }: Props) {
   const cluster = decoded((await params).cluster)
-  await requirePageSession(`/clusters/${encodeURIComponent(cluster)}`)
+  const session = await requirePageSession(`/clusters/${encodeURIComponent(cluster)}`)
   if (!ClusterParams.safeParse({ cluster }).success) notFound()
-  const answers = await clusterAnswers(await getRuntime(), cluster)
+  const answers = await clusterAnswers(await getRuntime(), cluster, session.principal.grants)
   if (answers === null) notFound()
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
