@@ -25,7 +25,8 @@ process.env.E2E_OIDC_CLIENT_SECRET = clientSecret
 const rolesFile = path.join(dataDir, 'roles.yaml')
 writeFileSync(
   rolesFile,
-  `# e2e: alice (dr-eu) operates the mirrors into eu-west and views the rest; bob (platform) administers; dave (readers) views.
+  `# e2e: alice (dr-eu) operates the mirrors into eu-west and views the rest; bob (platform) administers; dave (readers) views;
+# erin (eu-only) operates the mirrors into eu-west and sees nothing else.
 rules:
   - group: dr-eu
     role: operator
@@ -36,6 +37,9 @@ rules:
     role: admin
   - group: readers
     role: viewer
+  - group: eu-only
+    role: operator
+    mirrors: [".*-to-eu-west"]
 `,
 )
 

@@ -10,8 +10,8 @@ import { getRuntime } from '@/server/runtime'
 export const metadata: Metadata = { title: 'Overview: topology, partition states and what needs attention' }
 
 export default async function OverviewPage() {
-  await requirePageSession('/')
-  const { answers, layout } = await overviewAnswers(await getRuntime())
+  const session = await requirePageSession('/')
+  const { answers, layout } = await overviewAnswers(await getRuntime(), session.principal.grants)
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
       <div className="flex flex-col gap-4">

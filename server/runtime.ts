@@ -79,7 +79,7 @@ async function createRuntime(): Promise<Runtime> {
   })
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
   const rules = await loadRolesFile(config.rolesFile)
-  const identity = config.oidc === null ? null : await openProviderSignIn(config.oidc)
+  const identity = config.oidc === null ? null : await openProviderSignIn(config.oidc, config.dataDir)
   const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), {
     log: logger.child({ module: 'auth' }),
     rules,

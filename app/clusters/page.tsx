@@ -9,9 +9,9 @@ import { getRuntime } from '@/server/runtime'
 export const metadata: Metadata = { title: 'Clusters' }
 
 export default async function ClustersPage() {
-  await requirePageSession('/clusters')
+  const session = await requirePageSession('/clusters')
   // The overview's first data holds the two lists this page shows.
-  const { answers } = await overviewAnswers(await getRuntime())
+  const { answers } = await overviewAnswers(await getRuntime(), session.principal.grants)
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
       <ClustersList />

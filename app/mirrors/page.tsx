@@ -9,9 +9,9 @@ import { getRuntime } from '@/server/runtime'
 export const metadata: Metadata = { title: 'Mirrors: state, lag, throughput and last failover' }
 
 export default async function MirrorsPage() {
-  await requirePageSession('/mirrors')
+  const session = await requirePageSession('/mirrors')
   // The overview's first data holds the mirror list this page shows.
-  const { answers } = await overviewAnswers(await getRuntime())
+  const { answers } = await overviewAnswers(await getRuntime(), session.principal.grants)
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
       <MirrorsIndex />

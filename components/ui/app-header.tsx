@@ -1,6 +1,7 @@
 import Link from 'next/link'
 import { AlertBell } from '@/components/alerts/alert-bell'
 import type { PageSession } from '@/components/data/session-context'
+import { allows } from '@/lib/auth/grants'
 import { LiveIndicator } from './live-indicator'
 import { NavLinks, type NavItem } from './nav-links'
 import { SignOutButton } from './sign-out-button'
@@ -16,6 +17,7 @@ export function AppHeader({ session }: { session: PageSession | null }) {
           { href: '/audit', label: 'Audit' },
         ]
   if (session?.demo && session.role === 'operator') items.push({ href: '/demo', label: 'Demo' })
+  if (session !== null && allows(session.grants, 'admin', null)) items.push({ href: '/tokens', label: 'Tokens' })
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <div className="mx-auto flex w-full max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6 lg:px-8">

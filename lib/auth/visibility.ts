@@ -43,3 +43,26 @@ export function seesAuditEntry(grants: readonly Grant[], actor: string, entry: {
   const resource = auditResourceOf(entry.target)
   return resource !== null && allows(grants, 'viewer', resource)
 }
+
+interface AttentionLike<I extends { mirror: string }, G extends { mirror: string; kind: K; partitions: number }, K extends string> {
+  items: I[]
+  groups?: G[] | undefined
+  totals: Record<K, number>
+}
+
+/**
+ * "Needs attention" for a scoped caller: the items and groups of the mirrors it may read, and totals counted
+ * again from those groups (which hold every finding whatever the limit), so no count betrays other mirrors.
+ */
+export function visibleAttention<I extends { mirror: string }, G extends { mirror: string; kind: K; partitions: number }, K extends string, A extends AttentionLike<I, G, K>>(
+  grants: readonly Grant[],
+  attention: A,
+): A {
+  if (seesEverything(grants)) return attention
+  const items = attention.items.filter((item) => seesMirror(grants, item.mirror))
+  const groups = attention.groups?.filter((group) => seesMirror(grants, group.mirror))
+  const totals = Object.fromEntries(Object.keys(attention.totals).map((kind) => [kind, 0])) as Record<K, number>
+  if (groups !== undefined) for (const group of groups) totals[group.kind] += group.partitions
+  else for (const item of items as Array<I & { kind?: K }>) if (item.kind !== undefined) totals[item.kind] += 1
+  return { ...attention, items, ...(groups === undefined ? {} : { groups }), totals }
+}

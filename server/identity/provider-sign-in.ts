@@ -31,8 +31,10 @@ export class ProviderSignIn {
   constructor(
     readonly client: OidcClient,
     now: () => number = Date.now,
+    /** Kept on disk when given one opened on the data dir (PendingSignIns.open): a restart keeps sign-ins under way. */
+    pending?: PendingSignIns,
   ) {
-    this.pending = new PendingSignIns(now)
+    this.pending = pending ?? new PendingSignIns(now)
   }
 
   get info(): ProviderInfo {
@@ -42,7 +44,7 @@ export class ProviderSignIn {
   /** Where to send the browser and the cookie that binds the sign-in to it. */
   async start(next: string, secure: boolean): Promise<{ location: string; setCookie: string }> {
     const { url, pending } = await this.client.startSignIn(next)
-    this.pending.add(pending)
+    await this.pending.add(pending)
     const cookie = `${STATE_COOKIE}=${pending.state}; Path=/api/v1/auth/oidc; HttpOnly; SameSite=Lax; Max-Age=${PENDING_TTL_MS / 1000}${secure ? '; Secure' : ''}`
     return { location: url, setCookie: cookie }
   }
@@ -86,8 +88,11 @@ export async function loadRolesFile(file: string | undefined): Promise<RoleRule[
   }
 }
 
-/** The provider sign-in of this configuration, its client secret read from its file if so configured. */
-export async function openProviderSignIn(config: OidcConfig): Promise<ProviderSignIn> {
+/**
+ * The provider sign-in of this configuration, its client secret read from its file if so configured; with a data
+ * dir, sign-ins under way survive a restart.
+ */
+export async function openProviderSignIn(config: OidcConfig, dataDir?: string): Promise<ProviderSignIn> {
   let clientSecret: string | undefined
   if (config.clientSecret !== null && 'file' in config.clientSecret) {
     try {
@@ -107,5 +112,7 @@ export async function openProviderSignIn(config: OidcConfig): Promise<ProviderSi
       groupsClaim: config.groupsClaim,
       providerName: config.providerName,
     }),
+    Date.now,
+    dataDir === undefined ? undefined : await PendingSignIns.open(dataDir),
   )
 }

@@ -8,6 +8,8 @@ import type { Runtime } from '@/server/runtime'
 import type { Cluster } from '@/lib/api/clusters'
 import type { MirrorList } from '@/lib/api/mirrors'
 import { attentionOf } from '@/server/api/attention'
+import type { Grant } from '@/lib/auth/grants'
+import { seesCluster, seesMirror, visibleAttention } from '@/lib/auth/visibility'
 import { topologyLayoutFor, type TopologyLayout } from './topology-layout'
 
 const log = logger.child({ module: 'page-prefetch' })
@@ -44,13 +46,15 @@ async function settle(reads: readonly Read[]): Promise<PrefetchedAnswer[]> {
 }
 
 /** The overview's first data, and the topology laid out for it (null when a list could not be read). */
-export async function overviewAnswers(runtime: Runtime): Promise<{ answers: PrefetchedAnswer[]; layout: TopologyLayout | null }> {
+// Filtered by the page's grants as the API filters the same lists (lib/auth/visibility.ts): a scoped person's
+// first render holds nothing the API would not show them.
+export async function overviewAnswers(runtime: Runtime, grants: readonly Grant[]): Promise<{ answers: PrefetchedAnswer[]; layout: TopologyLayout | null }> {
   const api = mirrorApiOf(runtime)
   const answers = await settle([
-    { endpoint: clusterEndpoints.listClusters, read: async () => ({ clusters: await clusterApiOf(runtime).list() }) },
-    { endpoint: mirrorEndpoints.listMirrors, read: () => api.list() },
-    { endpoint: overviewEndpoints.attention, read: () => attentionOf(runtime.engine, { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs }) },
-    { endpoint: mirrorEndpoints.listOperations, read: () => ({ operations: api.operations(undefined) }) },
+    { endpoint: clusterEndpoints.listClusters, read: async () => ({ clusters: (await clusterApiOf(runtime).list()).filter((cluster) => seesCluster(grants, cluster.name)) }) },
+    { endpoint: mirrorEndpoints.listMirrors, read: () => visibleMirrors(grants, api.list()) },
+    { endpoint: overviewEndpoints.attention, read: () => visibleAttention(grants, attentionOf(runtime.engine, { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs })) },
+    { endpoint: mirrorEndpoints.listOperations, read: () => ({ operations: api.operations(undefined).filter((operation) => seesMirror(grants, operation.mirror)) }) },
   ])
   const clusters = answers.find((answer) => answer.endpoint === clusterEndpoints.listClusters)?.value as { clusters: Cluster[] } | undefined
   const mirrors = answers.find((answer) => answer.endpoint === mirrorEndpoints.listMirrors)?.value as MirrorList | undefined
@@ -58,7 +62,11 @@ export async function overviewAnswers(runtime: Runtime): Promise<{ answers: Pref
 }
 
 /** null: no such cluster (the page answers 404). */
-export async function clusterAnswers(runtime: Runtime, cluster: string): Promise<PrefetchedAnswer[] | null> {
+function visibleMirrors(grants: readonly Grant[], list: MirrorList): MirrorList {
+  return { ...list, mirrors: list.mirrors.filter((mirror) => seesMirror(grants, mirror.name)) }
+}
+
+export async function clusterAnswers(runtime: Runtime, cluster: string, grants: readonly Grant[]): Promise<PrefetchedAnswer[] | null> {
   const clusterApi = clusterApiOf(runtime)
   if (!clusterApi.has(cluster)) return null
   const params = { cluster }
@@ -66,6 +74,6 @@ export async function clusterAnswers(runtime: Runtime, cluster: string): Promise
     { endpoint: clusterEndpoints.getCluster, params, read: () => clusterApi.describe(cluster) },
     { endpoint: clusterEndpoints.listTopics, params, read: async () => ({ topics: await clusterApi.listTopics(cluster) }) },
     { endpoint: clusterEndpoints.listGroups, params, read: async () => ({ groups: await clusterApi.listGroups(cluster) }) },
-    { endpoint: mirrorEndpoints.listMirrors, read: () => mirrorApiOf(runtime).list() },
+    { endpoint: mirrorEndpoints.listMirrors, read: () => visibleMirrors(grants, mirrorApiOf(runtime).list()) },
   ])
 }

@@ -42,6 +42,11 @@ export async function requirePageSession(path: string): Promise<PageSessionInfo>
   redirect(`/login?next=${encodeURIComponent(path)}`)
 }
 
+/** Why the page's person may not read this mirror or cluster (their scopes name others), or null when they may. */
+export function scopeRefusal(session: PageSessionInfo, resource: Exclude<Resource, null>): string | null {
+  return allows(session.principal.grants, 'viewer', resource) ? null : refusalReason(session.principal.grants, 'viewer', resource)
+}
+
 /**
  * Whether the page's person may act as `role` on `resource`, and if not, why — in the words of the API's 403
  * — when they hold the role somewhere else (a plain viewer gets undefined: the page's usual "needs the operator role").

@@ -28,6 +28,7 @@ export const TEST_USERS: readonly TestUser[] = [
   { id: 'u-bob', username: 'bob', password: 'bob-pass', name: 'Bob Admin', email: 'bob@example.com', groups: ['platform'] },
   { id: 'u-carol', username: 'carol', password: 'carol-pass', name: 'Carol Nobody', email: 'carol@example.com', groups: ['marketing'] },
   { id: 'u-dave', username: 'dave', password: 'dave-pass', name: 'Dave Viewer', email: 'dave@example.com', groups: ['readers'] },
+  { id: 'u-erin', username: 'erin', password: 'erin-pass', name: 'Erin Scoped', email: 'erin@example.com', groups: ['eu-only'] },
 ]
 
 export interface Misbehaviour {

@@ -6,7 +6,8 @@ import { dehydrateAnswers } from '@/components/data/prefetch'
 import { ClusterParams } from '@/lib/api/clusters'
 import { clusterApiOf } from '@/server/api/cluster-api'
 import { clusterAnswers } from '@/server/pages/prefetch'
-import { requirePageSession } from '@/server/pages/session'
+import { OutOfScope } from '@/components/auth/out-of-scope'
+import { requirePageSession, scopeRefusal } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
 type Props = { params: Promise<{ cluster: string }> }
@@ -30,9 +31,11 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 // cluster could answer 404.
 export default async function ClusterRoute({ params }: Props) {
   const cluster = decoded((await params).cluster)
-  await requirePageSession(`/clusters/${encodeURIComponent(cluster)}`)
+  const session = await requirePageSession(`/clusters/${encodeURIComponent(cluster)}`)
   if (!ClusterParams.safeParse({ cluster }).success) notFound()
-  const answers = await clusterAnswers(await getRuntime(), cluster)
+  const refusal = scopeRefusal(session, { cluster })
+  if (refusal !== null) return <OutOfScope what={`Cluster ${cluster}`} reason={refusal} />
+  const answers = await clusterAnswers(await getRuntime(), cluster, session.principal.grants)
   if (answers === null) notFound()
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>

@@ -10,7 +10,8 @@ import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
 import { firstPartitionRows } from '@/server/pages/mirror-first-rows'
-import { requirePageSession } from '@/server/pages/session'
+import { OutOfScope } from '@/components/auth/out-of-scope'
+import { requirePageSession, scopeRefusal } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
 type Params = Promise<{ mirror: string }>
@@ -22,7 +23,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 
 export default async function MirrorPage({ params }: { params: Params }) {
   const mirror = decodeURIComponent((await params).mirror)
-  await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}`)
+  const session = await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}`)
+  const refusal = scopeRefusal(session, { mirror })
+  if (refusal !== null) return <OutOfScope what={`Mirror ${mirror}`} reason={refusal} />
   const summary = await findMirror(mirror)
   if (summary === null) notFound()
   // Inline scripts run only with the request's nonce (server/http/security-headers.ts).

@@ -10,7 +10,8 @@ import { DEFAULT_LOG_WINDOW_SIZE, firstScreenRead, isLogWindowSize, logBounds, r
 import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
-import { requirePageSession } from '@/server/pages/session'
+import { OutOfScope } from '@/components/auth/out-of-scope'
+import { requirePageSession, scopeRefusal } from '@/server/pages/session'
 import { getRuntime } from '@/server/runtime'
 
 interface RouteParams {
@@ -37,8 +38,10 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   const mirror = decodeURIComponent(raw.mirror)
   const topic = decodeURIComponent(raw.topic)
   const partitionText = decodeURIComponent(raw.partition)
-  await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(topic)}/${encodeURIComponent(partitionText)}`)
+  const session = await requirePageSession(`/mirrors/${encodeURIComponent(mirror)}/partitions/${encodeURIComponent(topic)}/${encodeURIComponent(partitionText)}`)
   if (!Name.safeParse(mirror).success || !Name.safeParse(topic).success || !/^\d{1,10}$/.test(partitionText)) notFound()
+  const refusal = scopeRefusal(session, { mirror })
+  if (refusal !== null) return <OutOfScope what={`Mirror ${mirror}`} reason={refusal} />
   const partition = Number(partitionText)
   const search = await searchParams
   const selection = single(search.offset)
