@@ -70,7 +70,7 @@ export function SourceFencePanel({ mirror }: { mirror: string }) {
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <h2 id={`${id}-title`} className="font-semibold">
-            <span aria-hidden>🔒 </span>The old source <span className="font-mono">{sourceCluster}</span> refuses client writes
+            The old source <span className="font-mono">{sourceCluster}</span> refuses client writes
           </h2>
           <p className="text-sm">
             {counted(held.length, 'topic')} fenced by the planned switchover{' '}
