@@ -25,10 +25,6 @@ function recorded(count: Count): number {
   return count.met + count.breached + count.unknown
 }
 
-function shareText(count: Count): string {
-  return count.metShare === null ? 'no minute recorded' : formatShare(count.metShare)
-}
-
 const STATUS_LOOK = {
   met: { text: '✓ met', className: 'text-emerald-800 dark:text-emerald-300' },
   breached: { text: '✕ breached', className: 'text-red-800 dark:text-red-300' },
@@ -83,14 +79,25 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
         {compliance !== null && (
           <div className="space-y-1.5">
             <p data-testid="rpo-compliance">
-              RPO met <span className="font-semibold tabular-nums">{shareText(compliance.last24h)}</span> of the last 24 h
-              {' · '}
-              <span className="font-semibold tabular-nums">{shareText(compliance.last30d)}</span> of the last 30 days
-              <span className="text-slate-600 dark:text-slate-400">
-                {' '}
-                ({recorded(compliance.last30d).toLocaleString('en-US')} minutes recorded{compliance.last30d.breached > 0 ? `, ${compliance.last30d.breached.toLocaleString('en-US')} breached` : ''}
-                {compliance.last30d.unknown > 0 ? `, ${compliance.last30d.unknown.toLocaleString('en-US')} unknown` : ''})
-              </span>
+              {compliance.last30d.metShare === null ? (
+                'RPO compliance: no minute recorded yet (each whole minute of mirroring is kept for 30 days)'
+              ) : (
+                <>
+                  RPO met{' '}
+                  {compliance.last24h.metShare !== null && (
+                    <>
+                      <span className="font-semibold tabular-nums">{formatShare(compliance.last24h.metShare)}</span> of the last 24 h{' · '}
+                    </>
+                  )}
+                  <span className="font-semibold tabular-nums">{formatShare(compliance.last30d.metShare)}</span> of the last 30 days
+                  <span className="text-slate-600 dark:text-slate-400">
+                    {' '}
+                    ({recorded(compliance.last30d).toLocaleString('en-US')} {recorded(compliance.last30d) === 1 ? 'minute' : 'minutes'} recorded{compliance.last30d.breached > 0 ? `, ${compliance.last30d.breached.toLocaleString('en-US')} breached` : ''}
+                    {compliance.last30d.unknown > 0 ? `, ${compliance.last30d.unknown.toLocaleString('en-US')} unknown` : ''}
+                    {compliance.last24h.metShare === null ? ', none in the last 24 h' : ''})
+                  </span>
+                </>
+              )}
             </p>
             <ol className="flex gap-0.5" aria-label="RPO compliance per day, the last 30 days (UTC), oldest first">
               {compliance.days.map((day) => (

@@ -25,6 +25,7 @@ export interface RecoveryPointMinute {
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000
 /** A line of four numbers a minute: 30 days are about 2 MB per mirror. */
 const RECOVERY_POINT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
+const PRUNE_INTERVAL_MS = 24 * 60 * 60 * 1000
 
 function isLagMinute(value: unknown): value is LagMinute {
   return typeof value === 'object' && value !== null && typeof (value as LagMinute).t === 'number' && Array.isArray((value as LagMinute).p)
@@ -43,6 +44,9 @@ function isRecoveryPointMinute(value: unknown): value is RecoveryPointMinute {
  * is skipped on load.
  */
 export class LagArchive {
+  /** When each mirror's recovery-point file was last pruned (appendRecoveryPoint). */
+  private readonly prunedAt = new Map<string, number>()
+
   constructor(private readonly dir: string) {}
 
   private file(mirror: string): string {
@@ -58,23 +62,33 @@ export class LagArchive {
     await appendFile(this.file(mirror), `${JSON.stringify(minute)}\n`)
   }
 
+  /**
+   * Appends a minute; once a day the file is first rewritten without the minutes past retention. Only this writes
+   * the file (one line a minute per mirror), so reads (GET /mirrors/{m}/objectives, every 30 s per viewer) never
+   * rewrite it under an append.
+   */
   async appendRecoveryPoint(mirror: string, minute: RecoveryPointMinute): Promise<void> {
     await mkdir(this.dir, { recursive: true })
+    const pruned = this.prunedAt.get(mirror)
+    if (pruned === undefined || minute.t - pruned >= PRUNE_INTERVAL_MS) {
+      this.prunedAt.set(mirror, minute.t)
+      await loadLines(this.pointsFile(mirror), isRecoveryPointMinute, minute.t - RECOVERY_POINT_RETENTION_MS, minute.t, { rewrite: true })
+    }
     await appendFile(this.pointsFile(mirror), `${JSON.stringify(minute)}\n`)
   }
 
   /** Minutes newer than `since`, oldest first; rewrites the file without those past retention. */
   load(mirror: string, now: number, since: number): Promise<LagMinute[]> {
-    return loadLines(this.file(mirror), isLagMinute, now - RETENTION_MS, since)
+    return loadLines(this.file(mirror), isLagMinute, now - RETENTION_MS, since, { rewrite: true })
   }
 
   /** Recovery-point minutes newer than `since`, oldest first (30 days kept). */
   loadRecoveryPoints(mirror: string, now: number, since: number): Promise<RecoveryPointMinute[]> {
-    return loadLines(this.pointsFile(mirror), isRecoveryPointMinute, now - RECOVERY_POINT_RETENTION_MS, since)
+    return loadLines(this.pointsFile(mirror), isRecoveryPointMinute, now - RECOVERY_POINT_RETENTION_MS, since, { rewrite: false })
   }
 }
 
-async function loadLines<T extends { t: number }>(file: string, valid: (value: unknown) => value is T, keepFrom: number, since: number): Promise<T[]> {
+async function loadLines<T extends { t: number }>(file: string, valid: (value: unknown) => value is T, keepFrom: number, since: number, options: { rewrite: boolean }): Promise<T[]> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
@@ -92,8 +106,10 @@ async function loadLines<T extends { t: number }>(file: string, valid: (value: u
       // A torn last line from a crash mid-append.
     }
   }
-  const temporary = `${file}.tmp`
-  await writeFile(temporary, kept.map((minute) => `${JSON.stringify(minute)}\n`).join(''))
-  await rename(temporary, file)
+  if (options.rewrite) {
+    const temporary = `${file}.tmp`
+    await writeFile(temporary, kept.map((minute) => `${JSON.stringify(minute)}\n`).join(''))
+    await rename(temporary, file)
+  }
   return kept.filter((minute) => minute.t >= since)
 }
