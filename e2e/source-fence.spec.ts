@@ -36,13 +36,14 @@ test('the fenced old source on the mirror and operation pages, refused while a s
   await expect(panel.getByRole('list', { name: 'Fenced topics' })).toHaveText('orders')
   await lookAt(page, testInfo, 'source-fence-operation')
 
-  // A second switchover (ledger, throttled so its drain takes minutes) runs: the unfence is refused.
-  await okJson(await request.patch(`/api/v1/mirrors/${mirror}`, { headers: asOperator, data: { config: { 'mirror.replication.throttled.rate': 100 } } }))
-  await okJson(await request.post(`/api/v1/clusters/${source}/topics/ledger/records`, { headers: asOperator, data: { records: Array.from({ length: 50 }, (_, i) => ({ value: `${i}`.padEnd(400, '.') })) } }))
+  // A second switchover (ledger) waits for a transaction left open on the source, within a long grace: the unfence is refused meanwhile.
+  const producer = await okJson<{ producer: string }>(await request.post(`/api/v1/clusters/${source}/producers`, { headers: asOperator, data: { transactionalId: unique('tx') } }), 201)
+  await okJson(await request.post(`/api/v1/clusters/${source}/producers/${producer.producer}/send`, { headers: asOperator, data: { topic: 'ledger', partition: 0, records: [{ value: 'open' }] } }))
   const ledger = await okJson<{ operation: string }>(
-    await request.post(`/api/v1/mirrors/${mirror}/failover`, { headers: asOperator, data: { type: 'planned', topics: ['ledger'], drainTimeoutMs: 600_000, confirm: mirror } }),
+    await request.post(`/api/v1/mirrors/${mirror}/failover`, { headers: asOperator, data: { type: 'planned', topics: ['ledger'], transactionGraceMs: 900_000, confirm: mirror } }),
     202,
   )
+  await expect.poll(async () => (await okJson<Operation>(await request.get(`/api/v1/operations/${ledger.operation}`, { headers: asViewer }))).switchover?.phase, SETTLE).toBe('fenceSource')
 
   await page.goto(`/mirrors/${mirror}`)
   await expect(panel).toBeVisible()

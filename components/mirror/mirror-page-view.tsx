@@ -3,6 +3,7 @@
 import { useMirror } from '@/components/data/use-mirrors'
 import type { PartitionPreview } from '@/components/data/mirror-partition-store'
 import { useMirrorPartitions } from '@/components/data/use-mirror-partitions'
+import { ObjectivesPanel } from '@/components/objectives/objectives-panel'
 import { SourceFencePanel } from '@/components/failover/source-fence-panel'
 import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
 import { LagChart } from '@/components/lag/lag-chart'
@@ -47,6 +48,7 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
       {(summary.data?.partitionsByState.STOPPED ?? 0) > 0 && <SourceFencePanel mirror={mirror} />}
       {/* When it broke, the retries as one row, when it healed, what operators did (nothing before a first failure). */}
       <MirrorTimeline mirror={mirror} />
+      <ObjectivesPanel mirror={mirror} />
       <MirrorTabs current={tab} badges={summary.data?.drills?.running ? { drills: 'running' } : {}} />
       {tab === 'drills' && summary.data !== undefined && <DrillsTab mirror={summary.data} />}
       {tab === 'verifications' && summary.data !== undefined && <VerificationsTab mirror={summary.data} />}

@@ -1,4 +1,5 @@
 import 'server-only'
+import type { MirrorObjectivesResponse } from '@/lib/api/objectives'
 import type {
   CreateMirrorRequest,
   Emulation,
@@ -193,6 +194,10 @@ export class MirrorApi {
   async unfence(name: string, request: UnfenceRequest, conditions?: CommandConditions): Promise<UnfenceResponse> {
     const { sourceCluster, unfenced } = await this.engine.unfence(name, request, conditions)
     return { mirror: name, sourceCluster, unfenced: unfenced.map(({ topic, operation, since }) => ({ topic, operation, since })) }
+  }
+
+  async objectives(name: string): Promise<MirrorObjectivesResponse> {
+    return { mirror: name, ...(await this.engine.objectivesOf(name)) }
   }
 
   async fences(name: string): Promise<MirrorFencesResponse> {

@@ -25,6 +25,7 @@ import {
 } from '../mirrors'
 import { DescribeQuery, DescribeResponse } from '../mirror-describe'
 import { MirrorTimeline } from '../mirror-timeline'
+import { MirrorObjectivesResponse } from '../objectives'
 import { OperationReport, ReportQuery } from '../operation-report'
 import { Operation, OperationList, OperationParams, OperationsQuery } from '../operations'
 import { EMPTY, endpoint, V1 } from './endpoint'
@@ -183,6 +184,16 @@ export const mirrorEndpoints = {
     // SOURCE_UNAVAILABLE: the source did not answer; its fences are as they were.
     errors: ['CONFIRMATION_REQUIRED', 'CONFLICT', 'SOURCE_UNAVAILABLE'],
     ifMatch: true,
+  }),
+  mirrorObjectives: endpoint({
+    operationId: 'mirrorObjectives',
+    method: 'GET',
+    path: `${V1}/mirrors/{mirror}/objectives`,
+    role: 'viewer',
+    summary: 'The mirror\'s RPO/RTO objectives, its recovery point now against them, the share of the last 24 h and 30 days (per minute) the RPO objective was met, and each failover\'s measured RTO',
+    params: MirrorParams,
+    status: 200,
+    response: MirrorObjectivesResponse,
   }),
   listMirrorFences: endpoint({
     operationId: 'listMirrorFences',

@@ -9,18 +9,52 @@ export interface LagMinute {
   p: Array<[string, number, number, number | null]>
 }
 
+/**
+ * One minute of one mirror's recovery point, kept for the objectives' compliance (lib/mirror/objective-compliance.ts):
+ * the records at risk (the sum of the partitions' worst offset lag in the minute), the oldest not mirrored (the
+ * worst time lag, ms; null when none was known) and whether every lag was known all minute (a silent source
+ * makes the minute unknown, never met). Written only for minutes in which the mirror protected a partition.
+ */
+export interface RecoveryPointMinute {
+  t: number
+  r: number
+  s: number | null
+  k: boolean
+}
+
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+/** A line of four numbers a minute: 30 days are about 2 MB per mirror. */
+const RECOVERY_POINT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
+const PRUNE_INTERVAL_MS = 24 * 60 * 60 * 1000
+
+function isLagMinute(value: unknown): value is LagMinute {
+  return typeof value === 'object' && value !== null && typeof (value as LagMinute).t === 'number' && Array.isArray((value as LagMinute).p)
+}
+
+function isRecoveryPointMinute(value: unknown): value is RecoveryPointMinute {
+  if (typeof value !== 'object' || value === null) return false
+  const m = value as RecoveryPointMinute
+  return typeof m.t === 'number' && typeof m.r === 'number' && (m.s === null || typeof m.s === 'number') && typeof m.k === 'boolean'
+}
 
 /**
  * The persisted, downsampled side of lag history: the engine keeps the last hour per second in memory and
- * appends one line per mirror per minute here, so charts over days survive a restart. A torn last line
- * (a crash mid-append) is skipped on load.
+ * appends one line per mirror per minute here, so charts over days survive a restart; beside it, one line per
+ * minute of the mirror's recovery point (`<mirror>.rpo.jsonl`, 30 days). A torn last line (a crash mid-append)
+ * is skipped on load.
  */
 export class LagArchive {
+  /** When each mirror's recovery-point file was last pruned (appendRecoveryPoint). */
+  private readonly prunedAt = new Map<string, number>()
+
   constructor(private readonly dir: string) {}
 
   private file(mirror: string): string {
     return path.join(this.dir, `${mirror}.jsonl`)
+  }
+
+  private pointsFile(mirror: string): string {
+    return path.join(this.dir, `${mirror}.rpo.jsonl`)
   }
 
   async append(mirror: string, minute: LagMinute): Promise<void> {
@@ -28,28 +62,54 @@ export class LagArchive {
     await appendFile(this.file(mirror), `${JSON.stringify(minute)}\n`)
   }
 
-  /** Minutes newer than `since`, oldest first; rewrites the file without those past retention. */
-  async load(mirror: string, now: number, since: number): Promise<LagMinute[]> {
-    let text: string
-    try {
-      text = await readFile(this.file(mirror), 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-      throw error
+  /**
+   * Appends a minute; once a day the file is first rewritten without the minutes past retention. Only this writes
+   * the file (one line a minute per mirror), so reads (GET /mirrors/{m}/objectives, every 30 s per viewer) never
+   * rewrite it under an append.
+   */
+  async appendRecoveryPoint(mirror: string, minute: RecoveryPointMinute): Promise<void> {
+    await mkdir(this.dir, { recursive: true })
+    const pruned = this.prunedAt.get(mirror)
+    if (pruned === undefined || minute.t - pruned >= PRUNE_INTERVAL_MS) {
+      this.prunedAt.set(mirror, minute.t)
+      await loadLines(this.pointsFile(mirror), isRecoveryPointMinute, minute.t - RECOVERY_POINT_RETENTION_MS, minute.t, { rewrite: true })
     }
-    const kept: LagMinute[] = []
-    for (const line of text.split('\n')) {
-      if (!line) continue
-      try {
-        const minute = JSON.parse(line) as LagMinute
-        if (typeof minute.t === 'number' && Array.isArray(minute.p) && minute.t >= now - RETENTION_MS) kept.push(minute)
-      } catch {
-        // A torn last line from a crash mid-append.
-      }
-    }
-    const temporary = `${this.file(mirror)}.tmp`
-    await writeFile(temporary, kept.map((minute) => `${JSON.stringify(minute)}\n`).join(''))
-    await rename(temporary, this.file(mirror))
-    return kept.filter((minute) => minute.t >= since)
+    await appendFile(this.pointsFile(mirror), `${JSON.stringify(minute)}\n`)
   }
+
+  /** Minutes newer than `since`, oldest first; rewrites the file without those past retention. */
+  load(mirror: string, now: number, since: number): Promise<LagMinute[]> {
+    return loadLines(this.file(mirror), isLagMinute, now - RETENTION_MS, since, { rewrite: true })
+  }
+
+  /** Recovery-point minutes newer than `since`, oldest first (30 days kept). */
+  loadRecoveryPoints(mirror: string, now: number, since: number): Promise<RecoveryPointMinute[]> {
+    return loadLines(this.pointsFile(mirror), isRecoveryPointMinute, now - RECOVERY_POINT_RETENTION_MS, since, { rewrite: false })
+  }
+}
+
+async function loadLines<T extends { t: number }>(file: string, valid: (value: unknown) => value is T, keepFrom: number, since: number, options: { rewrite: boolean }): Promise<T[]> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  const kept: T[] = []
+  for (const line of text.split('\n')) {
+    if (!line) continue
+    try {
+      const minute: unknown = JSON.parse(line)
+      if (valid(minute) && minute.t >= keepFrom) kept.push(minute)
+    } catch {
+      // A torn last line from a crash mid-append.
+    }
+  }
+  if (options.rewrite) {
+    const temporary = `${file}.tmp`
+    await writeFile(temporary, kept.map((minute) => `${JSON.stringify(minute)}\n`).join(''))
+    await rename(temporary, file)
+  }
+  return kept.filter((minute) => minute.t >= since)
 }

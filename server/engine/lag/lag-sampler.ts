@@ -29,7 +29,7 @@ export async function sampleLag(ctx: EngineClock & EngineLog & FetchSettings & L
   const minuteStart = Math.floor(now / 60_000) * 60_000
   if (mirror.lagMinute.t !== minuteStart) {
     const finished = mirror.lagMinute
-    mirror.lagMinute = { t: minuteStart, worst: new TopicPartitionMap() }
+    mirror.lagMinute = { t: minuteStart, worst: new TopicPartitionMap(), sampled: false, unknown: false }
     if (finished.t > 0) archiveLagMinute(ctx, mirror.definition.name, finished)
   }
   mirror.throughput.sample(now, { records: mirror.mirroredRecords, bytes: mirror.mirroredBytes, throttledBytes: ctx.throttles.throttledBytes(mirror.definition.name) })
@@ -78,6 +78,8 @@ export async function sampleLag(ctx: EngineClock & EngineLog & FetchSettings & L
   }
   noteUnknownLag(mirror, now, unknownSince)
   if (rows.length === 0) return
+  mirror.lagMinute.sampled = true
+  if (unknownSince !== null) mirror.lagMinute.unknown = true
   const figures = mirrorLag(rows, now)
   ctx.state.emit({
     type: 'lag',
@@ -116,7 +118,18 @@ function noteUnknownLag(mirror: EngineMirror, now: number, unknownSince: number 
 
 function archiveLagMinute(ctx: EngineLog & LagArchiveAccess, mirror: string, minute: EngineMirror['lagMinute']): void {
   if (!ctx.lagArchive) return
-  ctx.lagArchive.append(mirror, { t: minute.t, p: [...minute.worst.values()] }).catch((error: unknown) => ctx.log('lag archive append failed', { mirror, error: errorMessage(error) }))
+  const worst = [...minute.worst.values()]
+  ctx.lagArchive.append(mirror, { t: minute.t, p: worst }).catch((error: unknown) => ctx.log('lag archive append failed', { mirror, error: errorMessage(error) }))
+  if (!minute.sampled) return
+  let records = 0
+  let oldestMs: number | null = null
+  for (const [, , offsetLag, timeLagMs] of worst) {
+    records += offsetLag
+    if (timeLagMs !== null) oldestMs = Math.max(oldestMs ?? 0, timeLagMs)
+  }
+  // A minute that sampled lag and found none is a recovery point of 0 records, 0 s.
+  const point = { t: minute.t, r: records, s: oldestMs ?? (worst.length === 0 ? 0 : null), k: !minute.unknown }
+  ctx.lagArchive.appendRecoveryPoint(mirror, point).catch((error: unknown) => ctx.log('recovery point append failed', { mirror, error: errorMessage(error) }))
 }
 
 /** Puts the archived minutes of the last day back into each partition's history after a restart. */

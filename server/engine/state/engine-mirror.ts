@@ -40,7 +40,8 @@ export interface EngineMirror {
   /** Spans of time when some partition's lag was not known (a lower bound or nothing), oldest first; `to` null while open. */
   lagUnknown: Array<{ from: number; to: number | null }>
   /** The minute being aggregated for the lag archive: each lagging partition's worst sample. */
-  lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]> }
+  /** The current minute's worst lag per partition, whether any lag was sampled and whether any was unknown (lag-sampler.ts). */
+  lagMinute: { t: number; worst: TopicPartitionMap<[string, number, number, number | null]>; sampled: boolean; unknown: boolean }
   /** Ends the fetch round waiting at the source: a partition joined or left the fetcher. */
   fetchInterrupt: AbortController | null
   /** Partitions with a retry, a restore or a convergence check pending, by due time (RunnerEnvironment.wakeUp). */
@@ -62,7 +63,7 @@ export function newEngineMirror(definition: MirrorDefinition, now: number): Engi
     lastLagSampleAt: 0,
     lagHistory: new TopicPartitionMap(),
     lagUnknown: [],
-    lagMinute: { t: 0, worst: new TopicPartitionMap() },
+    lagMinute: { t: 0, worst: new TopicPartitionMap(), sampled: false, unknown: false },
     fetchInterrupt: null,
     timer: new PartitionTimer(),
   }

@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test'
+import { asOperator, asViewer, createCluster, createTopic, okJson, unique } from './support/http'
+import { lookAt } from './support/look'
+import { signIn } from './support/session'
+import { SETTLE, mirrorStates } from './support/worked-example-setup'
+
+/**
+ * A mirror's recovery objectives on its page (issue #34): the recovery point now against the RPO objective, the
+ * share of the last 24 h and 30 days it was met with a cell per day, and the last failover's measured RTO against
+ * the RTO objective.
+ */
+test('the mirror page holds the mirror to its RPO and RTO objectives', async ({ page, request }, testInfo) => {
+  test.setTimeout(90_000)
+  const source = unique('obj-a')
+  const destination = unique('obj-b')
+  const mirror = unique('obj')
+  await createCluster(request, source, { brokers: 1 })
+  await createCluster(request, destination, { brokers: 1 })
+  await createTopic(request, source, 'orders')
+  await okJson(
+    await request.post('/api/v1/mirrors', { headers: asOperator, data: { name: mirror, sourceCluster: source, destinationCluster: destination, topics: ['orders'], config: { objectives: { rpoRecords: 1000, rpoSeconds: 60, rtoSeconds: 30 } } } }),
+    201,
+  )
+  await expect.poll(async () => (await mirrorStates(request, mirror))[0]?.state, SETTLE).toBe('MIRRORING')
+  // An empty topic: nothing at risk once the first fetch reported the lag.
+  await expect.poll(async () => (await okJson<{ partitions: Array<{ offsetLag: number | null }> }>(await request.get(`/api/v1/mirrors/${mirror}/partitions`, { headers: asViewer }))).partitions[0]?.offsetLag, SETTLE).toBe(0)
+
+  await signIn(page, 'operator', `/mirrors/${mirror}`)
+  const panel = page.getByTestId('objectives')
+  await expect(panel.locator('[data-rpo-status="met"]')).toContainText('RPO 1,000 records, 60 s: now 0 records and 0 s at risk, ✓ met')
+  // A minute is kept once it is over: the new mirror has none yet, or its first.
+  await expect(panel.getByTestId('rpo-compliance')).toHaveText(/^RPO (compliance: no minute recorded yet|met 100 % of the last 24 h · 100 % of the last 30 days \(1 minute recorded\))/)
+  await expect(panel.getByRole('list', { name: /RPO compliance per day/ }).getByRole('listitem')).toHaveCount(30)
+  await expect(panel.getByTestId('rto-compliance')).toHaveText('RTO 30 s: no failover in the last 30 days')
+  await lookAt(page, testInfo, 'objectives-mirror')
+
+  const accepted = await okJson<{ operation: string }>(await request.post(`/api/v1/mirrors/${mirror}/failover`, { headers: asOperator, data: { type: 'unplanned', confirm: mirror } }), 202)
+  await expect.poll(async () => (await okJson<{ status: string }>(await request.get(`/api/v1/operations/${accepted.operation}`, { headers: asViewer }))).status, SETTLE).toBe('succeeded')
+  await page.reload()
+  await expect(panel.getByTestId('rto-compliance')).toContainText('the last failover took')
+  await expect(panel.getByTestId('rto-compliance')).toContainText('✓ met')
+  const objectives = await okJson<{ rto: Array<{ operation: string; met: boolean }> }>(await request.get(`/api/v1/mirrors/${mirror}/objectives`, { headers: asViewer }))
+  expect(objectives.rto).toEqual([expect.objectContaining({ operation: accepted.operation, type: 'unplanned', met: true })])
+})

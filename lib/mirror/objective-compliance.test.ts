@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { minuteVerdict, rpoCompliance, rtoResults } from './objective-compliance'
+
+const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
+// 2026-12-06 12:00:30 UTC: the minute at 12:00 is still running.
+const NOW = Date.UTC(2026, 11, 6, 12, 0, 30)
+
+describe('objective compliance', () => {
+  it('judges a minute met, breached (a lower bound over the objective is enough) or unknown, never unknown as met', () => {
+    const objective = { rpoRecords: 100, rpoSeconds: 5 }
+    expect(minuteVerdict({ t: 0, records: 100, oldestMs: 5_000, known: true }, objective)).toBe('met')
+    expect(minuteVerdict({ t: 0, records: 101, oldestMs: 0, known: true }, objective)).toBe('breached')
+    expect(minuteVerdict({ t: 0, records: 0, oldestMs: 5_001, known: true }, objective)).toBe('breached')
+    expect(minuteVerdict({ t: 0, records: 500, oldestMs: null, known: false }, objective)).toBe('breached')
+    expect(minuteVerdict({ t: 0, records: 3, oldestMs: 1_000, known: false }, objective)).toBe('unknown')
+    expect(minuteVerdict({ t: 0, records: 3, oldestMs: null, known: true }, objective)).toBe('unknown')
+    expect(minuteVerdict({ t: 0, records: 3, oldestMs: null, known: true }, { rpoRecords: 10 })).toBe('met')
+  })
+
+  it('counts the last 24 h, the last 30 days and each day, leaving out minutes not recorded and the one still running', () => {
+    const end = Date.UTC(2026, 11, 6, 12, 0)
+    const samples = [
+      // Yesterday, 12:00–13:59 UTC: an hour met, an hour breached (within the last 24 h from 12:00 on).
+      ...Array.from({ length: 60 }, (_, i) => ({ t: end - DAY + i * MINUTE, records: 0, oldestMs: 0, known: true })),
+      ...Array.from({ length: 60 }, (_, i) => ({ t: end - DAY + (60 + i) * MINUTE, records: 50, oldestMs: 0, known: true })),
+      // Ten days ago: a minute unknown.
+      { t: end - 10 * DAY, records: 0, oldestMs: 0, known: false },
+      // Today: the minute still running is not counted.
+      { t: end, records: 50, oldestMs: 0, known: true },
+    ]
+    const compliance = rpoCompliance(samples, { rpoRecords: 10 }, NOW)!
+    expect(compliance.last24h).toMatchObject({ from: end - DAY, to: end, met: 60, breached: 60, unknown: 0, notRecorded: 24 * 60 - 120, metShare: 0.5 })
+    expect(compliance.last30d).toMatchObject({ met: 60, breached: 60, unknown: 1 })
+    expect(compliance.last30d.metShare).toBeCloseTo(60 / 121)
+    expect(compliance.days).toHaveLength(30)
+    expect(compliance.days[29]).toMatchObject({ from: Date.UTC(2026, 11, 6), to: end, met: 0, breached: 0, notRecorded: 12 * 60, metShare: null })
+    expect(compliance.days[28]).toMatchObject({ from: Date.UTC(2026, 11, 5), met: 60, breached: 60 })
+    expect(compliance.days[19]).toMatchObject({ from: Date.UTC(2026, 10, 26), unknown: 1, metShare: 0 })
+    expect(rpoCompliance(samples, {}, NOW)).toBeNull()
+  })
+
+  it('holds each failover RTO against the objective, newest first', () => {
+    const measured = [
+      { operation: 'a', type: 'unplanned' as const, startedAt: 1, rtoMs: 4_000 },
+      { operation: 'b', type: 'planned' as const, startedAt: 2, rtoMs: 6_000 },
+    ]
+    expect(rtoResults(measured, 5).map((r) => [r.operation, r.met])).toEqual([
+      ['b', false],
+      ['a', true],
+    ])
+    expect(rtoResults(measured, undefined).map((r) => r.met)).toEqual([null, null])
+  })
+})

@@ -1,0 +1,43 @@
+import 'server-only'
+import { operationRtoMs } from '@/lib/failover/recovery-time'
+import { rpoCompliance, rtoResults, type RpoCompliance, type RtoResult } from '@/lib/mirror/objective-compliance'
+import type { MirrorObjectives } from '@/lib/api/mirrors'
+import type { LagArchive } from '../lag/lag-archive'
+import type { EngineMirror } from '../state/engine-mirror'
+import type { FailoverOperation } from '../types'
+import { mirrorFigures } from './mirror-figures'
+
+const WINDOW_MS = 30 * 24 * 60 * 60 * 1000
+
+export interface MirrorObjectivesView {
+  objectives: MirrorObjectives | null
+  current: { records: number | null; seconds: number | null; known: boolean; status: 'met' | 'breached' | 'unknown' | null }
+  rpoCompliance: RpoCompliance | null
+  rto: RtoResult[]
+}
+
+/**
+ * A mirror's objectives and how it holds them (GET /mirrors/{m}/objectives): the recovery point now (the failover
+ * plan's figures, mirror-figures.ts), the minutes of the last 30 days the engine archived (lag-archive.ts) judged
+ * against the RPO objective, and the measured RTO of its failovers in that window.
+ */
+export async function mirrorObjectives(mirror: EngineMirror, operations: readonly FailoverOperation[], archive: LagArchive | undefined, now: number): Promise<MirrorObjectivesView> {
+  const objectives = mirror.definition.config.objectives ?? null
+  const figures = mirrorFigures(mirror, now)
+  const rpo = { rpoRecords: objectives?.rpoRecords, rpoSeconds: objectives?.rpoSeconds }
+  const hasRpo = rpo.rpoRecords !== undefined || rpo.rpoSeconds !== undefined
+  const over = (rpo.rpoRecords !== undefined && figures.rpo.records !== null && figures.rpo.records > rpo.rpoRecords) || (rpo.rpoSeconds !== undefined && figures.rpo.seconds !== null && figures.rpo.seconds > rpo.rpoSeconds)
+  const status = !hasRpo ? null : over ? 'breached' : figures.rpo.known ? 'met' : 'unknown'
+  const points = archive === undefined ? [] : await archive.loadRecoveryPoints(mirror.definition.name, now, now - WINDOW_MS)
+  const samples = points.map((point) => ({ t: point.t, records: point.r, oldestMs: point.s, known: point.k }))
+  const measured = operations.flatMap((operation) => {
+    const rtoMs = operation.startedAt >= now - WINDOW_MS ? operationRtoMs(operation) : null
+    return rtoMs === null ? [] : [{ operation: operation.id, type: operation.type ?? 'unplanned', startedAt: operation.startedAt, rtoMs }]
+  })
+  return {
+    objectives: objectives === null ? null : { ...objectives },
+    current: { records: figures.rpo.records, seconds: figures.rpo.seconds, known: figures.rpo.known, status },
+    rpoCompliance: hasRpo ? rpoCompliance(samples, { ...(rpo.rpoRecords === undefined ? {} : { rpoRecords: rpo.rpoRecords }), ...(rpo.rpoSeconds === undefined ? {} : { rpoSeconds: rpo.rpoSeconds }) }, now) : null,
+    rto: rtoResults(measured, objectives?.rtoSeconds),
+  }
+}
