@@ -4,6 +4,10 @@
 // wall time and in the main thread's own CPU time (stall-meter.ts). And the same ratio per CPU second of the whole
 // process (process.cpuUsage, every thread: the raw read's copies happen in libuv's pool): on a machine shared by
 // many, wall-time throughput says as much of the others' load as of the code.
+// Then the production mirror's lag while verifications run at their default throttle (64 MiB/s), against the same
+// window without one (ratio, goal ≤ 1.5, as for a drill), with producers writing to the source: a probe record to
+// each partition every 100 ms, timed from its acknowledgement at the source until the destination's high
+// watermark covers it; and the event loop's longest stall meanwhile.
 import { mkdtemp, open, readdir, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -13,6 +17,7 @@ import { MirrorEngine } from '@/server/engine/engine'
 import { JsonRecordStore } from '@/server/util/json-record-store'
 import { IDENTITY_MAPPING } from '@/server/verification/partition-comparison'
 import { StoredVerification, Verifier } from '@/server/verification/verifier'
+import { quantile } from '@/lib/drill/cadence'
 import { median, type BenchResult } from './result'
 import { withStalls, type Stalls } from './stall-meter'
 
@@ -20,6 +25,8 @@ const PARTITIONS = 8
 /** MiB per partition on each side. */
 const MIB_PER_PARTITION = Number(process.env.BENCH_VERIFY_MIB ?? 32)
 const REPEAT = 3
+/** Each window of the lag measurement (without, then with verifications running). */
+const LAG_WINDOW_MS = Number(process.env.BENCH_VERIFY_LAG_MS ?? 10_000)
 
 async function readAll(dirs: readonly string[]): Promise<number> {
   const buffer = Buffer.allocUnsafe(1 << 20)
@@ -95,6 +102,7 @@ export async function benchVerify(): Promise<BenchResult[]> {
       verifiedPerCpu.push((2 * done.totals.bytes) / verifyCpu)
     }
     await verifier.close()
+    const lag = await productionLagDuringVerification(engine, clusters)
     const mb = (bytesPerSecond: number) => bytesPerSecond / 1e6
     const rawMedian = median(raw)
     const verifyMedian = median(verified)
@@ -114,6 +122,15 @@ export async function benchVerify(): Promise<BenchResult[]> {
         baseline: { name: 'raw sequential read', value: mb(median(rawPerCpu)) },
         ratio: median(verifiedPerCpu) / median(rawPerCpu),
       },
+      {
+        name: `verify: production lag p99 while verifications run at the default throttle (${lag.during.length} probes, ${lag.verified} verifications)`,
+        value: lag.p99During,
+        unit: 'ms',
+        baseline: { name: `p99 over ${(LAG_WINDOW_MS / 1000).toFixed(0)} s without one (${lag.without.length} probes)`, value: lag.p99Without },
+        ratio: lag.p99Without === 0 ? Number.NaN : lag.p99During / lag.p99Without,
+        goal: 'ratio ≤ 1.5',
+      },
+      { name: 'verify: longest event-loop stall while verifying under production, main-thread CPU', value: lag.stalls.cpuMs ?? Number.NaN, unit: 'ms', goal: '< 50 ms' },
       ...(['wall', 'cpu'] as const).map((kind) => {
         const longest = stalls.map((stall) => (kind === 'wall' ? stall.wallMs : (stall.cpuMs ?? Number.NaN)))
         return {
@@ -128,5 +145,79 @@ export async function benchVerify(): Promise<BenchResult[]> {
     await engine.close()
     for (const cluster of clusters.values()) await cluster.close()
     await rm(root, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The mirror running in the background with producers writing to the source (RATE records a second to random
+ * partitions), probed end to end: LAG_WINDOW_MS without a verification, then as long with verifications at the
+ * default throttle one after another.
+ */
+async function productionLagDuringVerification(engine: MirrorEngine, clusters: Map<string, EmbeddedCluster>): Promise<{ without: number[]; during: number[]; p99Without: number; p99During: number; verified: number; stalls: Stalls }> {
+  const a = clusters.get('a')!
+  const b = clusters.get('b')!
+  const RATE = 1_000
+  engine.startBackground(100)
+  let producing = true
+  const production = (async () => {
+    while (producing) {
+      const started = performance.now()
+      await Promise.all(Array.from({ length: RATE / 20 }, () => a.produce('bulk', { partition: Math.floor(Math.random() * PARTITIONS), records: [{ key: 'load', value: 'x'.repeat(200) }] }).catch(() => undefined)))
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 50 - (performance.now() - started))))
+    }
+  })()
+  const probe = async (partition: number): Promise<number> => {
+    const { records } = await a.produce('bulk', { partition, records: [{ key: 'probe', value: 'probe' }] })
+    const acknowledged = performance.now()
+    const offset = records[0]!.offset
+    while ((await b.describePartition({ topic: 'bulk', partition })).highWatermark <= offset) await new Promise((resolve) => setTimeout(resolve, 5))
+    return performance.now() - acknowledged
+  }
+  const sample = async (ms: number): Promise<number[]> => {
+    const lags: number[] = []
+    const started = performance.now()
+    while (performance.now() - started < ms) {
+      const round = performance.now()
+      lags.push(...(await Promise.all(Array.from({ length: PARTITIONS }, (_, partition) => probe(partition)))))
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - round))))
+    }
+    return lags
+  }
+  const verifier = new Verifier(JsonRecordStore.inMemory<StoredVerification>(), {
+    now: () => Date.now(),
+    log: () => {},
+    emit: () => {},
+    mirror: (name) => ({ ...engine.getMirror(name), partitions: engine.partitions(name) }),
+    reader: (name) => clusters.get(name)!,
+    destination: () => ({ mode: 'bytes', mapping: () => IDENTITY_MAPPING }),
+  })
+  try {
+    await sample(2_000)
+    const without = await sample(LAG_WINDOW_MS)
+    let verifying = true
+    let verified = 0
+    const measured = await withStalls(async () => {
+      let current: string | null = null
+      const verifications = (async () => {
+        while (verifying) {
+          current = (await verifier.start('bulk')).id
+          const done = await verifier.settled(current)
+          if (done.status === 'cancelled') return
+          if (done.status !== 'passed') throw new Error(`verification ${done.status}`)
+          verified += 1
+        }
+      })()
+      const lags = await sample(LAG_WINDOW_MS)
+      verifying = false
+      if (current !== null) await verifier.cancel(current).catch(() => undefined)
+      await verifications
+      return lags
+    })
+    const during = measured.value
+    return { without, during, p99Without: quantile(without, 0.99) ?? 0, p99During: quantile(during, 0.99) ?? 0, verified, stalls: measured.stalls }
+  } finally {
+    producing = false
+    await production
+    await verifier.close()
   }
 }

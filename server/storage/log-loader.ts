@@ -29,11 +29,12 @@ export interface LoadedLog {
   epochCache: LeaderEpochCache
   producerState: ProducerStateManager
   /**
-   * A new log (no segment file was there): its directory is not fsynced yet, and the caller does it before
-   * the log takes any write. Opening many new logs (a topic's creation) then runs those fsyncs side by side,
-   * off the event loop, instead of one synchronous fsync after another.
+   * Always true: the log's directory (a new log's files, or an existing one's recovery: the clean-shutdown
+   * marker removed, leftovers deleted) is not fsynced yet, and the caller does it before the log takes any
+   * write. Opening many logs (a topic's creation, a cluster's start, a drill's sandbox) then runs those fsyncs
+   * side by side, off the event loop, instead of one synchronous fsync after another.
    */
-  directoryUnsynced: boolean
+  directoryUnsynced: true
 }
 
 /** How the active segment is known to be whole: vouched for by a clean close, or scanned and cut. */
@@ -81,7 +82,7 @@ export function loadLog(dir: string, checkpoints: LogCheckpoints, config: Loader
   prepareDirectory(dir)
   const cleanMarker = checkpoints.readCleanShutdown()
   const checkpointedLogStart = checkpoints.readLogStartOffset()
-  const { segments, created } = openSegments(dir, checkpointedLogStart ?? 0, config.now())
+  const { segments } = openSegments(dir, checkpointedLogStart ?? 0, config.now())
 
   const sealed = loadSealedSegments(segments, config.indexIntervalBytes)
   const active = loadActiveSegment(segments.active, cleanMarker, config.indexIntervalBytes)
@@ -110,8 +111,7 @@ export function loadLog(dir: string, checkpoints: LogCheckpoints, config: Loader
   segments.active.openWriter()
   // Any later crash must recover by scanning again: the marker goes, durably, before the first new write.
   checkpoints.removeCleanShutdown()
-  if (!created) fsyncDirectory(dir)
-  return { segments, logStartOffset, highWatermark, checkpointedHighWatermark, epochCache, producerState, directoryUnsynced: created }
+  return { segments, logStartOffset, highWatermark, checkpointedHighWatermark, epochCache, producerState, directoryUnsynced: true }
 }
 
 /** Creates the directory, removes torn temp files and finishes or discards an interrupted cleaner swap. */

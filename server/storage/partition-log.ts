@@ -70,7 +70,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   /** The cleaner's state of this log and its hooks (cleaner/log-compaction.ts). */
   private readonly compaction: LogCompaction
 
-  /** A new log whose directory open() has yet to fsync (log-loader.ts `directoryUnsynced`). */
+  /** A log whose directory open() has yet to fsync (log-loader.ts `directoryUnsynced`). */
   private directoryUnsynced: boolean
 
   private constructor(
@@ -133,7 +133,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
         await syncDirectory(resolved)
       } catch (cause) {
         await log.close().catch(() => undefined)
-        throw new StorageError('KAFKA_STORAGE_ERROR', `fsync of the new log directory ${resolved} failed`, { cause })
+        throw new StorageError('KAFKA_STORAGE_ERROR', `fsync of the log directory ${resolved} failed`, { cause })
       }
       log.directoryUnsynced = false
     }

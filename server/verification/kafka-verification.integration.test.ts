@@ -4,6 +4,8 @@
  * produces the source's records again, so the comparison is by content (type, key, value, headers, timestamp
  * per offset): a mirror that caught up verifies identical, and a record produced to the destination behind
  * the mirror's back (by a super user, whom the DENY WRITE ACL does not stop) is reported at its offset.
+ * A Kafka → embedded mirror keeps the source's batches as fetched (read through the kafkajs adapter), so it is
+ * compared byte for byte: identical, then one byte rotted on the embedded destination named at its offset.
  */
 import 'server-only'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -29,6 +31,8 @@ const settle = { timeout: 60_000, interval: 200 }
 const RUN = Date.now().toString(36)
 const TOPIC = `kv-orders-${RUN}`
 const MIRROR = 'kv-a-to-b'
+const TO_EMBEDDED = 'kv-a-to-embedded'
+const EMBEDDED_TOPIC = `kv-bytes-${RUN}`
 
 let dataDir: string
 let runtime: Runtime
@@ -36,8 +40,8 @@ let brokers: TestClusters
 let sourceClient: KafkajsContractClient
 let destinationClient: KafkajsContractClient
 
-async function verify(): Promise<Verification> {
-  const accepted = await callRoute(verifyRoute.POST, { method: 'POST', path: `/api/v1/mirrors/${MIRROR}/verify`, params: { mirror: MIRROR }, body: {} })
+async function verify(mirror = MIRROR): Promise<Verification> {
+  const accepted = await callRoute(verifyRoute.POST, { method: 'POST', path: `/api/v1/mirrors/${mirror}/verify`, params: { mirror }, body: {} })
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(202)
   const id = (accepted.body as { verification: string }).verification
   return vi.waitFor(async () => {
@@ -106,6 +110,45 @@ describe('verification of a Kafka → Kafka mirror', () => {
       { offset: ends[1]!, kind: 'extra', detail: `destination record at offset ${ends[1]} stands for no source record: it was written to the destination behind the mirror's back (key "intruder")` },
     ])
     expect(partition1.summary).toBe(`identical up to offset ${ends[1]}, then differs`)
+    expect(found.partitions.find((p) => p.partition === 0)!.status).toBe('identical')
+  })
+
+  it('compares a Kafka source read through kafkajs with an embedded destination byte for byte, and names a rotten byte', async () => {
+    const cluster = await callRoute(clustersRoute.POST, { method: 'POST', path: '/api/v1/clusters', body: { name: 'kv-embedded', kind: 'embedded', brokers: 1 } })
+    expect(cluster.status, JSON.stringify(cluster.body)).toBe(201)
+    await sourceClient.createTopic(EMBEDDED_TOPIC, { partitions: 2 })
+    for (const partition of [0, 1]) {
+      // Several requests a partition: several batches, so the comparison lines them up one by one.
+      for (let request = 0; request < 4; request++) {
+        await sourceClient.produce({ topic: EMBEDDED_TOPIC, partition }, Array.from({ length: 5 }, (_, i) => ({ key: `k${request}-${i}`, value: `value ${partition}-${request}-${i}` })))
+      }
+    }
+    const committed = await sourceClient.transactionalProducer(`kv-tx-bytes-${RUN}`)
+    await committed.send({ topic: EMBEDDED_TOPIC, partition: 1 }, [{ key: 'tx', value: 'committed' }])
+    await committed.commit()
+    const created = await callRoute(mirrorsRoute.POST, { method: 'POST', path: '/api/v1/mirrors', body: { name: TO_EMBEDDED, sourceCluster: 'kafka-a', destinationCluster: 'kv-embedded', topics: [EMBEDDED_TOPIC] } })
+    expect(created.status, JSON.stringify(created.body)).toBe(201)
+    const ends = (await runtime.clusters.ports('kafka-a').source.describeTopics([EMBEDDED_TOPIC]))[0]!.partitions.map((p) => p.highWatermark)
+    await vi.waitFor(async () => {
+      const { body } = await callRoute(mirrorPartitionsRoute.GET, { path: `/api/v1/mirrors/${TO_EMBEDDED}/partitions`, params: { mirror: TO_EMBEDDED } })
+      expect((body as { partitions: Array<{ state: string; destinationHighWatermark: number }> }).partitions.map((p) => [p.state, p.destinationHighWatermark])).toEqual(ends.map((end) => ['MIRRORING', end]))
+    }, settle)
+
+    const identical = await verify(TO_EMBEDDED)
+    expect(identical).toMatchObject({ status: 'passed', mode: 'bytes', totals: { partitions: 2, identical: 2, mismatches: 0 } })
+    expect(identical.partitions.map((p) => [p.partition, p.fromOffset, p.toOffset, p.summary])).toEqual(ends.map((end, partition) => [partition, 0, end, `identical up to offset ${end}`]))
+    // The four produce requests' batches on partition 0; on partition 1 the transaction's batch and its COMMIT marker too.
+    expect(identical.partitions.map((p) => p.batches)).toEqual([4, 6])
+
+    const rot = await runtime.clusters.embedded('kv-embedded').rotOneByte({ topic: EMBEDDED_TOPIC, partition: 1 })
+    const found = await verify(TO_EMBEDDED)
+    expect(found.status).toBe('mismatched')
+    const rotten = found.partitions.find((p) => p.partition === 1)!
+    expect(rotten.mismatches.map(({ offset, kind }) => ({ offset, kind }))).toEqual([
+      { offset: rot.batchBaseOffset, kind: 'crc' },
+      { offset: rot.offset, kind: 'bytes' },
+    ])
+    expect(rotten.identicalUpTo).toBe(rot.batchBaseOffset)
     expect(found.partitions.find((p) => p.partition === 0)!.status).toBe('identical')
   })
 })

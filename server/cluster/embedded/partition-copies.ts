@@ -36,8 +36,11 @@ export interface CopiedPartition extends TopicPartition {
 }
 
 const BROKER = 1
-/** Partitions whose files are linked and copied at once: the thread pool stays free for the cluster's own fsyncs. */
-const COPY_CONCURRENCY = 2
+/**
+ * Partitions whose files are linked and copied at once: links and unsynced copies of a few pages each are quick
+ * turns of the thread pool, so the cluster's own fsyncs still get theirs between them.
+ */
+const COPY_CONCURRENCY = 8
 
 export async function copyPartitions(directory: ClusterDirectory, targetDir: string, partitions: readonly TopicPartition[]): Promise<CopiedPartition[]> {
   directory.ensureReachable()

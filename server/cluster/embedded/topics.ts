@@ -12,7 +12,7 @@ import { ReplicatedPartition } from './replicated-partition'
 import { forEachConcurrently } from '@/server/util/cooperative'
 
 /** Partitions whose logs are opened at once when a topic is created or grown. */
-const LOG_OPEN_CONCURRENCY = 16
+export const LOG_OPEN_CONCURRENCY = 16
 
 export interface CreateTopicSpec {
   name: string
