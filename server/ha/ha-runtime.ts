@@ -1,0 +1,109 @@
+import 'server-only'
+import { Kafka, logLevel } from 'kafkajs'
+import { mirrorKey } from '@/lib/ha/member-metadata'
+import type { ClusterRegistry } from '@/server/cluster/registry'
+import type { MirrorEngine } from '@/server/engine/engine'
+import type { Logger } from '@/server/observability/logger'
+import { ensureControlTopics } from './control-topics'
+import { GroupMembership } from './group-membership'
+import { GroupOwnership } from './ha-ownership'
+import type { HaConfig } from './ha-config'
+import { readMirrorCatalog } from './mirror-catalog'
+
+/**
+ * Several instances sharing the mirroring work (issue #40, docs/high-availability.md), wired once by the
+ * composition root: `prepare` before the engine is built (the control topics; the ownership the engine consults),
+ * `join` once the engine has started (the group membership, whose assignments the engine follows).
+ */
+export class HaRuntime {
+  readonly ownership: GroupOwnership
+  private readonly kafka: Kafka
+  private membership: GroupMembership | null = null
+  private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
+
+  constructor(
+    readonly config: HaConfig,
+    private readonly deps: { clusters: ClusterRegistry; version: string; log: Logger },
+  ) {
+    this.ownership = new GroupOwnership((name) => this.isShared(name))
+    this.kafka = new Kafka({ clientId: `mirrorboard-${config.instanceId}`, brokers: config.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 5 } })
+  }
+
+  get instanceId(): string {
+    return this.config.instanceId
+  }
+
+  /** The topic every member subscribes to (it carries nothing yet: the assignment travels in the join). */
+  get membershipTopic(): string {
+    return `${this.config.group}-instances`
+  }
+
+  private isShared(name: string): boolean {
+    try {
+      return this.deps.clusters.kind(name) === 'kafka'
+    } catch {
+      return false
+    }
+  }
+
+  /** Before the engine: the control topics exist. A control cluster that cannot be reached fails the start. */
+  async prepare(): Promise<void> {
+    const admin = this.kafka.admin()
+    try {
+      await admin.connect()
+      const replication = await ensureControlTopics(admin, [{ name: this.membershipTopic, compacted: true }])
+      this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
+    } catch (error) {
+      throw new Error(`the control cluster at ${this.config.bootstrap.join(',')} cannot be used: ${String(error)}`, { cause: error })
+    } finally {
+      await admin.disconnect().catch(() => undefined)
+    }
+  }
+
+  /** After the engine started: join the group; each assignment changes what the engine runs. */
+  async join(engine: MirrorEngine): Promise<void> {
+    engine.subscribe((event) => {
+      if (event.type !== 'mirror' || event.change !== 'created') return
+      const definition = engine.listMirrors().find((mirror) => mirror.name === event.mirror)
+      if (definition) this.ownership.adoptCreated(definition)
+    })
+    const log = this.deps.log
+    this.membership = new GroupMembership({
+      kafka: this.kafka,
+      groupId: this.config.group,
+      topic: this.membershipTopic,
+      instanceId: this.config.instanceId,
+      version: this.deps.version,
+      sessionTimeoutMs: this.config.sessionTimeoutMs,
+      catalog: () =>
+        readMirrorCatalog(
+          { names: () => this.deps.clusters.names(), isShared: (name) => this.isShared(name), host: (name) => this.deps.clusters.ports(name).host },
+          (message, fields) => log.warn(message, fields),
+        ),
+      owned: () => this.ownership.ownedKeys(),
+      onAssignment: (keys, join) => {
+        this.joined = join.memberId === '' ? null : { ...join, at: Date.now() }
+        this.ownership.assign(keys)
+      },
+      log: (message, fields) => log.info(message, fields),
+    })
+    await this.membership.start()
+  }
+
+  /** What this instance knows of itself in the group. */
+  self(engine: MirrorEngine): { instanceId: string; version: string; member: HaRuntime['joined']; mirrors: string[] } {
+    return {
+      instanceId: this.config.instanceId,
+      version: this.deps.version,
+      member: this.joined,
+      mirrors: engine
+        .listMirrors()
+        .filter((mirror) => this.isShared(mirror.destinationCluster))
+        .map((mirror) => mirrorKey(mirror)),
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.membership?.stop()
+  }
+}
