@@ -16,7 +16,7 @@ import { EmbeddedCluster } from './embedded/embedded-cluster'
 import { ClusterError } from './errors'
 import type { HostAllowlist } from './kafka/allowed-hosts'
 import { KafkaCluster } from './kafka/kafka-cluster'
-import { connectionConfig, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets } from './kafka/kafka-definition'
+import { connectionConfig, joinKafkaRequest, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets, type KafkaClusterRequest } from './kafka/kafka-definition'
 import type { MirrorHost, SourceCluster, TopicPartition } from './ports'
 
 /**
@@ -228,6 +228,16 @@ export class ClusterRegistry {
 
   names(): string[] {
     return [...this.clusters.keys()]
+  }
+
+  /**
+   * What creates this Kafka cluster on another instance, secrets included (issue #40: the control cluster holds it
+   * sealed, server/ha/shared-clusters.ts). Server-only; never returned by an endpoint. NOT_FOUND for an unknown name.
+   */
+  async kafkaRequest(name: string): Promise<KafkaClusterRequest> {
+    const { definition } = this.entry(name)
+    if (definition.kind !== 'kafka') throw new ClusterError('VALIDATION_FAILED', `cluster ${name} is not a Kafka cluster`)
+    return joinKafkaRequest(definition, await readKafkaSecrets(this.options.dataDir, name))
   }
 
   /** What a cluster is, known even while it cannot be opened; NOT_FOUND for an unknown name. */

@@ -1,5 +1,6 @@
 import 'server-only'
-import { Kafka, logLevel } from 'kafkajs'
+import { Kafka, logLevel, type Producer } from 'kafkajs'
+import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import { mirrorKey } from '@/lib/ha/member-metadata'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
@@ -9,6 +10,8 @@ import { GroupMembership } from './group-membership'
 import { GroupOwnership } from './ha-ownership'
 import type { HaConfig } from './ha-config'
 import { readMirrorCatalog } from './mirror-catalog'
+import { deriveKey } from './secret-box'
+import { SharedClusters } from './shared-clusters'
 
 /**
  * Several instances sharing the mirroring work (issue #40, docs/high-availability.md), wired once by the
@@ -19,6 +22,7 @@ export class HaRuntime {
   readonly ownership: GroupOwnership
   private readonly kafka: Kafka
   private membership: GroupMembership | null = null
+  private shared: { clusters: SharedClusters; reader: KafkaCluster; producer: Producer } | null = null
   private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
 
   constructor(
@@ -46,18 +50,51 @@ export class HaRuntime {
     }
   }
 
-  /** Before the engine: the control topics exist. A control cluster that cannot be reached fails the start. */
+  /** The compacted topic of the shared clusters (shared-clusters.ts). */
+  get clustersTopic(): string {
+    return `${this.config.group}-clusters`
+  }
+
+  /**
+   * Before the engine: the control topics exist, and the shared clusters are in the registry (so the engine's
+   * replay and the catalog see them). A control cluster that cannot be reached, or a secret key that does not open
+   * its secrets, fails the start.
+   */
   async prepare(): Promise<void> {
     const admin = this.kafka.admin()
+    let reader: KafkaCluster
+    let producer: Producer
     try {
       await admin.connect()
-      const replication = await ensureControlTopics(admin, [{ name: this.membershipTopic, compacted: true }])
+      const replication = await ensureControlTopics(admin, [
+        { name: this.membershipTopic, compacted: true },
+        { name: this.clustersTopic, compacted: true },
+      ])
       this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
+      reader = await KafkaCluster.open('control', { bootstrapServers: this.config.bootstrap, allowedHosts: null })
+      producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
+      await producer.connect()
     } catch (error) {
       throw new Error(`the control cluster at ${this.config.bootstrap.join(',')} cannot be used: ${String(error)}`, { cause: error })
     } finally {
       await admin.disconnect().catch(() => undefined)
     }
+    const clusters = new SharedClusters({ topic: this.clustersTopic, key: deriveKey(this.config.secretKey), reader, producer, registry: this.deps.clusters, log: this.deps.log })
+    this.shared = { clusters, reader, producer }
+    try {
+      await clusters.start()
+    } catch (error) {
+      await this.closeShared()
+      throw error
+    }
+  }
+
+  private async closeShared(): Promise<void> {
+    const shared = this.shared
+    this.shared = null
+    await shared?.clusters.close()
+    await shared?.producer.disconnect().catch(() => undefined)
+    await shared?.reader.close().catch(() => undefined)
   }
 
   /** After the engine started: join the group; each assignment changes what the engine runs. */
@@ -105,5 +142,6 @@ export class HaRuntime {
 
   async close(): Promise<void> {
     await this.membership?.stop()
+    await this.closeShared()
   }
 }

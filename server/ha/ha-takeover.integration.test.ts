@@ -1,9 +1,11 @@
 /**
  * Issue #40: three instances share three Kafka a → Kafka b mirrors through the control cluster's group coordinator
- * (cluster a is also the control cluster). Each instance is a child process; the owner of one mirror is SIGKILLed
- * while records keep coming: another instance takes the mirror over once the session timeout expires it, and
- * afterwards each destination topic equals its source offset by offset (no gap, no duplicate). Real brokers
- * (`npx tsx scripts/kafka/clusters.ts start`).
+ * (cluster a is also the control cluster). The clusters are added on a first instance only (a through its TLS
+ * listener with a client certificate, so there is a private key to keep secret); the others take them, sealed, from the control cluster. Each
+ * instance is a child process; the owner of one mirror is SIGKILLed while records keep coming: another instance
+ * takes the mirror over once the session timeout expires it, and afterwards each destination topic equals its
+ * source offset by offset (no gap, no duplicate). An instance with another secret key is refused at start and
+ * writes nothing. Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
  */
 import 'server-only'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -13,6 +15,7 @@ import path from 'node:path'
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openTestRuntime } from '@/server/testing/test-runtime'
+import type { HaConfig } from './ha-config'
 import { RawFetcher } from '@/scripts/kafka/raw-fetch'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
 import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
@@ -27,6 +30,8 @@ const PARTITIONS = 2
 const SESSION_TIMEOUT_MS = 6_000
 const settle = { timeout: 60_000, interval: 200 }
 const childScript = path.join(__dirname, '..', 'testing', 'ha-instance-child.ts')
+const SECRET_KEY = 'ha-takeover-test-secret-key'
+const CLUSTERS_TOPIC = `${GROUP}-clusters`
 
 interface Instance {
   id: string
@@ -49,15 +54,15 @@ function tempDir(): string {
   return dir
 }
 
-function startInstance(id: string): Instance {
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir(), brokers.a.bootstrap, brokers.b.bootstrap], {
+function startInstance(id: string, secretKey = SECRET_KEY): Instance {
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir()], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
       MIRRORBOARD_CONTROL_BOOTSTRAP: brokers.a.bootstrap,
       MIRRORBOARD_INSTANCE_ID: id,
       MIRRORBOARD_CONTROL_GROUP: GROUP,
-      MIRRORBOARD_SECRET_KEY: 'ha-takeover-test-secret-key',
+      MIRRORBOARD_SECRET_KEY: secretKey,
       MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
     },
   })
@@ -127,7 +132,7 @@ describe('instances sharing mirrors through the control cluster', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('spreads the mirrors, and a SIGKILLed owner’s mirror is taken over with nothing lost or twice', async () => {
+  it('spreads the mirrors over instances that take their clusters (sealed) from the control cluster, refuses a wrong secret key, and hands a SIGKILLed owner’s mirror over with nothing lost or twice', async () => {
     let produced = 0
     const produceRound = async () => {
       const n = produced++
@@ -138,14 +143,22 @@ describe('instances sharing mirrors through the control cluster', () => {
     for (const { topic } of MIRRORS) await sourceClient.createTopic(topic, { partitions: PARTITIONS })
     for (let i = 0; i < 5; i++) await produceRound()
 
-    // The mirrors are created by one instance alone, as a single server would (their state lands on b's state topic).
-    const setup = await openTestRuntime(tempDir(), { demo: false })
-    await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [brokers.a.bootstrap] })
+    // A first instance adds the clusters and creates the mirrors (their state lands on b's state topic), then leaves.
+    const tls = brokers.a.tls!
+    const keyBody = tls.clientKey.split('\n').filter((line) => line !== '' && !line.startsWith('-----')).join('').slice(0, 64)
+    const setupConfig: HaConfig = { bootstrap: [brokers.a.bootstrap], instanceId: 'ha-setup', secretKey: SECRET_KEY, group: GROUP, sessionTimeoutMs: SESSION_TIMEOUT_MS }
+    const setup = await openTestRuntime(tempDir(), { demo: false, ha: setupConfig })
+    await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [tls.bootstrap], ssl: { ca: tls.ca, cert: tls.clientCert, key: tls.clientKey } })
     await setup.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [brokers.b.bootstrap] })
     for (const { name, topic } of MIRRORS) await setup.engine.createMirror({ name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] })
     await vi.waitFor(() => {
       for (const { name } of MIRRORS) expect(setup.engine.partitions(name).map((p) => p.state)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
     }, settle)
+    // The key check and both clusters are on the control cluster, the private key only sealed.
+    await vi.waitFor(async () => expect(await highWatermarks(sourceAdmin, CLUSTERS_TOPIC)).toEqual([3]), settle)
+    const sharedLog = (await brokerLog(brokers.a.bootstrap, CLUSTERS_TOPIC, 0)).map(([, , records]) => records).join('\n')
+    expect(sharedLog).toContain('cluster/kafka-a')
+    expect(sharedLog).not.toContain(keyBody)
     await setup.close()
 
     for (const id of ['ha-i1', 'ha-i2', 'ha-i3']) startInstance(id)
@@ -154,6 +167,14 @@ describe('instances sharing mirrors through the control cluster', () => {
       expect([...runners().values()].map((ids) => ids.length), instances.map((i) => i.output.slice(-2000)).join('\n---\n')).toEqual([1, 1, 1])
       expect(alive().map((instance) => instance.held.length)).toEqual([1, 1, 1])
     }, { timeout: 120_000, interval: 200 })
+
+    // Another secret key: refused at start with a clear message, and nothing written to the control cluster.
+    const stranger = startInstance('ha-wrong-key', 'not-the-key-the-others-use')
+    const exitCode = await new Promise<number | null>((resolve) => stranger.process.once('exit', (code) => resolve(code)))
+    expect(exitCode).toBe(2)
+    expect(stranger.output).toContain('MIRRORBOARD_SECRET_KEY does not open the cluster secrets')
+    expect(stranger.held).toEqual([])
+    expect(await highWatermarks(sourceAdmin, CLUSTERS_TOPIC)).toEqual([3])
 
     const victim = MIRRORS[0]!
     const owner = instances.find((instance) => instance.held.includes(victim.name))!
