@@ -91,6 +91,7 @@ async function createRuntime(): Promise<Runtime> {
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
     kafkaAllowedHosts: config.kafkaAllowedHosts,
+    fencedWrites: !!config.ha,
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })

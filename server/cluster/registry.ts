@@ -65,6 +65,8 @@ export interface ClusterRegistryOptions {
   now?: () => number
   /** MIRRORBOARD_KAFKA_ALLOWED_HOSTS; null or absent: any host. */
   kafkaAllowedHosts?: HostAllowlist | null
+  /** Instances share the work (issue #40): writes into Kafka clusters are fenced per partition by transactional ids. */
+  fencedWrites?: boolean
 }
 
 /**
@@ -138,7 +140,7 @@ export class ClusterRegistry {
   private async start(entry: OpenCluster): Promise<void> {
     const { definition } = entry
     if (definition.kind === 'kafka') {
-      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null))
+      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null), { fencedWrites: this.options.fencedWrites ?? false })
       entry.kafka = kafka
       entry.error = null
       entry.clusterId = await kafka.clusterId()
@@ -349,7 +351,7 @@ export class ClusterRegistry {
     let kafka: KafkaCluster
     const started = Date.now()
     try {
-      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true })
+      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true, fencedWrites: this.options.fencedWrites ?? false })
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       const { message, specific } = connectionFailureReason(definition.bootstrapServers, reason)

@@ -32,7 +32,7 @@ export async function openTestRuntime(
   const log = logger.child({ module: 'demo-test' })
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(dataDir, 'audit', 'audit.jsonl'))
-  const clusters = await ClusterRegistry.open({ dataDir, log })
+  const clusters = await ClusterRegistry.open({ dataDir, log, fencedWrites: !!options.ha })
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
   await options.beforeEngine?.(clusters)

@@ -26,19 +26,20 @@ export class KafkaCluster {
   private constructor(
     readonly name: string,
     private readonly connection: KafkaConnection,
+    fencedWrites: boolean,
   ) {
     this.source = new KafkaSourceCluster(name, connection)
     this.admin = new KafkaTopicAdmin(connection.admin, (suffix) => connection.client(suffix), (topic) => this.describeTopic(topic))
     const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source)
     this.source.answerHostedMirrorsFrom(state)
-    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state)
+    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state, fencedWrites)
     this.source.reportMirrorTopicIdsFrom((described) => this.host.keptTopicIds(described))
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
-  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean } = {}): Promise<KafkaCluster> {
+  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean; fencedWrites?: boolean } = {}): Promise<KafkaCluster> {
     const connection = await KafkaConnection.open(config, `mirrorboard-${name}`, opts)
-    const cluster = new KafkaCluster(name, connection)
+    const cluster = new KafkaCluster(name, connection, opts.fencedWrites ?? false)
     try {
       await cluster.source.clusterId()
       await cluster.brokers()

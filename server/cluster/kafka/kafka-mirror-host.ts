@@ -43,12 +43,15 @@ export class KafkaMirrorHost implements MirrorHost {
     private readonly source: KafkaSourceCluster,
     private readonly admin: KafkaTopicAdmin,
     private readonly state: KafkaStateTopic,
+    /** Instances share the work (issue #40): each partition's writes are fenced by a transactional id (emulated-producer.ts). */
+    fencedWrites = false,
   ) {
     this.producers = new EmulatedProducers(
       (suffix) => connection.client(suffix),
       (suffix) => connection.channel(suffix),
       `mirrorboard-${name}`,
       (tp) => this.brokerHighWatermark(tp),
+      fencedWrites,
     )
     this.acls = new WriteDenyAcls(connection.admin)
   }
@@ -100,7 +103,11 @@ export class KafkaMirrorHost implements MirrorHost {
   async reloadMirrorTopics(topics: readonly string[]): Promise<void> {
     await this.ready()
     const names = new Set(topics)
-    for (const e of [...this.partitions.values()]) if (names.has(e.topic)) await this.producers.forget(e, { idempotent: true })
+    for (const e of [...this.partitions.values()]) {
+      if (!names.has(e.topic)) continue
+      await this.producers.forget(e, { idempotent: true })
+      this.producers.unfence(e)
+    }
     await this.state.catchUp()
     await this.applyEmulationRecords((topic) => names.has(topic))
   }
