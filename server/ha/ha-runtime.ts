@@ -1,7 +1,6 @@
 import 'server-only'
 import { Kafka, logLevel, type Producer } from 'kafkajs'
 import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
-import { mirrorKey } from '@/lib/ha/member-metadata'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
 import type { Logger } from '@/server/observability/logger'
@@ -12,6 +11,8 @@ import type { HaConfig } from './ha-config'
 import { readMirrorCatalog } from './mirror-catalog'
 import { deriveKey } from './secret-box'
 import { SharedClusters } from './shared-clusters'
+import { ControlTopicLog } from './control-topic-log'
+import { InstanceDirectory, type InstanceStatus } from './instance-directory'
 
 /**
  * Several instances sharing the mirroring work (issue #40, docs/high-availability.md), wired once by the
@@ -23,6 +24,7 @@ export class HaRuntime {
   private readonly kafka: Kafka
   private membership: GroupMembership | null = null
   private shared: { clusters: SharedClusters; reader: KafkaCluster; producer: Producer } | null = null
+  private directory: InstanceDirectory | null = null
   private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
 
   constructor(
@@ -121,27 +123,32 @@ export class HaRuntime {
       onAssignment: (keys, join) => {
         this.joined = join.memberId === '' ? null : { ...join, at: Date.now() }
         this.ownership.assign(keys)
+        // The engine adopts and releases in its own time; the status follows at the next report too.
+        void engine.reconcileOwnership().then(() => this.directory?.report())
       },
       log: (message, fields) => log.info(message, fields),
     })
     await this.membership.start()
+    if (this.shared) {
+      this.directory = new InstanceDirectory({
+        self: () => ({ id: this.config.instanceId, version: this.deps.version, mirrors: engine.heldMirrors().sort() }),
+        log: new ControlTopicLog(this.shared.reader, this.membershipTopic),
+        producer: this.shared.producer,
+        sessionTimeoutMs: this.config.sessionTimeoutMs,
+        warn: (message, fields) => log.warn(message, fields),
+      })
+      this.directory.start()
+    }
   }
 
-  /** What this instance knows of itself in the group. */
-  self(engine: MirrorEngine): { instanceId: string; version: string; member: HaRuntime['joined']; mirrors: string[] } {
-    return {
-      instanceId: this.config.instanceId,
-      version: this.deps.version,
-      member: this.joined,
-      mirrors: engine
-        .listMirrors()
-        .filter((mirror) => this.isShared(mirror.destinationCluster))
-        .map((mirror) => mirrorKey(mirror)),
-    }
+  /** Every instance of the group as the instances topic shows it (this one included). */
+  instances(): Array<InstanceStatus & { alive: boolean }> {
+    return this.directory?.list() ?? []
   }
 
   async close(): Promise<void> {
     await this.membership?.stop()
+    await this.directory?.close()
     await this.closeShared()
   }
 }

@@ -37,6 +37,8 @@ interface Instance {
   id: string
   process: ChildProcess
   held: string[]
+  /** What GET /api/v1/instances answers on this instance (id, alive, mirrors of each). */
+  instances: Array<{ id: string; alive: boolean; mirrors: string[] }>
   output: string
 }
 
@@ -66,14 +68,17 @@ function startInstance(id: string, secretKey = SECRET_KEY): Instance {
       MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
     },
   })
-  const instance: Instance = { id, process: child, held: [], output: '' }
+  const instance: Instance = { id, process: child, held: [], instances: [], output: '' }
   let pending = ''
   child.stdout!.on('data', (chunk: Buffer) => {
     instance.output += chunk.toString()
     pending += chunk.toString()
     const lines = pending.split('\n')
     pending = lines.pop()!
-    for (const line of lines) if (line.startsWith('held ')) instance.held = (JSON.parse(line.slice(5)) as { mirrors: string[] }).mirrors
+    for (const line of lines) {
+      if (line.startsWith('held ')) instance.held = (JSON.parse(line.slice(5)) as { mirrors: string[] }).mirrors
+      if (line.startsWith('instances ')) instance.instances = JSON.parse(line.slice(10)) as Instance['instances']
+    }
   })
   child.stderr!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
   instances.push(instance)
@@ -115,8 +120,8 @@ describe('instances sharing mirrors through the control cluster', () => {
     brokers = getTestClusters()
     sourceClient = await kafkajsContractClient(brokers.a.bootstrap, 'ha-a')
     destinationClient = await kafkajsContractClient(brokers.b.bootstrap, 'ha-b')
-    // Other suites' mirrors on b would be shared out too: start from an empty state topic.
-    await sourceClient.forget(['ha-'])
+    // Other suites' mirrors (into b, or back into a) would be shared out too: start from empty state topics.
+    await sourceClient.forget(['ha-', STATE_TOPIC])
     await destinationClient.forget(['ha-', STATE_TOPIC])
     sourceAdmin = new Kafka({ clientId: `ha-admin-a-${RUN}`, brokers: [brokers.a.bootstrap], logLevel: logLevel.NOTHING }).admin()
     destinationAdmin = new Kafka({ clientId: `ha-admin-b-${RUN}`, brokers: [brokers.b.bootstrap], logLevel: logLevel.NOTHING }).admin()
@@ -165,7 +170,7 @@ describe('instances sharing mirrors through the control cluster', () => {
     // Spread: every mirror runs on exactly one instance, one mirror each (equal partition counts).
     await vi.waitFor(() => {
       expect([...runners().values()].map((ids) => ids.length), instances.map((i) => i.output.slice(-2000)).join('\n---\n')).toEqual([1, 1, 1])
-      expect(alive().map((instance) => instance.held.length)).toEqual([1, 1, 1])
+      expect(alive().map((instance) => instance.held.length), JSON.stringify(alive().map((instance) => [instance.id, instance.held]))).toEqual([1, 1, 1])
     }, { timeout: 120_000, interval: 200 })
 
     // Another secret key: refused at start with a clear message, and nothing written to the control cluster.
@@ -208,5 +213,11 @@ describe('instances sharing mirrors through the control cluster', () => {
       }
     }
     expect([...runners().values()].map((ids) => ids.length)).toEqual([1, 1, 1])
+
+    // Every survivor's GET /api/v1/instances shows the dead one not alive and who runs what now.
+    const expected = instances
+      .filter((instance) => instance.id !== 'ha-wrong-key')
+      .map((instance) => ({ id: instance.id, alive: instance !== owner, mirrors: instance === owner ? owner.held : instance.held }))
+    for (const survivor of alive()) await vi.waitFor(() => expect(survivor.instances).toEqual(expected), settle)
   })
 })

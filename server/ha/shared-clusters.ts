@@ -3,6 +3,7 @@ import type { Producer } from 'kafkajs'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import type { KafkaClusterRequest } from '@/server/cluster/kafka/kafka-definition'
 import type { ClusterRegistry } from '@/server/cluster/registry'
+import { ControlTopicLog } from './control-topic-log'
 import { isSealedBox, open, seal, WrongSecretKeyError, type SealedBox } from './secret-box'
 
 /**
@@ -18,7 +19,6 @@ import { isSealedBox, open, seal, WrongSecretKeyError, type SealedBox } from './
 const KEY_CHECK = 'key-check'
 const KEY_CHECK_TEXT = 'mirrorboard-control-key-check'
 const POLL_MS = 3_000
-const READ_LIMIT = 500
 
 interface ClusterRecord {
   name: string
@@ -32,7 +32,7 @@ export class SecretKeyRefusedError extends Error {
 
 export class SharedClusters {
   private readonly records = new Map<string, string | null>()
-  private nextOffset = 0
+  private readonly log: ControlTopicLog
   private timer: NodeJS.Timeout | null = null
   private syncing: Promise<void> = Promise.resolve()
 
@@ -45,7 +45,9 @@ export class SharedClusters {
       registry: ClusterRegistry
       log: { info(message: string, fields: Record<string, unknown>): void; warn(message: string, fields: Record<string, unknown>): void }
     },
-  ) {}
+  ) {
+    this.log = new ControlTopicLog(deps.reader, deps.topic)
+  }
 
   /**
    * Reads the topic to its end and opens every sealed record first: a key that opens none of them refuses the
@@ -127,23 +129,6 @@ export class SharedClusters {
   }
 
   private async catchUp(): Promise<void> {
-    for (;;) {
-      const page = await this.deps.reader.readRecords(this.deps.topic, 0, { fromOffset: Math.max(this.nextOffset, 0), limit: READ_LIMIT, isolation: 'read_committed' }).catch((error: unknown) => {
-        // Compaction removed what was not read yet: start again at the log start.
-        if ((error as { code?: string }).code === 'OFFSET_OUT_OF_RANGE') {
-          this.nextOffset = (error as { details?: { logStartOffset?: number } }).details?.logStartOffset ?? 0
-          return null
-        }
-        throw error
-      })
-      if (page === null) continue
-      for (const record of page.records) {
-        if (record.type === 'DATA' && record.key !== null && record.encoding === undefined) this.records.set(record.key, record.value)
-      }
-      const last = page.records.at(-1)
-      if (!last) return
-      this.nextOffset = last.offset + 1
-      if (this.nextOffset >= page.highWatermark) return
-    }
+    for (const { key, value } of await this.log.readNew()) this.records.set(key, value)
   }
 }
