@@ -2,6 +2,7 @@ import 'server-only'
 import path from 'node:path'
 import { DEFAULT_AUDIT_RETENTION, type AuditRetention } from './audit/audit-files'
 import { HostAllowlist } from './cluster/kafka/allowed-hosts'
+import { readHaConfig, type HaConfig } from './ha/ha-config'
 
 export interface RuntimeConfig {
   /** Where embedded clusters, mirror state, tokens and the audit log live. */
@@ -43,6 +44,8 @@ export interface RuntimeConfig {
   tokenSignIn: boolean
   /** MIRRORBOARD_SESSION_IDLE_MINUTES (60): a provider session unused this long ends. */
   sessionIdleMs: number
+  /** Several instances sharing the work through a control Kafka cluster (server/ha/); null: one instance, as always. */
+  ha?: HaConfig | null
 }
 
 export interface OidcConfig {
@@ -150,6 +153,7 @@ export function readRuntimeConfig(env: NodeJS.ProcessEnv = process.env): Runtime
     },
     kafkaAllowedHosts: HostAllowlist.parse(env.MIRRORBOARD_KAFKA_ALLOWED_HOSTS),
     ...identityConfig(env),
+    ha: readHaConfig(env),
   }
 }
 

@@ -30,6 +30,8 @@ import type { Verifier } from './verification/verifier'
 import { timedSource } from './cluster/timed-source'
 import type { Logger } from './observability/logger'
 import { loadRolesFile, openProviderSignIn, type ProviderSignIn } from './identity/provider-sign-in'
+import { HaRuntime } from './ha/ha-runtime'
+import type { MirrorOwnership } from './engine/ownership'
 
 /**
  * The composition root: the one place that builds clusters, the engine and stores.
@@ -62,6 +64,8 @@ export interface Runtime {
   readonly alerts: AlertService
   /** The demo environment (workloads, faults, scenarios); null unless MIRRORBOARD_DEMO=1. */
   readonly demo: DemoEnvironment | null
+  /** Instances sharing the work through the control cluster (server/ha/); null unless MIRRORBOARD_CONTROL_BOOTSTRAP is set. */
+  readonly ha?: HaRuntime | null
   close(): Promise<void>
 }
 
@@ -90,6 +94,7 @@ async function createRuntime(): Promise<Runtime> {
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
     kafkaAllowedHosts: config.kafkaAllowedHosts,
+    fencedWrites: !!config.ha,
     log: logger.child({ module: 'clusters' }),
     publish: (event) => events.publish('cluster', event),
   })
@@ -102,7 +107,10 @@ async function createRuntime(): Promise<Runtime> {
   ])
   // Links between clusters can be cut only in the demo (fault injection); otherwise the engine reaches clusters directly.
   const links = config.demo ? new ClusterLinks() : undefined
-  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links })
+  const ha = !config.ha ? null : new HaRuntime(config.ha, { clusters, version: packageJson.version, log: logger.child({ module: 'ha' }) })
+  await ha?.prepare()
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links, ownership: ha?.ownership })
+  await ha?.join(engine)
   const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })
   const drills = await createDrills({ clusters, engine, metrics, dataDir: config.dataDir, log: logger.child({ module: 'drills' }), publish: (drill) => events.publish('drill', drill) })
   const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })
@@ -138,6 +146,7 @@ async function createRuntime(): Promise<Runtime> {
     metrics,
     alerts,
     demo,
+    ha,
     close() {
       closing ??= (async () => {
         await alerts.close()
@@ -147,6 +156,8 @@ async function createRuntime(): Promise<Runtime> {
         await drills.close()
         await verifier.close()
         await engine.close()
+        // Leaving the group hands this instance's mirrors over at once (not after a session timeout).
+        await ha?.close()
         await clusters.close()
         await audit.close()
       })()
@@ -198,6 +209,8 @@ export async function createEngine(deps: {
   dataDir: string
   /** The links between clusters, when they can be cut (the demo's fault injection); without, always up. */
   links?: ClusterLinks
+  /** Which mirrors this instance runs (server/engine/ownership.ts); without, all of them. */
+  ownership?: MirrorOwnership
 }): Promise<{ engine: MirrorEngine; splitBrain: SplitBrainWatch }> {
   const { clusters, events, metrics, log, links } = deps
   // Clusters that mirror from `source`: their fetchers cross the link a cut at either end breaks.
@@ -236,6 +249,7 @@ export async function createEngine(deps: {
     },
     log: (message, fields) => log.info(message, fields),
     fetchMaxWaitMs: FETCH_MAX_WAIT_MS,
+    ownership: deps.ownership,
   })
   // Operations change as they run: the hub keeps a copy in the API's shape, never the live object; progress
   // events carry only the partitions that changed (server/http/events-operation-delta.ts).

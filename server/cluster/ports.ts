@@ -222,6 +222,11 @@ export type FencedMirrorStateEntry = FencedWrite
 export interface MirrorHost {
   readonly name: string
   clusterId(): Promise<string>
+  /**
+   * Another instance ran these topics' mirror until now (issue #40): what the host keeps of their partitions in
+   * memory is read again from the cluster. Only hosts shared between instances (Kafka) have it.
+   */
+  reloadMirrorTopics?(topics: readonly string[]): Promise<void>
   describeTopics(topics?: string[]): Promise<TopicDescription[]>
   /** Creates a read-only mirror topic that keeps the source's topic id. */
   createMirrorTopic(spec: { name: string; topicId: string; partitions: number; replicationFactor?: number; configs?: Record<string, string>; mirror: string }): Promise<TopicDescription>

@@ -16,7 +16,7 @@ import { EmbeddedCluster } from './embedded/embedded-cluster'
 import { ClusterError } from './errors'
 import type { HostAllowlist } from './kafka/allowed-hosts'
 import { KafkaCluster } from './kafka/kafka-cluster'
-import { connectionConfig, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets } from './kafka/kafka-definition'
+import { connectionConfig, joinKafkaRequest, KafkaDefinition, readKafkaSecrets, removeKafkaSecrets, splitKafkaRequest, writeKafkaSecrets, type KafkaClusterRequest } from './kafka/kafka-definition'
 import type { MirrorHost, SourceCluster, TopicPartition } from './ports'
 
 /**
@@ -65,6 +65,8 @@ export interface ClusterRegistryOptions {
   now?: () => number
   /** MIRRORBOARD_KAFKA_ALLOWED_HOSTS; null or absent: any host. */
   kafkaAllowedHosts?: HostAllowlist | null
+  /** Instances share the work (issue #40): writes into Kafka clusters are fenced per partition by transactional ids. */
+  fencedWrites?: boolean
 }
 
 /**
@@ -138,7 +140,7 @@ export class ClusterRegistry {
   private async start(entry: OpenCluster): Promise<void> {
     const { definition } = entry
     if (definition.kind === 'kafka') {
-      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null))
+      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null), { fencedWrites: this.options.fencedWrites ?? false })
       entry.kafka = kafka
       entry.error = null
       entry.clusterId = await kafka.clusterId()
@@ -228,6 +230,16 @@ export class ClusterRegistry {
 
   names(): string[] {
     return [...this.clusters.keys()]
+  }
+
+  /**
+   * What creates this Kafka cluster on another instance, secrets included (issue #40: the control cluster holds it
+   * sealed, server/ha/shared-clusters.ts). Server-only; never returned by an endpoint. NOT_FOUND for an unknown name.
+   */
+  async kafkaRequest(name: string): Promise<KafkaClusterRequest> {
+    const { definition } = this.entry(name)
+    if (definition.kind !== 'kafka') throw new ClusterError('VALIDATION_FAILED', `cluster ${name} is not a Kafka cluster`)
+    return joinKafkaRequest(definition, await readKafkaSecrets(this.options.dataDir, name))
   }
 
   /** What a cluster is, known even while it cannot be opened; NOT_FOUND for an unknown name. */
@@ -339,7 +351,7 @@ export class ClusterRegistry {
     let kafka: KafkaCluster
     const started = Date.now()
     try {
-      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true })
+      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true, fencedWrites: this.options.fencedWrites ?? false })
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       const { message, specific } = connectionFailureReason(definition.bootstrapServers, reason)

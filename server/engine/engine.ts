@@ -45,6 +45,8 @@ import { stateRecordsForCopy } from './state/state-copy'
 import { syncMirror } from './syncs/topic-sync'
 import type { EngineEvent, ResolvedMirrorConfig, MirrorDefinition, FailoverOperation, PartitionRuntime, PartitionSnapshot, TruncationPlanResult } from './types'
 import { createMirrorPartition } from '@/lib/mirror/transition'
+import { RUN_EVERY_MIRROR, type MirrorOwnership, type OwnedMirror } from './ownership'
+import { adoptMirror } from './state/adopt-mirror'
 
 export { DEFAULT_MIRROR_CONFIG } from './config/mirror-config'
 export type { EngineClusterAccess } from './cluster-access'
@@ -73,6 +75,8 @@ export interface EngineOptions {
    * live in memory only and do not survive a restart.
    */
   operationStore?: OperationStore
+  /** Which mirrors this engine runs (ownership.ts); without one, every mirror its clusters hold. */
+  ownership?: MirrorOwnership
 }
 
 /** PREPARING's lookup asks a source that may be down: bounded, so the partition retries instead of hanging. */
@@ -97,6 +101,9 @@ export class MirrorEngine {
   private closed = false
   /** Waiting for the end of the next tick (a switchover's phases look again after each): resolved false on close. */
   private tickWaiters: Array<(ticked: boolean) => void> = []
+  private readonly ownership: MirrorOwnership
+  /** Adoptions and releases, one at a time in the order the assignment changed. */
+  private ownershipChanges: Promise<void> = Promise.resolve()
 
   constructor(options: EngineOptions) {
     const now = options.now ?? Date.now
@@ -151,6 +158,7 @@ export class MirrorEngine {
     })
     this.state = state
     this.runner = runner
+    this.ownership = options.ownership ?? RUN_EVERY_MIRROR
     this.operations = operations
     this.commands = new MirrorCommandQueue((mirror) => this.stateVersion(mirror))
     this.ctx = {
@@ -173,23 +181,73 @@ export class MirrorEngine {
   /** Replays every cluster's `__mirror_state` and resumes each partition where it was. */
   async start(): Promise<void> {
     await replayMirrorState(this.ctx.clusters, this.state)
+    // Another instance's mirrors are left to it (ownership.ts); the ones assigned here later are adopted then.
+    for (const mirror of [...this.state.all()]) if (!this.ownership.owns(mirror.definition)) this.state.delete(mirror.definition.name)
     // Unfinished operations resume first: the partitions they still have to stop get the stop instead of
     // their restore, so none of them fetches again after the failover the operator was told was accepted.
     const stopping = this.operations.recover()
-    for (const mirror of this.state.all()) {
-      await loadLagArchive(this.ctx, mirror).catch((error: unknown) => this.ctx.log('lag archive load failed', { mirror: mirror.definition.name, error: errorMessage(error) }))
-      for (const runtime of mirror.partitions.values()) {
-        if (stopping.has(runtime)) continue
-        // Not awaited: a partition whose source is down must not hold up the server's start; the
-        // per-partition lock still orders everything that follows.
-        void this.runner.withLock(runtime, () => this.runner.restore(mirror.definition, runtime)).catch((error: unknown) =>
-          this.ctx.log('resume failed', { mirror: mirror.definition.name, topic: runtime.topic, partition: runtime.partition, error: errorMessage(error) }),
-        )
-      }
-      // A crash between adding a topic to the mirror and writing its partitions' first state leaves
-      // partitions without a record; they start now (KIP-1279.md §2.3 row 1).
-      void this.startMissingPartitions(mirror).catch((error: unknown) => this.ctx.log('start of missing partitions failed', { mirror: mirror.definition.name, error: errorMessage(error) }))
+    for (const mirror of this.state.all()) await this.resume(mirror, stopping)
+    // Assignments come later (the group is joined once the engine has started): each one is followed from then on.
+    this.ownership.onChange(() => void this.reconcileOwnership())
+  }
+
+  /** Each partition continues from its persisted state (the start, an adoption). */
+  private async resume(mirror: EngineMirror, stopping: ReadonlySet<PartitionRuntime> = new Set()): Promise<void> {
+    await loadLagArchive(this.ctx, mirror).catch((error: unknown) => this.ctx.log('lag archive load failed', { mirror: mirror.definition.name, error: errorMessage(error) }))
+    for (const runtime of mirror.partitions.values()) {
+      if (stopping.has(runtime)) continue
+      // Not awaited: a partition whose source is down must not hold up the server's start; the
+      // per-partition lock still orders everything that follows.
+      void this.runner.withLock(runtime, () => this.runner.restore(mirror.definition, runtime)).catch((error: unknown) =>
+        this.ctx.log('resume failed', { mirror: mirror.definition.name, topic: runtime.topic, partition: runtime.partition, error: errorMessage(error) }),
+      )
     }
+    // A crash between adding a topic to the mirror and writing its partitions' first state leaves
+    // partitions without a record; they start now (KIP-1279.md §2.3 row 1).
+    void this.startMissingPartitions(mirror).catch((error: unknown) => this.ctx.log('start of missing partitions failed', { mirror: mirror.definition.name, error: errorMessage(error) }))
+  }
+
+  // OWNERSHIP (ownership.ts: which mirrors this instance runs when several share the work)
+
+  /** Releases the mirrors held but no longer owned, then adopts the owned ones not held; resolves when done. */
+  reconcileOwnership(): Promise<void> {
+    this.ownershipChanges = this.ownershipChanges.then(async () => {
+      if (this.closed) return
+      for (const mirror of [...this.state.all()]) if (!this.ownership.owns(mirror.definition)) await this.releaseMirror(mirror.definition.name)
+      for (const owned of this.ownership.assigned()) {
+        if (this.closed || this.state.has(owned.name) || !this.ownership.owns(owned)) continue
+        await this.adopt(owned).catch((error: unknown) => this.ctx.log('adopting a mirror failed', { mirror: owned.name, error: errorMessage(error) }))
+      }
+    })
+    return this.ownershipChanges
+  }
+
+  /** The mirrors this engine runs now. */
+  heldMirrors(): string[] {
+    return [...this.state.all()].map((mirror) => mirror.definition.name)
+  }
+
+  private async adopt(owned: OwnedMirror): Promise<void> {
+    const mirror = await adoptMirror(this.ctx.clusters, this.state, owned.name, owned.destinationCluster)
+    if (!mirror) return
+    this.ctx.log('adopted a mirror', { mirror: owned.name, partitions: mirror.partitions.size })
+    await this.resume(mirror)
+  }
+
+  /**
+   * Stops running a mirror another instance now owns: no tick takes it any more, its held fetch is cut short,
+   * and the partition work already under way finishes before this resolves. Nothing is written for it.
+   */
+  private async releaseMirror(name: string): Promise<void> {
+    const mirror = this.state.get(name)
+    if (!mirror) return
+    this.state.delete(name)
+    interruptFetch(mirror.fetchInterrupt)
+    await this.ticking
+    await this.runner.settle()
+    this.ctx.throttles.forget(name)
+    this.ctx.leadership.forget(name)
+    this.ctx.log('released a mirror', { mirror: name })
   }
 
   private async startMissingPartitions(mirror: EngineMirror): Promise<void> {
@@ -232,6 +290,7 @@ export class MirrorEngine {
     this.timer = null
     for (const mirror of this.state.all()) interruptFetch(mirror.fetchInterrupt)
     await this.ticking
+    await this.ownershipChanges
     await this.operations.close()
   }
 

@@ -15,6 +15,8 @@ import { DemoEnvironment, type DemoDependencies } from '@/server/demo/demo-envir
 import { createVerifier } from '@/server/verification/verifier-wiring'
 import { createDrills } from '@/server/drills/drill-wiring'
 import type { DrillsOptions } from '@/server/drills/drills'
+import { HaRuntime } from '@/server/ha/ha-runtime'
+import type { HaConfig } from '@/server/ha/ha-config'
 
 export const TEST_TOKENS = { operator: 'demo-test-operator', viewer: 'demo-test-viewer' }
 
@@ -26,15 +28,19 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
  */
 export async function openTestRuntime(
   dataDir: string,
-  options: { demo: boolean; print?: (text: string) => void; workloads?: DemoDependencies['workloads']; drills?: DrillsOptions },
+  options: { demo: boolean; print?: (text: string) => void; workloads?: DemoDependencies['workloads']; drills?: DrillsOptions; ha?: HaConfig; beforeEngine?: (clusters: ClusterRegistry) => Promise<void> },
 ): Promise<Runtime> {
   const log = logger.child({ module: 'demo-test' })
   const events = new EventHub()
   const audit = await AuditLog.open(path.join(dataDir, 'audit', 'audit.jsonl'))
-  const clusters = await ClusterRegistry.open({ dataDir, log })
+  const clusters = await ClusterRegistry.open({ dataDir, log, fencedWrites: !!options.ha })
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
-  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links })
+  await options.beforeEngine?.(clusters)
+  const ha = options.ha ? new HaRuntime(options.ha, { clusters, version: '0.0.0-test', log: log.child({ module: 'ha' }) }) : null
+  await ha?.prepare()
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links, ownership: ha?.ownership })
+  await ha?.join(engine)
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
   const drills = await createDrills({ clusters, engine, metrics, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })
   const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir, url: 'http://127.0.0.1:3000', log })
@@ -56,7 +62,7 @@ export async function openTestRuntime(
     : null
   const runtime: Runtime = {
     version: '0.0.0-test',
-    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null, oidc: null, rolesFile: undefined, tokenSignIn: true, sessionIdleMs: 3_600_000 },
+    config: { dataDir, demo: options.demo, url: 'http://127.0.0.1:3000', metricsPublic: false, metricsClusterPartitions: true, checkResponses: true, tokens: TEST_TOKENS, auditRetention: DEFAULT_AUDIT_RETENTION, kafkaAllowedHosts: null, oidc: null, rolesFile: undefined, tokenSignIn: true, sessionIdleMs: 3_600_000, ha: options.ha ?? null },
     startedAt: Date.now(),
     events,
     audit,
@@ -70,6 +76,7 @@ export async function openTestRuntime(
     metrics,
     alerts,
     demo,
+    ha,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
       await alerts.close()
@@ -79,6 +86,7 @@ export async function openTestRuntime(
       await drills.close()
       await verifier.close()
       await engine.close()
+      await ha?.close()
       await clusters.close()
       await audit.close()
     },

@@ -1,6 +1,7 @@
 import { AuditList, AuditQuery } from '../audit'
 import { EventsQuery } from '../events'
 import { HealthResponse } from '../health'
+import { InstanceList } from '../instances'
 import { endpoint, V1 } from './endpoint'
 
 export const systemEndpoints = {
@@ -12,6 +13,15 @@ export const systemEndpoints = {
     summary: 'Liveness and version',
     status: 200,
     response: HealthResponse,
+  }),
+  instances: endpoint({
+    operationId: 'listInstances',
+    method: 'GET',
+    path: `${V1}/instances`,
+    role: 'viewer',
+    summary: 'The instances sharing the mirroring work: alive, the mirrors each runs, version, last heartbeat',
+    status: 200,
+    response: InstanceList,
   }),
   openapi: endpoint({
     operationId: 'getOpenApiDocument',

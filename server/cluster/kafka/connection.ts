@@ -25,6 +25,8 @@ export interface KafkaConnectionConfig {
 }
 
 const requireKafkajs = createRequire(import.meta.url)
+/** FindCoordinator's key type for transactional ids (0 is groups). */
+const TRANSACTION_COORDINATOR = 1
 
 type KafkajsSocketFactory = Parameters<typeof guardedSocketFactory>[1]
 
@@ -45,6 +47,7 @@ interface InternalCluster {
   refreshMetadata(): Promise<void>
   getNodeIds(): number[]
   findBroker(options: { nodeId: string }): Promise<InternalBroker>
+  findGroupCoordinatorMetadata(options: { groupId: string; coordinatorType: number }): Promise<{ coordinator: { nodeId: number } }>
 }
 
 type InternalClusterConstructor = new (options: Record<string, unknown>) => InternalCluster
@@ -118,6 +121,8 @@ function isConnectionLoss(error: unknown): boolean {
 
 export interface BrokerChannel {
   send<T>(nodeId: number | 'any', request: ProtocolRequest<T>): Promise<T>
+  /** The broker coordinating a transactional id (FindCoordinator, key type TRANSACTION). */
+  transactionCoordinator(transactionalId: string): Promise<number>
   close(): Promise<void>
 }
 
@@ -246,6 +251,13 @@ export class KafkaConnection {
     let closed = false
     return {
       send: (nodeId, request) => (closed ? Promise.reject(new ClusterError('SOURCE_UNAVAILABLE', 'the Kafka channel is closed')) : sendOn(cluster, nodeId, request)),
+      transactionCoordinator: async (transactionalId) => {
+        try {
+          return (await cluster.findGroupCoordinatorMetadata({ groupId: transactionalId, coordinatorType: TRANSACTION_COORDINATOR })).coordinator.nodeId
+        } catch (error) {
+          throw toKafkaClusterError(error, `find the coordinator of ${transactionalId}`)
+        }
+      },
       close: async () => {
         closed = true
         await cluster.disconnect().catch(() => undefined)

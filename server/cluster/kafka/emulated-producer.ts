@@ -82,6 +82,8 @@ export class EmulatedProducers {
   private readonly idempotent = new TopicPartitionMap<Promise<PipelinedProducer>>()
   /** By partition, then source producer id. */
   private readonly transactional = new TopicPartitionMap<Map<number, TransactionalEntry>>()
+  /** Partitions whose writes another instance fenced (issue #40): nothing more is produced here until `unfence`. */
+  private readonly fenced = new TopicPartitionMap<ClusterError>()
 
   constructor(
     private readonly client: (suffix: string) => Kafka,
@@ -90,7 +92,17 @@ export class EmulatedProducers {
     private readonly idPrefix: string,
     /** The broker's high watermark of a partition (every produce is acks=all: it is the log end). */
     private readonly highWatermark: (tp: TopicPartition) => Promise<number>,
+    /**
+     * Instances share the work (issue #40): each partition's pipelined producer takes the transactional id
+     * `<idPrefix>-<topic>-<partition>`, so the instance that takes the partition over fences this one's writes.
+     */
+    private readonly fencedWrites = false,
   ) {}
+
+  /** The partition was taken over and given back (issue #40): this instance may write it again, under a new epoch. */
+  unfence(tp: TopicPartition): void {
+    this.fenced.delete(tp)
+  }
 
   private async connect(producer: Producer, what: string): Promise<Producer> {
     try {
@@ -109,6 +121,9 @@ export class EmulatedProducers {
   async startProduce(tp: TopicPartition, leader: number, batch: Uint8Array, header: BatchHeader): Promise<ProduceOutcome> {
     const what = `produce to ${tp.topic}-${tp.partition}`
     let sequence = -1
+    const fenced = this.fenced.get(tp)
+    // Never a new producer (whose InitProducerId would fence the instance that now owns the partition).
+    if (fenced) return { ok: false, error: fenced, sequence }
     try {
       const asIs = keepsItsBytes(header)
       const records = asIs ? null : recordsOf(batch, header)
@@ -122,7 +137,9 @@ export class EmulatedProducers {
       const baseOffset = await producer.send(leader, records.length, (stamp) => encodeBatch({ baseOffset: 0, partitionLeaderEpoch: -1, ...stamp, timestamp: Date.now(), records }, crc32c))
       return { ok: true, produced: placed(records, baseOffset) }
     } catch (error) {
-      return { ok: false, error: toKafkaClusterError(error, what), sequence }
+      const refused = toKafkaClusterError(error, what)
+      if (this.fencedWrites && refused.code === 'INVALID_PRODUCER_EPOCH') this.fenced.set(tp, refused)
+      return { ok: false, error: refused, sequence }
     }
   }
 
@@ -244,7 +261,8 @@ export class EmulatedProducers {
   private idempotentProducer(tp: TopicPartition): Promise<PipelinedProducer> {
     let producer = this.idempotent.get(tp)
     if (!producer) {
-      producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp))
+      const transactionalId = this.fencedWrites ? `${this.idPrefix}-${tp.topic}-${tp.partition}` : null
+      producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp, transactionalId))
       // A channel that could not connect is asked for again by the next batch.
       producer.catch(() => {
         if (this.idempotent.get(tp) === producer) this.idempotent.delete(tp)

@@ -27,6 +27,7 @@ export class KafkaCluster {
   private constructor(
     readonly name: string,
     private readonly connection: KafkaConnection,
+    fencedWrites: boolean,
   ) {
     // One ACL book for both sides: a fenced old source can also be a failback's read-only mirror destination.
     const acls = new WriteDenyAcls(connection.admin)
@@ -34,15 +35,15 @@ export class KafkaCluster {
     this.admin = new KafkaTopicAdmin(connection.admin, (suffix) => connection.client(suffix), (topic) => this.describeTopic(topic))
     const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source)
     this.source.answerHostedMirrorsFrom(state)
-    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state, acls)
+    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state, acls, fencedWrites)
     acls.answerReadOnlyFrom((topic) => this.host.keepsReadOnly(topic))
     this.source.reportMirrorTopicIdsFrom((described) => this.host.keptTopicIds(described))
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
-  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean } = {}): Promise<KafkaCluster> {
+  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean; fencedWrites?: boolean } = {}): Promise<KafkaCluster> {
     const connection = await KafkaConnection.open(config, `mirrorboard-${name}`, opts)
-    const cluster = new KafkaCluster(name, connection)
+    const cluster = new KafkaCluster(name, connection, opts.fencedWrites ?? false)
     try {
       await cluster.source.clusterId()
       await cluster.brokers()

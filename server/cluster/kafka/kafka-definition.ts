@@ -59,6 +59,18 @@ export function splitKafkaRequest(request: KafkaClusterRequest, createdAt: numbe
   return { definition, secrets }
 }
 
+/** The inverse of `splitKafkaRequest`: what creates the same cluster elsewhere (another instance, issue #40). */
+export function joinKafkaRequest(definition: KafkaDefinition, secrets: KafkaSecrets): KafkaClusterRequest {
+  const request: KafkaClusterRequest = { name: definition.name, bootstrapServers: [...definition.bootstrapServers] }
+  if (definition.sasl) request.sasl = { ...definition.sasl, password: secrets.password ?? '' }
+  if (definition.ssl) {
+    const { rejectUnauthorized } = definition.ssl
+    const material = { ...(secrets.ca === undefined ? {} : { ca: secrets.ca }), ...(secrets.cert === undefined ? {} : { cert: secrets.cert }), ...(secrets.key === undefined ? {} : { key: secrets.key }) }
+    request.ssl = rejectUnauthorized === undefined && Object.keys(material).length === 0 ? true : { ...material, ...(rejectUnauthorized === undefined ? {} : { rejectUnauthorized }) }
+  }
+  return request
+}
+
 export function connectionConfig(definition: KafkaDefinition, secrets: KafkaSecrets, allowedHosts: HostAllowlist | null = null): KafkaConnectionConfig {
   const config: KafkaConnectionConfig = { bootstrapServers: definition.bootstrapServers, allowedHosts }
   if (definition.sasl) config.sasl = { ...definition.sasl, password: secrets.password ?? '' }

@@ -44,12 +44,15 @@ export class KafkaMirrorHost implements MirrorHost {
     private readonly admin: KafkaTopicAdmin,
     private readonly state: KafkaStateTopic,
     acls: WriteDenyAcls = new WriteDenyAcls(connection.admin),
+    /** Instances share the work (issue #40): each partition's writes are fenced by a transactional id (emulated-producer.ts). */
+    fencedWrites = false,
   ) {
     this.producers = new EmulatedProducers(
       (suffix) => connection.client(suffix),
       (suffix) => connection.channel(suffix),
       `mirrorboard-${name}`,
       (tp) => this.brokerHighWatermark(tp),
+      fencedWrites,
     )
     this.acls = acls
   }
@@ -72,23 +75,48 @@ export class KafkaMirrorHost implements MirrorHost {
 
   private async load(): Promise<void> {
     await this.state.catchUp()
+    await this.applyEmulationRecords(() => true)
+    await this.acls.load()
+  }
+
+  /** The emulation of the topics `wanted` accepts, as the state topic holds it now; open transactions left by a dead writer recovered. */
+  private async applyEmulationRecords(wanted: (topic: string) => boolean): Promise<void> {
     for (const { key, value } of this.state.emulationRecords()) {
       const parsed: unknown = value === null ? null : JSON.parse(value)
       const topic = readTopicEmulation(parsed)
       const partition = readPartitionEmulation(parsed)
       if (key.startsWith(topicKey(''))) {
         const name = key.slice(topicKey('').length)
+        if (!wanted(name)) continue
         if (topic) this.topics.set(name, topic)
         else this.topics.delete(name)
         continue
       }
       // emulation/partition/<topic>/<partition>: Kafka topic names have no '/'.
       const [, , name, index] = key.split('/')
+      if (!wanted(name ?? '')) continue
       if (partition) this.partitions.set(partition, partition)
       else this.partitions.delete({ topic: name ?? '', partition: Number(index) })
     }
-    for (const e of this.partitions.values()) if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
-    await this.acls.load()
+    for (const e of this.partitions.values()) if (wanted(e.topic) && e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
+  }
+
+  /**
+   * Another instance mirrored into these topics until now (issue #40): their emulation (log ends, translation,
+   * open transactions) is read again from the state topic, and their producers are dropped, so the next append
+   * continues after what that instance wrote (a write it made but did not record is recognised as after a crash:
+   * unacknowledged-produce.ts).
+   */
+  async reloadMirrorTopics(topics: readonly string[]): Promise<void> {
+    await this.ready()
+    const names = new Set(topics)
+    for (const e of [...this.partitions.values()]) {
+      if (!names.has(e.topic)) continue
+      await this.producers.forget(e, { idempotent: true })
+      this.producers.unfence(e)
+    }
+    await this.state.catchUp()
+    await this.applyEmulationRecords((topic) => names.has(topic))
   }
 
   /**

@@ -46,8 +46,12 @@ export interface ProducerStamp {
 
 const requireKafkajs = createRequire(import.meta.url)
 const initProducerIdRequest = (
-  requireKafkajs('kafkajs/src/protocol/requests/initProducerId') as { protocol(options: { version: number }): (args: { transactionalId: null }) => ProtocolRequest<InitProducerIdAnswer> }
+  requireKafkajs('kafkajs/src/protocol/requests/initProducerId') as {
+    protocol(options: { version: number }): (args: { transactionalId: string | null; transactionTimeout?: number }) => ProtocolRequest<InitProducerIdAnswer>
+  }
 ).protocol({ version: INIT_PRODUCER_ID_VERSION })
+/** Never used for a transaction (the batches stay outside any): only required by InitProducerId with an id. */
+const FENCING_TRANSACTION_TIMEOUT_MS = 60_000
 
 export class PipelinedProducer {
   private identity: Promise<InitProducerIdAnswer> | null = null
@@ -56,14 +60,26 @@ export class PipelinedProducer {
   constructor(
     private readonly channel: BrokerChannel,
     private readonly tp: TopicPartition,
+    /**
+     * With one, the producer id is the one Kafka keeps for this transactional id (issue #40: it names the mirror
+     * partition, the unit of work): the next writer's InitProducerId bumps its epoch, and once that writer has
+     * produced, the partition's leader refuses this one's batches (INVALID_PRODUCER_EPOCH). The batches still go
+     * outside transactions, exactly as without. Without one, a producer id of its own (idempotence only).
+     */
+    private readonly transactionalId: string | null = null,
   ) {}
 
   /**
-   * The producer id, asked of the partition's leader: that also opens and authenticates the socket every
-   * produce then takes, so produces sent one after the other reach it in that order.
+   * The producer id, asked of the partition's leader (or, for a transactional id, its coordinator): that also opens
+   * and authenticates the socket every produce then takes, so produces sent one after the other reach it in that order.
    */
   private identityAt(leader: number): Promise<InitProducerIdAnswer> {
-    this.identity ??= this.channel.send(leader, initProducerIdRequest({ transactionalId: null })).catch((error: unknown) => {
+    const { transactionalId } = this
+    this.identity ??= (
+      transactionalId === null
+        ? this.channel.send(leader, initProducerIdRequest({ transactionalId: null }))
+        : this.channel.transactionCoordinator(transactionalId).then((coordinator) => this.channel.send(coordinator, initProducerIdRequest({ transactionalId, transactionTimeout: FENCING_TRANSACTION_TIMEOUT_MS })))
+    ).catch((error: unknown) => {
       this.identity = null
       throw error
     })
@@ -104,6 +120,9 @@ export class PipelinedProducer {
 
 /** A partition's error in a produce answer; the cause carries Kafka's name as `type`, as kafkajs's errors do. */
 function produceRefused(type: string, what: string): ClusterError {
+  if (type === 'INVALID_PRODUCER_EPOCH' || type === 'PRODUCER_FENCED') {
+    return new ClusterError('INVALID_PRODUCER_EPOCH', `${what}: fenced (${type}): another writer of this partition initialised the same transactional id after this one`, { cause: { type } })
+  }
   const code = type === 'NOT_LEADER_OR_FOLLOWER' ? 'NOT_LEADER_OR_FOLLOWER' : type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE' ? 'RECORD_TOO_LARGE' : 'SOURCE_UNAVAILABLE'
   return new ClusterError(code, `${what}: the broker answered ${type}`, { cause: { type } })
 }

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+
+/** One Mirrorboard instance of the group sharing the mirroring work (issue #40; docs/high-availability.md). */
+export const Instance = z.object({
+  id: z.string(),
+  /** Its last status is younger than the session timeout (a dead one's mirrors have gone to the others by then). */
+  alive: z.boolean(),
+  version: z.string(),
+  /** The mirrors it runs, by name. */
+  mirrors: z.array(z.string()),
+  /** When it last wrote its status (epoch ms); null for a single instance, which has no group. */
+  lastHeartbeatAt: z.number().int().nullable(),
+  /** The instance that answered this request. */
+  self: z.boolean(),
+})
+export type Instance = z.infer<typeof Instance>
+
+export const InstanceList = z.object({
+  /** False when MIRRORBOARD_CONTROL_BOOTSTRAP is unset: one instance runs every mirror. */
+  highAvailability: z.boolean(),
+  instances: z.array(Instance),
+})
+export type InstanceList = z.infer<typeof InstanceList>

@@ -1,0 +1,19 @@
+import 'server-only'
+import type { InstanceList } from '@/lib/api/instances'
+import type { MirrorEngine } from '@/server/engine/engine'
+import type { HaRuntime } from '@/server/ha/ha-runtime'
+
+/**
+ * `GET /api/v1/instances`: the group's instances as the control cluster's instances topic shows them
+ * (server/ha/instance-directory.ts), or this instance alone when it shares nothing (MIRRORBOARD_CONTROL_BOOTSTRAP unset).
+ */
+export function instancesOf(deps: { version: string; engine: MirrorEngine; ha: HaRuntime | null | undefined }): InstanceList {
+  const { ha, engine } = deps
+  if (!ha) {
+    return { highAvailability: false, instances: [{ id: 'this', alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true }] }
+  }
+  const listed: InstanceList['instances'] = ha.instances().map((status) => ({ id: status.id, alive: status.alive, version: status.version, mirrors: status.mirrors, lastHeartbeatAt: status.heartbeatAt, self: status.id === ha.instanceId }))
+  // Before its first status is read back, this instance still answers for itself.
+  if (!listed.some((instance) => instance.self)) listed.push({ id: ha.instanceId, alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true })
+  return { highAvailability: true, instances: listed }
+}

@@ -1,0 +1,137 @@
+import 'server-only'
+import { AssignerProtocol, type Consumer, type Kafka, type PartitionAssigner } from 'kafkajs'
+import { assignMirrors, type AssignableMirror } from '@/lib/ha/mirror-assignment'
+import { decodeMemberInfo, encodeMemberInfo, parseMirrorKey } from '@/lib/ha/member-metadata'
+
+/**
+ * Membership of the instances' group through the control cluster's group coordinator, as Kafka Connect's
+ * workers keep theirs: kafkajs's consumer joins, heart-beats and rebalances; the leader runs our assigner
+ * (lib/ha/mirror-assignment.ts) over the mirrors it reads from the clusters. Every member says who it is and what
+ * it runs in its protocol metadata (lib/ha/member-metadata.ts), so the assignment is sticky.
+ *
+ * How an assignment reaches a member: the leader names each mirror as a "topic" `mirror/<key>` in the member's
+ * assignment; kafkajs hands the topics it was not subscribed to through its RECEIVED_UNSUBSCRIBED_TOPICS
+ * instrumentation event (and leaves them out of what it fetches), then GROUP_JOIN ends the join. The consumer
+ * itself subscribes to the group's control topic and is never given a partition of it: it fetches nothing.
+ *
+ * A member that cannot heart-beat for a session timeout gives its work up by itself (`onAssignment([])`): by
+ * then the coordinator has handed it to the others.
+ */
+
+const ASSIGNER_NAME = 'MirrorboardMirrorAssigner'
+const ASSIGNMENT_PREFIX = 'mirror/'
+
+export interface MembershipOptions {
+  kafka: Kafka
+  groupId: string
+  /** A topic of the control cluster the consumer subscribes to (never assigned). */
+  topic: string
+  instanceId: string
+  version: string
+  sessionTimeoutMs: number
+  /** What the leader assigns: every shared mirror (by key) with its partition count. */
+  catalog(): Promise<AssignableMirror[]>
+  /** The keys this instance runs now (its protocol metadata). */
+  owned(): string[]
+  /** Each completed join: the keys this member now runs, and what the group looked like. */
+  onAssignment(keys: string[], join: { memberId: string; leaderId: string; isLeader: boolean }): void
+  /** The leader's view of the members at each assignment (the instances page). */
+  onMembers?(members: Array<{ memberId: string; instanceId: string; version: string; keys: string[] }>): void
+  log(message: string, fields: Record<string, unknown>): void
+}
+
+export class GroupMembership {
+  private readonly consumer: Consumer
+  private pending: string[] | null = null
+  private lastHeartbeatAt = Date.now()
+  private holding = false
+  private watchdog: NodeJS.Timeout | null = null
+
+  constructor(private readonly options: MembershipOptions) {
+    const heartbeatInterval = Math.max(500, Math.floor(options.sessionTimeoutMs / 5))
+    this.consumer = options.kafka.consumer({
+      groupId: options.groupId,
+      sessionTimeout: options.sessionTimeoutMs,
+      rebalanceTimeout: options.sessionTimeoutMs * 2,
+      heartbeatInterval,
+      maxWaitTimeInMs: heartbeatInterval,
+      partitionAssigners: [this.assigner()],
+      allowAutoTopicCreation: false,
+    })
+    const { events } = this.consumer
+    this.consumer.on(events.RECEIVED_UNSUBSCRIBED_TOPICS, (event) => {
+      this.pending = event.payload.assignedTopics.filter((topic) => topic.startsWith(ASSIGNMENT_PREFIX)).map((topic) => topic.slice(ASSIGNMENT_PREFIX.length))
+    })
+    this.consumer.on(events.GROUP_JOIN, (event) => {
+      const keys = this.pending ?? []
+      this.pending = null
+      this.lastHeartbeatAt = Date.now()
+      this.holding = true
+      const { memberId, leaderId, isLeader } = event.payload
+      options.log('joined the instances group', { memberId, leaderId, isLeader, mirrors: keys })
+      options.onAssignment(keys, { memberId, leaderId, isLeader })
+    })
+    this.consumer.on(events.HEARTBEAT, () => {
+      this.lastHeartbeatAt = Date.now()
+    })
+    this.consumer.on(events.CRASH, (event) => options.log('the instances group consumer crashed; kafkajs restarts it', { error: String(event.payload.error) }))
+  }
+
+  async start(): Promise<void> {
+    await this.consumer.connect()
+    await this.consumer.subscribe({ topic: this.options.topic, fromBeginning: false })
+    await this.consumer.run({ autoCommit: false, eachBatch: async () => {} })
+    this.watchdog = setInterval(() => this.checkHeartbeats(), 500)
+    this.watchdog.unref()
+  }
+
+  /** No heartbeat answered for a session timeout: the coordinator has given this member's work to others. */
+  private checkHeartbeats(): void {
+    if (!this.holding || Date.now() - this.lastHeartbeatAt < this.options.sessionTimeoutMs) return
+    this.holding = false
+    this.options.log('no heartbeat for a session timeout: giving up every mirror until the group takes this instance back', { sinceMs: Date.now() - this.lastHeartbeatAt })
+    this.options.onAssignment([], { memberId: '', leaderId: '', isLeader: false })
+  }
+
+  async stop(): Promise<void> {
+    if (this.watchdog) clearInterval(this.watchdog)
+    // Leaving the group (LeaveGroup) hands the work over at once instead of after a session timeout.
+    await this.consumer.disconnect().catch(() => undefined)
+  }
+
+  private assigner(): PartitionAssigner {
+    const options = this.options
+    return () => ({
+      name: ASSIGNER_NAME,
+      version: 1,
+      async assign({ members }) {
+        const decoded = members.map((member) => {
+          const metadata = AssignerProtocol.MemberMetadata.decode(member.memberMetadata)
+          const info = metadata ? decodeMemberInfo(metadata.userData.toString('utf8')) : null
+          return { memberId: member.memberId, instanceId: info?.instanceId ?? member.memberId, version: info?.version ?? 'unknown', owned: info?.owned ?? [] }
+        })
+        const mirrors = await options.catalog()
+        const assignment = assignMirrors(mirrors, decoded)
+        options.onMembers?.(decoded.map((member) => ({ memberId: member.memberId, instanceId: member.instanceId, version: member.version, keys: assignment.get(member.memberId) ?? [] })))
+        return [...assignment].map(([memberId, keys]) => ({
+          memberId,
+          memberAssignment: AssignerProtocol.MemberAssignment.encode({
+            version: 1,
+            assignment: Object.fromEntries(keys.filter((key) => parseMirrorKey(key) !== null).map((key) => [`${ASSIGNMENT_PREFIX}${key}`, [0]])),
+            userData: Buffer.alloc(0),
+          }),
+        }))
+      },
+      protocol({ topics }) {
+        return {
+          name: ASSIGNER_NAME,
+          metadata: AssignerProtocol.MemberMetadata.encode({
+            version: 1,
+            topics,
+            userData: Buffer.from(encodeMemberInfo({ instanceId: options.instanceId, version: options.version, owned: options.owned() })),
+          }),
+        }
+      },
+    })
+  }
+}

@@ -1,0 +1,154 @@
+import 'server-only'
+import { Kafka, logLevel, type Producer } from 'kafkajs'
+import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
+import type { ClusterRegistry } from '@/server/cluster/registry'
+import type { MirrorEngine } from '@/server/engine/engine'
+import type { Logger } from '@/server/observability/logger'
+import { ensureControlTopics } from './control-topics'
+import { GroupMembership } from './group-membership'
+import { GroupOwnership } from './ha-ownership'
+import type { HaConfig } from './ha-config'
+import { readMirrorCatalog } from './mirror-catalog'
+import { deriveKey } from './secret-box'
+import { SharedClusters } from './shared-clusters'
+import { ControlTopicLog } from './control-topic-log'
+import { InstanceDirectory, type InstanceStatus } from './instance-directory'
+
+/**
+ * Several instances sharing the mirroring work (issue #40, docs/high-availability.md), wired once by the
+ * composition root: `prepare` before the engine is built (the control topics; the ownership the engine consults),
+ * `join` once the engine has started (the group membership, whose assignments the engine follows).
+ */
+export class HaRuntime {
+  readonly ownership: GroupOwnership
+  private readonly kafka: Kafka
+  private membership: GroupMembership | null = null
+  private shared: { clusters: SharedClusters; reader: KafkaCluster; producer: Producer } | null = null
+  private directory: InstanceDirectory | null = null
+  private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
+
+  constructor(
+    readonly config: HaConfig,
+    private readonly deps: { clusters: ClusterRegistry; version: string; log: Logger },
+  ) {
+    this.ownership = new GroupOwnership((name) => this.isShared(name))
+    this.kafka = new Kafka({ clientId: `mirrorboard-${config.instanceId}`, brokers: config.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 5 } })
+  }
+
+  get instanceId(): string {
+    return this.config.instanceId
+  }
+
+  /** The topic every member subscribes to (it carries nothing yet: the assignment travels in the join). */
+  get membershipTopic(): string {
+    return `${this.config.group}-instances`
+  }
+
+  private isShared(name: string): boolean {
+    try {
+      return this.deps.clusters.kind(name) === 'kafka'
+    } catch {
+      return false
+    }
+  }
+
+  /** The compacted topic of the shared clusters (shared-clusters.ts). */
+  get clustersTopic(): string {
+    return `${this.config.group}-clusters`
+  }
+
+  /**
+   * Before the engine: the control topics exist, and the shared clusters are in the registry (so the engine's
+   * replay and the catalog see them). A control cluster that cannot be reached, or a secret key that does not open
+   * its secrets, fails the start.
+   */
+  async prepare(): Promise<void> {
+    const admin = this.kafka.admin()
+    let reader: KafkaCluster
+    let producer: Producer
+    try {
+      await admin.connect()
+      const replication = await ensureControlTopics(admin, [
+        { name: this.membershipTopic, compacted: true },
+        { name: this.clustersTopic, compacted: true },
+      ])
+      this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
+      reader = await KafkaCluster.open('control', { bootstrapServers: this.config.bootstrap, allowedHosts: null })
+      producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
+      await producer.connect()
+    } catch (error) {
+      throw new Error(`the control cluster at ${this.config.bootstrap.join(',')} cannot be used: ${String(error)}`, { cause: error })
+    } finally {
+      await admin.disconnect().catch(() => undefined)
+    }
+    const clusters = new SharedClusters({ topic: this.clustersTopic, key: deriveKey(this.config.secretKey), reader, producer, registry: this.deps.clusters, log: this.deps.log })
+    this.shared = { clusters, reader, producer }
+    try {
+      await clusters.start()
+    } catch (error) {
+      await this.closeShared()
+      throw error
+    }
+  }
+
+  private async closeShared(): Promise<void> {
+    const shared = this.shared
+    this.shared = null
+    await shared?.clusters.close()
+    await shared?.producer.disconnect().catch(() => undefined)
+    await shared?.reader.close().catch(() => undefined)
+  }
+
+  /** After the engine started: join the group; each assignment changes what the engine runs. */
+  async join(engine: MirrorEngine): Promise<void> {
+    engine.subscribe((event) => {
+      if (event.type !== 'mirror' || event.change !== 'created') return
+      const definition = engine.listMirrors().find((mirror) => mirror.name === event.mirror)
+      if (definition) this.ownership.adoptCreated(definition)
+    })
+    const log = this.deps.log
+    this.membership = new GroupMembership({
+      kafka: this.kafka,
+      groupId: this.config.group,
+      topic: this.membershipTopic,
+      instanceId: this.config.instanceId,
+      version: this.deps.version,
+      sessionTimeoutMs: this.config.sessionTimeoutMs,
+      catalog: () =>
+        readMirrorCatalog(
+          { names: () => this.deps.clusters.names(), isShared: (name) => this.isShared(name), host: (name) => this.deps.clusters.ports(name).host },
+          (message, fields) => log.warn(message, fields),
+        ),
+      owned: () => this.ownership.ownedKeys(),
+      onAssignment: (keys, join) => {
+        this.joined = join.memberId === '' ? null : { ...join, at: Date.now() }
+        this.ownership.assign(keys)
+        // The engine adopts and releases in its own time; the status follows at the next report too.
+        void engine.reconcileOwnership().then(() => this.directory?.report())
+      },
+      log: (message, fields) => log.info(message, fields),
+    })
+    await this.membership.start()
+    if (this.shared) {
+      this.directory = new InstanceDirectory({
+        self: () => ({ id: this.config.instanceId, version: this.deps.version, mirrors: engine.heldMirrors().sort() }),
+        log: new ControlTopicLog(this.shared.reader, this.membershipTopic),
+        producer: this.shared.producer,
+        sessionTimeoutMs: this.config.sessionTimeoutMs,
+        warn: (message, fields) => log.warn(message, fields),
+      })
+      this.directory.start()
+    }
+  }
+
+  /** Every instance of the group as the instances topic shows it (this one included). */
+  instances(): Array<InstanceStatus & { alive: boolean }> {
+    return this.directory?.list() ?? []
+  }
+
+  async close(): Promise<void> {
+    await this.membership?.stop()
+    await this.directory?.close()
+    await this.closeShared()
+  }
+}
