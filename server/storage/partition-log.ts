@@ -7,8 +7,7 @@ import { ProducerStateManager } from '@/lib/log/producer-state'
 import { encodeBatch, incrementSequence, readBatchHeader, viewOf } from '@/lib/log/record-batch'
 import { collectAbortedTransactions } from '@/lib/log/segment-index'
 import { INT16_MAX, INT32_MAX, requireInteger, resolvePartitionLogConfig, type ResolvedConfig } from './partition-log-config'
-import type { AbortedTransaction, BatchHeader, ControlType, EpochEndOffset, EpochEntry, OpenTransaction, RecordInput } from '@/lib/log/types'
-import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID } from '@/lib/log/types'
+import { NO_PRODUCER_EPOCH, NO_PRODUCER_ID, type AbortedTransaction, type BatchHeader, type ControlType, type EpochEndOffset, type EpochEntry, type OpenTransaction, type RecordInput } from '@/lib/log/types'
 import type { CleanOutcome } from './cleaner/cleaner'
 import { compacts } from './cleaner/cleaner-config'
 import type { CleanableLog } from './cleaner/log-cleaner'
@@ -317,6 +316,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     }
   }
 
+  /** The header of the batch holding `offset` (below `bound`), without reading its records: a fetch's next timestamp. */
   batchHeaderAt(offset: number, bound: number): BatchHeader | null {
     this.ensureOpen()
     if (offset < this.currentLogStartOffset) return null
