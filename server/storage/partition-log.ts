@@ -595,7 +595,6 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
 
   releaseDescriptor(): boolean {
     // Only with everything written already fdatasync'ed: a pending flush needs this descriptor.
-    if (this.closed) return false
-    return this.local.releaseDescriptor()
+    return !this.closed && this.local.releaseDescriptor()
   }
 }
