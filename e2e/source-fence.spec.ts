@@ -34,6 +34,7 @@ test('the fenced old source on the mirror and operation pages, refused while a s
   const panel = page.getByTestId('source-fence')
   await expect(panel).toContainText(`The old source ${source} refuses client writes`)
   await expect(panel.getByRole('list', { name: 'Fenced topics' })).toHaveText('orders')
+  await expect(page.getByTestId('operation-rto')).toContainText(/^RTO\d/)
   await lookAt(page, testInfo, 'source-fence-operation')
 
   // A second switchover (ledger) waits for a transaction left open on the source, within a long grace: the unfence is refused meanwhile.

@@ -3,6 +3,7 @@
 import Link from 'next/link'
 import { useLiveOperation } from '@/components/data/use-live-operation'
 import { Figure } from '@/components/failover/figure'
+import { operationRtoMs } from '@/lib/failover/recovery-time'
 import { SourceFencePanel } from '@/components/failover/source-fence-panel'
 import { SplitBrainNotice } from '@/components/failover/split-brain-notice'
 import { ErrorPanel } from '@/components/ui/error-panel'
@@ -24,6 +25,8 @@ export function OperationView({ id }: { id: string }) {
   if (operation.isError) return <ErrorPanel error={operation.error} title="Could not read the operation" onRetry={() => void operation.refetch()} />
   const data = operation.data
   const totals = data.plan ? planTotals(data.plan.partitions) : null
+  // Measured as the report measures it (lib/failover/recovery-time.ts).
+  const rtoMs = operationRtoMs(data)
   return (
     <div className="space-y-5">
       <header className="space-y-2">
@@ -49,6 +52,12 @@ export function OperationView({ id }: { id: string }) {
             <div className="flex gap-1">
               <dt>Took</dt>
               <dd>{formatDuration(data.finishedAt - data.startedAt)}</dd>
+            </div>
+          )}
+          {rtoMs !== null && (
+            <div className="flex gap-1" data-testid="operation-rto">
+              <dt title="from the start to the last partition STOPPED: the destination writable">RTO</dt>
+              <dd>{formatDuration(rtoMs)}</dd>
             </div>
           )}
           {data.requestedBy != null && (
