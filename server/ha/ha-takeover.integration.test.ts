@@ -137,14 +137,15 @@ describe('instances sharing mirrors through the control cluster', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('spreads the mirrors over instances that take their clusters (sealed) from the control cluster, refuses a wrong secret key, and hands a SIGKILLed owner’s mirror over with nothing lost or twice', async () => {
-    let produced = 0
-    const produceRound = async () => {
-      const n = produced++
-      for (const { topic } of MIRRORS) {
-        for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: `k${n}`, value: `${topic}-${partition}-${n}` }])
-      }
+  let produced = 0
+  const produceRound = async () => {
+    const n = produced++
+    for (const { topic } of MIRRORS) {
+      for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: `k${n}`, value: `${topic}-${partition}-${n}` }])
     }
+  }
+
+  it('spreads the mirrors over instances that take their clusters (sealed) from the control cluster, refuses a wrong secret key, and hands a SIGKILLed owner’s mirror over with nothing lost or twice', async () => {
     for (const { topic } of MIRRORS) await sourceClient.createTopic(topic, { partitions: PARTITIONS })
     for (let i = 0; i < 5; i++) await produceRound()
 
@@ -219,5 +220,30 @@ describe('instances sharing mirrors through the control cluster', () => {
       .filter((instance) => instance.id !== 'ha-wrong-key')
       .map((instance) => ({ id: instance.id, alive: instance !== owner, mirrors: instance === owner ? owner.held : instance.held }))
     for (const survivor of alive()) await vi.waitFor(() => expect(survivor.instances).toEqual(expected), settle)
+  })
+
+  it('takes a mirror from an instance that stops heart-beating (SIGSTOP); woken, it gives the mirror up and writes nothing twice', async () => {
+    const victim = MIRRORS.find(({ name }) => alive().some((instance) => instance.held.includes(name)))!
+    const paused = alive().find((instance) => instance.held.includes(victim.name))!
+    const mirrorRunsElsewhere = () => alive().some((instance) => instance !== paused && instance.held.includes(victim.name))
+    paused.process.kill('SIGSTOP')
+    await vi.waitFor(() => expect(mirrorRunsElsewhere()).toBe(true), { timeout: SESSION_TIMEOUT_MS * 5, interval: 100 })
+    for (let i = 0; i < 5; i++) await produceRound()
+    // The new owner has written with its epoch before the old one wakes up.
+    await vi.waitFor(async () => expect(await highWatermarks(destinationAdmin, victim.topic)).toEqual(await highWatermarks(sourceAdmin, victim.topic)), settle)
+    paused.process.kill('SIGCONT')
+    // Woken past its session timeout, it gives the mirror up by itself, and rejoins without it.
+    await vi.waitFor(() => expect(paused.held).not.toContain(victim.name), settle)
+    for (let i = 0; i < 5; i++) await produceRound()
+    for (const { topic } of MIRRORS) {
+      await vi.waitFor(async () => expect(await highWatermarks(destinationAdmin, topic)).toEqual(await highWatermarks(sourceAdmin, topic)), settle)
+      for (let partition = 0; partition < PARTITIONS; partition++) {
+        const source = await brokerLog(brokers.a.bootstrap, topic, partition)
+        expect(source.at(-1)![1] + 1).toBe(produced)
+        expect(await brokerLog(brokers.b.bootstrap, topic, partition)).toEqual(source)
+      }
+    }
+    expect(mirrorRunsElsewhere()).toBe(true)
+    expect([...runners().values()].map((ids) => ids.length)).toEqual([1, 1, 1])
   })
 })
