@@ -129,7 +129,11 @@ describe('instances sharing mirrors through the control cluster', () => {
     await destinationAdmin.connect()
   })
   afterAll(async () => {
+    for (const instance of alive()) instance.process.kill('SIGCONT')
     for (const instance of alive()) instance.process.kill('SIGKILL')
+    // The suites after this one must not find these mirrors on b's state topic (nor the control topics on a).
+    await sourceClient?.forget(['ha-']).catch(() => undefined)
+    await destinationClient?.forget(['ha-', STATE_TOPIC]).catch(() => undefined)
     await sourceAdmin?.disconnect()
     await destinationAdmin?.disconnect()
     await sourceClient?.close()
