@@ -149,7 +149,7 @@ describe('instances sharing mirrors through the control cluster', () => {
     }
   }
 
-  it('spreads the mirrors over instances that take their clusters (sealed) from the control cluster, refuses a wrong secret key, and hands a SIGKILLed owner’s mirror over with nothing lost or twice', async () => {
+  it('spreads the mirrors over instances that take their clusters (sealed) from the control cluster, refuses a wrong secret key and a second instance under a live one’s id, and hands a SIGKILLed owner’s mirror over with nothing lost or twice', async () => {
     for (const { topic } of MIRRORS) await sourceClient.createTopic(topic, { partitions: PARTITIONS })
     for (let i = 0; i < 5; i++) await produceRound()
 
@@ -184,6 +184,11 @@ describe('instances sharing mirrors through the control cluster', () => {
     expect(exitCode).toBe(2)
     expect(stranger.output).toContain('MIRRORBOARD_SECRET_KEY does not open the cluster secrets')
     expect(stranger.held).toEqual([])
+    expect(await highWatermarks(sourceAdmin, CLUSTERS_TOPIC)).toEqual([3])
+    // A second instance under a live one's id: refused at start, nothing written.
+    const twin = startInstance('ha-i1')
+    expect(await new Promise<number | null>((resolve) => twin.process.once('exit', (code) => resolve(code)))).toBe(2)
+    expect(twin.output).toContain('MIRRORBOARD_INSTANCE_ID=ha-i1 is already running')
     expect(await highWatermarks(sourceAdmin, CLUSTERS_TOPIC)).toEqual([3])
 
     const victim = MIRRORS[0]!
@@ -221,7 +226,7 @@ describe('instances sharing mirrors through the control cluster', () => {
 
     // Every survivor's GET /api/v1/instances shows the dead one not alive and who runs what now.
     const expected = instances
-      .filter((instance) => instance.id !== 'ha-wrong-key')
+      .filter((instance) => instance !== stranger && instance !== twin)
       .map((instance) => ({ id: instance.id, alive: instance !== owner, mirrors: instance === owner ? owner.held : instance.held }))
     for (const survivor of alive()) await vi.waitFor(() => expect(survivor.instances).toEqual(expected), settle)
   })
