@@ -15,6 +15,7 @@ import { benchUiMirror } from './ui-mirror'
 import { benchDrill } from './drill'
 import { benchVerify } from './verify'
 import { benchSwitchover } from './switchover'
+import { benchHa } from './ha'
 
 async function ifBuilt(run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
@@ -44,6 +45,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['drill of a 2,000-partition mirror under load', benchDrill],
   ['verify: throughput against a raw read of the same segments', benchVerify],
   ['switchover: planned switchovers under load (21 and 2,000 partitions)', benchSwitchover],
+  ['ha: takeover after a SIGKILL of the owner (three instances, control cluster)', benchHa],
 ]
 
 async function main() {

@@ -14,6 +14,10 @@ import { SharedClusters } from './shared-clusters'
 import { ControlTopicLog } from './control-topic-log'
 import { InstanceDirectory, type InstanceStatus } from './instance-directory'
 
+export class DuplicateInstanceError extends Error {
+  readonly code = 'DUPLICATE_INSTANCE_ID'
+}
+
 /**
  * Several instances sharing the mirroring work (issue #40, docs/high-availability.md), wired once by the
  * composition root: `prepare` before the engine is built (the control topics; the ownership the engine consults),
@@ -81,6 +85,13 @@ export class HaRuntime {
     } finally {
       await admin.disconnect().catch(() => undefined)
     }
+    try {
+      await this.refuseDuplicate(new ControlTopicLog(reader, this.membershipTopic))
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined)
+      await reader.close().catch(() => undefined)
+      throw error
+    }
     const clusters = new SharedClusters({ topic: this.clustersTopic, key: deriveKey(this.config.secretKey), reader, producer, registry: this.deps.clusters, log: this.deps.log })
     this.shared = { clusters, reader, producer }
     try {
@@ -88,6 +99,23 @@ export class HaRuntime {
     } catch (error) {
       await this.closeShared()
       throw error
+    }
+  }
+
+  /**
+   * Two live instances with one MIRRORBOARD_INSTANCE_ID would make the logs and GET /instances lie: a start whose id
+   * wrote a status within the session timeout is refused (a crashed instance restarted at once waits that long).
+   */
+  private async refuseDuplicate(statusLog: ControlTopicLog): Promise<void> {
+    let mine: string | null | undefined
+    for (const { key, value } of await statusLog.readNew()) if (key === this.config.instanceId) mine = value
+    if (!mine) return
+    const { heartbeatAt } = JSON.parse(mine) as InstanceStatus
+    const ago = Date.now() - heartbeatAt
+    if (ago < this.config.sessionTimeoutMs) {
+      throw new DuplicateInstanceError(
+        `an instance with MIRRORBOARD_INSTANCE_ID=${this.config.instanceId} is already running (its last status is ${ago} ms old): give each instance its own id, or wait ${Math.ceil(this.config.sessionTimeoutMs / 1000)} s after stopping the other; nothing was changed`,
+      )
     }
   }
 

@@ -129,7 +129,11 @@ describe('instances sharing mirrors through the control cluster', () => {
     await destinationAdmin.connect()
   })
   afterAll(async () => {
+    for (const instance of alive()) instance.process.kill('SIGCONT')
     for (const instance of alive()) instance.process.kill('SIGKILL')
+    // The suites after this one must not find these mirrors on b's state topic (nor the control topics on a).
+    await sourceClient?.forget(['ha-']).catch(() => undefined)
+    await destinationClient?.forget(['ha-', STATE_TOPIC]).catch(() => undefined)
     await sourceAdmin?.disconnect()
     await destinationAdmin?.disconnect()
     await sourceClient?.close()
@@ -137,14 +141,15 @@ describe('instances sharing mirrors through the control cluster', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('spreads the mirrors over instances that take their clusters (sealed) from the control cluster, refuses a wrong secret key, and hands a SIGKILLed owner’s mirror over with nothing lost or twice', async () => {
-    let produced = 0
-    const produceRound = async () => {
-      const n = produced++
-      for (const { topic } of MIRRORS) {
-        for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: `k${n}`, value: `${topic}-${partition}-${n}` }])
-      }
+  let produced = 0
+  const produceRound = async () => {
+    const n = produced++
+    for (const { topic } of MIRRORS) {
+      for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: `k${n}`, value: `${topic}-${partition}-${n}` }])
     }
+  }
+
+  it('spreads the mirrors over instances that take their clusters (sealed) from the control cluster, refuses a wrong secret key and a second instance under a live one’s id, and hands a SIGKILLed owner’s mirror over with nothing lost or twice', async () => {
     for (const { topic } of MIRRORS) await sourceClient.createTopic(topic, { partitions: PARTITIONS })
     for (let i = 0; i < 5; i++) await produceRound()
 
@@ -179,6 +184,11 @@ describe('instances sharing mirrors through the control cluster', () => {
     expect(exitCode).toBe(2)
     expect(stranger.output).toContain('MIRRORBOARD_SECRET_KEY does not open the cluster secrets')
     expect(stranger.held).toEqual([])
+    expect(await highWatermarks(sourceAdmin, CLUSTERS_TOPIC)).toEqual([3])
+    // A second instance under a live one's id: refused at start, nothing written.
+    const twin = startInstance('ha-i1')
+    expect(await new Promise<number | null>((resolve) => twin.process.once('exit', (code) => resolve(code)))).toBe(2)
+    expect(twin.output).toContain('MIRRORBOARD_INSTANCE_ID=ha-i1 is already running')
     expect(await highWatermarks(sourceAdmin, CLUSTERS_TOPIC)).toEqual([3])
 
     const victim = MIRRORS[0]!
@@ -216,8 +226,33 @@ describe('instances sharing mirrors through the control cluster', () => {
 
     // Every survivor's GET /api/v1/instances shows the dead one not alive and who runs what now.
     const expected = instances
-      .filter((instance) => instance.id !== 'ha-wrong-key')
+      .filter((instance) => instance !== stranger && instance !== twin)
       .map((instance) => ({ id: instance.id, alive: instance !== owner, mirrors: instance === owner ? owner.held : instance.held }))
     for (const survivor of alive()) await vi.waitFor(() => expect(survivor.instances).toEqual(expected), settle)
+  })
+
+  it('takes a mirror from an instance that stops heart-beating (SIGSTOP); woken, it gives the mirror up and writes nothing twice', async () => {
+    const victim = MIRRORS.find(({ name }) => alive().some((instance) => instance.held.includes(name)))!
+    const paused = alive().find((instance) => instance.held.includes(victim.name))!
+    const mirrorRunsElsewhere = () => alive().some((instance) => instance !== paused && instance.held.includes(victim.name))
+    paused.process.kill('SIGSTOP')
+    await vi.waitFor(() => expect(mirrorRunsElsewhere()).toBe(true), { timeout: SESSION_TIMEOUT_MS * 5, interval: 100 })
+    for (let i = 0; i < 5; i++) await produceRound()
+    // The new owner has written with its epoch before the old one wakes up.
+    await vi.waitFor(async () => expect(await highWatermarks(destinationAdmin, victim.topic)).toEqual(await highWatermarks(sourceAdmin, victim.topic)), settle)
+    paused.process.kill('SIGCONT')
+    // Woken past its session timeout, it gives the mirror up by itself, and rejoins without it.
+    await vi.waitFor(() => expect(paused.held).not.toContain(victim.name), settle)
+    for (let i = 0; i < 5; i++) await produceRound()
+    for (const { topic } of MIRRORS) {
+      await vi.waitFor(async () => expect(await highWatermarks(destinationAdmin, topic)).toEqual(await highWatermarks(sourceAdmin, topic)), settle)
+      for (let partition = 0; partition < PARTITIONS; partition++) {
+        const source = await brokerLog(brokers.a.bootstrap, topic, partition)
+        expect(source.at(-1)![1] + 1).toBe(produced)
+        expect(await brokerLog(brokers.b.bootstrap, topic, partition)).toEqual(source)
+      }
+    }
+    expect(mirrorRunsElsewhere()).toBe(true)
+    expect([...runners().values()].map((ids) => ids.length)).toEqual([1, 1, 1])
   })
 })

@@ -60,6 +60,7 @@ describe('fenced writes of a mirror partition (issue #40)', () => {
   afterAll(async () => {
     for (const emulated of producers) await emulated.close()
     for (const connection of connections) await connection.close()
+    await client?.forget(['fence-']).catch(() => undefined)
     await admin?.disconnect()
     await client?.close()
   })
