@@ -2,7 +2,7 @@ import 'server-only'
 import path from 'node:path'
 import { formatEpochCheckpoint, formatOffsetCheckpoint, parseEpochCheckpoint, parseOffsetCheckpoint } from '@/lib/log/leader-epoch-cache'
 import type { EpochEntry } from '@/lib/log/types'
-import { readFileIfExists, unlinkIfExists, writeFileDurably, writeFileDurablyAsync, type DurableFileWrite } from '@/server/util/durable-file'
+import { readFileIfExists, writeFileDurably, writeFileDurablyAsync, type DurableFileWrite } from '@/server/util/durable-file'
 
 export const LEADER_EPOCH_CHECKPOINT_FILE = 'leader-epoch-checkpoint'
 export const LOG_START_OFFSET_CHECKPOINT_FILE = 'log-start-offset-checkpoint'
@@ -103,9 +103,9 @@ export class LogCheckpoints {
     return undefined
   }
 
-  /** Not durable by itself: the caller fsyncs the directory before the first new write. */
-  removeCleanShutdown(): void {
-    unlinkIfExists(this.file(CLEAN_SHUTDOWN_FILE))
+  /** The clean-shutdown marker's path (a log's open removes it, with its directory's fsync, before any write). */
+  cleanShutdownPath(): string {
+    return this.file(CLEAN_SHUTDOWN_FILE)
   }
 
   private readOffset(name: string): number | undefined {

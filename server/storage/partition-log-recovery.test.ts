@@ -146,6 +146,18 @@ describe('recovery', () => {
     expect(again.logEndOffset).toBe(4)
     expect(fs.existsSync(path.join(logs.dir(), 'clean-shutdown'))).toBe(false)
   })
+
+  it('has removed what the open is done with once it returns: the clean-shutdown marker and the close\'s producer snapshot', async () => {
+    const log = await open()
+    await log.appendAsLeader(values(4), { leaderEpoch: 0 })
+    await log.close()
+    const files = () => fs.readdirSync(logs.dir()).filter((name) => name === 'clean-shutdown' || name.endsWith('.producer-snapshot')).sort()
+    expect(files()).toEqual(['00000000000000000004.producer-snapshot', 'clean-shutdown'])
+    abandon(log)
+    const again = await open()
+    expect(files()).toEqual([])
+    expect(again.logEndOffset).toBe(4)
+  })
 })
 
 describe('closing for deletion', () => {

@@ -1,5 +1,6 @@
 import 'server-only'
 // Over 400 lines on purpose: the log facade (Kafka's UnifiedLog): the whole public API of a partition log, each a short delegation to local-log, loader, replay, checkpoints, append-batches, retention and cleaner/log-compaction.
+import { unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { StorageError } from '@/lib/log/errors'
 import type { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
@@ -71,6 +72,8 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
 
   /** A log whose directory open() has yet to fsync (log-loader.ts `directoryUnsynced`). */
   private directoryUnsynced: boolean
+  /** Files the load has done with, removed by open() before the directory's fsync (log-loader.ts `leftovers`). */
+  private leftovers: string[]
 
   private constructor(
     readonly dir: string,
@@ -79,6 +82,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   ) {
     const loaded = loadLog(dir, checkpoints, config)
     this.directoryUnsynced = loaded.directoryUnsynced
+    this.leftovers = loaded.leftovers
     this.local = new LocalLog(dir, loaded.segments, config, this, (error) => this.fail(error))
     this.local.commit.durableEndOffset = loaded.segments.active.nextOffset
     this.epochCache = loaded.epochCache
@@ -129,6 +133,10 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     const log = new PartitionLog(resolved, resolvePartitionLogConfig(config), new LogCheckpoints(resolved))
     if (log.directoryUnsynced) {
       try {
+        await Promise.all(log.leftovers.map((file) => unlink(file).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error
+        })))
+        log.leftovers = []
         await syncDirectory(resolved)
       } catch (cause) {
         await log.close().catch(() => undefined)
