@@ -1,10 +1,11 @@
 import 'server-only'
 import fs from 'node:fs'
+import { unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { ProducerStateManager, type ProducerStateSnapshot } from '@/lib/log/producer-state'
 import type { BatchHeader } from '@/lib/log/types'
-import { fsyncDirectory, unlinkIfExists } from '@/server/util/durable-file'
+import { fsyncDirectory, syncDirectory, unlinkIfExists } from '@/server/util/durable-file'
 import { completeInterruptedSwaps } from './cleaner/segment-swap'
 import { crc32c } from './crc32c'
 import type { CleanShutdownMarker, LogCheckpoints } from './log-checkpoints'
@@ -250,4 +251,12 @@ function recoverSegment(segment: LogSegment, indexIntervalBytes: number): void {
     return true
   })
   if (validEnd < segment.size) segment.truncateToPosition(validEnd)
+}
+
+/** Removes the load's leftovers (already gone is fine), then fsyncs the directory: open() awaits it before any write. */
+export async function settleLoadedDirectory(dir: string, leftovers: readonly string[]): Promise<void> {
+  await Promise.all(leftovers.map((file) => unlink(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error
+  })))
+  await syncDirectory(dir)
 }

@@ -1,6 +1,5 @@
 import 'server-only'
 // Over 400 lines on purpose: the log facade (Kafka's UnifiedLog): the whole public API of a partition log, each a short delegation to local-log, loader, replay, checkpoints, append-batches, retention and cleaner/log-compaction.
-import { unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { StorageError } from '@/lib/log/errors'
 import type { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
@@ -16,11 +15,11 @@ import { LogCompaction } from './cleaner/log-compaction'
 import { controlBatch, followerBatches } from './append-batches'
 import { crc32c } from './crc32c'
 import { retentionCut } from './retention'
-import { syncDirectory, writeFilesDurablyAsync } from '@/server/util/durable-file'
+import { writeFilesDurablyAsync } from '@/server/util/durable-file'
 import type { DescriptorHolder } from './descriptor-budget'
 import { LocalLog, type PreparedBatch } from './local-log'
 import { LogCheckpoints } from './log-checkpoints'
-import { loadLog } from './log-loader'
+import { loadLog, settleLoadedDirectory } from './log-loader'
 import { applyBatch, rebuildProducerState } from './log-replay'
 import { deleteProducerSnapshots, producerSnapshotFile, writeProducerSnapshot } from './producer-snapshots'
 import type { LogSegment } from './segment'
@@ -70,10 +69,8 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   /** The cleaner's state of this log and its hooks (cleaner/log-compaction.ts). */
   private readonly compaction: LogCompaction
 
-  /** A log whose directory open() has yet to fsync (log-loader.ts `directoryUnsynced`). */
-  private directoryUnsynced: boolean
-  /** Files the load has done with, removed by open() before the directory's fsync (log-loader.ts `leftovers`). */
-  private leftovers: string[]
+  /** Files the load has done with, which open() removes before it fsyncs the directory; null once done (log-loader.ts). */
+  private unsyncedLeftovers: readonly string[] | null
 
   private constructor(
     readonly dir: string,
@@ -81,8 +78,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     private readonly checkpoints: LogCheckpoints,
   ) {
     const loaded = loadLog(dir, checkpoints, config)
-    this.directoryUnsynced = loaded.directoryUnsynced
-    this.leftovers = loaded.leftovers
+    this.unsyncedLeftovers = loaded.directoryUnsynced ? loaded.leftovers : null
     this.local = new LocalLog(dir, loaded.segments, config, this, (error) => this.fail(error))
     this.local.commit.durableEndOffset = loaded.segments.active.nextOffset
     this.epochCache = loaded.epochCache
@@ -131,18 +127,14 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   static async open(dir: string, config: PartitionLogConfig = {}): Promise<PartitionLog> {
     const resolved = path.resolve(dir)
     const log = new PartitionLog(resolved, resolvePartitionLogConfig(config), new LogCheckpoints(resolved))
-    if (log.directoryUnsynced) {
+    if (log.unsyncedLeftovers !== null) {
       try {
-        await Promise.all(log.leftovers.map((file) => unlink(file).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'ENOENT') throw error
-        })))
-        log.leftovers = []
-        await syncDirectory(resolved)
+        await settleLoadedDirectory(resolved, log.unsyncedLeftovers)
       } catch (cause) {
         await log.close().catch(() => undefined)
         throw new StorageError('KAFKA_STORAGE_ERROR', `fsync of the log directory ${resolved} failed`, { cause })
       }
-      log.directoryUnsynced = false
+      log.unsyncedLeftovers = null
     }
     return log
   }
