@@ -1,5 +1,6 @@
 'use client'
 
+import Link from 'next/link'
 import { useAttention } from '@/components/data/use-attention'
 import { useClusters } from '@/components/data/use-clusters'
 import { useMirrors } from '@/components/data/use-mirrors'
@@ -43,6 +44,11 @@ export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayo
             {clusterCount === undefined || mirrorCount === undefined
               ? 'Clusters, mirrors and what needs attention.'
               : `${clusterCount} ${clusterCount === 1 ? 'cluster' : 'clusters'} · ${mirrorCount} ${mirrorCount === 1 ? 'mirror' : 'mirrors'}`}
+            {/* Not in the header: a sixth link crowds the phone's header; who runs the mirrors is an overview question. */}
+            {' · '}
+            <Link href="/instances" className="font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+              Instances
+            </Link>
           </p>
         </div>
         {canOperate && <ManageLinks clusterCount={clusterCount ?? 0} />}

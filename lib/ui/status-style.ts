@@ -114,3 +114,9 @@ export const LAG_TREND_STYLE = {
   steady: { label: 'steady', icon: '→', tone: 'neutral' },
   unknown: { label: 'unknown', icon: '?', tone: 'danger' },
 } as const satisfies Record<LagTrendDirection, StatusStyle>
+
+/** A Mirrorboard instance of the group (GET /api/v1/instances): a dead one's mirrors have gone to the others. */
+export const INSTANCE_STATUS_STYLE = {
+  alive: { label: 'Alive', icon: '●', tone: 'healthy' },
+  dead: { label: 'Dead', icon: '✕', tone: 'danger' },
+} as const satisfies Record<'alive' | 'dead', StatusStyle>

@@ -1,6 +1,6 @@
 import 'server-only'
 import { DEFAULT_ATTENTION_THRESHOLDS } from '@/lib/overview/attention'
-import { clusterEndpoints, mirrorEndpoints, overviewEndpoints, type Endpoint } from '@/lib/api/endpoints'
+import { clusterEndpoints, mirrorEndpoints, overviewEndpoints, systemEndpoints, type Endpoint } from '@/lib/api/endpoints'
 import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { logger } from '@/server/observability/logger'
@@ -8,6 +8,7 @@ import type { Runtime } from '@/server/runtime'
 import type { Cluster } from '@/lib/api/clusters'
 import type { MirrorList } from '@/lib/api/mirrors'
 import { attentionOf } from '@/server/api/attention'
+import { instancesOf } from '@/server/api/instances-api'
 import type { Grant } from '@/lib/auth/grants'
 import { seesCluster, seesMirror, visibleAttention } from '@/lib/auth/visibility'
 import { topologyLayoutFor, type TopologyLayout } from './topology-layout'
@@ -76,4 +77,9 @@ export async function clusterAnswers(runtime: Runtime, cluster: string, grants: 
     { endpoint: clusterEndpoints.listGroups, params, read: async () => ({ groups: await clusterApi.listGroups(cluster) }) },
     { endpoint: mirrorEndpoints.listMirrors, read: () => visibleMirrors(grants, mirrorApiOf(runtime).list()) },
   ])
+}
+
+/** /instances: the instances sharing the mirroring work, as `GET /api/v1/instances` answers. */
+export async function instancesAnswers(runtime: Runtime): Promise<PrefetchedAnswer[]> {
+  return settle([{ endpoint: systemEndpoints.instances, read: () => instancesOf({ version: runtime.version, engine: runtime.engine, ha: runtime.ha }) }])
 }

@@ -1,0 +1,94 @@
+'use client'
+
+import Link from 'next/link'
+import { useInstances } from '@/components/data/use-instances'
+import { ErrorPanel } from '@/components/ui/error-panel'
+import { Panel, Skeleton } from '@/components/ui/panel'
+import { RelativeTime } from '@/components/ui/relative-time'
+import { StatusBadge } from '@/components/ui/status-badge'
+import type { Instance } from '@/lib/api/instances'
+import { INSTANCE_STATUS_STYLE } from '@/lib/ui/status-style'
+
+/**
+ * The instances as GET /api/v1/instances answers, read again every few seconds (use-instances.ts). Without a
+ * control cluster there is one instance and it says so, with how to share the work, rather than a one-row group.
+ */
+export function InstanceList() {
+  const instances = useInstances()
+  if (instances.error !== null) return <ErrorPanel error={instances.error} title="Could not load the instances" onRetry={() => void instances.refetch()} />
+  if (instances.data === undefined) {
+    return (
+      <Panel>
+        <Skeleton className="h-24 w-full" />
+      </Panel>
+    )
+  }
+  const { highAvailability, instances: listed } = instances.data
+  const alive = listed.filter((instance) => instance.alive).length
+  return (
+    <div className="space-y-4">
+      {!highAvailability && (
+        <div data-testid="single-instance" className="rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-200">
+          <p>
+            <strong className="font-semibold">Single instance:</strong> this instance runs every mirror; if it stops, every mirror stops until it is
+            started again.
+          </p>
+          <p className="mt-1">
+            To share the work, start several instances with <code className="font-mono text-xs break-all">MIRRORBOARD_CONTROL_BOOTSTRAP</code> set to the same
+            control Kafka cluster: they split the mirrors between them and take over a dead one&apos;s (see{' '}
+            <code className="font-mono text-xs break-all">docs/high-availability.md</code>, &ldquo;Running three instances&rdquo;).
+          </p>
+        </div>
+      )}
+      <Panel id="instances" title={highAvailability ? `${alive} of ${listed.length} ${listed.length === 1 ? 'instance' : 'instances'} alive` : 'One instance, no group'}>
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {listed.map((instance) => (
+            <InstanceRow key={instance.id} instance={instance} grouped={highAvailability} />
+          ))}
+        </ul>
+      </Panel>
+    </div>
+  )
+}
+
+function InstanceRow({ instance, grouped }: { instance: Instance; grouped: boolean }) {
+  const look = INSTANCE_STATUS_STYLE[instance.alive ? 'alive' : 'dead']
+  return (
+    <li data-testid="instance" data-instance={instance.id} className="space-y-2 py-3 first:pt-0 last:pb-0">
+      <div className="flex flex-wrap items-center gap-2">
+        {/* A single instance has no group id worth showing ("this"): it is simply this instance. */}
+        <span className={`text-sm font-medium break-all text-slate-900 dark:text-slate-100 ${grouped ? 'font-mono' : ''}`}>{grouped ? instance.id : 'This instance'}</span>
+        <StatusBadge look={look} data-testid="instance-status" />
+        {grouped && instance.self && (
+          <span className="rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-800 ring-1 ring-indigo-600/20 ring-inset dark:bg-indigo-950 dark:text-indigo-200 dark:ring-indigo-400/30">
+            this instance
+          </span>
+        )}
+      </div>
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        <dt className="text-slate-600 dark:text-slate-400">Version</dt>
+        <dd className="font-mono" data-testid="instance-version">
+          {instance.version}
+        </dd>
+        <dt className="text-slate-600 dark:text-slate-400">Last heartbeat</dt>
+        <dd data-testid="instance-heartbeat">{instance.lastHeartbeatAt === null ? <span className="text-slate-600 dark:text-slate-300">none: a single instance reports to no group</span> : <RelativeTime at={instance.lastHeartbeatAt} />}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">Runs</dt>
+        <dd data-testid="instance-mirrors">
+          {instance.mirrors.length === 0 ? (
+            <span className="text-slate-600 dark:text-slate-300">no mirror</span>
+          ) : (
+            <ul aria-label={`Mirrors run by ${grouped ? instance.id : 'this instance'}`} className="flex flex-wrap gap-x-3 gap-y-1">
+              {instance.mirrors.map((mirror) => (
+                <li key={mirror}>
+                  <Link href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-mono break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+                    {mirror}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+      </dl>
+    </li>
+  )
+}
