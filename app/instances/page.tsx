@@ -9,8 +9,8 @@ import { getRuntime } from '@/server/runtime'
 export const metadata: Metadata = { title: 'Instances: who runs which mirror' }
 
 export default async function Instances() {
-  await requirePageSession('/instances')
-  const answers = await instancesAnswers(await getRuntime())
+  const session = await requirePageSession('/instances')
+  const answers = await instancesAnswers(await getRuntime(), session.principal.grants)
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
       <InstancesPage />

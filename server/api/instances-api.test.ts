@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as instancesRoute from '@/app/api/v1/instances/route'
+import { instancesOf } from '@/server/api/instances-api'
 import type { Runtime } from '@/server/runtime'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 
@@ -26,6 +27,13 @@ describe('GET /api/v1/instances without a control cluster', () => {
     const { status, body } = await callRoute(instancesRoute.GET, { path: '/api/v1/instances' })
     expect(status).toBe(200)
     expect(body).toEqual({ highAvailability: false, instances: [{ id: 'this', alive: true, version: '0.0.0-test', mirrors: ['east-to-west'], lastHeartbeatAt: null, self: true }] })
+  })
+
+  it('names to a scoped caller only the mirrors its grants reach, as GET /mirrors does', () => {
+    const deps = { version: runtime.version, engine: runtime.engine, ha: runtime.ha }
+    expect(instancesOf(deps, [{ role: 'viewer', mirrors: ['other-.*'] }]).instances.map((instance) => instance.mirrors)).toEqual([[]])
+    expect(instancesOf(deps, [{ role: 'operator', mirrors: ['east-.*'] }]).instances.map((instance) => instance.mirrors)).toEqual([['east-to-west']])
+    expect(instancesOf(deps, [{ role: 'viewer' }]).instances.map((instance) => instance.mirrors)).toEqual([['east-to-west']])
   })
 
   it('is refused without credentials', async () => {

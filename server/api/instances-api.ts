@@ -1,5 +1,7 @@
 import 'server-only'
 import type { InstanceList } from '@/lib/api/instances'
+import type { Grant } from '@/lib/auth/grants'
+import { seesEverything, seesMirror } from '@/lib/auth/visibility'
 import type { MirrorEngine } from '@/server/engine/engine'
 import type { HaRuntime } from '@/server/ha/ha-runtime'
 
@@ -7,7 +9,14 @@ import type { HaRuntime } from '@/server/ha/ha-runtime'
  * `GET /api/v1/instances`: the group's instances as the control cluster's instances topic shows them
  * (server/ha/instance-directory.ts), or this instance alone when it shares nothing (MIRRORBOARD_CONTROL_BOOTSTRAP unset).
  */
-export function instancesOf(deps: { version: string; engine: MirrorEngine; ha: HaRuntime | null | undefined }): InstanceList {
+export function instancesOf(deps: { version: string; engine: MirrorEngine; ha: HaRuntime | null | undefined }, grants: readonly Grant[]): InstanceList {
+  const list = allInstances(deps)
+  // A caller scoped to some mirrors sees which instance runs those only (lib/auth/visibility.ts), as in GET /mirrors.
+  if (seesEverything(grants)) return list
+  return { ...list, instances: list.instances.map((instance) => ({ ...instance, mirrors: instance.mirrors.filter((mirror) => seesMirror(grants, mirror)) })) }
+}
+
+function allInstances(deps: { version: string; engine: MirrorEngine; ha: HaRuntime | null | undefined }): InstanceList {
   const { ha, engine } = deps
   if (!ha) {
     return { highAvailability: false, instances: [{ id: 'this', alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true }] }

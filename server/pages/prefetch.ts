@@ -80,6 +80,6 @@ export async function clusterAnswers(runtime: Runtime, cluster: string, grants: 
 }
 
 /** /instances: the instances sharing the mirroring work, as `GET /api/v1/instances` answers. */
-export async function instancesAnswers(runtime: Runtime): Promise<PrefetchedAnswer[]> {
-  return settle([{ endpoint: systemEndpoints.instances, read: () => instancesOf({ version: runtime.version, engine: runtime.engine, ha: runtime.ha }) }])
+export async function instancesAnswers(runtime: Runtime, grants: readonly Grant[]): Promise<PrefetchedAnswer[]> {
+  return settle([{ endpoint: systemEndpoints.instances, read: () => instancesOf({ version: runtime.version, engine: runtime.engine, ha: runtime.ha }, grants) }])
 }

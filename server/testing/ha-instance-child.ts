@@ -23,7 +23,7 @@ async function main() {
   const report = () => {
     const held = JSON.stringify({ instance: ha.instanceId, mirrors: runtime.engine.heldMirrors().sort() })
     if (held !== last) process.stdout.write(`held ${(last = held)}\n`)
-    const instances = JSON.stringify(instancesOf({ version: runtime.version, engine: runtime.engine, ha: runtime.ha }).instances.map(({ id, alive, mirrors }) => ({ id, alive, mirrors })))
+    const instances = JSON.stringify(instancesOf({ version: runtime.version, engine: runtime.engine, ha: runtime.ha }, [{ role: 'admin' }]).instances.map(({ id, alive, mirrors }) => ({ id, alive, mirrors })))
     if (instances !== lastInstances) process.stdout.write(`instances ${(lastInstances = instances)}\n`)
   }
   report()

@@ -4,4 +4,4 @@ import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const GET = route(systemEndpoints.instances, ({ runtime }) => instancesOf({ version: runtime.version, engine: runtime.engine, ha: runtime.ha }))
+export const GET = route(systemEndpoints.instances, ({ runtime, principal }) => instancesOf({ version: runtime.version, engine: runtime.engine, ha: runtime.ha }, principal.grants))
