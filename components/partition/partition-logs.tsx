@@ -171,6 +171,7 @@ export function PartitionLogs({
       )}
       <LogStrips
         mismatches={mismatches}
+        openAt={storyFocus(partition, size)}
         aligned={aligned}
         names={names}
         selection={selection}
