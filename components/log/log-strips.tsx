@@ -51,7 +51,6 @@ export function LogStrips({
   onSelect,
   label,
   mismatches,
-  openAt = null,
 }: {
   aligned: AlignedLogs
   names: Readonly<Record<LaneId, LaneName>>
@@ -60,11 +59,6 @@ export function LogStrips({
   label: string
   /** A verification's differences, by offset: drawn on the destination's cells (lib/ui/verification-view.ts). */
   mismatches?: ReadonlyMap<number, string>
-  /**
-   * The offset the tapes scroll to when they first show (the story: the mirrored position, the cut), a couple of
-   * cells before it in view; a window that holds the whole log otherwise opened scrolled to offset 0.
-   */
-  openAt?: number | null
 }) {
   const grid = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
@@ -91,14 +85,6 @@ export function LogStrips({
   // Focus follows a keyboard move once React has committed it. Each step is computed from the latest
   // selection (an updater), not from this render's: a key pressed before the last move rendered must not
   // repeat that move, and an older move's focus must never land late and select its cell again.
-  const openedAt = useRef(false)
-  useEffect(() => {
-    if (openedAt.current || openAt === null || columns.length === 0) return
-    openedAt.current = true
-    const index = openAt - firstOffset
-    if (index > 2 && index < columns.length) virtualizer.scrollToIndex(index - 2, { align: 'start' })
-  }, [openAt, firstOffset, columns.length, virtualizer])
-
   const focusAfterCommit = useRef(false)
   useEffect(() => {
     if (!focusAfterCommit.current || selection === null) return

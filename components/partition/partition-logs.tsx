@@ -171,7 +171,6 @@ export function PartitionLogs({
       )}
       <LogStrips
         mismatches={mismatches}
-        openAt={storyFocus(partition, size)}
         aligned={aligned}
         names={names}
         selection={selection}
