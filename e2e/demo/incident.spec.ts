@@ -155,7 +155,7 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
       // The mirror's own timeline: when it broke (every partition in one row), then its retries as one row.
       await page.goto(`/mirrors/${MIRROR}`)
       const timelineOfMirror = page.getByTestId('mirror-timeline')
-      await expect(timelineOfMirror.locator('li[data-kind="change"][data-to="FAILED"]').first()).toContainText(/\d+ partitions/)
+      await expect(timelineOfMirror.locator('li[data-kind="change"][data-to="FAILED"]').first()).toContainText(/\d+ partitions/, { timeout: 30_000 })
       await expect(timelineOfMirror.getByTestId('mirror-retry-storm').first()).toHaveText(/^FAILED ⇄ .+ × \d+$/, { timeout: 60_000 })
       await lookAt(page, testInfo, 'incident-mirror-timeline')
     })

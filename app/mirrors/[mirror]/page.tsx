@@ -32,9 +32,20 @@ export default async function MirrorPage({ params }: { params: Params }) {
   const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
   // The small summary and the table's first screen come with the page; the 10,000-row partition list is
   // fetched by the browser, and started by the HTML itself so it travels while the bundles load.
-  const firstRows = firstPartitionRows(mirrorApiOf(await getRuntime()), summary)
+  const api = mirrorApiOf(await getRuntime())
+  const firstRows = firstPartitionRows(api, summary)
+  // The incident timeline comes with the page too: read by the browser after hydration, it arrived seconds late
+  // under load and pushed the chart and the table down when it did.
+  // (A mirror deleted since the summary was read: the browser asks and shows the API's answer.)
+  const timeline = (() => {
+    try {
+      return [{ endpoint: mirrorEndpoints.mirrorTimeline, params: { mirror }, value: api.timeline(mirror) }]
+    } catch {
+      return []
+    }
+  })()
   return (
-    <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror }, value: summary }])}>
+    <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror }, value: summary }, ...timeline])}>
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: earlyFetchScript(endpointUrl(mirrorEndpoints.listMirrorPartitions, { mirror })) }} />
       <MirrorPageView mirror={mirror} firstRows={firstRows} />
     </HydrationBoundary>
