@@ -44,6 +44,8 @@ test('the mirror page holds the mirror to its RPO and RTO objectives', async ({ 
   await expect(panel.getByTestId('rto-compliance')).toContainText('✓ met')
   const objectives = await okJson<{ rto: Array<{ operation: string; met: boolean }> }>(await request.get(`/api/v1/mirrors/${mirror}/objectives`, { headers: asViewer }))
   expect(objectives.rto).toEqual([expect.objectContaining({ operation: accepted.operation, type: 'unplanned', met: true })])
+  // Failed over, the mirror protects nothing: the overview and the list show no RPO status for it.
+  expect((await okJson<{ objectives?: unknown }>(await request.get(`/api/v1/mirrors/${mirror}`, { headers: asViewer }))).objectives).toBeNull()
 })
 
 /**

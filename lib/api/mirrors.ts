@@ -153,7 +153,7 @@ export const MirrorSummary = z.object({
   emulation: Emulation.optional(),
   /**
    * The RPO objective and where the recovery point stands against it now (issue #34), for the overview's edges
-   * and the mirror list; null without an RPO objective. `unknown`: a source is silent, the figures are lower
+   * and the mirror list; null without an RPO objective, or once no partition is mirrored (failed over). `unknown`: a source is silent, the figures are lower
    * bounds, never shown as met. GET /mirrors/{m}/objectives has the compliance over time.
    */
   objectives: z

@@ -146,10 +146,12 @@ export class MirrorApi {
     }
   }
 
-  /** The summary's RPO status: the figures the alerts and the failover plan read (mirror-figures.ts). */
+  /** The summary's RPO status (null without an RPO objective or once every partition failed over): the figures the alerts and the failover plan read (mirror-figures.ts). */
   private rpoStatus(name: string): MirrorSummary['objectives'] {
-    const { rpo, rpoObjective } = this.engine.mirrorFigures(name)
-    if (rpoObjective === null) return null
+    const { rpo, rpoObjective, partitionsByState } = this.engine.mirrorFigures(name)
+    // A failed-over mirror protects nothing any more: no recovery point to hold to the objective.
+    const protectedPartitions = Object.entries(partitionsByState).reduce((sum, [state, count]) => sum + (state === 'STOPPED' || state === 'STOPPING' ? 0 : (count ?? 0)), 0)
+    if (rpoObjective === null || protectedPartitions === 0) return null
     const status = currentRpoStatus(rpo, { ...(rpoObjective.records === null ? {} : { rpoRecords: rpoObjective.records }), ...(rpoObjective.seconds === null ? {} : { rpoSeconds: rpoObjective.seconds }) })
     return status === null ? null : { status, rpoRecords: rpoObjective.records, rpoSeconds: rpoObjective.seconds, records: rpo.records, seconds: rpo.seconds, known: rpo.known }
   }
