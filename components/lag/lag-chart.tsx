@@ -83,6 +83,30 @@ function drawUnknownSpans(u: uPlot, spans: UnknownSpans): void {
   ctx.restore()
 }
 
+/** The RPO objective as a dashed line across the time-lag axis, labelled, so the time lag reads against it. */
+function drawObjective(u: uPlot, objectiveMs: number): void {
+  const { ctx, bbox } = u
+  const y = Math.round(u.valToPos(objectiveMs, 'ms', true)) + 0.5
+  if (y < bbox.top || y > bbox.top + bbox.height) return
+  const colour = cssVariable('--tone-danger')
+  const ratio = window.devicePixelRatio || 1
+  ctx.save()
+  ctx.strokeStyle = colour
+  ctx.lineWidth = 1.5 * ratio
+  ctx.setLineDash([2 * ratio, 3 * ratio])
+  ctx.beginPath()
+  ctx.moveTo(bbox.left, y)
+  ctx.lineTo(bbox.left + bbox.width, y)
+  ctx.stroke()
+  ctx.setLineDash([])
+  ctx.fillStyle = colour
+  ctx.font = `${11 * ratio}px ui-sans-serif, system-ui, sans-serif`
+  ctx.textAlign = 'right'
+  ctx.textBaseline = 'bottom'
+  ctx.fillText(`RPO ${formatDuration(objectiveMs)}`, bbox.left + bbox.width - 4 * ratio, y - 2 * ratio)
+  ctx.restore()
+}
+
 /** Holds the spans the draw hook reads: the chart outlives the renders that change them. */
 class SpanBox {
   private spans: UnknownSpans = []
@@ -94,7 +118,7 @@ class SpanBox {
   }
 }
 
-function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox): Omit<uPlot.Options, 'width' | 'height'> {
+function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox, objectiveMs: number | null): Omit<uPlot.Options, 'width' | 'height'> {
   // Clock times in UTC like the rest of the app; seconds only where the range is short enough to need them.
   const tick = (seconds: number) => (range === '5m' ? clockTime(seconds * 1000) : clockTime(seconds * 1000).slice(0, 5))
   const stroke = (name: string) => () => cssVariable(name)
@@ -108,13 +132,14 @@ function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox
   )
   return {
     series,
-    hooks: { drawClear: [(u) => drawUnknownSpans(u, spans.current)] },
+    hooks: { drawClear: [(u) => drawUnknownSpans(u, spans.current)], ...(objectiveMs === null ? {} : { draw: [(u: uPlot) => drawObjective(u, objectiveMs)] }) },
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: {
       x: { time: true },
       records: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 10] },
-      ms: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1000] },
+      // The objective stays in view: the time lag reads against it, however far below it runs.
+      ms: { range: (_u, _min, max) => { const top = Math.max(max, objectiveMs ?? 0); return [0, top > 0 ? top * 1.1 : 1000] } },
     },
     axes: [
       { ...axis, values: (_u, splits) => splits.map(tick), space: 60, incrs: TIME_INCREMENTS_SECONDS },
@@ -130,7 +155,7 @@ function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox
  * never reads "caught up", and the outage is hatched over the chart (the spans the lag answer gives, and the
  * current one from the snapshot until the answer is read again).
  */
-export function LagChart({ mirror, store, ready = true, snapshot = null }: { mirror: string; store: MirrorPartitionStore; ready?: boolean; snapshot?: MirrorSnapshot | null }) {
+export function LagChart({ mirror, store, ready = true, snapshot = null, rpoSeconds = null }: { mirror: string; store: MirrorPartitionStore; ready?: boolean; snapshot?: MirrorSnapshot | null; rpoSeconds?: number | null }) {
   const unknownBecause = snapshot?.lagUnknownBecause ?? null
   const [range, setRange] = useState<LagRange>('5m')
   const lag = useLag(mirror, range, ready)
@@ -180,10 +205,11 @@ export function LagChart({ mirror, store, ready = true, snapshot = null }: { mir
   )
   const data = base === null ? null : extended !== null && extended.base === base ? extended.data : base
   const labels = useMemo(() => (data === null ? [] : ['total', ...data.groups.map((group) => group.label)]), [data])
-  const layout = `${range}\u0000${labels.join('\u0000')}`
+  const objectiveMs = rpoSeconds === null ? null : rpoSeconds * 1000
+  const layout = `${range}\u0000${objectiveMs ?? ''}\u0000${labels.join('\u0000')}`
   // Rebuilt only when the series change, so the chart is not re-created on every tick.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const options = useMemo(() => chartOptions(labels, range, spansBox), [layout])
+  const options = useMemo(() => chartOptions(labels, range, spansBox, objectiveMs), [layout])
   const aligned = useMemo(() => (data === null ? null : toAligned(data)), [data])
   const trend = useMemo(() => (data === null ? null : lagTrend(data.times, data.total.offsetLag, LAG_RANGES[range].trendWindowMs)), [data, range])
   const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label, unknownBecause)
@@ -249,7 +275,7 @@ export function LagChart({ mirror, store, ready = true, snapshot = null }: { mir
           <div role="img" aria-label={`Lag chart, last ${LAG_RANGES[range].label}. ${summary}`}>
             <UPlotChart options={options} data={aligned} layout={layout} height={CHART_HEIGHT} onCursor={setCursor} onReady={setInstance} />
           </div>
-          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} lowerBound={unknownNow} hatched={spans.length > 0} />
+          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} lowerBound={unknownNow} hatched={spans.length > 0} objectiveMs={objectiveMs} />
           <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="lag-summary">
             {summary}
           </figcaption>
@@ -273,6 +299,7 @@ function LagLegend({
   onToggle,
   lowerBound,
   hatched,
+  objectiveMs,
 }: {
   data: LagChartData
   labels: readonly string[]
@@ -283,6 +310,8 @@ function LagLegend({
   lowerBound: boolean
   /** The chart shows a span of unknown lag. */
   hatched: boolean
+  /** The RPO objective's line on the time-lag axis; null without one. */
+  objectiveMs: number | null
 }) {
   const bound = lowerBound && cursor === null ? '≥ ' : ''
   const groups = [data.total, ...data.groups]
@@ -302,6 +331,14 @@ function LagLegend({
           </svg>
           time lag (right axis)
         </span>
+        {objectiveMs !== null && (
+          <span className="inline-flex items-center gap-1.5" data-testid="lag-objective-legend">
+            <svg aria-hidden width="22" height="6">
+              <line x1="0" y1="3" x2="22" y2="3" stroke="var(--tone-danger)" strokeWidth="1.5" strokeDasharray="2 3" />
+            </svg>
+            RPO objective {formatDuration(objectiveMs)} (right axis)
+          </span>
+        )}
         {hatched && (
           <span className="inline-flex items-center gap-1.5" data-testid="lag-unknown-legend">
             <svg aria-hidden width="16" height="10">

@@ -13,12 +13,15 @@ import { clockTime, formatBytes, formatCount } from '@/lib/ui/format'
 import { mirrorLagText } from '@/lib/ui/lag-text'
 import { DEFAULT_MIRROR_SORT, matchedTopics, mirrorIndexRows, nextMirrorSort, searchMirrors, sortMirrors, type MirrorIndexRow, type MirrorSort, type MirrorSortColumn } from '@/lib/ui/mirror-index'
 import { STATES_BY_SEVERITY } from '@/lib/ui/state-style'
-import { OPERATION_STATUS_STYLE } from '@/lib/ui/status-style'
+import { OPERATION_STATUS_STYLE, RPO_STATUS_STYLE } from '@/lib/ui/status-style'
+import type { MirrorSummary } from '@/lib/api/mirrors'
+import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
 
 const COLUMNS: ReadonlyArray<{ column: MirrorSortColumn | null; label: string; numeric?: boolean }> = [
   { column: 'name', label: 'Mirror' },
   { column: 'state', label: 'Partitions' },
   { column: 'lag', label: 'Lag', numeric: true },
+  { column: null, label: 'RPO' },
   { column: 'throughput', label: 'Throughput', numeric: true },
   { column: 'lastFailover', label: 'Last failover' },
 ]
@@ -166,6 +169,9 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
       <td data-label="Lag" className={`${CELL} whitespace-nowrap tabular-nums sm:text-right`} title={lag.exact} data-lower-bound={lag.lowerBound || undefined}>
         {lag.shown}
       </td>
+      <td data-label="RPO" className={CELL}>
+        <RpoCell objectives={mirror.objectives ?? null} />
+      </td>
       <td data-label="Throughput" className={`${CELL} whitespace-nowrap tabular-nums sm:text-right`}>
         {throughput === undefined || throughput.recordsPerSecond === null ? (
           <span className="text-slate-500 dark:text-slate-400">–</span>
@@ -191,5 +197,17 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
         )}
       </td>
     </tr>
+  )
+}
+
+/** The RPO objective and the recovery point against it now; unknown (a source silent) reads as such, never as met. */
+function RpoCell({ objectives }: { objectives: MirrorSummary['objectives'] }) {
+  if (objectives == null) return <span className="text-slate-500 dark:text-slate-400">no objective</span>
+  const objective = describeRpoObjective({ ...(objectives.rpoRecords === null ? {} : { rpoRecords: objectives.rpoRecords }), ...(objectives.rpoSeconds === null ? {} : { rpoSeconds: objectives.rpoSeconds }) })
+  return (
+    <span className="flex flex-wrap items-center gap-x-1.5 gap-y-0.5" title={`Now ${describeRpo(objectives)} at risk`}>
+      <StatusBadge look={RPO_STATUS_STYLE[objectives.status]} data-rpo-status={objectives.status} />
+      <span className="text-xs whitespace-nowrap text-slate-500 dark:text-slate-400">{objective}</span>
+    </span>
   )
 }

@@ -3,6 +3,7 @@ import { memo } from 'react'
 import { LABEL_HEIGHT, LABEL_WIDTH, type TopologyEdge } from '@/lib/graph/topology'
 import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
 import { mirrorLagText } from '@/lib/ui/lag-text'
+import { RPO_STATUS_STYLE } from '@/lib/ui/status-style'
 
 function edgeColor(edge: TopologyEdge): string {
   return TONE_STYLE[edge.worstState === null ? 'neutral' : STATE_STYLE[edge.worstState].tone].color
@@ -25,12 +26,13 @@ export const MirrorEdge = memo(function MirrorEdge({ edge, onOpen }: { edge: Top
   )
 }, (previous, next) => previous.onOpen === next.onOpen && sameEdge(previous.edge, next.edge))
 
-/** A mirror's label box, centred where the layout put it: a link to the mirror's page with state glyph, total offset lag and max time lag. */
+/** A mirror's label box, centred where the layout put it: a link to the mirror's page with state glyph, total offset lag and max time lag, and its RPO status when it has an objective. */
 export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: TopologyEdge }) {
   const style = edge.worstState === null ? null : STATE_STYLE[edge.worstState]
   const color = edgeColor(edge)
   const healthy = edge.worstState === 'MIRRORING'
   const lag = mirrorLagText(edge)
+  const rpo = edge.rpoStatus === null ? null : RPO_STATUS_STYLE[edge.rpoStatus]
   return (
     <foreignObject x={edge.label.x - LABEL_WIDTH / 2} y={edge.label.y - LABEL_HEIGHT / 2} width={LABEL_WIDTH} height={LABEL_HEIGHT} overflow="visible">
       <div className="flex h-full items-center">
@@ -51,8 +53,16 @@ export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: T
             </span>
             {!healthy && style !== null && <span className="ml-auto shrink-0 text-[10px] font-medium text-slate-600 dark:text-slate-300">{style.short}</span>}
           </span>
-          <span className="truncate text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
-            {lag.shown}
+          <span className="flex items-center gap-1">
+            <span className="min-w-0 truncate text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
+              {lag.shown}
+            </span>
+            {rpo !== null && (
+              <span data-rpo-status={edge.rpoStatus} className={`ml-auto shrink-0 rounded px-1 text-[10px] leading-4 font-medium whitespace-nowrap ring-1 ring-inset ${TONE_STYLE[rpo.tone].badge}`}>
+                <span aria-hidden>{rpo.icon} </span>
+                {rpo.label}
+              </span>
+            )}
           </span>
         </Link>
       </div>
@@ -72,6 +82,7 @@ function sameEdge(a: TopologyEdge, b: TopologyEdge): boolean {
     a.maxTimeLagMs === b.maxTimeLagMs &&
     a.lagKnown === b.lagKnown &&
     a.lagAsOf === b.lagAsOf &&
+    a.rpoStatus === b.rpoStatus &&
     a.partitionsByState.STOPPED === b.partitionsByState.STOPPED &&
     a.partitionsByState.STOPPING === b.partitionsByState.STOPPING &&
     a.partitionsByState.FAILED === b.partitionsByState.FAILED &&

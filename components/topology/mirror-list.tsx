@@ -1,6 +1,8 @@
 import Link from 'next/link'
 import type { TopologyEdge } from '@/lib/graph/topology'
 import { StateBadge } from '@/components/ui/state-badge'
+import { StatusBadge } from '@/components/ui/status-badge'
+import { RPO_STATUS_STYLE } from '@/lib/ui/status-style'
 import { mirrorLagText } from '@/lib/ui/lag-text'
 
 /** The graph as text: one line per mirror, for screen readers, small screens and anyone who prefers a list. */
@@ -24,6 +26,7 @@ export function MirrorList({ edges }: { edges: readonly TopologyEdge[] }) {
             </span>
             <span className="ml-auto flex items-center gap-2">
               {edge.worstState === null ? <span className="text-xs text-slate-500 dark:text-slate-400">no partitions</span> : <StateBadge state={edge.worstState} size="sm" />}
+              {edge.rpoStatus !== null && <StatusBadge look={RPO_STATUS_STYLE[edge.rpoStatus]} data-rpo-status={edge.rpoStatus} />}
               <span className="text-xs text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
                 {lag.shown}
               </span>

@@ -151,6 +151,24 @@ export const MirrorSummary = z.object({
     .optional(),
   /** Present when the destination is emulated (a Kafka cluster): what differs from a native mirror. */
   emulation: Emulation.optional(),
+  /**
+   * The RPO objective and where the recovery point stands against it now (issue #34), for the overview's edges
+   * and the mirror list; null without an RPO objective, or once no partition is mirrored (failed over). `unknown`: a source is silent, the figures are lower
+   * bounds, never shown as met. GET /mirrors/{m}/objectives has the compliance over time.
+   */
+  objectives: z
+    .object({
+      status: z.enum(['met', 'breached', 'unknown']),
+      rpoRecords: NonNegativeInt.nullable(),
+      rpoSeconds: z.number().nonnegative().nullable(),
+      /** The records at risk and the age of the oldest not yet mirrored, s (lower bounds unless `known`). */
+      records: NonNegativeInt.nullable(),
+      seconds: z.number().nonnegative().nullable(),
+      /** false: a source is silent, the figures are lower bounds. */
+      known: z.boolean(),
+    })
+    .nullable()
+    .optional(),
   /** How recently its failover was rehearsed (lib/drill/cadence.ts): "last successful drill N days ago", the drillIntervalDays objective. */
   drills: z
     .object({

@@ -30,7 +30,12 @@ export interface TopologyMirrorInput {
   /** false: the figures are lower bounds of a silent source (lib/mirror/partition-lag.ts). */
   readonly lagKnown?: boolean
   readonly lagAsOf?: number | null
+  /** Its recovery point against its RPO objective (the summary's `objectives`); null or absent without one. */
+  readonly objectives?: { readonly status: RpoStatus } | null
 }
+
+/** unknown: a source is silent, never read as met. */
+export type RpoStatus = 'met' | 'breached' | 'unknown'
 
 export interface Point {
   readonly x: number
@@ -66,6 +71,8 @@ export interface TopologyEdge {
   readonly maxTimeLagMs: number | null
   readonly lagKnown: boolean
   readonly lagAsOf: number | null
+  /** Against its RPO objective; null without one. */
+  readonly rpoStatus: RpoStatus | null
   /** True when a mirror runs the other way between the same clusters (a failback pair). */
   readonly paired: boolean
   /** SVG path of the curve, ending where the arrowhead starts. */
@@ -254,7 +261,7 @@ function buildValues(clusters: readonly TopologyClusterInput[], mirrors: readonl
   return { nodes, edges }
 }
 
-type EdgeValues = Pick<TopologyEdge, 'worstState' | 'partitions' | 'partitionsByState' | 'totalOffsetLag' | 'maxTimeLagMs' | 'lagKnown' | 'lagAsOf'>
+type EdgeValues = Pick<TopologyEdge, 'worstState' | 'partitions' | 'partitionsByState' | 'totalOffsetLag' | 'maxTimeLagMs' | 'lagKnown' | 'lagAsOf' | 'rpoStatus'>
 
 /** What an edge shows of its mirror besides its worst state. */
 function edgeValues(mirror: TopologyMirrorInput): Omit<EdgeValues, 'worstState'> {
@@ -265,6 +272,7 @@ function edgeValues(mirror: TopologyMirrorInput): Omit<EdgeValues, 'worstState'>
     maxTimeLagMs: mirror.maxTimeLagMs,
     lagKnown: mirror.lagKnown ?? true,
     lagAsOf: mirror.lagAsOf ?? null,
+    rpoStatus: mirror.objectives?.status ?? null,
   }
 }
 

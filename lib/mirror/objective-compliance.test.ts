@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { minuteVerdict, rpoCompliance, rtoResults } from './objective-compliance'
+import { currentRpoStatus, minuteVerdict, rpoCompliance, rtoResults } from './objective-compliance'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -50,5 +50,18 @@ describe('objective compliance', () => {
       ['a', true],
     ])
     expect(rtoResults(measured, undefined).map((r) => r.met)).toEqual([null, null])
+  })
+})
+
+describe('the recovery point now against the objective', () => {
+  it('is breached by a figure over it, even a lower bound, and unknown, never met, while a lag is not known', () => {
+    const objective = { rpoRecords: 1000, rpoSeconds: 60 }
+    expect(currentRpoStatus({ records: 0, seconds: 0, known: true }, objective)).toBe('met')
+    expect(currentRpoStatus({ records: 1001, seconds: 1, known: true }, objective)).toBe('breached')
+    expect(currentRpoStatus({ records: 10, seconds: 61, known: true }, objective)).toBe('breached')
+    expect(currentRpoStatus({ records: 2000, seconds: null, known: false }, objective)).toBe('breached')
+    expect(currentRpoStatus({ records: 10, seconds: 1, known: false }, objective)).toBe('unknown')
+    expect(currentRpoStatus({ records: null, seconds: null, known: false }, { rpoSeconds: 60 })).toBe('unknown')
+    expect(currentRpoStatus({ records: 5000, seconds: 500, known: true }, {})).toBeNull()
   })
 })

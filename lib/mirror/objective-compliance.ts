@@ -34,6 +34,18 @@ export function minuteVerdict(sample: RecoveryPointSample, objective: RpoObjecti
   return 'met'
 }
 
+/**
+ * The recovery point now against the RPO objective (the summary's `objectives.status`, GET /mirrors/{m}/objectives):
+ * breached when a figure exceeds it (a lower bound that exceeds it already does), unknown while a lag is not known
+ * (never met), met otherwise; null without an RPO objective.
+ */
+export function currentRpoStatus(rpo: { records: number | null; seconds: number | null; known: boolean }, objective: RpoObjective): MinuteVerdict | null {
+  if (objective.rpoRecords === undefined && objective.rpoSeconds === undefined) return null
+  if (objective.rpoRecords !== undefined && rpo.records !== null && rpo.records > objective.rpoRecords) return 'breached'
+  if (objective.rpoSeconds !== undefined && rpo.seconds !== null && rpo.seconds > objective.rpoSeconds) return 'breached'
+  return rpo.known ? 'met' : 'unknown'
+}
+
 export interface ComplianceCount {
   /** Start of the window (inclusive) and its end (exclusive), ms. */
   readonly from: number

@@ -11,6 +11,7 @@ import {
   DRILL_STATUS_STYLE,
   LAG_TREND_STYLE,
   OPERATION_STATUS_STYLE,
+  RPO_STATUS_STYLE,
   RUN_STATUS_STYLE,
   WORKLOAD_STATE_STYLE,
   workloadState,
@@ -25,9 +26,15 @@ const TABLES: ReadonlyArray<[string, readonly string[], Readonly<Record<string, 
   ['lag trend', ['growing', 'shrinking', 'steady', 'unknown'], LAG_TREND_STYLE],
   ['workload', ['running', 'paused', 'failing'], WORKLOAD_STATE_STYLE],
   ['attention', AttentionKind.options, ATTENTION_KIND_STYLE],
+  ['RPO', ['met', 'breached', 'unknown'], RPO_STATUS_STYLE],
 ]
 
 describe('status styles', () => {
+  it('never shows an unknown recovery point in the tone of a met one', () => {
+    expect(RPO_STATUS_STYLE.unknown.tone).not.toBe(RPO_STATUS_STYLE.met.tone)
+    expect(RPO_STATUS_STYLE.unknown.icon).not.toBe(RPO_STATUS_STYLE.met.icon)
+  })
+
   it.each(TABLES)('gives every %s status of the API a look, each with its own glyph', (_kind, statuses, table) => {
     expect(Object.keys(table).sort()).toEqual([...statuses].sort())
     const icons = statuses.map((status) => table[status]?.icon)

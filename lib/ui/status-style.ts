@@ -11,6 +11,7 @@ import type { RunStatus, Workload } from '../api/demo'
 import type { DrillStatus } from '../api/drills'
 import type { OperationStatus } from '../api/operations'
 import type { SwitchoverPhase } from '../failover/switchover'
+import type { MinuteVerdict } from '../mirror/objective-compliance'
 import type { PartitionVerificationStatus, VerificationStatus } from '../api/verifications'
 import type { LagTrendDirection } from './lag-series'
 import { STATE_STYLE, type StateTone } from './state-style'
@@ -42,6 +43,13 @@ export const SWITCHOVER_PHASE_STYLE = {
   rollingBack: { label: 'Rolling back', icon: '↶', tone: 'paused', active: true },
   rolledBack: { label: 'Rolled back', icon: '↶', tone: 'neutral' },
 } as const satisfies Record<SwitchoverPhase, StatusStyle>
+
+/** A mirror's recovery point against its RPO objective; unknown (a source silent) is a warning, never read as met. */
+export const RPO_STATUS_STYLE = {
+  met: { label: 'RPO met', icon: '✓', tone: 'healthy' },
+  breached: { label: 'RPO breached', icon: '✕', tone: 'danger' },
+  unknown: { label: 'RPO unknown', icon: '?', tone: 'paused' },
+} as const satisfies Record<MinuteVerdict, StatusStyle>
 
 /** A drill fails over a copy and measures; cancelling it is the operator's choice, not a fault: neutral. */
 export const DRILL_STATUS_STYLE = {

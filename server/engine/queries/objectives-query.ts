@@ -1,6 +1,6 @@
 import 'server-only'
 import { operationRtoMs } from '@/lib/failover/recovery-time'
-import { rpoCompliance, rtoResults, type RpoCompliance, type RtoResult } from '@/lib/mirror/objective-compliance'
+import { currentRpoStatus, rpoCompliance, rtoResults, type RpoCompliance, type RtoResult } from '@/lib/mirror/objective-compliance'
 import type { MirrorObjectives } from '@/lib/api/mirrors'
 import type { LagArchive } from '../lag/lag-archive'
 import type { EngineMirror } from '../state/engine-mirror'
@@ -26,8 +26,7 @@ export async function mirrorObjectives(mirror: EngineMirror, operations: readonl
   const figures = mirrorFigures(mirror, now)
   const rpo = { rpoRecords: objectives?.rpoRecords, rpoSeconds: objectives?.rpoSeconds }
   const hasRpo = rpo.rpoRecords !== undefined || rpo.rpoSeconds !== undefined
-  const over = (rpo.rpoRecords !== undefined && figures.rpo.records !== null && figures.rpo.records > rpo.rpoRecords) || (rpo.rpoSeconds !== undefined && figures.rpo.seconds !== null && figures.rpo.seconds > rpo.rpoSeconds)
-  const status = !hasRpo ? null : over ? 'breached' : figures.rpo.known ? 'met' : 'unknown'
+  const status = currentRpoStatus(figures.rpo, { ...(rpo.rpoRecords === undefined ? {} : { rpoRecords: rpo.rpoRecords }), ...(rpo.rpoSeconds === undefined ? {} : { rpoSeconds: rpo.rpoSeconds }) })
   const points = archive === undefined ? [] : await archive.loadRecoveryPoints(mirror.definition.name, now, now - WINDOW_MS)
   const samples = points.map((point) => ({ t: point.t, records: point.r, oldestMs: point.s, known: point.k }))
   const measured = operations.flatMap((operation) => {
