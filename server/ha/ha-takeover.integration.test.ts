@@ -252,7 +252,8 @@ describe('instances sharing mirrors through the control cluster', () => {
         expect(await brokerLog(brokers.b.bootstrap, topic, partition)).toEqual(source)
       }
     }
-    expect(mirrorRunsElsewhere()).toBe(true)
+    // Rejoined with nothing, it may be given a mirror again by the balancing rebalance (the victim itself too,
+    // under a new producer epoch): what must hold is that every mirror runs on exactly one instance.
     expect([...runners().values()].map((ids) => ids.length)).toEqual([1, 1, 1])
   })
 })
