@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test, type Locator } from '@playwright/test'
 import { asOperator, createTopic, okJson, unique } from './support/http'
 import { lookAt } from './support/look'
 import { createMirroredPair, expectHeaderFits, expectNoSidewaysScroll } from './support/overview-setup'
@@ -28,6 +28,7 @@ test('a cluster page shows brokers, topics with their mirror role and consumer g
   await expect(orders).toContainText('writable')
   await expect(orders).toContainText(`source of ${pair.mirror} (to ${pair.destination})`)
   await expect(orders.getByRole('link', { name: pair.mirror })).toHaveAttribute('href', `/mirrors/${pair.mirror}`)
+  if (testInfo.project.name === 'phone') await expectTopicCards(topics, orders)
 
   const groups = page.getByRole('list', { name: 'Consumer groups' })
   await expect(groups).toContainText(group)
@@ -60,6 +61,7 @@ test('a cluster page shows brokers, topics with their mirror role and consumer g
   const mirrored = page.getByRole('region', { name: 'Topics table' }).getByRole('row', { name: new RegExp(`^${pair.topic}\\b`) })
   await expect(mirrored).toContainText('read-only')
   await expect(mirrored).toContainText(`destination of ${pair.mirror} (from ${pair.source})`)
+  if (testInfo.project.name === 'phone') await expectTopicCards(page.getByRole('region', { name: 'Topics table' }), mirrored)
   const into = page.getByText(/^Mirrors into this cluster: /)
   for (const name of [pair.mirror, ...fanOut.map((entry) => entry.mirror)]) await expect(into).toContainText(name)
   await expectNoSidewaysScroll(page)
@@ -80,3 +82,21 @@ test('an unknown cluster gets a real not-found page with a way back', async ({ p
   await page.goto('/clusters/no-such-cluster')
   await lookAt(page, testInfo, 'cluster-not-found')
 })
+
+/**
+ * On a phone each topic is a card: its row as wide as the table's box (the 576 px table scrolled sideways inside
+ * it) and its columns labelled lines, the name on a line of its own above them.
+ */
+async function expectTopicCards(region: Locator, row: Locator): Promise<void> {
+  expect(await region.evaluate((box) => box.scrollWidth - box.clientWidth), 'the topics table scrolls sideways').toBe(0)
+  const [rowBox, regionBox] = [await row.boundingBox(), await region.boundingBox()]
+  expect(rowBox!.width).toBeLessThanOrEqual(regionBox!.width)
+  const cells = row.getByRole('cell')
+  for (const [index, label] of ['Partitions', 'RF', 'Writes', 'Mirror role'].entries()) {
+    const cell = cells.nth(index + 1)
+    await expect(cell).toHaveAttribute('data-label', label)
+    expect(await cell.evaluate((element) => getComputedStyle(element, '::before').content), `${label} is written on its line`).toBe(`"${label}"`)
+  }
+  const [name, partitions] = [await cells.nth(0).boundingBox(), await cells.nth(1).boundingBox()]
+  expect(partitions!.y).toBeGreaterThanOrEqual(name!.y + name!.height)
+}

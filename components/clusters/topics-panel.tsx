@@ -9,6 +9,10 @@ import { Panel, Skeleton } from '@/components/ui/panel'
 import { StatusBadge } from '@/components/ui/status-badge'
 import { topicRoles } from './topic-roles'
 
+/** A cell: a column on a wide screen, a labelled line of the topic's card on a phone (as /mirrors does); its value keeps its own width, so a badge does not stretch across the card. */
+const CELL =
+  'max-sm:grid max-sm:grid-cols-[6.5rem_minmax(0,1fr)] max-sm:items-baseline max-sm:justify-items-start max-sm:gap-2 max-sm:py-1 max-sm:text-left max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-600 max-sm:before:content-[attr(data-label)] dark:max-sm:before:text-slate-400'
+
 export function TopicsPanel({
   cluster,
   topics,
@@ -66,8 +70,9 @@ export function TopicsPanel({
           {/* relative: the header's sr-only label is absolutely positioned; with no positioned scroll box its
               containing block was the page, so it escaped the box and widened a phone's layout viewport
               (the Manage dialog was centred in that wider viewport, off screen). */}
-          <table className="w-full min-w-[36rem] text-left text-sm">
-            <thead className="text-xs text-slate-500 uppercase dark:text-slate-400">
+          {/* Below sm the rows are cards (a labelled line per column): a 576 px table scrolled sideways in its box. */}
+          <table className="w-full text-left text-sm max-sm:block sm:min-w-[36rem]">
+            <thead className="text-xs text-slate-500 uppercase max-sm:sr-only dark:text-slate-400">
               <tr>
                 <th scope="col" className="py-2 pr-3 font-medium">Topic</th>
                 <th scope="col" className="py-2 pr-3 text-right font-medium">Partitions</th>
@@ -81,15 +86,15 @@ export function TopicsPanel({
                 )}
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+            <tbody className="divide-y divide-slate-100 max-sm:block dark:divide-slate-800">
               {shown.map((topic) => (
-                <tr key={topic.name}>
-                  <td className="max-w-[16rem] truncate py-2 pr-3 font-mono text-slate-900 dark:text-white" title={`${topic.name} (id ${topic.topicId})`}>
+                <tr key={topic.name} data-topic={topic.name} className="max-sm:block max-sm:py-2">
+                  <td className="max-w-[16rem] truncate py-2 pr-3 font-mono text-slate-900 max-sm:block max-sm:max-w-none max-sm:py-1 max-sm:font-medium max-sm:break-all max-sm:whitespace-normal dark:text-white" title={`${topic.name} (id ${topic.topicId})`}>
                     {topic.name}
                   </td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{topic.partitions}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{topic.replicationFactor}</td>
-                  <td className="py-2 pr-3">
+                  <td data-label="Partitions" className={`py-2 pr-3 text-right tabular-nums ${CELL}`}>{topic.partitions}</td>
+                  <td data-label="RF" className={`py-2 pr-3 text-right tabular-nums ${CELL}`}>{topic.replicationFactor}</td>
+                  <td data-label="Writes" className={`py-2 pr-3 ${CELL}`}>
                     {topic.readOnly ? (
                       // A mirror topic refuses writes until it is STOPPED: the paused partitions' tone.
                       <StatusBadge look={{ label: 'read-only', icon: '⊘', tone: 'paused' }} />
@@ -97,10 +102,10 @@ export function TopicsPanel({
                       <span className="text-xs text-slate-600 dark:text-slate-300">writable</span>
                     )}
                   </td>
-                  <td className="py-2">
+                  <td data-label="Mirror role" className={`py-2 ${CELL}`}>
                     <MirrorRoles cluster={cluster} topic={topic} mirrors={mirrors} />
                   </td>
-                  {rowActions !== undefined && <td className="py-2 pl-3 text-right">{rowActions(topic)}</td>}
+                  {rowActions !== undefined && <td className="py-2 pl-3 text-right max-sm:block max-sm:pt-1 max-sm:pl-0 max-sm:text-left">{rowActions(topic)}</td>}
                 </tr>
               ))}
             </tbody>
@@ -118,7 +123,7 @@ function MirrorRoles({ cluster, topic, mirrors }: { cluster: string; topic: Topi
   return (
     <ul className="space-y-0.5">
       {roles.map((role) => (
-        <li key={`${role.role}:${role.mirror}`} className="text-xs whitespace-nowrap">
+        <li key={`${role.role}:${role.mirror}`} className="text-xs wrap-anywhere sm:whitespace-nowrap">
           <span className="text-slate-600 dark:text-slate-300">{role.role === 'destination' ? 'destination of ' : 'source of '}</span>
           <Link href={`/mirrors/${encodeURIComponent(role.mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
             {role.mirror}

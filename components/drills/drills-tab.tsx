@@ -6,6 +6,7 @@ import { useCancelDrill, useMirrorDrills, useStartDrill } from '@/components/dat
 import { useCanOperate } from '@/components/data/session-context'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
+import { HistoryTable, StartedCells } from '@/components/ui/history-table'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { StatusBadge } from '@/components/ui/status-badge'
@@ -135,41 +136,19 @@ function RunningDrill({ drill }: { drill: Drill }) {
 
 function DrillHistory({ drills }: { drills: readonly Drill[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[44rem] text-left text-sm">
-        <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
-          <tr>
-            <th scope="col" className="py-2 pr-3">Started</th>
-            <th scope="col" className="py-2 pr-3">Outcome</th>
-            <th scope="col" className="py-2 pr-3">Checks</th>
-            <th scope="col" className="py-2 pr-3 text-right">RTO</th>
-            <th scope="col" className="py-2 pr-3 text-right">RPO</th>
-            <th scope="col" className="py-2 pr-3 text-right">Partitions</th>
-            <th scope="col" className="py-2">By</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {drills.map((drill) => (
-            <tr key={drill.id} data-drill={drill.id}>
-              <td className="py-2 pr-3">
-                <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/drills/${encodeURIComponent(drill.id)}`}>
-                  <RelativeTime at={drill.startedAt} />
-                </Link>
-              </td>
-              <td className="py-2 pr-3">
-                <StatusBadge look={DRILL_STATUS_STYLE[drill.status]} />
-              </td>
-              <td className={`py-2 pr-3 ${drill.checks.some((check) => !check.ok) ? 'text-red-800 dark:text-red-300' : ''}`}>{drill.error !== null && drill.checks.length === 0 ? 'did not reach them' : checksSentence(drill.checks)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums">{drill.rtoMs === null ? '–' : formatDuration(drill.rtoMs)}</td>
-              <td className="py-2 pr-3 text-right tabular-nums" title={drill.rpo.seconds === null ? undefined : `${drill.rpo.seconds} s`}>
-                {drill.rpo.records === null ? '–' : counted(drill.rpo.records, 'record')}
-              </td>
-              <td className="py-2 pr-3 text-right tabular-nums">{formatCount(drill.partitions.length)}</td>
-              <td className="py-2 font-mono text-xs break-all">{drill.requestedBy?.actor ?? '–'}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <HistoryTable minWidth="min-w-[44rem]" columns={[{ label: 'Started' }, { label: 'Outcome' }, { label: 'Checks' }, { label: 'RTO', numeric: true }, { label: 'RPO', numeric: true }, { label: 'Partitions', numeric: true }, { label: 'By' }]}>
+      {drills.map((drill) => (
+        <tr key={drill.id} data-drill={drill.id}>
+          <StartedCells href={`/drills/${encodeURIComponent(drill.id)}`} startedAt={drill.startedAt} look={DRILL_STATUS_STYLE[drill.status]} />
+          <td className={`py-2 pr-3 ${drill.checks.some((check) => !check.ok) ? 'text-red-800 dark:text-red-300' : ''}`}>{drill.error !== null && drill.checks.length === 0 ? 'did not reach them' : checksSentence(drill.checks)}</td>
+          <td className="py-2 pr-3 text-right tabular-nums">{drill.rtoMs === null ? '–' : formatDuration(drill.rtoMs)}</td>
+          <td className="py-2 pr-3 text-right tabular-nums" title={drill.rpo.seconds === null ? undefined : `${drill.rpo.seconds} s`}>
+            {drill.rpo.records === null ? '–' : counted(drill.rpo.records, 'record')}
+          </td>
+          <td className="py-2 pr-3 text-right tabular-nums">{formatCount(drill.partitions.length)}</td>
+          <td className="py-2 font-mono text-xs break-all">{drill.requestedBy?.actor ?? '–'}</td>
+        </tr>
+      ))}
+    </HistoryTable>
   )
 }

@@ -6,9 +6,9 @@ import { useCanOperate } from '@/components/data/session-context'
 import { useMirrorVerifications, useStartVerification } from '@/components/data/use-verifications'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
+import { HistoryTable, StartedCells } from '@/components/ui/history-table'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
-import { StatusBadge } from '@/components/ui/status-badge'
 import type { Mirror } from '@/lib/api/mirrors'
 import type { VerificationSummary } from '@/lib/api/verifications'
 import { formatBytes, formatCount } from '@/lib/ui/format'
@@ -103,48 +103,27 @@ export function VerificationsTab({ mirror }: { mirror: Mirror }) {
 
 function VerificationHistory({ verifications }: { verifications: readonly VerificationSummary[] }) {
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full min-w-[40rem] text-left text-sm">
-        <thead className="text-xs text-slate-600 uppercase dark:text-slate-400">
-          <tr>
-            <th scope="col" className="py-2 pr-3">Started</th>
-            <th scope="col" className="py-2 pr-3">Result</th>
-            <th scope="col" className="py-2 pr-3">Started by</th>
-            <th scope="col" className="py-2 pr-3">Partitions</th>
-            <th scope="col" className="py-2 pr-3 text-right">Mismatches</th>
-            <th scope="col" className="py-2 text-right">Compared</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-          {verifications.map((verification) => (
-            <tr key={verification.id} data-verification={verification.id}>
-              <td className="py-2 pr-3">
-                <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/verifications/${encodeURIComponent(verification.id)}`}>
-                  <RelativeTime at={verification.startedAt} />
-                </Link>
-              </td>
-              <td className="py-2 pr-3">
-                <StatusBadge look={VERIFICATION_STATUS_STYLE[verification.status]} />
-              </td>
-              <td className="py-2 pr-3 text-xs">
-                {verification.operation !== null ? (
-                  <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
-                    after a failover
-                  </Link>
-                ) : (
-                  <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? '–'}</span>
-                )}
-              </td>
-              <td className="py-2 pr-3">
-                {verification.totals.identical} of {verification.totals.partitions} identical
-                {verification.totals.failed > 0 && <span className="text-amber-900 dark:text-amber-300"> · {verification.totals.failed} not compared</span>}
-              </td>
-              <td className={`py-2 pr-3 text-right tabular-nums ${verification.totals.mismatches > 0 ? 'font-semibold text-red-800 dark:text-red-300' : ''}`}>{formatCount(verification.totals.mismatches)}</td>
-              <td className="py-2 text-right tabular-nums">{formatBytes(verification.totals.bytes)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <HistoryTable minWidth="min-w-[40rem]" columns={[{ label: 'Started' }, { label: 'Result' }, { label: 'Started by' }, { label: 'Partitions' }, { label: 'Mismatches', numeric: true }, { label: 'Compared', numeric: true }]}>
+      {verifications.map((verification) => (
+        <tr key={verification.id} data-verification={verification.id}>
+          <StartedCells href={`/verifications/${encodeURIComponent(verification.id)}`} startedAt={verification.startedAt} look={VERIFICATION_STATUS_STYLE[verification.status]} />
+          <td className="py-2 pr-3 text-xs">
+            {verification.operation !== null ? (
+              <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
+                after a failover
+              </Link>
+            ) : (
+              <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? '–'}</span>
+            )}
+          </td>
+          <td className="py-2 pr-3">
+            {verification.totals.identical} of {verification.totals.partitions} identical
+            {verification.totals.failed > 0 && <span className="text-amber-900 dark:text-amber-300"> · {verification.totals.failed} not compared</span>}
+          </td>
+          <td className={`py-2 pr-3 text-right tabular-nums ${verification.totals.mismatches > 0 ? 'font-semibold text-red-800 dark:text-red-300' : ''}`}>{formatCount(verification.totals.mismatches)}</td>
+          <td className="py-2 text-right tabular-nums">{formatBytes(verification.totals.bytes)}</td>
+        </tr>
+      ))}
+    </HistoryTable>
   )
 }
