@@ -98,7 +98,14 @@ export class KafkaMirrorHost implements MirrorHost {
       if (partition) this.partitions.set(partition, partition)
       else this.partitions.delete({ topic: name ?? '', partition: Number(index) })
     }
-    for (const e of this.partitions.values()) if (wanted(e.topic) && e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
+    for (const e of this.partitions.values()) {
+      if (!wanted(e.topic) || e.openTransactions.length === 0 || !this.topics.get(e.topic)?.readOnly) continue
+      // A mirror topic deleted behind our back has nothing left to recover; its record must not stop every
+      // other topic of the cluster from being described (the load is what each call waits for).
+      await this.recoverOrphans(e).catch((error: unknown) => {
+        if (!(error instanceof ClusterError && error.code === 'NOT_FOUND')) throw error
+      })
+    }
   }
 
   /**

@@ -70,6 +70,7 @@ describe('Kafka clusters over SASL', () => {
       expect(created.status, JSON.stringify(created.body)).toBe(201)
       expect(created.body).toMatchObject({ kind: 'kafka', clusterId: b.clusterId, status: 'ok' })
       const topics = await callRoute(topicsRoute.GET, { path: `/api/v1/clusters/${name}/topics`, params: { cluster: name } })
+      expect(topics.status, JSON.stringify(topics.body)).toBe(200)
       expect((topics.body as { topics: Array<{ name: string }> }).topics.map((t) => t.name)).toContain(TOPIC)
       const records = await callRoute(recordsRoute.GET, { path: `/api/v1/clusters/${name}/topics/${TOPIC}/partitions/0/records`, params: { cluster: name, topic: TOPIC, partition: '0' } })
       expect((records.body as { records: Array<{ value: string }> }).records.map((r) => r.value)).toEqual(['over sasl'])

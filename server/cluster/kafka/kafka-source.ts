@@ -154,7 +154,7 @@ export class KafkaSourceCluster implements SourceCluster {
   async describePartition(tp: TopicPartition): Promise<PartitionDescription> {
     const [topic] = await this.metadata.topics([tp.topic])
     const partition = topic?.partitions.find((p) => p.partition === tp.partition)
-    if (!topic || !partition) throw new ClusterError('NOT_FOUND', `${tp.topic}-${tp.partition} does not exist`, { details: { ...tp } })
+    if (!topic || !partition) throw new ClusterError('NOT_FOUND', `${tp.topic}-${tp.partition} does not exist`, { details: { topic: tp.topic, partition: tp.partition } })
     const offsets = await this.offsets.of([tp])
     return { partition: partition.partition, leader: partition.leader, replicas: partition.replicas, isr: partition.isr, leaderEpoch: partition.leaderEpoch, ...offsets.get(tp)! }
   }
@@ -316,7 +316,7 @@ export class KafkaSourceCluster implements SourceCluster {
     for (let attempt = 0; ; attempt++) {
       await this.metadata.ensure([tp.topic])
       const partition = this.metadata.cached(tp)
-      if (!partition) throw new ClusterError('NOT_FOUND', `${tp.topic}-${tp.partition} does not exist`, { details: { ...tp } })
+      if (!partition) throw new ClusterError('NOT_FOUND', `${tp.topic}-${tp.partition} does not exist`, { details: { topic: tp.topic, partition: tp.partition } })
       const [answer] = await this.connection.send(partition.leader, offsetForLeaderEpochRequest([{ topic: tp.topic, partitions: [{ partition: tp.partition, leaderEpoch }] }]))
       const name = errorName(answer?.errorCode ?? -1)
       if (answer && name === 'NONE') return { leaderEpoch: answer.leaderEpoch, endOffset: answer.endOffset }
