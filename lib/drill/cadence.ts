@@ -22,7 +22,8 @@ export interface DrillCadence {
 export function drillCadence(input: { lastSucceededAt: number | null; intervalDays: number | null; now: number }): DrillCadence {
   const { lastSucceededAt, intervalDays, now } = input
   const daysSince = lastSucceededAt === null ? null : Math.max(0, Math.floor((now - lastSucceededAt) / DAY_MS))
-  const dueAt = lastSucceededAt === null || intervalDays === null ? null : lastSucceededAt + intervalDays * DAY_MS
+  // A fractional interval (492.03 days) still gives a whole-millisecond instant: the API's timestamps are integers.
+  const dueAt = lastSucceededAt === null || intervalDays === null ? null : lastSucceededAt + Math.round(intervalDays * DAY_MS)
   const overdue = intervalDays === null ? null : dueAt === null ? true : now > dueAt
   return { lastSucceededAt, daysSince, intervalDays, dueAt, overdue }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { drillCadence, lastDrillText, quantile } from './cadence'
+import { MirrorSummary } from '../api/mirrors'
 import { crc32cJs } from '../log/crc32c-js'
 import { CONTROL_TYPE_IDS, encodeBatch, encodeControlBatch, endTxnMarkerValue, mirrorPidResetValue, readBatchHeader, viewOf } from '../log/record-batch'
 import { committedProblem, describeMarkers, expectedCommitted, groupOffsetProblem, markerProblem, sourceBatchProblem, type CheckedRecord } from './checks'
@@ -58,6 +59,12 @@ describe('drill cadence', () => {
     expect(drillCadence({ lastSucceededAt: null, intervalDays: null, now: 0 }).overdue).toBeNull()
     expect([0, 1, 12].map((daysSince) => lastDrillText({ daysSince }))).toEqual(['today', '1 day ago', '12 days ago'])
     expect(lastDrillText({ daysSince: null })).toBe('never')
+  })
+
+  it('gives a whole-millisecond due instant for a fractional interval, as the API schema asks (the fuzzer found a 500)', () => {
+    const cadence = drillCadence({ lastSucceededAt: 1_796_551_889_786, intervalDays: 492.02887293673007, now: 1_796_551_900_000 })
+    expect(Number.isInteger(cadence.dueAt)).toBe(true)
+    expect(MirrorSummary.shape.drills.unwrap().safeParse({ ...cadence, running: null }).success).toBe(true)
   })
 
   it('takes nearest-rank quantiles', () => {
