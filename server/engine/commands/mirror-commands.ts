@@ -2,7 +2,7 @@ import 'server-only'
 import type { ResolvedMirrorConfig } from '../types'
 import { assertName, resolveConfig } from '../config/mirror-config'
 import { matchesFilters } from '../config/topic-patterns'
-import { type ClusterAccess, type EngineClock, type EngineLog, type FetchSettings, type LeadershipAccess, type OperationsAccess, type PartitionDispatch, type PartitionStore } from '../engine-context'
+import { type ClusterAccess, type EngineClock, type EngineLog, type FetchSettings, type LagArchiveAccess, type LeadershipAccess, type OperationsAccess, type PartitionDispatch, type PartitionStore } from '../engine-context'
 import { EngineError } from '../errors'
 import { assertTopicsStartable } from '../preparing/start-checks'
 import { dispatchAll } from '../runner/dispatch-all'
@@ -84,7 +84,7 @@ export async function createMirror(ctx: ClusterAccess & EngineClock & EngineLog 
   return applyCreateMirror(ctx, await planCreateMirror(ctx, input))
 }
 
-export async function deleteMirror(ctx: ClusterAccess & FetchSettings & LeadershipAccess & PartitionStore, name: string): Promise<void> {
+export async function deleteMirror(ctx: ClusterAccess & EngineLog & FetchSettings & LagArchiveAccess & LeadershipAccess & PartitionStore, name: string): Promise<void> {
   const mirror = ctx.state.require(name)
   // A mirror without partitions has nothing to stop and may go.
   if (mirror.partitions.size > 0) planOrRefuse('delete', [...mirror.partitions.values()], { named: true, mirror: name })
@@ -101,6 +101,9 @@ export async function deleteMirror(ctx: ClusterAccess & FetchSettings & Leadersh
   ctx.throttles.forget(name)
   ctx.leadership.forget(name)
   ctx.state.emit({ type: 'mirror', mirror: name, change: 'deleted' })
+  // Its lag history and recovery points go with it: a new mirror of the same name must not inherit its compliance.
+  // The mirror is gone already: a file that cannot be removed is logged, not a failed delete.
+  await ctx.lagArchive?.remove(name).catch((error: unknown) => ctx.log('lag archive removal failed', { mirror: name, error: error instanceof Error ? error.message : String(error) }))
 }
 
 /**

@@ -1,5 +1,5 @@
 import 'server-only'
-import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 
 /** One minute of one mirror: the worst lag each partition had in it (partitions with no lag are left out). */
@@ -46,6 +46,8 @@ function isRecoveryPointMinute(value: unknown): value is RecoveryPointMinute {
 export class LagArchive {
   /** When each mirror's recovery-point file was last pruned (appendRecoveryPoint). */
   private readonly prunedAt = new Map<string, number>()
+  /** Each mirror's writes in the order asked, so a removal is never followed by an append or a rewrite asked before it. */
+  private readonly writes = new Map<string, Promise<unknown>>()
 
   constructor(private readonly dir: string) {}
 
@@ -57,9 +59,36 @@ export class LagArchive {
     return path.join(this.dir, `${mirror}.rpo.jsonl`)
   }
 
-  async append(mirror: string, minute: LagMinute): Promise<void> {
-    await mkdir(this.dir, { recursive: true })
-    await appendFile(this.file(mirror), `${JSON.stringify(minute)}\n`)
+  /** Runs `write` after the mirror's writes asked before it, whatever became of them. */
+  private inTurn<T>(mirror: string, write: () => Promise<T>): Promise<T> {
+    const turn = (this.writes.get(mirror) ?? Promise.resolve()).catch(() => undefined).then(write)
+    this.writes.set(mirror, turn)
+    const forget = () => {
+      if (this.writes.get(mirror) === turn) this.writes.delete(mirror)
+    }
+    turn.then(forget, forget)
+    return turn
+  }
+
+  append(mirror: string, minute: LagMinute): Promise<void> {
+    return this.inTurn(mirror, async () => {
+      await mkdir(this.dir, { recursive: true })
+      await appendFile(this.file(mirror), `${JSON.stringify(minute)}\n`)
+    })
+  }
+
+  /**
+   * A deleted mirror's lag history and recovery points: removed, after any append already asked, so a new mirror
+   * of the same name starts with no history and no compliance of its own (its minutes are not the old one's).
+   */
+  remove(mirror: string): Promise<void> {
+    return this.inTurn(mirror, async () => {
+      this.prunedAt.delete(mirror)
+      for (const file of [this.file(mirror), this.pointsFile(mirror)]) {
+        await rm(file, { force: true })
+        await rm(`${file}.tmp`, { force: true })
+      }
+    })
   }
 
   /**
@@ -67,19 +96,21 @@ export class LagArchive {
    * the file (one line a minute per mirror), so reads (GET /mirrors/{m}/objectives, every 30 s per viewer) never
    * rewrite it under an append.
    */
-  async appendRecoveryPoint(mirror: string, minute: RecoveryPointMinute): Promise<void> {
-    await mkdir(this.dir, { recursive: true })
-    const pruned = this.prunedAt.get(mirror)
-    if (pruned === undefined || minute.t - pruned >= PRUNE_INTERVAL_MS) {
-      this.prunedAt.set(mirror, minute.t)
-      await loadLines(this.pointsFile(mirror), isRecoveryPointMinute, minute.t - RECOVERY_POINT_RETENTION_MS, minute.t, { rewrite: true })
-    }
-    await appendFile(this.pointsFile(mirror), `${JSON.stringify(minute)}\n`)
+  appendRecoveryPoint(mirror: string, minute: RecoveryPointMinute): Promise<void> {
+    return this.inTurn(mirror, async () => {
+      await mkdir(this.dir, { recursive: true })
+      const pruned = this.prunedAt.get(mirror)
+      if (pruned === undefined || minute.t - pruned >= PRUNE_INTERVAL_MS) {
+        this.prunedAt.set(mirror, minute.t)
+        await loadLines(this.pointsFile(mirror), isRecoveryPointMinute, minute.t - RECOVERY_POINT_RETENTION_MS, minute.t, { rewrite: true })
+      }
+      await appendFile(this.pointsFile(mirror), `${JSON.stringify(minute)}\n`)
+    })
   }
 
   /** Minutes newer than `since`, oldest first; rewrites the file without those past retention. */
   load(mirror: string, now: number, since: number): Promise<LagMinute[]> {
-    return loadLines(this.file(mirror), isLagMinute, now - RETENTION_MS, since, { rewrite: true })
+    return this.inTurn(mirror, () => loadLines(this.file(mirror), isLagMinute, now - RETENTION_MS, since, { rewrite: true }))
   }
 
   /** Recovery-point minutes newer than `since`, oldest first (30 days kept). */

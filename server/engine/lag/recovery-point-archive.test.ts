@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, expect, it } from 'vitest'
@@ -21,4 +21,23 @@ it('keeps 30 days of recovery-point minutes, pruned by the appends, never by the
   // The next append a day after the last prune drops the minute past retention.
   await archive.appendRecoveryPoint('m', { t: start + 31 * DAY, r: 1, s: null, k: true })
   expect(readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { t: number }).t)).toEqual([start + 20 * DAY, start + 31 * DAY])
+})
+
+it("removes a mirror's lag history and recovery points after the writes asked before, and no other mirror's", async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-rpo-archive-'))
+  const archive = new LagArchive(dir)
+  const t = Date.UTC(2026, 10, 1)
+  await archive.append('m-2', { t, p: [['orders', 0, 5, 1_000]] })
+  await archive.appendRecoveryPoint('m-2', { t, r: 5, s: 1_000, k: true })
+  // Asked but not awaited: a minute the sampler archived just before the delete.
+  const appended = archive.append('m', { t, p: [['orders', 0, 5, 1_000]] })
+  const pointAppended = archive.appendRecoveryPoint('m', { t, r: 5, s: 1_000, k: true })
+  const removed = archive.remove('m')
+  await Promise.all([appended, pointAppended, removed])
+  expect(readdirSync(dir).sort()).toEqual(['m-2.jsonl', 'm-2.rpo.jsonl'])
+  expect(await archive.loadRecoveryPoints('m', t + DAY, t - DAY)).toEqual([])
+  expect(await archive.load('m', t + DAY, t - DAY)).toEqual([])
+  expect(await archive.loadRecoveryPoints('m-2', t + DAY, t - DAY)).toEqual([{ t, r: 5, s: 1_000, k: true }])
+  // Removing what is not there is not an error.
+  await archive.remove('never-was')
 })
