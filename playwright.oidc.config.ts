@@ -5,8 +5,8 @@ import path from 'node:path'
 import { chromiumLaunchOptions, traceMode } from './e2e/support/chromium'
 
 /**
- * The identity-provider journeys (e2e/oidc/): the production server configured for OpenID Connect against the
- * test provider (server/testing/oidc-test-provider.ts) on loopback, which signs its ID tokens for real. The app
+ * The identity-provider journeys (e2e/oidc/): the production server configured for OpenID Connect against
+ * `oidc-provider` (server/testing/oidc-test-provider.ts) on loopback, which signs its ID tokens for real. The app
  * is reached as `localhost` and the provider as `127.0.0.1`: two sites, as a company's provider and Mirrorboard
  * are, so the SameSite rules of the cookies are exercised as they are in production.
  */

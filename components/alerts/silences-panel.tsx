@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from 'react'
 import { dateTime, formatDuration } from '@/lib/ui/format'
-import { useCanOperate } from '@/components/data/session-context'
+import { useCanSomewhere, useMayAct } from '@/components/data/session-context'
 import { useCreateSilence, useDeleteSilence, useSilences } from '@/components/data/use-alerts'
 import { useMirrors } from '@/components/data/use-mirrors'
 import { Field, Refusal, inputClass } from '@/components/manage/form-controls'
@@ -20,10 +20,11 @@ const DURATIONS = [
   { label: '7 days', ms: 7 * 24 * 60 * 60_000 },
 ] as const
 
-function AddSilenceForm() {
+/** Offers the mirrors the person operates: an operator scoped to some mirrors silences those (the API checks the same). */
+function AddSilenceForm({ mayOperate }: { mayOperate: (resource: { mirror: string }) => boolean }) {
   const create = useCreateSilence()
   const mirrors = useMirrors()
-  const names = (mirrors.data?.mirrors ?? []).map((mirror) => mirror.name)
+  const names = (mirrors.data?.mirrors ?? []).map((mirror) => mirror.name).filter((name) => mayOperate({ mirror: name }))
   const [mirror, setMirror] = useState('')
   const [duration, setDuration] = useState<number>(DURATIONS[1].ms)
   const [comment, setComment] = useState('')
@@ -32,7 +33,7 @@ function AddSilenceForm() {
     event.preventDefault()
     create.mutate({ mirror: chosen, until: Date.now() + duration, comment: comment.trim() }, { onSuccess: () => setComment('') })
   }
-  if (mirrors.data !== undefined && names.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-300">There is no mirror to silence.</p>
+  if (mirrors.data !== undefined && names.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-300">There is no mirror you may silence.</p>
   return (
     <form onSubmit={submit} aria-label="Silence a mirror" className="space-y-3 border-t border-slate-100 pt-4 dark:border-slate-800">
       <div className="grid gap-3 sm:grid-cols-[minmax(0,12rem)_minmax(0,10rem)_minmax(0,1fr)]">
@@ -70,7 +71,8 @@ function AddSilenceForm() {
 export function SilencesPanel() {
   const silences = useSilences()
   const remove = useDeleteSilence()
-  const canOperate = useCanOperate()
+  const mayOperate = useMayAct('operator')
+  const operatesSomewhere = useCanSomewhere('operator')
   const now = useNow()
   const list = (silences.data?.silences ?? []).filter((silence) => now === 0 || silence.until > now)
   return (
@@ -96,7 +98,7 @@ export function SilencesPanel() {
                     “{silence.comment}” · by {silence.createdBy}
                   </p>
                 </div>
-                {canOperate && (
+                {mayOperate({ mirror: silence.mirror }) && (
                   <button type="button" className={buttonClass('ghost', 'sm')} disabled={remove.isPending} onClick={() => remove.mutate(silence.id)}>
                     End now
                   </button>
@@ -106,7 +108,7 @@ export function SilencesPanel() {
           </ul>
         )}
         {remove.error !== null && <Refusal error={remove.error} title="Could not end the silence" />}
-        {canOperate && <AddSilenceForm />}
+        {operatesSomewhere && <AddSilenceForm mayOperate={mayOperate} />}
       </div>
     </Panel>
   )

@@ -42,6 +42,18 @@ export function useCan(role: GrantRole, resource: Resource = null): boolean {
   return session !== null && allows(session.grants, role, resource)
 }
 
+/** True when the person holds `role` somewhere, scoped or not (a form that then offers only what it reaches). */
+export function useCanSomewhere(role: GrantRole): boolean {
+  const session = useContext(SessionContext)
+  return session !== null && allowsSomewhere(session.grants, role)
+}
+
+/** For lists of resources (a hook cannot be called per row): whether the person may act on each as `role`. */
+export function useMayAct(role: GrantRole): (resource: Resource) => boolean {
+  const session = useContext(SessionContext)
+  return (resource) => session !== null && allows(session.grants, role, resource)
+}
+
 /**
  * Why the person may not operate on `resource` when they are an operator elsewhere (a disabled control says it);
  * null when they may, or when they are a viewer everywhere (viewers see no controls at all).

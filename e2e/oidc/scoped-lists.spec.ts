@@ -13,7 +13,7 @@ const issuer = process.env.E2E_OIDC_ISSUER ?? ''
 async function signInThroughProvider(page: Page, username: string, next: string): Promise<void> {
   await page.goto(`/login?next=${encodeURIComponent(next)}`)
   await page.getByRole('link', { name: 'Sign in with Test IdP' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/authorize`))
+  await expect(page).toHaveURL(new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/interaction/`))
   await page.getByLabel('Username').fill(username)
   await page.getByLabel('Password').fill(`${username}-pass`)
   await page.getByRole('button', { name: 'Sign in' }).click()

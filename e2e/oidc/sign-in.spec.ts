@@ -17,7 +17,7 @@ const SETTLE = { timeout: 30_000, intervals: [100, 200, 250] }
 async function signInThroughProvider(page: Page, username: string, next = '/'): Promise<void> {
   await page.goto(`/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`)
   await page.getByRole('link', { name: 'Sign in with Test IdP' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/authorize`))
+  await expect(page).toHaveURL(new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/interaction/`))
   await page.getByLabel('Username').fill(username)
   await page.getByLabel('Password').fill(`${username}-pass`)
   await page.getByRole('button', { name: 'Sign in' }).click()

@@ -309,10 +309,16 @@ export class AlertService {
     return silence
   }
 
-  async deleteSilence(id: string): Promise<void> {
+  /** The silence of this id that has not ended; NOT_FOUND otherwise. */
+  activeSilence(id: string): Silence {
     const now = this.now()
     const silence = this.silences.find((existing) => existing.id === id && existing.until > now)
     if (!silence) throw new AlertError('NOT_FOUND', `no active silence ${id}`)
+    return silence
+  }
+
+  async deleteSilence(id: string): Promise<void> {
+    this.activeSilence(id)
     this.silences = this.silences.filter((existing) => existing.id !== id)
     await this.persist()
   }

@@ -80,30 +80,53 @@ interface Caller {
 }
 
 type Scope = 'in' | 'out'
-/** What an endpoint acts on: a mirror or cluster by path, a mirror through an id, or nothing named. */
-type Target = 'mirror' | 'cluster' | 'none'
+/**
+ * What an endpoint acts on: a mirror or cluster by path, a mirror through an id (of an operation, drill,
+ * verification or silence), a mirror its body names (`{ mirror }`: a silence), or nothing named.
+ */
+type Target = 'mirror' | 'cluster' | 'body-mirror' | 'none'
 
 const root = path.resolve(__dirname, '../..')
 const ORIGIN = 'http://127.0.0.1:3000'
 let dataDir: string
 let runtime: Runtime
-const ids: Record<'operations' | 'drills' | 'verifications', Record<Scope, string>> = {
+const ids: Record<'operations' | 'drills' | 'verifications' | 'silences', Record<Scope, string>> = {
   operations: { in: '', out: '' },
   drills: { in: '', out: '' },
   verifications: { in: '', out: '' },
+  silences: { in: '', out: '' },
+}
+const BY_ID = /\/(operations|drills|verifications|silences)\/\{id\}/
+
+/** True when the endpoint's body names the mirror it acts on. */
+function namesMirrorInBody(endpoint: Endpoint): boolean {
+  const body = endpoint.body as { shape?: Record<string, unknown> } | undefined
+  return body?.shape !== undefined && 'mirror' in body.shape
+}
+
+/**
+ * A body the endpoint's schema accepts, naming the in-scope or the out-of-scope mirror: sent by the callers the
+ * matrix expects to be refused, so a handler that forgets to check the mirror it is given changes something
+ * and answers 2xx instead of 403.
+ */
+function validBodyNaming(endpoint: Endpoint, scope: Scope): unknown {
+  const mirror = `${scope}-m`
+  if (endpoint.operationId === 'createAlertSilence') return { mirror, until: Date.now() + 60 * 60 * 1000, comment: 'auth matrix' }
+  throw new Error(`${endpoint.operationId} names its mirror in its body: add a valid body to validBodyNaming`)
 }
 const callers: Caller[] = []
 let cookie = ''
 
 function targetOf(endpoint: Endpoint): Target {
-  if (endpoint.path.includes('{mirror}') || /\/(operations|drills|verifications)\/\{id\}/.test(endpoint.path)) return 'mirror'
+  if (endpoint.path.includes('{mirror}') || BY_ID.test(endpoint.path)) return 'mirror'
   if (endpoint.path.includes('{cluster}')) return 'cluster'
+  if (namesMirrorInBody(endpoint)) return 'body-mirror'
   return 'none'
 }
 
 /** The concrete path and parameters of an endpoint, naming the in-scope or the out-of-scope resources. */
 function concrete(endpoint: Endpoint, scope: Scope): { path: string; params: Record<string, string> } {
-  const collection = /\/(operations|drills|verifications)\/\{id\}/.exec(endpoint.path)?.[1] as keyof typeof ids | undefined
+  const collection = BY_ID.exec(endpoint.path)?.[1] as keyof typeof ids | undefined
   const values: Record<string, string> = {
     mirror: `${scope}-m`,
     cluster: `${scope}-c`,
@@ -139,8 +162,9 @@ async function call(endpoint: Endpoint, scope: Scope, headers: Record<string, st
     path: concretePath,
     params,
     headers,
-    // A key no request schema has: an allowed call stops at 400 instead of changing something.
-    ...(withBody && endpoint.body !== undefined ? { body: { authMatrixProbe: true } } : {}),
+    // A key no request schema has: an allowed call stops at 400 instead of changing something. A refused call to
+    // an endpoint whose body names the mirror sends a valid body: only the handler's check stands in its way.
+    ...(withBody && endpoint.body !== undefined ? { body: { authMatrixProbe: true } } : targetOf(endpoint) === 'body-mirror' ? { body: validBodyNaming(endpoint, scope) } : {}),
   })
 }
 
@@ -184,6 +208,7 @@ describe('the auth matrix', () => {
       ids.drills[scope] = await started('drills', `${scope}-m`, {}, 'drill')
       await vi.waitFor(() => expect(runtime.drills.get(ids.drills[scope])?.status).not.toBe('running'), settle)
       ids.operations[scope] = await started('failover', `${scope}-m`, { confirm: `${scope}-m` }, 'operation')
+      ids.silences[scope] = (await runtime.alerts.addSilence({ mirror: `${scope}-m`, until: Date.now() + 60 * 60 * 1000, comment: 'auth matrix' }, 'test')).id
     }
 
     const tokens = runtime.auth.apiTokens
@@ -237,7 +262,10 @@ describe('the auth matrix', () => {
     }
     // Scoped callers were refused outside their scope on every mutation naming a mirror or a cluster.
     expect(refusals.filter((refusal) => refusal.startsWith('out scoped-admin ')).length).toBe(mutations.filter((e) => targetOf(e) !== 'none').length)
+    expect(refusals).toContain('out scoped-operator createAlertSilence')
+    expect(refusals).toContain('out scoped-operator deleteAlertSilence')
     expect(runtime.engine.listMirrors().map((mirror) => mirror.name).sort()).toEqual(['in-m', 'out-m'])
+    expect(runtime.alerts.listSilences().map((silence) => silence.id).sort()).toEqual([ids.silences.in, ids.silences.out].sort())
     expect((await runtime.clusters.list()).map((cluster) => cluster.name).sort()).toEqual(['in-c', 'out-c'])
   })
 
@@ -250,6 +278,9 @@ describe('the auth matrix', () => {
       const inside = await call(endpoint, 'in', scopedViewer.headers, false)
       expect([401, 403], `${label(endpoint, 'in')} as scoped-viewer: ${JSON.stringify(inside.body)}`).not.toContain(inside.status)
     }
+    // Lists of things each about one mirror show the scoped viewer those of its mirrors only.
+    const silences = await call(SERVED_ENDPOINTS.find((endpoint) => endpoint.operationId === 'listAlertSilences') as Endpoint, 'in', scopedViewer.headers, false)
+    expect((silences.body as { silences: Array<{ mirror: string }> }).silences.map((silence) => silence.mirror)).toEqual(['in-m'])
   })
 
   it('lets every caller whose grant reaches a mutation past authorisation (allowed calls run last: some change things)', async () => {

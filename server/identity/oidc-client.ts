@@ -1,13 +1,14 @@
 import 'server-only'
-import { createHash, randomBytes } from 'node:crypto'
-import { checkIdTokenClaims, groupsOf, SignInRefused, type IdTokenClaims } from '@/lib/auth/id-token-claims'
-import { KeySet, SUPPORTED_ALGORITHMS, verifyIdTokenSignature } from './id-token'
+import * as openid from 'openid-client'
+import { groupsOf, SignInRefused, type IdTokenClaims, type SignInRefusal } from '@/lib/auth/id-token-claims'
 
 /**
- * The relying party of OpenID Connect's authorization code flow with PKCE (S256): discovery, the request sent to
- * the provider (state, nonce, code challenge), the code exchanged at the token endpoint with the client secret,
- * the ID token verified (signature against the JWKS, then issuer, audience, expiry, nonce). Everything the
- * provider says is checked; nothing from it is trusted because it came back through the browser.
+ * The relying party of OpenID Connect's authorization code flow with PKCE (S256), done by `openid-client`:
+ * discovery, the authorization request (state, nonce, code challenge), the callback's checks (state, RFC 9207
+ * `iss`), the code exchanged at the token endpoint with the client secret, and the ID token validated (issuer,
+ * audience, expiry, nonce, and its signature against the provider's JWKS — non-repudiation checks on, so a
+ * provider reached over plain http on loopback is held to the same standard as one behind TLS). This file only
+ * chooses the options and turns the library's errors into the refusals a person and the audit log read.
  */
 
 export interface OidcSettings {
@@ -22,16 +23,6 @@ export interface OidcSettings {
   groupsClaim: string
   /** "Sign in with <providerName>". */
   providerName: string
-}
-
-export interface ProviderMetadata {
-  issuer: string
-  authorization_endpoint: string
-  token_endpoint: string
-  jwks_uri: string
-  end_session_endpoint?: string
-  token_endpoint_auth_methods_supported?: string[]
-  code_challenge_methods_supported?: string[]
 }
 
 /** What the server keeps between sending the browser to the provider and its return. */
@@ -53,34 +44,58 @@ export interface SignedInIdentity {
 
 export const CALLBACK_PATH = '/api/v1/auth/oidc/callback'
 const DISCOVERY_TTL_MS = 60 * 60 * 1000
-const FETCH_TIMEOUT_MS = 10_000
-const MAX_RESPONSE_BYTES = 1024 * 1024
+const TIMEOUT_SECONDS = 10
 
-function randomToken(): string {
-  return randomBytes(32).toString('base64url')
+function causesOf(error: unknown): unknown[] {
+  const chain: unknown[] = []
+  for (let at: unknown = error; at !== undefined && at !== null && chain.length < 5; at = (at as { cause?: unknown }).cause) chain.push(at)
+  return chain
 }
 
-export function codeChallengeOf(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url')
-}
-
-function isHttpUrl(value: unknown, allowHttp: boolean): value is string {
-  if (typeof value !== 'string') return false
-  try {
-    const url = new URL(value)
-    return url.protocol === 'https:' || (allowHttp && url.protocol === 'http:')
-  } catch {
-    return false
+/** The library's refusal in our words; anything it did not refuse is rethrown as it is. */
+export function refusalOf(error: unknown, issuer: string): SignInRefused {
+  if (error instanceof SignInRefused) return error
+  if (error instanceof openid.AuthorizationResponseError) {
+    return new SignInRefused('provider-error', `the identity provider answered ${error.error.slice(0, 100)}${error.error_description ? `: ${error.error_description.slice(0, 200)}` : ''}`)
   }
+  if (error instanceof openid.ResponseBodyError) {
+    return new SignInRefused('provider-error', `the identity provider refused (${error.status}): ${error.error.slice(0, 100)}${error.error_description ? ` (${error.error_description.slice(0, 200)})` : ''}`)
+  }
+  if (error instanceof openid.WWWAuthenticateChallengeError) {
+    const said = error.cause.map((challenge) => challenge.parameters.error).find((value) => typeof value === 'string')
+    const description = error.cause.map((challenge) => challenge.parameters.error_description).find((value) => typeof value === 'string')
+    return new SignInRefused('provider-error', `the identity provider refused (${error.status})${said === undefined ? '' : `: ${said.slice(0, 100)}`}${description === undefined ? '' : ` (${description.slice(0, 200)})`}`)
+  }
+  const chain = causesOf(error)
+  const code = chain.map((link) => (link as { code?: unknown }).code).find((value): value is string => typeof value === 'string' && value.startsWith('OAUTH_'))
+  const detail = chain.find((link): link is { claim?: unknown; attribute?: unknown } => typeof link === 'object' && link !== null && ('claim' in link || 'attribute' in link))
+  const message = chain.map((link) => (link instanceof Error ? link.message : '')).join(' ')
+  const refused = (reason: SignInRefusal, words: string) => new SignInRefused(reason, words)
+  if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED' && detail?.attribute === 'issuer') return refused('issuer', `the discovery document at ${issuer} names another issuer`)
+  if (code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
+    if (detail?.claim === 'iss') return refused('issuer', `the ID token was issued by another identity provider, not by ${issuer}`)
+    if (detail?.claim === 'aud' || detail?.claim === 'azp') return refused('audience', 'the ID token was issued for another application (its audience is not this client)')
+    if (detail?.claim === 'nonce') return refused('nonce', 'the ID token does not belong to this sign-in (nonce)')
+  }
+  if (code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') {
+    return detail?.claim === 'exp' ? refused('expired', 'the ID token has expired') : refused('not-yet-valid', 'the ID token is not valid yet (are the clocks in step?)')
+  }
+  if (code === 'OAUTH_INVALID_RESPONSE' && /"state"/.test(message)) return refused('state', 'the sign-in came back with another state')
+  if (code === 'OAUTH_INVALID_RESPONSE' && /"iss" \(issuer\)/.test(message)) return refused('issuer', `the sign-in came back from another identity provider, not from ${issuer}`)
+  if (code === 'OAUTH_KEY_SELECTION_FAILED' || /signature verification failed/.test(message)) return refused('signature', 'the ID token is not signed by the identity provider\'s published keys')
+  if (code === 'OAUTH_TIMEOUT' || code === 'OAUTH_ABORT' || (error instanceof TypeError && /fetch failed/.test(error.message))) {
+    return refused('provider-unreachable', `the identity provider did not answer at ${new URL(issuer).origin}: ${message.slice(0, 200)}`)
+  }
+  if (code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || code === 'OAUTH_RESPONSE_IS_NOT_JSON') return refused('provider-error', `the identity provider answered unexpectedly: ${message.slice(0, 200)}`)
+  if (code !== undefined) return refused('malformed', `the identity provider's answer is not usable: ${message.slice(0, 200)}`)
+  throw error
 }
 
 export class OidcClient {
-  private metadataCache: { value: ProviderMetadata; at: number } | null = null
-  private keySet: KeySet | null = null
+  private configuration: { value: Promise<openid.Configuration>; at: number } | null = null
 
   constructor(
     readonly settings: OidcSettings,
-    private readonly fetchImpl: typeof fetch = fetch,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -88,62 +103,49 @@ export class OidcClient {
     return `${this.settings.publicUrl.replace(/\/+$/, '')}${CALLBACK_PATH}`
   }
 
-  private async fetchJson(url: string, init?: RequestInit): Promise<unknown> {
-    let response: Response
-    try {
-      response = await this.fetchImpl(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) })
-    } catch (error) {
-      throw new SignInRefused('provider-unreachable', `the identity provider did not answer at ${new URL(url).origin}: ${error instanceof Error ? error.message : String(error)}`)
-    }
-    const text = await response.text()
-    if (text.length > MAX_RESPONSE_BYTES) throw new SignInRefused('provider-error', 'the identity provider answered with more than 1 MiB')
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      throw new SignInRefused('provider-error', `the identity provider answered ${response.status} without JSON at ${new URL(url).pathname}`)
-    }
-    if (!response.ok) {
-      const error = typeof body === 'object' && body !== null ? (body as { error?: unknown; error_description?: unknown }) : {}
-      const said = typeof error.error === 'string' ? `: ${error.error}${typeof error.error_description === 'string' ? ` (${error.error_description.slice(0, 200)})` : ''}` : ''
-      throw new SignInRefused('provider-error', `the identity provider refused (${response.status})${said}`)
-    }
-    return body
+  private async discover(): Promise<openid.Configuration> {
+    const { issuer, clientId, clientSecret } = this.settings
+    // The issuer's own scheme decides whether plain http endpoints are accepted (a loopback test provider).
+    const insecure = issuer.startsWith('http:') ? [openid.allowInsecureRequests] : []
+    const found = await openid.discovery(new URL(issuer), clientId, undefined, openid.None(), { execute: insecure, timeout: TIMEOUT_SECONDS })
+    const server = found.serverMetadata()
+    // The secret goes as HTTP Basic unless the provider takes it only in the body.
+    const methods = server.token_endpoint_auth_methods_supported ?? ['client_secret_basic']
+    const authentication =
+      clientSecret === undefined ? openid.None() : methods.includes('client_secret_basic') || !methods.includes('client_secret_post') ? openid.ClientSecretBasic(clientSecret) : openid.ClientSecretPost(clientSecret)
+    const configuration = new openid.Configuration(server, clientId, undefined, authentication)
+    configuration.timeout = TIMEOUT_SECONDS
+    for (const extension of insecure) extension(configuration)
+    openid.enableNonRepudiationChecks(configuration)
+    return configuration
   }
 
-  /** The provider's discovery document, fetched once an hour; its issuer must be the one configured. */
-  async metadata(): Promise<ProviderMetadata> {
-    if (this.metadataCache !== null && this.now() - this.metadataCache.at < DISCOVERY_TTL_MS) return this.metadataCache.value
-    const issuer = this.settings.issuer
-    const body = (await this.fetchJson(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`)) as Partial<ProviderMetadata> | null
-    // The issuer's own scheme decides whether plain http endpoints are accepted (a loopback test provider).
-    const allowHttp = issuer.startsWith('http:')
-    if (body === null || typeof body !== 'object' || body.issuer !== issuer) {
-      throw new SignInRefused('issuer', `the discovery document at ${issuer} names another issuer (${JSON.stringify(body?.issuer)})`)
+  /** The provider's configuration, discovered once an hour; a failed discovery is tried again at the next sign-in. */
+  private async config(): Promise<openid.Configuration> {
+    const cached = this.configuration
+    if (cached !== null && this.now() - cached.at < DISCOVERY_TTL_MS) return cached.value
+    const value = this.discover()
+    this.configuration = { value, at: this.now() }
+    try {
+      return await value
+    } catch (error) {
+      if (this.configuration?.value === value) this.configuration = null
+      throw refusalOf(error, this.settings.issuer)
     }
-    for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const) {
-      if (!isHttpUrl(body[key], allowHttp)) throw new SignInRefused('provider-error', `the discovery document has no usable ${key}`)
-    }
-    if (body.end_session_endpoint !== undefined && !isHttpUrl(body.end_session_endpoint, allowHttp)) delete body.end_session_endpoint
-    const value = body as ProviderMetadata
-    if (this.keySet === null || this.metadataCache?.value.jwks_uri !== value.jwks_uri) this.keySet = new KeySet(value.jwks_uri, (url) => this.fetchJson(url), this.now)
-    this.metadataCache = { value, at: this.now() }
-    return value
   }
 
   /** Where to send the browser, and what to remember until it comes back. */
   async startSignIn(next: string): Promise<{ url: string; pending: PendingSignIn }> {
-    const metadata = await this.metadata()
-    const pending: PendingSignIn = { state: randomToken(), nonce: randomToken(), codeVerifier: randomToken(), next, createdAt: this.now() }
-    const url = new URL(metadata.authorization_endpoint)
-    url.searchParams.set('response_type', 'code')
-    url.searchParams.set('client_id', this.settings.clientId)
-    url.searchParams.set('redirect_uri', this.redirectUri)
-    url.searchParams.set('scope', ['openid', ...this.settings.scopes.filter((scope) => scope !== 'openid')].join(' '))
-    url.searchParams.set('state', pending.state)
-    url.searchParams.set('nonce', pending.nonce)
-    url.searchParams.set('code_challenge', codeChallengeOf(pending.codeVerifier))
-    url.searchParams.set('code_challenge_method', 'S256')
+    const config = await this.config()
+    const pending: PendingSignIn = { state: openid.randomState(), nonce: openid.randomNonce(), codeVerifier: openid.randomPKCECodeVerifier(), next, createdAt: this.now() }
+    const url = openid.buildAuthorizationUrl(config, {
+      redirect_uri: this.redirectUri,
+      scope: ['openid', ...this.settings.scopes.filter((scope) => scope !== 'openid')].join(' '),
+      state: pending.state,
+      nonce: pending.nonce,
+      code_challenge: await openid.calculatePKCECodeChallenge(pending.codeVerifier),
+      code_challenge_method: 'S256',
+    })
     return { url: url.toString(), pending }
   }
 
@@ -152,37 +154,23 @@ export class OidcClient {
    * startSignIn remembered for its state (the caller matched the state against the browser's cookie).
    */
   async finishSignIn(params: URLSearchParams, pending: PendingSignIn): Promise<{ identity: SignedInIdentity; claims: IdTokenClaims }> {
-    const metadata = await this.metadata()
-    const providerError = params.get('error')
-    if (providerError !== null) {
-      const description = params.get('error_description')
-      throw new SignInRefused('provider-error', `the identity provider answered ${providerError.slice(0, 100)}${description ? `: ${description.slice(0, 200)}` : ''}`)
+    const config = await this.config()
+    const callback = new URL(this.redirectUri)
+    callback.search = params.toString()
+    let claims: IdTokenClaims
+    try {
+      const tokens = await openid.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: pending.codeVerifier,
+        expectedState: pending.state,
+        expectedNonce: pending.nonce,
+        idTokenExpected: true,
+      })
+      const validated = tokens.claims()
+      if (validated === undefined) throw new SignInRefused('malformed', 'the identity provider answered no ID token')
+      claims = validated as IdTokenClaims
+    } catch (error) {
+      throw refusalOf(error, this.settings.issuer)
     }
-    if (params.get('state') !== pending.state) throw new SignInRefused('state', 'the sign-in came back with another state')
-    // RFC 9207: a provider that names itself must be ours (a mix-up attack sends another provider's code here).
-    const iss = params.get('iss')
-    if (iss !== null && iss !== this.settings.issuer) throw new SignInRefused('issuer', `the sign-in came back from ${iss.slice(0, 200)}, not from ${this.settings.issuer}`)
-    const code = params.get('code')
-    if (code === null || code === '') throw new SignInRefused('malformed', 'the sign-in came back without a code')
-
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: this.redirectUri, code_verifier: pending.codeVerifier })
-    const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' }
-    const { clientId, clientSecret } = this.settings
-    const methods = metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic']
-    if (clientSecret === undefined) form.set('client_id', clientId)
-    else if (methods.includes('client_secret_basic') || !methods.includes('client_secret_post')) {
-      // RFC 6749 §2.3.1: each part form-encoded before the Basic encoding.
-      headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64')}`
-    } else {
-      form.set('client_id', clientId)
-      form.set('client_secret', clientSecret)
-    }
-    const tokens = (await this.fetchJson(metadata.token_endpoint, { method: 'POST', headers, body: form.toString() })) as { id_token?: unknown; token_type?: unknown } | null
-    if (tokens === null || typeof tokens !== 'object' || typeof tokens.id_token !== 'string') throw new SignInRefused('malformed', 'the identity provider answered no ID token')
-    const keySet = this.keySet
-    if (keySet === null) throw new Error('the key set is made with the metadata')
-    const payload = await verifyIdTokenSignature(tokens.id_token, keySet)
-    const claims = checkIdTokenClaims(payload, { issuer: this.settings.issuer, clientId, nonce: pending.nonce, now: this.now() })
     const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : undefined)
     return {
       claims,
@@ -198,18 +186,13 @@ export class OidcClient {
 
   /** The provider's sign-out page (RP-initiated logout), when it has one; back to our sign-in page after. */
   async endSessionUrl(): Promise<string | null> {
-    let metadata: ProviderMetadata
+    let config: openid.Configuration
     try {
-      metadata = await this.metadata()
+      config = await this.config()
     } catch {
       return null
     }
-    if (metadata.end_session_endpoint === undefined) return null
-    const url = new URL(metadata.end_session_endpoint)
-    url.searchParams.set('client_id', this.settings.clientId)
-    url.searchParams.set('post_logout_redirect_uri', `${this.settings.publicUrl.replace(/\/+$/, '')}/login?signedOut=1`)
-    return url.toString()
+    if (config.serverMetadata().end_session_endpoint === undefined) return null
+    return openid.buildEndSessionUrl(config, { post_logout_redirect_uri: `${this.settings.publicUrl.replace(/\/+$/, '')}/login?signedOut=1` }).toString()
   }
 }
-
-export { SUPPORTED_ALGORITHMS }

@@ -3,20 +3,14 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SignInRefused } from '@/lib/auth/id-token-claims'
-import { OidcTestProvider } from '@/server/testing/oidc-test-provider'
+import { OidcTestProvider, signInThroughForm } from '@/server/testing/oidc-test-provider'
 import { OidcClient, type OidcSettings } from './oidc-client'
 import { PENDING_TTL_MS, PendingSignIns } from './pending-sign-ins'
 import { ProviderSignIn, STATE_COOKIE } from './provider-sign-in'
 
 /** Goes through the test provider's login form from the URL a sign-in start sent the browser to; the callback's query. */
 async function loginAt(url: string, user = 'alice'): Promise<URLSearchParams> {
-  const html = await (await fetch(url)).text()
-  const fields = new URLSearchParams([...html.matchAll(/name="([a-z_]+)" value="([^"]*)"/g)].map((match) => [match[1] ?? '', (match[2] ?? '').replace(/&#38;/g, '&')]))
-  fields.set('username', user)
-  fields.set('password', `${user}-pass`)
-  const answer = await fetch(new URL('/authorize', url), { method: 'POST', body: fields, redirect: 'manual' })
-  expect(answer.status).toBe(302)
-  return new URL(answer.headers.get('location') ?? '').searchParams
+  return (await signInThroughForm(url, user)).searchParams
 }
 
 describe('sign-ins under way across a restart', () => {

@@ -2,7 +2,7 @@ import 'server-only'
 import { OidcTestProvider } from './oidc-test-provider'
 
 /**
- * @internal The test identity provider as a process of its own, for Playwright's webServer (playwright.oidc.config.ts).
+ * @internal The test identity provider (`oidc-provider`) as a process of its own, for Playwright's webServer (playwright.oidc.config.ts).
  * Run with: node --conditions=react-server --import tsx server/testing/oidc-test-provider-child.ts <port> <clientId> <clientSecret> <appUrl>
  */
 async function main() {

@@ -1,17 +1,19 @@
 import 'server-only'
-import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
+import { generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
 
 /**
- * @internal An OpenID provider for tests, on loopback: discovery, a JWKS, a login form, the authorization code
- * flow with PKCE (S256 checked), client_secret_basic at the token endpoint, RS256-signed ID tokens, a provider
- * session cookie (a second sign-in skips the form, as a real provider's does) and RP-initiated logout. It signs
- * for real, so Mirrorboard's verification is exercised end to end; `misbehave` makes the next ID token wrong in
- * one chosen way (another issuer, audience or nonce, expired, signed with a key the JWKS does not publish).
+ * @internal The tests' identity provider: `oidc-provider` (the certified Node.js OpenID provider) on loopback,
+ * configured as a company's would be for Mirrorboard — one confidential client (client_secret_basic, code flow,
+ * PKCE S256 required), RS256-signed ID tokens carrying name, email and groups, RP-initiated logout — with the
+ * test users below behind a login form of our own (the library's dev form has no password).
  *
- * It is a test fake of the provider port, not a certified provider (the issue asks for `oidc-provider`, which
- * is not installed here; see docs/security.md).
+ * Mirrorboard's refusals are exercised against it in two ways: the browser (or test) tampers with what passes
+ * through it (state, nonce, the callback's `iss`), and `misbehave` makes the provider's next ID token wrong in one
+ * chosen way (another issuer or audience, expired, signed with a key it does not publish) — re-signed after the
+ * library issued it, since a certified provider cannot be asked to issue a wrong one.
  */
 
 export interface TestUser {
@@ -39,39 +41,18 @@ export interface Misbehaviour {
   expiresIn?: number
   /** Sign with a key the JWKS does not publish (under the published key's id). */
   foreignKey?: boolean
-  /** Answer the callback with this `iss` parameter (RFC 9207). */
-  callbackIssuer?: string
 }
 
 export interface TestProviderOptions {
   port?: number
-  /** The host name in the issuer URL (127.0.0.1 or localhost); another site than the app's tests SameSite. */
-  host?: string
   clientId: string
   clientSecret: string
   redirectUris: string[]
   users?: readonly TestUser[]
 }
 
-interface Grant {
-  user: TestUser
-  clientId: string
-  redirectUri: string
-  nonce: string | undefined
-  codeChallenge: string
-  expiresAt: number
-}
-
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
-}
-
-function cookieOf(request: IncomingMessage, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [key, ...rest] = part.trim().split('=')
-    if (key === name) return rest.join('=')
-  }
-  return undefined
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {
@@ -80,25 +61,28 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8')
 }
 
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head><body><main>${body}</main></body></html>`
+}
+
 export class OidcTestProvider {
   private server: Server | null = null
+  private provider: Provider | null = null
   private readonly key: KeyObject
   private readonly foreignKey: KeyObject
   private readonly kid = randomBytes(6).toString('hex')
-  private readonly publicJwk: Record<string, unknown>
-  private readonly codes = new Map<string, Grant>()
-  private readonly sessions = new Map<string, TestUser>()
+  private readonly privateJwk: Record<string, unknown>
   private misbehaviour: Misbehaviour | null = null
   private origin = ''
-  /** Every token request's client authentication, for tests that check the secret travelled as it should. */
-  readonly tokenRequests: Array<{ authorization: string | undefined; body: string }> = []
+  /** Every token request's client authentication and parameter names, for tests that check how the secret travelled. */
+  readonly tokenRequests: Array<{ authorization: string | undefined; parameters: string[] }> = []
   readonly users: readonly TestUser[]
 
   constructor(private readonly options: TestProviderOptions) {
     const pair = generateKeyPairSync('rsa', { modulusLength: 2048 })
     this.key = pair.privateKey
-    this.foreignKey = createPrivateKey(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }))
-    this.publicJwk = { ...pair.publicKey.export({ format: 'jwk' }), kid: this.kid, use: 'sig', alg: 'RS256' }
+    this.foreignKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
+    this.privateJwk = { ...pair.privateKey.export({ format: 'jwk' }), kid: this.kid, use: 'sig', alg: 'RS256' }
     this.users = options.users ?? TEST_USERS
   }
 
@@ -109,12 +93,14 @@ export class OidcTestProvider {
   async start(): Promise<string> {
     const server = createServer((request, response) => {
       this.handle(request, response).catch((error: unknown) => {
-        response.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error))
+        if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain' })
+        response.end(String(error))
       })
     })
     await new Promise<void>((resolve) => server.listen(this.options.port ?? 0, '127.0.0.1', resolve))
     this.server = server
-    this.origin = `http://${this.options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`
+    this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    this.provider = this.makeProvider()
     return this.origin
   }
 
@@ -131,140 +117,159 @@ export class OidcTestProvider {
     this.misbehaviour = misbehaviour
   }
 
-  /** Forgets provider sessions: the next sign-in shows the form again. */
-  forgetSessions(): void {
-    this.sessions.clear()
+  private makeProvider(): Provider {
+    const { clientId, clientSecret, redirectUris } = this.options
+    const users = this.users
+    const configuration: Configuration = {
+      clients: [
+        {
+          client_id: clientId,
+          client_secret: clientSecret,
+          redirect_uris: redirectUris,
+          post_logout_redirect_uris: [...new Set(redirectUris.map((uri) => `${new URL(uri).origin}/login?signedOut=1`))],
+          response_types: ['code'],
+          grant_types: ['authorization_code'],
+          token_endpoint_auth_method: 'client_secret_basic',
+        },
+      ],
+      jwks: { keys: [this.privateJwk as never] },
+      cookies: { keys: [randomBytes(32).toString('hex')] },
+      // Groups travel with the profile, as a Keycloak or Okta groups mapper puts them in the ID token.
+      claims: { openid: ['sub'], profile: ['name', 'groups'], email: ['email', 'email_verified'] },
+      conformIdTokenClaims: false,
+      ttl: { AuthorizationCode: 60, AccessToken: 300, IdToken: 300, Grant: 3600, Interaction: 600, Session: 3600 },
+      pkce: { required: () => true },
+      features: {
+        devInteractions: { enabled: false },
+        rpInitiatedLogout: {
+          enabled: true,
+          // Signs out without asking, as a provider does when the request carries its client (no visible hop in the journeys).
+          logoutSource: (ctx, form) => {
+            ctx.body = page('Signing out', `${form}<input type="hidden" form="op.logoutForm" name="logout" value="yes"><noscript><button type="submit" form="op.logoutForm">Sign out</button></noscript><script>document.getElementById('op.logoutForm').submit()</script>`)
+          },
+        },
+      },
+      interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+      // A first-party application: nobody is asked to consent.
+      loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+        const client = ctx.oidc.client
+        const session = ctx.oidc.session
+        if (client === undefined || session === undefined || session.accountId === undefined) return undefined
+        const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId)
+        if (grantId !== undefined) {
+          const existing = await ctx.oidc.provider.Grant.find(grantId)
+          if (existing !== undefined) return existing
+        }
+        const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId })
+        grant.addOIDCScope('openid profile email')
+        await grant.save()
+        return grant
+      },
+      findAccount: (_ctx, id) => {
+        const user = users.find((candidate) => candidate.id === id)
+        if (user === undefined) return undefined
+        return { accountId: user.id, claims: () => ({ sub: user.id, name: user.name, email: user.email, email_verified: true, groups: user.groups }) }
+      },
+      renderError: (ctx, out) => {
+        ctx.type = 'html'
+        ctx.body = page('Sign-in error', `<h1>Sign-in error</h1><p role="alert">${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ''))}</p>`)
+      },
+    }
+    const provider = new Provider(this.origin, configuration)
+    provider.use(async (ctx, next) => {
+      await next()
+      if (ctx.path !== '/token' || ctx.method !== 'POST') return
+      this.tokenRequests.push({ authorization: ctx.get('authorization') || undefined, parameters: Object.keys((ctx as KoaContextWithOIDC).oidc?.body ?? {}) })
+      const body = ctx.body as { id_token?: unknown } | undefined
+      const odd = this.misbehaviour
+      if (ctx.status !== 200 || odd === null || typeof body?.id_token !== 'string') return
+      this.misbehaviour = null
+      body.id_token = this.resign(body.id_token, odd)
+    })
+    return provider
+  }
+
+  /** The library's ID token with the chosen claims changed, signed again (with the published key unless told otherwise). */
+  private resign(idToken: string, odd: Misbehaviour): string {
+    const [header = '', payload = ''] = idToken.split('.')
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>
+    if (odd.issuer !== undefined) claims.iss = odd.issuer
+    if (odd.audience !== undefined) claims.aud = odd.audience
+    if (odd.nonce !== undefined) claims.nonce = odd.nonce
+    if (odd.expiresIn !== undefined) claims.exp = Math.floor(Date.now() / 1000) + odd.expiresIn
+    const data = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
+    return `${data}.${sign('sha256', Buffer.from(data), odd.foreignKey === true ? this.foreignKey : this.key).toString('base64url')}`
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const provider = this.provider
+    if (provider === null) throw new Error('the test provider is not started')
     const url = new URL(request.url ?? '/', this.origin)
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}): void => void
-      response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...headers }).end(JSON.stringify(body))
-    if (url.pathname === '/.well-known/openid-configuration') {
-      return json(200, {
-        issuer: this.origin,
-        authorization_endpoint: `${this.origin}/authorize`,
-        token_endpoint: `${this.origin}/token`,
-        jwks_uri: `${this.origin}/jwks`,
-        end_session_endpoint: `${this.origin}/logout`,
-        response_types_supported: ['code'],
-        subject_types_supported: ['public'],
-        id_token_signing_alg_values_supported: ['RS256'],
-        code_challenge_methods_supported: ['S256'],
-        token_endpoint_auth_methods_supported: ['client_secret_basic'],
-        authorization_response_iss_parameter_supported: true,
-      })
-    }
-    if (url.pathname === '/jwks') return json(200, { keys: [this.publicJwk] })
-    if (url.pathname === '/authorize' && request.method === 'GET') return this.authorize(url.searchParams, request, response)
-    if (url.pathname === '/authorize' && request.method === 'POST') return this.signIn(new URLSearchParams(await readBody(request)), response)
-    if (url.pathname === '/token' && request.method === 'POST') return this.token(request, new URLSearchParams(await readBody(request)), json)
-    if (url.pathname === '/logout') {
-      const session = cookieOf(request, 'tidp_session')
-      if (session !== undefined) this.sessions.delete(session)
-      const back = url.searchParams.get('post_logout_redirect_uri')
-      const allowed = back !== null && this.options.redirectUris.some((uri) => new URL(uri).origin === new URL(back).origin)
-      response.writeHead(allowed ? 302 : 200, { 'Set-Cookie': 'tidp_session=; Path=/; Max-Age=0', ...(allowed ? { Location: back } : { 'Content-Type': 'text/html' }) })
-      return void response.end(allowed ? '' : '<!doctype html><title>Signed out</title><p>Signed out of the test provider.</p>')
-    }
+    const interaction = /^\/interaction\/([\w-]+)$/.exec(url.pathname)
+    if (interaction !== null) return this.interaction(provider, request, response)
     if (url.pathname === '/test/misbehave' && request.method === 'POST') {
       this.misbehave(JSON.parse(await readBody(request)) as Misbehaviour)
-      return json(200, { ok: true })
+      return void response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true}')
     }
-    if (url.pathname === '/test/forget-sessions' && request.method === 'POST') {
-      this.forgetSessions()
-      return json(200, { ok: true })
-    }
-    response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found')
+    provider.callback()(request, response)
   }
 
-  private checkAuthorizationRequest(params: URLSearchParams): string | null {
-    if (params.get('client_id') !== this.options.clientId) return 'unknown client_id'
-    if (!this.options.redirectUris.includes(params.get('redirect_uri') ?? '')) return 'redirect_uri not registered'
-    if (params.get('response_type') !== 'code') return 'response_type must be code'
-    if (params.get('code_challenge_method') !== 'S256' || !params.get('code_challenge')) return 'PKCE with S256 is required'
-    if (!(params.get('scope') ?? '').split(' ').includes('openid')) return 'scope must include openid'
-    return null
-  }
-
-  private authorize(params: URLSearchParams, request: IncomingMessage, response: ServerResponse): void {
-    const problem = this.checkAuthorizationRequest(params)
-    if (problem !== null) return void response.writeHead(400, { 'Content-Type': 'text/plain' }).end(problem)
-    const session = cookieOf(request, 'tidp_session')
-    const user = session === undefined ? undefined : this.sessions.get(session)
-    if (user !== undefined && params.get('prompt') !== 'login') return this.redirectWithCode(params, user, response)
-    this.loginForm(params, response, null)
-  }
-
-  private loginForm(params: URLSearchParams, response: ServerResponse, error: string | null): void {
-    const hidden = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method']
-      .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params.get(name) ?? '')}">`)
-      .join('')
-    response.writeHead(error === null ? 200 : 401, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(`<!doctype html>
-<html lang="en"><head><title>Test identity provider</title></head>
-<body><main><h1>Test identity provider</h1>
-${error === null ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
-<form method="post" action="/authorize">${hidden}
+  /** The login form, and signing in with it: a wrong password shows the form again with the reason. */
+  private async interaction(provider: Provider, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const details = await provider.interactionDetails(request, response)
+    const form = (error: string | null): void => {
+      response.writeHead(error === null ? 200 : 401, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(
+        page(
+          'Test identity provider',
+          `<h1>Test identity provider</h1>${error === null ? '' : `<p role="alert">${escapeHtml(error)}</p>`}
+<form method="post" action="/interaction/${escapeHtml(details.uid)}">
 <label>Username <input name="username" autocomplete="username"></label>
 <label>Password <input name="password" type="password" autocomplete="current-password"></label>
-<button type="submit">Sign in</button></form></main></body></html>`)
-  }
-
-  private signIn(form: URLSearchParams, response: ServerResponse): void {
-    const problem = this.checkAuthorizationRequest(form)
-    if (problem !== null) return void response.writeHead(400, { 'Content-Type': 'text/plain' }).end(problem)
-    const user = this.users.find((candidate) => candidate.username === form.get('username') && candidate.password === form.get('password'))
-    if (user === undefined) return this.loginForm(form, response, 'Wrong username or password.')
-    const session = randomBytes(16).toString('hex')
-    this.sessions.set(session, user)
-    this.redirectWithCode(form, user, response, `tidp_session=${session}; Path=/; HttpOnly; SameSite=Lax`)
-  }
-
-  private redirectWithCode(params: URLSearchParams, user: TestUser, response: ServerResponse, setCookie?: string): void {
-    const code = randomBytes(24).toString('base64url')
-    const redirectUri = params.get('redirect_uri') ?? ''
-    this.codes.set(code, { user, clientId: this.options.clientId, redirectUri, nonce: params.get('nonce') ?? undefined, codeChallenge: params.get('code_challenge') ?? '', expiresAt: Date.now() + 60_000 })
-    const back = new URL(redirectUri)
-    back.searchParams.set('code', code)
-    back.searchParams.set('state', params.get('state') ?? '')
-    back.searchParams.set('iss', this.misbehaviour?.callbackIssuer ?? this.origin)
-    response.writeHead(302, { Location: back.toString(), ...(setCookie === undefined ? {} : { 'Set-Cookie': setCookie }) }).end()
-  }
-
-  private token(request: IncomingMessage, form: URLSearchParams, json: (status: number, body: unknown) => void): void {
-    const authorization = request.headers.authorization
-    this.tokenRequests.push({ authorization, body: form.toString() })
-    const expected = `Basic ${Buffer.from(`${encodeURIComponent(this.options.clientId)}:${encodeURIComponent(this.options.clientSecret)}`).toString('base64')}`
-    if (authorization !== expected) return json(401, { error: 'invalid_client' })
-    const code = form.get('code') ?? ''
-    const grant = this.codes.get(code)
-    this.codes.delete(code)
-    if (form.get('grant_type') !== 'authorization_code' || grant === undefined || grant.expiresAt < Date.now()) return json(400, { error: 'invalid_grant' })
-    if (form.get('redirect_uri') !== grant.redirectUri) return json(400, { error: 'invalid_grant', error_description: 'redirect_uri differs' })
-    const verifier = form.get('code_verifier') ?? ''
-    if (createHash('sha256').update(verifier, 'ascii').digest('base64url') !== grant.codeChallenge) return json(400, { error: 'invalid_grant', error_description: 'PKCE verification failed' })
-    const odd = this.misbehaviour ?? {}
-    this.misbehaviour = null
-    const now = Math.floor(Date.now() / 1000)
-    const claims = {
-      iss: odd.issuer ?? this.origin,
-      sub: grant.user.id,
-      aud: odd.audience ?? grant.clientId,
-      iat: now,
-      exp: now + (odd.expiresIn ?? 300),
-      ...(grant.nonce === undefined && odd.nonce === undefined ? {} : { nonce: odd.nonce ?? grant.nonce }),
-      name: grant.user.name,
-      email: grant.user.email,
-      email_verified: true,
-      groups: grant.user.groups,
+<button type="submit">Sign in</button></form>`,
+        ),
+      )
     }
-    json(200, { access_token: randomBytes(24).toString('base64url'), token_type: 'Bearer', expires_in: 300, id_token: this.sign(claims, odd.foreignKey === true) })
+    if (request.method !== 'POST') return form(null)
+    const fields = new URLSearchParams(await readBody(request))
+    const user = this.users.find((candidate) => candidate.username === fields.get('username') && candidate.password === fields.get('password'))
+    if (user === undefined) return form('Wrong username or password.')
+    await provider.interactionFinished(request, response, { login: { accountId: user.id } }, { mergeWithLastSubmission: false })
   }
+}
 
-  private sign(claims: Record<string, unknown>, foreign: boolean): string {
-    const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT', kid: this.kid })).toString('base64url')
-    const payload = Buffer.from(JSON.stringify(claims)).toString('base64url')
-    const signature = sign('sha256', Buffer.from(`${header}.${payload}`), foreign ? this.foreignKey : this.key).toString('base64url')
-    return `${header}.${payload}.${signature}`
+/**
+ * @internal Goes through the provider's login form as a browser would (following its redirects and keeping its
+ * cookies) from the URL a sign-in start sent the browser to, and returns where the provider sends it back.
+ */
+export async function signInThroughForm(authorizationUrl: string, username: string, password = `${username}-pass`): Promise<URL> {
+  const jar = new Map<string, string>()
+  const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
+  const keep = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';')
+      const at = pair.indexOf('=')
+      jar.set(pair.slice(0, at), pair.slice(at + 1))
+    }
   }
+  const origin = new URL(authorizationUrl).origin
+  let url = authorizationUrl
+  let init: RequestInit = {}
+  for (let hop = 0; hop < 10; hop += 1) {
+    const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: cookieHeader() }, redirect: 'manual' })
+    keep(response)
+    const location = response.headers.get('location')
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      const next = new URL(location, url)
+      if (next.origin !== origin) return next
+      url = next.toString()
+      init = {}
+      continue
+    }
+    const html = await response.text()
+    const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1]
+    if (response.status !== 200 || action === undefined) throw new Error(`the provider answered ${response.status} without its form: ${html.slice(0, 300)}`)
+    url = new URL(action, url).toString()
+    init = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }).toString() }
+  }
+  throw new Error('the provider never sent the browser back')
 }
