@@ -198,6 +198,22 @@ describe('one API from any instance', () => {
     expect(resume.status, JSON.stringify(resume.body)).toBe(200)
     expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
 
+    // Two mirrors created on the other instance: each makes the group rebalance, so the leader balances them
+    // (without it the creator would run 6 partitions and the owner 2 until the membership changed).
+    const created2 = ['m3', 'm4'].map((name) => ({ name: `fw-${name}-${RUN}`, topic: `fw-${name}-${RUN}` }))
+    for (const { name, topic } of created2) {
+      await sourceClient.createTopic(topic, { partitions: PARTITIONS })
+      const made = await call(other, '/mirrors', { method: 'POST', body: { name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] } })
+      expect(made.status, JSON.stringify(made.body)).toBe(201)
+    }
+    await vi.waitFor(async () => {
+      const seen = await instancesSeenBy(owner)
+      expect(seen.map(({ id, mirrors }) => [id, mirrors.length])).toEqual([[owner.id, 2], [other.id, 2]])
+      expect(seen.find(({ id }) => id === owner.id)!.mirrors).toContain(victim.name)
+    }, settle)
+    const everywhere = await call(owner, '/mirrors')
+    expect((everywhere.body.mirrors as Array<{ name: string }>).map(({ name }) => name)).toEqual([...MIRRORS, ...created2].map(({ name }) => name).sort())
+
     // The owner dies: until the group hands its mirror over, the request is refused with the owner named.
     owner.process.kill('SIGKILL')
     await new Promise((resolve) => owner.process.once('exit', resolve))

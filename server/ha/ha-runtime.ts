@@ -145,7 +145,11 @@ export class HaRuntime {
     engine.subscribe((event) => {
       if (event.type !== 'mirror' || event.change !== 'created') return
       const definition = engine.listMirrors().find((mirror) => mirror.name === event.mirror)
-      if (definition) this.ownership.adoptCreated(definition)
+      if (!definition) return
+      this.ownership.adoptCreated(definition)
+      // The group places the new mirror now, not at the next membership change: a join in flight may have read the
+      // catalog before it existed (its answer would take it from here again), and the leader balances it.
+      if (this.ownership.sharesOut(definition)) void this.membership?.requestRebalance()
     })
     const log = this.deps.log
     this.membership = new GroupMembership({
