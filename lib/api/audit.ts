@@ -27,6 +27,8 @@ export const AuditEntry = z.object({
   plan: z.unknown().optional(),
   /** The operation the request started (a failover's 202): GET /operations/{operation}. */
   operation: z.string().optional(),
+  /** The instance the caller asked, which forwarded the request to this one, the mirror's owner (docs/high-availability.md). */
+  forwardedBy: z.string().optional(),
   /**
    * Refused requests without valid credentials are collapsed, one entry per source address and minute: the
    * first is written as it comes, the rest of that minute in one entry whose `count` says how many there were.

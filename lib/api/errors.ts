@@ -44,6 +44,7 @@ export const API_ERROR_CODES = [
   'KAFKA_STORAGE_ERROR',
   'TOO_MANY_REQUESTS',
   'SERVER_BUSY',
+  'MIRROR_OWNER_UNAVAILABLE',
 ] as const
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number]

@@ -12,6 +12,10 @@ export const Instance = z.object({
   lastHeartbeatAt: z.number().int().nullable(),
   /** The instance that answered this request. */
   self: z.boolean(),
+  /** Where the other instances reach its API (MIRRORBOARD_ADVERTISED_URL); null when it advertises none. Several instances only. */
+  url: z.string().nullable().optional(),
+  /** It leads the group (assigns the mirrors), as the answering instance last saw the group. Several instances only. */
+  leader: z.boolean().optional(),
 })
 export type Instance = z.infer<typeof Instance>
 

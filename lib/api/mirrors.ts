@@ -181,10 +181,16 @@ export const MirrorSummary = z.object({
       running: z.string().nullable(),
     })
     .optional(),
+  /** The instance that runs the mirror, when several share the work (docs/high-availability.md); absent for a single instance. */
+  owner: z.string().nullable().optional(),
 })
 export type MirrorSummary = z.infer<typeof MirrorSummary>
 
-export const MirrorList = z.object({ mirrors: z.array(MirrorSummary) })
+export const MirrorList = z.object({
+  mirrors: z.array(MirrorSummary),
+  /** Several instances: those that did not answer in time, whose mirrors this list lacks (docs/high-availability.md). */
+  instancesMissing: z.array(z.string()).optional(),
+})
 export type MirrorList = z.infer<typeof MirrorList>
 
 /**

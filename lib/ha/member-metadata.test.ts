@@ -5,6 +5,8 @@ describe('member metadata', () => {
   it('round-trips what an instance tells the leader', () => {
     const info = { instanceId: 'i-1', version: '1.2.3', owned: ['kafka-b/orders'] }
     expect(decodeMemberInfo(encodeMemberInfo(info))).toEqual(info)
+    const nudge = { ...info, owned: [], rebalanceRequest: true as const }
+    expect(decodeMemberInfo(encodeMemberInfo(nudge))).toEqual(nudge)
   })
 
   it('reads anything else as no Mirrorboard member, and drops keys that name no mirror', () => {

@@ -7,6 +7,11 @@ export interface MemberInfo {
   version: string
   /** Mirror keys this instance runs now: the leader keeps them here if it can (sticky). */
   owned: string[]
+  /**
+   * A short-lived member an instance adds only to make the group rebalance (a mirror was created): it joins, is
+   * given no mirror, and leaves.
+   */
+  rebalanceRequest?: true
 }
 
 export function encodeMemberInfo(info: MemberInfo): string {
@@ -22,9 +27,14 @@ export function decodeMemberInfo(text: string): MemberInfo | null {
     return null
   }
   if (typeof value !== 'object' || value === null) return null
-  const { instanceId, version, owned } = value as Record<string, unknown>
+  const { instanceId, version, owned, rebalanceRequest } = value as Record<string, unknown>
   if (typeof instanceId !== 'string' || typeof version !== 'string' || !Array.isArray(owned)) return null
-  return { instanceId, version, owned: owned.filter((key): key is string => typeof key === 'string' && parseMirrorKey(key) !== null) }
+  return {
+    instanceId,
+    version,
+    owned: owned.filter((key): key is string => typeof key === 'string' && parseMirrorKey(key) !== null),
+    ...(rebalanceRequest === true ? { rebalanceRequest: true as const } : {}),
+  }
 }
 
 export function mirrorKey(mirror: { name: string; destinationCluster: string }): string {

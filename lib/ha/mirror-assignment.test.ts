@@ -14,6 +14,16 @@ describe('assignMirrors', () => {
     expect([...assignedLoad(assignment, all).values()]).toEqual([10, 10, 10])
   })
 
+  it('gives nothing to a member that joined only to make the group rebalance, and balances a new mirror over the others', () => {
+    const all = mirrors({ m1: 2, m2: 2, m3: 2, m4: 2 })
+    const nudge: GroupMember = { ...member('a'), memberId: 'member-nudge', owned: [], rebalanceRequest: true }
+    // b created m3 and m4 (it runs them since): the rebalance they asked for moves one to a.
+    const assignment = assignMirrors(all, [member('a', ['m1']), member('b', ['m2', 'm3', 'm4']), nudge])
+    expect(assignment.get('member-nudge')).toEqual([])
+    expect([...assignedLoad(assignment, all).values()]).toEqual([4, 4, 0])
+    expect(assignment.get('member-a')).toContain('m1')
+  })
+
   it('keeps what each member ran when nothing changed (no mirror moves in a stable group)', () => {
     const all = mirrors({ m1: 4, m2: 2, m3: 2, m4: 1 })
     const first = assignMirrors(all, [member('a'), member('b')])

@@ -23,6 +23,8 @@ export interface GroupMember {
   instanceId: string
   /** The mirrors this member ran under the previous assignment. */
   owned: readonly string[]
+  /** A member that joined only to make the group rebalance (a mirror was created): it is given nothing. */
+  rebalanceRequest?: boolean
 }
 
 /** Member id → the names of the mirrors it runs, sorted; every member appears, with none if it runs none. */
@@ -33,6 +35,12 @@ function weight(mirror: AssignableMirror): number {
 }
 
 export function assignMirrors(mirrors: readonly AssignableMirror[], members: readonly GroupMember[]): MirrorAssignment {
+  const assignment = assignToWorkers(mirrors, members.filter((member) => !member.rebalanceRequest))
+  for (const member of members) if (member.rebalanceRequest) assignment.set(member.memberId, [])
+  return assignment
+}
+
+function assignToWorkers(mirrors: readonly AssignableMirror[], members: readonly GroupMember[]): MirrorAssignment {
   const ordered = [...members].sort((a, b) => compare(a.instanceId, b.instanceId) || compare(a.memberId, b.memberId))
   const byName = new Map(mirrors.map((mirror) => [mirror.name, mirror]))
   const held = new Map<string, Set<string>>(ordered.map((member) => [member.memberId, new Set<string>()]))

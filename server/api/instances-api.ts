@@ -21,8 +21,20 @@ function allInstances(deps: { version: string; engine: MirrorEngine; ha: HaRunti
   if (!ha) {
     return { highAvailability: false, instances: [{ id: 'this', alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true }] }
   }
-  const listed: InstanceList['instances'] = ha.instances().map((status) => ({ id: status.id, alive: status.alive, version: status.version, mirrors: status.mirrors, lastHeartbeatAt: status.heartbeatAt, self: status.id === ha.instanceId }))
+  const leader = ha.leaderInstance()
+  const listed: InstanceList['instances'] = ha.instances().map((status) => ({
+    id: status.id,
+    alive: status.alive,
+    version: status.version,
+    mirrors: status.mirrors,
+    lastHeartbeatAt: status.heartbeatAt,
+    self: status.id === ha.instanceId,
+    url: status.url ?? null,
+    leader: status.alive && status.id === leader,
+  }))
   // Before its first status is read back, this instance still answers for itself.
-  if (!listed.some((instance) => instance.self)) listed.push({ id: ha.instanceId, alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true })
+  if (!listed.some((instance) => instance.self)) {
+    listed.push({ id: ha.instanceId, alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true, url: ha.config.advertisedUrl ?? null, leader: ha.instanceId === leader })
+  }
   return { highAvailability: true, instances: listed }
 }

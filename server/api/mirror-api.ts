@@ -119,6 +119,8 @@ export class MirrorApi {
     private readonly splitBrain?: SplitBrainReader,
     /** The drills, when the server runs them: summaries carry their `drills` field then. */
     private readonly drills?: DrillCadenceReader,
+    /** This instance's id when several share the work: summaries name it as their `owner` then. */
+    private readonly instanceId?: string,
   ) {}
 
   // MIRRORS
@@ -143,6 +145,7 @@ export class MirrorApi {
       ...(this.splitBrain === undefined ? {} : { splitBrain: this.splitBrain.forMirror(name) }),
       ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
       ...(this.drills === undefined ? {} : { drills: { ...this.drills.cadence(name), running: this.drills.runningOf(name)?.id ?? null } }),
+      ...(this.instanceId === undefined ? {} : { owner: this.instanceId }),
     }
   }
 
@@ -355,7 +358,7 @@ export class MirrorApi {
 }
 
 /** The API over the server's engine, cluster registry and split-brain guard. */
-export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry; splitBrain?: SplitBrainReader | null; drills?: DrillCadenceReader }): MirrorApi {
+export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRegistry; splitBrain?: SplitBrainReader | null; drills?: DrillCadenceReader; ha?: { instanceId: string } | null }): MirrorApi {
   return new MirrorApi(
     runtime.engine,
     {
@@ -365,6 +368,7 @@ export function mirrorApiOf(runtime: { engine: MirrorEngine; clusters: ClusterRe
     },
     runtime.splitBrain ?? undefined,
     runtime.drills,
+    runtime.ha?.instanceId,
   )
 }
 

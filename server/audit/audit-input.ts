@@ -17,6 +17,8 @@ export interface AuditInput {
   plan?: unknown
   /** The operation the request started. */
   operation?: string
+  /** The instance that forwarded the request here (several instances share the work). */
+  forwardedBy?: string
   /** Anonymous refused requests collapsed into this entry (anonymous-rejections.ts). */
   count?: number
   /** The address the request came from, on collapsed entries. */

@@ -46,6 +46,9 @@ export class GroupMembership {
   private lastHeartbeatAt = Date.now()
   private holding = false
   private watchdog: NodeJS.Timeout | null = null
+  private nudging: Promise<void> | null = null
+  private nudgeAgain = false
+  private stopped = false
 
   constructor(private readonly options: MembershipOptions) {
     const heartbeatInterval = Math.max(500, Math.floor(options.sessionTimeoutMs / 5))
@@ -93,13 +96,62 @@ export class GroupMembership {
     this.options.onAssignment([], { memberId: '', leaderId: '', isLeader: false })
   }
 
+  /**
+   * Makes the group rebalance now (a mirror was created here, so the leader should place it), as a member joining
+   * would: kafkajs offers no way to rejoin at will, so a short-lived member with our protocol joins (every member
+   * rejoins, the leader assigns, this member is given nothing: lib/ha/mirror-assignment.ts) and leaves again, which
+   * ends in a second, sticky rebalance. Requests made while one runs are served by one more afterwards.
+   */
+  requestRebalance(): Promise<void> {
+    if (this.stopped) return Promise.resolve()
+    if (this.nudging) {
+      this.nudgeAgain = true
+      return this.nudging
+    }
+    this.nudging = (async () => {
+      do {
+        this.nudgeAgain = false
+        await this.nudgeOnce().catch((error: unknown) => this.options.log('could not ask the instances group to rebalance', { error: String(error) }))
+      } while (this.nudgeAgain && !this.stopped)
+    })().finally(() => (this.nudging = null))
+    return this.nudging
+  }
+
+  private async nudgeOnce(): Promise<void> {
+    const { sessionTimeoutMs } = this.options
+    const nudge = this.options.kafka.consumer({
+      groupId: this.options.groupId,
+      sessionTimeout: sessionTimeoutMs,
+      rebalanceTimeout: sessionTimeoutMs * 2,
+      heartbeatInterval: Math.max(500, Math.floor(sessionTimeoutMs / 5)),
+      partitionAssigners: [this.assigner(true)],
+      allowAutoTopicCreation: false,
+    })
+    let joined: () => void = () => {}
+    const join = new Promise<void>((resolve) => (joined = resolve))
+    nudge.on(nudge.events.GROUP_JOIN, () => joined())
+    try {
+      await nudge.connect()
+      await nudge.subscribe({ topic: this.options.topic, fromBeginning: false })
+      await nudge.run({ autoCommit: false, eachBatch: async () => {} })
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([join, new Promise<void>((resolve) => (timer = setTimeout(resolve, sessionTimeoutMs * 3)))])
+      clearTimeout(timer)
+    } finally {
+      await nudge.disconnect().catch(() => undefined)
+    }
+  }
+
   async stop(): Promise<void> {
+    this.stopped = true
+    await this.nudging
     if (this.watchdog) clearInterval(this.watchdog)
     // Leaving the group (LeaveGroup) hands the work over at once instead of after a session timeout.
     await this.consumer.disconnect().catch(() => undefined)
   }
 
-  private assigner(): PartitionAssigner {
+  /** Our assigner; `rebalanceRequest`: as a short-lived member that only makes the group rebalance. */
+  private assigner(rebalanceRequest = false): PartitionAssigner {
     const options = this.options
     return () => ({
       name: ASSIGNER_NAME,
@@ -108,11 +160,11 @@ export class GroupMembership {
         const decoded = members.map((member) => {
           const metadata = AssignerProtocol.MemberMetadata.decode(member.memberMetadata)
           const info = metadata ? decodeMemberInfo(metadata.userData.toString('utf8')) : null
-          return { memberId: member.memberId, instanceId: info?.instanceId ?? member.memberId, version: info?.version ?? 'unknown', owned: info?.owned ?? [] }
+          return { memberId: member.memberId, instanceId: info?.instanceId ?? member.memberId, version: info?.version ?? 'unknown', owned: info?.owned ?? [], rebalanceRequest: info?.rebalanceRequest === true }
         })
         const mirrors = await options.catalog()
         const assignment = assignMirrors(mirrors, decoded)
-        options.onMembers?.(decoded.map((member) => ({ memberId: member.memberId, instanceId: member.instanceId, version: member.version, keys: assignment.get(member.memberId) ?? [] })))
+        options.onMembers?.(decoded.filter((member) => !member.rebalanceRequest).map((member) => ({ memberId: member.memberId, instanceId: member.instanceId, version: member.version, keys: assignment.get(member.memberId) ?? [] })))
         return [...assignment].map(([memberId, keys]) => ({
           memberId,
           memberAssignment: AssignerProtocol.MemberAssignment.encode({
@@ -128,7 +180,9 @@ export class GroupMembership {
           metadata: AssignerProtocol.MemberMetadata.encode({
             version: 1,
             topics,
-            userData: Buffer.from(encodeMemberInfo({ instanceId: options.instanceId, version: options.version, owned: options.owned() })),
+            userData: Buffer.from(
+              encodeMemberInfo(rebalanceRequest ? { instanceId: options.instanceId, version: options.version, owned: [], rebalanceRequest: true } : { instanceId: options.instanceId, version: options.version, owned: options.owned() }),
+            ),
           }),
         }
       },

@@ -13,6 +13,11 @@ export interface HaConfig {
   group: string
   /** MIRRORBOARD_SESSION_TIMEOUT_MS (default 10,000; the broker allows 6,000 to 300,000 by default). */
   sessionTimeoutMs: number
+  /**
+   * MIRRORBOARD_ADVERTISED_URL (default MIRRORBOARD_URL, else `http://<HOST or hostname>:<PORT>`): where the other
+   * instances reach this one's API, to forward a mirror's requests to it (its owner). Null: not reachable by the others.
+   */
+  advertisedUrl?: string | null
 }
 
 export class HaConfigError extends Error {
@@ -39,5 +44,23 @@ export function readHaConfig(env: Record<string, string | undefined>): HaConfig 
   if (!Number.isInteger(sessionTimeoutMs) || sessionTimeoutMs < 1_000 || sessionTimeoutMs > 300_000) {
     throw new HaConfigError('MIRRORBOARD_SESSION_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 300000')
   }
-  return { bootstrap, instanceId, secretKey, group, sessionTimeoutMs }
+  return { bootstrap, instanceId, secretKey, group, sessionTimeoutMs, advertisedUrl: advertisedUrlOf(env) }
+}
+
+const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]'])
+
+/** The address the others forward to: a listening address of "any" is no address, so the host's name stands in. */
+function advertisedUrlOf(env: Record<string, string | undefined>): string {
+  const host = env.HOST?.trim() || '127.0.0.1'
+  const text = env.MIRRORBOARD_ADVERTISED_URL?.trim() || env.MIRRORBOARD_URL?.trim() || `http://${ANY_ADDRESS.has(host) ? os.hostname() : host}:${env.PORT?.trim() || '3000'}`
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new HaConfigError(`MIRRORBOARD_ADVERTISED_URL: "${text}" is not a URL`)
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new HaConfigError(`MIRRORBOARD_ADVERTISED_URL: "${text}" must be an http(s) URL without query or fragment`)
+  }
+  return url.toString().replace(/\/+$/, '')
 }

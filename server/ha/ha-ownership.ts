@@ -14,8 +14,12 @@ export class GroupOwnership implements MirrorOwnership {
   constructor(private readonly isShared: (cluster: string) => boolean) {}
 
   owns(mirror: OwnedMirror & { sourceCluster?: string }): boolean {
-    const shared = this.isShared(mirror.destinationCluster) && (mirror.sourceCluster === undefined || this.isShared(mirror.sourceCluster))
-    return !shared || this.keys.has(mirrorKey(mirror))
+    return !this.sharesOut(mirror) || this.keys.has(mirrorKey(mirror))
+  }
+
+  /** Between two shared (Kafka) clusters: the group decides who runs it. */
+  sharesOut(mirror: OwnedMirror & { sourceCluster?: string }): boolean {
+    return this.isShared(mirror.destinationCluster) && (mirror.sourceCluster === undefined || this.isShared(mirror.sourceCluster))
   }
 
   assigned(): OwnedMirror[] {

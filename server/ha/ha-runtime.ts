@@ -13,6 +13,8 @@ import { deriveKey } from './secret-box'
 import { SharedClusters } from './shared-clusters'
 import { ControlTopicLog } from './control-topic-log'
 import { InstanceDirectory, type InstanceStatus } from './instance-directory'
+import { forwardingKey } from './forwarded-caller'
+import { MirrorForwarding } from './mirror-forwarding'
 
 export class DuplicateInstanceError extends Error {
   readonly code = 'DUPLICATE_INSTANCE_ID'
@@ -25,7 +27,10 @@ export class DuplicateInstanceError extends Error {
  */
 export class HaRuntime {
   readonly ownership: GroupOwnership
+  /** A mirror's requests sent on to the instance that runs it (mirror-forwarding.ts). */
+  readonly forwarding: MirrorForwarding
   private readonly kafka: Kafka
+  private engine: MirrorEngine | null = null
   private membership: GroupMembership | null = null
   private shared: { clusters: SharedClusters; reader: KafkaCluster; producer: Producer } | null = null
   private directory: InstanceDirectory | null = null
@@ -36,6 +41,13 @@ export class HaRuntime {
     private readonly deps: { clusters: ClusterRegistry; version: string; log: Logger },
   ) {
     this.ownership = new GroupOwnership((name) => this.isShared(name))
+    this.forwarding = new MirrorForwarding({
+      self: config.instanceId,
+      key: forwardingKey(config.secretKey),
+      instances: () => this.instances(),
+      // Before the engine runs, nothing runs here: a request is answered here (NOT_FOUND) rather than sent on.
+      runsHere: (mirror) => this.engine === null || this.engine.heldMirrors().includes(mirror),
+    })
     this.kafka = new Kafka({ clientId: `mirrorboard-${config.instanceId}`, brokers: config.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 5 } })
   }
 
@@ -129,10 +141,15 @@ export class HaRuntime {
 
   /** After the engine started: join the group; each assignment changes what the engine runs. */
   async join(engine: MirrorEngine): Promise<void> {
+    this.engine = engine
     engine.subscribe((event) => {
       if (event.type !== 'mirror' || event.change !== 'created') return
       const definition = engine.listMirrors().find((mirror) => mirror.name === event.mirror)
-      if (definition) this.ownership.adoptCreated(definition)
+      if (!definition) return
+      this.ownership.adoptCreated(definition)
+      // The group places the new mirror now, not at the next membership change: a join in flight may have read the
+      // catalog before it existed (its answer would take it from here again), and the leader balances it.
+      if (this.ownership.sharesOut(definition)) void this.membership?.requestRebalance()
     })
     const log = this.deps.log
     this.membership = new GroupMembership({
@@ -159,7 +176,7 @@ export class HaRuntime {
     await this.membership.start()
     if (this.shared) {
       this.directory = new InstanceDirectory({
-        self: () => ({ id: this.config.instanceId, version: this.deps.version, mirrors: engine.heldMirrors().sort() }),
+        self: () => ({ id: this.config.instanceId, version: this.deps.version, mirrors: engine.heldMirrors().sort(), url: this.config.advertisedUrl ?? null, memberId: this.joined?.memberId ?? null }),
         log: new ControlTopicLog(this.shared.reader, this.membershipTopic),
         producer: this.shared.producer,
         sessionTimeoutMs: this.config.sessionTimeoutMs,
@@ -172,6 +189,14 @@ export class HaRuntime {
   /** Every instance of the group as the instances topic shows it (this one included). */
   instances(): Array<InstanceStatus & { alive: boolean }> {
     return this.directory?.list() ?? []
+  }
+
+  /** The instance id of the group's leader (the member that assigns the mirrors), as this instance's last join saw it. */
+  leaderInstance(): string | null {
+    const joined = this.joined
+    if (joined === null) return null
+    if (joined.isLeader) return this.config.instanceId
+    return this.instances().find((instance) => instance.alive && instance.memberId === joined.leaderId)?.id ?? null
   }
 
   async close(): Promise<void> {

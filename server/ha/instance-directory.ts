@@ -10,6 +10,10 @@ export interface InstanceStatus {
   mirrors: string[]
   /** When it last said it was alive (epoch ms). */
   heartbeatAt: number
+  /** Where the others reach its API (MIRRORBOARD_ADVERTISED_URL); null or absent: nowhere (an older instance's record). */
+  url?: string | null
+  /** Its member id in the group now, to tell the group's leader; null before it joined. */
+  memberId?: string | null
 }
 
 const REPORT_MS = 2_000

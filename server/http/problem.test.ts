@@ -36,6 +36,7 @@ describe('toProblem', () => {
         'LEADER_NOT_AVAILABLE',
         'LOG_CLOSED',
         'LOG_TRUNCATED',
+        'MIRROR_OWNER_UNAVAILABLE',
         'NOT_ENOUGH_REPLICAS',
         'NOT_LEADER_OR_FOLLOWER',
         'REQUEST_TIMED_OUT',

@@ -41,6 +41,9 @@ export const STATUS_BY_CODE = {
   TOO_MANY_REQUESTS: 429,
   // A server-wide limit (open event streams) is reached: retry later.
   SERVER_BUSY: 503,
+  // Several instances (docs/high-availability.md): the instance that runs the mirror did not answer, or the mirror is
+  // moving between instances; the details name the owner and its address. Retry, or ask the owner directly.
+  MIRROR_OWNER_UNAVAILABLE: 503,
   // Settings of a new Kafka cluster that do not connect (unreachable, TLS or SASL refused): fix them and retry.
   CLUSTER_CONNECTION_FAILED: 422,
   RECORD_TOO_LARGE: 413,

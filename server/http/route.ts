@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto'
 import { problem, problemResponse, toProblem } from './problem'
 import { parseInput, queryObject, readJsonBody } from './request'
 import { jsonBody } from './json-body'
+import { authenticateCaller, forwardToOwner } from './forwarding'
 
 /**
  * Builds a route handler from a catalog entry (lib/api/endpoints.ts), so each `route.ts` stays
@@ -174,11 +175,15 @@ export function route<const E extends Endpoint>(
     let requestSummary: unknown = null
     let response: Response
     let failure: { code: string; message: string } | null = null
+    let forwardedBy: string | null = null
     try {
-      authentication = runtime.auth.authenticate(request)
+      ;({ authentication, forwardedBy } = authenticateCaller(runtime, request))
       const rawParams = (await context.params) ?? {}
       const required = options.role?.(runtime) ?? endpoint.role
       const principal = authorize(authentication, required, request, mutation, options.scope === 'handler' ? 'somewhere' : resourceOf(rawParams))
+      // Several instances: a mirror another instance runs is answered (and audited) there (server/http/forwarding.ts).
+      const owners = await forwardToOwner(runtime, endpoint, request, rawParams, principal, forwardedBy)
+      if (owners !== null) return owners
       const params = endpoint.params ? parseInput(endpoint.params, rawParams, 'params') : {}
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(url), 'query') : {}
       let body: unknown = undefined
@@ -229,6 +234,7 @@ export function route<const E extends Endpoint>(
           dryRun: note.dryRun ?? false,
           ...(note.plan === undefined ? {} : { plan: summarizePlan(note.plan) }),
           ...(note.operation === undefined ? {} : { operation: note.operation }),
+          ...(forwardedBy === null ? {} : { forwardedBy }),
         }, clientAddressOf(request))
       } catch (error) {
         // The change (if any) has happened; the caller still gets its outcome, and the gap is in the log.

@@ -1,13 +1,14 @@
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import { mirrorApiOf } from '@/server/api/mirror-api'
+import { withOtherInstances } from '@/server/api/mirror-list'
 import { seesMirror } from '@/lib/auth/visibility'
 import { reply, route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-// A caller scoped to some mirrors sees those only (lib/auth/visibility.ts).
-export const GET = route(mirrorEndpoints.listMirrors, ({ runtime, query, principal }) => {
-  const list = mirrorApiOf(runtime).list(query)
+// A caller scoped to some mirrors sees those only (lib/auth/visibility.ts). Several instances: every instance's mirrors.
+export const GET = route(mirrorEndpoints.listMirrors, async ({ runtime, query, principal, request }) => {
+  const list = await withOtherInstances(runtime.ha, request, principal, mirrorApiOf(runtime).list(query))
   return { ...list, mirrors: list.mirrors.filter((mirror) => seesMirror(principal.grants, mirror.name)) }
 })
 

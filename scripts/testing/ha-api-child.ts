@@ -1,0 +1,69 @@
+// One Mirrorboard instance of a group sharing the work over the control cluster (issue #40), serving its API on
+// loopback, for the tests that send requests to several instances (server/ha/ha-forwarding.integration.test.ts). It
+// is the test runtime (server/testing/test-runtime.ts: real registry, engine, auth, audit, the control cluster's
+// group) behind a plain node:http server that hands each /api/v1 request to the route handler the endpoint catalog
+// names (app/api/v1/.../route.ts), as Next.js would, without a `next build` per instance. Configuration from the
+// environment as a server's (MIRRORBOARD_CONTROL_BOOTSTRAP, MIRRORBOARD_INSTANCE_ID, MIRRORBOARD_SECRET_KEY,
+// MIRRORBOARD_ADVERTISED_URL ...); it prints `listening <url>` once it answers.
+// Run with: node --conditions=react-server --import tsx scripts/testing/ha-api-child.ts <dataDir> <port>
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import path from 'node:path'
+import { Readable } from 'node:stream'
+import { pathToFileURL } from 'node:url'
+import { SERVED_ENDPOINTS, type Endpoint } from '@/lib/api/endpoints'
+import { readHaConfig } from '@/server/ha/ha-config'
+import { openTestRuntime } from '@/server/testing/test-runtime'
+
+type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+/** Each endpoint's path template as a pattern with named groups, e.g. /api/v1/mirrors/(?<mirror>[^/]+). */
+const routes = SERVED_ENDPOINTS.map((endpoint: Endpoint) => ({
+  endpoint,
+  pattern: new RegExp(`^${endpoint.path.replace(/\{([^}]+)\}/g, '(?<$1>[^/]+)')}$`),
+  file: path.join(root, 'app', endpoint.path.replace(/\{([^}]+)\}/g, '[$1]'), 'route.ts'),
+}))
+
+async function dispatch(incoming: IncomingMessage, outgoing: ServerResponse, origin: string): Promise<void> {
+  const url = new URL(incoming.url ?? '/', origin)
+  const found = routes.find(({ endpoint, pattern }) => endpoint.method === incoming.method && pattern.test(url.pathname))
+  if (!found) {
+    outgoing.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'NOT_FOUND', message: `no route ${incoming.method} ${url.pathname}` } }))
+    return
+  }
+  const params = Object.fromEntries(Object.entries(found.pattern.exec(url.pathname)?.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]))
+  const module = (await import(pathToFileURL(found.file).href)) as Record<string, Handler>
+  const handler = module[found.endpoint.method]!
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value)
+  const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD'
+  const request = new Request(url, { method: incoming.method, headers, ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream, duplex: 'half' } : {}) } as RequestInit)
+  const response = await handler(request, { params: Promise.resolve(params) })
+  outgoing.writeHead(response.status, Object.fromEntries(response.headers))
+  outgoing.end(Buffer.from(await response.arrayBuffer()))
+}
+
+async function main() {
+  const [dataDir, port] = process.argv.slice(2)
+  if (!dataDir || !port) throw new Error('usage: ha-api-child <dataDir> <port>')
+  process.env.MIRRORBOARD_DATA_DIR = dataDir
+  const ha = readHaConfig(process.env)
+  if (!ha) throw new Error('MIRRORBOARD_CONTROL_BOOTSTRAP is not set')
+  await openTestRuntime(dataDir, { demo: false, ha })
+  const origin = `http://127.0.0.1:${port}`
+  const server = createServer((incoming, outgoing) => {
+    dispatch(incoming, outgoing, origin).catch((error: unknown) => {
+      console.error(error)
+      if (!outgoing.headersSent) outgoing.writeHead(500)
+      outgoing.end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(Number(port), '127.0.0.1', resolve))
+  process.stdout.write(`listening ${origin}\n`)
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(2)
+})

@@ -1,0 +1,231 @@
+/**
+ * Issue #40, "one API from any instance": two instances share two Kafka a → Kafka b mirrors through the control
+ * cluster (cluster a), each a child process serving the API on loopback (scripts/testing/ha-api-child.ts). A caller
+ * talks to the instance that does not run a mirror, with an API token that only that instance knows: the mirror's
+ * reads answer the owner's state, its list shows every mirror, and a pause is forwarded to the owner and applied
+ * there; the owner's audit log names the caller and the instance that forwarded it. With the owner killed, the
+ * request is answered MIRROR_OWNER_UNAVAILABLE naming the owner, until the other instance takes the mirror over
+ * and applies it itself. Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
+ */
+import 'server-only'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
+import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
+import { freePort } from '@/scripts/testing/production-server'
+import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
+import { kafkajsContractClient, type KafkajsContractClient } from '@/server/cluster/kafka/testing/kafkajs-contract-client'
+import { FORWARDED_HEADER, signForwardedCaller, forwardingKey } from './forwarded-caller'
+import type { HaConfig } from './ha-config'
+
+process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-ha-forwarding-fallback-${process.pid}`)
+
+const RUN = Date.now().toString(36)
+const GROUP = `ha-forwarding-${RUN}`
+const MIRRORS = ['m1', 'm2'].map((name) => ({ name: `fw-${name}-${RUN}`, topic: `fw-${name}-${RUN}` }))
+const PARTITIONS = 2
+const SESSION_TIMEOUT_MS = 8_000
+const SECRET_KEY = 'ha-forwarding-test-secret-key'
+const settle = { timeout: 90_000, interval: 250 }
+const childScript = path.join(__dirname, '..', '..', 'scripts', 'testing', 'ha-api-child.ts')
+
+interface Instance {
+  id: string
+  url: string
+  process: ChildProcess
+  output: string
+}
+
+let brokers: TestClusters
+let sourceClient: KafkajsContractClient
+let destinationClient: KafkajsContractClient
+const dirs: string[] = []
+const instances: Instance[] = []
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-ha-fw-'))
+  dirs.push(dir)
+  return dir
+}
+
+async function startInstance(id: string): Promise<Instance> {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir(), String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      MIRRORBOARD_CONTROL_BOOTSTRAP: brokers.a.bootstrap,
+      MIRRORBOARD_INSTANCE_ID: id,
+      MIRRORBOARD_CONTROL_GROUP: GROUP,
+      MIRRORBOARD_SECRET_KEY: SECRET_KEY,
+      MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
+      MIRRORBOARD_ADVERTISED_URL: url,
+    },
+  })
+  const instance: Instance = { id, url, process: child, output: '' }
+  child.stdout!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
+  instances.push(instance)
+  return instance
+}
+
+async function call(instance: Instance, pathname: string, options: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${instance.url}/api/v1${pathname}`, {
+    method: options.method ?? 'GET',
+    headers: {
+      ...(options.token === '' ? {} : { authorization: `Bearer ${options.token ?? TEST_TOKENS.operator}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  })
+  const text = await response.text()
+  return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } }, headers: response.headers }
+}
+
+interface InstanceView {
+  id: string
+  alive: boolean
+  mirrors: string[]
+  url?: string | null
+  leader?: boolean
+}
+
+async function instancesSeenBy(instance: Instance): Promise<InstanceView[]> {
+  return ((await call(instance, '/instances')).body.instances ?? []) as InstanceView[]
+}
+
+async function partitionStates(instance: Instance, mirror: string): Promise<string[]> {
+  const { status, body } = await call(instance, `/mirrors/${mirror}/partitions`)
+  expect(status).toBe(200)
+  return (body.partitions as Array<{ state: string }>).map((partition) => partition.state)
+}
+
+describe('one API from any instance', () => {
+  beforeAll(async () => {
+    brokers = getTestClusters()
+    sourceClient = await kafkajsContractClient(brokers.a.bootstrap, 'ha-fw-a')
+    destinationClient = await kafkajsContractClient(brokers.b.bootstrap, 'ha-fw-b')
+    // Other suites' mirrors into b would be shared out too: start from empty state topics.
+    await sourceClient.forget(['fw-', STATE_TOPIC])
+    await destinationClient.forget(['fw-', STATE_TOPIC])
+  })
+  afterAll(async () => {
+    for (const instance of instances) if (instance.process.exitCode === null && instance.process.signalCode === null) instance.process.kill('SIGKILL')
+    await sourceClient?.forget(['fw-']).catch(() => undefined)
+    await destinationClient?.forget(['fw-', STATE_TOPIC]).catch(() => undefined)
+    await sourceClient?.close()
+    await destinationClient?.close()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('forwards a mirror’s requests to the instance that runs it, lists every mirror anywhere, and names the owner when it cannot', async () => {
+    for (const { topic } of MIRRORS) {
+      await sourceClient.createTopic(topic, { partitions: PARTITIONS })
+      for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: 'k', value: `${topic}-${partition}` }])
+    }
+    const setupConfig: HaConfig = { bootstrap: [brokers.a.bootstrap], instanceId: 'fw-setup', secretKey: SECRET_KEY, group: GROUP, sessionTimeoutMs: SESSION_TIMEOUT_MS }
+    const setup = await openTestRuntime(tempDir(), { demo: false, ha: setupConfig })
+    await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [brokers.a.bootstrap] })
+    await setup.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [brokers.b.bootstrap] })
+    for (const { name, topic } of MIRRORS) await setup.engine.createMirror({ name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] })
+    await vi.waitFor(() => {
+      for (const { name } of MIRRORS) expect(setup.engine.partitions(name).map((p) => p.state)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
+    }, settle)
+    await setup.close()
+
+    const [first, second] = [await startInstance('fw-i1'), await startInstance('fw-i2')]
+    // One mirror each, and each instance's status (with its address) read back by the other.
+    await vi.waitFor(async () => {
+      for (const instance of [first!, second!]) {
+        const seen = await instancesSeenBy(instance).catch(() => [])
+        expect(seen.map(({ id, alive, mirrors, url }) => ({ id, alive, mirrors: mirrors.length, url })), instance.output.slice(-3000)).toEqual([
+          { id: 'fw-i1', alive: true, mirrors: 1, url: first!.url },
+          { id: 'fw-i2', alive: true, mirrors: 1, url: second!.url },
+        ])
+        expect(seen.filter((view) => view.leader)).toHaveLength(1)
+      }
+    }, { timeout: 120_000, interval: 500 })
+    const views = await instancesSeenBy(first!)
+    const victim = MIRRORS.find(({ name }) => views.find((view) => view.id === 'fw-i1')!.mirrors.includes(name))!
+    const owner = first!
+    const other = second!
+    const otherMirror = MIRRORS.find((mirror) => mirror !== victim)!
+    await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
+
+    // A token only the other instance knows (named tokens live in one instance's data directory).
+    const created = await call(other, '/tokens', { method: 'POST', body: { name: 'fw-person', role: 'operator' } })
+    expect(created.status).toBe(201)
+    const personal = created.body.secret as string
+    expect((await call(owner, `/mirrors/${victim.name}`, { token: personal })).status).toBe(401)
+
+    // Reads: the mirror another instance runs answers its state, and the list holds every mirror with its owner.
+    const read = await call(other, `/mirrors/${victim.name}`, { token: personal })
+    expect(read.status).toBe(200)
+    expect(read.body.owner).toBe(owner.id)
+    expect(read.headers.get('x-mirrorboard-instance')).toBe(owner.id)
+    expect(read.headers.get('etag')).toBe(`"${read.body.stateVersion as string}"`)
+    const list = await call(other, '/mirrors', { token: personal })
+    expect(list.status).toBe(200)
+    expect((list.body.mirrors as Array<{ name: string; owner: string }>).map(({ name, owner }) => [name, owner])).toEqual(
+      [[victim.name, owner.id], [otherMirror.name, other.id]].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+    )
+
+    // A pause sent to the instance that does not run the mirror takes effect on the owner.
+    const pause = await call(other, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {}, token: personal })
+    expect(pause.status, JSON.stringify(pause.body)).toBe(200)
+    expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('PAUSED'))
+    expect(await partitionStates(other, otherMirror.name)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
+    // The owner's audit entry names the person and the instance that forwarded it; the forwarding one has none.
+    const ownerAudit = (await call(owner, '/audit?action=mirror.topics.pause')).body.entries as Array<Record<string, unknown>>
+    expect(ownerAudit.map(({ actor, target, outcome, forwardedBy }) => ({ actor, target, outcome, forwardedBy }))).toEqual([
+      { actor: 'token:fw-person', target: `/mirrors/${victim.name}/topics/pause`, outcome: 'ok', forwardedBy: other.id },
+    ])
+    expect((await call(other, '/audit?action=mirror.topics.pause')).body.entries).toEqual([])
+
+    // A forwarded caller signed under another key, or replayed on another request, is refused.
+    const forged = signForwardedCaller(forwardingKey('not-the-group-secret-key'), { principal: { actor: 'token:forged' }, from: 'fw-x', method: 'POST', path: `/api/v1/mirrors/${victim.name}/topics/resume` })
+    expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {}, token: '', headers: { [FORWARDED_HEADER]: forged } })).status).toBe(401)
+    const replayed = signForwardedCaller(forwardingKey(SECRET_KEY), { principal: { actor: 'token:x' }, from: 'fw-x', method: 'GET', path: `/api/v1/mirrors/${victim.name}` })
+    expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {}, token: '', headers: { [FORWARDED_HEADER]: replayed } })).status).toBe(401)
+    expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('PAUSED'))
+
+    const resume = await call(other, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {}, token: personal })
+    expect(resume.status, JSON.stringify(resume.body)).toBe(200)
+    expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
+
+    // Two mirrors created on the other instance: each makes the group rebalance, so the leader balances them
+    // (without it the creator would run 6 partitions and the owner 2 until the membership changed).
+    const created2 = ['m3', 'm4'].map((name) => ({ name: `fw-${name}-${RUN}`, topic: `fw-${name}-${RUN}` }))
+    for (const { name, topic } of created2) {
+      await sourceClient.createTopic(topic, { partitions: PARTITIONS })
+      const made = await call(other, '/mirrors', { method: 'POST', body: { name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] } })
+      expect(made.status, JSON.stringify(made.body)).toBe(201)
+    }
+    await vi.waitFor(async () => {
+      const seen = await instancesSeenBy(owner)
+      expect(seen.map(({ id, mirrors }) => [id, mirrors.length])).toEqual([[owner.id, 2], [other.id, 2]])
+      expect(seen.find(({ id }) => id === owner.id)!.mirrors).toContain(victim.name)
+    }, settle)
+    const everywhere = await call(owner, '/mirrors')
+    expect((everywhere.body.mirrors as Array<{ name: string }>).map(({ name }) => name)).toEqual([...MIRRORS, ...created2].map(({ name }) => name).sort())
+
+    // The owner dies: until the group hands its mirror over, the request is refused with the owner named.
+    owner.process.kill('SIGKILL')
+    await new Promise((resolve) => owner.process.once('exit', resolve))
+    const refused = await call(other, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {}, token: personal })
+    expect(refused.status).toBe(503)
+    expect(refused.body.error?.code).toBe('MIRROR_OWNER_UNAVAILABLE')
+    expect(refused.body.error?.details).toEqual({ owner: owner.id, url: owner.url })
+    // Taken over, the survivor runs the mirror and applies the request itself.
+    await vi.waitFor(async () => expect(await partitionStates(other, victim.name).catch(() => [])).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
+    const local = await call(other, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {}, token: personal })
+    expect(local.status).toBe(200)
+    expect(local.headers.get('x-mirrorboard-instance')).toBeNull()
+    expect(await partitionStates(other, victim.name)).toEqual(Array(PARTITIONS).fill('PAUSED'))
+  })
+})
