@@ -113,9 +113,9 @@ export class LagArchive {
     return this.inTurn(mirror, () => loadLines(this.file(mirror), isLagMinute, now - RETENTION_MS, since, { rewrite: true }))
   }
 
-  /** Recovery-point minutes newer than `since`, oldest first (30 days kept). */
+  /** Recovery-point minutes newer than `since`, oldest first (30 days kept); after the appends asked before it. */
   loadRecoveryPoints(mirror: string, now: number, since: number): Promise<RecoveryPointMinute[]> {
-    return loadLines(this.pointsFile(mirror), isRecoveryPointMinute, now - RECOVERY_POINT_RETENTION_MS, since, { rewrite: false })
+    return this.inTurn(mirror, () => loadLines(this.pointsFile(mirror), isRecoveryPointMinute, now - RECOVERY_POINT_RETENTION_MS, since, { rewrite: false }))
   }
 }
 
