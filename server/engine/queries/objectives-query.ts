@@ -1,6 +1,6 @@
 import 'server-only'
 import { operationRtoMs } from '@/lib/failover/recovery-time'
-import { currentRpoStatus, rpoCompliance, rtoResults, type RpoCompliance, type RtoResult } from '@/lib/mirror/objective-compliance'
+import { currentRpoStatus, drillRtoResults, rpoCompliance, rtoResults, type DrillRtoResult, type RpoCompliance, type RtoResult } from '@/lib/mirror/objective-compliance'
 import type { MirrorObjectives } from '@/lib/api/mirrors'
 import type { LagArchive } from '../lag/lag-archive'
 import type { EngineMirror } from '../state/engine-mirror'
@@ -14,14 +14,29 @@ export interface MirrorObjectivesView {
   current: { records: number | null; seconds: number | null; known: boolean; status: 'met' | 'breached' | 'unknown' | null }
   rpoCompliance: RpoCompliance | null
   rto: RtoResult[]
+  drills: DrillRtoResult[]
+}
+
+/** What the objectives read of a drill (server/drills/ keeps them; the engine does not run drills). */
+export interface DrillRtoInput {
+  readonly id: string
+  readonly status: string
+  readonly startedAt: number
+  readonly rtoMs: number | null
 }
 
 /**
  * A mirror's objectives and how it holds them (GET /mirrors/{m}/objectives): the recovery point now (the failover
  * plan's figures, mirror-figures.ts), the minutes of the last 30 days the engine archived (lag-archive.ts) judged
- * against the RPO objective, and the measured RTO of its failovers in that window.
+ * against the RPO objective, and the measured RTO of its failovers and drills in that window.
  */
-export async function mirrorObjectives(mirror: EngineMirror, operations: readonly FailoverOperation[], archive: LagArchive | undefined, now: number): Promise<MirrorObjectivesView> {
+export async function mirrorObjectives(
+  mirror: EngineMirror,
+  operations: readonly FailoverOperation[],
+  drills: readonly DrillRtoInput[],
+  archive: LagArchive | undefined,
+  now: number,
+): Promise<MirrorObjectivesView> {
   const objectives = mirror.definition.config.objectives ?? null
   const figures = mirrorFigures(mirror, now)
   const rpo = { rpoRecords: objectives?.rpoRecords, rpoSeconds: objectives?.rpoSeconds }
@@ -38,5 +53,6 @@ export async function mirrorObjectives(mirror: EngineMirror, operations: readonl
     current: { records: figures.rpo.records, seconds: figures.rpo.seconds, known: figures.rpo.known, status },
     rpoCompliance: hasRpo ? rpoCompliance(samples, { ...(rpo.rpoRecords === undefined ? {} : { rpoRecords: rpo.rpoRecords }), ...(rpo.rpoSeconds === undefined ? {} : { rpoSeconds: rpo.rpoSeconds }) }, now) : null,
     rto: rtoResults(measured, objectives?.rtoSeconds),
+    drills: drillRtoResults(drills, objectives?.rtoSeconds, now),
   }
 }
