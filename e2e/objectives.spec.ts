@@ -125,6 +125,12 @@ test('a mirror held behind its RPO objective reads RPO breached on the overview,
   await expect(graph.locator(`a[href="/mirrors/${behind.mirror}"] [data-rpo-status="breached"]`)).toHaveText(/^✕ ?RPO breached$/)
   const list = page.getByRole('list', { name: 'Mirrors' })
   await expect(list.getByRole('listitem').filter({ hasText: behind.mirror }).locator('[data-rpo-status="breached"]')).toHaveText(/^✕ ?RPO breached$/)
+  // What needs attention first says so too, never "nothing needs attention" beside a breached edge.
+  const breach = page.getByRole('list', { name: /Mirrors over their RPO objective/ }).locator(`[data-rpo-breach="${behind.mirror}"]`)
+  await expect(breach).toContainText(/✕ ?RPO breached/)
+  await expect(breach).toContainText(/a failover now loses \d[\d,]* records and [\d.,]+ s \(objective 10 records, 30 s\)/)
+  await expect(breach.getByRole('link', { name: behind.mirror })).toHaveAttribute('href', `/mirrors/${behind.mirror}#objectives`)
+  await expect(page.getByText('Nothing needs attention')).toHaveCount(0)
   await lookAt(page, testInfo, 'objectives-breached-overview')
 
   await page.goto('/mirrors')
