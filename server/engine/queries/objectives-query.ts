@@ -2,7 +2,7 @@ import 'server-only'
 import { operationRtoMs } from '@/lib/failover/recovery-time'
 import { currentRpoStatus, drillRtoResults, rpoCompliance, rtoResults, type DrillRtoResult, type RpoCompliance, type RtoResult } from '@/lib/mirror/objective-compliance'
 import type { MirrorObjectives } from '@/lib/api/mirrors'
-import type { LagArchive } from '../lag/lag-archive'
+import { minuteOf, type LagArchive } from '../lag/lag-archive'
 import type { EngineMirror } from '../state/engine-mirror'
 import type { FailoverOperation } from '../types'
 import { mirrorFigures } from './mirror-figures'
@@ -42,7 +42,9 @@ export async function mirrorObjectives(
   const rpo = { rpoRecords: objectives?.rpoRecords, rpoSeconds: objectives?.rpoSeconds }
   const hasRpo = rpo.rpoRecords !== undefined || rpo.rpoSeconds !== undefined
   const status = currentRpoStatus(figures.rpo, { ...(rpo.rpoRecords === undefined ? {} : { rpoRecords: rpo.rpoRecords }), ...(rpo.rpoSeconds === undefined ? {} : { rpoSeconds: rpo.rpoSeconds }) })
-  const points = archive === undefined ? [] : await archive.loadRecoveryPoints(mirror.definition.name, now, now - WINDOW_MS)
+  // Minutes from before this mirror was created are another mirror's of the same name (one deleted where its
+  // files could not be removed, or on another instance): never this one's compliance.
+  const points = archive === undefined ? [] : await archive.loadRecoveryPoints(mirror.definition.name, now, Math.max(now - WINDOW_MS, minuteOf(mirror.definition.createdAt)))
   const samples = points.map((point) => ({ t: point.t, records: point.r, oldestMs: point.s, known: point.k }))
   const measured = operations.flatMap((operation) => {
     const rtoMs = operation.startedAt >= now - WINDOW_MS ? operationRtoMs(operation) : null
