@@ -83,17 +83,45 @@ function drawUnknownSpans(u: uPlot, spans: UnknownSpans): void {
   ctx.restore()
 }
 
-/** The RPO objective as a dashed line across the time-lag axis, labelled, so the time lag reads against it. */
-function drawObjective(u: uPlot, objectiveMs: number): void {
+/** The RPO objectives the chart draws: seconds on the time-lag axis, records on the offset-lag axis; null without one. */
+interface ChartObjectives {
+  readonly timeMs: number | null
+  readonly records: number | null
+}
+
+const BAND_ALPHA = 0.1
+
+/**
+ * The time-lag objective's breach band, under the grid and the series: the plot above the rpoSeconds line is
+ * where the time lag breaches it, shaded in the danger tone so a line running into it reads as a breach.
+ */
+function drawObjectiveBand(u: uPlot, objectiveMs: number): void {
   const { ctx, bbox } = u
-  const y = Math.round(u.valToPos(objectiveMs, 'ms', true)) + 0.5
+  const y = Math.round(u.valToPos(objectiveMs, 'ms', true))
+  if (y <= bbox.top) return
+  ctx.save()
+  ctx.fillStyle = cssVariable('--tone-danger')
+  ctx.globalAlpha = BAND_ALPHA
+  ctx.fillRect(bbox.left, bbox.top, bbox.width, Math.min(y, bbox.top + bbox.height) - bbox.top)
+  ctx.restore()
+}
+
+/**
+ * An objective as a line across its axis, labelled at its end of the chart (time on the right, by its axis;
+ * records on the left, by theirs), so each lag reads against its own objective. The time label sits above its
+ * line, the records label below its own unless that would cross the time axis: two lines drawn at the same
+ * height on a phone's narrow chart keep their labels apart.
+ */
+function drawObjectiveLine(u: uPlot, value: number, scale: 'ms' | 'records', label: string): void {
+  const { ctx, bbox } = u
+  const y = Math.round(u.valToPos(value, scale, true)) + 0.5
   if (y < bbox.top || y > bbox.top + bbox.height) return
   const colour = cssVariable('--tone-danger')
   const ratio = window.devicePixelRatio || 1
   ctx.save()
   ctx.strokeStyle = colour
   ctx.lineWidth = 1.5 * ratio
-  ctx.setLineDash([2 * ratio, 3 * ratio])
+  ctx.setLineDash(scale === 'ms' ? [2 * ratio, 3 * ratio] : [8 * ratio, 3 * ratio, 2 * ratio, 3 * ratio])
   ctx.beginPath()
   ctx.moveTo(bbox.left, y)
   ctx.lineTo(bbox.left + bbox.width, y)
@@ -101,10 +129,16 @@ function drawObjective(u: uPlot, objectiveMs: number): void {
   ctx.setLineDash([])
   ctx.fillStyle = colour
   ctx.font = `${11 * ratio}px ui-sans-serif, system-ui, sans-serif`
-  ctx.textAlign = 'right'
-  ctx.textBaseline = 'bottom'
-  ctx.fillText(`RPO ${formatDuration(objectiveMs)}`, bbox.left + bbox.width - 4 * ratio, y - 2 * ratio)
+  ctx.textAlign = scale === 'ms' ? 'right' : 'left'
+  const below = scale === 'records' && y + 15 * ratio <= bbox.top + bbox.height
+  ctx.textBaseline = below ? 'top' : 'bottom'
+  ctx.fillText(label, scale === 'ms' ? bbox.left + bbox.width - 4 * ratio : bbox.left + 4 * ratio, below ? y + 3 * ratio : y - 2 * ratio)
   ctx.restore()
+}
+
+function drawObjectives(u: uPlot, objectives: ChartObjectives): void {
+  if (objectives.timeMs !== null) drawObjectiveLine(u, objectives.timeMs, 'ms', `RPO ${formatDuration(objectives.timeMs)}`)
+  if (objectives.records !== null) drawObjectiveLine(u, objectives.records, 'records', `RPO ${objectives.records.toLocaleString('en-US')} ${objectives.records === 1 ? 'record' : 'records'}`)
 }
 
 /** Holds the spans the draw hook reads: the chart outlives the renders that change them. */
@@ -118,7 +152,7 @@ class SpanBox {
   }
 }
 
-function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox, objectiveMs: number | null): Omit<uPlot.Options, 'width' | 'height'> {
+function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox, objectives: ChartObjectives): Omit<uPlot.Options, 'width' | 'height'> {
   // Clock times in UTC like the rest of the app; seconds only where the range is short enough to need them.
   const tick = (seconds: number) => (range === '5m' ? clockTime(seconds * 1000) : clockTime(seconds * 1000).slice(0, 5))
   const stroke = (name: string) => () => cssVariable(name)
@@ -132,14 +166,23 @@ function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox
   )
   return {
     series,
-    hooks: { drawClear: [(u) => drawUnknownSpans(u, spans.current)], ...(objectiveMs === null ? {} : { draw: [(u: uPlot) => drawObjective(u, objectiveMs)] }) },
+    hooks: {
+      drawClear: [
+        (u) => {
+          if (objectives.timeMs !== null) drawObjectiveBand(u, objectives.timeMs)
+          drawUnknownSpans(u, spans.current)
+        },
+      ],
+      draw: [(u) => drawObjectives(u, objectives)],
+    },
     legend: { show: false },
     cursor: { drag: { x: false, y: false }, points: { show: false } },
     scales: {
       x: { time: true },
-      records: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 10] },
-      // The objective stays in view: the time lag reads against it, however far below it runs.
-      ms: { range: (_u, _min, max) => { const top = Math.max(max, objectiveMs ?? 0); return [0, top > 0 ? top * 1.1 : 1000] } },
+      // The objectives stay in view: each lag reads against its own, however far below it runs.
+      records: { range: (_u, _min, max) => { const top = Math.max(max, objectives.records ?? 0); return [0, top > 0 ? top * 1.1 : 10] } },
+      // Half the objective again above it: a time lag under the objective still shows the breach band above it.
+      ms: { range: (_u, _min, max) => { const top = Math.max(max * 1.1, (objectives.timeMs ?? 0) * 1.5); return [0, top > 0 ? top : 1000] } },
     },
     axes: [
       { ...axis, values: (_u, splits) => splits.map(tick), space: 60, incrs: TIME_INCREMENTS_SECONDS },
@@ -155,7 +198,21 @@ function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox
  * never reads "caught up", and the outage is hatched over the chart (the spans the lag answer gives, and the
  * current one from the snapshot until the answer is read again).
  */
-export function LagChart({ mirror, store, ready = true, snapshot = null, rpoSeconds = null }: { mirror: string; store: MirrorPartitionStore; ready?: boolean; snapshot?: MirrorSnapshot | null; rpoSeconds?: number | null }) {
+export function LagChart({
+  mirror,
+  store,
+  ready = true,
+  snapshot = null,
+  rpoSeconds = null,
+  rpoRecords = null,
+}: {
+  mirror: string
+  store: MirrorPartitionStore
+  ready?: boolean
+  snapshot?: MirrorSnapshot | null
+  rpoSeconds?: number | null
+  rpoRecords?: number | null
+}) {
   const unknownBecause = snapshot?.lagUnknownBecause ?? null
   const [range, setRange] = useState<LagRange>('5m')
   const lag = useLag(mirror, range, ready)
@@ -206,10 +263,10 @@ export function LagChart({ mirror, store, ready = true, snapshot = null, rpoSeco
   const data = base === null ? null : extended !== null && extended.base === base ? extended.data : base
   const labels = useMemo(() => (data === null ? [] : ['total', ...data.groups.map((group) => group.label)]), [data])
   const objectiveMs = rpoSeconds === null ? null : rpoSeconds * 1000
-  const layout = `${range}\u0000${objectiveMs ?? ''}\u0000${labels.join('\u0000')}`
+  const layout = `${range}\u0000${objectiveMs ?? ''}\u0000${rpoRecords ?? ''}\u0000${labels.join('\u0000')}`
   // Rebuilt only when the series change, so the chart is not re-created on every tick.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const options = useMemo(() => chartOptions(labels, range, spansBox, objectiveMs), [layout])
+  const options = useMemo(() => chartOptions(labels, range, spansBox, { timeMs: objectiveMs, records: rpoRecords }), [layout])
   const aligned = useMemo(() => (data === null ? null : toAligned(data)), [data])
   const trend = useMemo(() => (data === null ? null : lagTrend(data.times, data.total.offsetLag, LAG_RANGES[range].trendWindowMs)), [data, range])
   const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label, unknownBecause)
@@ -275,7 +332,7 @@ export function LagChart({ mirror, store, ready = true, snapshot = null, rpoSeco
           <div role="img" aria-label={`Lag chart, last ${LAG_RANGES[range].label}. ${summary}`}>
             <UPlotChart options={options} data={aligned} layout={layout} height={CHART_HEIGHT} onCursor={setCursor} onReady={setInstance} />
           </div>
-          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} lowerBound={unknownNow} hatched={spans.length > 0} objectiveMs={objectiveMs} />
+          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} lowerBound={unknownNow} hatched={spans.length > 0} objectiveMs={objectiveMs} objectiveRecords={rpoRecords} />
           <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="lag-summary">
             {summary}
           </figcaption>
@@ -300,6 +357,7 @@ function LagLegend({
   lowerBound,
   hatched,
   objectiveMs,
+  objectiveRecords,
 }: {
   data: LagChartData
   labels: readonly string[]
@@ -310,8 +368,10 @@ function LagLegend({
   lowerBound: boolean
   /** The chart shows a span of unknown lag. */
   hatched: boolean
-  /** The RPO objective's line on the time-lag axis; null without one. */
+  /** The RPO objective's line on the time-lag axis, with its breach band above; null without one. */
   objectiveMs: number | null
+  /** The RPO objective's line on the offset-lag axis; null without one. */
+  objectiveRecords: number | null
 }) {
   const bound = lowerBound && cursor === null ? '≥ ' : ''
   const groups = [data.total, ...data.groups]
@@ -337,6 +397,22 @@ function LagLegend({
               <line x1="0" y1="3" x2="22" y2="3" stroke="var(--tone-danger)" strokeWidth="1.5" strokeDasharray="2 3" />
             </svg>
             RPO objective {formatDuration(objectiveMs)} (right axis)
+          </span>
+        )}
+        {objectiveMs !== null && (
+          <span className="inline-flex items-center gap-1.5" data-testid="lag-objective-band-legend">
+            <svg aria-hidden width="16" height="10">
+              <rect x="0.5" y="0.5" width="15" height="9" fill="var(--tone-danger)" fillOpacity={BAND_ALPHA * 2} stroke="var(--tone-danger)" strokeOpacity="0.5" />
+            </svg>
+            shaded: time lag over the objective (breached)
+          </span>
+        )}
+        {objectiveRecords !== null && (
+          <span className="inline-flex items-center gap-1.5" data-testid="lag-objective-records-legend">
+            <svg aria-hidden width="22" height="6">
+              <line x1="0" y1="3" x2="22" y2="3" stroke="var(--tone-danger)" strokeWidth="1.5" strokeDasharray="8 3 2 3" />
+            </svg>
+            RPO objective {objectiveRecords.toLocaleString('en-US')} {objectiveRecords === 1 ? 'record' : 'records'} (left axis)
           </span>
         )}
         {hatched && (

@@ -55,7 +55,9 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
       {tab === 'partitions' && (
         <>
           {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
-          <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} snapshot={snapshot} rpoSeconds={summary.data?.objectives?.rpoSeconds ?? null} />
+          <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} snapshot={snapshot} rpoSeconds={summary.data?.objectives?.rpoSeconds ?? null}
+            rpoRecords={summary.data?.objectives?.rpoRecords ?? null}
+          />
           <PartitionTable
             mirror={mirror}
             store={partitions.store}

@@ -170,7 +170,7 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
         {lag.shown}
       </td>
       <td data-label="RPO" className={CELL}>
-        <RpoCell objectives={mirror.objectives ?? null} />
+        <RpoCell objectives={mirror.objectives ?? null} partitionsByState={mirror.partitionsByState} />
       </td>
       <td data-label="Throughput" className={`${CELL} whitespace-nowrap tabular-nums sm:text-right`}>
         {throughput === undefined || throughput.recordsPerSecond === null ? (
@@ -201,8 +201,13 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
 }
 
 /** The RPO objective and the recovery point against it now; unknown (a source silent) reads as such, never as met. */
-function RpoCell({ objectives }: { objectives: MirrorSummary['objectives'] }) {
-  if (objectives == null) return <span className="text-slate-500 dark:text-slate-400">no objective</span>
+function RpoCell({ objectives, partitionsByState }: { objectives: MirrorSummary['objectives']; partitionsByState: MirrorSummary['partitionsByState'] }) {
+  if (objectives == null) {
+    // A failed-over mirror carries no RPO status whatever its objective: it no longer protects anything.
+    const counts = Object.entries(partitionsByState)
+    const failedOver = counts.length > 0 && counts.every(([state, count]) => state === 'STOPPED' || state === 'STOPPING' || (count ?? 0) === 0)
+    return <span className="text-slate-500 dark:text-slate-400">{failedOver ? 'failed over: nothing to protect' : 'no objective'}</span>
+  }
   const objective = describeRpoObjective({ ...(objectives.rpoRecords === null ? {} : { rpoRecords: objectives.rpoRecords }), ...(objectives.rpoSeconds === null ? {} : { rpoSeconds: objectives.rpoSeconds }) })
   return (
     <span className="flex flex-wrap items-center gap-x-1.5 gap-y-0.5" title={`Now ${describeRpo(objectives)} at risk`}>

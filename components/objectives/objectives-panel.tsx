@@ -4,10 +4,13 @@ import { useQuery } from '@tanstack/react-query'
 import Link from 'next/link'
 import { endpointQuery } from '@/components/data/endpoint-query'
 import { Panel } from '@/components/ui/panel'
+import { StatusBadge } from '@/components/ui/status-badge'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import type { MirrorObjectivesResponse } from '@/lib/api/objectives'
 import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
+import { complianceDayLabel, complianceDayTone, type ComplianceDayTone } from '@/lib/ui/compliance-day'
 import { formatDuration } from '@/lib/ui/format'
+import { RPO_STATUS_STYLE } from '@/lib/ui/status-style'
 
 /** Compliance moves by the minute: a re-read twice a minute keeps the figures current. */
 const REFRESH_MS = 30_000
@@ -25,30 +28,24 @@ function recorded(count: Count): number {
   return count.met + count.breached + count.unknown
 }
 
-const STATUS_LOOK = {
+/** An RTO measured against its objective (the RPO's status is the one badge of RPO_STATUS_STYLE). */
+const RTO_LOOK = {
   met: { text: '✓ met', className: 'text-emerald-800 dark:text-emerald-300' },
   breached: { text: '✕ breached', className: 'text-red-800 dark:text-red-300' },
-  unknown: { text: '? unknown (a source is silent: lower bounds)', className: 'text-amber-900 dark:text-amber-200' },
 } as const
 
-/** A day's cell: how much of it met the objective (grey: not recorded). */
-function dayClass(count: Count): string {
-  if (count.metShare === null) return 'bg-slate-200 dark:bg-slate-700'
-  if (count.metShare >= 0.999) return 'bg-emerald-500 dark:bg-emerald-400'
-  if (count.metShare >= 0.99) return 'bg-amber-400 dark:bg-amber-300'
-  return 'bg-red-500 dark:bg-red-400'
-}
-
-function dayLabel(count: Count): string {
-  const day = new Date(count.from).toISOString().slice(0, 10)
-  if (count.metShare === null) return `${day}: no minute recorded`
-  return `${day}: RPO met ${formatShare(count.metShare)} of ${recorded(count)} minutes${count.breached > 0 ? `, breached ${count.breached}` : ''}${count.unknown > 0 ? `, unknown ${count.unknown}` : ''}`
-}
+/** A day's cell by its tone (lib/ui/compliance-day.ts). */
+const DAY_CLASS = {
+  notRecorded: 'bg-slate-200 dark:bg-slate-700',
+  met: 'bg-emerald-500 dark:bg-emerald-400',
+  short: 'bg-amber-400 dark:bg-amber-300',
+  breached: 'bg-red-500 dark:bg-red-400',
+} as const satisfies Record<ComplianceDayTone, string>
 
 /**
  * A mirror's recovery objectives on its page (issue #34): the recovery point now against the RPO objective (met,
  * breached, or unknown while a source is silent: never shown as met), how much of the last 24 hours and 30 days it
- * was met, minute by minute, with one cell per day, and each failover's measured RTO against the RTO objective
+ * was met, minute by minute, with one cell per day, and each failover's and drill's measured RTO against the RTO objective
  * (GET /mirrors/{m}/objectives). Renders nothing for a mirror that sets no objective.
  */
 export function ObjectivesPanel({ mirror }: { mirror: string }) {
@@ -60,6 +57,7 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
   const compliance = data.rpoCompliance
   const status = data.current.status
   const lastRto = data.rto[0]
+  const lastDrill = data.drills[0]
   return (
     <Panel
       title="Recovery objectives"
@@ -72,8 +70,11 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
     >
       <div className="space-y-3 text-sm" data-testid="objectives">
         {status !== null && (
-          <p data-rpo-status={status}>
-            RPO {describeRpoObjective(rpoObjective)}: now {describeRpo(data.current)} at risk, <span className={`font-semibold ${STATUS_LOOK[status].className}`}>{STATUS_LOOK[status].text}</span>
+          <p className="flex flex-wrap items-center gap-x-2 gap-y-1" data-rpo-status={status}>
+            <StatusBadge look={RPO_STATUS_STYLE[status]} size="md" />{' '}
+            <span>
+              objective {describeRpoObjective(rpoObjective)}: now {describeRpo(data.current)} at risk{status === 'unknown' ? ' (a source is silent: lower bounds)' : ''}
+            </span>
           </p>
         )}
         {compliance !== null && (
@@ -101,10 +102,10 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
             </p>
             <ol className="flex gap-0.5" aria-label="RPO compliance per day, the last 30 days (UTC), oldest first">
               {compliance.days.map((day) => (
-                <li key={day.from} className={`h-4 min-w-0 flex-1 rounded-sm ${dayClass(day)}`} title={dayLabel(day)} aria-label={dayLabel(day)} />
+                <li key={day.from} className={`h-4 min-w-0 flex-1 rounded-sm ${DAY_CLASS[complianceDayTone(day)]}`} title={complianceDayLabel(day, formatShare)} aria-label={complianceDayLabel(day, formatShare)} />
               ))}
             </ol>
-            <p className="text-xs text-slate-600 dark:text-slate-400">Each cell is a UTC day: green 99.9 % or more of its minutes met, amber 99 % or more, red below; grey not recorded. A minute counts at its worst.</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">Each cell is a UTC day: green 99.9 % or more of its minutes met, amber 99 % or more (or short of it only by minutes a silent source left unknown), red below; grey not recorded. A minute counts at its worst.</p>
           </div>
         )}
         {objectives.rtoSeconds !== undefined && (
@@ -115,8 +116,31 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
             ) : (
               <>
                 the last failover took <span className="font-semibold tabular-nums">{formatDuration(lastRto.rtoMs)}</span> to a writable destination{' '}
-                <span className={`font-semibold ${lastRto.met ? STATUS_LOOK.met.className : STATUS_LOOK.breached.className}`}>{lastRto.met ? '✓ met' : '✕ breached'}</span>
+                <span className={`font-semibold ${lastRto.met ? RTO_LOOK.met.className : RTO_LOOK.breached.className}`}>{lastRto.met ? '✓ met' : '✕ breached'}</span>
                 {data.rto.length > 1 && ` · ${data.rto.filter((r) => r.met).length} of ${data.rto.length} failovers in 30 days met it`}
+              </>
+            )}
+          </p>
+        )}
+        {objectives.rtoSeconds !== undefined && (
+          <p data-testid="rto-drills">
+            Drills:{' '}
+            {lastDrill === undefined ? (
+              <>
+                none succeeded in the last 30 days (a drill rehearses the failover on a copy and measures its RTO;{' '}
+                <Link className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}?tab=drills`}>
+                  run one
+                </Link>
+                )
+              </>
+            ) : (
+              <>
+                <Link className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/drills/${encodeURIComponent(lastDrill.drill)}`}>
+                  the last drill
+                </Link>{' '}
+                took <span className="font-semibold tabular-nums">{formatDuration(lastDrill.rtoMs)}</span> to a writable copy{' '}
+                <span className={`font-semibold ${lastDrill.met ? RTO_LOOK.met.className : RTO_LOOK.breached.className}`}>{lastDrill.met ? '✓ met' : '✕ breached'}</span>
+                {data.drills.length > 1 && ` · ${data.drills.filter((drill) => drill.met).length} of ${data.drills.length} drills in 30 days met it`}
               </>
             )}
           </p>

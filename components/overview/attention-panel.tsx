@@ -7,12 +7,15 @@ import type { AttentionGroup, AttentionItem, AttentionResponse } from '@/lib/api
 import { overviewEndpoints } from '@/lib/api/endpoints'
 import { clockTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { TONE_STYLE } from '@/lib/ui/state-style'
-import { ATTENTION_KIND_STYLE } from '@/lib/ui/status-style'
+import { ATTENTION_KIND_STYLE, RPO_STATUS_STYLE } from '@/lib/ui/status-style'
+import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
+import type { RpoBreach } from '@/lib/overview/rpo-breaches'
 import { useEventListener } from '@/components/data/event-stream'
 import { queryKeys } from '@/components/data/query-keys'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
+import { StatusBadge } from '@/components/ui/status-badge'
 import { NextRetry } from '@/components/incident/incident-banner'
 
 /** A partition transition can make or clear a finding: refetch, at most every two seconds. */
@@ -31,11 +34,23 @@ function useRefetchOnPartitionEvents(): void {
   useEventListener('partition', listener)
 }
 
-export function AttentionPanel({ attention, error, onRetry }: { attention: AttentionResponse | undefined; error: unknown; onRetry: () => void }) {
+export function AttentionPanel({
+  attention,
+  error,
+  onRetry,
+  rpoBreaches = [],
+}: {
+  attention: AttentionResponse | undefined
+  error: unknown
+  onRetry: () => void
+  /** Mirrors over their RPO objective now (lib/overview/rpo-breaches.ts): mirror findings, listed before the partitions'. */
+  rpoBreaches?: readonly RpoBreach[]
+}) {
   useRefetchOnPartitionEvents()
   const total = attention === undefined ? 0 : attention.totals.failed + attention.totals.lagGrowing + attention.totals.staleFetch + attention.totals.paused
+  const findings = total + rpoBreaches.length
   return (
-    <Panel id="attention" title={attention === undefined || total === 0 ? 'Needs attention' : `Needs attention (${total.toLocaleString('en-US')})`}>
+    <Panel id="attention" title={attention === undefined || findings === 0 ? 'Needs attention' : `Needs attention (${findings.toLocaleString('en-US')})`}>
       {error !== null && attention === undefined ? (
         <ErrorPanel error={error} title="Could not load what needs attention" onRetry={onRetry} compact />
       ) : attention === undefined ? (
@@ -44,16 +59,17 @@ export function AttentionPanel({ attention, error, onRetry }: { attention: Atten
           <Skeleton className="h-12 w-full" />
           <Skeleton className="h-12 w-4/5" />
         </div>
-      ) : total === 0 ? (
+      ) : findings === 0 ? (
         <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
           <span aria-hidden className="text-emerald-600 dark:text-emerald-400">
             ✓
           </span>
-          Nothing needs attention: no FAILED or paused partition, no lag growing for over a minute, every fetch within {formatDuration(attention.staleAfterMs)}.
+          Nothing needs attention: no FAILED or paused partition, no lag growing for over a minute, every fetch within {formatDuration(attention.staleAfterMs)}, no mirror over its RPO objective.
         </p>
       ) : (
         <div className="space-y-3">
-          <Totals totals={attention.totals} />
+          {rpoBreaches.length > 0 && <RpoBreachList breaches={rpoBreaches} />}
+          {total > 0 && <Totals totals={attention.totals} />}
           {attention.groups !== undefined ? (
             <ol aria-label="What needs attention, by mirror and cause, worst first" className="space-y-2">
               {attention.groups.map((group) => (
@@ -75,6 +91,30 @@ export function AttentionPanel({ attention, error, onRetry }: { attention: Atten
         </div>
       )}
     </Panel>
+  )
+}
+
+/** One line per mirror over its RPO objective: what a failover now would lose against what it may. */
+function RpoBreachList({ breaches }: { breaches: readonly RpoBreach[] }) {
+  return (
+    <ol aria-label="Mirrors over their RPO objective, most at risk first" className="space-y-2">
+      {breaches.map((breach) => (
+        <li key={breach.mirror} data-rpo-breach={breach.mirror} className="rounded-md border border-slate-200 p-2.5 text-sm dark:border-slate-800">
+          <span className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
+            <Link
+              href={`/mirrors/${encodeURIComponent(breach.mirror)}#objectives`}
+              className="font-mono font-medium break-all text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-white"
+            >
+              {breach.mirror}
+            </Link>
+            <StatusBadge look={RPO_STATUS_STYLE.breached} />
+          </span>
+          <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-300">
+            a failover now loses {describeRpo(breach)} (objective {describeRpoObjective({ ...(breach.rpoRecords === null ? {} : { rpoRecords: breach.rpoRecords }), ...(breach.rpoSeconds === null ? {} : { rpoSeconds: breach.rpoSeconds }) })})
+          </span>
+        </li>
+      ))}
+    </ol>
   )
 }
 

@@ -16,7 +16,7 @@ const ComplianceCount = z.object({
 /**
  * GET /mirrors/{m}/objectives (issue #34): the mirror's objectives, its recovery point now against them, how
  * much of the last 24 hours and 30 days (per minute, lib/mirror/objective-compliance.ts) the RPO objective was
- * met, and each failover's measured RTO against the RTO objective.
+ * met, and each failover's and drill's measured RTO against the RTO objective.
  */
 export const MirrorObjectivesResponse = z.object({
   mirror: Name,
@@ -43,6 +43,15 @@ export const MirrorObjectivesResponse = z.object({
     z.object({
       operation: z.string(),
       type: z.enum(['planned', 'unplanned']),
+      startedAt: Timestamp,
+      rtoMs: NonNegativeInt,
+      met: z.boolean().nullable(),
+    }),
+  ),
+  /** The mirror's succeeded drills in the last 30 days that measured an RTO (start → every partition of the copy writable), newest first, against the RTO objective. */
+  drills: z.array(
+    z.object({
+      drill: z.string(),
       startedAt: Timestamp,
       rtoMs: NonNegativeInt,
       met: z.boolean().nullable(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currentRpoStatus, minuteVerdict, rpoCompliance, rtoResults } from './objective-compliance'
+import { currentRpoStatus, drillRtoResults, minuteVerdict, rpoCompliance, rtoResults } from './objective-compliance'
 
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
@@ -63,5 +63,24 @@ describe('the recovery point now against the objective', () => {
     expect(currentRpoStatus({ records: 10, seconds: 1, known: false }, objective)).toBe('unknown')
     expect(currentRpoStatus({ records: null, seconds: null, known: false }, { rpoSeconds: 60 })).toBe('unknown')
     expect(currentRpoStatus({ records: 5000, seconds: 500, known: true }, {})).toBeNull()
+  })
+})
+
+describe("the drills' measured RTO against the objective", () => {
+  it('keeps the succeeded drills of the last 30 days that measured one, newest first, in whole milliseconds, each held to the objective', () => {
+    const drills = [
+      { id: 'old', status: 'succeeded', startedAt: NOW - 31 * DAY, rtoMs: 1_000 },
+      { id: 'slow', status: 'succeeded', startedAt: NOW - 2 * DAY, rtoMs: 6_000.4 },
+      { id: 'failed', status: 'failed', startedAt: NOW - DAY, rtoMs: 1_000 },
+      { id: 'running', status: 'running', startedAt: NOW - 1_000, rtoMs: null },
+      { id: 'fast', status: 'succeeded', startedAt: NOW - DAY, rtoMs: 4_999.6 },
+      { id: 'unmeasured', status: 'succeeded', startedAt: NOW - DAY, rtoMs: null },
+    ]
+    expect(drillRtoResults(drills, 5, NOW)).toEqual([
+      { drill: 'fast', startedAt: NOW - DAY, rtoMs: 5_000, met: true },
+      { drill: 'slow', startedAt: NOW - 2 * DAY, rtoMs: 6_000, met: false },
+    ])
+    expect(drillRtoResults(drills, undefined, NOW).map((result) => result.met)).toEqual([null, null])
+    expect(drillRtoResults([{ id: 'clock', status: 'succeeded', startedAt: NOW, rtoMs: -3 }], 0, NOW)).toEqual([{ drill: 'clock', startedAt: NOW, rtoMs: 0, met: true }])
   })
 })

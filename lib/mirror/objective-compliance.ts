@@ -111,3 +111,33 @@ export interface RtoResult {
 export function rtoResults(measured: ReadonlyArray<Omit<RtoResult, 'met'>>, rtoSeconds: number | undefined): RtoResult[] {
   return [...measured].sort((a, b) => b.startedAt - a.startedAt).map((entry) => ({ ...entry, met: rtoSeconds === undefined ? null : entry.rtoMs / 1000 <= rtoSeconds }))
 }
+
+export interface DrillRtoResult {
+  readonly drill: string
+  readonly startedAt: number
+  /** Drill start → every partition of its copy writable, whole milliseconds. */
+  readonly rtoMs: number
+  /** null without an RTO objective. */
+  readonly met: boolean | null
+}
+
+const RTO_WINDOW_MS = 30 * DAY_MS
+
+/**
+ * The drills' measured RTO against the RTO objective: a drill rehearses the failover on a copy, so its RTO is
+ * the best evidence of the objective between real failovers. The succeeded drills of the last 30 days that
+ * measured one, newest first; the figures as the API's schema holds them (whole, non-negative milliseconds).
+ */
+export function drillRtoResults(
+  drills: ReadonlyArray<{ readonly id: string; readonly status: string; readonly startedAt: number; readonly rtoMs: number | null }>,
+  rtoSeconds: number | undefined,
+  now: number,
+): DrillRtoResult[] {
+  return drills
+    .filter((drill): drill is typeof drill & { rtoMs: number } => drill.status === 'succeeded' && drill.rtoMs !== null && Number.isFinite(drill.rtoMs) && drill.startedAt >= now - RTO_WINDOW_MS)
+    .sort((a, b) => b.startedAt - a.startedAt)
+    .map((drill) => {
+      const rtoMs = Math.max(0, Math.round(drill.rtoMs))
+      return { drill: drill.id, startedAt: Math.round(drill.startedAt), rtoMs, met: rtoSeconds === undefined ? null : rtoMs / 1000 <= rtoSeconds }
+    })
+}

@@ -109,6 +109,8 @@ function emulationField(emulation: Emulation | null): { emulation?: Emulation } 
 export interface DrillCadenceReader {
   cadence(mirror: string): Omit<NonNullable<MirrorSummary['drills']>, 'running'>
   runningOf(mirror: string): { id: string } | null
+  /** The mirror's drills, newest first: the objectives hold their measured RTO to rtoSeconds. */
+  list(mirror: string): { drills: ReadonlyArray<{ id: string; status: string; startedAt: number; rtoMs: number | null }> }
 }
 
 export class MirrorApi {
@@ -212,7 +214,7 @@ export class MirrorApi {
   }
 
   async objectives(name: string): Promise<MirrorObjectivesResponse> {
-    return { mirror: name, ...(await this.engine.objectivesOf(name)) }
+    return { mirror: name, ...(await this.engine.objectivesOf(name, this.drills?.list(name).drills ?? [])) }
   }
 
   async fences(name: string): Promise<MirrorFencesResponse> {

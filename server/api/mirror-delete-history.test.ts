@@ -32,17 +32,17 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-async function createMirror(): Promise<void> {
+async function createMirror(name = 'dr'): Promise<void> {
   const created = await callRoute(mirrorsRoute.POST, {
     method: 'POST',
     path: '/api/v1/mirrors',
-    body: { name: 'dr', sourceCluster: 'a', destinationCluster: 'b', topics: [], config: { objectives: { rpoRecords: 10 } } },
+    body: { name, sourceCluster: 'a', destinationCluster: 'b', topics: [], config: { objectives: { rpoRecords: 10 } } },
   })
   expect(created.status, JSON.stringify(created.body)).toBe(201)
 }
 
-async function compliance(): Promise<NonNullable<MirrorObjectivesResponse['rpoCompliance']>> {
-  const answer = await callRoute(objectivesRoute.GET, { path: '/api/v1/mirrors/dr/objectives', params: { mirror: 'dr' } })
+async function compliance(name = 'dr'): Promise<NonNullable<MirrorObjectivesResponse['rpoCompliance']>> {
+  const answer = await callRoute(objectivesRoute.GET, { path: `/api/v1/mirrors/${name}/objectives`, params: { mirror: name } })
   expect(answer.status, JSON.stringify(answer.body)).toBe(200)
   return (answer.body as MirrorObjectivesResponse).rpoCompliance!
 }
@@ -59,8 +59,8 @@ it('a deleted mirror takes its lag history and recovery points with it: a new mi
   // Another mirror whose name starts the same: its files are its own.
   writeFileSync(path.join(lagDir, 'dr-eu.jsonl'), lines((t) => ({ t, p: [] })))
   writeFileSync(path.join(lagDir, 'dr-eu.rpo.jsonl'), lines((t) => ({ t, r: 0, s: 0, k: true })))
-  expect((await compliance()).last24h).toMatchObject({ breached: 60, met: 0, metShare: 0 })
 
+  expect(readdirSync(lagDir).sort()).toEqual(['dr-eu.jsonl', 'dr-eu.rpo.jsonl', 'dr.jsonl', 'dr.rpo.jsonl'])
   const deleted = await callRoute(mirrorRoute.DELETE, { method: 'DELETE', path: '/api/v1/mirrors/dr', params: { mirror: 'dr' } })
   expect(deleted.status, JSON.stringify(deleted.body)).toBeLessThan(300)
   expect(existsSync(path.join(lagDir, 'dr.jsonl'))).toBe(false)
@@ -70,4 +70,14 @@ it('a deleted mirror takes its lag history and recovery points with it: a new mi
   await createMirror()
   const fresh = await compliance()
   expect(fresh.last30d).toMatchObject({ met: 0, breached: 0, unknown: 0, metShare: null })
+}, 60_000)
+
+it("minutes archived before a mirror was created are not its compliance (another instance's leftovers of a deleted namesake)", async () => {
+  const lagDir = path.join(dataDir, 'lag')
+  mkdirSync(lagDir, { recursive: true })
+  const start = Math.floor(Date.now() / MINUTE) * MINUTE - 61 * MINUTE
+  const minutes = Array.from({ length: 60 }, (_, index) => start + index * MINUTE)
+  writeFileSync(path.join(lagDir, 'orders-dr.rpo.jsonl'), minutes.map((t) => `${JSON.stringify({ t, r: 500, s: 90_000, k: true })}\n`).join(''))
+  await createMirror('orders-dr')
+  expect((await compliance('orders-dr')).last30d).toMatchObject({ met: 0, breached: 0, unknown: 0, metShare: null })
 }, 60_000)

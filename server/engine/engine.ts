@@ -32,7 +32,7 @@ import { hostedMirrors, lagSeries, lagUnknownSpans, lastMirrorPositions, mirrorS
 import { mirrorStateVersion } from './commands/state-version'
 import { partitionSnapshots } from './queries/partition-snapshots'
 import { mirrorFigures, type EngineMirrorFigures, type PartitionFigures } from './queries/mirror-figures'
-import { mirrorObjectives, type MirrorObjectivesView } from './queries/objectives-query'
+import { mirrorObjectives, type DrillRtoInput, type MirrorObjectivesView } from './queries/objectives-query'
 import { runDueWakeUps } from './runner/wake-ups'
 import { dispatchAll } from './runner/dispatch-all'
 import { PartitionRunner, type RunnerEnvironment } from './runner/partition-runner'
@@ -565,9 +565,9 @@ export class MirrorEngine {
   }
 
   /** The numbers the metrics and the alert rules read of a mirror (queries/mirror-figures.ts); `perPartition` collects the MIRRORING partitions' own. */
-  /** The mirror's objectives, its recovery point against them, 30 days of compliance and its failovers' RTO (queries/objectives-query.ts). */
-  objectivesOf(name: string): Promise<MirrorObjectivesView> {
-    return mirrorObjectives(this.state.require(name), this.operations.list({ mirror: name, status: 'succeeded' }), this.ctx.lagArchive, this.ctx.now())
+  /** The mirror's objectives, its recovery point against them, 30 days of compliance and its failovers' and drills' RTO (queries/objectives-query.ts). */
+  objectivesOf(name: string, drills: readonly DrillRtoInput[] = []): Promise<MirrorObjectivesView> {
+    return mirrorObjectives(this.state.require(name), this.operations.list({ mirror: name, status: 'succeeded' }), drills, this.ctx.lagArchive, this.ctx.now())
   }
 
   mirrorFigures(name: string, perPartition?: PartitionFigures[]): EngineMirrorFigures {

@@ -27,6 +27,11 @@ const RETENTION_MS = 7 * 24 * 60 * 60 * 1000
 const RECOVERY_POINT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000
 const PRUNE_INTERVAL_MS = 24 * 60 * 60 * 1000
 
+/** The start of the minute `t` falls in: archived minutes are named by their start. */
+export function minuteOf(t: number): number {
+  return Math.floor(t / 60_000) * 60_000
+}
+
 function isLagMinute(value: unknown): value is LagMinute {
   return typeof value === 'object' && value !== null && typeof (value as LagMinute).t === 'number' && Array.isArray((value as LagMinute).p)
 }

@@ -1,4 +1,6 @@
 import { afterEach, expect, it } from 'vitest'
+import { mkdir, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import { createEngineHarness, type EngineHarness } from '../testing/harness'
 
 let harness: EngineHarness
@@ -49,4 +51,19 @@ it('lag events carry the mirror-wide figures and only the partitions whose lag c
   expect(Math.max(...events.map((event) => event.maxOffsetLag))).toBeGreaterThan(1)
   expect(events.some((event) => event.totalOffsetLag === event.maxOffsetLag && event.maxOffsetLag > 0)).toBe(true)
   expect(events.at(-1)).toMatchObject({ maxOffsetLag: 0, partitions: [] })
+})
+
+it('a restart restores no lag minute from before the mirror was created (a deleted namesake left its file behind)', async () => {
+  harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } }, archiveLag: true })
+  await harness.cluster('a').createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+  const now = harness.clock.now()
+  const lagDir = path.join(harness.root, 'lag')
+  await mkdir(lagDir, { recursive: true })
+  const minutes = Array.from({ length: 30 }, (_, index) => ({ t: now - (31 - index) * 60_000, p: [['t', 0, 900, 60_000]] }))
+  await writeFile(path.join(lagDir, 'm.jsonl'), minutes.map((minute) => `${JSON.stringify(minute)}\n`).join(''))
+  await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+  await harness.run(5, 20_000)
+  await harness.restart()
+  const restored = harness.engine.lagSeries('m')[0]?.points ?? []
+  expect(restored.filter(([, offsetLag]) => offsetLag === 900)).toEqual([])
 })

@@ -6,6 +6,7 @@ import { TimeSlice } from '@/server/util/cooperative'
 import { type EngineClock, type EngineLog, type FetchSettings, type LagArchiveAccess, type PartitionStore } from '../engine-context'
 import { errorMessage } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
+import { minuteOf } from './lag-archive'
 import { changePartition } from '../state/partition-changes'
 import type { EngineEvent, PartitionRuntime } from '../types'
 
@@ -136,7 +137,8 @@ function archiveLagMinute(ctx: EngineLog & LagArchiveAccess, mirror: string, min
 export async function loadLagArchive(ctx: EngineClock & LagArchiveAccess, mirror: EngineMirror): Promise<void> {
   if (!ctx.lagArchive) return
   const now = ctx.now()
-  for (const minute of await ctx.lagArchive.load(mirror.definition.name, now, now - LAG_ARCHIVE_RELOAD_MS)) {
+  // Not a minute from before the mirror was created: those belong to an earlier mirror of the same name.
+  for (const minute of await ctx.lagArchive.load(mirror.definition.name, now, Math.max(now - LAG_ARCHIVE_RELOAD_MS, minuteOf(mirror.definition.createdAt)))) {
     for (const [topic, partition, offsetLag, timeLagMs] of minute.p) {
       let history = mirror.lagHistory.get({ topic, partition })
       if (!history) mirror.lagHistory.set({ topic, partition }, (history = new LagHistory()))
