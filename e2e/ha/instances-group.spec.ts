@@ -61,4 +61,11 @@ test('the instances page shows the group, and a mirror page says which instance 
   await expect(page.getByTestId('mirror-owner')).toHaveText('Runs on e2e-other')
   await expect(page.getByRole('group', { name: 'Partitions by state' })).toContainText('3 partitions')
   await lookAt(page, testInfo, 'mirror-runs-on', { alsoNarrow: true })
+
+  // Its other pages, rendered here from what the owner answers (not this instance's 404).
+  for (const [sub, title] of [['settings', `Settings of ${elsewhere}`], ['failover', `Fail over ${elsewhere}`]] as const) {
+    await page.goto(`/mirrors/${elsewhere}/${sub}`)
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+    await expect(page.getByText(destination).first()).toBeVisible()
+  }
 })
