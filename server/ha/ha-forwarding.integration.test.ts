@@ -24,7 +24,8 @@ import type { HaConfig } from './ha-config'
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-ha-forwarding-fallback-${process.pid}`)
 
 const RUN = Date.now().toString(36)
-const GROUP = `ha-forwarding-${RUN}`
+// Not `ha-…`: the takeover suite deletes the `ha-` groups of cluster a, and this one's may still hold killed members.
+const GROUP = `fw-group-${RUN}`
 const MIRRORS = ['m1', 'm2'].map((name) => ({ name: `fw-${name}-${RUN}`, topic: `fw-${name}-${RUN}` }))
 const PARTITIONS = 2
 const SESSION_TIMEOUT_MS = 8_000
