@@ -16,7 +16,7 @@ export default defineConfig({
   testDir: './e2e',
   // e2e/demo/ needs a server in demo mode: playwright.demo.config.ts runs it; e2e/oidc/ one signing in through
   // the test identity provider: playwright.oidc.config.ts.
-  testIgnore: ['demo/**', 'oidc/**'],
+  testIgnore: ['demo/**', 'oidc/**', /\/e2e\/ha\//],
   outputDir: './test-results/e2e',
   workers: 1,
   timeout: 60_000,
@@ -44,7 +44,7 @@ export default defineConfig({
       use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 },
       // So do the checks that do not depend on the viewport (security headers, CSP), and tests tagged @wide-only:
       // functional journeys whose pages another test already shows at this size.
-      testIgnore: [/\/demo\//, /\/oidc\//, /api(-[a-z]+)*\.spec\.ts$/, /security-headers\.spec\.ts$/, /mirror-scale\.spec\.ts$/, /failover-reload\.spec\.ts$/],
+      testIgnore: [/\/demo\//, /\/oidc\//, /\/e2e\/ha\//, /api(-[a-z]+)*\.spec\.ts$/, /security-headers\.spec\.ts$/, /mirror-scale\.spec\.ts$/, /failover-reload\.spec\.ts$/],
       grepInvert: /@wide-only/,
     },
   ],

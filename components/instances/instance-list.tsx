@@ -64,12 +64,29 @@ function InstanceRow({ instance, grouped }: { instance: Instance; grouped: boole
             this instance
           </span>
         )}
+        {grouped && instance.leader && (
+          <span
+            data-testid="instance-leader"
+            title="The group's leader assigns the mirrors to the instances (Kafka's group coordinator chose it)"
+            className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 ring-1 ring-slate-500/20 ring-inset dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-400/30"
+          >
+            group leader
+          </span>
+        )}
       </div>
       <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
         <dt className="text-slate-600 dark:text-slate-400">Version</dt>
         <dd className="font-mono" data-testid="instance-version">
           {instance.version}
         </dd>
+        {grouped && (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">Address</dt>
+            <dd className="font-mono break-all" data-testid="instance-url">
+              {instance.url ?? <span className="font-sans text-slate-600 dark:text-slate-300">none advertised: its mirrors&apos; requests cannot be sent on to it</span>}
+            </dd>
+          </>
+        )}
         <dt className="text-slate-600 dark:text-slate-400">Last heartbeat</dt>
         <dd data-testid="instance-heartbeat">{instance.lastHeartbeatAt === null ? <span className="text-slate-600 dark:text-slate-300">none: a single instance reports to no group</span> : <RelativeTime at={instance.lastHeartbeatAt} />}</dd>
         <dt className="text-slate-600 dark:text-slate-400">Runs</dt>

@@ -88,6 +88,15 @@ export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; stor
             {mirror.topics.length > TOPICS_SHOWN && ` +${mirror.topics.length - TOPICS_SHOWN} more`}
           </span>
         </p>
+        {/* Several instances share the work: which one runs this mirror (a single instance runs every mirror, so no line). */}
+        {mirror.owner != null && (
+          <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400" data-testid="mirror-owner">
+            Runs on{' '}
+            <Link href="/instances" className="rounded font-mono break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+              {mirror.owner}
+            </Link>
+          </p>
+        )}
         <div className="mt-3 flex flex-wrap items-center gap-1.5" aria-label="Partitions by state" role="group">
           <span className="mr-1 text-sm whitespace-nowrap text-slate-600 dark:text-slate-300">{total.toLocaleString('en-US')} {total === 1 ? 'partition' : 'partitions'}</span>
           {states.map((state) => (

@@ -68,6 +68,14 @@ export class GroupMembership {
     this.consumer.on(events.GROUP_JOIN, (event) => {
       const keys = this.pending ?? []
       this.pending = null
+      // Woken after a pause longer than the session timeout, kafkajs may rejoin before the watchdog ticks: the
+      // coordinator gave this member's work away meanwhile, so it is given up first, even if the new assignment
+      // hands some of it back (then it is adopted afresh, read again from its destination, under a new epoch).
+      if (this.holding && Date.now() - this.lastHeartbeatAt >= options.sessionTimeoutMs) {
+        this.holding = false
+        options.log('rejoined after a session timeout without heartbeats: giving every mirror up before the new assignment', { sinceMs: Date.now() - this.lastHeartbeatAt })
+        options.onAssignment([], { memberId: '', leaderId: '', isLeader: false })
+      }
       this.lastHeartbeatAt = Date.now()
       this.holding = true
       const { memberId, leaderId, isLeader } = event.payload

@@ -35,6 +35,7 @@ export class HaRuntime {
   private shared: { clusters: SharedClusters; reader: KafkaCluster; producer: Producer } | null = null
   private directory: InstanceDirectory | null = null
   private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
+  private assignments: Promise<void> = Promise.resolve()
 
   constructor(
     readonly config: HaConfig,
@@ -167,9 +168,15 @@ export class HaRuntime {
       owned: () => this.ownership.ownedKeys(),
       onAssignment: (keys, join) => {
         this.joined = join.memberId === '' ? null : { ...join, at: Date.now() }
-        this.ownership.assign(keys)
-        // The engine adopts and releases in its own time; the status follows at the next report too.
-        void engine.reconcileOwnership().then(() => this.directory?.report())
+        // One after another: giving everything up (a lost session) is carried out in full before the next
+        // assignment adopts, so a mirror handed back is read again from its destination, not kept running as it was.
+        this.assignments = this.assignments
+          .then(async () => {
+            this.ownership.assign(keys)
+            await engine.reconcileOwnership()
+            this.directory?.report()
+          })
+          .catch((error: unknown) => log.warn('an assignment could not be carried out', { error: String(error) }))
       },
       log: (message, fields) => log.info(message, fields),
     })

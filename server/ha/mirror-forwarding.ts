@@ -91,6 +91,26 @@ export class MirrorForwarding {
   }
 
   /**
+   * A read of a mirror another instance runs, asked of its owner for a page this instance renders (the pages read
+   * the engine directly, not through a route): the owner's JSON answer, null for 404, MIRROR_OWNER_UNAVAILABLE when
+   * it cannot be asked.
+   */
+  async readFromOwner(mirror: string, place: Exclude<MirrorPlace, { here: true }>, path: string, principal: unknown): Promise<unknown> {
+    const headers = new Headers({ accept: 'application/json' })
+    const request = new Request(new URL(path, 'http://this-instance'), { headers })
+    const answer = await this.forward(request, mirror, place, principal, null)
+    if (answer.status === 404) return null
+    const body: unknown = await answer.json()
+    if (!answer.ok) {
+      const error = (body as { error?: { code?: string; message?: string } }).error
+      throw new ApiError('MIRROR_OWNER_UNAVAILABLE', `instance ${place.owner}, which runs mirror ${mirror}, answered ${answer.status}${error?.message ? `: ${error.message}` : ''}`, {
+        details: { owner: place.owner, url: place.url },
+      })
+    }
+    return body
+  }
+
+  /**
    * The same read (a path below /api/v1 with its query) answered by every other live instance for what it runs, for
    * lists that span the group (GET /mirrors). An instance that does not answer is left out and named.
    */

@@ -1,18 +1,25 @@
 import 'server-only'
-import type { Mirror } from '@/lib/api/mirrors'
+import { Mirror } from '@/lib/api/mirrors'
 import { NAME_PATTERN } from '@/lib/api/common'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
 import { getRuntime } from '@/server/runtime'
 
-/** The mirror a page is about, or null when no such mirror exists (the page renders its 404). */
-export async function findMirror(name: string): Promise<Mirror | null> {
+/**
+ * The mirror a page is about, or null when no such mirror exists (the page renders its 404). Several instances: a
+ * mirror another instance runs is read from it, as the page's person (`caller`, the session's principal).
+ */
+export async function findMirror(name: string, caller?: unknown): Promise<Mirror | null> {
   if (!NAME_PATTERN.test(name)) return null
+  const runtime = await getRuntime()
   try {
-    return mirrorApiOf(await getRuntime()).get(name)
+    return mirrorApiOf(runtime).get(name)
   } catch (error) {
     // By status, not class: the engine may come from another bundle of the same module (instrumentation).
-    if (toProblem(error).status === 404) return null
-    throw error
+    if (toProblem(error).status !== 404) throw error
   }
+  const place = runtime.ha?.forwarding.placeOf(name)
+  if (caller === undefined || place === undefined || place.here) return null
+  const answer = await runtime.ha!.forwarding.readFromOwner(name, place, `/api/v1/mirrors/${encodeURIComponent(name)}`, caller)
+  return answer === null ? null : Mirror.parse(answer)
 }

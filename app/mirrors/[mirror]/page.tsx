@@ -27,7 +27,11 @@ export default async function MirrorPage({ params }: { params: Params }) {
   const refusal = scopeRefusal(session, { mirror })
   if (refusal !== null) return <OutOfScope what={`Mirror ${mirror}`} reason={refusal} />
   const summary = await findMirror(mirror)
-  if (summary === null) notFound()
+  if (summary === null) {
+    // Several instances: another one runs it. The browser reads it through the API, which asks the owner.
+    if ((await getRuntime()).ha?.forwarding.placeOf(mirror).here === false) return <MirrorPageView mirror={mirror} />
+    notFound()
+  }
   // Inline scripts run only with the request's nonce (server/http/security-headers.ts).
   const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
   // The small summary and the table's first screen come with the page; the 10,000-row partition list is

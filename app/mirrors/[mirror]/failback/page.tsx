@@ -16,7 +16,7 @@ export default async function FailbackPage({ params }: Params) {
   const name = decodeURIComponent((await params).mirror)
   const path = `/mirrors/${encodeURIComponent(name)}/failback`
   const session = await requirePageSession(path)
-  const mirror = await findMirror(name)
+  const mirror = await findMirror(name, session.principal)
   if (mirror === null) notFound()
   const grant = pageGrant(session, 'operator', null)
   const context = await failbackContext(mirror)

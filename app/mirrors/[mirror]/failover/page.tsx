@@ -20,7 +20,7 @@ export default async function FailoverPage({ params, searchParams }: Props) {
   const name = decodeURIComponent((await params).mirror)
   const path = `/mirrors/${encodeURIComponent(name)}/failover`
   const session = await requirePageSession(path)
-  const mirror = await findMirror(name)
+  const mirror = await findMirror(name, session.principal)
   if (mirror === null) notFound()
   const grant = pageGrant(session, 'operator', { mirror: name })
   // The running failover of this mirror, else the one this wizard started (its id is kept in the address).

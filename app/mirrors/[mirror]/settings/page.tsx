@@ -18,7 +18,7 @@ export default async function MirrorSettingsPage({ params }: Params) {
   const name = decodeURIComponent((await params).mirror)
   const path = `/mirrors/${encodeURIComponent(name)}/settings`
   const session = await requirePageSession(path)
-  const mirror = await findMirror(name)
+  const mirror = await findMirror(name, session.principal)
   if (mirror === null) notFound()
   const grant = pageGrant(session, 'operator', { mirror: name })
   return (
