@@ -1,10 +1,10 @@
 'use client'
 
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
+import { memo, useEffect, useLayoutEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
 import type { RecordEntry } from '@/lib/api/records'
 import { formatCount, formatOffset } from '@/lib/ui/format'
-import { describeCell, RECORD_LOOK, recordContent, type AlignedLogs, type LogCell } from '@/lib/ui/log-strip'
+import { describeCell, openingColumn, RECORD_LOOK, recordContent, type AlignedLogs, type LogCell } from '@/lib/ui/log-strip'
 
 /**
  * Two logs as tapes, aligned by offset (lib/ui/log-strip.ts): one fixed-width cell per offset, record types
@@ -51,6 +51,7 @@ export function LogStrips({
   onSelect,
   label,
   mismatches,
+  openAt = null,
 }: {
   aligned: AlignedLogs
   names: Readonly<Record<LaneId, LaneName>>
@@ -59,6 +60,11 @@ export function LogStrips({
   label: string
   /** A verification's differences, by offset: drawn on the destination's cells (lib/ui/verification-view.ts). */
   mismatches?: ReadonlyMap<number, string>
+  /**
+   * The offset the story is at (the mirrored position, a truncation cut): the tape scrolls to it once per page,
+   * so a window holding the whole log does not open at offset 0. Null once the operator picked an offset.
+   */
+  openAt?: number | null
 }) {
   const grid = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
@@ -94,6 +100,18 @@ export function LogStrips({
     cell?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
     virtualizer.scrollToIndex(selection.offset - firstOffset, { align: 'auto' })
   }, [selection, virtualizer, firstOffset])
+
+  // Once per page of offsets (keyed by its first), before paint: the operator sees the story's point, not offset 0,
+  // and a tape they scrolled themselves is left where they put it.
+  const openedPage = useRef<number | null>(null)
+  useLayoutEffect(() => {
+    const box = scroller.current
+    if (openAt === null || box === null || columns.length === 0 || openedPage.current === firstOffset) return
+    openedPage.current = firstOffset
+    const visible = Math.floor(box.clientWidth / CELL_WIDTH)
+    const column = Math.min(openingColumn({ from: firstOffset, size: columns.length }, openAt, visible), columns.length - 1)
+    if (column > 0) box.scrollLeft = column * CELL_WIDTH
+  }, [openAt, firstOffset, columns.length])
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (columns.length === 0) return

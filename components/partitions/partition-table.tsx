@@ -24,6 +24,8 @@ import { MIRROR_PARTITION_STATES, type MirrorPartitionState } from '@/lib/mirror
 import { GRID_TEMPLATE, PARTITION_COLUMNS, ROW_HEIGHT } from './partition-columns'
 import { PartitionFilters, isFiltering } from './partition-filters'
 import { PartitionRowView } from './partition-row'
+import { RetryOutcome, useRetryPartition } from './use-retry-partition'
+import { useCanOperate } from '@/components/data/session-context'
 
 /** Below this width the rows become two-line cards (the table box never pushes the page sideways). */
 const NARROW_BELOW_PX = 720
@@ -58,6 +60,8 @@ export function PartitionTable({
   isFetching: boolean
   onRetry: () => void
 }) {
+  const canOperate = useCanOperate({ mirror })
+  const retry = useRetryPartition(mirror)
   const [sort, setSort] = useState<PartitionSort>(DEFAULT_SORT)
   const [filter, setFilter] = useState<PartitionFilter>(NO_FILTER)
   const text = useDeferredValue(filter.text)
@@ -142,6 +146,7 @@ export function PartitionTable({
           <PartitionFilters filter={filter} counts={counts} topics={topics} onChange={setFilter} />
           {narrow && <SortSelect sort={sort} onChange={setSort} />}
         </fieldset>
+        <RetryOutcome retry={retry} />
         {status === 'error' && <ErrorPanel compact error={error} title="Could not refresh the partitions (showing the last answer, kept live by events)" onRetry={onRetry} />}
         <div
           ref={scrollBox}
@@ -185,7 +190,8 @@ export function PartitionTable({
               {virtualizer.getVirtualItems().map((item) => {
                 const row = rowOf(keys[item.index] ?? '')
                 if (row === undefined) return null
-                return <PartitionRowView key={item.key} mirror={mirror} row={row} rowIndex={item.index + 2} narrow={narrow} top={item.start} height={item.size} />
+                const retrying = retry.pending !== null && retry.pending.topic === row.topic && retry.pending.partition === row.partition
+                return <PartitionRowView key={item.key} mirror={mirror} row={row} rowIndex={item.index + 2} narrow={narrow} top={item.start} height={item.size} retry={canOperate ? retry.retry : null} retrying={retrying} />
               })}
             </div>
           </div>
