@@ -81,6 +81,8 @@ export function LogStrips({
     overscan: 8,
     // The server renders the first columns a wide screen shows.
     initialRect: { width: 1280, height: 200 },
+    // Opened at the story's point (openAt) rather than at the page's first offset.
+    initialOffset: () => (openAt === null ? 0 : openingColumn({ from: columns[0]?.offset ?? 0, size: columns.length }, openAt, Math.floor((scroller.current?.clientWidth ?? 1280) / CELL_WIDTH)) * CELL_WIDTH),
   })
   const firstOffset = columns[0]?.offset ?? 0
   const lastOffset = columns.at(-1)?.offset ?? 0
@@ -102,16 +104,21 @@ export function LogStrips({
   }, [selection, virtualizer, firstOffset])
 
   // Once per page of offsets (keyed by its first), before paint: the operator sees the story's point, not offset 0,
-  // and a tape they scrolled themselves is left where they put it.
+  // and a tape they scrolled themselves is left where they put it. Through the virtualizer (it keeps its own
+  // idea of the offset and wrote its initial 0 back over a plain scrollLeft), again each render until it holds:
+  // the tape may not be wide enough yet on the first.
   const openedPage = useRef<number | null>(null)
   useLayoutEffect(() => {
     const box = scroller.current
     if (openAt === null || box === null || columns.length === 0 || openedPage.current === firstOffset) return
-    openedPage.current = firstOffset
     const visible = Math.floor(box.clientWidth / CELL_WIDTH)
-    const column = Math.min(openingColumn({ from: firstOffset, size: columns.length }, openAt, visible), columns.length - 1)
-    if (column > 0) box.scrollLeft = column * CELL_WIDTH
-  }, [openAt, firstOffset, columns.length])
+    const target = Math.min(openingColumn({ from: firstOffset, size: columns.length }, openAt, visible), columns.length - 1) * CELL_WIDTH
+    const reachable = Math.min(target, box.scrollWidth - box.clientWidth)
+    // A tape narrower than its box has nowhere to scroll (yet: its columns may still be coming).
+    if (target > 0 && reachable <= 0) return
+    if (target > 0 && Math.abs(box.scrollLeft - reachable) > 1) virtualizer.scrollToOffset(target)
+    if (target === 0 || (reachable > 0 && Math.abs(box.scrollLeft - reachable) <= 1)) openedPage.current = firstOffset
+  })
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (columns.length === 0) return

@@ -69,12 +69,16 @@ export const PartitionRowView = memo(function PartitionRowView({
           {row.partition}
         </div>
       )}
-      <div role="cell" className={narrow ? 'flex items-center gap-2 justify-self-end' : 'flex min-w-0 items-center gap-1.5 px-3'}>
+      {/* With a Retry now, a FAILED row's cell is two lines (badge and button, then the reason): on one line the
+          button left the reason "sourc…". */}
+      <div role="cell" className={narrow ? 'flex items-center gap-2 justify-self-end' : `min-w-0 px-3 ${retry !== null && row.state === 'FAILED' ? 'flex flex-col justify-center' : ''}`}>
         <span title={row.error ?? undefined} className="flex min-w-0 items-center gap-1.5">
           <StateBadge state={row.state} size="sm" />
-          {!narrow && <StateReason row={row} />}
+          {!narrow && (retry === null || row.state !== 'FAILED') && <StateReason row={row} />}
+          {!narrow && retry !== null && row.state === 'FAILED' && <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />}
         </span>
-        {retry !== null && row.state === 'FAILED' && <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />}
+        {!narrow && retry !== null && row.state === 'FAILED' && <StateReason row={row} />}
+        {narrow && retry !== null && row.state === 'FAILED' && <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />}
       </div>
       <div className={narrow ? 'col-span-2 flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-300' : 'contents'}>
         {narrow && row.state === 'FAILED' && <StateReason row={row} />}
@@ -115,7 +119,7 @@ function RetryButton({ row, retry, retrying, narrow }: { row: MirrorPartition; r
   return (
     <button
       type="button"
-      className={`${buttonClass('secondary', 'sm')} relative shrink-0 ${narrow ? 'order-first' : 'ml-auto'} py-0.5`}
+      className={`${buttonClass('secondary', 'sm')} relative shrink-0 ${narrow ? 'order-first py-0.5' : 'py-0 leading-4'}`}
       title={`Retry ${row.topic}-${row.partition} now, not at the engine's next attempt`}
       disabled={retrying}
       onClick={() => retry({ topic: row.topic, partition: row.partition })}

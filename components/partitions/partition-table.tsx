@@ -104,13 +104,19 @@ export function PartitionTable({
   const scrollBox = useRef<HTMLDivElement>(null)
   const narrow = useNarrow(scrollBox, store.isLoaded || preview !== null)
   const rowHeight = narrow ? ROW_HEIGHT.narrow : ROW_HEIGHT.wide
+  const heightOf = (index: number) => {
+    if (!narrow) return ROW_HEIGHT.wide
+    const key = keys[index] ?? ''
+    const row = previewRows !== null ? previewRows.get(key) : store.get(key)
+    return row?.state === 'FAILED' ? ROW_HEIGHT.narrowFailed : ROW_HEIGHT.narrow
+  }
   // The React Compiler cannot memoize the virtualizer's functions; it skips this component, which re-renders
   // on scroll by design.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: keys.length,
     getScrollElement: () => scrollBox.current,
-    estimateSize: () => rowHeight,
+    estimateSize: heightOf,
     overscan: 8,
     // Rows are keyed by partition, so a re-sort moves rows instead of re-rendering every slot.
     getItemKey: (index) => keys[index] ?? index,
@@ -118,7 +124,9 @@ export function PartitionTable({
     // rows rather than none, the same on both sides so hydration matches.
     initialRect: FIRST_RENDER_RECT,
   })
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer])
+  // A card's height follows its state: measured again when states change (on phones only: wide rows are all alike).
+  const cardStates = narrow ? ticks.states : 0
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer, cardStates])
 
   if (!store.isLoaded) {
     if (status === 'error') return <ErrorPanel error={error} title="Could not load the partitions" onRetry={onRetry} />
@@ -157,7 +165,7 @@ export function PartitionTable({
           data-complete={preview === null}
           tabIndex={0}
           data-testid="partition-scroll"
-          style={{ height: `min(70vh, 36rem, ${Math.max(headerHeight + keys.length * rowHeight + 2, 160)}px)` }}
+          style={{ height: `min(70vh, 36rem, ${Math.max(headerHeight + virtualizer.getTotalSize() + 2, 160)}px)` }}
           className="relative overflow-auto overscroll-contain rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800"
         >
           <div style={{ minWidth: narrow ? undefined : '65rem' }}>

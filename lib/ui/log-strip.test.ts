@@ -288,6 +288,12 @@ describe('storyFocus: where the tapes open on a long log', () => {
     expect(storyFocus(partition('MIRRORING', 9_500, 4_000), 100)).toBe(9_500)
   })
 
+  it("does not open at a new mirror's start, a truncation that removed nothing", () => {
+    const started = { state: 'PAUSED', destinationHighWatermark: 120, lastMirrorPosition: null, lastTruncation: { offset: 0, removedRecords: 0 } }
+    expect(storyFocus(started, 200)).toBe(120)
+    expect(storyFocus({ ...started, lastTruncation: { offset: 60, removedRecords: 5 } }, 200)).toBe(60)
+  })
+
   it("opens a FAILED partition whose source diverged at the cut a truncation would make, not at its last truncation's", () => {
     const diverged = { ...partition('FAILED', 9_500, 100), divergence: { offset: 9_200, truncateTo: 9_180 } }
     expect(storyFocus(diverged, 1_000)).toBe(9_180)

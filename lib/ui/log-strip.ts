@@ -162,7 +162,7 @@ export function mirroredPosition(partition: {
  */
 export function storyFocus(
   partition: Parameters<typeof mirroredPosition>[0] & {
-    readonly lastTruncation: { readonly offset: number } | null
+    readonly lastTruncation: { readonly offset: number; readonly removedRecords?: number } | null
     /** A FAILED partition's divergence: its cut point is the story (what a truncation would remove). */
     readonly divergence?: { readonly offset: number; readonly truncateTo: number | null } | null
   },
@@ -170,7 +170,10 @@ export function storyFocus(
 ): number {
   const mirrored = mirroredPosition(partition)
   const divergence = partition.state === 'FAILED' ? (partition.divergence ?? null) : null
-  const cut = divergence !== null ? (divergence.truncateTo ?? 0) : (partition.lastTruncation?.offset ?? null)
+  // A start from scratch records a truncation that removed nothing: no cut, no story (it pulled a new mirror's
+  // tapes back to offset 0).
+  const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords !== 0 ? partition.lastTruncation : null
+  const cut = divergence !== null ? (divergence.truncateTo ?? 0) : (truncation?.offset ?? null)
   if (cut === null) return mirrored
   if (Math.abs(mirrored - cut) < size - Math.floor(size / 4)) return Math.min(mirrored, cut)
   return partition.state === 'FAILED' || partition.state === 'PREPARING' ? cut : mirrored
