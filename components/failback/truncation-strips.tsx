@@ -74,6 +74,7 @@ export function TruncationStrips({
         names={names}
         selection={selection}
         onSelect={setSelection}
+        openAt={selection === null ? (truncation?.offset ?? null) : null}
         label={`Logs of ${topic} partition ${partition}: new source ${newSource} above, old source ${oldSource} below, one column per offset`}
       />
       <LogStripsLegend atRiskCount={null} />

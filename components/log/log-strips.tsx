@@ -1,10 +1,10 @@
 'use client'
 
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
+import { memo, useEffect, useLayoutEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
 import type { RecordEntry } from '@/lib/api/records'
 import { formatCount, formatOffset } from '@/lib/ui/format'
-import { describeCell, RECORD_LOOK, recordContent, type AlignedLogs, type LogCell } from '@/lib/ui/log-strip'
+import { describeCell, openingColumn, RECORD_LOOK, recordContent, type AlignedLogs, type LogCell } from '@/lib/ui/log-strip'
 
 /**
  * Two logs as tapes, aligned by offset (lib/ui/log-strip.ts): one fixed-width cell per offset, record types
@@ -51,6 +51,7 @@ export function LogStrips({
   onSelect,
   label,
   mismatches,
+  openAt = null,
 }: {
   aligned: AlignedLogs
   names: Readonly<Record<LaneId, LaneName>>
@@ -59,6 +60,11 @@ export function LogStrips({
   label: string
   /** A verification's differences, by offset: drawn on the destination's cells (lib/ui/verification-view.ts). */
   mismatches?: ReadonlyMap<number, string>
+  /**
+   * The offset the story is at (the mirrored position, a truncation cut): the tape scrolls to it once per page,
+   * so a window holding the whole log does not open at offset 0. Null once the operator picked an offset.
+   */
+  openAt?: number | null
 }) {
   const grid = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
@@ -75,6 +81,8 @@ export function LogStrips({
     overscan: 8,
     // The server renders the first columns a wide screen shows.
     initialRect: { width: 1280, height: 200 },
+    // Opened at the story's point (openAt) rather than at the page's first offset.
+    initialOffset: () => (openAt === null ? 0 : openingColumn({ from: columns[0]?.offset ?? 0, size: columns.length }, openAt, Math.floor((scroller.current?.clientWidth ?? 1280) / CELL_WIDTH)) * CELL_WIDTH),
   })
   const firstOffset = columns[0]?.offset ?? 0
   const lastOffset = columns.at(-1)?.offset ?? 0
@@ -94,6 +102,23 @@ export function LogStrips({
     cell?.scrollIntoView({ block: 'nearest', inline: 'nearest' })
     virtualizer.scrollToIndex(selection.offset - firstOffset, { align: 'auto' })
   }, [selection, virtualizer, firstOffset])
+
+  // Once per page of offsets (keyed by its first), before paint: the operator sees the story's point, not offset 0,
+  // and a tape they scrolled themselves is left where they put it. Through the virtualizer (it keeps its own
+  // idea of the offset and wrote its initial 0 back over a plain scrollLeft), again each render until it holds:
+  // the tape may not be wide enough yet on the first.
+  const openedPage = useRef<number | null>(null)
+  useLayoutEffect(() => {
+    const box = scroller.current
+    if (openAt === null || box === null || columns.length === 0 || openedPage.current === firstOffset) return
+    const visible = Math.floor(box.clientWidth / CELL_WIDTH)
+    const target = Math.min(openingColumn({ from: firstOffset, size: columns.length }, openAt, visible), columns.length - 1) * CELL_WIDTH
+    const reachable = Math.min(target, box.scrollWidth - box.clientWidth)
+    // A tape narrower than its box has nowhere to scroll (yet: its columns may still be coming).
+    if (target > 0 && reachable <= 0) return
+    if (target > 0 && Math.abs(box.scrollLeft - reachable) > 1) virtualizer.scrollToOffset(target)
+    if (target === 0 || (reachable > 0 && Math.abs(box.scrollLeft - reachable) <= 1)) openedPage.current = firstOffset
+  })
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (columns.length === 0) return

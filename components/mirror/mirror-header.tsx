@@ -115,6 +115,12 @@ export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; stor
           <HeaderFigure label="Max time lag" detail={lowerBound ? 'growing' : undefined}>
             {figures.time.value === null ? noLag : durationText(figures.time)}
           </HeaderFigure>
+          {/* Before the partitions are in, the figure's place is kept (it arrived later and pushed the page down: Lighthouse's layout shift). */}
+          {figures.atRisk === null && figures.at === null && (
+            <HeaderFigure label="At risk if failed over now" detail={'\u00a0'} testId="mirror-at-risk">
+              <span className="text-slate-500 dark:text-slate-400">…</span>
+            </HeaderFigure>
+          )}
           {figures.atRisk !== null && (
             <HeaderFigure
               label="At risk if failed over now"
@@ -125,7 +131,7 @@ export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; stor
               {stopped ? 'nothing: failed over' : `${countText({ value: figures.atRisk.records, known: figures.atRisk.known })} ${figures.atRisk.records === 1 ? 'record' : 'records'}`}
             </HeaderFigure>
           )}
-          <HeaderFigure label="Last fetch" detail={figures.lastFetchAt === null ? undefined : `at ${clockTime(figures.lastFetchAt)} UTC`}>
+          <HeaderFigure label="Last fetch" detail={figures.lastFetchAt === null ? (figures.at === null ? '\u00a0' : undefined) : `at ${clockTime(figures.lastFetchAt)} UTC`}>
             {figures.lastFetchAt === null ? '–' : <RelativeTime at={figures.lastFetchAt} />}
           </HeaderFigure>
         </dl>

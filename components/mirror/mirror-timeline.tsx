@@ -64,7 +64,7 @@ function TimelineEntry({ entry }: { entry: MirrorTimelineEntry }) {
               {entry.path} × {entry.failures}
             </span>
             <span className="text-slate-700 dark:text-slate-200">
-              {partitions} retried with backoff for {formatDuration(lasted)}, until {clockTime(entry.until)}
+              {entry.ongoing ? `${partitions} retrying with backoff for ${formatDuration(lasted)} so far, latest at ${clockTime(entry.until)}` : `${partitions} retried with backoff for ${formatDuration(lasted)}, until ${clockTime(entry.until)}`}
             </span>
           </p>
         ) : (

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
 import type { MirrorPartitionState } from '@/lib/api/mirrors'
+import { RetryOutcome, useRetryPartition } from '@/components/partitions/use-retry-partition'
 
 type TopicAction = 'pause' | 'resume' | 'recover'
 
@@ -57,9 +58,10 @@ const WORDING: Record<TopicAction, { button: string; title: (topic: string) => s
  * each confirmed first; a refusal shows the API's code and message and changes nothing. Failover and failback
  * are wizards, linked. Viewers see none of it.
  */
-export function PartitionActions({ mirror, topic, state, topicPartitions }: { mirror: string; topic: string; state: MirrorPartitionState; topicPartitions: number }) {
+export function PartitionActions({ mirror, topic, partition, state, topicPartitions }: { mirror: string; topic: string; partition: number; state: MirrorPartitionState; topicPartitions: number }) {
   const canOperate = useCanOperate({ mirror })
   const queryClient = useQueryClient()
+  const retry = useRetryPartition(mirror)
   const [confirming, setConfirming] = useState<TopicAction | null>(null)
   const [done, setDone] = useState<string | null>(null)
   const mutation = useMutation({
@@ -79,12 +81,29 @@ export function PartitionActions({ mirror, topic, state, topicPartitions }: { mi
   return (
     <div className="flex flex-col items-stretch gap-2 sm:items-end">
       <div className="flex flex-wrap gap-2 sm:justify-end">
+        {state === 'FAILED' && (
+          <button
+            type="button"
+            className={buttonClass('primary')}
+            data-primary
+            disabled={retry.pending !== null}
+            title={`Retry ${topic}-${partition} now, not at the engine's next attempt; the topic's other partitions are left as they are`}
+            onClick={() => {
+              mutation.reset()
+              setDone(null)
+              retry.retry({ topic, partition })
+            }}
+          >
+            {retry.pending !== null ? 'Retrying…' : 'Retry now'}
+          </button>
+        )}
         {action !== null && (
           <button
             type="button"
-            className={buttonClass(action === 'pause' ? 'secondary' : 'primary')}
+            className={buttonClass(action === 'resume' ? 'primary' : 'secondary')}
             onClick={() => {
               mutation.reset()
+              retry.dismiss()
               setDone(null)
               setConfirming(action)
             }}
@@ -103,6 +122,7 @@ export function PartitionActions({ mirror, topic, state, topicPartitions }: { mi
           </Link>
         )}
       </div>
+      <RetryOutcome retry={retry} />
       {done !== null && (
         <p role="status" className="text-sm text-emerald-800 dark:text-emerald-200">
           ✓ {done}

@@ -10,6 +10,7 @@ import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { clockTime, exactTime, formatCount, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import { truncationReason } from '@/lib/ui/truncation-reason'
+import { divergenceLong, type DivergenceFigures } from '@/lib/ui/divergence-text'
 import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { votedKipName } from '@/lib/ui/state-style'
 import { PartitionActions } from './partition-actions'
@@ -108,6 +109,7 @@ export function PartitionHeader({
               <span className="font-semibold">Failed in {partition.previousState ?? 'UNKNOWN'}:</span> {partition.error ?? 'no message'}
               {' · '}
               {partition.retryAttempt === -1 ? 'not retryable, recover it by hand' : `attempt ${partition.retryAttempt}, retrying with backoff`}
+              {partition.divergence != null && <DivergenceAccount divergence={partition.divergence} />}
               {partition.stateDurable === false && (
                 <span className="mt-1 block">
                   <span className="font-semibold">Not saved yet:</span> the destination cannot store the mirror state right now. A server restart would resume from
@@ -117,7 +119,7 @@ export function PartitionHeader({
             </p>
           )}
         </div>
-        <PartitionActions mirror={mirror.name} topic={partition.topic} state={partition.state} topicPartitions={topicPartitions} />
+        <PartitionActions mirror={mirror.name} topic={partition.topic} partition={partition.partition} state={partition.state} topicPartitions={topicPartitions} />
       </div>
       <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-lg border border-slate-200 bg-slate-200 text-sm sm:grid-cols-4 lg:grid-cols-8 dark:border-slate-800 dark:bg-slate-800">
         <Figure
@@ -177,6 +179,16 @@ export function PartitionHeader({
         <Figure label="Last fetch">{partition.lastFetchAt === null ? <span className="text-slate-500 dark:text-slate-400">never</span> : <RelativeTime at={partition.lastFetchAt} />}</Figure>
       </dl>
     </header>
+  )
+}
+
+/** What diverged after an unclean leader election on the source, and what a truncation would cut (KIP-1279.md §3.5). */
+function DivergenceAccount({ divergence }: { divergence: DivergenceFigures }) {
+  const { what, cut, next } = divergenceLong(divergence)
+  return (
+    <span className="mt-1 block" data-testid="divergence">
+      <span className="font-semibold">Diverged at epoch {divergence.epoch}, offset {formatOffset(divergence.offset)}:</span> {what} {cut} {next}
+    </span>
   )
 }
 

@@ -175,6 +175,7 @@ export function PartitionLogs({
         names={names}
         selection={selection}
         onSelect={setSelection}
+        openAt={anchor.kind === 'auto' && selection === null ? storyFocus(partition, size) : null}
         label={`Logs of ${topic} partition ${index}: ${mirror.sourceCluster} above, ${mirror.destinationCluster} below, one column per offset`}
       />
       <LogStripsLegend atRiskCount={atRisk?.count ?? null} />

@@ -15,8 +15,11 @@ export const PARTITION_COLUMNS: ReadonlyArray<{ column: SortColumn; label: strin
 
 export const GRID_TEMPLATE = PARTITION_COLUMNS.map((entry) => entry.track).join(' ')
 
-/** Row heights in pixels: one line on wide screens, a two-line card on narrow ones (fixed, so nothing is measured). */
-export const ROW_HEIGHT = { wide: 40, narrow: 72 } as const
+/**
+ * Row heights in pixels: one line on wide screens, a two-line card on narrow ones, taller for a FAILED card (its
+ * reason and Retry now need a line more). Known from the state, so nothing is measured.
+ */
+export const ROW_HEIGHT = { wide: 40, narrow: 72, narrowFailed: 96 } as const
 
 /** A mirroring partition that has not fetched for this long is marked stale. */
 export const STALE_FETCH_MS = 30_000

@@ -11,7 +11,10 @@ import { FAILURE_CAUSES, causeOf } from '@/lib/overview/incident'
 import { exactTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import { truncationReason } from '@/lib/ui/truncation-reason'
+import { divergenceShort } from '@/lib/ui/divergence-text'
+import { buttonClass } from '@/components/ui/button-class'
 import { GRID_TEMPLATE, STALE_FETCH_MS } from './partition-columns'
+import type { RetryTarget } from './use-retry-partition'
 
 /**
  * One partition: a table row on wide screens, a two-line card on narrow ones (same cells, same semantics).
@@ -25,6 +28,8 @@ export const PartitionRowView = memo(function PartitionRowView({
   narrow,
   top,
   height,
+  retry,
+  retrying,
 }: {
   mirror: string
   row: MirrorPartition
@@ -32,6 +37,9 @@ export const PartitionRowView = memo(function PartitionRowView({
   narrow: boolean
   top: number
   height: number
+  /** "Retry now" on a FAILED row; null for a viewer. */
+  retry: ((target: RetryTarget) => void) | null
+  retrying: boolean
 }) {
   const cell = narrow ? 'min-w-0' : 'min-w-0 px-3 truncate'
   const numeric = narrow ? '' : 'text-right tabular-nums'
@@ -61,11 +69,16 @@ export const PartitionRowView = memo(function PartitionRowView({
           {row.partition}
         </div>
       )}
-      <div role="cell" className={narrow ? 'justify-self-end' : 'min-w-0 px-3'}>
+      {/* With a Retry now, a FAILED row's cell is two lines (badge and button, then the reason): on one line the
+          button left the reason "sourc…". */}
+      <div role="cell" className={narrow ? 'flex items-center gap-2 justify-self-end' : `min-w-0 px-3 ${retry !== null && row.state === 'FAILED' ? 'flex flex-col justify-center' : ''}`}>
         <span title={row.error ?? undefined} className="flex min-w-0 items-center gap-1.5">
           <StateBadge state={row.state} size="sm" />
-          {!narrow && <StateReason row={row} />}
+          {!narrow && (retry === null || row.state !== 'FAILED') && <StateReason row={row} />}
+          {!narrow && retry !== null && row.state === 'FAILED' && <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />}
         </span>
+        {!narrow && retry !== null && row.state === 'FAILED' && <StateReason row={row} />}
+        {narrow && retry !== null && row.state === 'FAILED' && <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />}
       </div>
       <div className={narrow ? 'col-span-2 flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-300' : 'contents'}>
         {narrow && row.state === 'FAILED' && <StateReason row={row} />}
@@ -101,6 +114,22 @@ export const PartitionRowView = memo(function PartitionRowView({
   )
 })
 
+/** Above the row's link (it covers the row), so a click retries rather than opens the partition. */
+function RetryButton({ row, retry, retrying, narrow }: { row: MirrorPartition; retry: (target: RetryTarget) => void; retrying: boolean; narrow: boolean }) {
+  return (
+    <button
+      type="button"
+      className={`${buttonClass('secondary', 'sm')} relative shrink-0 ${narrow ? 'order-first py-0.5' : 'py-0 leading-4'}`}
+      title={`Retry ${row.topic}-${row.partition} now, not at the engine's next attempt`}
+      disabled={retrying}
+      onClick={() => retry({ topic: row.topic, partition: row.partition })}
+    >
+      {retrying ? 'Retrying…' : 'Retry now'}
+      <span className="sr-only"> for {row.topic}-{row.partition}</span>
+    </button>
+  )
+}
+
 /**
  * Why a FAILED partition failed (lib/overview/incident.ts's causes, as the banner says it) and when the engine
  * retries it ("retry in 4 s", "not retried: recover"); the message itself on hover.
@@ -117,9 +146,11 @@ function StateReason({ row }: { row: MirrorPartition }) {
         : now === 0 || row.nextRetryAt - now <= 1_000
           ? 'retry due'
           : `retry in ${formatDuration(Math.ceil((row.nextRetryAt - now) / 1000) * 1000)}`
+  // After an unclean election on the source: what diverged and what a truncation would cut, not a bare cause.
+  const said = row.divergence != null ? divergenceShort(row.divergence) : cause
   return (
-    <span className="min-w-0 truncate text-xs text-red-800 dark:text-red-300" data-testid="failure-reason" title={`${row.error ?? cause}; attempt ${row.retryAttempt}`}>
-      {cause} · <span className="text-slate-600 tabular-nums dark:text-slate-400">{retry}</span>
+    <span className="min-w-0 truncate text-xs text-red-800 dark:text-red-300" data-testid="failure-reason" title={`${row.divergence != null ? `${said}. ` : ''}${row.error ?? cause}; attempt ${row.retryAttempt}`}>
+      {said} · <span className="text-slate-600 tabular-nums dark:text-slate-400">{retry}</span>
     </span>
   )
 }

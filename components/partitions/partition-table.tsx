@@ -24,6 +24,8 @@ import { MIRROR_PARTITION_STATES, type MirrorPartitionState } from '@/lib/mirror
 import { GRID_TEMPLATE, PARTITION_COLUMNS, ROW_HEIGHT } from './partition-columns'
 import { PartitionFilters, isFiltering } from './partition-filters'
 import { PartitionRowView } from './partition-row'
+import { RetryOutcome, useRetryPartition } from './use-retry-partition'
+import { useCanOperate } from '@/components/data/session-context'
 
 /** Below this width the rows become two-line cards (the table box never pushes the page sideways). */
 const NARROW_BELOW_PX = 720
@@ -58,6 +60,8 @@ export function PartitionTable({
   isFetching: boolean
   onRetry: () => void
 }) {
+  const canOperate = useCanOperate({ mirror })
+  const retry = useRetryPartition(mirror)
   const [sort, setSort] = useState<PartitionSort>(DEFAULT_SORT)
   const [filter, setFilter] = useState<PartitionFilter>(NO_FILTER)
   const text = useDeferredValue(filter.text)
@@ -100,13 +104,19 @@ export function PartitionTable({
   const scrollBox = useRef<HTMLDivElement>(null)
   const narrow = useNarrow(scrollBox, store.isLoaded || preview !== null)
   const rowHeight = narrow ? ROW_HEIGHT.narrow : ROW_HEIGHT.wide
+  const heightOf = (index: number) => {
+    if (!narrow) return ROW_HEIGHT.wide
+    const key = keys[index] ?? ''
+    const row = previewRows !== null ? previewRows.get(key) : store.get(key)
+    return row?.state === 'FAILED' ? ROW_HEIGHT.narrowFailed : ROW_HEIGHT.narrow
+  }
   // The React Compiler cannot memoize the virtualizer's functions; it skips this component, which re-renders
   // on scroll by design.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: keys.length,
     getScrollElement: () => scrollBox.current,
-    estimateSize: () => rowHeight,
+    estimateSize: heightOf,
     overscan: 8,
     // Rows are keyed by partition, so a re-sort moves rows instead of re-rendering every slot.
     getItemKey: (index) => keys[index] ?? index,
@@ -114,7 +124,9 @@ export function PartitionTable({
     // rows rather than none, the same on both sides so hydration matches.
     initialRect: FIRST_RENDER_RECT,
   })
-  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer])
+  // A card's height follows its state: measured again when states change (on phones only: wide rows are all alike).
+  const cardStates = narrow ? ticks.states : 0
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer, cardStates])
 
   if (!store.isLoaded) {
     if (status === 'error') return <ErrorPanel error={error} title="Could not load the partitions" onRetry={onRetry} />
@@ -142,6 +154,7 @@ export function PartitionTable({
           <PartitionFilters filter={filter} counts={counts} topics={topics} onChange={setFilter} />
           {narrow && <SortSelect sort={sort} onChange={setSort} />}
         </fieldset>
+        <RetryOutcome retry={retry} />
         {status === 'error' && <ErrorPanel compact error={error} title="Could not refresh the partitions (showing the last answer, kept live by events)" onRetry={onRetry} />}
         <div
           ref={scrollBox}
@@ -152,7 +165,7 @@ export function PartitionTable({
           data-complete={preview === null}
           tabIndex={0}
           data-testid="partition-scroll"
-          style={{ height: `min(70vh, 36rem, ${Math.max(headerHeight + keys.length * rowHeight + 2, 160)}px)` }}
+          style={{ height: `min(70vh, 36rem, ${Math.max(headerHeight + virtualizer.getTotalSize() + 2, 160)}px)` }}
           className="relative overflow-auto overscroll-contain rounded-md border border-slate-200 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-800"
         >
           <div style={{ minWidth: narrow ? undefined : '65rem' }}>
@@ -185,7 +198,8 @@ export function PartitionTable({
               {virtualizer.getVirtualItems().map((item) => {
                 const row = rowOf(keys[item.index] ?? '')
                 if (row === undefined) return null
-                return <PartitionRowView key={item.key} mirror={mirror} row={row} rowIndex={item.index + 2} narrow={narrow} top={item.start} height={item.size} />
+                const retrying = retry.pending !== null && retry.pending.topic === row.topic && retry.pending.partition === row.partition
+                return <PartitionRowView key={item.key} mirror={mirror} row={row} rowIndex={item.index + 2} narrow={narrow} top={item.start} height={item.size} retry={canOperate ? retry.retry : null} retrying={retrying} />
               })}
             </div>
           </div>

@@ -20,6 +20,8 @@ export const MirrorTimelineEntry = z.object({
   failures: NonNegativeInt.nullable(),
   /** A storm's states, "FAILED ⇄ MIRRORING". */
   path: z.string().nullable(),
+  /** A storm still going on (some of its partitions are FAILED now): it takes in the retries under way. */
+  ongoing: z.boolean().optional(),
 })
 export type MirrorTimelineEntry = z.infer<typeof MirrorTimelineEntry>
 

@@ -271,6 +271,24 @@ const TopicSelection = z.array(Name).min(1, 'name at least one topic, or leave t
 export const MirrorTopicsRequest = z.strictObject({ topics: TopicSelection.optional() })
 export type MirrorTopicsRequest = z.infer<typeof MirrorTopicsRequest>
 
+/** One partition of a topic, named by a request. */
+export const TopicPartitionRef = z.strictObject({ topic: Name, partition: PartitionIndex })
+
+/**
+ * recover: by topics (every FAILED partition of each; all of the mirror's without names) or by partitions (a
+ * row's "Retry now": each named partition must be FAILED, or nothing is retried). Not both at once.
+ */
+export const RecoverTopicsRequest = z
+  .strictObject({
+    topics: TopicSelection.optional(),
+    partitions: z.array(TopicPartitionRef).min(1, 'name at least one partition, or leave partitions out').max(10_000).optional(),
+  })
+  .refine((request) => request.topics === undefined || request.partitions === undefined, {
+    message: 'name topics or partitions, not both',
+    path: ['partitions'],
+  })
+export type RecoverTopicsRequest = z.infer<typeof RecoverTopicsRequest>
+
 /** A partition a command left alone because it was not in a state the command applies to. */
 export const SkippedPartition = z.object({ topic: Name, partition: PartitionIndex, state: MirrorPartitionState })
 
@@ -279,6 +297,9 @@ export const MirrorTopicsResponse = z.object({
   /** Present when the request named no topics (or gave patterns) and some partitions did not qualify. */
   skipped: z.array(SkippedPartition).optional(),
 })
+
+/** recover's answer: with `partitions` when the request named partitions (the ones it retried). */
+export const RecoverTopicsResponse = MirrorTopicsResponse.extend({ partitions: z.array(TopicPartitionRef).optional() })
 
 /** The preflight gates of a failover plan (lib/mirror/failover-plan.ts). */
 export const FailoverGateName = z.enum(['partitions-selected', 'partitions-stoppable', 'source-reachable', 'lag-threshold', 'partitions-failed', 'rpo-objective', 'write-fence'])
@@ -462,6 +483,15 @@ export const MirrorPartition = z.object({
     .nullable(),
   /** The next STOPPING step while STOPPING (`done` once STOPPED); null in every other state. */
   stoppingStep: z.enum(STOPPING_STEPS).nullable().optional(),
+  /**
+   * While FAILED with LOG_DIVERGED (an unclean leader election on the source, KIP-1279.md §3.5, on a topic that
+   * may not truncate): the source's diverging leader epoch and the offset where it ends, where the destination's
+   * log would be cut (null: all of it) and how many records that would remove. Null otherwise.
+   */
+  divergence: z
+    .object({ epoch: z.number().int().min(-1), offset: z.number().int().min(-1), truncateTo: NonNegativeInt.nullable(), recordsToCut: NonNegativeInt, logEndOffset: NonNegativeInt })
+    .nullable()
+    .optional(),
   /**
    * false while the state shown is not yet in the destination's `__mirror_state` (the destination, or its storage,
    * does not answer): a FAILED shown with its reason and retries before it could be saved. A restart meanwhile

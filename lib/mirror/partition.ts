@@ -41,6 +41,24 @@ export interface MirrorPartitionValue {
   readonly requestedLeaderEpoch: number | null
   /** STOPPING progress; kept once STOPPED (so a failed STOPPED replays nothing), cleared by PREPARING. */
   readonly stopping: StoppingProgress | null
+  /**
+   * While FAILED because the source's history diverged and the topic may not truncate (KIP-1279.md §3.5): where
+   * it diverges and what a truncation would cut. Absent otherwise (records written before it have none).
+   */
+  readonly divergence?: Divergence | null
+}
+
+/** Where the source's history leaves the destination's log, and what truncating to it would cut. */
+export interface Divergence {
+  /** The source's leader epoch the fetch answer named as diverging (KIP-320), and the offset where it ends. */
+  readonly epoch: number
+  readonly offset: number
+  /** Where the destination's log would be cut (its records from here on are not the source's); null: all of it. */
+  readonly truncateTo: number | null
+  /** Records of the destination's log a truncation would remove. */
+  readonly recordsToCut: number
+  /** The destination's log end offset when the divergence was found. */
+  readonly logEndOffset: number
 }
 
 export type MirrorPartitionPatch = Partial<MirrorPartitionValue>

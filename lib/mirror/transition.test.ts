@@ -354,6 +354,20 @@ describe('unclean leader election on the source', () => {
     expect(kinds(result.effects)).toEqual(['persistState', 'removeFetcher'])
   })
 
+  it('#37 the FAILED partition says what diverged: the epoch and offset, and the records a truncation would cut; a recovery forgets it', () => {
+    const ctx = context({ mirrorSupportUncleanLeaderElection: false })
+    const failed = transition(SAMPLE_PARTITIONS.MIRRORING, SAMPLE_EVENTS.divergenceDetected, ctx)
+    expect(failed.next.divergence).toEqual({ epoch: 4, offset: 90, truncateTo: 90, recordsToCut: 10, logEndOffset: 100 })
+    // No common epoch: the whole log from the diverging offset (the decision's own rule), figures kept whole.
+    const unrelated = transition(SAMPLE_PARTITIONS.MIRRORING, { ...SAMPLE_EVENTS.divergenceDetected, localEndOffsetForEpoch: null, divergingEpoch: { epoch: 2, offset: 40 } }, ctx)
+    expect(unrelated.next.divergence).toMatchObject({ epoch: 2, offset: 40, recordsToCut: 60 })
+    const recovered = transition(failed.next, { type: 'recoverRequested' }, ctx)
+    expect(recovered.next.state).toBe('MIRRORING')
+    expect(recovered.next.divergence).toBeNull()
+    // Another failure is not a divergence.
+    expect(transition(SAMPLE_PARTITIONS.MIRRORING, { type: 'failed', error: 'x', retryable: true }, ctx).next.divergence).toBeUndefined()
+  })
+
   it('#38 truncates to the divergence point, stays until every replica converged, then mirrors', () => {
     const entered = transition(SAMPLE_PARTITIONS.MIRRORING, SAMPLE_EVENTS.divergenceDetected, context())
     expect(entered.next.state).toBe('ULE_LOG_TRUNCATION')

@@ -22,7 +22,7 @@ import { DEFAULT_RETRY_CONFIG, FAILURE_MESSAGES, NON_RETRYABLE_ATTEMPT, type Ret
 import { MirrorError } from './errors'
 import type { MirrorEvent, MirrorEventOf } from './events'
 import { epochBumpTarget, GUARDS, type GuardContext } from './guards'
-import { CLEARED_FAILURE, withChanges, type MirrorPartitionValue, type MirrorPartitionPatch } from './partition'
+import { CLEARED_FAILURE, withChanges, type Divergence, type MirrorPartitionValue, type MirrorPartitionPatch } from './partition'
 import { isMirrorEventType, isMirrorPartitionState, isValidTransition, RETRY_TARGETS, rulesFor, type EventRule, type MirrorPartitionState, type StayAction } from './states'
 import { EVENT_METADATA, STATE_METADATA } from './state-metadata'
 import { advanceStoppingProgress, INITIAL_STOPPING_PROGRESS } from './stopping'
@@ -245,6 +245,8 @@ function enter<P extends MirrorPartitionValue>(
   }
   // An operator's request starts a fresh count: earlier failures no longer describe what happens next.
   if (EVENT_METADATA[event.type].origin === 'operator') patch = { ...patch, ...CLEARED_FAILURE }
+  // A divergence describes the FAILED it caused, and nothing after it.
+  if (partition.divergence != null) patch = { ...patch, divergence: null }
 
   switch (target) {
     case 'UNKNOWN':
@@ -283,6 +285,7 @@ function enter<P extends MirrorPartitionValue>(
         error: failure.error,
         retryAttempt: failure.retryable ? nextRetryAttempt(partition, ctx.retryConfig) : NON_RETRYABLE_ATTEMPT,
       }
+      if (event.type === 'divergenceDetected') patch = { ...patch, divergence: divergenceOf(event) }
       break
     }
   }
@@ -411,6 +414,20 @@ function truncationRecord(event: MirrorEventOf<'truncationCompleted'>, now: numb
     throw new InvalidEventPayload('truncationCompleted needs a non-negative offset and record count')
   }
   return { offset: event.offset, removedRecords: event.recordsRemoved, at: now, reason: event.reason }
+}
+
+/**
+ * What the FAILED partition would lose to the truncation it may not do: the same decision ULE_LOG_TRUNCATION would
+ * apply with the support on. A payload the decision refuses still names where the source diverges.
+ */
+function divergenceOf(event: MirrorEventOf<'divergenceDetected'>): Divergence {
+  const where = { epoch: event.divergingEpoch.epoch, offset: event.divergingEpoch.offset, logEndOffset: event.logEndOffset }
+  try {
+    const decision = decideDivergingEpochTruncation(event)
+    return { ...where, truncateTo: decision.truncateTo, recordsToCut: decision.recordsToRemove }
+  } catch {
+    return { ...where, truncateTo: Math.min(Math.max(0, event.divergingEpoch.offset), event.logEndOffset), recordsToCut: Math.max(0, event.logEndOffset - Math.max(0, event.divergingEpoch.offset)) }
+  }
 }
 
 function fencingTarget(event: MirrorEventOf<'batchEpochExceeded'>): number {

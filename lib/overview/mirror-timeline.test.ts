@@ -42,6 +42,26 @@ describe('mirrorTimeline', () => {
     expect(timeline[3]).toMatchObject({ reason: 'recover requested', at: T0 + 300_000 })
   })
 
+  it('folds a storm still going on into its one row as it grows, retries under way included, never a newest "FAILED → MIRRORING"', () => {
+    // Each partition broke at T0 and retries; partition i is mid-retry (FAILED → MIRRORING) or FAILED again now.
+    const history = (retries: number) =>
+      partitions(21, (index) => {
+        const steps: Step[] = [['PREPARING', 'MIRRORING', T0 - 60_000], ['MIRRORING', 'FAILED', T0]]
+        for (let retry = 1; retry <= retries; retry++) steps.push(['FAILED', 'MIRRORING', T0 + retry * 9_000 + index * 300], ['MIRRORING', 'FAILED', T0 + retry * 9_000 + index * 300 + 100])
+        if (index % 2 === 0) steps.push(['FAILED', 'MIRRORING', T0 + (retries + 1) * 9_000 + index * 300])
+        return steps
+      })
+    for (const retries of [1, 2, 5]) {
+      const timeline = mirrorTimeline(history(retries))
+      expect(rows(timeline), `${retries} retries`).toEqual(['PREPARING → MIRRORING (21)', 'MIRRORING → FAILED (21)', `FAILED ⇄ MIRRORING × ${retries} (21)`])
+      expect(timeline.at(-1)).toMatchObject({ ongoing: true })
+    }
+    // Healed: every partition left FAILED, so the last step is the recovery, on its own row.
+    const healed = mirrorTimeline(partitions(3, () => [['MIRRORING', 'FAILED', T0], ['FAILED', 'MIRRORING', T0 + 5_000], ['MIRRORING', 'FAILED', T0 + 5_100], ['FAILED', 'MIRRORING', T0 + 9_000], ['MIRRORING', 'FAILED', T0 + 9_100], ['FAILED', 'MIRRORING', T0 + 20_000]]))
+    expect(rows(healed)).toEqual(['MIRRORING → FAILED (3)', 'FAILED ⇄ MIRRORING × 2 (3)', 'FAILED → MIRRORING (3)'])
+    expect(healed[1]!.ongoing).toBeUndefined()
+  })
+
   it('keeps a single retry that worked as rows, not a storm', () => {
     const timeline = mirrorTimeline(partitions(3, () => [['MIRRORING', 'FAILED', T0], ['FAILED', 'MIRRORING', T0 + 5_000], ['MIRRORING', 'FAILED', T0 + 5_100], ['FAILED', 'MIRRORING', T0 + 15_000]]))
     expect(rows(timeline)).toEqual(['MIRRORING → FAILED (3)', 'FAILED → MIRRORING (3)', 'MIRRORING → FAILED (3)', 'FAILED → MIRRORING (3)'])

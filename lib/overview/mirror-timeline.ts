@@ -32,6 +32,8 @@ export interface MirrorTimelineEntry {
   /** A storm: the most times one partition entered FAILED in it, and the states it bounced between. */
   readonly failures: number | null
   readonly path: string | null
+  /** A storm still going on: some of its partitions are FAILED now, and it runs to the newest transition. */
+  readonly ongoing?: boolean
 }
 
 /** Transitions of the same from → to this close together are one event (a 10,000-partition pause is one row). */
@@ -66,11 +68,15 @@ export function mirrorTimeline(partitions: Iterable<TimelineInput>): MirrorTimel
     for (const transition of transitions) flat.push({ key: `${topic}/${partition}`, from: transition.from, to: transition.to, at: transition.at, reason: transition.reason, error: transition.error ?? null })
   }
   flat.sort((a, b) => a.at - b.at)
+  // Each partition's state now: where its newest transition took it.
+  const now = new Map<string, MirrorPartitionState>()
+  for (const transition of flat) now.set(transition.key, transition.to)
+  const failedNow = (key: string) => now.get(key) === 'FAILED'
   const buckets = bucketed(flat)
   const entries: MirrorTimelineEntry[] = []
   let index = 0
   while (index < buckets.length) {
-    const storm = stormFrom(buckets, index)
+    const storm = stormFrom(buckets, index, failedNow)
     if (storm === null) {
       entries.push(change(buckets[index]!))
       index += 1
@@ -107,8 +113,12 @@ const isRetryStep = (bucket: Bucket) => bucket.to === 'FAILED' || (bucket.from =
  * The storm that starts at `start`, right after a break (an entry into FAILED): the run of entries into and out
  * of FAILED up to its last entry into FAILED (what follows, the recovery, is read on its own). Null when the run
  * holds fewer than MIRROR_STORM_MIN_FAILURES failures of any one partition.
+ *
+ * A storm still going on (the run reaches the newest transition and some of its partitions are FAILED now) takes
+ * in its retries under way too, and counts from its first failed retry: while the engine retries, the newest rows
+ * were a "FAILED → MIRRORING" that read as healed and flipped with every retry; now the one row grows.
  */
-function stormFrom(buckets: readonly Bucket[], start: number): { entry: MirrorTimelineEntry; end: number } | null {
+function stormFrom(buckets: readonly Bucket[], start: number, failedNow: (key: string) => boolean): { entry: MirrorTimelineEntry; end: number } | null {
   // Right after an entry into FAILED (the break, a row of its own), with partitions leaving FAILED to retry.
   const before = buckets[start - 1]
   const first = buckets[start]
@@ -120,7 +130,9 @@ function stormFrom(buckets: readonly Bucket[], start: number): { entry: MirrorTi
     end += 1
   }
   if (lastFailure < start) return null
-  const inside = buckets.slice(start, lastFailure + 1)
+  const ongoing = end === buckets.length && buckets.slice(start, end).some((bucket) => bucket.members.some((member) => failedNow(member.key)))
+  const last = ongoing ? end - 1 : lastFailure
+  const inside = buckets.slice(start, last + 1)
   const failuresOf = new Map<string, number>()
   const keys = new Set<string>()
   const states = new Set<MirrorPartitionState>()
@@ -134,10 +146,10 @@ function stormFrom(buckets: readonly Bucket[], start: number): { entry: MirrorTi
     error = bucket.error ?? error
   }
   const failures = Math.max(0, ...failuresOf.values())
-  if (failures < MIRROR_STORM_MIN_FAILURES) return null
+  if (failures < (ongoing ? 1 : MIRROR_STORM_MIN_FAILURES)) return null
   states.delete('FAILED')
   return {
-    end: lastFailure + 1,
+    end: last + 1,
     entry: {
       kind: 'storm',
       from: 'FAILED',
@@ -150,6 +162,7 @@ function stormFrom(buckets: readonly Bucket[], start: number): { entry: MirrorTi
       error,
       failures,
       path: `FAILED ⇄ ${[...states].join('/') || 'FAILED'}`,
+      ...(ongoing ? { ongoing } : {}),
     },
   }
 }

@@ -18,6 +18,7 @@ import {
   recordsRead,
   resolveWindow,
   storyFocus,
+  openingColumn,
   windowAround,
   type LogExtent,
 } from './log-strip'
@@ -285,5 +286,34 @@ describe('storyFocus: where the tapes open on a long log', () => {
     expect(storyFocus(partition('FAILED', 9_500, 4_000), 100)).toBe(4_000)
     expect(storyFocus(partition('PREPARING', 9_500, 4_000), 100)).toBe(4_000)
     expect(storyFocus(partition('MIRRORING', 9_500, 4_000), 100)).toBe(9_500)
+  })
+
+  it("does not open at a new mirror's start, a truncation that removed nothing", () => {
+    const started = { state: 'PAUSED', destinationHighWatermark: 120, lastMirrorPosition: null, lastTruncation: { offset: 0, removedRecords: 0 } }
+    expect(storyFocus(started, 200)).toBe(120)
+    expect(storyFocus({ ...started, lastTruncation: { offset: 60, removedRecords: 5 } }, 200)).toBe(60)
+  })
+
+  it("opens a FAILED partition whose source diverged at the cut a truncation would make, not at its last truncation's", () => {
+    const diverged = { ...partition('FAILED', 9_500, 100), divergence: { offset: 9_200, truncateTo: 9_180 } }
+    expect(storyFocus(diverged, 1_000)).toBe(9_180)
+    expect(storyFocus({ ...diverged, divergence: { offset: 3, truncateTo: null } }, 100)).toBe(0)
+    // Recovered: the divergence no longer tells the story.
+    expect(storyFocus({ ...diverged, state: 'MIRRORING' }, 100)).toBe(9_500)
+  })
+})
+
+describe('openingColumn: a window that holds the whole log still opens at its story, not at offset 0', () => {
+  it('scrolls the tape to the focus with a quarter of the visible columns before it', () => {
+    expect(openingColumn({ from: 0, size: 1_000 }, 180, 12)).toBe(177)
+    expect(openingColumn({ from: 500, size: 1_000 }, 520, 12)).toBe(17)
+    expect(openingColumn({ from: 0, size: 1_000 }, 1_000, 12)).toBe(997)
+  })
+
+  it('starts at the window start when the focus is near it or outside the window', () => {
+    expect(openingColumn({ from: 0, size: 1_000 }, 2, 12)).toBe(0)
+    expect(openingColumn({ from: 0, size: 1_000 }, 1_001, 12)).toBe(0)
+    expect(openingColumn({ from: 100, size: 1_000 }, 50, 12)).toBe(0)
+    expect(openingColumn({ from: 0, size: 1_000 }, null, 12)).toBe(0)
   })
 })

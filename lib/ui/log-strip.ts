@@ -73,6 +73,18 @@ export function previousWindow(window: LogWindow, bounds: LogBounds): LogWindow 
 }
 
 /**
+ * Where a tape scrolled to the window's `focus` (its story point) starts: the column index a quarter of the
+ * visible columns before it, so what led up to it is in view (a focus at the window's end, a log mirrored to
+ * its end, shows the end). 0 when the focus is outside the window (the operator paged elsewhere): a page opens
+ * at its start.
+ */
+export function openingColumn(window: LogWindow, focus: number | null, visibleColumns: number): number {
+  if (focus === null || focus < window.from || focus > window.from + window.size) return 0
+  const lead = Math.floor(Math.max(0, visibleColumns) / 4)
+  return Math.max(0, focus - window.from - lead)
+}
+
+/**
  * Where the page opens: the whole log when it fits, else around the mirrored position (where the records at
  * risk begin), else the end.
  */
@@ -149,11 +161,19 @@ export function mirroredPosition(partition: {
  * the cut alone when they do not and the partition is FAILED or PREPARING (the cut is why it is there).
  */
 export function storyFocus(
-  partition: Parameters<typeof mirroredPosition>[0] & { readonly lastTruncation: { readonly offset: number } | null },
+  partition: Parameters<typeof mirroredPosition>[0] & {
+    readonly lastTruncation: { readonly offset: number; readonly removedRecords?: number } | null
+    /** A FAILED partition's divergence: its cut point is the story (what a truncation would remove). */
+    readonly divergence?: { readonly offset: number; readonly truncateTo: number | null } | null
+  },
   size: number,
 ): number {
   const mirrored = mirroredPosition(partition)
-  const cut = partition.lastTruncation?.offset ?? null
+  const divergence = partition.state === 'FAILED' ? (partition.divergence ?? null) : null
+  // A start from scratch records a truncation that removed nothing: no cut, no story (it pulled a new mirror's
+  // tapes back to offset 0).
+  const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords !== 0 ? partition.lastTruncation : null
+  const cut = divergence !== null ? (divergence.truncateTo ?? 0) : (truncation?.offset ?? null)
   if (cut === null) return mirrored
   if (Math.abs(mirrored - cut) < size - Math.floor(size / 4)) return Math.min(mirrored, cut)
   return partition.state === 'FAILED' || partition.state === 'PREPARING' ? cut : mirrored

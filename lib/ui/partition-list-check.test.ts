@@ -23,6 +23,13 @@ function row(overrides: Record<string, unknown> = {}): Record<string, unknown> {
     lastTruncation: { offset: 5, removedRecords: 3, at: 1_764_580_000_000, reason: 'failback' },
     stoppingStep: null,
     stateDurable: true,
+    // What the server sends since issue #33 (lag bounds, failure codes, retries, divergence).
+    lagKnown: true,
+    lagAsOf: 1_764_590_000_100,
+    timeLagFrom: null,
+    failureCode: null,
+    nextRetryAt: null,
+    divergence: null,
     ...overrides,
   }
 }
@@ -55,6 +62,22 @@ const VARIANTS: Record<string, unknown[]> = {
   lastTruncation: [null, { offset: 1, removedRecords: 0, at: 1, reason: '' }, { offset: -1, removedRecords: 0, at: 1, reason: '' }, { offset: 1, removedRecords: 0, at: 1 }, { offset: 1, removedRecords: 0, at: 1, reason: 'x', more: true }],
   stoppingStep: [undefined, 'done', 'pidReset', 'later', 3],
   stateDurable: [undefined, true, false, 'false', 0, null],
+  lagKnown: [undefined, true, false, 'true', null],
+  lagAsOf: [undefined, null, 5, 1.5, '5'],
+  timeLagFrom: [undefined, null, 5, -5, 1.5],
+  failureCode: [undefined, null, 'SOURCE_UNREACHABLE', 'LOG_DIVERGED', 'NOPE', 3],
+  nextRetryAt: [undefined, null, 7, 0.5],
+  divergence: [
+    undefined,
+    null,
+    { epoch: 4, offset: 90, truncateTo: 90, recordsToCut: 10, logEndOffset: 100 },
+    { epoch: -1, offset: -1, truncateTo: null, recordsToCut: 0, logEndOffset: 0 },
+    { epoch: -2, offset: 90, truncateTo: 90, recordsToCut: 10, logEndOffset: 100 },
+    { epoch: 4, offset: 90, truncateTo: -1, recordsToCut: 10, logEndOffset: 100 },
+    { epoch: 4, offset: 90, truncateTo: 90, recordsToCut: 10 },
+    { epoch: 4, offset: 90, truncateTo: 90, recordsToCut: 10, logEndOffset: 100, more: 1 },
+    'x',
+  ],
 }
 
 describe('readPartitionList', () => {

@@ -8,6 +8,7 @@
  */
 import { NAME_PATTERN } from '../api/common'
 import { MirrorPartitionList, type MirrorPartition } from '../api/mirrors'
+import { FAILURE_CODES } from '../mirror/failure-code'
 import { MIRROR_PARTITION_STATES } from '../mirror/states'
 import { STOPPING_STEPS } from '../mirror/stopping'
 
@@ -37,6 +38,12 @@ const ROW_KEYS: ReadonlySet<string> = new Set([
   'lastTruncation',
   'stoppingStep',
   'stateDurable',
+  'lagKnown',
+  'lagAsOf',
+  'timeLagFrom',
+  'failureCode',
+  'nextRetryAt',
+  'divergence',
 ])
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -65,6 +72,27 @@ function onlyKeys(value: Record<string, unknown>, keys: ReadonlySet<string>): bo
 }
 
 const POSITION_KEYS: ReadonlySet<string> = new Set(['epoch', 'offset'])
+const DIVERGENCE_KEYS: ReadonlySet<string> = new Set(['epoch', 'offset', 'truncateTo', 'recordsToCut', 'logEndOffset'])
+const FAILURES: ReadonlySet<unknown> = new Set(FAILURE_CODES)
+
+/** Absent, null, or an integer (a Timestamp the schema makes nullable and optional). */
+function optionalInt(value: unknown): boolean {
+  return value === undefined || value === null || int(value)
+}
+
+function divergence(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    (isObject(value) &&
+      onlyKeys(value, DIVERGENCE_KEYS) &&
+      atLeastMinusOne(value.epoch) &&
+      atLeastMinusOne(value.offset) &&
+      (value.truncateTo === null || nonNegative(value.truncateTo)) &&
+      nonNegative(value.recordsToCut) &&
+      nonNegative(value.logEndOffset))
+  )
+}
 const TRUNCATION_KEYS: ReadonlySet<string> = new Set(['offset', 'removedRecords', 'at', 'reason'])
 
 function row(value: unknown): boolean {
@@ -96,7 +124,13 @@ function row(value: unknown): boolean {
         int(truncation.at) &&
         typeof truncation.reason === 'string')) &&
     (value.stoppingStep === undefined || value.stoppingStep === null || STEPS.has(value.stoppingStep)) &&
-    (value.stateDurable === undefined || typeof value.stateDurable === 'boolean')
+    (value.stateDurable === undefined || typeof value.stateDurable === 'boolean') &&
+    (value.lagKnown === undefined || typeof value.lagKnown === 'boolean') &&
+    optionalInt(value.lagAsOf) &&
+    optionalInt(value.timeLagFrom) &&
+    (value.failureCode === undefined || value.failureCode === null || FAILURES.has(value.failureCode)) &&
+    optionalInt(value.nextRetryAt) &&
+    divergence(value.divergence)
   )
 }
 

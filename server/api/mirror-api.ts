@@ -12,6 +12,7 @@ import type {
   MirrorPartitionState,
   MirrorSummary,
   PartitionHistory,
+  RecoverTopicsRequest,
   StartTopicsRequest,
   TruncationPlan,
   UnfenceRequest,
@@ -245,8 +246,10 @@ export class MirrorApi {
     return this.engine.resumeTopics(name, topics, conditions)
   }
 
-  recover(name: string, topics: string[] | undefined, conditions?: CommandConditions): Promise<CommandResult> {
-    return this.engine.recoverTopics(name, topics, conditions)
+  /** By topics (all of the mirror's without names) or by exactly the named partitions. */
+  recover(name: string, request: RecoverTopicsRequest, conditions?: CommandConditions): Promise<CommandResult> {
+    if (request.partitions !== undefined) return this.engine.recoverPartitions(name, request.partitions, conditions)
+    return this.engine.recoverTopics(name, request.topics, conditions)
   }
 
   // FAILOVER

@@ -154,6 +154,8 @@ describe('unclean leader election at the source', () => {
     const [partition] = harness.engine.partitions('m')
     expect(partition).toMatchObject({ state: 'FAILED', retryAttempt: -1 })
     expect(partition!.error).toContain('unclean leader election')
+    // What diverged, as the API answers it: the new leader's history ends at 3, so 4-old and 5-old would be cut.
+    expect(partition).toMatchObject({ failureCode: 'LOG_DIVERGED', divergence: { offset: 3, truncateTo: 3, recordsToCut: 2, logEndOffset: 5 } })
     expect((await recordsOf(harness.cluster('b'), 't')).map((r) => r.value)).toEqual(['1', '2', '3', '4-old', '5-old'])
     await harness.run(20, 1_000)
     expect(harness.engine.partitions('m')[0]!.state).toBe('FAILED')

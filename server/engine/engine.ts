@@ -9,7 +9,7 @@ import { createMirror, deleteMirror, destinationTopicConfigsChanged, planCreateM
 import { checkConditions, MirrorCommandQueue, type CommandConditions } from './commands/command-queue'
 import type { CommandResult } from './commands/preconditions'
 import { planStart } from './commands/start-plan'
-import { planTopicStart, requestOnTopics, startTopics, type TopicStartPlan } from './commands/topic-commands'
+import { planTopicStart, requestOnPartitions, requestOnTopics, startTopics, type TopicStartPlan } from './commands/topic-commands'
 import type { EngineContext } from './engine-context'
 import { failover, type FailoverRequestInput } from './failover/failover-command'
 import { failoverPlan } from './failover/failover-planner'
@@ -432,6 +432,11 @@ export class MirrorEngine {
 
   recoverTopics(mirror: string, topics?: string[], conditions?: CommandConditions): Promise<CommandResult> {
     return this.commands.submit({ kind: 'recover', mirror, conditions, run: () => requestOnTopics(this.ctx, mirror, topics, 'recover', 'recoverRequested') })
+  }
+
+  /** Retries exactly the named FAILED partitions (a row's "Retry now"); refused whole, changing nothing, when one is not FAILED. */
+  recoverPartitions(mirror: string, partitions: readonly TopicPartition[], conditions?: CommandConditions): Promise<CommandResult> {
+    return this.commands.submit({ kind: 'recover', mirror, conditions, run: () => requestOnPartitions(this.ctx, mirror, partitions, 'recover', 'recoverRequested') })
   }
 
   // FAILOVER

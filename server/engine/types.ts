@@ -72,6 +72,8 @@ export interface PartitionSnapshot {
   lastMirrorPosition: { epoch: number; offset: number } | null
   lastTruncation: { offset: number; removedRecords: number; at: number; reason: string } | null
   stoppingStep: StoppingStep | null
+  /** While FAILED by a divergence the topic may not truncate: where, and what a truncation would cut. */
+  divergence: { epoch: number; offset: number; truncateTo: number | null; recordsToCut: number; logEndOffset: number } | null
   /** False while the state shown is not yet in `__mirror_state` (PartitionRuntime.stateDurable). */
   stateDurable: boolean
 }

@@ -23,6 +23,8 @@ export interface SkippedPartition {
 export interface CommandResult {
   topics: string[]
   skipped?: SkippedPartition[]
+  /** The partitions acted on, when the request named partitions rather than topics. */
+  partitions?: Array<{ topic: string; partition: number }>
 }
 
 /** Every skipped partition is listed: the answer says exactly what the command left alone. */

@@ -2,7 +2,7 @@ import 'server-only'
 import type { MirrorEvent } from '@/lib/mirror/events'
 import type { MirrorCommand } from '@/lib/mirror/preconditions'
 import type { MirrorEventType } from '@/lib/mirror/states'
-import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
+import { TopicPartitionMap, type TopicPartition } from '@/lib/mirror/topic-partition'
 import { createMirrorPartition } from '@/lib/mirror/transition'
 import type { TopicDescription } from '@/server/cluster/ports'
 import { assertName, syncedTopicConfigs } from '../config/mirror-config'
@@ -135,6 +135,38 @@ export async function requestOnTopics(ctx: PartitionDispatch & PartitionStore, m
   const { apply, skipped } = planOrRefuse(command, selectPartitions(mirror, topics), { named, mirror: mirrorName })
   await Promise.all(apply.map((runtime) => ctx.runner.withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: eventType } as MirrorEvent, `${eventType} by operator`))))
   return withSkipped({ topics: [...new Set(apply.map((runtime) => runtime.topic))] }, skipped)
+}
+
+/**
+ * The command on exactly the named partitions (a row's "Retry now"): every one must be mirrored (NOT_FOUND
+ * otherwise) and meet the command's precondition (INVALID_MIRROR_STATE naming each one in the way otherwise),
+ * checked for all before any is changed; then the event goes to each, as requestOnTopics does.
+ */
+export async function requestOnPartitions(ctx: PartitionDispatch & PartitionStore, mirrorName: string, partitions: readonly TopicPartition[], command: MirrorCommand, eventType: MirrorEventType): Promise<CommandResult> {
+  const mirror = ctx.state.require(mirrorName)
+  const { apply } = planOrRefuse(command, selectNamedPartitions(mirror, partitions), { named: true, mirror: mirrorName })
+  await Promise.all(apply.map((runtime) => ctx.runner.withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, { type: eventType } as MirrorEvent, `${eventType} by operator (partition ${runtime.topic}-${runtime.partition})`))))
+  return { topics: [...new Set(apply.map((runtime) => runtime.topic))], partitions: apply.map((runtime) => ({ topic: runtime.topic, partition: runtime.partition })) }
+}
+
+/** The named partitions, each once, in the order named; NOT_FOUND listing those the mirror does not mirror. */
+export function selectNamedPartitions(mirror: EngineMirror, partitions: readonly TopicPartition[]): PartitionRuntime[] {
+  const seen = new TopicPartitionMap<true>()
+  const found: PartitionRuntime[] = []
+  const unknown: TopicPartition[] = []
+  for (const tp of partitions) {
+    if (seen.has(tp)) continue
+    seen.set(tp, true)
+    const runtime = mirror.partitions.get(tp)
+    if (runtime) found.push(runtime)
+    else unknown.push({ topic: tp.topic, partition: tp.partition })
+  }
+  if (unknown.length > 0) {
+    const names = unknown.slice(0, 5).map((tp) => `${tp.topic}-${tp.partition}`)
+    const more = unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''
+    throw new EngineError('NOT_FOUND', `mirror ${mirror.definition.name} does not mirror ${names.join(', ')}${more}`, { details: { partitions: unknown.slice(0, 1000) } })
+  }
+  return found
 }
 
 /** The partitions of the named topics (all of the mirror's without names); NOT_FOUND for a topic it does not mirror. */

@@ -56,6 +56,7 @@ function snapshotOf(runtime: PartitionRuntime, now: number): Readonly<PartitionS
     lastMirrorPosition: position ? { epoch: position.epoch, offset: position.offset } : null,
     lastTruncation: truncation ? { offset: truncation.offset, removedRecords: truncation.removedRecords, at: truncation.at, reason: truncation.reason } : null,
     stoppingStep,
+    divergence: value.state === 'FAILED' && value.divergence != null ? { ...value.divergence } : null,
     stateDurable: runtime.stateDurable,
     [jsonTemplate]: undefined as JsonTemplate | undefined,
   } satisfies PartitionSnapshot & { [jsonTemplate]: JsonTemplate | undefined }
@@ -67,6 +68,7 @@ function snapshotOf(runtime: PartitionRuntime, now: number): Readonly<PartitionS
   // freezing spread copies made building a list ~10× slower.
   if (snapshot.lastMirrorPosition) Object.freeze(snapshot.lastMirrorPosition)
   if (snapshot.lastTruncation) Object.freeze(snapshot.lastTruncation)
+  if (snapshot.divergence) Object.freeze(snapshot.divergence)
   const frozen = Object.freeze(snapshot)
   keepSnapshot(runtime, frozen)
   return frozen

@@ -5,4 +5,4 @@ import { route } from '@/server/http/route'
 
 export const dynamic = 'force-dynamic'
 
-export const POST = route(mirrorEndpoints.recoverMirrorTopics, ({ runtime, params, body, request }) => mirrorApiOf(runtime).recover(params.mirror, body.topics, conditionsOf(request)))
+export const POST = route(mirrorEndpoints.recoverMirrorTopics, ({ runtime, params, body, request }) => mirrorApiOf(runtime).recover(params.mirror, body, conditionsOf(request)))
