@@ -2,12 +2,13 @@ import 'server-only'
 import type { Drill, DrillPhase } from '@/lib/api/drills'
 import { check, type DrillCheck } from '@/lib/drill/checks'
 import { quantile } from '@/lib/drill/cadence'
+import { drillPauseMs } from '@/lib/drill/pacing'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import type { GroupOffsets, MirrorStateAppendEntry, SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import type { MirrorEngine } from '@/server/engine/engine'
 import type { PartitionSnapshot } from '@/server/engine/types'
 import { skipSyncsUnder } from '@/server/util/durable-file'
-import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkSourceUntouched, checkWritesReadBack, writeToCopy } from './drill-checks'
+import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkSourceUntouched, checkWritesReadBack, writeToCopy, type Pace } from './drill-checks'
 import { IsolatedSource } from './isolated-source'
 import { copyFromBrokerLog, copyFromFiles, openSandbox, removeSandbox, seedSandbox, type SandboxCopy } from './sandbox'
 import { failOverSandbox } from './sandbox-failover'
@@ -72,6 +73,13 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
       // The mirror deleted meanwhile: the drill ends on its own checks.
     }
   }, control.lagSampleMs)
+  // The checks give way to production mirroring when its lag grows past its budget (lib/drill/pacing.ts): the lag
+  // when the drill started against the sampler's latest.
+  const baselineLagMs = currentTimeLagMs(env, drill.mirror) ?? 0
+  const pace: Pace = () => {
+    const ms = drillPauseMs(samples.timeLagMs.at(-1) ?? null, baselineLagMs)
+    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
+  }
   let sandbox: EmbeddedCluster | null = null
   // The sandbox is removed at the next start after any crash (drills.ts), so none of its writes needs an fsync:
   // its copy, failover, producers and closes then cost no disk flushes, which production's appends would wait behind.
@@ -117,16 +125,16 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
 
     await phase('checking')
     const checks: DrillCheck[] = []
-    const markers = await checkMarkers(sandbox, failover.plan, failover.partitions)
+    const markers = await checkMarkers(sandbox, failover.plan, failover.partitions, pace)
     for (const entry of drill.partitions) entry.markers = markers.markers.get(`${entry.topic}\u0000${entry.partition}`) ?? []
     checks.push(markers.check)
-    checks.push(await checkReadCommitted(sandbox, copied.drilled))
+    checks.push(await checkReadCommitted(sandbox, copied.drilled, pace))
     checks.push(await checkGroupOffsets(sandbox, copied.groups, copied.drilled, refusedGroups))
-    const writes = await writeToCopy(sandbox, drill.id, copied.drilled)
+    const writes = await writeToCopy(sandbox, drill.id, copied.drilled, pace)
     // Acknowledged writes must survive a restart of the copy's broker: each partition's log recovered from its
     // files as after a crash, then read back.
-    checks.push(...(await checkWritesReadBack(sandbox, copied.drilled, writes, { restart: true })))
-    checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: isolated.refusedCalls }))
+    checks.push(...(await checkWritesReadBack(sandbox, copied.drilled, writes, { restart: true, pace })))
+    checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: isolated.refusedCalls, pace }))
     checks.push(productionKeptMirroring(env, drill, copied.drilled))
     drill.checks = checks
     outcome = checks.every((entry) => entry.ok) ? 'succeeded' : 'failed'
@@ -195,6 +203,14 @@ function productionKeptMirroring(env: RunnerEnvironment, drill: Drill, drilled: 
     .filter((p) => wanted.has(`${p.topic}\u0000${p.partition}`) && p.state !== 'MIRRORING')
     .map((p) => `${p.topic}-${p.partition} is ${p.state}${p.error ? ` (${p.error})` : ''}`)
   return check('production-kept-mirroring', left, `${drilled.length === 1 ? 'the drilled partition' : `all ${drilled.length} drilled partitions`} of the mirror kept MIRRORING while the drill ran`)
+}
+
+function currentTimeLagMs(env: RunnerEnvironment, mirror: string): number | null {
+  try {
+    return env.engine.mirrorSummary(mirror).maxTimeLagMs ?? null
+  } catch {
+    return null
+  }
 }
 
 function lagOf(samples: { offsetLag: number[]; timeLagMs: number[] }): Drill['productionLag'] {
