@@ -79,12 +79,16 @@ export async function benchDrill(): Promise<BenchResult[]> {
       while ((await b.describePartition(tp)).highWatermark <= offset) await new Promise((resolve) => setTimeout(resolve, 5))
       return performance.now() - acknowledged
     }
+    // Each probe's lag with when its round started, to attribute the lag during the drill to its phases.
+    const probedAt: Array<[number, number]> = []
     const sample = async (ms: number, until?: () => boolean) => {
       const lags: number[] = []
       const started = performance.now()
       while (until ? !until() : performance.now() - started < ms) {
         const round = performance.now()
-        lags.push(...(await Promise.all(topics().map(probe))))
+        const answered = await Promise.all(topics().map(probe))
+        for (const lag of answered) probedAt.push([round, lag])
+        lags.push(...answered)
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - round))))
       }
       return lags
@@ -118,6 +122,16 @@ export async function benchDrill(): Promise<BenchResult[]> {
     const ended = phases[0]![1] + drillMs
     console.log(`phases: ${phases.map(([phase, at], i) => `${phase} ${(((phases[i + 1]?.[1] ?? ended) - at) / 1000).toFixed(1)} s`).join(', ')}`)
     const duringLags = await during
+    // Where the lag was: p99 of the probes sent in each phase.
+    console.log(
+      `lag p99 by phase: ${phases
+        .map(([phase, at], i) => {
+          const until = phases[i + 1]?.[1] ?? ended
+          const lags = probedAt.filter(([when]) => when >= at && when < until).map(([, lag]) => lag)
+          return `${phase} ${Math.round(quantile(lags, 0.99) ?? 0)} ms (${lags.length})`
+        })
+        .join(', ')}`,
+    )
     const baselineLags = await sample(drillMs)
     await drills.close()
     if (finished.status !== 'succeeded') throw new Error(`drill ${finished.status}: ${finished.error ?? finished.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`)

@@ -2,11 +2,13 @@ import 'server-only'
 import type { Drill, DrillPhase } from '@/lib/api/drills'
 import { check, type DrillCheck } from '@/lib/drill/checks'
 import { quantile } from '@/lib/drill/cadence'
+import { drillPauseMs } from '@/lib/drill/pacing'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import type { GroupOffsets, MirrorStateAppendEntry, SourceCluster, TopicPartition } from '@/server/cluster/ports'
 import type { MirrorEngine } from '@/server/engine/engine'
 import type { PartitionSnapshot } from '@/server/engine/types'
-import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkSourceUntouched, checkWritesReadBack, writeToCopy } from './drill-checks'
+import { skipSyncsUnder } from '@/server/util/durable-file'
+import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkSourceUntouched, checkWritesReadBack, writeToCopy, type Pace } from './drill-checks'
 import { IsolatedSource } from './isolated-source'
 import { copyFromBrokerLog, copyFromFiles, openSandbox, removeSandbox, seedSandbox, type SandboxCopy } from './sandbox'
 import { failOverSandbox } from './sandbox-failover'
@@ -20,7 +22,8 @@ import { failOverSandbox } from './sandbox-failover'
  *                and the groups' committed offsets; the lag at that moment is the RPO;
  *   failingOver  the sandbox opened and seeded, the real failover run on it (sandbox-failover.ts): drill start →
  *                every copied partition writable is the RTO;
- *   checking     markers, read_committed, group offsets, producers (read back after the sandbox restarts),
+ *   checking     markers, read_committed, group offsets, producers (read back after each partition's broker
+ *                restarts as after a crash),
  *                the source untouched (read back from the copy's point on), the production mirror still MIRRORING;
  *   cleaningUp   the sandbox closed and its directory removed, whatever happened before.
  */
@@ -70,7 +73,17 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
       // The mirror deleted meanwhile: the drill ends on its own checks.
     }
   }, control.lagSampleMs)
+  // The checks give way to production mirroring when its lag grows past its budget (lib/drill/pacing.ts): the lag
+  // when the drill started against the sampler's latest.
+  const baselineLagMs = currentTimeLagMs(env, drill.mirror) ?? 0
+  const pace: Pace = () => {
+    const ms = drillPauseMs(samples.timeLagMs.at(-1) ?? null, baselineLagMs)
+    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
+  }
   let sandbox: EmbeddedCluster | null = null
+  // The sandbox is removed at the next start after any crash (drills.ts), so none of its writes needs an fsync:
+  // its copy, failover, producers and closes then cost no disk flushes, which production's appends would wait behind.
+  const releaseSyncs = skipSyncsUnder(control.sandboxDir)
   // Announced only once the sandbox is gone: a drill reads as running until then.
   let outcome: Drill['status'] = 'failed'
   const phase = async (next: DrillPhase) => {
@@ -97,7 +110,7 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     drill.rpo = rpoOf(copied.snapshots)
 
     await phase('failingOver')
-    sandbox ??= await openSandbox(control.sandboxDir, drill.sandbox.name)
+    sandbox ??= await openSandbox(control.sandboxDir, drill.sandbox.name, copied.copy.closeStates)
     const refusedGroups = await seedSandbox(sandbox, copied.state, copied.groups, copied.drilled)
     const isolated = new IsolatedSource(definition.sourceCluster)
     const failover = await failOverSandbox({ mirror: drill.mirror, sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, sandbox, isolated, topics: drill.topics, log: env.log })
@@ -112,17 +125,16 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
 
     await phase('checking')
     const checks: DrillCheck[] = []
-    const markers = await checkMarkers(sandbox, failover.plan, failover.partitions)
+    const markers = await checkMarkers(sandbox, failover.plan, failover.partitions, pace)
     for (const entry of drill.partitions) entry.markers = markers.markers.get(`${entry.topic}\u0000${entry.partition}`) ?? []
     checks.push(markers.check)
-    checks.push(await checkReadCommitted(sandbox, copied.drilled))
+    checks.push(await checkReadCommitted(sandbox, copied.drilled, pace))
     checks.push(await checkGroupOffsets(sandbox, copied.groups, copied.drilled, refusedGroups))
-    const writes = await writeToCopy(sandbox, drill.id, copied.drilled)
-    // Acknowledged writes must survive a restart of the copy's broker: read back from what it recovers.
-    await sandbox.close()
-    sandbox = await openSandbox(control.sandboxDir, drill.sandbox.name)
-    checks.push(...(await checkWritesReadBack(sandbox, copied.drilled, writes)))
-    checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: isolated.refusedCalls }))
+    const writes = await writeToCopy(sandbox, drill.id, copied.drilled, pace)
+    // Acknowledged writes must survive a restart of the copy's broker: each partition's log recovered from its
+    // files as after a crash, then read back.
+    checks.push(...(await checkWritesReadBack(sandbox, copied.drilled, writes, { restart: true, pace })))
+    checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: isolated.refusedCalls, pace }))
     checks.push(productionKeptMirroring(env, drill, copied.drilled))
     drill.checks = checks
     outcome = checks.every((entry) => entry.ok) ? 'succeeded' : 'failed'
@@ -140,8 +152,10 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     drill.productionLag = lagOf(samples)
     drill.phase = 'cleaningUp'
     await control.changed().catch(() => undefined)
-    await sandbox?.close().catch(() => undefined)
+    // Removed next: nothing of its logs needs writing (closeForRemoval).
+    await sandbox?.closeForRemoval().catch(() => undefined)
     await removeSandbox(control.sandboxDir)
+    releaseSyncs()
     drill.sandbox = { ...drill.sandbox, removed: true }
     drill.phase = 'done'
     drill.finishedAt = env.now()
@@ -189,6 +203,14 @@ function productionKeptMirroring(env: RunnerEnvironment, drill: Drill, drilled: 
     .filter((p) => wanted.has(`${p.topic}\u0000${p.partition}`) && p.state !== 'MIRRORING')
     .map((p) => `${p.topic}-${p.partition} is ${p.state}${p.error ? ` (${p.error})` : ''}`)
   return check('production-kept-mirroring', left, `${drilled.length === 1 ? 'the drilled partition' : `all ${drilled.length} drilled partitions`} of the mirror kept MIRRORING while the drill ran`)
+}
+
+function currentTimeLagMs(env: RunnerEnvironment, mirror: string): number | null {
+  try {
+    return env.engine.mirrorSummary(mirror).maxTimeLagMs ?? null
+  } catch {
+    return null
+  }
 }
 
 function lagOf(samples: { offsetLag: number[]; timeLagMs: number[] }): Drill['productionLag'] {

@@ -4,7 +4,7 @@ import { promisify } from 'node:util'
 import { StorageError } from '@/lib/log/errors'
 import { BATCH_HEADER_SIZE, decodeBatchRecords, readBatchHeader, viewOf } from '@/lib/log/record-batch'
 import type { BatchHeader, ControlInfo } from '@/lib/log/types'
-import { fsyncDirectory, type DurableFileWrite } from '@/server/util/durable-file'
+import { fsyncDirectory, syncsSkipped, type DurableFileWrite } from '@/server/util/durable-file'
 import type { DescriptorBudget, DescriptorHolder } from './descriptor-budget'
 import { GroupCommit } from './group-commit'
 import { LogSegments } from './log-segments'
@@ -149,7 +149,7 @@ export class LocalLog {
   /** First half of a roll: the active segment is made durable and its index files written. */
   sealActiveSegment(): void {
     const old = this.active
-    if (old.fd !== undefined) fs.fdatasyncSync(old.fd)
+    if (old.fd !== undefined && !syncsSkipped(this.dir)) fs.fdatasyncSync(old.fd)
     this.commit.markAllDurable(this.logEndOffset)
     old.sealTimeIndex()
     old.writeIndexFiles()
@@ -158,7 +158,7 @@ export class LocalLog {
   /** sealActiveSegment for a close: the data synced without blocking, the index files returned for the close's batch. */
   async sealActiveSegmentForClose(): Promise<DurableFileWrite[]> {
     const old = this.active
-    if (old.fd !== undefined) await fdatasync(old.fd)
+    if (old.fd !== undefined && !syncsSkipped(this.dir)) await fdatasync(old.fd)
     this.commit.markAllDurable(this.logEndOffset)
     old.sealTimeIndex()
     return old.indexFiles()

@@ -11,9 +11,11 @@ import type { LogFileSnapshot } from './types'
  * segments with their indexes and producer-state snapshots hard-linked (no bytes copied; a later cleaner swap,
  * retention or deletion in the original replaces or unlinks files and leaves the copy's alone), the active
  * segment copied up to the size it had at the snapshot (appends after it are not in the copy), the leader-epoch
- * and log-start checkpoints copied. No clean-shutdown marker: the copy opens as after a crash, so recovery
- * scans its last segment, rebuilds that segment's indexes, re-derives the epochs of its batches and replays
- * producer state from the newest snapshot, exactly as a broker restarting on these files would.
+ * and log-start checkpoints copied. No clean-shutdown marker in the files: opened alone, the copy opens as after
+ * a crash, so recovery scans its last segment, rebuilds that segment's indexes, re-derives the epochs of its
+ * batches and replays producer state from the newest snapshot, as a broker restarting on these files would.
+ * The snapshot's close state (LogFileSnapshot.closeState) handed to its first open instead makes it open as
+ * after a clean close at the snapshot: what a drill's sandbox does (server/drills/sandbox.ts).
  */
 
 export interface LogCopyOutcome {

@@ -8,7 +8,8 @@ import type { BatchHeader } from '@/lib/log/types'
 import { fsyncDirectory, syncDirectory, unlinkIfExists } from '@/server/util/durable-file'
 import { completeInterruptedSwaps } from './cleaner/segment-swap'
 import { crc32c } from './crc32c'
-import type { CleanShutdownMarker, LogCheckpoints } from './log-checkpoints'
+import type { CleanShutdownMarker, EpochCheckpoint, LogCheckpoints } from './log-checkpoints'
+import type { LogCloseState } from './types'
 import { replayLog } from './log-replay'
 import { LogSegments } from './log-segments'
 import { deleteProducerSnapshots, latestProducerSnapshot, listProducerSnapshotOffsets, readProducerSnapshot } from './producer-snapshots'
@@ -19,6 +20,8 @@ export interface LoaderConfig {
   now: () => number
   /** The owner's checkpointed high watermark for this replica; null: the log's own checkpoint file. */
   checkpointedHighWatermark?: number | null
+  /** What a clean close's files would say, from the memory of the log these files were copied from (LogCloseState). */
+  closeState?: LogCloseState | null
 }
 
 /** Everything a partition log holds in memory, as recovered from its directory. */
@@ -87,19 +90,22 @@ export function chooseProducerStateRecovery(
  */
 export function loadLog(dir: string, checkpoints: LogCheckpoints, config: LoaderConfig): LoadedLog {
   prepareDirectory(dir)
-  const cleanMarker = checkpoints.readCleanShutdown()
-  const checkpointedLogStart = checkpoints.readLogStartOffset()
+  // A copy's close state stands for the files a clean close writes; the marker still checks itself against the
+  // active segment (size, end offset), and the log is recovered as after a crash when it does not match.
+  const copied = config.closeState ?? null
+  const cleanMarker = copied ? copied.cleanShutdown : checkpoints.readCleanShutdown()
+  const checkpointedLogStart = copied ? copied.logStartOffset : checkpoints.readLogStartOffset()
   const { segments } = openSegments(dir, checkpointedLogStart ?? 0, config.now())
 
   const sealed = loadSealedSegments(segments, config.indexIntervalBytes)
-  const active = loadActiveSegment(segments.active, cleanMarker, config.indexIntervalBytes)
+  const active = loadActiveSegment(segments.active, cleanMarker, config.indexIntervalBytes, copied?.activeIndexes)
 
   const logEnd = segments.active.nextOffset
   const firstBase = segments.first.baseOffset
   const logStartOffset = Math.min(Math.max(checkpointedLogStart ?? firstBase, firstBase), logEnd)
   for (const doomed of segments.removeFirst(segments.countWhollyBelow(logStartOffset))) doomed.deleteFiles()
 
-  const epochCheckpoint = checkpoints.readEpochs()
+  const epochCheckpoint: EpochCheckpoint = copied ? { status: 'ok', entries: copied.epochs.map((entry) => ({ ...entry })) } : checkpoints.readEpochs()
   const epochCache = new LeaderEpochCache(epochCheckpoint.status === 'ok' ? epochCheckpoint.entries : [])
   epochCache.truncateFromEnd(logEnd)
   epochCache.truncateFromStart(logStartOffset)
@@ -108,7 +114,7 @@ export function loadLog(dir: string, checkpoints: LogCheckpoints, config: Loader
   const highWatermark = Math.min(Math.max(checkpointedHighWatermark, logStartOffset), logEnd)
 
   deleteProducerSnapshots(dir, (o) => o > logEnd)
-  const recovery = chooseProducerStateRecovery(active, sealed, epochCheckpoint.status, () => readProducerSnapshot(dir, logEnd))
+  const recovery = chooseProducerStateRecovery(active, sealed, epochCheckpoint.status, () => (copied?.producerState.offset === logEnd ? copied.producerState : readProducerSnapshot(dir, logEnd)))
   const producerState = recoverProducerState(dir, segments, recovery, { epochCache, highWatermark })
   producerState.onHighWatermarkUpdated(highWatermark)
   // Keep one snapshot per segment base (truncation and recovery start from those); others were for this open.
@@ -174,9 +180,9 @@ function loadSealedSegments(segments: LogSegments, indexIntervalBytes: number): 
   return state
 }
 
-function loadActiveSegment(active: LogSegment, clean: CleanShutdownMarker | undefined, indexIntervalBytes: number): ActiveSegmentState {
+function loadActiveSegment(active: LogSegment, clean: CleanShutdownMarker | undefined, indexIntervalBytes: number, copiedIndexes?: LogCloseState['activeIndexes']): ActiveSegmentState {
   if (clean && clean.activeBaseOffset === active.baseOffset && clean.activeSize === active.size) {
-    const { indexesOk, txnIndexOk } = active.loadIndexFiles()
+    const { indexesOk, txnIndexOk } = copiedIndexes ? active.loadIndexBytes(copiedIndexes.index, copiedIndexes.timeIndex, () => copiedIndexes.txnIndex ?? undefined) : active.loadIndexFiles()
     if (indexesOk && txnIndexOk) {
       findSegmentEnd(active)
       if (active.nextOffset === clean.logEndOffset) return { kind: 'clean-shutdown' }

@@ -21,6 +21,7 @@ const DEFAULT_CONFIG: Required<Omit<PartitionLogConfig, 'now' | 'descriptorBudge
   maxMessageBytes: 1048588,
   highWatermarkCheckpointIntervalMs: 5000,
   checkpointedHighWatermark: null,
+  closeState: null,
   ...DEFAULT_COMPACTION_CONFIG,
 }
 

@@ -78,6 +78,8 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     private readonly checkpoints: LogCheckpoints,
   ) {
     const loaded = loadLog(dir, checkpoints, config)
+    // Used once: not kept for the log's life.
+    config.closeState = null
     this.unsyncedLeftovers = loaded.directoryUnsynced ? loaded.leftovers : null
     this.local = new LocalLog(dir, loaded.segments, config, this, (error) => this.fail(error))
     this.local.commit.durableEndOffset = loaded.segments.active.nextOffset
@@ -395,12 +397,21 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
   fileSnapshot(): LogFileSnapshot {
     this.ensureOpen()
     const all = this.local.segments.all()
+    const active = this.local.active
     return {
       dir: this.dir,
       logStartOffset: this.logStartOffset,
       logEndOffset: this.logEndOffset,
       highWatermark: this.highWatermark,
       segments: all.map((segment, index) => ({ baseOffset: segment.baseOffset, bytes: segment.size, active: index === all.length - 1 })),
+      // Copies: the state in memory moves on with the next append.
+      closeState: {
+        activeIndexes: active.sealedIndexBytes(),
+        producerState: this.producerState.snapshot(this.logEndOffset),
+        epochs: this.epochCache.entries().map((entry) => ({ ...entry })),
+        logStartOffset: this.logStartOffset,
+        cleanShutdown: { logEndOffset: this.logEndOffset, activeBaseOffset: active.baseOffset, activeSize: active.size },
+      },
     }
   }
 

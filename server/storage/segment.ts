@@ -6,7 +6,7 @@ import type { Crc32c } from '@/lib/log/record-batch'
 import { BATCH_HEADER_SIZE, LOG_OVERHEAD, readBatchHeader } from '@/lib/log/record-batch'
 import { decodeTxnIndex, encodeTxnIndex, OffsetIndex, TimeIndex } from '@/lib/log/segment-index'
 import type { AbortedTransaction, BatchHeader } from '@/lib/log/types'
-import { readFileIfExists, unlinkIfExists, writeFileDurably, type DurableFileWrite } from '@/server/util/durable-file'
+import { readFileIfExists, syncsSkipped, unlinkIfExists, writeFileDurably, type DurableFileWrite } from '@/server/util/durable-file'
 import { readFully, writeFully } from './fs-utils'
 
 export const LOG_SUFFIX = '.log'
@@ -214,7 +214,7 @@ export class LogSegment {
     const fd = this.fd ?? fs.openSync(this.logPath, 'r+')
     try {
       fs.ftruncateSync(fd, position)
-      fs.fdatasyncSync(fd)
+      if (!syncsSkipped(this.dir)) fs.fdatasyncSync(fd)
     } finally {
       if (fd !== this.fd) fs.closeSync(fd)
     }
@@ -225,6 +225,16 @@ export class LogSegment {
   /** Makes the timeindex end with the segment's largest timestamp (Kafka does this when a segment is rolled). */
   sealTimeIndex(): void {
     if (this.maxTimestamp >= 0) this.timeIndex.maybeAppend(this.maxTimestamp, this.offsetOfMaxTimestamp)
+  }
+
+  /**
+   * The index files this segment would get if it were sealed now (`.txnindex` null when nothing aborted here),
+   * leaving the segment as it is: what a copy of the active segment takes (LogFileSnapshot.closeState).
+   */
+  sealedIndexBytes(): { index: Uint8Array; timeIndex: Uint8Array; txnIndex: Uint8Array | null } {
+    const timeIndex = TimeIndex.decode(this.baseOffset, this.timeIndex.encode())
+    if (this.maxTimestamp >= 0) timeIndex.maybeAppend(this.maxTimestamp, this.offsetOfMaxTimestamp)
+    return { index: this.offsetIndex.encode(), timeIndex: timeIndex.encode(), txnIndex: this.aborted.length > 0 ? encodeTxnIndex(this.aborted) : null }
   }
 
   /** Writes `.index`, `.timeindex` and `.txnindex` durably (the segment is no longer active, or on close). */
@@ -248,10 +258,13 @@ export class LogSegment {
    * caller rebuilds them from the log (offset/time) or by replay (txn).
    */
   loadIndexFiles(): { indexesOk: boolean; txnIndexOk: boolean } {
+    return this.loadIndexBytes(readFileIfExists(this.path(INDEX_SUFFIX)), readFileIfExists(this.path(TIME_INDEX_SUFFIX)), () => readFileIfExists(this.path(TXN_INDEX_SUFFIX)))
+  }
+
+  /** loadIndexFiles over the files' contents (undefined: a missing file), from disk or from memory (LogCloseState). */
+  loadIndexBytes(index: Uint8Array | undefined, time: Uint8Array | undefined, txnIndex: () => Uint8Array | undefined): { indexesOk: boolean; txnIndexOk: boolean } {
     let indexesOk = true
     try {
-      const index = readFileIfExists(this.path(INDEX_SUFFIX))
-      const time = readFileIfExists(this.path(TIME_INDEX_SUFFIX))
       if (index === undefined || time === undefined) {
         indexesOk = false
       } else {
@@ -265,7 +278,7 @@ export class LogSegment {
     }
     let txnIndexOk = true
     try {
-      const txn = readFileIfExists(this.path(TXN_INDEX_SUFFIX))
+      const txn = txnIndex()
       this.aborted = txn === undefined ? [] : decodeTxnIndex(txn)
     } catch {
       txnIndexOk = false

@@ -43,6 +43,11 @@ export interface PartitionLogConfig {
    * `high-watermark-checkpoint`, if any (also the fallback for a replica the owner's checkpoint does not list).
    */
   checkpointedHighWatermark?: number | null
+  /**
+   * Open only: the state of the log whose files these are copies of, at the instant of the copy
+   * (LogFileSnapshot.closeState), used instead of the files a clean close writes. null (default): the files.
+   */
+  closeState?: LogCloseState | null
   /** Clock (ms since epoch) for record timestamps, segment.ms and retention.ms. Default `Date.now`. */
   now?: () => number
   /** Bounds the open writer descriptors shared with other logs. Default: the process-wide budget. */
@@ -178,6 +183,25 @@ export interface LogFileSnapshot {
   readonly logEndOffset: number
   readonly highWatermark: number
   readonly segments: ReadonlyArray<{ readonly baseOffset: number; readonly bytes: number; readonly active: boolean }>
+  /**
+   * What a clean close at that instant would have written beside the segments, taken from memory with the sizes
+   * above. Handed to the copy's open (PartitionLogConfig.closeState), it opens as after a clean shutdown.
+   */
+  readonly closeState?: LogCloseState
+}
+
+/**
+ * One log's state as a clean close would leave it in its files (the active segment's indexes, producer state at
+ * the log end, epochs, log start, the marker vouching for the active segment's size and end), kept in memory for
+ * the open of a copy of its files (a drill's sandbox): that open trusts it as it would a clean close's files,
+ * instead of scanning and checksumming the active segment and replaying producer state.
+ */
+export interface LogCloseState {
+  readonly activeIndexes: { readonly index: Uint8Array; readonly timeIndex: Uint8Array; readonly txnIndex: Uint8Array | null }
+  readonly producerState: import('@/lib/log/producer-state').ProducerStateSnapshot
+  readonly epochs: readonly EpochEntry[]
+  readonly logStartOffset: number
+  readonly cleanShutdown: { readonly logEndOffset: number; readonly activeBaseOffset: number; readonly activeSize: number }
 }
 
 export interface PartitionLogApi {

@@ -13,8 +13,34 @@ import path from 'node:path'
  * the background, control-plane files).
  */
 
+/**
+ * Directories whose files need no durability: their owner removes them at the next start after any crash (a
+ * drill's sandbox, server/drills/sandbox.ts), so no fsync of theirs can ever matter. Every helper here skips their
+ * fsyncs (the writes, temp files and renames still happen, in the same order: a clean close and reopen read what
+ * was written), and their batches skip the write lanes below, where production's waited behind a sandbox's
+ * 2,000 logs (npm run bench -- drill: closing a sandbox's logs took 49–84 s of fsyncs on a loaded machine).
+ */
+const unsyncedRoots = new Set<string>()
+
+/** Registers `dir` (and everything under it) as never synced; returns the release. */
+export function skipSyncsUnder(dir: string): () => void {
+  const root = path.resolve(dir)
+  unsyncedRoots.add(root)
+  return () => {
+    unsyncedRoots.delete(root)
+  }
+}
+
+/** Whether `file` (an absolute path) lies under a directory registered by skipSyncsUnder. */
+export function syncsSkipped(file: string): boolean {
+  if (unsyncedRoots.size === 0) return false
+  for (const root of unsyncedRoots) if (file === root || file.startsWith(`${root}${path.sep}`)) return true
+  return false
+}
+
 /** Makes directory entries (create, rename, unlink) durable. */
 export function fsyncDirectory(dir: string): void {
+  if (syncsSkipped(dir)) return
   const fd = fs.openSync(dir, 'r')
   try {
     fs.fsyncSync(fd)
@@ -24,6 +50,7 @@ export function fsyncDirectory(dir: string): void {
 }
 
 export async function syncDirectory(dir: string): Promise<void> {
+  if (syncsSkipped(dir)) return
   const handle = await open(dir, 'r')
   try {
     await handle.sync()
@@ -40,7 +67,7 @@ export function writeFileDurably(file: string, data: string | Uint8Array): void 
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
     let done = 0
     while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, done)
-    fs.fsyncSync(fd)
+    if (!syncsSkipped(file)) fs.fsyncSync(fd)
   } finally {
     fs.closeSync(fd)
   }
@@ -105,6 +132,7 @@ export async function durableWritesSettled(): Promise<void> {
 
 /** Asynchronous variant of writeFileDurably (at most 16 at once per lane across the process). */
 export function writeFileDurablyAsync(file: string, data: string, options: AsyncDurableWriteOptions = {}): Promise<void> {
+  if (syncsSkipped(file)) return writeFileDurablyNow(file, data, options)
   return (options.logWrite ? LOG_WRITES : FOREGROUND_WRITES).run(() => writeFileDurablyNow(file, data, options))
 }
 
@@ -114,7 +142,7 @@ async function writeFileDurablyNow(file: string, data: string, { mode }: AsyncDu
   const handle = await open(tmp, mode === undefined ? 'w' : 'wx', mode)
   try {
     await handle.writeFile(data, 'utf8')
-    await handle.sync()
+    if (!syncsSkipped(file)) await handle.sync()
   } finally {
     await handle.close()
   }
@@ -140,19 +168,21 @@ export function writeFilesDurablyAsync(writes: readonly DurableFileWrite[]): Pro
   if (writes.length === 0) return Promise.resolve()
   const dir = path.dirname(writes[0]!.file)
   if (writes.some((write) => path.dirname(write.file) !== dir)) throw new Error('writeFilesDurablyAsync: the files of one batch share a directory')
-  return LOG_WRITES.run(async () => {
+  const unsynced = syncsSkipped(dir)
+  const write = async () => {
     for (const { file, data } of writes) {
       const handle = await open(`${file}.tmp`, 'w')
       try {
         await handle.writeFile(data)
-        await handle.sync()
+        if (!unsynced) await handle.sync()
       } finally {
         await handle.close()
       }
     }
     for (const { file } of writes) await rename(`${file}.tmp`, file)
     await syncDirectory(dir)
-  })
+  }
+  return unsynced ? write() : LOG_WRITES.run(write)
 }
 
 /** Replaces `file` with owner-only permissions (0600 unless told): for secrets and audit records. */

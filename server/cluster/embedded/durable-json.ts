@@ -1,6 +1,7 @@
 import 'server-only'
 import { open, readFile, rename } from 'node:fs/promises'
 import path from 'node:path'
+import { syncsSkipped } from '@/server/util/durable-file'
 
 /** Replaces `file` atomically and durably: temp file, fsync, rename, fsync of the directory. */
 export async function writeJsonDurably(file: string, value: unknown): Promise<void> {
@@ -9,11 +10,12 @@ export async function writeJsonDurably(file: string, value: unknown): Promise<vo
   try {
     // Compact: the metadata of a 10,000-partition cluster is rewritten whole at each change, indentation included.
     await handle.writeFile(`${JSON.stringify(value)}\n`, 'utf8')
-    await handle.sync()
+    if (!syncsSkipped(file)) await handle.sync()
   } finally {
     await handle.close()
   }
   await rename(tmp, file)
+  if (syncsSkipped(file)) return
   const dir = await open(path.dirname(file), 'r')
   try {
     await dir.sync()

@@ -209,6 +209,38 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
 
   /** Stops the brokers cleanly: logs are flushed and closed; the directory can be opened again. */
   async close(): Promise<void> {
+    await this.shutDown('clean')
+  }
+
+  /**
+   * Stops the brokers of a cluster whose directory is removed next (a drill's sandbox): appends in flight settle,
+   * descriptors are released, and nothing is written — no index files, producer snapshots, checkpoints or
+   * clean-shutdown markers for files about to go (a sandbox's clean close of 2,000 logs took 27–84 s under load).
+   */
+  async closeForRemoval(): Promise<void> {
+    await this.shutDown('forRemoval')
+  }
+
+  /**
+   * Restarts one partition's replica logs as after a crash of their broker: each log dropped without a close
+   * (appends in flight settle, nothing is written) and opened again from its files, so its recovery scans and
+   * checksums the active segment and replays producer state; the partition is then led as before, in the same
+   * leader epoch. What a drill reads its producers' acknowledged writes back from, one partition at a time.
+   */
+  async restartPartitionAsAfterCrash(tp: TopicPartition): Promise<void> {
+    const { directory } = this
+    directory.ensureReachable()
+    const partition = directory.requirePartition(tp)
+    const topic = directory.requireTopic(tp.topic)
+    await partition.lock.run(() => partition.closeForDeletion())
+    const logs: Array<[number, PartitionLogApi]> = []
+    for (const brokerId of partition.metadata.replicas) {
+      if (directory.alive.has(brokerId)) logs.push([brokerId, await directory.openReplicaLog(topic, tp.partition, brokerId)])
+    }
+    await partition.resume(logs)
+  }
+
+  private async shutDown(how: 'clean' | 'forRemoval'): Promise<void> {
     const { directory } = this
     if (directory.closed) return
     directory.closed = true
@@ -223,10 +255,12 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     // active segment sealed), and 2,000 started at once (a drill's sandbox) ran theirs in one stretch.
     await forEachConcurrently(directory.allPartitions(), LOG_OPEN_CONCURRENCY, (p) =>
       p.lock.run(() => {
+        if (how === 'forRemoval') return p.closeForDeletion()
         highWatermarks.push(...replicaHighWatermarks(p))
         return p.closeAll()
       }),
     )
+    if (how === 'forRemoval') return
     await directory.highWatermarks.checkpointNow(highWatermarks)
     await directory.persistMetadata()
   }

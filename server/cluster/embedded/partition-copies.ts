@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { formatReplicationOffsetCheckpoint } from '@/lib/log/replication-offset-checkpoint'
 import { copyLog } from '@/server/storage/log-copy'
-import type { LogFileSnapshot } from '@/server/storage/types'
+import type { LogCloseState, LogFileSnapshot } from '@/server/storage/types'
 import { forEachConcurrently } from '@/server/util/cooperative'
 import { writeFileDurablyAsync } from '@/server/util/durable-file'
 import { ClusterError } from '../errors'
@@ -33,6 +33,13 @@ export interface CopiedPartition extends TopicPartition {
   readonly copiedAt: number
   readonly filesLinked: number
   readonly bytesCopied: number
+  /** The copy's replica directory (broker 1), where the cluster opened on the copy finds its log. */
+  readonly dir: string
+  /**
+   * The original's state at the snapshot, as a clean close then would have written it: handed to the copy's open
+   * (PartitionLogConfig.closeState), the copy opens without scanning its active segment or replaying producer state.
+   */
+  readonly closeState: LogCloseState | undefined
 }
 
 const BROKER = 1
@@ -59,8 +66,9 @@ export async function copyPartitions(directory: ClusterDirectory, targetDir: str
   }
   const copied: CopiedPartition[] = []
   await forEachConcurrently(captured, COPY_CONCURRENCY, async ({ tp, snapshot, leaderEpoch, at }) => {
-    const outcome = await copyLog(snapshot, path.join(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition)))
-    copied.push({ ...tp, logStartOffset: snapshot.logStartOffset, logEndOffset: snapshot.logEndOffset, highWatermark: snapshot.highWatermark, leaderEpoch, copiedAt: at, ...outcome })
+    const dir = path.resolve(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition))
+    const outcome = await copyLog(snapshot, dir)
+    copied.push({ ...tp, logStartOffset: snapshot.logStartOffset, logEndOffset: snapshot.logEndOffset, highWatermark: snapshot.highWatermark, leaderEpoch, copiedAt: at, ...outcome, dir, closeState: snapshot.closeState })
   })
   await writeCopyMetadata(targetDir, topics, copied)
   const order = TopicPartitionMap.of(partitions.map((tp, index) => [tp, index] as const))

@@ -1,0 +1,84 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { CLEAN_SHUTDOWN_FILE } from './log-checkpoints'
+import { copyLog } from './log-copy'
+import type { PartitionLog } from './partition-log'
+import { partitionLogFixture, readAll, values } from './testing/partition-log-fixture'
+
+/**
+ * A copy of a log (a drill's sandbox) opened with its original's close state at the snapshot (what a clean close
+ * then would have written, kept in memory) opens as the original stood then — offsets, epochs, producer state,
+ * open and aborted transactions, timestamps — without scanning its active segment or replaying producer state.
+ */
+
+const logs = partitionLogFixture()
+
+/** What a copy must agree on with its original. */
+async function stateOf(log: PartitionLog) {
+  return {
+    logStartOffset: log.logStartOffset,
+    logEndOffset: log.logEndOffset,
+    epochs: log.epochEntries(),
+    producers: log.producerStates(),
+    open: log.openTransactions(),
+    aborted: log.abortedTransactions(0, log.logEndOffset),
+    records: (await readAll(log)).batches.map((batch) => [batch.baseOffset, batch.lastOffset]),
+    latestTimestamp: await log.offsetForTimestamp(0),
+  }
+}
+
+describe('a copy of a log', () => {
+  it("opens as after a clean close at its snapshot, from the state the snapshot took from memory", async () => {
+    // Small segments: sealed ones are linked, the active one copied to its size then.
+    const log = await logs.open({ segmentBytes: 600, highWatermarkCheckpointIntervalMs: null })
+    await log.appendAsLeader(values(3, 'a'), { leaderEpoch: 0 })
+    await log.appendAsLeader(values(2, 'idempotent'), { leaderEpoch: 0, producerId: 7, producerEpoch: 0, baseSequence: 0 })
+    await log.appendAsLeader(values(2, 'aborted'), { leaderEpoch: 1, producerId: 8, producerEpoch: 0, baseSequence: 0, transactional: true })
+    await log.appendControl('ABORT', { leaderEpoch: 1, producerId: 8, producerEpoch: 0 })
+    for (let i = 0; i < 6; i++) await log.appendAsLeader(values(2, `b${i}-`), { leaderEpoch: 2 })
+    await log.appendAsLeader(values(1, 'open'), { leaderEpoch: 2, producerId: 9, producerEpoch: 0, baseSequence: 0, transactional: true })
+    await log.appendAsLeader(values(1, 'more'), { leaderEpoch: 2, producerId: 7, producerEpoch: 0, baseSequence: 2 })
+    log.updateHighWatermark(log.logEndOffset)
+    expect(logs.segmentFiles().length).toBeGreaterThan(1)
+
+    const snapshot = log.fileSnapshot()
+    const then = await stateOf(log)
+    // After the snapshot: not in the copy.
+    await log.appendAsLeader(values(2, 'later'), { leaderEpoch: 3, producerId: 9, producerEpoch: 0, baseSequence: 1, transactional: true })
+
+    const target = path.join(logs.dir(), 'copy')
+    await copyLog(snapshot, target)
+    expect(fs.existsSync(path.join(target, CLEAN_SHUTDOWN_FILE))).toBe(false)
+    const config = { segmentBytes: 600, highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: snapshot.highWatermark }
+    const copy = await logs.open({ ...config, closeState: snapshot.closeState }, target)
+    expect(await stateOf(copy)).toEqual(then)
+    // The copy's own appends continue it; the original's files are untouched by them.
+    await copy.appendControl('ABORT', { leaderEpoch: 4, producerId: 9, producerEpoch: 0 })
+    expect(copy.openTransactions()).toEqual([])
+    expect(log.openTransactions().map((t) => t.producerId)).toEqual([9])
+    expect((await readAll(log)).batches.at(-1)!.lastOffset).toBe(then.logEndOffset + 1)
+  })
+
+  it('trusts its active segment as after a clean close (no checksum scan), where a copy opened as after a crash cuts it at a bad batch', async () => {
+    const log = await logs.open({ highWatermarkCheckpointIntervalMs: null })
+    for (let i = 0; i < 4; i++) await log.appendAsLeader(values(2, `b${i}-`), { leaderEpoch: 0 })
+    const snapshot = log.fileSnapshot()
+    const sizes = (await readAll(log)).batches.map((batch) => batch.sizeInBytes)
+    // A flipped byte in the last batch's records, in both copies' active segments.
+    const flip = (dir: string) => {
+      const file = path.join(dir, logs.segmentFiles(dir).at(-1)!)
+      const bytes = fs.readFileSync(file)
+      bytes[sizes.slice(0, 3).reduce((a, b) => a + b, 0) + sizes[3]! - 2]! ^= 0xff
+      fs.writeFileSync(file, bytes)
+    }
+    const trusted = path.join(logs.dir(), 'trusted')
+    const recovered = path.join(logs.dir(), 'recovered')
+    for (const dir of [trusted, recovered]) {
+      await copyLog(snapshot, dir)
+      flip(dir)
+    }
+    expect((await logs.open({ highWatermarkCheckpointIntervalMs: null, closeState: snapshot.closeState }, trusted)).logEndOffset).toBe(8)
+    expect((await logs.open({ highWatermarkCheckpointIntervalMs: null }, recovered)).logEndOffset).toBe(6)
+  })
+})
