@@ -5,6 +5,7 @@ import { useMirrorTimeline } from '@/components/data/use-mirror-timeline'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { MirrorTimelineEntry } from '@/lib/api/mirror-timeline'
+import { eventWords } from '@/lib/ui/event-words'
 import { clockTime, exactTime, formatDuration } from '@/lib/ui/format'
 
 const FIRST_ROWS = 8
@@ -77,7 +78,7 @@ function TimelineEntry({ entry }: { entry: MirrorTimelineEntry }) {
             <StateBadge state={entry.to} size="sm" />
             <span className="text-slate-700 dark:text-slate-200">
               {partitions}
-              {lasted >= 1_000 ? ` within ${formatDuration(lasted)}` : ''}: {entry.reason}
+              {lasted >= 1_000 ? ` within ${formatDuration(lasted)}` : ''}: {eventWords(entry.reason)}
             </span>
           </p>
         )}

@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { PartitionHistory } from '@/lib/api/mirrors'
+import { eventWords } from '@/lib/ui/event-words'
 import { clockTime, dateTime, exactTime, formatDuration } from '@/lib/ui/format'
 import { collapseRetryStorms, stormLabel, type TimelineEntry } from '@/lib/ui/retry-storms'
 
@@ -163,7 +164,7 @@ function TimelineRow({ transition, endedAt, error, latest }: { transition: Trans
               </span>
             </button>
           </div>
-          <p className="mt-0.5 break-words text-sm text-slate-700 dark:text-slate-200">{transition.reason}</p>
+          <p className="mt-0.5 break-words text-sm text-slate-700 dark:text-slate-200">{eventWords(transition.reason)}</p>
           {failed && error !== null && (
             <p className="mt-1 break-words rounded bg-red-50 px-2 py-1 text-sm text-red-900 dark:bg-red-950/60 dark:text-red-100">
               <span className="font-semibold">Error:</span> {error}
@@ -181,7 +182,7 @@ function TimelineRow({ transition, endedAt, error, latest }: { transition: Trans
               <dt className="text-slate-500 dark:text-slate-400">in {transition.to}</dt>
               <dd className="text-slate-900 dark:text-slate-100">{endedAt === null ? 'still there' : `for ${formatDuration(endedAt - transition.at)}`}</dd>
               <dt className="text-slate-500 dark:text-slate-400">why</dt>
-              <dd className="break-words text-slate-900 dark:text-slate-100">{transition.reason}</dd>
+              <dd className="break-words text-slate-900 dark:text-slate-100">{eventWords(transition.reason)}</dd>
               {error !== null && (
                 <>
                   <dt className="text-slate-500 dark:text-slate-400">error</dt>
