@@ -31,7 +31,7 @@ export function SplitBrainNotice({ mirror, showQuiet = false }: { mirror?: strin
         {watch?.failover != null && (
           <>
             {' '}
-            <FailedOverBy failover={watch.failover} lead="by" />
+            <FailedOverBy failover={watch.failover} />
           </>
         )}
         {watch?.checkedAt != null && (
@@ -128,11 +128,11 @@ function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
   )
 }
 
-/** "failed over by Alice Example <alice@example.com> at 14:02:03 UTC" (or just "by …" after "the failover"), linked to the operation. */
-function FailedOverBy({ failover, lead }: { failover: SplitBrainFailover; lead?: 'by' }) {
+/** "by Alice Example <alice@example.com> at 14:02:03 UTC" (after "… failed over" or "the failover"), linked to the operation. */
+function FailedOverBy({ failover }: { failover: SplitBrainFailover }) {
   return (
     <span data-testid="split-brain-failed-over-by">
-      {lead ?? (failover.kind === 'switchover' ? 'switched over by' : 'failed over by')} <span className="font-semibold">{requesterName(failover.requestedBy)}</span> at{' '}
+      by <span className="font-semibold">{requesterName(failover.requestedBy)}</span> at{' '}
       <Link className="underline underline-offset-2" href={`/operations/${encodeURIComponent(failover.operationId)}`} title={dateTime(failover.startedAt)}>
         {clockTime(failover.startedAt)} UTC
       </Link>
