@@ -21,6 +21,10 @@ test('writes to the old source after a failover appear on the overview within 5 
   await expect(notice.getByTestId('split-brain-count')).toHaveText('2', { timeout: 5_000 })
   await expect(notice).toContainText(`written to ${example.source}`)
   await expect(notice).toContainText('orders: 2')
+  // Who failed it over: the operation's requester (here the shared operator token), linked to the operation.
+  await expect(notice).toContainText(`${example.mirror} failed over (`)
+  await expect(notice.getByTestId('split-brain-failed-over-by')).toContainText('by the operator token at')
+  await expect(notice.getByTestId('split-brain-failed-over-by').getByRole('link')).toHaveAttribute('href', `/operations/${operation}`)
 
   // The overview of this branch is main's placeholder (its own page is another journey's); the notice is looked
   // at on the operation page, where it shows too.

@@ -20,6 +20,7 @@ import { RECORD_LOOK } from '@/lib/ui/log-strip'
 import { DRILL_STATUS_STYLE } from '@/lib/ui/status-style'
 import { DrillChecks } from './drill-checks'
 import { DrillSteps } from './drill-steps'
+import { requesterName } from '@/lib/ui/requester-name'
 
 const PARTITIONS_SHOWN = 200
 
@@ -70,7 +71,7 @@ function DrillDetails({ drill }: { drill: Drill }) {
           </div>
           <div className="flex gap-1">
             <dt>By</dt>
-            <dd className={drill.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{drill.requestedBy?.actorName ?? drill.requestedBy?.actor ?? 'unrecorded'}</dd>
+            <dd title={drill.requestedBy?.actor}>{requesterName(drill.requestedBy)}</dd>
           </div>
           <div className="flex gap-1">
             <dt>Sandbox</dt>

@@ -16,6 +16,7 @@ import { checksSentence } from '@/lib/ui/drill-view'
 import { counted, formatCount, formatDuration } from '@/lib/ui/format'
 import { DRILL_STATUS_STYLE } from '@/lib/ui/status-style'
 import { DrillSteps } from './drill-steps'
+import { requesterName } from '@/lib/ui/requester-name'
 
 const ALL = '*'
 
@@ -146,7 +147,7 @@ function DrillHistory({ drills }: { drills: readonly Drill[] }) {
             {drill.rpo.records === null ? '–' : counted(drill.rpo.records, 'record')}
           </td>
           <td className="py-2 pr-3 text-right tabular-nums">{formatCount(drill.partitions.length)}</td>
-          <td className="py-2 font-mono text-xs break-all">{drill.requestedBy?.actor ?? '–'}</td>
+          <td className="py-2 text-xs break-all">{drill.requestedBy == null ? '–' : requesterName(drill.requestedBy)}</td>
         </tr>
       ))}
     </HistoryTable>

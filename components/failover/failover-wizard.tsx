@@ -26,6 +26,7 @@ import { GatesStep } from './gates-step'
 import { ImpactStep } from './impact-step'
 import { TopicsStep } from './topics-step'
 import { TypeStep } from './type-step'
+import { requesterName } from '@/lib/ui/requester-name'
 
 /** A plan older than this is requested again before the confirmation (UI.md §2). */
 const PLAN_MAX_AGE_MS = 30_000
@@ -180,7 +181,7 @@ function LiveOperation({ id, step, destinationCluster, onFinished }: { id: strin
     <div className="space-y-4">
       <p className="text-sm text-slate-600 dark:text-slate-400">
         Operation <span className="font-mono">{id}</span>
-        {operation.data.requestedBy ? <> · confirmed by {operation.data.requestedBy.actorName ?? operation.data.requestedBy.actor}</> : null}
+        {operation.data.requestedBy ? <> · confirmed by <span className="font-semibold">{requesterName(operation.data.requestedBy)}</span></> : null}
       </p>
       {step === 'result' ? <FailoverResult operation={operation.data} destinationCluster={destinationCluster} /> : <OperationProgress operation={operation.data} canCancel />}
     </div>

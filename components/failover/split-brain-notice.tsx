@@ -4,7 +4,9 @@ import Link from 'next/link'
 import { useSplitBrainWatch } from '@/components/data/use-mirrors'
 import { RelativeTime } from '@/components/ui/relative-time'
 import type { MirrorSummary } from '@/lib/api/mirrors'
-import { formatCount } from '@/lib/ui/format'
+import type { SplitBrainFailover } from '@/lib/api/split-brain'
+import { clockTime, dateTime, formatCount } from '@/lib/ui/format'
+import { requesterName } from '@/lib/ui/requester-name'
 
 /**
  * The split-brain guard (for the overview, the mirror page and the operation page): records written to the
@@ -26,6 +28,12 @@ export function SplitBrainNotice({ mirror, showQuiet = false }: { mirror?: strin
     return (
       <p className="rounded-lg border border-slate-200 bg-white px-3 py-2 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300" data-testid="split-brain-quiet">
         ✓ No records written to the old source <span className="font-mono">{watch?.oldSourceCluster}</span> since the failover
+        {watch?.failover != null && (
+          <>
+            {' '}
+            <FailedOverBy failover={watch.failover} />
+          </>
+        )}
         {watch?.checkedAt != null && (
           <>
             {' '}
@@ -63,7 +71,13 @@ function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
         <Link className="font-mono underline underline-offset-2" href={`/mirrors/${encodeURIComponent(summary.name)}`}>
           {summary.name}
         </Link>{' '}
-        failed over (<RelativeTime at={watch.since} />)
+        failed over (<RelativeTime at={watch.since} />
+        {watch.failover != null && (
+          <>
+            , <FailedOverBy failover={watch.failover} />
+          </>
+        )}
+        )
         {watch.latestWriteAt !== null && (
           <>
             , the latest <RelativeTime at={watch.latestWriteAt} />
@@ -111,5 +125,17 @@ function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
         </div>
       )}
     </li>
+  )
+}
+
+/** "by Alice Example <alice@example.com> at 14:02:03 UTC" (after "… failed over" or "the failover"), linked to the operation. */
+function FailedOverBy({ failover }: { failover: SplitBrainFailover }) {
+  return (
+    <span data-testid="split-brain-failed-over-by">
+      by <span className="font-semibold">{requesterName(failover.requestedBy)}</span> at{' '}
+      <Link className="underline underline-offset-2" href={`/operations/${encodeURIComponent(failover.operationId)}`} title={dateTime(failover.startedAt)}>
+        {clockTime(failover.startedAt)} UTC
+      </Link>
+    </span>
   )
 }

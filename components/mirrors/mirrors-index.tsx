@@ -16,6 +16,7 @@ import { STATES_BY_SEVERITY } from '@/lib/ui/state-style'
 import { OPERATION_STATUS_STYLE, RPO_STATUS_STYLE } from '@/lib/ui/status-style'
 import type { MirrorSummary } from '@/lib/api/mirrors'
 import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
+import { requesterName } from '@/lib/ui/requester-name'
 
 const COLUMNS: ReadonlyArray<{ column: MirrorSortColumn | null; label: string; numeric?: boolean }> = [
   { column: 'name', label: 'Mirror' },
@@ -192,7 +193,7 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
             </Link>
             <span className="text-xs whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">{clockTime(row.lastFailover.startedAt)} UTC</span>
             <StatusBadge look={OPERATION_STATUS_STYLE[row.lastFailover.status]} />
-            {row.lastFailover.requestedBy !== null && <span className="text-xs text-slate-500 dark:text-slate-400">by {row.lastFailover.requestedBy.actor}</span>}
+            {row.lastFailover.requestedBy !== null && <span className="text-xs text-slate-500 dark:text-slate-400">by {requesterName(row.lastFailover.requestedBy)}</span>}
           </span>
         )}
       </td>

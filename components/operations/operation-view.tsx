@@ -17,6 +17,7 @@ import { StatusBadge } from '@/components/ui/status-badge'
 import { OperationOutcome } from './operation-outcome'
 import { OperationProgress } from './operation-progress'
 import { ReportDownload } from './report-download'
+import { requesterName } from '@/lib/ui/requester-name'
 
 /** The operation page: live progress while it runs, then the outcome per partition and the report. */
 export function OperationView({ id }: { id: string }) {
@@ -63,8 +64,8 @@ export function OperationView({ id }: { id: string }) {
           {data.requestedBy != null && (
             <div className="flex gap-1">
               <dt>Confirmed by</dt>
-              <dd className={data.requestedBy.actorName === undefined ? 'font-mono' : undefined} title={data.requestedBy.actor}>
-                {data.requestedBy.actorName ?? data.requestedBy.actor}
+              <dd title={data.requestedBy.actor}>
+                {requesterName(data.requestedBy)}
               </dd>
             </div>
           )}

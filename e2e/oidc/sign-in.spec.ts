@@ -121,7 +121,16 @@ test('an ended session goes back through the provider without its form; sign-out
   await expect(page).toHaveURL(/\/clusters$/)
   await expect(page.getByTestId('signed-in-name')).toHaveText('Bob Admin')
 
+  const sessionAnswer = await (await page.request.get('/api/v1/session')).text()
+  const cookies = await context.cookies()
+  const endSession = page.waitForRequest((request) => new URL(request.url()).pathname === '/session/end')
   await page.getByRole('button', { name: 'Sign out' }).click()
+  // RP-initiated logout names the session's ID token as id_token_hint; it was never in a cookie or GET /session.
+  const hint = new URL((await endSession).url()).searchParams.get('id_token_hint') ?? ''
+  expect(hint).toMatch(/^eyJ[\w-]+\.[\w-]+\.[\w-]+$/)
+  expect(new URL((await endSession).url()).searchParams.get('post_logout_redirect_uri')).toMatch(/\/login\?signedOut=1$/)
+  expect(sessionAnswer).not.toContain(hint)
+  expect(cookies.some((cookie) => cookie.value.includes(hint.split('.')[1] ?? hint))).toBe(false)
   await expect(page).toHaveURL(/\/login\?signedOut=1$/)
   await expect(page.getByRole('status').filter({ hasText: 'You are signed out, here and at Test IdP.' })).toBeVisible()
   expect((await page.request.get('/api/v1/session')).status()).toBe(401)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { Name, NonNegativeInt, Timestamp } from './common'
+import { Role } from './session'
 
 /**
  * The split-brain guard of a mirror with STOPPED partitions (part of the mirror summary): producers that
@@ -29,6 +30,19 @@ export const SplitBrainProducer = z.object({
 })
 export type SplitBrainProducer = z.infer<typeof SplitBrainProducer>
 
+/**
+ * The failover (or switchover) that stopped the watched partitions, newest first: which operation and who
+ * confirmed it, the operation's own `requestedBy` (a person's name and address, or the token's name).
+ */
+export const SplitBrainFailover = z.object({
+  operationId: z.string(),
+  kind: z.string(),
+  startedAt: Timestamp,
+  // actorName: the person's name and address when they signed in through the identity provider.
+  requestedBy: z.object({ actor: z.string(), actorName: z.string().optional(), role: Role.nullable() }).nullable(),
+})
+export type SplitBrainFailover = z.infer<typeof SplitBrainFailover>
+
 export const SplitBrain = z.object({
   oldSourceCluster: Name,
   /** The failover these counts start at (or, with no failover on record, when watching began). */
@@ -47,5 +61,7 @@ export const SplitBrain = z.object({
   ownRecordsIgnored: NonNegativeInt.optional(),
   /** Offsets beyond what the guard has read yet (a large burst is read over several seconds): not counted yet. */
   unscannedOffsets: NonNegativeInt.optional(),
+  /** The operation that failed the mirror over; null when none is on record (it predates this data dir). */
+  failover: SplitBrainFailover.nullable().optional(),
 })
 export type SplitBrain = z.infer<typeof SplitBrain>

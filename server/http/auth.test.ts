@@ -276,6 +276,20 @@ describe('sessions of people signed in through the identity provider', () => {
     expect(auth.authenticate(request({ headers: { cookie: again } })).status).toBe('invalid')
   })
 
+  it('keeps the ID token with the session on the server (a restart too) for the sign-out hint, never in the cookie or the principal', async () => {
+    const idToken = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1LWFsaWNlIn0.c2lnbmF0dXJl'
+    const auth = new Auth(tokens, await SessionStore.open(dir), { rules })
+    const { principal, setCookie } = await auth.loginPerson(alice, request({ method: 'POST' }), idToken)
+    const cookie = setCookie.split(';')[0] ?? ''
+    expect(setCookie).not.toContain(idToken)
+    expect(JSON.stringify(principal)).not.toContain(idToken)
+    expect(statSync(path.join(dir, 'sessions.json')).mode & 0o777).toBe(0o600)
+    const afterRestart = new Auth(tokens, await SessionStore.open(dir), { rules })
+    expect(afterRestart.sessionOf(request({ headers: { cookie } }))?.idToken).toBe(idToken)
+    await afterRestart.logout(request({ method: 'POST', headers: { cookie } }))
+    expect(readFileSync(path.join(dir, 'sessions.json'), 'utf8')).not.toContain(idToken)
+  })
+
   it('refuses a person the roles file gives nothing, and ends the session of one it no longer does', async () => {
     const sessions = await SessionStore.open(dir)
     const auth = new Auth(tokens, sessions, { rules })

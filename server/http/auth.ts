@@ -286,14 +286,14 @@ export class Auth {
    * Opens a session for a person the identity provider vouched for (server/identity/). Refused when the roles
    * file gives them nothing: signing in would only show them an empty page.
    */
-  async loginPerson(identity: SessionIdentity, request: Request): Promise<{ principal: Principal; setCookie: string }> {
+  async loginPerson(identity: SessionIdentity, request: Request, idToken?: string): Promise<{ principal: Principal; setCookie: string }> {
     const grants = grantsFor(this.rules, identity)
     if (grants.length === 0) {
       throw new SignInRefused('no-role', `${displayNameOf(identity)} signed in at the identity provider but has no role in Mirrorboard (groups: ${identity.groups.join(', ') || 'none'}); ask an administrator to add one to the roles file`)
     }
     const presented = sessionIdOf(request.headers.get('cookie'))
     if (presented) await this.sessions.delete(presented)
-    const session = await this.sessions.create(legacyRole(grants), 'oidc', identity)
+    const session = await this.sessions.create(legacyRole(grants), 'oidc', identity, idToken)
     return { principal: this.personPrincipal(identity, session.expiresAt), setCookie: this.sessionCookie(session.id, request) }
   }
 

@@ -81,7 +81,7 @@ export async function finishProviderSignIn(runtime: Runtime, request: Request, u
     const finished = await provider.finish(url.searchParams, browserState)
     next = finished.next
     who = { actor: `user:${finished.identity.email ?? finished.identity.subject}`, actorName: displayNameOf(finished.identity) }
-    const { principal, setCookie } = await runtime.auth.loginPerson(finished.identity, request)
+    const { principal, setCookie } = await runtime.auth.loginPerson(finished.identity, request, finished.idToken)
     headers.append('Set-Cookie', setCookie)
     headers.append('Set-Cookie', `${SIGN_IN_HINT_COOKIE}=oidc; Path=/; HttpOnly; SameSite=Lax; Max-Age=${HINT_MAX_AGE_S}${secure ? '; Secure' : ''}`)
     await audit('ok', null, principal.role)
@@ -105,6 +105,6 @@ export async function signOut(runtime: Runtime, request: Request): Promise<Respo
   // Both names: a browser that once had the plain cookie over http keeps it until told.
   headers.append('Set-Cookie', `${secure ? SESSION_COOKIE : SECURE_SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '' : '; Secure'}`)
   headers.append('Set-Cookie', `${SIGN_IN_HINT_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`)
-  const body: SignOut = { endSessionUrl: fromProvider && runtime.identity !== null ? await runtime.identity.endSessionUrl() : null }
+  const body: SignOut = { endSessionUrl: fromProvider && runtime.identity !== null ? await runtime.identity.endSessionUrl(session?.idToken) : null }
   return new Response(JSON.stringify(body), { status: 200, headers })
 }

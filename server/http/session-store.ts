@@ -42,6 +42,8 @@ export interface StoredSession {
   identity?: SessionIdentity | undefined
   /** Provider sessions end when unused for the idle time. */
   lastSeenAt?: number | undefined
+  /** The ID token a provider session signed in with: sign-out sends it as `id_token_hint`. Kept here only (mode 0600 file), never in a cookie or an answer. */
+  idToken?: string | undefined
 }
 
 const SessionsFile = z.object({
@@ -56,6 +58,7 @@ const SessionsFile = z.object({
         .object({ subject: z.string(), name: z.string().optional(), email: z.string().optional(), groups: z.array(z.string()) })
         .optional(),
       lastSeenAt: z.number().optional(),
+      idToken: z.string().optional(),
     }),
   ),
 })
@@ -96,7 +99,7 @@ export class SessionStore {
     return this.sessions.size
   }
 
-  async create(role: Role, tokenFingerprint: string, identity?: SessionIdentity): Promise<{ id: string; idHash: string; expiresAt: number }> {
+  async create(role: Role, tokenFingerprint: string, identity?: SessionIdentity, idToken?: string): Promise<{ id: string; idHash: string; expiresAt: number }> {
     const id = randomBytes(32).toString('base64url')
     const createdAt = this.now()
     const session: StoredSession = {
@@ -106,6 +109,7 @@ export class SessionStore {
       createdAt,
       expiresAt: createdAt + SESSION_TTL_MS,
       ...(identity === undefined ? {} : { identity, lastSeenAt: createdAt }),
+      ...(identity === undefined || idToken === undefined ? {} : { idToken }),
     }
     this.pruneExpired()
     // Token sessions are evicted per role, provider sessions per person: nobody's sign-ins end another's session.

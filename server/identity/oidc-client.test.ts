@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SignInRefused } from '@/lib/auth/id-token-claims'
-import { OidcTestProvider, signInThroughForm, type Misbehaviour } from '@/server/testing/oidc-test-provider'
+import { OidcTestProvider, signInThroughForm, signOutThroughProvider, type Misbehaviour } from '@/server/testing/oidc-test-provider'
 import { OidcClient, type OidcSettings } from './oidc-client'
 
 /** Signs in through the test provider's form as a browser would and returns the callback's query. */
@@ -94,9 +94,24 @@ describe('OidcClient against a provider that really signs', () => {
     expect((await refusalOf(unreachable.startSignIn('/'))).reason).toBe('provider-unreachable')
   })
 
-  it('names the provider sign-out page with where to come back', async () => {
-    const url = new URL((await client.endSessionUrl()) ?? '')
-    expect(url.pathname).toBe('/session/end')
-    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: 'mirrorboard', post_logout_redirect_uri: 'http://127.0.0.1:4399/login?signedOut=1' })
+  it('signs out at the provider with the session\'s ID token as id_token_hint and where to come back; the provider ends its session', async () => {
+    const jar = new Map<string, string>()
+    const { url, pending } = await client.startSignIn('/mirrors')
+    const { idToken } = await client.finishSignIn((await signInThroughForm(url, 'alice', 'alice-pass', jar)).searchParams, pending)
+    // Still signed in at the provider: another sign-in goes through without the password.
+    const still = await client.startSignIn('/')
+    expect((await signInThroughForm(still.url, 'alice', 'not-the-password', jar)).searchParams.get('code')).toBeTruthy()
+
+    const endSession = new URL((await client.endSessionUrl(idToken)) ?? '')
+    expect(endSession.pathname).toBe('/session/end')
+    expect(Object.fromEntries(endSession.searchParams)).toEqual({ client_id: 'mirrorboard', id_token_hint: idToken, post_logout_redirect_uri: 'http://127.0.0.1:4399/login?signedOut=1' })
+    // The provider checks the hint: one it did not sign is refused.
+    const [header, payload] = idToken.split('.')
+    await expect(signOutThroughProvider((await client.endSessionUrl(`${header}.${payload}.AAAA`)) ?? '', new Map(jar))).rejects.toThrow(/id_token_hint/)
+
+    expect((await signOutThroughProvider(endSession.toString(), jar)).toString()).toBe('http://127.0.0.1:4399/login?signedOut=1')
+    // Signed out at the provider: the next sign-in asks for the password again (and refuses a wrong one, 401).
+    const after = await client.startSignIn('/')
+    await expect(signInThroughForm(after.url, 'alice', 'not-the-password', jar)).rejects.toThrow(/answered 401 without its form/)
   })
 })

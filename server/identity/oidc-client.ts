@@ -153,11 +153,12 @@ export class OidcClient {
    * Finishes the sign-in the browser came back from: `params` are the callback's query, `pending` what
    * startSignIn remembered for its state (the caller matched the state against the browser's cookie).
    */
-  async finishSignIn(params: URLSearchParams, pending: PendingSignIn): Promise<{ identity: SignedInIdentity; claims: IdTokenClaims }> {
+  async finishSignIn(params: URLSearchParams, pending: PendingSignIn): Promise<{ identity: SignedInIdentity; claims: IdTokenClaims; idToken: string }> {
     const config = await this.config()
     const callback = new URL(this.redirectUri)
     callback.search = params.toString()
     let claims: IdTokenClaims
+    let idToken: string
     try {
       const tokens = await openid.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: pending.codeVerifier,
@@ -168,12 +169,15 @@ export class OidcClient {
       const validated = tokens.claims()
       if (validated === undefined) throw new SignInRefused('malformed', 'the identity provider answered no ID token')
       claims = validated as IdTokenClaims
+      if (tokens.id_token === undefined) throw new SignInRefused('malformed', 'the identity provider answered no ID token')
+      idToken = tokens.id_token
     } catch (error) {
       throw refusalOf(error, this.settings.issuer)
     }
     const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 200) : undefined)
     return {
       claims,
+      idToken,
       identity: {
         subject: claims.sub,
         name: text(claims.name) ?? text(claims.preferred_username),
@@ -184,8 +188,12 @@ export class OidcClient {
     }
   }
 
-  /** The provider's sign-out page (RP-initiated logout), when it has one; back to our sign-in page after. */
-  async endSessionUrl(): Promise<string | null> {
+  /**
+   * The provider's sign-out page (RP-initiated logout), when it has one; back to our sign-in page after.
+   * `idToken`: the ID token the session signed in with, sent as `id_token_hint` so the provider knows whose
+   * session ends and may send the browser back without asking (providers refuse or ask without it).
+   */
+  async endSessionUrl(idToken?: string): Promise<string | null> {
     let config: openid.Configuration
     try {
       config = await this.config()
@@ -193,6 +201,7 @@ export class OidcClient {
       return null
     }
     if (config.serverMetadata().end_session_endpoint === undefined) return null
-    return openid.buildEndSessionUrl(config, { post_logout_redirect_uri: `${this.settings.publicUrl.replace(/\/+$/, '')}/login?signedOut=1` }).toString()
+    const postLogoutRedirectUri = `${this.settings.publicUrl.replace(/\/+$/, '')}/login?signedOut=1`
+    return openid.buildEndSessionUrl(config, { ...(idToken === undefined ? {} : { id_token_hint: idToken }), post_logout_redirect_uri: postLogoutRedirectUri }).toString()
   }
 }

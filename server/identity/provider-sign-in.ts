@@ -50,7 +50,8 @@ export class ProviderSignIn {
   }
 
   /** Checks the callback against the sign-in this browser started and returns who signed in and where they were going. */
-  async finish(params: URLSearchParams, browserState: string | undefined): Promise<{ identity: SignedInIdentity; next: string }> {
+  /** `idToken` is for the session to keep server-side (the sign-out's `id_token_hint`): never a cookie or an answer. */
+  async finish(params: URLSearchParams, browserState: string | undefined): Promise<{ identity: SignedInIdentity; idToken: string; next: string }> {
     const state = params.get('state')
     if (state === null || state === '') {
       throw new SignInRefused(params.get('error') !== null ? 'provider-error' : 'state', params.get('error') !== null ? `the identity provider answered ${params.get('error')?.slice(0, 100)}` : 'the sign-in came back without a state')
@@ -58,12 +59,12 @@ export class ProviderSignIn {
     if (browserState === undefined || browserState !== state) throw new SignInRefused('state', 'this sign-in was not started in this browser (its state does not match); start again')
     const pending = this.pending.take(state)
     if (pending === null) throw new SignInRefused('state', 'this sign-in is unknown, was already used or took more than ten minutes; start again')
-    const { identity } = await this.client.finishSignIn(params, pending)
-    return { identity, next: pending.next }
+    const { identity, idToken } = await this.client.finishSignIn(params, pending)
+    return { identity, idToken, next: pending.next }
   }
 
-  endSessionUrl(): Promise<string | null> {
-    return this.client.endSessionUrl()
+  endSessionUrl(idToken?: string): Promise<string | null> {
+    return this.client.endSessionUrl(idToken)
   }
 
   clearStateCookie(secure: boolean): string {

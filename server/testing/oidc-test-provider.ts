@@ -239,26 +239,33 @@ export class OidcTestProvider {
   }
 }
 
-/**
- * @internal Goes through the provider's login form as a browser would (following its redirects and keeping its
- * cookies) from the URL a sign-in start sent the browser to, and returns where the provider sends it back.
- */
-export async function signInThroughForm(authorizationUrl: string, username: string, password = `${username}-pass`): Promise<URL> {
-  const jar = new Map<string, string>()
+/** A browser's cookies at the provider, kept across a sign-in and a sign-out. */
+export type ProviderCookieJar = Map<string, string>
+
+function browserOf(jar: ProviderCookieJar) {
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
-  const keep = (response: Response) => {
+  return async (url: string, init: RequestInit = {}): Promise<Response> => {
+    const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: cookieHeader() }, redirect: 'manual' })
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';')
       const at = pair.indexOf('=')
       jar.set(pair.slice(0, at), pair.slice(at + 1))
     }
+    return response
   }
+}
+
+/**
+ * @internal Goes through the provider's login form as a browser would (following its redirects and keeping its
+ * cookies in `jar`) from the URL a sign-in start sent the browser to, and returns where the provider sends it back.
+ */
+export async function signInThroughForm(authorizationUrl: string, username: string, password = `${username}-pass`, jar: ProviderCookieJar = new Map()): Promise<URL> {
+  const browse = browserOf(jar)
   const origin = new URL(authorizationUrl).origin
   let url = authorizationUrl
   let init: RequestInit = {}
   for (let hop = 0; hop < 10; hop += 1) {
-    const response = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), cookie: cookieHeader() }, redirect: 'manual' })
-    keep(response)
+    const response = await browse(url, init)
     const location = response.headers.get('location')
     if (response.status >= 300 && response.status < 400 && location !== null) {
       const next = new URL(location, url)
@@ -274,4 +281,34 @@ export async function signInThroughForm(authorizationUrl: string, username: stri
     init = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ username, password }).toString() }
   }
   throw new Error('the provider never sent the browser back')
+}
+
+/**
+ * @internal Follows the provider's sign-out page (RP-initiated logout) as a browser would, confirming it as its
+ * script does, and returns where the provider sends the browser after; throws with the page when the provider
+ * refuses (a bad `id_token_hint`, an unregistered `post_logout_redirect_uri`).
+ */
+export async function signOutThroughProvider(endSessionUrl: string, jar: ProviderCookieJar): Promise<URL> {
+  const browse = browserOf(jar)
+  const page = await browse(endSessionUrl)
+  const html = await page.text()
+  const action = /<form[^>]*id="op.logoutForm"[^>]*action="([^"]+)"|<form[^>]*action="([^"]+)"[^>]*id="op.logoutForm"/.exec(html)
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1]
+  if (page.status !== 200 || action === null || xsrf === undefined) throw new Error(`the provider answered ${page.status} without its sign-out form: ${html.slice(0, 400)}`)
+  const confirmed = await browse(new URL(action[1] ?? action[2] ?? '', endSessionUrl).toString(), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+  })
+  const location = confirmed.headers.get('location')
+  if (confirmed.status < 300 || confirmed.status >= 400 || location === null) throw new Error(`the provider answered the sign-out with ${confirmed.status}: ${(await confirmed.text()).slice(0, 300)}`)
+  let next = new URL(location, endSessionUrl)
+  // oidc-provider answers the confirmation at its own success page first when it has somewhere to go after.
+  for (let hop = 0; hop < 5 && next.origin === new URL(endSessionUrl).origin; hop += 1) {
+    const response = await browse(next.toString())
+    const onward = response.headers.get('location')
+    if (onward === null) break
+    next = new URL(onward, next)
+  }
+  return next
 }

@@ -8,10 +8,12 @@ import { WORKED_EXAMPLE_CLUSTERS, WORKED_EXAMPLE_TOPIC, mirrorOffsets0To2ThenPau
 let harness: EngineHarness
 afterEach(async () => harness?.cleanup())
 
-async function failedOver(): Promise<SplitBrainWatch> {
+const ALICE = { actor: 'user:alice@example.com', actorName: 'Alice Example <alice@example.com>', role: 'operator' as const }
+
+async function failedOver(requestedBy?: typeof ALICE): Promise<SplitBrainWatch> {
   harness = await createEngineHarness({ clusters: WORKED_EXAMPLE_CLUSTERS })
   await mirrorOffsets0To2ThenPause(harness)
-  const { operation } = await harness.engine.failover('dr', { confirm: 'dr', force: ['lag-threshold'] })
+  const { operation } = await harness.engine.failover('dr', { confirm: 'dr', force: ['lag-threshold'], ...(requestedBy === undefined ? {} : { requestedBy }) })
   await harness.run(5)
   await harness.engine.awaitOperation(operation.id)
   return new SplitBrainWatch(harness.engine, { source: (name) => harness.clusters.get(name), now: () => harness.clock.now() })
@@ -22,6 +24,14 @@ describe('the split-brain watch', () => {
     const watch = await failedOver()
     await watch.check()
     expect(SplitBrain.parse(watch.forMirror('dr'))).toMatchObject({ oldSourceCluster: 'a', watchedPartitions: 1, recordsWritten: 0, topics: [], sourceReachable: true })
+  })
+
+  it('names the failover that stopped the mirror and the person who confirmed it', async () => {
+    const watch = await failedOver(ALICE)
+    await watch.check()
+    const [operation] = harness.engine.listOperations({ mirror: 'dr' })
+    const summary = SplitBrain.parse(watch.forMirror('dr'))
+    expect(summary.failover).toEqual({ operationId: operation?.id, kind: 'failover', startedAt: operation?.startedAt, requestedBy: ALICE })
   })
 
   it('counts records producers still write to the old source, per topic, with the newest time, and as a gauge', async () => {

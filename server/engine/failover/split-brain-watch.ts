@@ -1,7 +1,7 @@
 import 'server-only'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { withTimeout } from '@/server/util/with-timeout'
-import type { SplitBrain } from '@/lib/api/split-brain'
+import type { SplitBrain, SplitBrainFailover } from '@/lib/api/split-brain'
 import {
   addBatches,
   afterLogEnd,
@@ -17,6 +17,7 @@ import { BATCH_HEADER_SIZE, batchSizeAt, readBatchHeader, viewOf } from '@/lib/l
 import type { SourceCluster } from '@/server/cluster/ports'
 import type { MetricFamily } from '@/server/observability/metrics'
 import type { MirrorEngine } from '../engine'
+import type { FailoverOperation } from '../types'
 
 /**
  * The split-brain guard: after a failover, producers that still write to the old source are the classic
@@ -121,7 +122,30 @@ export class SplitBrainWatch {
   forMirror(name: string): SplitBrain | null {
     const watched = this.mirrors.get(name)
     if (watched === undefined || watched.partitions.size === 0) return null
-    return splitBrainOf(watched.oldSourceCluster, [...watched.partitions.values()], watched.checkedAt, watched.sourceReachable, watched.transactionalIds)
+    const partitions = [...watched.partitions.values()]
+    return { ...splitBrainOf(watched.oldSourceCluster, partitions, watched.checkedAt, watched.sourceReachable, watched.transactionalIds), failover: this.failoverOf(name, partitions) }
+  }
+
+  /**
+   * The newest failover or switchover that stopped any watched partition, and who confirmed it: the notice
+   * names a person (or a token), never just "the mirror failed over".
+   */
+  private failoverOf(mirror: string, partitions: readonly WatchedPartition[]): SplitBrainFailover | null {
+    const watched = TopicPartitionMap.of(partitions.map((partition) => [partition, true] as const))
+    let newest: FailoverOperation | null = null
+    for (const operation of this.engine.listOperations()) {
+      if (operation.mirror !== mirror || (operation.kind !== 'failover' && operation.kind !== 'switchover')) continue
+      if (!operation.partitions.some((partition) => watched.has(partition))) continue
+      if (newest === null || operation.startedAt > newest.startedAt) newest = operation
+    }
+    if (newest === null) return null
+    const requester = newest.requestedBy
+    return {
+      operationId: newest.id,
+      kind: newest.kind,
+      startedAt: newest.startedAt,
+      requestedBy: requester === null ? null : { actor: requester.actor, ...(requester.actorName === undefined ? {} : { actorName: requester.actorName }), role: requester.role },
+    }
   }
 
   /** One round over every mirror (the loop calls it every second; tests call it directly). */
