@@ -9,7 +9,7 @@ import { Panel, Skeleton } from '@/components/ui/panel'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import { StatusBadge } from '@/components/ui/status-badge'
-import { clockTime, formatBytes, formatCount } from '@/lib/ui/format'
+import { clockTime, formatBytes, formatRate } from '@/lib/ui/format'
 import { mirrorLagText } from '@/lib/ui/lag-text'
 import { DEFAULT_MIRROR_SORT, matchedTopics, mirrorIndexRows, nextMirrorSort, searchMirrors, sortMirrors, type MirrorIndexRow, type MirrorSort, type MirrorSortColumn } from '@/lib/ui/mirror-index'
 import { STATES_BY_SEVERITY } from '@/lib/ui/state-style'
@@ -178,7 +178,7 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
           <span className="text-slate-500 dark:text-slate-400">–</span>
         ) : (
           <span title={`${throughput.recordsPerSecond.toFixed(1)} records/s, ${formatBytes(throughput.bytesPerSecond ?? 0)}/s over the last 10 s`}>
-            {formatCount(Math.round(throughput.recordsPerSecond))} rec/s
+            {formatRate(throughput.recordsPerSecond)} rec/s
             <span className="block text-xs text-slate-500 dark:text-slate-400">{formatBytes(throughput.bytesPerSecond ?? 0)}/s</span>
           </span>
         )}

@@ -1,7 +1,6 @@
 'use client'
 
 import Link from 'next/link'
-import { useMemo } from 'react'
 import { useAttention } from '@/components/data/use-attention'
 import { useClusters } from '@/components/data/use-clusters'
 import { useMirrors } from '@/components/data/use-mirrors'
@@ -10,7 +9,6 @@ import { useCanOperate, usePageSession } from '@/components/data/session-context
 import { TopologyPanel, type InitialTopologyLayout } from '@/components/topology/topology-panel'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { ManageLinks } from '@/components/manage/manage-links'
-import { rpoBreaches } from '@/lib/overview/rpo-breaches'
 import { AttentionPanel } from './attention-panel'
 import { DemoBanner } from './demo-banner'
 import { DrillCadencePanel } from './drill-cadence-panel'
@@ -36,7 +34,6 @@ export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayo
   const empty = clusters.data !== undefined && mirrors.data !== undefined && clusters.data.clusters.length === 0 && mirrors.data.mirrors.length === 0
   const clusterCount = clusters.data?.clusters.length
   const mirrorCount = mirrors.data?.mirrors.length
-  const breaches = useMemo(() => rpoBreaches(mirrors.data?.mirrors ?? []), [mirrors.data])
 
   return (
     <div className="space-y-6">
@@ -73,7 +70,7 @@ export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayo
         <>
           <div className="grid gap-6 lg:grid-cols-3">
             <div className="min-w-0 lg:col-span-1">
-              <AttentionPanel attention={attention.data} error={attention.error} onRetry={() => void attention.refetch()} rpoBreaches={breaches} />
+              <AttentionPanel attention={attention.data} error={attention.error} onRetry={() => void attention.refetch()} rpoBreaches={attention.data?.rpoBreaches} />
             </div>
             <div className="min-w-0 lg:col-span-2">
               <TopologyPanel clusters={clusters.data?.clusters} mirrors={mirrors.data?.mirrors} initialLayout={initialLayout} />

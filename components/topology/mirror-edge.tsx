@@ -1,6 +1,6 @@
 import Link from 'next/link'
 import { memo } from 'react'
-import { LABEL_HEIGHT, LABEL_WIDTH, type TopologyEdge } from '@/lib/graph/topology'
+import { LABEL_WIDTH, type TopologyEdge } from '@/lib/graph/topology'
 import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
 import { mirrorLagText } from '@/lib/ui/lag-text'
 import { RPO_STATUS_STYLE } from '@/lib/ui/status-style'
@@ -26,7 +26,11 @@ export const MirrorEdge = memo(function MirrorEdge({ edge, onOpen }: { edge: Top
   )
 }, (previous, next) => previous.onOpen === next.onOpen && sameEdge(previous.edge, next.edge))
 
-/** A mirror's label box, centred where the layout put it: a link to the mirror's page with state glyph, total offset lag and max time lag, and its RPO status when it has an objective. */
+/**
+ * A mirror's label box, centred where the layout put it: a link to the mirror's page with state glyph, total offset
+ * lag and max time lag, and its RPO status on a line of its own when it has an objective (the layout gives that
+ * label the height of a third line), so the badge never squeezes the lag into an ellipsis.
+ */
 export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: TopologyEdge }) {
   const style = edge.worstState === null ? null : STATE_STYLE[edge.worstState]
   const color = edgeColor(edge)
@@ -34,7 +38,7 @@ export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: T
   const lag = mirrorLagText(edge)
   const rpo = edge.rpoStatus === null ? null : RPO_STATUS_STYLE[edge.rpoStatus]
   return (
-    <foreignObject x={edge.label.x - LABEL_WIDTH / 2} y={edge.label.y - LABEL_HEIGHT / 2} width={LABEL_WIDTH} height={LABEL_HEIGHT} overflow="visible">
+    <foreignObject x={edge.label.x - LABEL_WIDTH / 2} y={edge.label.y - edge.labelHeight / 2} width={LABEL_WIDTH} height={edge.labelHeight} overflow="visible">
       <div className="flex h-full items-center">
         <Link
           href={`/mirrors/${encodeURIComponent(edge.mirror)}`}
@@ -53,17 +57,15 @@ export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: T
             </span>
             {!healthy && style !== null && <span className="ml-auto shrink-0 text-[10px] font-medium text-slate-600 dark:text-slate-300">{style.short}</span>}
           </span>
-          <span className="flex items-center gap-1">
-            <span className="min-w-0 truncate text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
-              {lag.shown}
-            </span>
-            {rpo !== null && (
-              <span data-rpo-status={edge.rpoStatus} className={`ml-auto shrink-0 rounded px-1 text-[10px] leading-4 font-medium whitespace-nowrap ring-1 ring-inset ${TONE_STYLE[rpo.tone].badge}`}>
-                <span aria-hidden>{rpo.icon} </span>
-                {rpo.label}
-              </span>
-            )}
+          <span className="truncate text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
+            {lag.shown}
           </span>
+          {rpo !== null && (
+            <span data-rpo-status={edge.rpoStatus} className={`mt-0.5 self-start rounded px-1 text-[10px] leading-4 font-medium whitespace-nowrap ring-1 ring-inset ${TONE_STYLE[rpo.tone].badge}`}>
+              <span aria-hidden>{rpo.icon} </span>
+              {rpo.label}
+            </span>
+          )}
         </Link>
       </div>
     </foreignObject>
@@ -89,6 +91,7 @@ function sameEdge(a: TopologyEdge, b: TopologyEdge): boolean {
     a.path === b.path &&
     a.arrow === b.arrow &&
     a.label.x === b.label.x &&
-    a.label.y === b.label.y
+    a.label.y === b.label.y &&
+    a.labelHeight === b.labelHeight
   )
 }

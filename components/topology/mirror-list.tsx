@@ -27,7 +27,7 @@ export function MirrorList({ edges }: { edges: readonly TopologyEdge[] }) {
             <span className="ml-auto flex items-center gap-2">
               {edge.worstState === null ? <span className="text-xs text-slate-500 dark:text-slate-400">no partitions</span> : <StateBadge state={edge.worstState} size="sm" />}
               {edge.rpoStatus !== null && <StatusBadge look={RPO_STATUS_STYLE[edge.rpoStatus]} data-rpo-status={edge.rpoStatus} />}
-              <span className="text-xs text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
+              <span className="text-xs whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-300" title={lag.exact}>
                 {lag.shown}
               </span>
             </span>

@@ -50,6 +50,18 @@ export const AttentionGroup = z.object({
 })
 export type AttentionGroup = z.infer<typeof AttentionGroup>
 
+/** A mirror over its RPO objective now (lib/overview/rpo-breaches.ts): what a failover would lose, and the objective. */
+export const RpoBreachItem = z.object({
+  mirror: Name,
+  /** Records at risk and the age of the oldest not yet mirrored, s (lower bounds unless `known`). */
+  records: NonNegativeInt.nullable(),
+  seconds: z.number().nonnegative().nullable(),
+  known: z.boolean(),
+  rpoRecords: NonNegativeInt.nullable(),
+  rpoSeconds: z.number().nonnegative().nullable(),
+})
+export type RpoBreachItem = z.infer<typeof RpoBreachItem>
+
 export const AttentionResponse = z.object({
   /** Worst first, at most `limit`. */
   items: z.array(AttentionItem),
@@ -57,6 +69,8 @@ export const AttentionResponse = z.object({
   groups: z.array(AttentionGroup).optional(),
   /** How many partitions have each finding, whatever the limit. */
   totals: z.object({ failed: NonNegativeInt, lagGrowing: NonNegativeInt, staleFetch: NonNegativeInt, paused: NonNegativeInt }),
+  /** The mirrors whose RPO objective is breached now, most records at risk first (the summaries' `objectives`), whatever the limit. */
+  rpoBreaches: z.array(RpoBreachItem),
   staleAfterMs: NonNegativeInt,
   at: Timestamp,
 })

@@ -47,4 +47,14 @@ describe('what a scoped caller sees', () => {
     })
     expect(visibleAttention([{ role: 'viewer' }], attention)).toBe(attention)
   })
+
+  it('keeps the RPO breaches of visible mirrors only', () => {
+    const attention = {
+      items: [],
+      groups: [],
+      totals: { failed: 0, lagGrowing: 0, staleFetch: 0, paused: 0 },
+      rpoBreaches: [{ mirror: 'billing-dr', records: 9 }, { mirror: 'orders-to-eu-west', records: 4 }],
+    }
+    expect(visibleAttention(euOperator, attention).rpoBreaches).toEqual([{ mirror: 'orders-to-eu-west', records: 4 }])
+  })
 })

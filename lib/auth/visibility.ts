@@ -48,6 +48,7 @@ interface AttentionLike<I extends { mirror: string }, G extends { mirror: string
   items: I[]
   groups?: G[] | undefined
   totals: Record<K, number>
+  rpoBreaches?: Array<{ mirror: string }>
 }
 
 /**
@@ -64,5 +65,6 @@ export function visibleAttention<I extends { mirror: string }, G extends { mirro
   const totals = Object.fromEntries(Object.keys(attention.totals).map((kind) => [kind, 0])) as Record<K, number>
   if (groups !== undefined) for (const group of groups) totals[group.kind] += group.partitions
   else for (const item of items as Array<I & { kind?: K }>) if (item.kind !== undefined) totals[item.kind] += 1
-  return { ...attention, items, ...(groups === undefined ? {} : { groups }), totals }
+  const rpoBreaches = attention.rpoBreaches?.filter((breach) => seesMirror(grants, breach.mirror))
+  return { ...attention, items, ...(groups === undefined ? {} : { groups }), ...(rpoBreaches === undefined ? {} : { rpoBreaches }), totals }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LABEL_HEIGHT, NODE_HEIGHT, NODE_WIDTH, buildTopology, edgeGeometry, topologyShapeKey, withLiveValues, type TopologyClusterInput, type TopologyMirrorInput } from './topology'
+import { LABEL_HEIGHT, LABEL_HEIGHT_WITH_OBJECTIVE, NODE_HEIGHT, NODE_WIDTH, buildTopology, edgeGeometry, topologyShapeKey, withLiveValues, type TopologyClusterInput, type TopologyMirrorInput } from './topology'
 
 function cluster(name: string, alive = [true, true, true]): TopologyClusterInput {
   return { name, kind: 'embedded', brokers: alive.map((up) => ({ alive: up })), status: 'ok' }
@@ -41,6 +41,22 @@ describe('buildTopology', () => {
     for (const node of topology.nodes) {
       for (const edge of topology.edges) expect(overlaps(box(edge.label), { x: node.position.x, y: node.position.y, w: NODE_WIDTH, h: NODE_HEIGHT })).toBe(false)
     }
+  })
+
+  it('gives a mirror with an objective a label a line taller for its RPO status, and its failback pair still clears it', () => {
+    const withObjective = { ...mirror('dr', 'us-east', 'eu-west'), objectives: { status: 'breached' as const } }
+    const topology = buildTopology([cluster('us-east'), cluster('eu-west')], [withObjective, mirror('back', 'eu-west', 'us-east')])
+    const [back, dr] = topology.edges
+    expect(dr).toMatchObject({ rpoStatus: 'breached', labelHeight: LABEL_HEIGHT_WITH_OBJECTIVE })
+    expect(back).toMatchObject({ rpoStatus: null, labelHeight: LABEL_HEIGHT })
+    expect(LABEL_HEIGHT_WITH_OBJECTIVE).toBeGreaterThanOrEqual(LABEL_HEIGHT + 16)
+    const box = (edge: typeof dr) => ({ x: edge!.label.x - 80, y: edge!.label.y - edge!.labelHeight / 2, w: 160, h: edge!.labelHeight })
+    expect(overlaps(box(dr), box(back))).toBe(false)
+    for (const node of topology.nodes) {
+      for (const edge of [dr, back]) expect(overlaps(box(edge), { x: node.position.x, y: node.position.y, w: NODE_WIDTH, h: NODE_HEIGHT })).toBe(false)
+    }
+    // Setting an objective changes the label's height, so the layout is redone.
+    expect(topologyShapeKey([cluster('a')], [withObjective])).not.toBe(topologyShapeKey([cluster('a')], [mirror('dr', 'us-east', 'eu-west')]))
   })
 
   it('never puts two cluster boxes on top of each other, at 50 clusters and 100 mirrors', () => {

@@ -81,6 +81,8 @@ export interface TopologyEdge {
   readonly arrow: string
   /** Centre of the label box. */
   readonly label: Point
+  /** The label box's height (labelHeight): taller for a mirror with an objective, whose RPO status has a line of its own. */
+  readonly labelHeight: number
 }
 
 export interface Topology {
@@ -94,6 +96,8 @@ export const NODE_WIDTH = 188
 export const NODE_HEIGHT = 68
 export const LABEL_WIDTH = 168
 export const LABEL_HEIGHT = 46
+/** Name, lag, and the RPO status on a third line: beside the lag it squeezed "lag 19 · 4.1 s" into "lag 19…". */
+export const LABEL_HEIGHT_WITH_OBJECTIVE = 64
 const ARROW_LENGTH = 10
 const ARROW_HALF_WIDTH = 5
 const MARGIN = 16
@@ -194,6 +198,7 @@ export function buildTopology(clusters: readonly TopologyClusterInput[], mirrors
       path,
       arrow,
       label: route.label,
+      labelHeight: labelHeight(mirror),
     }
   })
 
@@ -215,7 +220,7 @@ function layOutGroup(clusters: readonly string[], mirrors: readonly TopologyMirr
   graph.setDefaultEdgeLabel(() => ({}))
   for (const name of clusters) graph.setNode(name, { width: NODE_WIDTH, height: NODE_HEIGHT })
   for (const mirror of mirrors) {
-    graph.setEdge(mirror.sourceCluster, mirror.destinationCluster, { width: LABEL_WIDTH, height: LABEL_HEIGHT, labelpos: 'c' }, mirror.name)
+    graph.setEdge(mirror.sourceCluster, mirror.destinationCluster, { width: LABEL_WIDTH, height: labelHeight(mirror), labelpos: 'c' }, mirror.name)
   }
   dagre.layout(graph, { disableOptimalOrderHeuristic: clusters.length > THOROUGH_ORDERING_UP_TO })
   const positions = new Map<string, Point>()
@@ -233,12 +238,18 @@ function layOutGroup(clusters: readonly string[], mirrors: readonly TopologyMirr
   return { width: laidOut.width ?? 0, height: laidOut.height ?? 0, positions, routes }
 }
 
+/** The height dagre keeps free for a mirror's label: a line more for its RPO status when it has an objective. */
+export function labelHeight(mirror: Pick<TopologyMirrorInput, 'objectives'>): number {
+  return mirror.objectives === null || mirror.objectives === undefined ? LABEL_HEIGHT : LABEL_HEIGHT_WITH_OBJECTIVE
+}
+
 /**
- * What decides the layout: cluster names and which mirror joins which clusters. Equal keys give equal layouts,
+ * What decides the layout: cluster names, which mirror joins which clusters and which mirrors have an objective
+ * (their labels are taller). Equal keys give equal layouts,
  * so a page can lay out once and refresh states, lag and broker counts with `withLiveValues` each second.
  */
-export function topologyShapeKey(clusters: readonly Pick<TopologyClusterInput, 'name'>[], mirrors: readonly Pick<TopologyMirrorInput, 'name' | 'sourceCluster' | 'destinationCluster'>[]): string {
-  return JSON.stringify([clusters.map((cluster) => cluster.name), mirrors.map((mirror) => [mirror.name, mirror.sourceCluster, mirror.destinationCluster])])
+export function topologyShapeKey(clusters: readonly Pick<TopologyClusterInput, 'name'>[], mirrors: readonly Pick<TopologyMirrorInput, 'name' | 'sourceCluster' | 'destinationCluster' | 'objectives'>[]): string {
+  return JSON.stringify([clusters.map((cluster) => cluster.name), mirrors.map((mirror) => [mirror.name, mirror.sourceCluster, mirror.destinationCluster, labelHeight(mirror)])])
 }
 
 /** The same layout with today's states, lag and brokers (the inputs must have the layout's shape key). */

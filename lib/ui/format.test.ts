@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { counted, formatBytes, formatCount, formatDuration, formatOffset, formatRelative } from './format'
+import { counted, formatBytes, formatCount, formatDuration, formatOffset, formatRate, formatRelative } from './format'
 
 describe('formatCount', () => {
   it.each([
@@ -56,5 +56,15 @@ describe('counted', () => {
     expect(counted(0, 'partition')).toBe('0 partitions')
     expect(counted(2_000, 'open transaction')).toBe('2k open transactions')
     expect(counted(3, 'entry', 'entries')).toBe('3 entries')
+  })
+})
+
+describe('formatRate', () => {
+  it('shows a slow rate as it is, a tiny one as under 0.1, never a flowing mirror as 0', () => {
+    expect([0.2, 0.04, 0.001, 0, 0.06, 4.99, 9.96, 12.4, 1234.5].map(formatRate)).toEqual(['0.2', '<0.1', '<0.1', '0', '0.1', '5', '10', '12', '1.2k'])
+  })
+
+  it('says nothing for what is not a rate', () => {
+    expect([Number.NaN, Number.POSITIVE_INFINITY, -1].map(formatRate)).toEqual(['–', '–', '–'])
   })
 })

@@ -28,6 +28,17 @@ export function formatCount(value: number): string {
   return `${sign}${Number.isInteger(magnitude) ? magnitude : trimZero(magnitude.toFixed(1))}`
 }
 
+/**
+ * A rate per second, honest at both ends: 0.2 → "0.2", 0.04 → "<0.1" (something flows, too little to show),
+ * 0 → "0", 1234.5 → "1.2k". A slow mirror's 0.2 records/s rounded to a whole number read "0", as if nothing flowed.
+ */
+export function formatRate(perSecond: number): string {
+  if (!Number.isFinite(perSecond) || perSecond < 0) return '–'
+  if (perSecond === 0) return '0'
+  if (perSecond < 0.05) return '<0.1'
+  return formatCount(perSecond < 10 ? Math.round(perSecond * 10) / 10 : Math.round(perSecond))
+}
+
 /** A compact count with its noun: "1 partition", "2k partitions", "1 open transaction". */
 export function counted(count: number, noun: string, plural = `${noun}s`): string {
   return `${formatCount(count)} ${count === 1 ? noun : plural}`

@@ -9,6 +9,11 @@ describe('throughputText', () => {
     expect(text).toMatchObject({ records: '5 records/s', bytes: '255 B/s', latency: '120 ms median, 480 ms longest', throttle: '1 % of 20 KB/s', limit: 'none' })
   })
 
+  it('a slow mirror reads its fraction of a record a second, not 0', () => {
+    expect(throughputText({ throughput: { ...flow, recordsPerSecond: 0.2 }, throttledRate: null }, false)?.records).toBe('0.2 records/s')
+    expect(throughputText({ throughput: { ...flow, recordsPerSecond: 0.01 }, throttledRate: null }, false)?.records).toBe('<0.1 records/s')
+  })
+
   it('names the throttle when it sets the pace, the link when fetches are slow, and nothing flowing when the source is silent', () => {
     expect(throughputText({ throughput: { ...flow, throttleUse: 0.97 }, throttledRate: 20_000, throttled: false }, false)?.limit).toBe('throttle')
     expect(throughputText({ throughput: { ...flow, fetchLatencyMs: 4_000 }, throttledRate: null }, false)?.limit).toBe('slowFetches')

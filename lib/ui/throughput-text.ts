@@ -4,7 +4,7 @@
  * near its rate, the link or the source when fetches fail or take long, otherwise nothing holds it back. Pure.
  */
 import type { MirrorSummary } from '../api/mirrors'
-import { formatBytes, formatCount, formatDuration } from './format'
+import { formatBytes, formatDuration, formatRate } from './format'
 
 /** Above this share of its rate, the throttle is what sets the pace. */
 export const THROTTLE_LIMITING = 0.9
@@ -31,7 +31,7 @@ export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throt
   // The window is the last 10 s: while the source is silent it still holds the seconds before the cut, and its
   // average said records were flowing into a mirror that receives nothing. Nothing flows now: 0.
   const silent = sourceSilent || flow.fetches === 0
-  const records = silent ? '0 records/s' : flow.recordsPerSecond === null ? '–' : `${formatCount(Math.round(flow.recordsPerSecond * 10) / 10)} records/s`
+  const records = silent ? '0 records/s' : flow.recordsPerSecond === null ? '–' : `${formatRate(flow.recordsPerSecond)} records/s`
   const bytes = silent ? '0 B/s' : flow.bytesPerSecond === null ? '–' : `${formatBytes(flow.bytesPerSecond)}/s`
   const ms = (value: number) => (value < 1 ? '< 1 ms' : formatDuration(value))
   const latency = sourceSilent ? 'no answer' : flow.fetches === 0 || flow.fetchLatencyMs === null ? 'no fetch' : `${ms(flow.fetchLatencyMs)} median${flow.fetchLatencyMaxMs === null ? '' : `, ${ms(flow.fetchLatencyMaxMs)} longest`}`

@@ -2,7 +2,9 @@ import 'server-only'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import type { AttentionResponse } from '@/lib/api/attention'
 import { DEFAULT_ATTENTION_THRESHOLDS, findAttention, summarizeAttention, type AttentionItem, type AttentionLagPoint } from '@/lib/overview/attention'
+import { rpoBreaches } from '@/lib/overview/rpo-breaches'
 import type { MirrorEngine } from '@/server/engine/engine'
+import { mirrorRpoStatus } from './mirror-rpo-status'
 
 /**
  * GET /attention over the engine. Only lagging MIRRORING partitions need their lag history, and only the
@@ -34,7 +36,8 @@ export function attentionOf(engine: MirrorEngine, query: { limit: number; staleA
     items.push(...findAttention(definition.name, partitions, (topic, partition) => history.get({ topic, partition }) ?? [], now, thresholds))
   }
   const { items: worst, totals, groups } = summarizeAttention(items, query.limit)
-  const answer: AttentionResponse = { items: worst, totals, groups: groups.map((group) => ({ ...group, examples: [...group.examples] })), staleAfterMs: query.staleAfterMs, at: now }
+  const breaches = rpoBreaches(engine.listMirrors().map((definition) => ({ name: definition.name, objectives: mirrorRpoStatus(engine, definition.name) })))
+  const answer: AttentionResponse = { items: worst, totals, groups: groups.map((group) => ({ ...group, examples: [...group.examples] })), rpoBreaches: breaches, staleAfterMs: query.staleAfterMs, at: now }
   lastAnswers.set(engine, { at: now, key, answer })
   return answer
 }

@@ -24,7 +24,7 @@ import type { MirrorTimeline } from '@/lib/api/mirror-timeline'
 import type { SplitBrain } from '@/lib/api/split-brain'
 import { mirrorTimeline } from '@/lib/overview/mirror-timeline'
 import { describeEntries, type DescribeEntry, type DescribeStateNames } from '@/lib/mirror/describe-entries'
-import { currentRpoStatus } from '@/lib/mirror/objective-compliance'
+import { mirrorRpoStatus } from './mirror-rpo-status'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { CommandConditions, CreateMirrorInput, MirrorEngine } from '../engine/engine'
 import type { CommandResult } from '../engine/commands/preconditions'
@@ -144,22 +144,12 @@ export class MirrorApi {
       throttled: summary.throttled,
       throttledRate: summary.throttledRate,
       throughput: summary.throughput,
-      objectives: this.rpoStatus(name),
+      objectives: mirrorRpoStatus(this.engine, name),
       ...(this.splitBrain === undefined ? {} : { splitBrain: this.splitBrain.forMirror(name) }),
       ...emulationField(this.clusters.emulation?.(summary.destinationCluster) ?? null),
       ...(this.drills === undefined ? {} : { drills: { ...this.drills.cadence(name), running: this.drills.runningOf(name)?.id ?? null } }),
       ...(this.instanceId === undefined ? {} : { owner: this.instanceId }),
     }
-  }
-
-  /** The summary's RPO status (null without an RPO objective or once every partition failed over): the figures the alerts and the failover plan read (mirror-figures.ts). */
-  private rpoStatus(name: string): MirrorSummary['objectives'] {
-    const { rpo, rpoObjective, partitionsByState } = this.engine.mirrorFigures(name)
-    // A failed-over mirror protects nothing any more: no recovery point to hold to the objective.
-    const protectedPartitions = Object.entries(partitionsByState).reduce((sum, [state, count]) => sum + (state === 'STOPPED' || state === 'STOPPING' ? 0 : (count ?? 0)), 0)
-    if (rpoObjective === null || protectedPartitions === 0) return null
-    const status = currentRpoStatus(rpo, { ...(rpoObjective.records === null ? {} : { rpoRecords: rpoObjective.records }), ...(rpoObjective.seconds === null ? {} : { rpoSeconds: rpoObjective.seconds }) })
-    return status === null ? null : { status, rpoRecords: rpoObjective.records, rpoSeconds: rpoObjective.seconds, records: rpo.records, seconds: rpo.seconds, known: rpo.known }
   }
 
   /** ListClusterMirrors with its filters: exact mirror and source cluster names, any partition in one of `state`. */

@@ -10,7 +10,7 @@ import type { Runtime } from '@/server/runtime'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 
 /**
- * Deleting a mirror removes its lag history and recovery points (<data dir>/lag/<mirror>.jsonl and .rpo.jsonl):
+ * Deleting a mirror removes its lag history and recovery points (<data dir>/lag/<mirror>.jsonl and lag/recovery-points/<mirror>.jsonl):
  * a new mirror of the same name starts with no compliance, not the old one's. The files are real, as the engine
  * writes them: an hour of minutes, each over the RPO objective, and a neighbour's files that must stay.
  */
@@ -50,22 +50,25 @@ async function compliance(name = 'dr'): Promise<NonNullable<MirrorObjectivesResp
 it('a deleted mirror takes its lag history and recovery points with it: a new mirror of its name inherits no compliance', async () => {
   await createMirror()
   const lagDir = path.join(dataDir, 'lag')
-  mkdirSync(lagDir, { recursive: true })
+  const pointsDir = path.join(lagDir, 'recovery-points')
+  mkdirSync(pointsDir, { recursive: true })
   const start = Math.floor(Date.now() / MINUTE) * MINUTE - 61 * MINUTE
   const minutes = Array.from({ length: 60 }, (_, index) => start + index * MINUTE)
   const lines = (make: (t: number) => object) => minutes.map((t) => `${JSON.stringify(make(t))}\n`).join('')
   writeFileSync(path.join(lagDir, 'dr.jsonl'), lines((t) => ({ t, p: [['orders', 0, 500, 90_000]] })))
-  writeFileSync(path.join(lagDir, 'dr.rpo.jsonl'), lines((t) => ({ t, r: 500, s: 90_000, k: true })))
+  writeFileSync(path.join(pointsDir, 'dr.jsonl'), lines((t) => ({ t, r: 500, s: 90_000, k: true })))
   // Another mirror whose name starts the same: its files are its own.
   writeFileSync(path.join(lagDir, 'dr-eu.jsonl'), lines((t) => ({ t, p: [] })))
-  writeFileSync(path.join(lagDir, 'dr-eu.rpo.jsonl'), lines((t) => ({ t, r: 0, s: 0, k: true })))
+  writeFileSync(path.join(pointsDir, 'dr-eu.jsonl'), lines((t) => ({ t, r: 0, s: 0, k: true })))
 
-  expect(readdirSync(lagDir).sort()).toEqual(['dr-eu.jsonl', 'dr-eu.rpo.jsonl', 'dr.jsonl', 'dr.rpo.jsonl'])
+  expect(readdirSync(lagDir).sort()).toEqual(['dr-eu.jsonl', 'dr.jsonl', 'recovery-points'])
+  expect(readdirSync(pointsDir).sort()).toEqual(['dr-eu.jsonl', 'dr.jsonl'])
   const deleted = await callRoute(mirrorRoute.DELETE, { method: 'DELETE', path: '/api/v1/mirrors/dr', params: { mirror: 'dr' } })
   expect(deleted.status, JSON.stringify(deleted.body)).toBeLessThan(300)
   expect(existsSync(path.join(lagDir, 'dr.jsonl'))).toBe(false)
-  expect(existsSync(path.join(lagDir, 'dr.rpo.jsonl'))).toBe(false)
-  expect(readdirSync(lagDir).sort()).toEqual(['dr-eu.jsonl', 'dr-eu.rpo.jsonl'])
+  expect(existsSync(path.join(pointsDir, 'dr.jsonl'))).toBe(false)
+  expect(readdirSync(lagDir).sort()).toEqual(['dr-eu.jsonl', 'recovery-points'])
+  expect(readdirSync(pointsDir).sort()).toEqual(['dr-eu.jsonl'])
 
   await createMirror()
   const fresh = await compliance()
@@ -73,11 +76,11 @@ it('a deleted mirror takes its lag history and recovery points with it: a new mi
 }, 60_000)
 
 it("minutes archived before a mirror was created are not its compliance (another instance's leftovers of a deleted namesake)", async () => {
-  const lagDir = path.join(dataDir, 'lag')
-  mkdirSync(lagDir, { recursive: true })
+  const pointsDir = path.join(dataDir, 'lag', 'recovery-points')
+  mkdirSync(pointsDir, { recursive: true })
   const start = Math.floor(Date.now() / MINUTE) * MINUTE - 61 * MINUTE
   const minutes = Array.from({ length: 60 }, (_, index) => start + index * MINUTE)
-  writeFileSync(path.join(lagDir, 'orders-dr.rpo.jsonl'), minutes.map((t) => `${JSON.stringify({ t, r: 500, s: 90_000, k: true })}\n`).join(''))
+  writeFileSync(path.join(pointsDir, 'orders-dr.jsonl'), minutes.map((t) => `${JSON.stringify({ t, r: 500, s: 90_000, k: true })}\n`).join(''))
   await createMirror('orders-dr')
   expect((await compliance('orders-dr')).last30d).toMatchObject({ met: 0, breached: 0, unknown: 0, metShare: null })
 }, 60_000)

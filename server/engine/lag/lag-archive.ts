@@ -1,6 +1,7 @@
 import 'server-only'
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
+import { migrateLegacyRecoveryPoints, RECOVERY_POINTS_DIRECTORY } from './lag-archive-migration'
 
 /** One minute of one mirror: the worst lag each partition had in it (partitions with no lag are left out). */
 export interface LagMinute {
@@ -44,15 +45,20 @@ function isRecoveryPointMinute(value: unknown): value is RecoveryPointMinute {
 
 /**
  * The persisted, downsampled side of lag history: the engine keeps the last hour per second in memory and
- * appends one line per mirror per minute here, so charts over days survive a restart; beside it, one line per
- * minute of the mirror's recovery point (`<mirror>.rpo.jsonl`, 30 days). A torn last line (a crash mid-append)
- * is skipped on load.
+ * appends one line per mirror per minute here (`<mirror>.jsonl`), so charts over days survive a restart; and one
+ * line per minute of the mirror's recovery point in `recovery-points/<mirror>.jsonl` (30 days), a directory no
+ * mirror's lag file can be named (they end in `.jsonl`). Before its first read or write the archive moves the
+ * recovery points of the old layout, `<mirror>.rpo.jsonl`, which a mirror named `<mirror>.rpo` shared
+ * (lag-archive-migration.ts). A torn last line (a crash mid-append) is skipped on load.
  */
 export class LagArchive {
   /** When each mirror's recovery-point file was last pruned (appendRecoveryPoint). */
   private readonly prunedAt = new Map<string, number>()
   /** Each mirror's writes in the order asked, so a removal is never followed by an append or a rewrite asked before it. */
   private readonly writes = new Map<string, Promise<unknown>>()
+
+  /** The old layout's recovery points moved, once, before any read or write (a failure leaves them for the next start). */
+  private migration: Promise<unknown> | undefined
 
   constructor(private readonly dir: string) {}
 
@@ -61,12 +67,13 @@ export class LagArchive {
   }
 
   private pointsFile(mirror: string): string {
-    return path.join(this.dir, `${mirror}.rpo.jsonl`)
+    return path.join(this.dir, RECOVERY_POINTS_DIRECTORY, `${mirror}.jsonl`)
   }
 
   /** Runs `write` after the mirror's writes asked before it, whatever became of them. */
   private inTurn<T>(mirror: string, write: () => Promise<T>): Promise<T> {
-    const turn = (this.writes.get(mirror) ?? Promise.resolve()).catch(() => undefined).then(write)
+    this.migration ??= migrateLegacyRecoveryPoints(this.dir)
+    const turn = (this.writes.get(mirror) ?? this.migration).catch(() => undefined).then(write)
     this.writes.set(mirror, turn)
     const forget = () => {
       if (this.writes.get(mirror) === turn) this.writes.delete(mirror)
@@ -103,7 +110,7 @@ export class LagArchive {
    */
   appendRecoveryPoint(mirror: string, minute: RecoveryPointMinute): Promise<void> {
     return this.inTurn(mirror, async () => {
-      await mkdir(this.dir, { recursive: true })
+      await mkdir(path.dirname(this.pointsFile(mirror)), { recursive: true })
       const pruned = this.prunedAt.get(mirror)
       if (pruned === undefined || minute.t - pruned >= PRUNE_INTERVAL_MS) {
         this.prunedAt.set(mirror, minute.t)
