@@ -85,7 +85,7 @@ test('the overview edge and the mirror list show a mirror RPO status', async ({ 
   await expect(graph.locator(`a[href="/mirrors/${met.mirror}"] [data-rpo-status="met"]`)).toHaveText(/RPO met/)
   await expect(graph.locator(`a[href="/mirrors/${plain.mirror}"]`)).toBeAttached()
   await expect(graph.locator(`a[href="/mirrors/${plain.mirror}"] [data-rpo-status]`)).toHaveCount(0)
-  const list = page.getByRole('list', { name: 'Mirrors' })
+  const list = page.getByRole('list', { name: 'Mirrors', exact: true })
   await expect(list.getByRole('listitem').filter({ hasText: met.mirror }).locator('[data-rpo-status]')).toHaveText(/RPO met/)
   await expect(list.getByRole('listitem').filter({ hasText: plain.mirror }).locator('[data-rpo-status]')).toHaveCount(0)
   await lookAt(page, testInfo, 'objectives-overview')
@@ -123,7 +123,7 @@ test('a mirror held behind its RPO objective reads RPO breached on the overview,
   await signIn(page, 'operator', '/')
   const graph = page.getByTestId('topology-svg')
   await expect(graph.locator(`a[href="/mirrors/${behind.mirror}"] [data-rpo-status="breached"]`)).toHaveText(/^✕ ?RPO breached$/)
-  const list = page.getByRole('list', { name: 'Mirrors' })
+  const list = page.getByRole('list', { name: 'Mirrors', exact: true })
   await expect(list.getByRole('listitem').filter({ hasText: behind.mirror }).locator('[data-rpo-status="breached"]')).toHaveText(/^✕ ?RPO breached$/)
   // What needs attention first says so too, never "nothing needs attention" beside a breached edge.
   const breach = page.getByRole('list', { name: /Mirrors over their RPO objective/ }).locator(`[data-rpo-breach="${behind.mirror}"]`)

@@ -33,7 +33,7 @@ test('the overview draws the clusters and the mirror, counts partitions by state
   await expect(edge).toBeVisible()
   await expect(graph.getByRole('link', { name: new RegExp(`^Mirror ${held} ?, .*: Paused`) })).toBeVisible()
   // The same mirrors as text, for screen readers and small screens.
-  await expect(page.getByRole('list', { name: 'Mirrors' }).getByRole('link', { name: pair.mirror, exact: true })).toBeVisible()
+  await expect(page.getByRole('list', { name: 'Mirrors', exact: true }).getByRole('link', { name: pair.mirror, exact: true })).toBeVisible()
 
   const counts = page.getByRole('list', { name: 'Partitions per state' })
   await expect(counts.locator('[data-state="MIRRORING"]')).toContainText(/MIRRORING\s*[1-9]/)
@@ -59,7 +59,7 @@ test('the overview draws the clusters and the mirror, counts partitions by state
   // The edge leads to the mirror page. With every other journey's mirrors on the same server the graph is
   // drawn small on a phone, where people use the list under it instead, so the click goes through the list there.
   await expect(edge).toHaveAttribute('href', `/mirrors/${pair.mirror}`)
-  if (testInfo.project.name === 'phone') await page.getByRole('list', { name: 'Mirrors' }).getByRole('link', { name: pair.mirror, exact: true }).click()
+  if (testInfo.project.name === 'phone') await page.getByRole('list', { name: 'Mirrors', exact: true }).getByRole('link', { name: pair.mirror, exact: true }).click()
   else await edge.click()
   await expect(page).toHaveURL(new RegExp(`/mirrors/${pair.mirror}$`))
 })

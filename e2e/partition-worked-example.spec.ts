@@ -152,7 +152,7 @@ test('the worked example reads like the KIP tables: source 0-5 with the COMMIT a
     const rows = page.getByRole('list', { name: 'Transitions, newest first' }).getByRole('listitem')
     await expect(rows).toHaveCount(4)
     expect(await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-to')))).toEqual(['PAUSED', 'PAUSING', 'MIRRORING', 'PREPARING'])
-    await expect(rows.nth(1)).toContainText('pauseRequested by operator')
+    await expect(rows.nth(1)).toContainText('pause requested by operator')
     await rows.nth(0).getByRole('button', { name: /Details/ }).click()
     await expect(rows.nth(0)).toContainText('still there')
   })

@@ -26,7 +26,7 @@ test('a failover round trip raises no split-brain notice; a real write to the ol
   await failOver(request, back)
 
   await signIn(page, 'viewer', '/')
-  await expect(page.getByRole('list', { name: 'Mirrors' })).toContainText(back)
+  await expect(page.getByRole('list', { name: 'Mirrors', exact: true })).toContainText(back)
   const notices = page.getByTestId('split-brain')
   await expect(notices.locator(`[data-mirror="${example.mirror}"]`)).toHaveCount(0)
   await expect(notices.locator(`[data-mirror="${back}"]`)).toHaveCount(0)
