@@ -1,4 +1,6 @@
 'use client'
+// Over 400 lines on purpose: one uPlot chart (offset and time lag, the outage hatching, the RPO objective lines and
+// band) whose series, hooks and legend must agree; split, the legend would drift from what the canvas draws.
 
 import { useEffect, useMemo, useRef, useState } from 'react'
 import type uPlot from 'uplot'
@@ -380,22 +382,16 @@ function LagLegend({
     <div className="mt-2">
       <p className="mb-1 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
         <span className="inline-flex items-center gap-1.5">
-          <svg aria-hidden width="22" height="6">
-            <line x1="0" y1="3" x2="22" y2="3" stroke="currentColor" strokeWidth="2" />
-          </svg>
+          <LegendLine stroke="currentColor" width="2" />
           offset lag (left axis)
         </span>
         <span className="inline-flex items-center gap-1.5">
-          <svg aria-hidden width="22" height="6">
-            <line x1="0" y1="3" x2="22" y2="3" stroke="currentColor" strokeWidth="2" strokeDasharray="6 4" />
-          </svg>
+          <LegendLine stroke="currentColor" width="2" dash="6 4" />
           time lag (right axis)
         </span>
         {objectiveMs !== null && (
           <span className="inline-flex items-center gap-1.5" data-testid="lag-objective-legend">
-            <svg aria-hidden width="22" height="6">
-              <line x1="0" y1="3" x2="22" y2="3" stroke="var(--tone-danger)" strokeWidth="1.5" strokeDasharray="2 3" />
-            </svg>
+            <LegendLine stroke="var(--tone-danger)" width="1.5" dash="2 3" />
             RPO objective {formatDuration(objectiveMs)} (right axis)
           </span>
         )}
@@ -409,9 +405,7 @@ function LagLegend({
         )}
         {objectiveRecords !== null && (
           <span className="inline-flex items-center gap-1.5" data-testid="lag-objective-records-legend">
-            <svg aria-hidden width="22" height="6">
-              <line x1="0" y1="3" x2="22" y2="3" stroke="var(--tone-danger)" strokeWidth="1.5" strokeDasharray="8 3 2 3" />
-            </svg>
+            <LegendLine stroke="var(--tone-danger)" width="1.5" dash="8 3 2 3" />
             RPO objective {objectiveRecords.toLocaleString('en-US')} {objectiveRecords === 1 ? 'record' : 'records'} (left axis)
           </span>
         )}
@@ -454,5 +448,14 @@ function LagLegend({
         })}
       </ul>
     </div>
+  )
+}
+
+/** A legend's line sample: the stroke, width and dash the chart draws that series with. */
+function LegendLine({ stroke, width, dash }: { stroke: string; width: string; dash?: string }) {
+  return (
+    <svg aria-hidden width="22" height="6">
+      <line x1="0" y1="3" x2="22" y2="3" stroke={stroke} strokeWidth={width} strokeDasharray={dash} />
+    </svg>
   )
 }

@@ -1,4 +1,6 @@
 'use client'
+// Over 400 lines on purpose: the two tapes of one partition (source and destination) share one virtualizer,
+// keyboard model and opening position; split, their scroll and selection would have to be synchronised across files.
 
 import { useVirtualizer } from '@tanstack/react-virtual'
 import { memo, useEffect, useLayoutEffect, useRef, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
