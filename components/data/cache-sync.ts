@@ -43,7 +43,12 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
 
   const rules: Rule[] = [
     {
-      updates: [queryKeys.of(mirrorEndpoints.listMirrors), queryKeys.of(mirrorEndpoints.getMirror), queryKeys.of(mirrorEndpoints.partitionHistory)],
+      updates: [
+        queryKeys.of(mirrorEndpoints.listMirrors),
+        queryKeys.of(mirrorEndpoints.getMirror),
+        queryKeys.of(mirrorEndpoints.partitionHistory),
+        queryKeys.of(mirrorEndpoints.mirrorTimeline),
+      ],
       listen: () =>
         stream.subscribe('partition', (data) => {
           const event = data as { mirror?: unknown; topic?: unknown; partition?: unknown }
@@ -53,6 +58,8 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
             queryKeys.of(mirrorEndpoints.listMirrors),
             queryKeys.of(mirrorEndpoints.getMirror, { mirror }),
             queryKeys.of(mirrorEndpoints.partitionHistory, { mirror }),
+            // The incident timeline follows the transitions as they happen, not its own polling.
+            queryKeys.of(mirrorEndpoints.mirrorTimeline, { mirror }),
           )
         }),
     },

@@ -165,4 +165,28 @@ describe('cache-sync over the generated keys', () => {
     stopSync()
     client.stop()
   })
+
+  it('reads the incident timeline of the mirror whose partition moved again within a second, not at its next poll', async () => {
+    const queryClient = new QueryClient()
+    const client = new EventStreamClient()
+    const stopSync = syncCacheWithEvents(queryClient, client)
+    client.start()
+    const timelineOf = (mirror: string) => endpointQuery(mirrorEndpoints.mirrorTimeline, { params: { mirror } })
+    for (const mirror of ['dr', 'other']) queryClient.setQueryData(timelineOf(mirror).queryKey, { entries: [] })
+    const never = () => new Promise<never>(() => {})
+    const observers = ['dr', 'other'].map((mirror) => new QueryObserver(queryClient, { ...timelineOf(mirror), queryFn: never, staleTime: Infinity }))
+    const stops = observers.map((observer) => observer.subscribe(() => {}))
+    await vi.advanceTimersByTimeAsync(REOPEN_AFTER_MS)
+    const stream = FakeEventSource.opened.at(-1)!
+    expect(new URL(stream.url, 'http://localhost').searchParams.get('types')?.split(',')).toContain('partition')
+
+    stream.send('partition', 's:1', { mirror: 'dr', topic: 'orders', partition: 0, from: 'MIRRORING', to: 'FAILED' })
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(queryClient.getQueryState(timelineOf('dr').queryKey)?.isInvalidated).toBe(true)
+    expect(queryClient.getQueryState(timelineOf('other').queryKey)?.isInvalidated).toBe(false)
+
+    for (const stop of stops) stop()
+    stopSync()
+    client.stop()
+  })
 })
