@@ -11,9 +11,15 @@ describe('eventWords', () => {
   })
 
   it('replaces the raw names inside a sentence and keeps the rest', () => {
-    expect(eventWords('truncated to 40 (0 records removed, fromScratch)')).toBe('truncated to 40 (0 records removed, started from scratch)')
-    expect(eventWords('truncated to 7 (3 records removed, uncleanLeaderElection)')).toBe('truncated to 7 (3 records removed, unclean leader election)')
+    expect(eventWords('fetchFromSource failed after uncleanLeaderElection')).toBe('fetchFromSource failed after unclean leader election')
     expect(eventWords('lookUpLastMirrorPosition failed')).toBe('looking up the last mirror position failed')
+  })
+
+  it('says what a truncation did: nothing removed reads as where mirroring starts, never as a cut', () => {
+    expect(eventWords('truncated to 0 (0 records removed, fromScratch)')).toBe('started from scratch: nothing removed, mirroring from offset 0')
+    expect(eventWords('truncated to 40 (0 records removed, fromScratch)')).toBe('started from scratch: nothing removed, mirroring from offset 40')
+    expect(eventWords('truncated to 7 (3 records removed, uncleanLeaderElection)')).toBe('3 records removed (unclean leader election), log cut back to offset 7')
+    expect(eventWords('truncated to 12000 (1 record removed, failback)')).toBe('1 record removed (failback), log cut back to offset 12,000')
   })
 
   it('leaves plain English and names it does not know as they are', () => {

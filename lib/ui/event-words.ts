@@ -53,6 +53,20 @@ export const EVENT_WORDS: Readonly<Record<MirrorEventType | MirrorEffectKind | T
   uncleanLeaderElection: 'unclean leader election',
 }
 
+/** The partition runner's truncation reason (server/engine/runner/partition-runner.ts). */
+const TRUNCATION_SENTENCE = /^truncated to (\d+) \((\d+) records? removed, ([A-Za-z]+)\)$/
+
+/**
+ * "truncated to 0 (0 records removed, started from scratch)" told an operator a log was cut when nothing was: a
+ * truncation that removed nothing says where mirroring starts; one that removed records says how many, first.
+ */
+function truncationWords(offset: number, removed: number, reason: string): string {
+  const why = known(reason) ? EVENT_WORDS[reason] : reason
+  const at = offset.toLocaleString('en-US')
+  if (removed === 0) return `${why}: nothing removed, mirroring from offset ${at}`
+  return `${removed.toLocaleString('en-US')} ${removed === 1 ? 'record' : 'records'} removed (${why}), log cut back to offset ${at}`
+}
+
 const known = (word: string): word is keyof typeof EVENT_WORDS => Object.hasOwn(EVENT_WORDS, word)
 
 /**
@@ -61,5 +75,7 @@ const known = (word: string): word is keyof typeof EVENT_WORDS => Object.hasOwn(
  */
 export function eventWords(text: string): string {
   if (known(text)) return EVENT_WORDS[text]
+  const truncation = TRUNCATION_SENTENCE.exec(text)
+  if (truncation !== null) return truncationWords(Number(truncation[1]), Number(truncation[2]), truncation[3]!)
   return text.replace(/\b[a-z]+(?:[A-Z][a-z0-9]*)+\b/g, (word) => (known(word) ? EVENT_WORDS[word] : word))
 }
