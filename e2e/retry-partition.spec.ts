@@ -51,6 +51,15 @@ test('Retry now retries one FAILED partition from its row and from its page; a r
     await expect(row(page, 'orders', 2).getByRole('button', { name: 'Retry now for orders-2' })).toBeVisible()
     await expect(row(page, 'clicks', 0).locator('[data-state]')).toHaveAttribute('data-state', 'MIRRORING')
     await expect(row(page, 'clicks', 0).getByRole('button')).toHaveCount(0)
+    // Why it failed and when it is retried, whole: beside the button the reason was cut to "source changed · not retried: r…".
+    await expect(row(page, 'orders', 0).getByTestId('failure-reason')).toContainText('source changed')
+    await expect(row(page, 'orders', 0).getByTestId('failure-retry')).toHaveText('not retried: recover')
+    if ((page.viewportSize()?.width ?? 0) >= 1024) {
+      for (const testId of ['failure-reason', 'failure-retry']) {
+        const cut = await row(page, 'orders', 0).getByTestId(testId).evaluate((element) => element.scrollWidth > element.clientWidth + 1)
+        expect(cut, `${testId} is cut`).toBe(false)
+      }
+    }
     await lookAt(page, testInfo, 'retry-now-rows')
   })
 

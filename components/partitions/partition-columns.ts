@@ -2,9 +2,9 @@ import type { SortColumn } from '@/lib/ui/partition-table'
 
 /** The table's columns, in order, with the header text and how wide each may be (CSS grid tracks). */
 export const PARTITION_COLUMNS: ReadonlyArray<{ column: SortColumn; label: string; track: string; numeric?: boolean; title?: string }> = [
-  { column: 'topic', label: 'Topic', track: 'minmax(8rem,1.6fr)' },
+  { column: 'topic', label: 'Topic', track: 'minmax(8rem,1.2fr)' },
   { column: 'partition', label: 'Partition', track: '5.5rem', numeric: true },
-  { column: 'state', label: 'State and reason', track: 'minmax(14rem,1.4fr)', title: 'The state; for a FAILED partition, why, and when the engine retries' },
+  { column: 'state', label: 'State and reason', track: 'minmax(15rem,2fr)', title: 'The state; for a FAILED partition, why, and when the engine retries' },
   { column: 'offsetLag', label: 'Offset lag', track: '7rem', numeric: true, title: 'Records the destination high watermark is behind the source' },
   { column: 'timeLagMs', label: 'Time lag', track: '8rem', numeric: true, title: 'Age of the oldest source record not yet mirrored' },
   { column: 'destinationHighWatermark', label: 'Mirrored to', track: '7.5rem', numeric: true, title: 'Destination high watermark: offsets mirrored and replicated (as of the last refresh)' },

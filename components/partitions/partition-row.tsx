@@ -69,15 +69,20 @@ export const PartitionRowView = memo(function PartitionRowView({
           {row.partition}
         </div>
       )}
-      {/* With a Retry now, a FAILED row's cell is two lines (badge and button, then the reason): on one line the
-          button left the reason "sourc…". */}
+      {/* With a Retry now, a FAILED row's cell is two lines: the badge, the button and when the engine retries, then
+          why it failed on a line of its own (beside the button it was cut to "source changed · not retried: r…"). */}
       <div role="cell" className={narrow ? 'flex items-center gap-2 justify-self-end' : `min-w-0 px-3 ${retry !== null && row.state === 'FAILED' ? 'flex flex-col justify-center' : ''}`}>
         <span title={row.error ?? undefined} className="flex min-w-0 items-center gap-1.5">
           <StateBadge state={row.state} size="sm" />
           {!narrow && (retry === null || row.state !== 'FAILED') && <StateReason row={row} />}
-          {!narrow && retry !== null && row.state === 'FAILED' && <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />}
+          {!narrow && retry !== null && row.state === 'FAILED' && (
+            <>
+              <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />
+              <RetryWhen row={row} />
+            </>
+          )}
         </span>
-        {!narrow && retry !== null && row.state === 'FAILED' && <StateReason row={row} />}
+        {!narrow && retry !== null && row.state === 'FAILED' && <FailureCause row={row} />}
         {narrow && retry !== null && row.state === 'FAILED' && <RetryButton row={row} retry={retry} retrying={retrying} narrow={narrow} />}
       </div>
       <div className={narrow ? 'col-span-2 flex min-w-0 flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-300' : 'contents'}>
@@ -130,27 +135,54 @@ function RetryButton({ row, retry, retrying, narrow }: { row: MirrorPartition; r
   )
 }
 
+/** When the engine retries a FAILED partition: "retry in 4 s", "retry due", "not retried: recover". */
+function retryText(row: MirrorPartition, now: number): string {
+  if (row.retryAttempt === -1) return 'not retried: recover'
+  if (row.nextRetryAt === null || row.nextRetryAt === undefined) return `attempt ${row.retryAttempt}`
+  if (now === 0 || row.nextRetryAt - now <= 1_000) return 'retry due'
+  return `retry in ${formatDuration(Math.ceil((row.nextRetryAt - now) / 1000) * 1000)}`
+}
+
 /**
- * Why a FAILED partition failed (lib/overview/incident.ts's causes, as the banner says it) and when the engine
- * retries it ("retry in 4 s", "not retried: recover"); the message itself on hover.
+ * Why a FAILED partition failed (lib/overview/incident.ts's causes, as the banner says it); after an unclean
+ * election on the source, what diverged and what a truncation would cut. The message itself on hover.
  */
+function failureCause(row: MirrorPartition): { said: string; title: string } {
+  const cause = FAILURE_CAUSES[causeOf(row.failureCode)].label
+  const said = row.divergence != null ? divergenceShort(row.divergence) : cause
+  return { said, title: `${row.divergence != null ? `${said}. ` : ''}${row.error ?? cause}; attempt ${row.retryAttempt}` }
+}
+
+function RetryWhen({ row }: { row: MirrorPartition }) {
+  const now = useNow()
+  return (
+    <span className="shrink-0 text-xs whitespace-nowrap text-slate-600 tabular-nums dark:text-slate-400" data-testid="failure-retry">
+      {retryText(row, now)}
+    </span>
+  )
+}
+
+/** The cause on its own line, under the badge and Retry now. */
+function FailureCause({ row }: { row: MirrorPartition }) {
+  const { said, title } = failureCause(row)
+  return (
+    <span className="min-w-0 truncate text-xs text-red-800 dark:text-red-300" data-testid="failure-reason" title={title}>
+      {said}
+    </span>
+  )
+}
+
+/** Cause and retry on one line: a viewer's row (no button) and the phone's card. */
 function StateReason({ row }: { row: MirrorPartition }) {
   const now = useNow()
   if (row.state !== 'FAILED') return null
-  const cause = FAILURE_CAUSES[causeOf(row.failureCode)].label
-  const retry =
-    row.retryAttempt === -1
-      ? 'not retried: recover'
-      : row.nextRetryAt === null || row.nextRetryAt === undefined
-        ? `attempt ${row.retryAttempt}`
-        : now === 0 || row.nextRetryAt - now <= 1_000
-          ? 'retry due'
-          : `retry in ${formatDuration(Math.ceil((row.nextRetryAt - now) / 1000) * 1000)}`
-  // After an unclean election on the source: what diverged and what a truncation would cut, not a bare cause.
-  const said = row.divergence != null ? divergenceShort(row.divergence) : cause
+  const { said, title } = failureCause(row)
   return (
-    <span className="min-w-0 truncate text-xs text-red-800 dark:text-red-300" data-testid="failure-reason" title={`${row.divergence != null ? `${said}. ` : ''}${row.error ?? cause}; attempt ${row.retryAttempt}`}>
-      {said} · <span className="text-slate-600 tabular-nums dark:text-slate-400">{retry}</span>
+    <span className="min-w-0 truncate text-xs text-red-800 dark:text-red-300" data-testid="failure-reason" title={title}>
+      {said} ·{' '}
+      <span className="text-slate-600 tabular-nums dark:text-slate-400" data-testid="failure-retry">
+        {retryText(row, now)}
+      </span>
     </span>
   )
 }

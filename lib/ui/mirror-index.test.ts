@@ -46,6 +46,21 @@ describe('the mirrors index', () => {
     expect(sortMirrors(rows, { column: 'lastFailover', direction: 'desc' }).map((row) => row.mirror.name)).toEqual(['done', 'calm', 'broken'])
   })
 
+  it('puts a mirror over its RPO objective above calm ones of the same state, below worse states', () => {
+    const objectives = (status: 'met' | 'breached' | 'unknown') => ({ status, rpoRecords: 10, rpoSeconds: null, records: 5, seconds: 1, known: status !== 'unknown' })
+    const withRpo = mirrorIndexRows(
+      [
+        mirror('a-met', { objectives: objectives('met') }),
+        mirror('b-none'),
+        mirror('c-breached', { objectives: objectives('breached') }),
+        mirror('d-unknown', { objectives: objectives('unknown') }),
+        mirror('e-failed', { partitionsByState: { FAILED: 1 } }),
+      ],
+      [],
+    )
+    expect(sortMirrors(withRpo, { column: 'state', direction: 'desc' }).map((row) => row.mirror.name)).toEqual(['e-failed', 'c-breached', 'd-unknown', 'a-met', 'b-none'])
+  })
+
   it('searches across mirror names, clusters and topics, every word', () => {
     expect(searchMirrors(rows, 'refunds').map((row) => row.mirror.name)).toEqual(['broken'])
     expect(searchMirrors(rows, 'AP-SOUTH').map((row) => row.mirror.name)).toEqual(['done'])

@@ -39,13 +39,18 @@ export function mirrorIndexRows(mirrors: readonly MirrorSummary[], operations: r
   }))
 }
 
+const RPO_RANK = { met: 0, unknown: 1, breached: 2 } as const
+const RPO_RANKS = 3
+
 /** What a column sorts by; null (unknown, never) sorts last whichever the direction. */
 function sortValue(row: MirrorIndexRow, column: MirrorSortColumn): number | string | null {
   switch (column) {
     case 'name':
       return row.mirror.name
     case 'state':
-      return row.worst === null ? null : STATE_STYLE[row.worst].severity
+      // Within one worst state, a mirror over its RPO objective is worse than one within it (and an unknown
+      // recovery point worse than a met one): an RPO-breached MIRRORING mirror sorted below calm ones before.
+      return row.worst === null ? null : STATE_STYLE[row.worst].severity * RPO_RANKS + RPO_RANK[row.mirror.objectives?.status ?? 'met']
     case 'lag':
       // A mirror whose lag is a lower bound sorts as at least its figure; an unknown one last.
       return row.mirror.maxTimeLagMs
