@@ -105,10 +105,14 @@ test('verify a mirror, then read the post-mortem of its failover with the verifi
   const row = page.locator('[data-verification]').first()
   await expect(row).toContainText('Identical', { timeout: 30_000 })
   await expect(row).toContainText('1 of 1 identical')
+  // Who started it, in words (lib/ui/requester-name.ts), never the raw session id the browser signed in under.
+  await expect(row).toContainText('someone signed in with the operator token')
+  await expect(row).not.toContainText('session:')
   await lookAt(page, testInfo, 'verifications-tab')
   await row.getByRole('link').first().click()
   await expect(page.getByTestId('verification-status')).toContainText('Identical')
   await expect(page.locator('[data-partition="orders-0"]')).toContainText('identical up to offset 3')
+  await expect(page.getByText('someone signed in with the operator token')).toBeVisible()
   await lookAt(page, testInfo, 'verification-page')
 
   const operation = await failOver(request, mirror)

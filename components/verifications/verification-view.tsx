@@ -17,6 +17,7 @@ import { PARTITION_VERIFICATION_STATUS_STYLE, VERIFICATION_STATUS_STYLE } from '
 import { mismatchHref, partitionsWorstFirst } from '@/lib/ui/verification-view'
 import { partitionHref } from '@/lib/ui/partition-href'
 import { VerificationProgress } from './verification-progress'
+import { requesterName } from '@/lib/ui/requester-name'
 
 const ROWS_SHOWN = 200
 
@@ -77,7 +78,7 @@ function VerificationDetails({ verification }: { verification: Verification }) {
                   the end of a failover
                 </Link>
               ) : (
-                <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? 'unrecorded'}</span>
+                <span>{requesterName(verification.requestedBy)}</span>
               )}
             </dd>
           </div>

@@ -14,6 +14,7 @@ import type { VerificationSummary } from '@/lib/api/verifications'
 import { formatBytes, formatCount } from '@/lib/ui/format'
 import { VERIFICATION_STATUS_STYLE } from '@/lib/ui/status-style'
 import { VerificationProgress } from './verification-progress'
+import { requesterName } from '@/lib/ui/requester-name'
 
 const ALL = '*'
 
@@ -113,7 +114,7 @@ function VerificationHistory({ verifications }: { verifications: readonly Verifi
                 after a failover
               </Link>
             ) : (
-              <span className={verification.requestedBy?.actorName === undefined ? 'font-mono' : undefined}>{verification.requestedBy?.actorName ?? verification.requestedBy?.actor ?? '–'}</span>
+              <span>{requesterName(verification.requestedBy)}</span>
             )}
           </td>
           <td className="py-2 pr-3">
