@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
-import { asOperator, createCluster, createTopic, expectError, okJson, unique } from '../support/http'
+import { asOperator, expectError, okJson } from '../support/http'
 import { lookAt } from '../support/look'
+import { SETTLE, scopedMirrors, signInThroughProvider } from './provider-support'
 
 /**
  * A verification of a mirror outside a scoped person's grants (erin: operator on `.*-to-eu-west` only,
@@ -9,18 +10,6 @@ import { lookAt } from '../support/look'
  * The operation and drill pages refuse the same way (app/operations/[id], app/drills/[id]). Then erin fails the
  * in-scope mirror over: its operation page names her as who confirmed it, and so does its split-brain notice.
  */
-
-const issuer = process.env.E2E_OIDC_ISSUER ?? ''
-const SETTLE = { timeout: 30_000, intervals: [100, 200, 250] }
-
-async function signInThroughProvider(page: Page, username: string, next: string): Promise<void> {
-  await page.goto(`/login?next=${encodeURIComponent(next)}`)
-  await page.getByRole('link', { name: 'Sign in with Test IdP' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/interaction/`))
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Password').fill(`${username}-pass`)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-}
 
 async function expectOneRefusal(page: Page, title: string, outOfScope: string): Promise<void> {
   await expect(page.getByRole('heading', { name: title })).toBeVisible()
@@ -32,19 +21,9 @@ async function expectOneRefusal(page: Page, title: string, outOfScope: string): 
 }
 
 test('a verification, drill or operation outside the scope is one refusal with the API code; one inside opens and names who failed over', async ({ page }, testInfo) => {
-  const source = unique('src')
-  await createCluster(page.request, source)
-  await createTopic(page.request, source, 'orders')
-  const inScope = `${unique('orders')}-to-eu-west`
-  const outOfScope = `${unique('orders')}-to-us-east`
+  const { inScope, outOfScope } = await scopedMirrors(page, 'both')
   const verifications: Record<string, string> = {}
   for (const name of [inScope, outOfScope]) {
-    const destination = unique('dst')
-    await createCluster(page.request, destination)
-    await okJson(await page.request.post('/api/v1/mirrors', { headers: asOperator, data: { name, sourceCluster: source, destinationCluster: destination, topics: ['orders'] } }), 201)
-    await expect
-      .poll(async () => (await okJson<{ partitions: Array<{ state: string }> }>(await page.request.get(`/api/v1/mirrors/${name}/partitions`, { headers: asOperator }))).partitions.map((p) => p.state), SETTLE)
-      .toEqual(['MIRRORING'])
     verifications[name] = (await okJson<{ verification: string }>(await page.request.post(`/api/v1/mirrors/${name}/verify`, { headers: asOperator, data: {} }), 202)).verification
   }
   const refusedId = verifications[outOfScope] ?? ''

@@ -1,6 +1,7 @@
-import { expect, test, type Page } from '@playwright/test'
-import { asOperator, createCluster, createTopic, okJson, unique } from '../support/http'
+import { expect, test } from '@playwright/test'
+import { okJson } from '../support/http'
 import { lookAt } from '../support/look'
+import { scopedMirrors, signInThroughProvider } from './provider-support'
 
 /**
  * A person whose only role is scoped to some mirrors (erin: operator on `.*-to-eu-west`, playwright.oidc.config.ts)
@@ -8,28 +9,8 @@ import { lookAt } from '../support/look'
  * other, the API's lists agree, and the other mirror's page says it is outside her scope instead of showing it.
  */
 
-const issuer = process.env.E2E_OIDC_ISSUER ?? ''
-
-async function signInThroughProvider(page: Page, username: string, next: string): Promise<void> {
-  await page.goto(`/login?next=${encodeURIComponent(next)}`)
-  await page.getByRole('link', { name: 'Sign in with Test IdP' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/interaction/`))
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Password').fill(`${username}-pass`)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-}
-
 test('a person scoped to some mirrors sees those only, in the lists, on the pages and through the API', async ({ page }, testInfo) => {
-  const source = unique('src')
-  await createCluster(page.request, source)
-  await createTopic(page.request, source, 'orders')
-  const inScope = `${unique('orders')}-to-eu-west`
-  const outOfScope = `${unique('orders')}-to-us-east`
-  for (const name of [inScope, outOfScope]) {
-    const destination = unique('dst')
-    await createCluster(page.request, destination)
-    await okJson(await page.request.post('/api/v1/mirrors', { headers: asOperator, data: { name, sourceCluster: source, destinationCluster: destination, topics: ['orders'] } }), 201)
-  }
+  const { inScope, outOfScope } = await scopedMirrors(page, 'none')
 
   await signInThroughProvider(page, 'erin', '/mirrors')
   await expect(page).toHaveURL(/\/mirrors$/)

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
-import { asNewClient, asOperator, createCluster, createTopic, expectError, okJson, unique } from '../support/http'
+import { asNewClient, asOperator, expectError, okJson, unique } from '../support/http'
 import { lookAt } from '../support/look'
+import { issuer, scopedMirrors, signInThroughProvider } from './provider-support'
 
 /**
  * Signing in through the company's identity provider (issue #39) against the test provider of
@@ -11,18 +12,6 @@ import { lookAt } from '../support/look'
  * and at the provider; a tampered state, a wrong nonce, another issuer or audience are refused with a clear page.
  */
 
-const issuer = process.env.E2E_OIDC_ISSUER ?? ''
-const SETTLE = { timeout: 30_000, intervals: [100, 200, 250] }
-
-async function signInThroughProvider(page: Page, username: string, next = '/'): Promise<void> {
-  await page.goto(`/login${next === '/' ? '' : `?next=${encodeURIComponent(next)}`}`)
-  await page.getByRole('link', { name: 'Sign in with Test IdP' }).click()
-  await expect(page).toHaveURL(new RegExp(`^${issuer.replace(/[.]/g, '\\.')}/interaction/`))
-  await page.getByLabel('Username').fill(username)
-  await page.getByLabel('Password').fill(`${username}-pass`)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-}
-
 /** The header holds the name, the role, the bell and sign-out without pushing the page wider than the screen. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), 'the page scrolls sideways').toBe(false)
@@ -32,26 +21,8 @@ async function misbehave(page: Page, misbehaviour: Record<string, unknown>): Pro
   expect((await page.request.post(`${issuer}/test/misbehave`, { data: misbehaviour })).status()).toBe(200)
 }
 
-/** A source cluster and two mirrors of its topic into two destinations: one alice's group operates, one it only views. */
-async function twoMirrors(page: Page): Promise<{ inScope: string; outOfScope: string }> {
-  const source = unique('src')
-  await createCluster(page.request, source)
-  await createTopic(page.request, source, 'orders')
-  const inScope = `${unique('orders')}-to-eu-west`
-  const outOfScope = `${unique('orders')}-to-us-east`
-  for (const name of [inScope, outOfScope]) {
-    const destination = unique('dst')
-    await createCluster(page.request, destination)
-    await okJson(await page.request.post('/api/v1/mirrors', { headers: asOperator, data: { name, sourceCluster: source, destinationCluster: destination, topics: ['orders'] } }), 201)
-  }
-  await expect
-    .poll(async () => (await okJson<{ partitions: Array<{ state: string }> }>(await page.request.get(`/api/v1/mirrors/${inScope}/partitions`, { headers: asOperator }))).partitions.map((p) => p.state), SETTLE)
-    .toEqual(['MIRRORING'])
-  return { inScope, outOfScope }
-}
-
 test('a scoped operator signs in through the provider, may fail over the mirrors in scope and not the others', async ({ page, context }, testInfo) => {
-  const { inScope, outOfScope } = await twoMirrors(page)
+  const { inScope, outOfScope } = await scopedMirrors(page, 'inScope')
 
   await signInThroughProvider(page, 'alice', `/mirrors/${inScope}`)
   await expect(page).toHaveURL(new RegExp(`/mirrors/${inScope}$`))
