@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { SERVED_ENDPOINTS } from '@/lib/api/endpoints'
 import type { Runtime } from '@/server/runtime'
+import { embeddedMirrors } from '@/server/testing/embedded-mirrors'
 import { openTestRuntime } from '@/server/testing/test-runtime'
 import { main } from './main'
 import { memoryIo } from './testing/memory-io'
@@ -51,13 +52,7 @@ describe('the command line with a named API token', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-cli-token-'))
     runtime = await openTestRuntime(dataDir, { demo: false })
-    await runtime.clusters.create({ name: 'east', kind: 'embedded', brokers: 1 })
-    await runtime.clusters.create({ name: 'west', kind: 'embedded', brokers: 1 })
-    await runtime.clusters.embedded('east').createTopic({ name: 'orders', partitions: 1 })
-    await runtime.clusters.embedded('east').createTopic({ name: 'billing', partitions: 1 })
-    await runtime.engine.createMirror({ name: 'orders-to-eu-west', sourceCluster: 'east', destinationCluster: 'west', topics: ['orders'] })
-    await runtime.engine.createMirror({ name: 'billing-dr', sourceCluster: 'east', destinationCluster: 'west', topics: ['billing'] })
-    await vi.waitFor(() => expect(runtime.engine.partitions('orders-to-eu-west').every((p) => p.state === 'MIRRORING')).toBe(true), { timeout: 30_000, interval: 50 })
+    await embeddedMirrors(runtime, { source: 'east', destination: 'west', mirrors: { 'orders-to-eu-west': 'orders', 'billing-dr': 'billing' } })
     const created = await runtime.auth.apiTokens?.create({ name: 'ci-failover', role: 'operator', mirrors: ['.*-to-eu-west'], expiresInDays: 1 }, 'test')
     secret = created?.secret ?? ''
   })

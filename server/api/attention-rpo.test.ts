@@ -9,6 +9,7 @@ import { AttentionResponse } from '@/lib/api/attention'
 import { MirrorList } from '@/lib/api/mirrors'
 import type { Runtime } from '@/server/runtime'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
+import { embeddedMirrors } from '@/server/testing/embedded-mirrors'
 
 /**
  * GET /attention lists the mirrors over their RPO objective (issue #34), from the same figures as the summaries'
@@ -26,13 +27,7 @@ const patch = (mirror: string, body: unknown) => callRoute(mirrorRoute.PATCH, { 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-attention-rpo-'))
   runtime = await openTestRuntime(dataDir, { demo: false })
-  await runtime.clusters.create({ name: 'a', kind: 'embedded', brokers: 1 })
-  await runtime.clusters.create({ name: 'b', kind: 'embedded', brokers: 1 })
-  await runtime.clusters.embedded('a').createTopic({ name: 'ledger', partitions: 1 })
-  await runtime.clusters.embedded('a').createTopic({ name: 'orders', partitions: 1 })
-  await runtime.engine.createMirror({ name: 'led', sourceCluster: 'a', destinationCluster: 'b', topics: ['ledger'] })
-  await runtime.engine.createMirror({ name: 'ord', sourceCluster: 'a', destinationCluster: 'b', topics: ['orders'] })
-  await vi.waitFor(() => expect([...runtime.engine.partitions('led'), ...runtime.engine.partitions('ord')].every((p) => p.state === 'MIRRORING')).toBe(true), settle)
+  await embeddedMirrors(runtime, { source: 'a', destination: 'b', mirrors: { led: 'ledger', ord: 'orders' } })
 }, 60_000)
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as auditRoute from '@/app/api/v1/audit/route'
 import * as clustersRoute from '@/app/api/v1/clusters/route'
 import * as mirrorsRoute from '@/app/api/v1/mirrors/route'
@@ -17,6 +17,7 @@ import { MirrorList } from '@/lib/api/mirrors'
 import { Session } from '@/lib/api/session'
 import { ApiTokenList, CreatedApiToken } from '@/lib/api/tokens'
 import type { Runtime } from '@/server/runtime'
+import { embeddedMirrors } from '@/server/testing/embedded-mirrors'
 import { callRoute, openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
 import { ApiTokenStore } from './api-token-store'
 import { Auth, SessionStore } from './auth'
@@ -28,7 +29,6 @@ import { Auth, SessionStore } from './auth'
  */
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-api-tokens-fallback-${process.pid}`)
 
-const settle = { timeout: 30_000, interval: 50 }
 let dataDir: string
 let runtime: Runtime
 
@@ -49,13 +49,7 @@ describe('named API tokens over HTTP', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-api-tokens-'))
     runtime = await openTestRuntime(dataDir, { demo: false })
-    await runtime.clusters.create({ name: 'east', kind: 'embedded', brokers: 1 })
-    await runtime.clusters.create({ name: 'west', kind: 'embedded', brokers: 1 })
-    await runtime.clusters.embedded('east').createTopic({ name: 'orders', partitions: 1 })
-    await runtime.clusters.embedded('east').createTopic({ name: 'billing', partitions: 1 })
-    await runtime.engine.createMirror({ name: 'orders-to-eu-west', sourceCluster: 'east', destinationCluster: 'west', topics: ['orders'] })
-    await runtime.engine.createMirror({ name: 'billing-dr', sourceCluster: 'east', destinationCluster: 'west', topics: ['billing'] })
-    await vi.waitFor(() => expect(runtime.engine.partitions('orders-to-eu-west').every((p) => p.state === 'MIRRORING')).toBe(true), settle)
+    await embeddedMirrors(runtime, { source: 'east', destination: 'west', mirrors: { 'orders-to-eu-west': 'orders', 'billing-dr': 'billing' } })
   })
   afterAll(async () => {
     await runtime?.close()
