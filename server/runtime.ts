@@ -84,12 +84,14 @@ async function createRuntime(): Promise<Runtime> {
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
   const rules = await loadRolesFile(config.rolesFile)
   const identity = config.oidc === null ? null : await openProviderSignIn(config.oidc, config.dataDir)
-  const auth = new Auth(tokens, await SessionStore.open(config.dataDir, Date.now, log), {
+  const sessions = await SessionStore.open(config.dataDir, Date.now, log)
+  const apiTokens = await ApiTokenStore.open(config.dataDir)
+  const auth = new Auth(tokens, sessions, {
     log: logger.child({ module: 'auth' }),
     rules,
     sessionIdleMs: config.sessionIdleMs,
     tokenSignIn: config.tokenSignIn,
-    apiTokens: await ApiTokenStore.open(config.dataDir),
+    apiTokens,
   })
   const clusters = await ClusterRegistry.open({
     dataDir: config.dataDir,
@@ -109,6 +111,12 @@ async function createRuntime(): Promise<Runtime> {
   const links = config.demo ? new ClusterLinks() : undefined
   const ha = !config.ha ? null : new HaRuntime(config.ha, { clusters, version: packageJson.version, log: logger.child({ module: 'ha' }) })
   await ha?.prepare()
+  // Several instances: whoever signed in at one is signed in at all (server/ha/shared-identity.ts).
+  const sharedIdentity = await ha?.shareIdentity([sessions, apiTokens, ...(identity === null ? [] : [identity.pending])])
+  if (sharedIdentity) {
+    auth.setSharedRefresh(() => sharedIdentity.refresh())
+    identity?.setSharedRefresh(() => sharedIdentity.refresh())
+  }
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links, ownership: ha?.ownership })
   await ha?.join(engine)
   const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })

@@ -158,11 +158,27 @@ describe('one API from any instance', () => {
     const otherMirror = MIRRORS.find((mirror) => mirror !== victim)!
     await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
 
-    // A token only the other instance knows (named tokens live in one instance's data directory).
+    // A named token made at the other instance opens the owner too, at once: tokens and sessions are shared through
+    // the control cluster (server/ha/shared-identity.ts); a request with credentials not known yet reads it first.
     const created = await call(other, '/tokens', { method: 'POST', body: { name: 'fw-person', role: 'operator' } })
     expect(created.status).toBe(201)
     const personal = created.body.secret as string
-    expect((await call(owner, `/mirrors/${victim.name}`, { token: personal })).status).toBe(401)
+    expect((await call(owner, `/mirrors/${victim.name}`, { token: personal })).status).toBe(200)
+    // Revoked at one instance, refused by the others.
+    const shortLived = await call(owner, '/tokens', { method: 'POST', body: { name: 'fw-short', role: 'viewer' } })
+    expect(shortLived.status).toBe(201)
+    expect((await call(other, '/session', { token: shortLived.body.secret as string })).status).toBe(200)
+    expect((await call(other, '/tokens/fw-short', { method: 'DELETE' })).status).toBe(204)
+    await vi.waitFor(async () => expect((await call(owner, '/session', { token: shortLived.body.secret as string })).status).toBe(401), { timeout: 10_000, interval: 100 })
+    // A browser session opened at one instance is signed in at the other; signing out at that one ends it at both.
+    const signedIn = await fetch(`${other.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: TEST_TOKENS.viewer }) })
+    expect(signedIn.status).toBe(200)
+    const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!
+    expect(cookie).toMatch(/^mirrorboard_session=./)
+    const asBrowser = (instance: Instance, method = 'GET') => fetch(`${instance.url}/api/v1/session`, { method, headers: { cookie, origin: instance.url } })
+    expect((await asBrowser(owner)).status).toBe(200)
+    expect((await asBrowser(owner, 'DELETE')).status).toBe(204)
+    await vi.waitFor(async () => expect((await asBrowser(other)).status).toBe(401), { timeout: 10_000, interval: 100 })
 
     // Reads: the mirror another instance runs answers its state, and the list holds every mirror with its owner.
     const read = await call(other, `/mirrors/${victim.name}`, { token: personal })

@@ -11,6 +11,8 @@ import type { HaConfig } from './ha-config'
 import { readMirrorCatalog } from './mirror-catalog'
 import { deriveKey } from './secret-box'
 import { SharedClusters } from './shared-clusters'
+import { SharedIdentity } from './shared-identity'
+import type { SharedIdentityStore } from '@/server/http/identity-replica'
 import { ControlTopicLog } from './control-topic-log'
 import { InstanceDirectory, type InstanceStatus } from './instance-directory'
 import { forwardingKey } from './forwarded-caller'
@@ -33,6 +35,7 @@ export class HaRuntime {
   private engine: MirrorEngine | null = null
   private membership: GroupMembership | null = null
   private shared: { clusters: SharedClusters; reader: KafkaCluster; producer: Producer } | null = null
+  private identity: SharedIdentity | null = null
   private directory: InstanceDirectory | null = null
   private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
   private assignments: Promise<void> = Promise.resolve()
@@ -69,6 +72,11 @@ export class HaRuntime {
     }
   }
 
+  /** The compacted topic of the shared sessions, API tokens and sign-ins under way (shared-identity.ts). */
+  get identityTopic(): string {
+    return `${this.config.group}-identity`
+  }
+
   /** The compacted topic of the shared clusters (shared-clusters.ts). */
   get clustersTopic(): string {
     return `${this.config.group}-clusters`
@@ -88,6 +96,7 @@ export class HaRuntime {
       const replication = await ensureControlTopics(admin, [
         { name: this.membershipTopic, compacted: true },
         { name: this.clustersTopic, compacted: true },
+        { name: this.identityTopic, compacted: true },
       ])
       this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
       reader = await KafkaCluster.open('control', { bootstrapServers: this.config.bootstrap, allowedHosts: null })
@@ -132,9 +141,23 @@ export class HaRuntime {
     }
   }
 
+  /**
+   * After `prepare`: the stores' entries shared with the other instances (read from the topic, this instance's own
+   * published), and every change published from now on.
+   */
+  async shareIdentity(stores: readonly SharedIdentityStore[]): Promise<SharedIdentity> {
+    if (this.shared === null) throw new Error('shareIdentity before prepare')
+    const identity = new SharedIdentity({ topic: this.identityTopic, key: deriveKey(this.config.secretKey), reader: this.shared.reader, producer: this.shared.producer, stores, log: this.deps.log })
+    await identity.start()
+    this.identity = identity
+    return identity
+  }
+
   private async closeShared(): Promise<void> {
     const shared = this.shared
     this.shared = null
+    await this.identity?.close()
+    this.identity = null
     await shared?.clusters.close()
     await shared?.producer.disconnect().catch(() => undefined)
     await shared?.reader.close().catch(() => undefined)

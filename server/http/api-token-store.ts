@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api/errors'
 import type { ApiToken, CreateApiTokenFields } from '@/lib/api/tokens'
 import { Grant, GrantRole } from '@/lib/auth/grants'
 import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
+import type { IdentityReplica, SharedIdentityStore } from './identity-replica'
 
 /**
  * Named API tokens (lib/api/tokens.ts), kept in `<dataDir>/api-tokens.json` (mode 0600, replaced atomically and
@@ -54,10 +55,12 @@ function publicView({ hash: _hash, ...token }: StoredApiToken): ApiToken {
   return token
 }
 
-export class ApiTokenStore {
+export class ApiTokenStore implements SharedIdentityStore {
+  readonly sharedPrefix = 'api-token'
   private readonly byHash = new Map<string, StoredApiToken>()
   private readonly writer: SnapshotWriter
   private lastUsedWrittenAt = 0
+  private replica: IdentityReplica | null = null
 
   private constructor(
     readonly file: string,
@@ -129,6 +132,8 @@ export class ApiTokenStore {
       this.byHash.delete(token.hash)
       throw error
     }
+    // Shared before its secret is handed out: the pipeline may call any instance with it next.
+    await this.replica?.put(token.hash, token)
     return { token: publicView(token), secret }
   }
 
@@ -138,7 +143,31 @@ export class ApiTokenStore {
     if (token === undefined) return false
     this.byHash.delete(token.hash)
     await this.writer.save()
+    await this.replica?.remove(token.hash)
     return true
+  }
+
+  attachReplica(replica: IdentityReplica): void {
+    this.replica = replica
+  }
+
+  applyShared(hash: string, value: unknown): void {
+    if (value === null) {
+      if (this.byHash.delete(hash)) void this.writer.save().catch(() => undefined)
+      return
+    }
+    const parsed = StoredToken.safeParse(value)
+    if (!parsed.success || parsed.data.hash !== hash) return
+    // Another instance's token of the same name (made at the same moment) is replaced: names stay unique here.
+    const sameName = this.byName(parsed.data.name)
+    if (sameName !== undefined && sameName.hash !== hash) this.byHash.delete(sameName.hash)
+    const lastUsedAt = Math.max(this.byHash.get(hash)?.lastUsedAt ?? 0, parsed.data.lastUsedAt ?? 0)
+    this.byHash.set(hash, { ...(parsed.data as StoredApiToken), lastUsedAt: lastUsedAt === 0 ? null : lastUsedAt })
+    void this.writer.save().catch(() => undefined)
+  }
+
+  sharedEntries(): Array<[string, unknown]> {
+    return [...this.byHash.entries()]
   }
 
   /** The token this secret is, marking it used (written to disk at most once a minute). */

@@ -167,6 +167,8 @@ export class Auth {
   /** Named API tokens, created and revoked through /api/v1/tokens. */
   readonly apiTokens: ApiTokenStore | null
 
+  private refreshShared: (() => Promise<void>) | null = null
+
   constructor(
     tokens: Tokens,
     private readonly sessions: SessionStore,
@@ -221,6 +223,22 @@ export class Auth {
       },
       { name: 'mirrorboard_sessions', help: 'Open sign-in sessions.', type: 'gauge', samples: [{ value: this.sessions.size }] },
     ]
+  }
+
+  /** Several instances: reads what the others published now (server/ha/shared-identity.ts). */
+  setSharedRefresh(refresh: () => Promise<void>): void {
+    this.refreshShared = refresh
+  }
+
+  /**
+   * `authenticate`, and with several instances once more after reading what the others published when the
+   * credentials are not known here: a session or token made at another instance a moment ago.
+   */
+  async authenticateShared(request: Request): Promise<Authentication> {
+    const first = this.authenticate(request)
+    if (first.status !== 'invalid' || this.refreshShared === null) return first
+    await this.refreshShared()
+    return this.authenticate(request)
   }
 
   /** A bearer token wins over a cookie; bad credentials are `invalid`, never silently anonymous. */

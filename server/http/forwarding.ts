@@ -12,9 +12,9 @@ import { readJsonBody } from './request'
  */
 
 /** The caller, from the vouching instance's signed header on a forwarded request, else from its own credentials. */
-export function authenticateCaller(runtime: Runtime, request: Request): { authentication: Authentication; forwardedBy: string | null } {
+export async function authenticateCaller(runtime: Runtime, request: Request): Promise<{ authentication: Authentication; forwardedBy: string | null }> {
   const forwarded = runtime.ha?.forwarding.forwardedCaller(request) ?? null
-  if (forwarded === null) return { authentication: runtime.auth.authenticate(request), forwardedBy: null }
+  if (forwarded === null) return { authentication: await runtime.auth.authenticateShared(request), forwardedBy: null }
   if ('refused' in forwarded) return { authentication: { status: 'invalid', message: forwarded.refused }, forwardedBy: null }
   // The forwarding instance checked any cookie's Origin; between instances the caller is vouched for, not a browser's cookie.
   return { authentication: { status: 'authenticated', principal: { ...(forwarded.principal as Principal), via: 'bearer' } }, forwardedBy: forwarded.from }

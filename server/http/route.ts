@@ -177,7 +177,7 @@ export function route<const E extends Endpoint>(
     let failure: { code: string; message: string } | null = null
     let forwardedBy: string | null = null
     try {
-      ;({ authentication, forwardedBy } = authenticateCaller(runtime, request))
+      ;({ authentication, forwardedBy } = await authenticateCaller(runtime, request))
       const rawParams = (await context.params) ?? {}
       const required = options.role?.(runtime) ?? endpoint.role
       const principal = authorize(authentication, required, request, mutation, options.scope === 'handler' ? 'somewhere' : resourceOf(rawParams))

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { Role } from '@/lib/api/session'
 import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
 import type { Logger } from '../observability/logger'
+import type { IdentityReplica, SharedIdentityStore } from './identity-replica'
 
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000
 /**
@@ -46,28 +47,26 @@ export interface StoredSession {
   idToken?: string | undefined
 }
 
-const SessionsFile = z.object({
-  sessions: z.array(
-    z.object({
-      idHash: z.string().regex(/^[0-9a-f]{64}$/),
-      role: z.enum(['viewer', 'operator']),
-      tokenFingerprint: z.string(),
-      createdAt: z.number(),
-      expiresAt: z.number(),
-      identity: z
-        .object({ subject: z.string(), name: z.string().optional(), email: z.string().optional(), groups: z.array(z.string()) })
-        .optional(),
-      lastSeenAt: z.number().optional(),
-      idToken: z.string().optional(),
-    }),
-  ),
+const StoredSessionSchema = z.object({
+  idHash: z.string().regex(/^[0-9a-f]{64}$/),
+  role: z.enum(['viewer', 'operator']),
+  tokenFingerprint: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  identity: z.object({ subject: z.string(), name: z.string().optional(), email: z.string().optional(), groups: z.array(z.string()) }).optional(),
+  lastSeenAt: z.number().optional(),
+  idToken: z.string().optional(),
 })
 
+const SessionsFile = z.object({ sessions: z.array(StoredSessionSchema) })
+
 /** Sessions by hashed id, kept in `<dataDir>/sessions.json` (mode 0600) so a restart does not sign anyone out. */
-export class SessionStore {
+export class SessionStore implements SharedIdentityStore {
+  readonly sharedPrefix = 'session'
   private readonly sessions = new Map<string, StoredSession>()
   private readonly writer: SnapshotWriter
   private lastSeenWrittenAt = 0
+  private replica: IdentityReplica | null = null
 
   private constructor(
     readonly file: string,
@@ -118,9 +117,13 @@ export class SessionStore {
     const limit = identity === undefined ? MAX_SESSIONS_PER_ROLE : MAX_SESSIONS_PER_SUBJECT
     // Oldest first: a Map keeps insertion order.
     const bucket = [...this.sessions.entries()].filter(([, stored]) => sameBucket(stored))
-    for (const [key] of bucket.slice(0, Math.max(0, bucket.length - limit + 1))) this.sessions.delete(key)
+    const evicted = bucket.slice(0, Math.max(0, bucket.length - limit + 1)).map(([key]) => key)
+    for (const key of evicted) this.sessions.delete(key)
     this.sessions.set(session.idHash, session)
     await this.writer.save()
+    // Shared before the browser gets its cookie: its next request may reach another instance.
+    await this.replica?.put(session.idHash, session)
+    for (const key of evicted) await this.replica?.remove(key)
     return { id, idHash: session.idHash, expiresAt: session.expiresAt }
   }
 
@@ -140,6 +143,8 @@ export class SessionStore {
       if (now - this.lastSeenWrittenAt >= LAST_SEEN_WRITE_MS) {
         this.lastSeenWrittenAt = now
         void this.writer.save().catch(() => undefined)
+        // The other instances measure the idle time from the same last use (a minute late at most).
+        void this.replica?.put(session.idHash, session)
       }
     }
     return session
@@ -151,13 +156,41 @@ export class SessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
-    const deleted = this.sessions.delete(sha256(id).toString('hex'))
+    const idHash = sha256(id).toString('hex')
+    const deleted = this.sessions.delete(idHash)
     if (deleted) await this.writer.save()
+    // Ended everywhere, also when this instance never held it: a sign-out may reach any instance.
+    await this.replica?.remove(idHash)
     return deleted
   }
 
   private pruneExpired(): void {
     const now = this.now()
-    for (const [key, session] of this.sessions) if (session.expiresAt <= now) this.sessions.delete(key)
+    for (const [key, session] of this.sessions) {
+      if (session.expiresAt > now) continue
+      this.sessions.delete(key)
+      void this.replica?.remove(key)
+    }
+  }
+
+  attachReplica(replica: IdentityReplica): void {
+    this.replica = replica
+  }
+
+  applyShared(idHash: string, value: unknown): void {
+    if (value === null) {
+      if (this.sessions.delete(idHash)) void this.writer.save().catch(() => undefined)
+      return
+    }
+    const parsed = StoredSessionSchema.safeParse(value)
+    if (!parsed.success || parsed.data.idHash !== idHash) return
+    const held = this.sessions.get(idHash)
+    const lastSeenAt = Math.max(held?.lastSeenAt ?? 0, parsed.data.lastSeenAt ?? 0)
+    this.sessions.set(idHash, { ...parsed.data, ...(lastSeenAt > 0 ? { lastSeenAt } : {}) })
+    void this.writer.save().catch(() => undefined)
+  }
+
+  sharedEntries(): Array<[string, unknown]> {
+    return [...this.sessions.entries()]
   }
 }

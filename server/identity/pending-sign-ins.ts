@@ -2,6 +2,7 @@ import 'server-only'
 import path from 'node:path'
 import { z } from 'zod'
 import { SnapshotWriter, readTextIfExists, writeFileAtomic } from '@/server/util/durable-file'
+import type { IdentityReplica, SharedIdentityStore } from '@/server/http/identity-replica'
 import type { PendingSignIn } from './oidc-client'
 
 /**
@@ -20,13 +21,14 @@ import type { PendingSignIn } from './oidc-client'
 export const PENDING_TTL_MS = 10 * 60 * 1000
 export const MAX_PENDING = 10_000
 
-const PendingFile = z.object({
-  pending: z.array(z.object({ state: z.string(), nonce: z.string(), codeVerifier: z.string(), next: z.string(), createdAt: z.number() })),
-})
+const PendingEntry = z.object({ state: z.string(), nonce: z.string(), codeVerifier: z.string(), next: z.string(), createdAt: z.number() })
+const PendingFile = z.object({ pending: z.array(PendingEntry) })
 
-export class PendingSignIns {
+export class PendingSignIns implements SharedIdentityStore {
+  readonly sharedPrefix = 'pending-sign-in'
   private readonly byState = new Map<string, PendingSignIn>()
   private readonly writer: SnapshotWriter | null
+  private replica: IdentityReplica | null = null
 
   constructor(
     private readonly now: () => number = Date.now,
@@ -54,17 +56,29 @@ export class PendingSignIns {
 
   async add(pending: PendingSignIn): Promise<void> {
     this.byState.set(pending.state, pending)
+    const ended = this.trim()
+    await this.writer?.save()
+    // Shared before the browser goes to the provider: it may come back to another instance.
+    await this.replica?.put(pending.state, pending)
+    for (const state of ended) await this.replica?.remove(state)
+  }
+
+  /** Drops what is too old, then the oldest beyond MAX_PENDING; the states dropped. */
+  private trim(): string[] {
+    const ended: string[] = []
     const now = this.now()
     for (const [state, entry] of this.byState) {
       if (now - entry.createdAt < PENDING_TTL_MS) break
       this.byState.delete(state)
+      ended.push(state)
     }
     while (this.byState.size > MAX_PENDING) {
       const oldest = this.byState.keys().next()
       if (oldest.done) break
       this.byState.delete(oldest.value)
+      ended.push(oldest.value)
     }
-    await this.writer?.save()
+    return ended
   }
 
   take(state: string): PendingSignIn | null {
@@ -72,7 +86,29 @@ export class PendingSignIns {
     if (pending === undefined) return null
     this.byState.delete(state)
     void this.writer?.save().catch(() => undefined)
+    // Used once across the group too: a replayed callback at another instance finds nothing once this arrives.
+    void this.replica?.remove(state)
     return this.now() - pending.createdAt < PENDING_TTL_MS ? pending : null
+  }
+
+  attachReplica(replica: IdentityReplica): void {
+    this.replica = replica
+  }
+
+  applyShared(state: string, value: unknown): void {
+    if (value === null) {
+      if (this.byState.delete(state)) void this.writer?.save().catch(() => undefined)
+      return
+    }
+    const parsed = PendingEntry.safeParse(value)
+    if (!parsed.success || parsed.data.state !== state || this.now() - parsed.data.createdAt >= PENDING_TTL_MS) return
+    this.byState.set(state, parsed.data)
+    this.trim()
+    void this.writer?.save().catch(() => undefined)
+  }
+
+  sharedEntries(): Array<[string, unknown]> {
+    return [...this.byState.entries()]
   }
 
   get size(): number {

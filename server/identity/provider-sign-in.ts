@@ -26,7 +26,9 @@ export interface ProviderInfo {
 }
 
 export class ProviderSignIn {
-  private readonly pending: PendingSignIns
+  readonly pending: PendingSignIns
+  /** Several instances: reads what the others published now (server/ha/shared-identity.ts). */
+  private refreshShared: (() => Promise<void>) | null = null
 
   constructor(
     readonly client: OidcClient,
@@ -57,10 +59,19 @@ export class ProviderSignIn {
       throw new SignInRefused(params.get('error') !== null ? 'provider-error' : 'state', params.get('error') !== null ? `the identity provider answered ${params.get('error')?.slice(0, 100)}` : 'the sign-in came back without a state')
     }
     if (browserState === undefined || browserState !== state) throw new SignInRefused('state', 'this sign-in was not started in this browser (its state does not match); start again')
-    const pending = this.pending.take(state)
+    let pending = this.pending.take(state)
+    // Started at another instance a moment ago: its record may not have been read here yet.
+    if (pending === null && this.refreshShared !== null) {
+      await this.refreshShared()
+      pending = this.pending.take(state)
+    }
     if (pending === null) throw new SignInRefused('state', 'this sign-in is unknown, was already used or took more than ten minutes; start again')
     const { identity, idToken } = await this.client.finishSignIn(params, pending)
     return { identity, idToken, next: pending.next }
+  }
+
+  setSharedRefresh(refresh: () => Promise<void>): void {
+    this.refreshShared = refresh
   }
 
   endSessionUrl(idToken?: string): Promise<string | null> {

@@ -22,7 +22,7 @@ export async function getPageSession(): Promise<PageSessionInfo | null> {
   const sessionId = jar.get(SECURE_SESSION_COOKIE)?.value || jar.get(SESSION_COOKIE)?.value
   if (sessionId === undefined || sessionId === '') return null
   const request = new Request('http://page.local/', { headers: { cookie: `${SESSION_COOKIE}=${sessionId}` } })
-  const authentication = runtime.auth.authenticate(request)
+  const authentication = await runtime.auth.authenticateShared(request)
   return authentication.status === 'authenticated' ? { principal: authentication.principal, demo: runtime.config.demo } : null
 }
 

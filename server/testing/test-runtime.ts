@@ -39,6 +39,12 @@ export async function openTestRuntime(
   await options.beforeEngine?.(clusters)
   const ha = options.ha ? new HaRuntime(options.ha, { clusters, version: '0.0.0-test', log: log.child({ module: 'ha' }) }) : null
   await ha?.prepare()
+  const sessions = await SessionStore.open(dataDir)
+  const apiTokens = await ApiTokenStore.open(dataDir)
+  const auth = new Auth(TEST_TOKENS, sessions, { apiTokens })
+  // As server/runtime.ts: whoever signed in at one instance is signed in at all.
+  const sharedIdentity = await ha?.shareIdentity([sessions, apiTokens])
+  if (sharedIdentity) auth.setSharedRefresh(() => sharedIdentity.refresh())
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links, ownership: ha?.ownership })
   await ha?.join(engine)
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
@@ -67,7 +73,7 @@ export async function openTestRuntime(
     events,
     audit,
     identity: null,
-    auth: new Auth(TEST_TOKENS, await SessionStore.open(dataDir), { apiTokens: await ApiTokenStore.open(dataDir) }),
+    auth,
     clusters,
     engine,
     splitBrain,
