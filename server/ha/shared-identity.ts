@@ -19,6 +19,7 @@ import { isSealedBox, open, seal } from './secret-box'
  */
 
 const POLL_MS = 1_000
+const WRITE_TIMEOUT_MS = 3_000
 
 export class SharedIdentity {
   private readonly log: ControlTopicLog
@@ -110,7 +111,13 @@ export class SharedIdentity {
   private async write(key: string, value: unknown): Promise<void> {
     try {
       const sealed = value === null ? null : JSON.stringify(seal(JSON.stringify(value), this.deps.key, key))
-      await this.deps.producer.send({ topic: this.deps.topic, acks: -1, messages: [{ key, value: sealed }] })
+      const sent = this.deps.producer.send({ topic: this.deps.topic, acks: -1, messages: [{ key, value: sealed }] })
+      // A control cluster that does not answer must not hold a sign-in for the producer's retries.
+      let timer: NodeJS.Timeout | undefined
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer from the control cluster within ${WRITE_TIMEOUT_MS} ms`)), WRITE_TIMEOUT_MS)
+      })
+      await Promise.race([sent, late]).finally(() => clearTimeout(timer))
     } catch (error) {
       this.deps.log.warn('a sign-in could not be shared through the control cluster; it works on this instance only', { key: key.slice(0, key.indexOf('/')), error: String(error) })
     }
