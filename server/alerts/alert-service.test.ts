@@ -32,8 +32,9 @@ async function receiver(status: () => number = () => 200): Promise<{ url: string
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received, server }
 }
 
+/** Waits for a delivery over loopback HTTP: 30 s at most, since a loaded machine (load 20 on 2 cores) took over 4 s. */
 async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let i = 0; i < 1_500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20))
   if (!condition()) throw new Error(`timed out waiting for ${what}`)
 }
 

@@ -177,6 +177,11 @@ export class SessionStore implements SharedIdentityStore {
     this.replica = replica
   }
 
+  /** Waits for the writes under way (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.writer.save()
+  }
+
   applyShared(idHash: string, value: unknown): void {
     if (value === null) {
       if (this.sessions.delete(idHash)) void this.writer.save().catch(() => undefined)

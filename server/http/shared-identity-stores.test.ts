@@ -35,7 +35,7 @@ describe('shared sessions', () => {
     expect(second.find(id)).toMatchObject({ role: 'operator', tokenFingerprint: 'fp-1' })
     // Applying is not publishing: the second instance wrote nothing back.
     expect(topic.records).toHaveLength(1)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await second.flush()
     expect((await SessionStore.open(otherDir)).find(id)).not.toBeNull()
 
     expect(await second.delete(id)).toBe(true)
