@@ -28,7 +28,16 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
  */
 export async function openTestRuntime(
   dataDir: string,
-  options: { demo: boolean; print?: (text: string) => void; workloads?: DemoDependencies['workloads']; drills?: DrillsOptions; ha?: HaConfig; beforeEngine?: (clusters: ClusterRegistry) => Promise<void> },
+  options: {
+    demo: boolean
+    print?: (text: string) => void
+    workloads?: DemoDependencies['workloads']
+    drills?: DrillsOptions
+    ha?: HaConfig
+    beforeEngine?: (clusters: ClusterRegistry) => Promise<void>
+    /** Fault injection around each STOPPING action (an instance held mid-failover, then killed). */
+    onStoppingAction?: Parameters<typeof createEngine>[0]['onStoppingAction']
+  },
 ): Promise<Runtime> {
   const log = logger.child({ module: 'demo-test' })
   const events = new EventHub()
@@ -39,7 +48,7 @@ export async function openTestRuntime(
   await options.beforeEngine?.(clusters)
   const ha = options.ha ? new HaRuntime(options.ha, { clusters, version: '0.0.0-test', log: log.child({ module: 'ha' }) }) : null
   await ha?.prepare()
-  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links, ownership: ha?.ownership })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links, ownership: ha?.ownership, sharedOperations: ha?.operations, onStoppingAction: options.onStoppingAction })
   await ha?.join(engine)
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
   const drills = await createDrills({ clusters, engine, metrics, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })
