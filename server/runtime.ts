@@ -12,7 +12,7 @@ import { ApiTokenStore } from './http/api-token-store'
 import { EventHub } from './http/events'
 import { logger } from './observability/logger'
 import { MetricsRegistry } from './observability/metrics'
-import { MirrorEngine } from './engine/engine'
+import { MirrorEngine, type EngineOptions } from './engine/engine'
 import { toOperation } from './api/mirror-api'
 import type { SourceCluster } from './cluster/ports'
 import { OperationEventPayloads } from './http/events-operation-delta'
@@ -32,6 +32,7 @@ import type { Logger } from './observability/logger'
 import { loadRolesFile, openProviderSignIn, type ProviderSignIn } from './identity/provider-sign-in'
 import { HaRuntime } from './ha/ha-runtime'
 import type { MirrorOwnership } from './engine/ownership'
+import type { SharedOperations } from './engine/operations/operation-store'
 
 /**
  * The composition root: the one place that builds clusters, the engine and stores.
@@ -117,7 +118,7 @@ async function createRuntime(): Promise<Runtime> {
     auth.setSharedRefresh(() => sharedIdentity.refresh())
     identity?.setSharedRefresh(() => sharedIdentity.refresh())
   }
-  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links, ownership: ha?.ownership })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links, ownership: ha?.ownership, sharedOperations: ha?.operations })
   await ha?.join(engine)
   const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })
   const drills = await createDrills({ clusters, engine, metrics, dataDir: config.dataDir, log: logger.child({ module: 'drills' }), publish: (drill) => events.publish('drill', drill) })
@@ -219,6 +220,10 @@ export async function createEngine(deps: {
   links?: ClusterLinks
   /** Which mirrors this instance runs (server/engine/ownership.ts); without, all of them. */
   ownership?: MirrorOwnership
+  /** The operations every instance of the group reads (server/ha/shared-operations.ts); without, this data directory's alone. */
+  sharedOperations?: SharedOperations
+  /** Fault injection around each STOPPING action (tests that kill an instance mid-failover). */
+  onStoppingAction?: EngineOptions['onStoppingAction']
 }): Promise<{ engine: MirrorEngine; splitBrain: SplitBrainWatch }> {
   const { clusters, events, metrics, log, links } = deps
   // Clusters that mirror from `source`: their fetchers cross the link a cut at either end breaks.
@@ -240,6 +245,8 @@ export async function createEngine(deps: {
   }
   const operationStore = await OperationStore.open(path.join(deps.dataDir, 'operations'), {
     onDamagedFile: (info) => log.warn('skipped a damaged operation record', info),
+    shared: deps.sharedOperations,
+    onSharedWriteFailed: (info) => log.warn('an operation record could not be written to the control cluster; this instance keeps it', info),
   })
   const engine: MirrorEngine = new MirrorEngine({
     lagArchive: new LagArchive(path.join(deps.dataDir, 'lag')),
@@ -258,6 +265,7 @@ export async function createEngine(deps: {
     log: (message, fields) => log.info(message, fields),
     fetchMaxWaitMs: FETCH_MAX_WAIT_MS,
     ownership: deps.ownership,
+    onStoppingAction: deps.onStoppingAction,
   })
   // Operations change as they run: the hub keeps a copy in the API's shape, never the live object; progress
   // events carry only the partitions that changed (server/http/events-operation-delta.ts).

@@ -5,6 +5,9 @@
 // names (app/api/v1/.../route.ts), as Next.js would, without a `next build` per instance. Configuration from the
 // environment as a server's (MIRRORBOARD_CONTROL_BOOTSTRAP, MIRRORBOARD_INSTANCE_ID, MIRRORBOARD_SECRET_KEY,
 // MIRRORBOARD_ADVERTISED_URL ...); it prints `listening <url>` once it answers.
+// MIRRORBOARD_TEST_HOLD_STOPPING=<partition>:<beforeAction|afterAction>:<step>,... holds each such partition's STOPPING
+// there for good (its action done or not, its step not recorded), so a test can kill the instance mid-failover
+// (server/ha/ha-failover-handover.integration.test.ts).
 // Run with: node --conditions=react-server --import tsx scripts/testing/ha-api-child.ts <dataDir> <port>
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import path from 'node:path'
@@ -50,7 +53,16 @@ async function main() {
   process.env.MIRRORBOARD_DATA_DIR = dataDir
   const ha = readHaConfig(process.env)
   if (!ha) throw new Error('MIRRORBOARD_CONTROL_BOOTSTRAP is not set')
-  await openTestRuntime(dataDir, { demo: false, ha })
+  const holds = new Set((process.env.MIRRORBOARD_TEST_HOLD_STOPPING ?? '').split(',').filter((hold) => hold !== ''))
+  await openTestRuntime(dataDir, {
+    demo: false,
+    ha,
+    onStoppingAction: (phase, step, { partition }) => {
+      if (!holds.has(`${partition}:${phase}:${step}`)) return
+      process.stdout.write(`holding ${partition} ${phase} ${step}\n`)
+      return new Promise<void>(() => {})
+    },
+  })
   const origin = `http://127.0.0.1:${port}`
   const server = createServer((incoming, outgoing) => {
     dispatch(incoming, outgoing, origin).catch((error: unknown) => {

@@ -139,7 +139,8 @@ export class MirrorEngine {
       emit: (operation, change) => state.emit({ type: 'operation', operation, change }),
       partition: (mirror, topic, partition) => state.partition(mirror, topic, partition),
       send: (kind, mirror, runtimes, onEach) => driveOperation(this.ctx, kind, mirror, runtimes, onEach),
-      beforeStops: (operation, hooks) => runSwitchoverPhases({ ...this.ctx, nextTick: () => this.nextTick(), closing: () => this.closed }, operation, hooks),
+      // A mirror given to another instance stops its switchover's phases as a close does; the new owner resumes them.
+      beforeStops: (operation, hooks) => runSwitchoverPhases({ ...this.ctx, nextTick: () => this.nextTick(), closing: () => this.closed || !state.has(operation.mirror) }, operation, hooks),
       measureLoss: (operation) => measureSwitchoverLoss(this.ctx, operation),
     })
     const leadership = new LeadershipWatch({
@@ -182,10 +183,16 @@ export class MirrorEngine {
   async start(): Promise<void> {
     await replayMirrorState(this.ctx.clusters, this.state)
     // Another instance's mirrors are left to it (ownership.ts); the ones assigned here later are adopted then.
-    for (const mirror of [...this.state.all()]) if (!this.ownership.owns(mirror.definition)) this.state.delete(mirror.definition.name)
+    const leftToOthers = new Set<string>()
+    for (const mirror of [...this.state.all()]) {
+      if (this.ownership.owns(mirror.definition)) continue
+      this.state.delete(mirror.definition.name)
+      leftToOthers.add(mirror.definition.name)
+    }
     // Unfinished operations resume first: the partitions they still have to stop get the stop instead of
     // their restore, so none of them fetches again after the failover the operator was told was accepted.
-    const stopping = this.operations.recover()
+    // Those of mirrors left to others are resumed by whichever instance adopts the mirror (this one, maybe).
+    const stopping = this.operations.recover((mirror) => leftToOthers.has(mirror))
     for (const mirror of this.state.all()) await this.resume(mirror, stopping)
     // Assignments come later (the group is joined once the engine has started): each one is followed from then on.
     this.ownership.onChange(() => void this.reconcileOwnership())
@@ -230,8 +237,10 @@ export class MirrorEngine {
   private async adopt(owned: OwnedMirror): Promise<void> {
     const mirror = await adoptMirror(this.ctx.clusters, this.state, owned.name, owned.destinationCluster)
     if (!mirror) return
-    this.ctx.log('adopted a mirror', { mirror: owned.name, partitions: mirror.partitions.size })
-    await this.resume(mirror)
+    // Its operations a dead or departed owner was running go on here, as after a restart (issue #40).
+    const stopping = await this.operations.adopt(owned.name)
+    this.ctx.log('adopted a mirror', { mirror: owned.name, partitions: mirror.partitions.size, operationStops: stopping.size })
+    await this.resume(mirror, stopping)
   }
 
   /**
@@ -242,6 +251,7 @@ export class MirrorEngine {
     const mirror = this.state.get(name)
     if (!mirror) return
     this.state.delete(name)
+    this.operations.release(name)
     interruptFetch(mirror.fetchInterrupt)
     await this.ticking
     await this.runner.settle()
@@ -520,6 +530,11 @@ export class MirrorEngine {
 
   getOperation(id: string): FailoverOperation {
     return this.operations.get(id)
+  }
+
+  /** Whether this instance runs or keeps the operation, rather than knowing only another instance's shared record of it. */
+  holdsOperation(id: string): boolean {
+    return this.operations.holds(id)
   }
 
   /** Newest first; history kept as operation-store.ts's retention says. */

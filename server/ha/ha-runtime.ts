@@ -17,6 +17,7 @@ import { ControlTopicLog } from './control-topic-log'
 import { InstanceDirectory, type InstanceStatus } from './instance-directory'
 import { forwardingKey } from './forwarded-caller'
 import { MirrorForwarding } from './mirror-forwarding'
+import { ControlTopicOperations } from './shared-operations'
 
 export class DuplicateInstanceError extends Error {
   readonly code = 'DUPLICATE_INSTANCE_ID'
@@ -34,7 +35,7 @@ export class HaRuntime {
   private readonly kafka: Kafka
   private engine: MirrorEngine | null = null
   private membership: GroupMembership | null = null
-  private shared: { clusters: SharedClusters; reader: KafkaCluster; producer: Producer } | null = null
+  private shared: { clusters: SharedClusters; operations: ControlTopicOperations; reader: KafkaCluster; producer: Producer } | null = null
   private identity: SharedIdentity | null = null
   private directory: InstanceDirectory | null = null
   private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
@@ -77,6 +78,16 @@ export class HaRuntime {
     return `${this.config.group}-identity`
   }
 
+  /** The compacted topic of the shared operations (shared-operations.ts). */
+  get operationsTopic(): string {
+    return `${this.config.group}-operations`
+  }
+
+  /** The operations every instance reads (failovers a new owner resumes); null until prepared. */
+  get operations(): ControlTopicOperations | undefined {
+    return this.shared?.operations
+  }
+
   /** The compacted topic of the shared clusters (shared-clusters.ts). */
   get clustersTopic(): string {
     return `${this.config.group}-clusters`
@@ -97,6 +108,7 @@ export class HaRuntime {
         { name: this.membershipTopic, compacted: true },
         { name: this.clustersTopic, compacted: true },
         { name: this.identityTopic, compacted: true },
+        { name: this.operationsTopic, compacted: true },
       ])
       this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
       reader = await KafkaCluster.open('control', { bootstrapServers: this.config.bootstrap, allowedHosts: null })
@@ -115,9 +127,11 @@ export class HaRuntime {
       throw error
     }
     const clusters = new SharedClusters({ topic: this.clustersTopic, key: deriveKey(this.config.secretKey), reader, producer, registry: this.deps.clusters, log: this.deps.log })
-    this.shared = { clusters, reader, producer }
+    const operations = new ControlTopicOperations({ topic: this.operationsTopic, reader, producer, warn: (message, fields) => this.deps.log.warn(message, fields) })
+    this.shared = { clusters, operations, reader, producer }
     try {
       await clusters.start()
+      await operations.start()
     } catch (error) {
       await this.closeShared()
       throw error
@@ -159,6 +173,7 @@ export class HaRuntime {
     await this.identity?.close()
     this.identity = null
     await shared?.clusters.close()
+    await shared?.operations.close()
     await shared?.producer.disconnect().catch(() => undefined)
     await shared?.reader.close().catch(() => undefined)
   }

@@ -3,6 +3,7 @@ import { ApiError } from '@/lib/api/errors'
 import type { Endpoint } from '@/lib/api/endpoints'
 import type { Runtime } from '@/server/runtime'
 import type { Authentication, Principal } from './auth'
+import { forwardOperation } from './operation-owner'
 import { readJsonBody } from './request'
 
 /**
@@ -35,6 +36,8 @@ export async function forwardToOwner(
 ): Promise<Response | null> {
   const ha = runtime.ha
   const mirror = params.mirror
+  // A request about an operation goes where its mirror runs (operation-owner.ts).
+  if (ha && typeof mirror !== 'string') return forwardOperation(runtime, endpoint, request, params, principal, forwardedBy)
   if (!ha || typeof mirror !== 'string') return null
   const place = ha.forwarding.placeOf(mirror)
   if (place.here) return null

@@ -28,7 +28,16 @@ const holder = globalThis as typeof globalThis & { __mirrorboardRuntime?: Promis
  */
 export async function openTestRuntime(
   dataDir: string,
-  options: { demo: boolean; print?: (text: string) => void; workloads?: DemoDependencies['workloads']; drills?: DrillsOptions; ha?: HaConfig; beforeEngine?: (clusters: ClusterRegistry) => Promise<void> },
+  options: {
+    demo: boolean
+    print?: (text: string) => void
+    workloads?: DemoDependencies['workloads']
+    drills?: DrillsOptions
+    ha?: HaConfig
+    beforeEngine?: (clusters: ClusterRegistry) => Promise<void>
+    /** Fault injection around each STOPPING action (an instance held mid-failover, then killed). */
+    onStoppingAction?: Parameters<typeof createEngine>[0]['onStoppingAction']
+  },
 ): Promise<Runtime> {
   const log = logger.child({ module: 'demo-test' })
   const events = new EventHub()
@@ -45,7 +54,7 @@ export async function openTestRuntime(
   // As server/runtime.ts: whoever signed in at one instance is signed in at all.
   const sharedIdentity = await ha?.shareIdentity([sessions, apiTokens])
   if (sharedIdentity) auth.setSharedRefresh(() => sharedIdentity.refresh())
-  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links, ownership: ha?.ownership })
+  const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links, ownership: ha?.ownership, sharedOperations: ha?.operations, onStoppingAction: options.onStoppingAction })
   await ha?.join(engine)
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
   const drills = await createDrills({ clusters, engine, metrics, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })

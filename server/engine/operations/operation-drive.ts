@@ -19,6 +19,8 @@ export async function driveOperation(ctx: EngineLog & PartitionDispatch & Partit
   const mirror = ctx.state.get(mirrorName)
   if (!mirror) return
   await forEachConcurrently(runtimes, OPERATION_CONCURRENCY, async (runtime) => {
+    // The mirror went to another instance meanwhile (issue #40): its new owner resumes the operation.
+    if (ctx.state.get(mirrorName) !== mirror) return
     await ctx.runner
       .withLock(runtime, () => ctx.runner.dispatch(mirror.definition, runtime, rules.event, rules.reason))
       .catch((error: unknown) => ctx.log(`${kind} of a partition failed`, { topic: runtime.topic, partition: runtime.partition, error: errorMessage(error) }))

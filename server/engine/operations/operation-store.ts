@@ -20,6 +20,10 @@ import { OPERATION_KINDS } from './operation-kinds'
  * partition persists its own STOPPING progress in `__mirror_state` before acting, and the operation is
  * rebuilt from those states after a crash (operation-progress.ts). A 10,000-partition failover therefore
  * costs two writes of its record, not one fsync per partition step.
+ *
+ * With instances sharing the work (issue #40), each write goes to the shared operations too
+ * (SharedOperations, below), so the instance that adopts the mirror resumes the operation; the file stays this
+ * instance's cache. A shared write that fails is logged and does not fail the operation: the file holds it.
  */
 
 export const STORED_OPERATION_VERSION = 1
@@ -99,8 +103,33 @@ export interface OperationStoreRecovery {
   damagedFiles: string[]
 }
 
+/**
+ * Operations every instance of a group can read (issue #40, docs/high-availability.md), behind a port so the engine
+ * knows nothing of Kafka: with MIRRORBOARD_CONTROL_BOOTSTRAP it is the control cluster's compacted `<group>-operations`
+ * topic (server/ha/shared-operations.ts), one record per operation keyed by its id. The operation store
+ * (below) writes each record here as well as to its file, at the same durable steps, so the instance that
+ * adopts a mirror finds the operations a dead owner was running and resumes them as a restart would
+ * (operation-tracker.ts `adopt`). Without a control cluster there is none: the data directory alone keeps operations.
+ */
+export interface SharedOperations {
+  /** Writes `record` where every instance reads it; resolves once it is durable there. */
+  save(record: StoredOperation): Promise<void>
+  /** Removes the records of `ids` (history past its retention). */
+  remove(ids: readonly string[]): Promise<void>
+  /** Every record of `mirror`, read to the end of what has been written by any instance. */
+  ofMirror(mirror: string): Promise<StoredOperation[]>
+  /** The record of `id` as this instance last read it; null when it has none. */
+  find(id: string): StoredOperation | null
+  /** Every record as this instance last read it. */
+  all(): StoredOperation[]
+}
+
 export interface OperationStoreOptions {
   onDamagedFile?: (info: { file: string; reason: string }) => void
+  /** Where every instance of the group reads operations (issue #40); absent for one instance alone. */
+  shared?: SharedOperations
+  /** A write of the shared operations that failed (the local file has the record). */
+  onSharedWriteFailed?: (info: { operation: string; error: string }) => void
 }
 
 const RECORD_SUFFIX = '.json'
@@ -114,11 +143,17 @@ export class OperationStore {
     /** What the directory held when opened, oldest first (by sequence). */
     readonly loaded: readonly StoredOperation[],
     readonly recovery: OperationStoreRecovery,
+    private readonly options: OperationStoreOptions = {},
   ) {}
 
-  /** Operations kept in memory only, lost with the process (engines built without a data directory). */
-  static inMemory(): OperationStore {
-    return new OperationStore(null, [], { operations: 0, damagedFiles: [] })
+  /** Operations kept in memory only, lost with the process (engines built without a data directory), and shared when given. */
+  static inMemory(options: Pick<OperationStoreOptions, 'shared' | 'onSharedWriteFailed'> = {}): OperationStore {
+    return new OperationStore(null, [], { operations: 0, damagedFiles: [] }, options)
+  }
+
+  /** The operations every instance of the group reads; null for one instance alone. */
+  get shared(): SharedOperations | null {
+    return this.options.shared ?? null
   }
 
   /**
@@ -150,7 +185,7 @@ export class OperationStore {
       }
     }
     loaded.sort((a, b) => a.sequence - b.sequence)
-    return new OperationStore(dir, loaded, { operations: loaded.length, damagedFiles })
+    return new OperationStore(dir, loaded, { operations: loaded.length, damagedFiles }, options)
   }
 
   /**
@@ -158,18 +193,34 @@ export class OperationStore {
    * of the caller's object are not written by this call.
    */
   save(record: StoredOperation): Promise<void> {
-    if (this.dir === null) return Promise.resolve()
+    const shared = this.shareWrite(record.id, (operations) => operations.save(record))
+    if (this.dir === null) return shared
     const file = path.join(this.dir, `${record.id}${RECORD_SUFFIX}`)
     const text = `${JSON.stringify(record)}\n`
     const previous = this.writes.get(record.id) ?? Promise.resolve()
     const write = previous.catch(() => undefined).then(() => writeFileDurablyAsync(file, text))
     this.track(record.id, write)
-    return write
+    return Promise.all([write, shared]).then(() => undefined)
+  }
+
+  /** The same write on the shared operations, in the order asked; a failure is reported, never thrown. */
+  private shareWrite(id: string, write: (shared: SharedOperations) => Promise<void>): Promise<void> {
+    const shared = this.options.shared
+    if (shared === undefined) return Promise.resolve()
+    const key = `shared:${id}`
+    const previous = this.writes.get(key) ?? Promise.resolve()
+    const done = previous
+      .catch(() => undefined)
+      .then(() => write(shared))
+      .catch((error: unknown) => this.options.onSharedWriteFailed?.({ operation: id, error: error instanceof Error ? error.message : String(error) }))
+    this.track(key, done)
+    return done
   }
 
   /** Deletes the records of `ids` (history past its retention). */
   async remove(ids: readonly string[]): Promise<void> {
     const dir = this.dir
+    if (ids.length > 0) await this.shareWrite(ids.join(','), (shared) => shared.remove(ids))
     if (dir === null || ids.length === 0) return
     await Promise.all(
       ids.map((id) => {

@@ -1,5 +1,5 @@
 import 'server-only'
-// Over 400 lines on purpose: an operation's whole life (accept, a switchover's phases before its stops, drive, follow its partitions, recover after a restart, finish or roll back, history) over one tracked record; split, that record and its bookkeeping would be shared between files.
+// Over 400 lines on purpose: an operation's whole life (accept, a switchover's phases before its stops, drive, follow its partitions, recover after a restart or take over from another instance, finish or roll back, history) over one tracked record; split, that record and its bookkeeping would be shared between files.
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomUUID } from 'node:crypto'
 import type { FailoverPlan as ApiFailoverPlan } from '@/lib/api/mirrors'
@@ -93,6 +93,8 @@ interface Tracked {
   lastProgressAt: number
   /** A switchover the operator cancelled: the reason its rollback gives. */
   cancelRequest: string | null
+  /** Its mirror went to another instance (issue #40): nothing more is driven, written or told for it here. */
+  released: boolean
 }
 
 
@@ -103,6 +105,8 @@ export class OperationTracker {
   private readonly waiting = new Set<Tracked>()
   private nextSequence: number
   private readonly retention: RetentionPolicy
+  /** Unfinished operations of mirrors another instance ran when this one started: resumed if their mirror is adopted. */
+  private readonly leftAtStart = new Map<string, StoredOperation>()
 
   constructor(
     private readonly store: OperationStore,
@@ -159,42 +163,100 @@ export class OperationTracker {
    * partitions it stops, which the engine must not restore to their pre-stop work (a MIRRORING partition
    * would fetch again before its stop arrives). Call once, after the partitions are replayed.
    */
-  recover(): Set<PartitionRuntime> {
+  recover(leftToOthers: (mirror: string) => boolean = () => false): Set<PartitionRuntime> {
     const stopping = new Set<PartitionRuntime>()
     const resumed: Array<{ tracked: Tracked; runtimes: PartitionRuntime[] }> = []
     for (const record of this.store.loaded) {
-      const tracked = this.track(operationOf(record), record.sequence, record.partitions.map((partition) => partition.acceptedStateEpoch))
-      this.tracked.set(record.id, tracked)
-      if (record.status !== 'running') continue
-      const runtimes: PartitionRuntime[] = []
-      if (beforeStopping(record.switchover?.phase)) {
-        // Fenced or draining: its partitions mirror on (restored as any other) until its phases say stop.
-        tracked.operation.resumedAt.push(this.env.now())
-        resumed.push({ tracked, runtimes })
+      // Its mirror runs elsewhere now: the instance that adopts it resumes it (from the shared record), not this one.
+      if (record.status === 'running' && leftToOthers(record.mirror)) {
+        this.leftAtStart.set(record.id, record)
         continue
       }
+      const resume = this.rebuild(record)
+      if (resume === null) continue
+      for (const runtime of resume.runtimes) stopping.add(runtime)
+      resumed.push(resume)
+    }
+    for (const resume of resumed) this.resume(resume, 'operation resumed after a restart')
+    return stopping
+  }
+
+  /**
+   * Takes over the operations of `mirror`, just adopted from another instance (issue #40): its unfinished ones are
+   * rebuilt from their last shared record and driven again exactly as a restart resumes them (`recover`), its
+   * finished ones kept as history. Returns the partitions it stops, which the engine must not restore. Call once
+   * the mirror's partitions are in the engine's state, before they are restored.
+   */
+  async adopt(mirror: string): Promise<Set<PartitionRuntime>> {
+    const shared = this.store.shared
+    const candidates = new Map<string, StoredOperation>()
+    for (const record of this.leftAtStart.values()) if (record.mirror === mirror) candidates.set(record.id, record)
+    if (shared !== null) {
+      const records = await shared.ofMirror(mirror).catch((error: unknown) => {
+        this.env.log('the shared operations could not be read; resuming what this instance knows', { mirror, error: String(error) })
+        return shared.all().filter((record) => record.mirror === mirror)
+      })
+      for (const record of records) candidates.set(record.id, record)
+    }
+    const stopping = new Set<PartitionRuntime>()
+    const resumed: Array<{ tracked: Tracked; runtimes: PartitionRuntime[] }> = []
+    for (const record of [...candidates.values()].sort((a, b) => a.startedAt - b.startedAt)) {
+      this.leftAtStart.delete(record.id)
+      if (this.tracked.has(record.id)) continue
+      const resume = this.rebuild({ ...record, sequence: this.nextSequence++ })
+      if (resume === null) continue
+      for (const runtime of resume.runtimes) stopping.add(runtime)
+      resumed.push(resume)
+    }
+    for (const resume of resumed) this.resume(resume, 'operation taken over with its mirror')
+    return stopping
+  }
+
+  /**
+   * `mirror` went to another instance: its running operations are no longer driven, written or told from here (the
+   * new owner resumes them from their shared record); this instance forgets them, so reads go to the shared record.
+   */
+  release(mirror: string): void {
+    for (const [id, tracked] of this.tracked) {
+      if (tracked.operation.mirror !== mirror || tracked.operation.status !== 'running') continue
+      tracked.released = true
+      tracked.unsettled = null
+      this.waiting.delete(tracked)
+      this.tracked.delete(id)
+      this.env.log('operation left to the mirror’s new owner', { operation: id, mirror })
+    }
+  }
+
+  /** Tracks `record`; for an unfinished one, the partitions its resume must send the stop again. */
+  private rebuild(record: StoredOperation): { tracked: Tracked; runtimes: PartitionRuntime[] } | null {
+    const tracked = this.track(operationOf(record), record.sequence, record.partitions.map((partition) => partition.acceptedStateEpoch))
+    this.tracked.set(record.id, tracked)
+    if (record.status !== 'running') return null
+    const runtimes: PartitionRuntime[] = []
+    // Fenced or draining: its partitions mirror on (restored as any other) until its phases say stop.
+    if (!beforeStopping(record.switchover?.phase)) {
       record.partitions.forEach((entry, index) => {
         const runtime = this.env.partition(record.mirror, entry.topic, entry.partition)
         if (runtime && tracked.rules.resendAfterRestart(runtime.value, tracked.acceptedStateEpochs[index]!)) runtimes.push(runtime)
       })
-      for (const runtime of runtimes) stopping.add(runtime)
-      tracked.operation.resumedAt.push(this.env.now())
-      resumed.push({ tracked, runtimes })
     }
-    for (const { tracked, runtimes } of resumed) {
-      this.env.log('operation resumed after a restart', { operation: tracked.operation.id, mirror: tracked.operation.mirror, stopsSentAgain: runtimes.length })
-      // The resume is history too, written before the stops go out again; the operation goes on whether
-      // or not the write lands.
-      const written = this.store.save(this.recordOf(tracked)).catch((error: unknown) => this.env.log('operation write failed', { operation: tracked.operation.id, error: String(error) }))
-      this.env.emit(tracked.operation, 'resumed')
-      this.drive(tracked, runtimes, written)
-    }
-    return stopping
+    tracked.operation.resumedAt.push(this.env.now())
+    return { tracked, runtimes }
+  }
+
+  private resume({ tracked, runtimes }: { tracked: Tracked; runtimes: PartitionRuntime[] }, message: string): void {
+    this.env.log(message, { operation: tracked.operation.id, mirror: tracked.operation.mirror, stopsSentAgain: runtimes.length })
+    // The resume is history too, written before the stops go out again; the operation goes on whether
+    // or not the write lands.
+    const written = this.store.save(this.recordOf(tracked)).catch((error: unknown) => this.env.log('operation write failed', { operation: tracked.operation.id, error: String(error) }))
+    this.env.emit(tracked.operation, 'resumed')
+    this.drive(tracked, runtimes, written)
   }
 
   private drive(tracked: Tracked, runtimes: PartitionRuntime[], after: Promise<void> = Promise.resolve()): void {
     const { operation } = tracked
     const onEach = (runtime: PartitionRuntime) => {
+      if (tracked.released) return
       const index = tracked.byPartition.get(runtime)
       if (index !== undefined) this.refreshEntry(tracked, index)
       const now = this.env.now()
@@ -205,9 +267,10 @@ export class OperationTracker {
     tracked.done = after
       .then(() => this.beforeStops(tracked, runtimes))
       .then(async (next) => {
-        if (next === 'interrupted') return
+        if (next === 'interrupted' || tracked.released) return
         if (next === 'rolledBack') return this.finishRolledBack(tracked)
         await this.env.send(operation.kind, operation.mirror, next, onEach).catch((error: unknown) => this.env.log('operation drive failed', { operation: operation.id, error: String(error) }))
+        if (tracked.released) return
         return this.driveEnded(tracked)
       })
       .catch((error: unknown) => this.env.log('operation drive failed', { operation: operation.id, error: String(error) }))
@@ -223,10 +286,11 @@ export class OperationTracker {
     const switchover = operation.switchover
     if (switchover === undefined || !beforeStopping(switchover.phase) || this.env.beforeStops === undefined) return runtimes
     const outcome = await this.env.beforeStops(operation, {
-      save: () => this.store.save(this.recordOf(tracked)),
+      save: () => (tracked.released ? Promise.resolve() : this.store.save(this.recordOf(tracked))),
       progress: () => this.env.emit(operation, 'progress'),
       cancelRequest: () => tracked.cancelRequest,
     })
+    if (tracked.released) return 'interrupted'
     if (outcome !== 'stop') return outcome
     const stops: PartitionRuntime[] = []
     operation.partitions.forEach((entry, index) => {
@@ -243,6 +307,7 @@ export class OperationTracker {
 
   /** A switchover that rolled back: its partitions mirror on; the outcome says why (switchover.reason). */
   private finishRolledBack(tracked: Tracked): Promise<void> {
+    if (tracked.released) return Promise.resolve()
     if (tracked.finishing) return tracked.finishing
     const { operation } = tracked
     const now = this.env.now()
@@ -343,6 +408,7 @@ export class OperationTracker {
   // FINISHING
 
   private finish(tracked: Tracked): Promise<void> {
+    if (tracked.released) return Promise.resolve()
     if (tracked.finishing) return tracked.finishing
     const { operation } = tracked
     tracked.unsettled = null
@@ -379,6 +445,7 @@ export class OperationTracker {
 
   /** Writes the outcome set on the operation, tells listeners, then prunes history. */
   private freeze(tracked: Tracked): Promise<void> {
+    if (tracked.released) return Promise.resolve()
     const { operation } = tracked
     tracked.unsettled = null
     this.waiting.delete(tracked)
@@ -407,23 +474,35 @@ export class OperationTracker {
 
   // READS
 
+  /** One operation: as this instance runs or keeps it, else as its shared record last said (another instance's). */
   get(id: string): FailoverOperation {
     const tracked = this.tracked.get(id)
-    if (!tracked) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
-    return this.current(tracked)
+    if (tracked) return this.current(tracked)
+    const shared = this.store.shared?.find(id) ?? null
+    if (shared === null) throw new EngineError('NOT_FOUND', `operation ${id} not found`)
+    return operationOf(shared)
   }
 
-  /** Newest first. */
+  /** Whether this instance runs or keeps the operation (not only knows its shared record). */
+  holds(id: string): boolean {
+    return this.tracked.has(id)
+  }
+
+  /** Newest first: this instance's operations, and with shared operations every other instance's as last recorded. */
   list(filter: OperationFilter = {}): FailoverOperation[] {
     const found: FailoverOperation[] = []
+    const matches = (operation: { mirror: string; status: FailoverOperation['status'] }) =>
+      (filter.mirror === undefined || operation.mirror === filter.mirror) && (filter.status === undefined || operation.status === filter.status)
     const all = [...this.tracked.values()]
-    for (let index = all.length - 1; index >= 0 && found.length < (filter.limit ?? Infinity); index--) {
+    for (let index = all.length - 1; index >= 0; index--) {
       const tracked = all[index]!
-      if (filter.mirror !== undefined && tracked.operation.mirror !== filter.mirror) continue
-      if (filter.status !== undefined && tracked.operation.status !== filter.status) continue
-      found.push(this.current(tracked))
+      if (matches(tracked.operation)) found.push(this.current(tracked))
     }
-    return found
+    const shared = this.store.shared
+    if (shared === null) return found.slice(0, filter.limit ?? found.length)
+    for (const record of shared.all()) if (!this.tracked.has(record.id) && matches(record)) found.push(operationOf(record))
+    // Stable: this instance's own order (acceptance) is kept among operations that share a millisecond.
+    return found.sort((a, b) => b.startedAt - a.startedAt).slice(0, filter.limit ?? found.length)
   }
 
   /** Resolves once the drive has ended, and the outcome is durable if that finished it (tests, scripts). */
@@ -499,6 +578,7 @@ export class OperationTracker {
       finishing: null,
       lastProgressAt: 0,
       cancelRequest: null,
+      released: false,
     }
   }
 

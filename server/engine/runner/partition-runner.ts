@@ -35,7 +35,7 @@ export interface RunnerEnvironment {
   lookUpLastMirrorPosition(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<MirrorEvent>
   emit(event: EngineEvent): void
   /** Fault injection (tests, demo): called around each STOPPING action; may kill the process. */
-  onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void
+  onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void | Promise<void>
   log(message: string, fields: Record<string, unknown>): void
   /** A partition started or stopped fetching. */
   fetcherChanged?(mirror: MirrorDefinition): void

@@ -9,7 +9,7 @@ import type { PartitionRuntime } from '../types'
 export interface StoppingSequenceEnvironment {
   host: MirrorHost
   /** Fault injection (tests, demo): called around each STOPPING action; may kill the process. */
-  onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void
+  onStoppingAction?(phase: 'beforeAction' | 'afterAction', step: StoppingStep, topicPartition: TopicPartition): void | Promise<void>
   /** The partition left the fetcher: a waiting fetch round lets go of it. */
   fetcherChanged(): void
   /** Writes the step records dispatched with `deferPersist` that are not durable yet. */
@@ -89,7 +89,9 @@ export async function runStoppingSequence(
       return
     }
     if (LOG_ACTIONS.has(action.kind)) await env.persistDeferred()
-    env.onStoppingAction?.('beforeAction', action.step, tp)
+    // A fault injection may hold the step here (an instance killed mid-STOPPING: server/ha/ha-failover-handover.integration.test.ts).
+    const before = env.onStoppingAction?.('beforeAction', action.step, tp)
+    if (before) await before
     // persistPosition and skip act on nothing: the position is persisted by the step's completion below, in the
     // partition's state record, before the bump (KIP-1279.md §4.1 step 2); that record is what replay, the
     // failback lookup and DescribeClusterMirrors read, so a separate position record would have no reader.
@@ -108,7 +110,8 @@ export async function runStoppingSequence(
         await host.appendMirrorPidReset(tp)
         break
     }
-    env.onStoppingAction?.('afterAction', action.step, tp)
+    const after = env.onStoppingAction?.('afterAction', action.step, tp)
+    if (after) await after
     if (action.completesStep) {
       const completion = action.kind === 'persistPosition' ? { step: action.step, lastMirrorPosition: action.lastMirrorPosition } : { step: action.step }
       // An in-state update: no transition, so no reason of its own in the history.
