@@ -14,6 +14,8 @@ const nextConfig: NextConfig = {
   // kafkajs and the native CRC32C binding must be loaded by Node's require, once per process, not bundled.
   serverExternalPackages: ['kafkajs', '@node-rs/crc32'],
   poweredByHeader: false,
+  // MIRRORBOARD_SOURCE_MAPS=1: a build whose browser profiles name our functions (Lighthouse and CPU profiles).
+  productionBrowserSourceMaps: process.env.MIRRORBOARD_SOURCE_MAPS === '1',
   // server/main.ts compresses, at levels chosen for multi-megabyte JSON; Next's own would compress again.
   compress: false,
   reactStrictMode: true,

@@ -32,6 +32,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           name: info.principal.name ?? null,
           email: info.principal.email ?? null,
         }
+  // One clock for the server's render and the browser's hydration: relative times need not be redrawn after it.
+  // eslint-disable-next-line react-hooks/purity -- a server component renders once per request: this is its clock.
+  const renderedAt = Date.now()
   // server/main.ts allows inline scripts by a per-request nonce only (server/http/security-headers.ts).
   const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
   return (
@@ -41,7 +44,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        <Providers session={session}>
+        <Providers session={session} renderedAt={renderedAt}>
           <AppHeader session={session} />
           <ConnectionBanner />
           <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</main>

@@ -5,6 +5,7 @@ import { useState, type ReactNode } from 'react'
 import { isApiError } from '@/lib/api/errors'
 import { EventStreamProvider } from './data/event-stream'
 import { SessionProvider, type PageSession } from './data/session-context'
+import { RenderTimeProvider } from './ui/relative-time'
 import { ThemeProvider } from './ui/theme'
 
 function retryUnlessRefused(failureCount: number, error: unknown): boolean {
@@ -13,7 +14,8 @@ function retryUnlessRefused(failureCount: number, error: unknown): boolean {
   return failureCount < 2
 }
 
-export function Providers({ session, children }: { session: PageSession | null; children: ReactNode }) {
+/** `renderedAt`: the server's clock when it rendered the page, the clock of the first render on both sides. */
+export function Providers({ session, renderedAt = 0, children }: { session: PageSession | null; renderedAt?: number; children: ReactNode }) {
   // One client per browser tab; created lazily so server rendering never shares a cache between requests.
   const [queryClient] = useState(
     () =>
@@ -25,7 +27,9 @@ export function Providers({ session, children }: { session: PageSession | null; 
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>
         <SessionProvider session={session}>
-          <EventStreamProvider enabled={session !== null}>{children}</EventStreamProvider>
+          <RenderTimeProvider at={renderedAt}>
+            <EventStreamProvider enabled={session !== null}>{children}</EventStreamProvider>
+          </RenderTimeProvider>
         </SessionProvider>
       </ThemeProvider>
     </QueryClientProvider>

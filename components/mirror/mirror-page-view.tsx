@@ -1,5 +1,6 @@
 'use client'
 
+import { useMemo } from 'react'
 import { useMirror } from '@/components/data/use-mirrors'
 import type { PartitionPreview } from '@/components/data/mirror-partition-store'
 import { useMirrorPartitions } from '@/components/data/use-mirror-partitions'
@@ -23,15 +24,44 @@ import { useMirrorSnapshot } from './use-mirror-snapshot'
 /**
  * The mirror page: header with actions, then its sections (`?tab=`): the lag chart and partition table, fed by
  * one live partition store; the drills; the verifications. `firstRows`: the table's first screen, rendered with
- * the page's HTML while the whole list loads.
+ * the page's HTML while the whole list loads. `phone`: the server's guess at the screen (lib/ui/phone-guess.ts), so
+ * the table's first render is already the layout a phone shows.
  */
-export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; firstRows?: PartitionPreview | null }) {
+export function MirrorPageView({ mirror, firstRows = null, phone = false }: { mirror: string; firstRows?: PartitionPreview | null; phone?: boolean }) {
   const summary = useMirror(mirror)
   const partitions = useMirrorPartitions(mirror, firstRows)
   const tab = useMirrorTab()
   // One reading of the partitions for every figure on the page (header, banner, chart's trend).
   const snapshot = useMirrorSnapshot(partitions.store)
-  if (summary.isError && summary.data === undefined) {
+  // The snapshot moves every second (lower bounds grow with the clock) and on every live change: only what shows
+  // its figures re-renders then. The rest stays the same elements, which React skips; the whole page, table rows
+  // included, had re-rendered once a second (long tasks on a phone's CPU: Lighthouse's total blocking time).
+  const data = summary.data
+  const stoppedCount = data?.partitionsByState.STOPPED ?? 0
+  const drillsRunning = Boolean(data?.drills?.running)
+  const { store, status, error, isFetching, refetch } = partitions
+  const sections = useMemo(
+    () => (
+      <>
+        {/* After a failover: records still written to the old source (renders nothing before one). */}
+        <SplitBrainNotice mirror={mirror} showQuiet />
+        {/* A planned switchover's fence on the old source (only a failed-over mirror can hold one). */}
+        {stoppedCount > 0 && <SourceFencePanel mirror={mirror} />}
+        {/* When it broke, the retries as one row, when it healed, what operators did (nothing before a first failure). */}
+        <MirrorTimeline mirror={mirror} />
+        <ObjectivesPanel mirror={mirror} />
+        <MirrorTabs current={tab} badges={drillsRunning ? { drills: 'running' } : {}} />
+        {tab === 'drills' && data !== undefined && <DrillsTab mirror={data} />}
+        {tab === 'verifications' && data !== undefined && <VerificationsTab mirror={data} />}
+      </>
+    ),
+    [mirror, stoppedCount, tab, drillsRunning, data],
+  )
+  const table = useMemo(
+    () => <PartitionTable mirror={mirror} store={store} status={status} error={error} isFetching={isFetching} onRetry={() => void refetch()} phone={phone} />,
+    [mirror, store, status, error, isFetching, refetch, phone],
+  )
+  if (summary.isError && data === undefined) {
     // Deleted while the page was open (the server's own check answered the first render).
     if (isApiError(summary.error, 'NOT_FOUND')) return <NotFoundPanel what={`No mirror named “${mirror}”`} detail="It may have been deleted." />
     return <ErrorPanel error={summary.error} title={`Could not load mirror ${mirror}`} onRetry={() => void summary.refetch()} />
@@ -39,33 +69,17 @@ export function MirrorPageView({ mirror, firstRows = null }: { mirror: string; f
   return (
     <div className="flex flex-col gap-6">
       {/* The incident first: what broke, since when, and what to do. */}
-      {summary.data !== undefined && <MirrorIncident mirror={summary.data} store={partitions.store} snapshot={snapshot} />}
-      {summary.data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={summary.data} store={partitions.store} snapshot={snapshot} />}
-      {summary.data !== undefined && <MirrorThroughput mirror={summary.data} snapshot={snapshot} />}
-      {/* After a failover: records still written to the old source (renders nothing before one). */}
-      <SplitBrainNotice mirror={mirror} showQuiet />
-      {/* A planned switchover's fence on the old source (only a failed-over mirror can hold one). */}
-      {(summary.data?.partitionsByState.STOPPED ?? 0) > 0 && <SourceFencePanel mirror={mirror} />}
-      {/* When it broke, the retries as one row, when it healed, what operators did (nothing before a first failure). */}
-      <MirrorTimeline mirror={mirror} />
-      <ObjectivesPanel mirror={mirror} />
-      <MirrorTabs current={tab} badges={summary.data?.drills?.running ? { drills: 'running' } : {}} />
-      {tab === 'drills' && summary.data !== undefined && <DrillsTab mirror={summary.data} />}
-      {tab === 'verifications' && summary.data !== undefined && <VerificationsTab mirror={summary.data} />}
+      {data !== undefined && <MirrorIncident mirror={data} store={store} snapshot={snapshot} />}
+      {data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={data} store={store} snapshot={snapshot} />}
+      {data !== undefined && <MirrorThroughput mirror={data} snapshot={snapshot} />}
+      {sections}
       {tab === 'partitions' && (
         <>
           {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
-          <LagChart mirror={mirror} store={partitions.store} ready={partitions.status !== 'pending'} snapshot={snapshot} rpoSeconds={summary.data?.objectives?.rpoSeconds ?? null}
-            rpoRecords={summary.data?.objectives?.rpoRecords ?? null}
+          <LagChart mirror={mirror} store={store} ready={status !== 'pending'} snapshot={snapshot} rpoSeconds={data?.objectives?.rpoSeconds ?? null}
+            rpoRecords={data?.objectives?.rpoRecords ?? null}
           />
-          <PartitionTable
-            mirror={mirror}
-            store={partitions.store}
-            status={partitions.status}
-            error={partitions.error}
-            isFetching={partitions.isFetching}
-            onRetry={() => void partitions.refetch()}
-          />
+          {table}
         </>
       )}
     </div>

@@ -1,6 +1,6 @@
 'use client'
 
-import { useId } from 'react'
+import { memo, useId } from 'react'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { NO_FILTER, type PartitionFilter } from '@/lib/ui/partition-table'
 import { STATE_STYLE, STATES_BY_SEVERITY, TONE_STYLE } from '@/lib/ui/state-style'
@@ -18,8 +18,11 @@ export function isFiltering(filter: PartitionFilter): boolean {
   return filter.states.size > 0 || filter.topic !== null || filter.minOffsetLag !== null || filter.text.trim() !== ''
 }
 
-/** State chips with counts (worst first), a topic select, a lag threshold and a search box. */
-export function PartitionFilters({
+/**
+ * State chips with counts (worst first), a topic select, a lag threshold and a search box. Memoised: the table
+ * redraws on every live change, and React sets a controlled input's name and type again on each render.
+ */
+export const PartitionFilters = memo(function PartitionFilters({
   filter,
   counts,
   topics,
@@ -136,4 +139,4 @@ export function PartitionFilters({
       </div>
     </div>
   )
-}
+})

@@ -52,6 +52,7 @@ export function PartitionTable({
   error,
   isFetching,
   onRetry,
+  phone = false,
 }: {
   mirror: string
   store: MirrorPartitionStore
@@ -59,6 +60,8 @@ export function PartitionTable({
   error: unknown
   isFetching: boolean
   onRetry: () => void
+  /** The server's guess that the screen is a phone's (lib/ui/phone-guess.ts): the first render shows cards. */
+  phone?: boolean
 }) {
   const canOperate = useCanOperate({ mirror })
   const retry = useRetryPartition(mirror)
@@ -102,7 +105,7 @@ export function PartitionTable({
   /* eslint-enable react-hooks/exhaustive-deps */
 
   const scrollBox = useRef<HTMLDivElement>(null)
-  const narrow = useNarrow(scrollBox, store.isLoaded || preview !== null)
+  const narrow = useNarrow(scrollBox, store.isLoaded || preview !== null, phone)
   const rowHeight = narrow ? ROW_HEIGHT.narrow : ROW_HEIGHT.wide
   const heightOf = (index: number) => {
     if (!narrow) return ROW_HEIGHT.wide
@@ -264,9 +267,10 @@ function SortSelect({ sort, onChange }: { sort: PartitionSort; onChange: (sort: 
   )
 }
 
-/** Whether the table's box is narrower than NARROW_BELOW_PX (cards instead of columns). */
-function useNarrow(box: React.RefObject<HTMLDivElement | null>, mounted: boolean): boolean {
-  const [narrow, setNarrow] = useState(false)
+/** Whether the table's box is narrower than NARROW_BELOW_PX (cards instead of columns); `guess` until measured. */
+function useNarrow(box: React.RefObject<HTMLDivElement | null>, mounted: boolean, guess: boolean): boolean {
+  // The server's guess, so that hydration matches it; measured (and corrected if wrong) once mounted.
+  const [narrow, setNarrow] = useState(guess)
   useLayoutEffect(() => {
     const element = box.current?.parentElement
     if (!mounted || !element) return

@@ -1,6 +1,6 @@
 'use client'
 
-import { useSyncExternalStore } from 'react'
+import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react'
 import { exactTime, formatRelative } from '@/lib/ui/format'
 
 // One clock for every relative time on the page: a single 1 s interval, however many are shown.
@@ -25,11 +25,23 @@ function subscribe(listener: () => void): () => void {
   }
 }
 
-export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now, () => 0)
+/**
+ * When the server rendered the page (ms), or 0 where no one said: the clock of the server's render and of the
+ * browser's hydration, which must agree. With 0 ("not known yet") every relative time, freshness and lower bound
+ * was rendered as a placeholder and rewritten right after hydration, a burst of DOM writes in one long task.
+ */
+const RenderTimeContext = createContext(0)
+
+export function RenderTimeProvider({ at, children }: { at: number; children: ReactNode }) {
+  return <RenderTimeContext.Provider value={at}>{children}</RenderTimeContext.Provider>
 }
 
-/** "3 s ago", with the exact ISO time on hover; renders the exact time until the browser's clock is known. */
+export function useNow(): number {
+  const renderedAt = useContext(RenderTimeContext)
+  return useSyncExternalStore(subscribe, () => now, () => renderedAt)
+}
+
+/** "3 s ago", with the exact ISO time on hover; renders the exact time when no clock is known (no RenderTimeProvider). */
 export function RelativeTime({ at, className }: { at: number; className?: string }) {
   const current = useNow()
   return (

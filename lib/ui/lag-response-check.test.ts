@@ -46,6 +46,8 @@ const SERIES_VARIANTS: Record<string, unknown[]> = {
 const ENVELOPE_VARIANTS: Record<string, unknown[]> = {
   throttled: [true, false, undefined, null, 'yes', 1],
   throttledRate: [undefined, null, 0, 1_000_000, -1, 1.5, '5'],
+  throughput: [undefined, null, [], {}, [[1, 0, 0]], [[1, 2.5, 1024.5]], [[1.5, 0, 0]], [[1, -1, 0]], [[1, 0, -0.5]], [[1, Infinity, 0]], [[1, NaN, 0]], [[1, 0]], [[1, 0, 0, 0]], [['1', 0, 0]], [[1, null, 0]], [{ 0: 1, 1: 0, 2: 0 }]],
+  lagUnknown: [undefined, null, [], {}, [{ from: 1, to: null }], [{ from: 1, to: 2 }], [{ from: 1.5, to: null }], [{ from: 1 }], [{ to: null }], [{ from: 1, to: '2' }], [{ from: 1, to: null, extra: true }], [null], [[1, 2]]],
 }
 
 describe('readLagResponse', () => {
@@ -55,6 +57,24 @@ describe('readLagResponse', () => {
     expectSameVerdict(body)
     const bare = { series: [] }
     expect(readLagResponse(bare)).toBe(bare)
+  })
+
+  it('accepts the throughput and the spans of unknown lag as they are: the whole answer the server sends today', () => {
+    const body = {
+      series: [series()],
+      throughput: [
+        [1_764_590_000_000, 0, 0],
+        [1_764_590_001_000, 12.5, 2048],
+      ],
+      lagUnknown: [
+        { from: 1_764_589_000_000, to: 1_764_589_060_000 },
+        { from: 1_764_590_000_000, to: null },
+      ],
+      throttled: false,
+      throttledRate: null,
+    }
+    expect(readLagResponse(body)).toBe(body)
+    expectSameVerdict(body)
   })
 
   it('gives the schema’s verdict for every series field of the wrong kind or range', () => {
@@ -67,7 +87,7 @@ describe('readLagResponse', () => {
     }
   })
 
-  it('gives the schema’s verdict for the envelope’s throttle fields', () => {
+  it('gives the schema’s verdict for the envelope’s fields (throttle, throughput, spans of unknown lag)', () => {
     for (const [field, values] of Object.entries(ENVELOPE_VARIANTS)) {
       for (const value of values) {
         const body: Record<string, unknown> = { series: [series()], [field]: value }

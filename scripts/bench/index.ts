@@ -16,6 +16,7 @@ import { benchDrill } from './drill'
 import { benchVerify } from './verify'
 import { benchSwitchover } from './switchover'
 import { benchHa } from './ha'
+import { benchLighthouse } from './lighthouse'
 
 async function ifBuilt(run: () => Promise<BenchResult[]>): Promise<BenchResult[]> {
   if (!hasProductionBuild()) {
@@ -46,6 +47,7 @@ const suites: Array<[string, () => Promise<BenchResult[]>]> = [
   ['verify: throughput against a raw read of the same segments', benchVerify],
   ['switchover: planned switchovers under load (21 and 2,000 partitions)', benchSwitchover],
   ['ha: takeover after a SIGKILL of the owner (three instances, control cluster)', benchHa],
+  ['lighthouse (mobile defaults) against a running production server', benchLighthouse],
 ]
 
 async function main() {

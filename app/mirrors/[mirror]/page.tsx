@@ -7,6 +7,7 @@ import { dehydrateAnswers } from '@/components/data/prefetch'
 import { MirrorPageView } from '@/components/mirror/mirror-page-view'
 import { endpointUrl } from '@/lib/api/client'
 import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { looksLikePhone } from '@/lib/ui/phone-guess'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
 import { firstPartitionRows } from '@/server/pages/mirror-first-rows'
@@ -33,7 +34,10 @@ export default async function MirrorPage({ params }: { params: Params }) {
     notFound()
   }
   // Inline scripts run only with the request's nonce (server/http/security-headers.ts).
-  const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
+  const requestHeaders = await headers()
+  const nonce = requestHeaders.get(NONCE_REQUEST_HEADER) ?? undefined
+  // The table's cards or columns from the first render: switching after hydration rewrote every row in one long task.
+  const phone = looksLikePhone(requestHeaders.get('user-agent'), requestHeaders.get('sec-ch-ua-mobile'))
   // The small summary and the table's first screen come with the page; the 10,000-row partition list is
   // fetched by the browser, and started by the HTML itself so it travels while the bundles load.
   const api = mirrorApiOf(await getRuntime())
@@ -51,7 +55,7 @@ export default async function MirrorPage({ params }: { params: Params }) {
   return (
     <HydrationBoundary state={dehydrateAnswers([{ endpoint: mirrorEndpoints.getMirror, params: { mirror }, value: summary }, ...timeline])}>
       <script nonce={nonce} dangerouslySetInnerHTML={{ __html: earlyFetchScript(endpointUrl(mirrorEndpoints.listMirrorPartitions, { mirror })) }} />
-      <MirrorPageView mirror={mirror} firstRows={firstRows} />
+      <MirrorPageView mirror={mirror} firstRows={firstRows} phone={phone} />
     </HydrationBoundary>
   )
 }
