@@ -56,8 +56,9 @@ async function concurrently<T>(items: readonly T[], work: (item: T, index: numbe
 
 /**
  * Asked before each step of a check (a partition read, a write, a restart): a promise to wait on while production
- * mirroring lags past its budget (lib/drill/pacing.ts), else undefined. The checks are no part of the RTO, so they
- * give way; the copy and the failover do not.
+ * mirroring lags past its budget (lib/drill/pacing.ts), else undefined. The checks give way at each step; the
+ * sandbox's open (each log) and its failover (each log write of the STOPPING sequence) too, though they are part
+ * of the RTO: unpaced, they were most of production's lag during a drill at load (session 18).
  */
 export type Pace = () => Promise<void> | undefined
 

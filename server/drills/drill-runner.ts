@@ -110,10 +110,10 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     drill.rpo = rpoOf(copied.snapshots)
 
     await phase('failingOver')
-    sandbox ??= await openSandbox(control.sandboxDir, drill.sandbox.name, copied.copy.closeStates)
+    sandbox ??= await openSandbox(control.sandboxDir, drill.sandbox.name, copied.copy.closeStates, pace)
     const refusedGroups = await seedSandbox(sandbox, copied.state, copied.groups, copied.drilled)
     const isolated = new IsolatedSource(definition.sourceCluster)
-    const failover = await failOverSandbox({ mirror: drill.mirror, sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, sandbox, isolated, topics: drill.topics, log: env.log })
+    const failover = await failOverSandbox({ mirror: drill.mirror, sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, sandbox, isolated, topics: drill.topics, log: env.log, pace })
     if (failover.operation.status !== 'succeeded') {
       const failed = failover.operation.partitions.filter((p) => p.state !== 'STOPPED').map((p) => `${p.topic}-${p.partition} ${p.state}${p.error ? ` (${p.error})` : ''}`)
       throw new Error(`the failover of the copy did not finish: ${failed.slice(0, 5).join(', ')}`)

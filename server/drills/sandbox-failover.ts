@@ -32,12 +32,15 @@ export async function failOverSandbox(input: {
   isolated: IsolatedSource
   topics: readonly string[]
   log?: (message: string, fields: Record<string, unknown>) => void
+  /** Production mirroring's turn (drill-checks.ts Pace): awaited before each log write of the STOPPING sequence. */
+  pace?: () => Promise<void> | undefined
 }): Promise<SandboxFailover> {
   const { sandbox, isolated } = input
+  const host = input.pace ? pacedHost(sandbox, input.pace) : sandbox
   const engine = new MirrorEngine({
     clusters: {
       names: () => [input.destinationCluster],
-      get: (name) => (name === input.destinationCluster ? { source: sandbox, host: sandbox } : name === input.sourceCluster ? { source: isolated, host: isolated } : undefined),
+      get: (name) => (name === input.destinationCluster ? { source: sandbox, host } : name === input.sourceCluster ? { source: isolated, host: isolated } : undefined),
     },
     log: input.log,
   })
@@ -60,4 +63,28 @@ export async function failOverSandbox(input: {
   } finally {
     await engine.close()
   }
+}
+
+/** The log writes of a STOPPING sequence: one partition's epoch bump, ABORT markers, MIRROR_PID_RESET. */
+const PACED_WRITES: ReadonlySet<PropertyKey> = new Set(['bumpLeaderEpoch', 'appendAbortMarkers', 'appendMirrorPidReset'])
+
+/**
+ * The sandbox as its engine's host, each STOPPING write waiting first while production's lag is past its
+ * budget (lib/drill/pacing.ts): the failover of 2,000 partitions holds the event loop in short turns that
+ * production's fetches otherwise wait behind. Everything else is the sandbox's own, bound to it.
+ */
+function pacedHost(sandbox: EmbeddedCluster, pace: () => Promise<void> | undefined): EmbeddedCluster {
+  return new Proxy(sandbox, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target)
+      if (typeof value !== 'function') return value
+      const method = value as (...args: unknown[]) => unknown
+      if (!PACED_WRITES.has(property)) return method.bind(target)
+      return async (...args: unknown[]) => {
+        const turn = pace()
+        if (turn) await turn
+        return method.apply(target, args)
+      }
+    },
+  })
 }

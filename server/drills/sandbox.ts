@@ -1,5 +1,5 @@
 import 'server-only'
-import { rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import type { EmulationNote } from '@/lib/api/mirrors'
 import { splitBatches } from '@/lib/log/record-batch'
@@ -46,8 +46,25 @@ const TICK_INTERVAL_MS = 100
  * time), each log opens from its original's state at the copy instead of recovering its files as after a crash:
  * the recovery scans of 2,000 logs on the event loop were seconds of a drill's RTO.
  */
-export function openSandbox(dir: string, name: string, closeStates?: ReadonlyMap<string, LogCloseState>): Promise<EmbeddedCluster> {
-  const openLog = closeStates && closeStates.size > 0 ? (logDir: string, config: PartitionLogConfig) => PartitionLog.open(logDir, { ...config, closeState: closeStates.get(path.resolve(logDir)) ?? null }) : undefined
+export function openSandbox(dir: string, name: string, closeStates?: ReadonlyMap<string, LogCloseState>, pace?: () => Promise<void> | undefined): Promise<EmbeddedCluster> {
+  // A copied log's directory exists (the copy made it): no mkdir for it, which waited in the thread pool behind
+  // production's fsyncs, 2,000 times. Others (the sandbox's own internal topics) are made as on any cluster.
+  // Each close state serves its log's first open only: a partition restarted as after a crash for the read-back
+  // (EmbeddedCluster.restartPartitionAsAfterCrash) recovers from its files.
+  const unopened = new Map(closeStates)
+  const openLog =
+    unopened.size > 0
+      ? async (logDir: string, config: PartitionLogConfig) => {
+          const key = path.resolve(logDir)
+          const closeState = unopened.get(key) ?? null
+          unopened.delete(key)
+          // Each open is a few ms of synchronous work: production mirroring goes first while it lags past its budget.
+          const turn = pace?.()
+          if (turn) await turn
+          if (closeState === null) await mkdir(logDir, { recursive: true })
+          return PartitionLog.open(logDir, { ...config, closeState })
+        }
+      : undefined
   return EmbeddedCluster.open(dir, { name, brokers: 1, config: { tickIntervalMs: TICK_INTERVAL_MS }, openLog })
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CLEAN_SHUTDOWN_FILE } from './log-checkpoints'
-import { copyLog } from './log-copy'
+import { copyLog, copyLogs, copyPlan } from './log-copy'
 import type { PartitionLog } from './partition-log'
 import { partitionLogFixture, readAll, values } from './testing/partition-log-fixture'
 
@@ -80,5 +80,33 @@ describe('a copy of a log', () => {
     }
     expect((await logs.open({ highWatermarkCheckpointIntervalMs: null, closeState: snapshot.closeState }, trusted)).logEndOffset).toBe(8)
     expect((await logs.open({ highWatermarkCheckpointIntervalMs: null }, recovered)).logEndOffset).toBe(6)
+  })
+
+  it('copies many logs at once on a worker thread, each as copyLog copies it, and names the one that cannot be copied', async () => {
+    const first = await logs.open({ segmentBytes: 600, highWatermarkCheckpointIntervalMs: null })
+    for (let i = 0; i < 16; i++) await first.appendAsLeader(values(2, `b${i}-`), { leaderEpoch: i < 8 ? 0 : 1 })
+    await first.appendAsLeader(values(1, 'open'), { leaderEpoch: 1, producerId: 9, producerEpoch: 0, baseSequence: 0, transactional: true })
+    first.updateHighWatermark(first.logEndOffset)
+    const second = await logs.open({ highWatermarkCheckpointIntervalMs: null }, path.join(logs.dir(), 'second'))
+    await second.appendAsLeader(values(3, 'c'), { leaderEpoch: 0 })
+    second.updateHighWatermark(second.logEndOffset)
+    const snapshots = [first.fileSnapshot(), second.fileSnapshot()]
+    const states = [await stateOf(first), await stateOf(second)]
+    await first.appendAsLeader(values(2, 'later'), { leaderEpoch: 2 })
+
+    const targets = [path.join(logs.dir(), 'many-0'), path.join(logs.dir(), 'many-1')]
+    const outcomes = await copyLogs(snapshots.map((snapshot, index) => copyPlan(snapshot, targets[index]!)))
+    const one = await copyLog(snapshots[0]!, path.join(logs.dir(), 'one'))
+    expect(outcomes[0]).toEqual(one)
+    expect(outcomes[0]!.filesLinked).toBeGreaterThan(0)
+    for (const [index, snapshot] of snapshots.entries()) {
+      const copy = await logs.open({ segmentBytes: 600, highWatermarkCheckpointIntervalMs: null, checkpointedHighWatermark: snapshot.highWatermark, closeState: snapshot.closeState }, targets[index]!)
+      expect(await stateOf(copy)).toEqual(states[index])
+    }
+
+    // The active segment shorter than the snapshot says: that log's copy fails, by its directory.
+    const broken = copyPlan(snapshots[1]!, path.join(logs.dir(), 'broken'))
+    const short = broken.steps.map((step) => (step.kind === 'prefix' ? { ...step, bytes: step.bytes + 1 } : step))
+    await expect(copyLogs([copyPlan(snapshots[0]!, path.join(logs.dir(), 'fine')), { ...broken, steps: short }])).rejects.toThrow(/broken failed: .*truncated meanwhile/)
   })
 })

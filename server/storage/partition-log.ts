@@ -77,6 +77,7 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     private readonly config: ResolvedConfig,
     private readonly checkpoints: LogCheckpoints,
   ) {
+    const copied = config.closeState != null
     const loaded = loadLog(dir, checkpoints, config)
     // Used once: not kept for the log's life.
     config.closeState = null
@@ -101,7 +102,9 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
         writeCleanerOffset: (offset) => this.checkpoints.writeCleanerOffset(offset),
         fail: (error) => this.fail(error),
       },
-      Math.min(Math.max(checkpoints.readCleanerOffset() ?? 0, this.currentLogStartOffset), this.logEndOffset),
+      // A copy has no cleaner checkpoint (log-copy.ts does not take it): its cleaner starts over, as Kafka's does
+      // without the file, and its open skips a read that finds nothing (one synchronous open per log).
+      Math.min(Math.max((copied ? undefined : checkpoints.readCleanerOffset()) ?? 0, this.currentLogStartOffset), this.logEndOffset),
     )
     this.config.descriptorBudget.touch(this)
     if (compacts(this.config.cleanupPolicy)) this.config.cleaner.register(this)

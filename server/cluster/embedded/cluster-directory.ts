@@ -1,6 +1,6 @@
 import 'server-only'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
-import { mkdir, readdir, rm } from 'node:fs/promises'
+import { readdir, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { compactionConfigOfTopic } from '@/server/storage/cleaner/cleaner-config'
 import type { PartitionLogApi, PartitionLogConfig } from '@/server/storage/types'
@@ -14,6 +14,7 @@ import { partitionDirName, validateOffset, type ClusterMetadata, type TopicMetad
 import { Mutex } from './mutex'
 import { ReplicatedPartition, type PartitionHost } from './replicated-partition'
 
+/** Opens a replica's log in `dir`, making the directory first where it may be missing. */
 export type LogOpener = (dir: string, config: PartitionLogConfig) => Promise<PartitionLogApi>
 
 export function isInteger(value: unknown, min: number): value is number {
@@ -195,7 +196,6 @@ export class ClusterDirectory {
 
   async openReplicaLog(topic: TopicMetadata, partition: number, brokerId: number): Promise<PartitionLogApi> {
     const dir = this.replicaDir(topic.name, partition, brokerId)
-    await mkdir(dir, { recursive: true })
     try {
       return await this.openLog(dir, { ...this.logConfig(topic), checkpointedHighWatermark: this.highWatermarks.checkpointed(brokerId, topic.name, partition) })
     } catch (error) {

@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { EpochEndOffset } from '@/lib/log/types'
 import { PartitionLog } from '@/server/storage/partition-log'
 import { forEachConcurrently, yieldToEventLoop } from '@/server/util/cooperative'
-import type { IsolationLevel, PartitionLogApi } from '@/server/storage/types'
+import type { IsolationLevel, PartitionLogApi, PartitionLogConfig } from '@/server/storage/types'
 import { ClusterError } from '../errors'
 import type {
   FetchOptions,
@@ -86,6 +86,12 @@ export interface EmbeddedClusterOptions {
   openLog?: LogOpener
 }
 
+/** The default LogOpener: the replica's directory made if missing (a new replica), then its log opened. */
+async function openReplicaLogIn(dir: string, config: PartitionLogConfig): Promise<PartitionLogApi> {
+  await mkdir(dir, { recursive: true })
+  return PartitionLog.open(dir, config)
+}
+
 /** Partitions per step of a cluster tick between turns of the event loop. */
 const TICK_CHUNK = 256
 
@@ -114,7 +120,7 @@ export class EmbeddedCluster implements SourceCluster, MirrorHost {
     this.dir = dir
     this.clock = options.clock ?? systemClock
     this.config = config
-    this.directory = new ClusterDirectory(this.name, dir, this.clock, config, metadata, options.openLog ?? ((logDir, logConfig) => PartitionLog.open(logDir, logConfig)))
+    this.directory = new ClusterDirectory(this.name, dir, this.clock, config, metadata, options.openLog ?? openReplicaLogIn)
     this.brokerControl = new Brokers(this.directory)
     this.topics = new Topics(this.directory, async (topic) => {
       this.producePath.forgetTopic(topic)

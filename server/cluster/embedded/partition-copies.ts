@@ -1,12 +1,10 @@
 import 'server-only'
-import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { formatReplicationOffsetCheckpoint } from '@/lib/log/replication-offset-checkpoint'
-import { copyLog } from '@/server/storage/log-copy'
+import { copyLogs, copyPlan } from '@/server/storage/log-copy'
 import type { LogCloseState, LogFileSnapshot } from '@/server/storage/types'
-import { forEachConcurrently } from '@/server/util/cooperative'
 import { writeFileDurablyAsync } from '@/server/util/durable-file'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
@@ -17,7 +15,7 @@ import { partitionDirName, type ClusterMetadata, type TopicMetadata } from './me
 /**
  * A new one-broker cluster directory holding copies of some partitions of this cluster (a drill's sandbox,
  * server/drills/), openable with `EmbeddedCluster.open(dir, { brokers: 1 })`. Each partition is copied from
- * its leader replica as it was at one instant (storage/log-copy.ts: sealed segments hard-linked, the active one
+ * its leader replica as it was at one instant (storage/log-copy.ts, on a worker thread: sealed segments hard-linked, the active one
  * copied to its size then, producer-state snapshots and leader-epoch checkpoint included), its topic as it is
  * (id, configs, read-only flag, mirror), its leader epoch as the metadata has it. The instant is each
  * partition's own: its snapshot is taken synchronously, so no append falls between its offsets and its files.
@@ -43,11 +41,6 @@ export interface CopiedPartition extends TopicPartition {
 }
 
 const BROKER = 1
-/**
- * Partitions whose files are linked and copied at once: links and unsynced copies of a few pages each are quick
- * turns of the thread pool, so the cluster's own fsyncs still get theirs between them.
- */
-const COPY_CONCURRENCY = 8
 
 export async function copyPartitions(directory: ClusterDirectory, targetDir: string, partitions: readonly TopicPartition[]): Promise<CopiedPartition[]> {
   directory.ensureReachable()
@@ -64,15 +57,22 @@ export async function copyPartitions(directory: ClusterDirectory, targetDir: str
     const copy = (topics[topic.name] ??= { ...topic, configs: { ...topic.configs }, replicationFactor: 1, partitions: [] })
     copy.partitions.push({ partition: tp.partition, replicas: [BROKER], leader: BROKER, isr: [BROKER], leaderEpoch: partition.metadata.leaderEpoch })
   }
-  const copied: CopiedPartition[] = []
-  await forEachConcurrently(captured, COPY_CONCURRENCY, async ({ tp, snapshot, leaderEpoch, at }) => {
-    const dir = path.resolve(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition))
-    const outcome = await copyLog(snapshot, dir)
-    copied.push({ ...tp, logStartOffset: snapshot.logStartOffset, logEndOffset: snapshot.logEndOffset, highWatermark: snapshot.highWatermark, leaderEpoch, copiedAt: at, ...outcome, dir, closeState: snapshot.closeState })
-  })
+  // Every log's files on a worker thread of its own (log-copy.ts copyLogs), in the order they were captured.
+  const dirs = captured.map(({ tp }) => path.resolve(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition)))
+  const outcomes = await copyLogs(captured.map(({ snapshot }, index) => copyPlan(snapshot, dirs[index]!)))
+  const copied: CopiedPartition[] = captured.map(({ tp, snapshot, leaderEpoch, at }, index) => ({
+    ...tp,
+    logStartOffset: snapshot.logStartOffset,
+    logEndOffset: snapshot.logEndOffset,
+    highWatermark: snapshot.highWatermark,
+    leaderEpoch,
+    copiedAt: at,
+    ...outcomes[index]!,
+    dir: dirs[index]!,
+    closeState: snapshot.closeState,
+  }))
   await writeCopyMetadata(targetDir, topics, copied)
-  const order = TopicPartitionMap.of(partitions.map((tp, index) => [tp, index] as const))
-  return copied.sort((a, b) => order.get(a)! - order.get(b)!)
+  return copied
 }
 
 async function writeCopyMetadata(targetDir: string, topics: Record<string, TopicMetadata>, highWatermarks: ReadonlyArray<{ topic: string; partition: number; highWatermark: number }>): Promise<void> {
