@@ -4,6 +4,7 @@ import type { Endpoint } from '@/lib/api/endpoints'
 import type { Runtime } from '@/server/runtime'
 import type { Authentication, Principal } from './auth'
 import { readJsonBody } from './request'
+import { forwardRecordById } from './forwarding-by-id'
 
 /**
  * The HTTP side of "one API from any instance" (server/ha/mirror-forwarding.ts, docs/high-availability.md): who
@@ -35,6 +36,8 @@ export async function forwardToOwner(
 ): Promise<Response | null> {
   const ha = runtime.ha
   const mirror = params.mirror
+  const keeper = await forwardRecordById(runtime, endpoint, request, params, principal, forwardedBy)
+  if (keeper !== null) return keeper
   if (!ha || typeof mirror !== 'string') return null
   const place = ha.forwarding.placeOf(mirror)
   if (place.here) return null
