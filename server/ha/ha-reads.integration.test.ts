@@ -129,6 +129,12 @@ function openStream(instance: Instance, token: string, types: string) {
   return { events, close: async () => (abort.abort(), await done) }
 }
 
+let victim: (typeof MIRRORS)[number]
+let otherMirror: (typeof MIRRORS)[number]
+let owner: Instance
+let other: Instance
+let verificationId = ''
+
 describe('reads from any instance', () => {
   beforeAll(async () => {
     brokers = getTestClusters()
@@ -137,17 +143,6 @@ describe('reads from any instance', () => {
     // Other suites' mirrors into b would be shared out too: start from empty state topics.
     await sourceClient.forget(['rd-', STATE_TOPIC])
     await destinationClient.forget(['rd-', STATE_TOPIC])
-  })
-  afterAll(async () => {
-    for (const instance of instances) if (instance.process.exitCode === null && instance.process.signalCode === null) instance.process.kill('SIGKILL')
-    await sourceClient?.forget(['rd-']).catch(() => undefined)
-    await destinationClient?.forget(['rd-', STATE_TOPIC]).catch(() => undefined)
-    await sourceClient?.close()
-    await destinationClient?.close()
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
-  })
-
-  it('answers events, drills, verifications, attention and the audit log of a mirror another instance runs', async () => {
     for (const { topic } of MIRRORS) {
       await sourceClient.createTopic(topic, { partitions: PARTITIONS })
       for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: 'k', value: `${topic}-${partition}` }])
@@ -173,16 +168,27 @@ describe('reads from any instance', () => {
       }
     }, { timeout: 120_000, interval: 500 })
     const views = await instancesSeenBy(first!)
-    const victim = MIRRORS.find(({ name }) => views.find((view) => view.id === 'rd-i1')!.mirrors.includes(name))!
-    const otherMirror = MIRRORS.find((mirror) => mirror !== victim)!
-    const [owner, other] = [first!, second!]
+    victim = MIRRORS.find(({ name }) => views.find((view) => view.id === 'rd-i1')!.mirrors.includes(name))!
+    otherMirror = MIRRORS.find((mirror) => mirror !== victim)!
+    ;[owner, other] = [first!, second!]
     await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
 
+  }, 240_000)
+  afterAll(async () => {
+    for (const instance of instances) if (instance.process.exitCode === null && instance.process.signalCode === null) instance.process.kill('SIGKILL')
+    await sourceClient?.forget(['rd-']).catch(() => undefined)
+    await destinationClient?.forget(['rd-', STATE_TOPIC]).catch(() => undefined)
+    await sourceClient?.close()
+    await destinationClient?.close()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('carries the owner’s live events on the other instance’s stream, within the caller’s scope', async () => {
     // Live events: a stream opened on the other instance carries the owner's mirror's events (relayed), and a
     // stream scoped to the other mirror does not.
     const scoped = await call(other, '/tokens', { method: 'POST', body: { name: 'rd-scoped', role: 'viewer', mirrors: [otherMirror.name] } })
     expect(scoped.status, JSON.stringify(scoped.body)).toBe(201)
-    const everything = openStream(other, TEST_TOKENS.viewer, 'partition,drill,audit')
+    const everything = openStream(other, TEST_TOKENS.viewer, 'partition')
     const narrow = openStream(other, scoped.body.secret as string, 'partition')
     // The relay's stream is open once the other instance has listed the owner: give it the time a reconnect takes.
     await new Promise((resolve) => setTimeout(resolve, 3_000))
@@ -194,10 +200,20 @@ describe('reads from any instance', () => {
     }, settle)
     expect(narrow.events.filter(({ data }) => data.mirror === victim.name)).toEqual([])
 
+    expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
+    await everything.close()
+    await narrow.close()
+  })
+
+  it('lists the owner’s audit entries on the other instance, from the shared audit topic', async () => {
+    const everything = openStream(other, TEST_TOKENS.viewer, 'audit')
+    expect((await call(owner, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {} })).status).toBe(200)
+    expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
     // The audit log: the owner's entry, read on the other instance from the shared audit topic.
     await vi.waitFor(async () => {
-      const audit = (await call(other, '/audit?action=mirror.topics.pause')).body.entries as Array<Record<string, unknown>>
+      const audit = (await call(other, '/audit?action=mirror.topics.*&limit=2')).body.entries as Array<Record<string, unknown>>
       expect(audit.map(({ actor, target, outcome, instance }) => ({ actor, target, outcome, instance }))).toEqual([
+        { actor: 'token:operator', target: `/mirrors/${victim.name}/topics/resume`, outcome: 'ok', instance: owner.id },
         { actor: 'token:operator', target: `/mirrors/${victim.name}/topics/pause`, outcome: 'ok', instance: owner.id },
       ])
     }, settle)
@@ -205,19 +221,34 @@ describe('reads from any instance', () => {
     const both = await Promise.all([owner, other].map(async (instance) => (await call(instance, '/audit?limit=1')).body.entries as Array<{ id: number }>))
     expect(both[0]).toEqual(both[1])
     const older = (await call(other, `/audit?limit=5&before=${both[1]![0]!.id}`)).body.entries as Array<{ id: number }>
+    expect(older.length).toBeGreaterThan(0)
     expect(older.every(({ id }) => id < both[1]![0]!.id)).toBe(true)
+    expect((await call(owner, `/audit?limit=5&before=${both[1]![0]!.id}`)).body.entries).toEqual(older)
     // ... and its audit event on the other instance's stream.
     await vi.waitFor(() => expect(everything.events.some(({ type, data }) => type === 'audit' && data.target === `/mirrors/${victim.name}/topics/pause`)).toBe(true), settle)
+    await everything.close()
+  })
 
+  it('merges the owner’s findings into “needs attention” on the other instance', async () => {
+    expect((await call(owner, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {} })).status).toBe(200)
     // Needs attention on the other instance: the owner's paused partitions.
+    try {
     await vi.waitFor(async () => {
       const attention = (await call(other, '/attention')).body as { items: Array<{ mirror: string; kind: string }>; totals: { paused: number }; instancesMissing?: string[] }
       expect(attention.items.filter(({ mirror }) => mirror === victim.name).map(({ kind }) => kind)).toEqual(Array(PARTITIONS).fill('paused'))
       expect(attention.totals.paused).toBe(PARTITIONS)
       expect(attention.instancesMissing).toBeUndefined()
     }, settle)
-    expect((await call(other, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
+    } finally {
+      expect((await call(other, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
+    }
+    await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
 
+  })
+
+  it('finds a drill and a verification started on the owner by id on the other instance', async () => {
+    const everything = openStream(other, TEST_TOKENS.viewer, 'drill')
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
     // A verification and a drill started on the owner, found by id on the other instance.
     const verify = await call(owner, `/mirrors/${victim.name}/verify`, { method: 'POST', body: {} })
     expect(verify.status, JSON.stringify(verify.body)).toBe(202)
@@ -243,14 +274,17 @@ describe('reads from any instance', () => {
     // The drill's events reached the other instance's stream too.
     await vi.waitFor(() => expect(everything.events.some(({ type, data }) => type === 'drill' && data.id === id)).toBe(true), settle)
 
+    await everything.close()
+    verificationId = verify.body.verification as string
+  })
+
+  it('names the instance that kept a record when it does not answer', async () => {
     // The owner dies: a record only it kept cannot be looked up, and the answer says where it was.
     owner.process.kill('SIGKILL')
     await new Promise((resolve) => owner.process.once('exit', resolve))
-    const gone = await call(other, `/verifications/${verify.body.verification as string}`)
+    const gone = await call(other, `/verifications/${verificationId}`)
     expect(gone.status).toBe(503)
     expect(gone.body.error?.code).toBe('MIRROR_OWNER_UNAVAILABLE')
     expect(gone.body.error?.details).toEqual({ owner: owner.id, url: owner.url })
-    await everything.close()
-    await narrow.close()
   })
 })
