@@ -194,15 +194,17 @@ describe('reads from any instance', () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000))
     const pause = await call(owner, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {} })
     expect(pause.status, JSON.stringify(pause.body)).toBe(200)
-    await vi.waitFor(() => {
-      const paused = everything.events.filter(({ type, data }) => type === 'partition' && data.mirror === victim.name && data.to === 'PAUSED')
-      expect(paused.map(({ data }) => data.partition).sort()).toEqual([...Array(PARTITIONS).keys()])
-    }, settle)
-    expect(narrow.events.filter(({ data }) => data.mirror === victim.name)).toEqual([])
-
-    expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
-    await everything.close()
-    await narrow.close()
+    try {
+      await vi.waitFor(() => {
+        const paused = everything.events.filter(({ type, data }) => type === 'partition' && data.mirror === victim.name && data.to === 'PAUSED')
+        expect(paused.map(({ data }) => data.partition).sort()).toEqual([...Array(PARTITIONS).keys()])
+      }, settle)
+      expect(narrow.events.filter(({ data }) => data.mirror === victim.name)).toEqual([])
+    } finally {
+      expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
+      await everything.close()
+      await narrow.close()
+    }
   })
 
   it('lists the owner’s audit entries on the other instance, from the shared audit topic', async () => {
@@ -233,17 +235,16 @@ describe('reads from any instance', () => {
     expect((await call(owner, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {} })).status).toBe(200)
     // Needs attention on the other instance: the owner's paused partitions.
     try {
-    await vi.waitFor(async () => {
-      const attention = (await call(other, '/attention')).body as { items: Array<{ mirror: string; kind: string }>; totals: { paused: number }; instancesMissing?: string[] }
-      expect(attention.items.filter(({ mirror }) => mirror === victim.name).map(({ kind }) => kind)).toEqual(Array(PARTITIONS).fill('paused'))
-      expect(attention.totals.paused).toBe(PARTITIONS)
-      expect(attention.instancesMissing).toBeUndefined()
-    }, settle)
+      await vi.waitFor(async () => {
+        const attention = (await call(other, '/attention')).body as { items: Array<{ mirror: string; kind: string }>; totals: { paused: number }; instancesMissing?: string[] }
+        expect(attention.items.filter(({ mirror }) => mirror === victim.name).map(({ kind }) => kind)).toEqual(Array(PARTITIONS).fill('paused'))
+        expect(attention.totals.paused).toBe(PARTITIONS)
+        expect(attention.instancesMissing).toBeUndefined()
+      }, settle)
     } finally {
       expect((await call(other, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
     }
     await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
-
   })
 
   it('finds a drill and a verification started on the owner by id on the other instance', async () => {
