@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { AttentionResponse } from '@/lib/api/attention'
-import { summarizeAttention } from './attention'
+import { summarizeAttention, type AttentionItem } from './attention'
 import { mergeAttention } from './attention-merge'
 
-type Item = AttentionResponse['items'][number]
+type Item = AttentionItem
 
 function item(mirror: string, partition: number, kind: Item['kind'], since: number): Item {
-  return { kind, mirror, topic: 't', partition, state: kind === 'paused' ? 'PAUSED' : 'FAILED', since, offsetLag: null, timeLagMs: null, lastFetchAt: null, error: null, retryAttempt: 0, lagGrowth: null }
+  return { kind, mirror, topic: 't', partition, state: kind === 'paused' ? 'PAUSED' : 'FAILED', since, offsetLag: null, timeLagMs: null, lastFetchAt: null, error: null, retryAttempt: 0, lagGrowth: null, failureCode: null, nextRetryAt: null }
 }
 
 /** One instance's answer for the mirrors it runs, as attentionOf summarises them. */
