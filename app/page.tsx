@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: 'Overview: topology, partition states
 
 export default async function OverviewPage() {
   const session = await requirePageSession('/')
-  const { answers, layout } = await overviewAnswers(await getRuntime(), session.principal.grants)
+  const { answers, layout } = await overviewAnswers(await getRuntime(), session.principal.grants, session.principal)
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
       <div className="flex flex-col gap-4">

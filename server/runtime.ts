@@ -77,9 +77,11 @@ async function createRuntime(): Promise<Runtime> {
   const log = logger.child({ module: 'runtime' })
   await ensurePrivateDirectory(config.dataDir, log)
   const events = new EventHub()
+  // Several instances: each entry is copied to the shared audit topic, whose entries (every instance's) feed the stream.
+  let sharedAudit: { send(): void } | null = null
   const audit = await AuditLog.open(path.join(config.dataDir, 'audit', 'audit.jsonl'), {
     retention: config.auditRetention,
-    onAppend: (entry) => events.publish('audit', entry),
+    onAppend: (entry) => (sharedAudit ? sharedAudit.send() : events.publish('audit', entry)),
     onDamagedLine: (info) => log.warn('skipped a damaged audit log line', info),
   })
   const tokens = await loadTokens(config.dataDir, config.tokens, log)
@@ -118,8 +120,11 @@ async function createRuntime(): Promise<Runtime> {
     auth.setSharedRefresh(() => sharedIdentity.refresh())
     identity?.setSharedRefresh(() => sharedIdentity.refresh())
   }
+  await ha?.shareAudit(audit, (entry) => events.publish('audit', entry))
+  sharedAudit = ha?.audit ?? null
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log: logger.child({ module: 'engine' }), dataDir: config.dataDir, links, ownership: ha?.ownership, sharedOperations: ha?.operations })
   await ha?.join(engine)
+  ha?.relayEvents(events)
   const verifier = await createVerifier({ clusters, engine, links, dataDir: config.dataDir, log: logger.child({ module: 'verification' }), publish: (summary) => events.publish('verification', summary) })
   const drills = await createDrills({ clusters, engine, metrics, dataDir: config.dataDir, log: logger.child({ module: 'drills' }), publish: (drill) => events.publish('drill', drill) })
   const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir: config.dataDir, url: config.url, log: logger.child({ module: 'alerts' }) })

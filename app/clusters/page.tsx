@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: 'Clusters' }
 export default async function ClustersPage() {
   const session = await requirePageSession('/clusters')
   // The overview's first data holds the two lists this page shows.
-  const { answers } = await overviewAnswers(await getRuntime(), session.principal.grants)
+  const { answers } = await overviewAnswers(await getRuntime(), session.principal.grants, session.principal)
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
       <ClustersList />

@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: 'Mirrors: state, lag, throughput and 
 export default async function MirrorsPage() {
   const session = await requirePageSession('/mirrors')
   // The overview's first data holds the mirror list this page shows.
-  const { answers } = await overviewAnswers(await getRuntime(), session.principal.grants)
+  const { answers } = await overviewAnswers(await getRuntime(), session.principal.grants, session.principal)
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
       <MirrorsIndex />

@@ -87,6 +87,15 @@ export function PartitionHeader({
             <Link href={`/clusters/${encodeURIComponent(mirror.destinationCluster)}`} className="font-medium hover:underline">
               {mirror.destinationCluster}
             </Link>
+            {/* Several instances share the work: which one runs this mirror (as on the mirror page). */}
+            {mirror.owner != null && (
+              <span data-testid="mirror-owner">
+                {' · '}Runs on{' '}
+                <Link href="/instances" className="font-mono break-all text-indigo-700 hover:underline dark:text-indigo-300">
+                  {mirror.owner}
+                </Link>
+              </span>
+            )}
           </p>
           <p className="mt-2 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700 dark:text-slate-200">
             <StateBadge state={partition.state} />

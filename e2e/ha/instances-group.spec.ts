@@ -8,7 +8,7 @@ import { signIn } from '../support/session'
  * Two instances of a group (playwright.ha.config.ts): this server (e2e-ui) and one serving the API only (e2e-other).
  * Two Kafka mirrors created here are balanced one to each (creating one makes the group rebalance); /instances shows
  * the group (both alive, the leader, their addresses, what each runs) and the page of the mirror the other instance
- * runs says so, its figures read from the owner through this instance.
+ * runs says so, its figures read from the owner through this instance; so does one of its partitions' page.
  */
 
 interface InstanceView {
@@ -68,4 +68,10 @@ test('the instances page shows the group, and a mirror page says which instance 
     await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
     await expect(page.getByText(destination).first()).toBeVisible()
   }
+
+  // A partition's page, rendered here from the owner's mirror and partitions (not this instance's 404).
+  await page.goto(`/mirrors/${elsewhere}/partitions/${elsewhere}/0`)
+  await expect(page.getByRole('heading', { level: 1, name: `${elsewhere} / ${elsewhere} / 0` })).toBeVisible()
+  await expect(page.getByTestId('mirror-owner')).toContainText('Runs on e2e-other')
+  await lookAt(page, testInfo, 'partition-runs-on', { alsoNarrow: true })
 })

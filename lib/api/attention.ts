@@ -73,6 +73,8 @@ export const AttentionResponse = z.object({
   rpoBreaches: z.array(RpoBreachItem),
   staleAfterMs: NonNegativeInt,
   at: Timestamp,
+  /** Several instances: those that did not answer in time, whose mirrors' findings this answer lacks (docs/high-availability.md). */
+  instancesMissing: z.array(z.string()).optional(),
 })
 export type AttentionResponse = z.infer<typeof AttentionResponse>
 

@@ -29,6 +29,8 @@ export const AuditEntry = z.object({
   operation: z.string().optional(),
   /** The instance the caller asked, which forwarded the request to this one, the mirror's owner (docs/high-availability.md). */
   forwardedBy: z.string().optional(),
+  /** Several instances: the instance that wrote the entry. GET /audit then reads the group's shared log, whose ids are its own. */
+  instance: z.string().optional(),
   /**
    * Refused requests without valid credentials are collapsed, one entry per source address and minute: the
    * first is written as it comes, the rest of that minute in one entry whose `count` says how many there were.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { auditResourceOf, seesAuditEntry, seesCluster, seesEverything, seesMirror, visibleAttention } from './visibility'
+import { auditResourceOf, seesAuditEntry, seesCluster, seesEverything, seesEvent, seesMirror, visibleAttention } from './visibility'
 
 const euOperator = [{ role: 'operator' as const, mirrors: ['.*-to-eu-west'] }]
 const paymentsViewer = [{ role: 'viewer' as const, clusters: ['payments-.*'] }]
@@ -56,5 +56,18 @@ describe('what a scoped caller sees', () => {
       rpoBreaches: [{ mirror: 'billing-dr', records: 9 }, { mirror: 'orders-to-eu-west', records: 4 }],
     }
     expect(visibleAttention(euOperator, attention).rpoBreaches).toEqual([{ mirror: 'orders-to-eu-west', records: 4 }])
+  })
+})
+
+describe('seesEvent', () => {
+  it('passes a scoped caller the live events about what it may read, and those about nothing named', () => {
+    expect(seesEvent(euOperator, 'token:eu', 'partition', { mirror: 'orders-to-eu-west', partition: 0 })).toBe(true)
+    expect(seesEvent(euOperator, 'token:eu', 'lag', { mirror: 'billing-dr' })).toBe(false)
+    expect(seesEvent(paymentsViewer, 'token:p', 'cluster', { cluster: 'payments-east', change: 'created' })).toBe(true)
+    expect(seesEvent(paymentsViewer, 'token:p', 'cluster', { cluster: 'orders-east', change: 'created' })).toBe(false)
+    expect(seesEvent(euOperator, 'token:eu', 'audit', { actor: 'token:other', target: '/mirrors/billing-dr/topics/pause' })).toBe(false)
+    expect(seesEvent(euOperator, 'token:eu', 'audit', { actor: 'token:eu', target: '/tokens' })).toBe(true)
+    expect(seesEvent(euOperator, 'token:eu', 'resync', { reason: 'eventsDropped' })).toBe(true)
+    expect(seesEvent([{ role: 'viewer' }], 'token:v', 'lag', { mirror: 'billing-dr' })).toBe(true)
   })
 })

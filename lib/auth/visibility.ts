@@ -68,3 +68,16 @@ export function visibleAttention<I extends { mirror: string }, G extends { mirro
   const rpoBreaches = attention.rpoBreaches?.filter((breach) => seesMirror(grants, breach.mirror))
   return { ...attention, items, ...(groups === undefined ? {} : { groups }), ...(rpoBreaches === undefined ? {} : { rpoBreaches }), totals }
 }
+
+/**
+ * A live event a scoped caller may receive: one about a mirror or a cluster it may read (its `mirror` or `cluster`
+ * field), an audit entry it would see in GET /audit; events about nothing named (resync, demo) reach everyone.
+ */
+export function seesEvent(grants: readonly Grant[], actor: string, type: string, data: unknown): boolean {
+  if (seesEverything(grants) || typeof data !== 'object' || data === null) return true
+  if (type === 'audit') return seesAuditEntry(grants, actor, data as { actor: string; target: string })
+  const named = data as { mirror?: unknown; cluster?: unknown }
+  if (typeof named.mirror === 'string') return seesMirror(grants, named.mirror)
+  if (typeof named.cluster === 'string') return seesCluster(grants, named.cluster)
+  return true
+}

@@ -224,5 +224,10 @@ export function groupAttention(items: readonly AttentionItem[]): AttentionGroup[
       examples: ordered.slice(0, GROUP_EXAMPLES).map(({ topic, partition }) => ({ topic, partition })),
     })
   }
-  return groups.sort((a, b) => ATTENTION_SEVERITY[b.kind] - ATTENTION_SEVERITY[a.kind] || b.partitions - a.partitions || a.since - b.since || a.mirror.localeCompare(b.mirror))
+  return groups.sort(compareAttentionGroups)
+}
+
+/** Worst first: by finding, then the most partitions, the oldest, by name. */
+export function compareAttentionGroups(a: Pick<AttentionGroup, 'kind' | 'partitions' | 'since' | 'mirror'>, b: Pick<AttentionGroup, 'kind' | 'partitions' | 'since' | 'mirror'>): number {
+  return ATTENTION_SEVERITY[b.kind] - ATTENTION_SEVERITY[a.kind] || b.partitions - a.partitions || a.since - b.since || a.mirror.localeCompare(b.mirror)
 }

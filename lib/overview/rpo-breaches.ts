@@ -32,5 +32,10 @@ export function rpoBreaches(mirrors: readonly RpoBreachInput[]): RpoBreach[] {
       if (objectives == null || objectives.status !== 'breached') return []
       return [{ mirror: mirror.name, records: objectives.records, seconds: objectives.seconds, known: objectives.known, rpoRecords: objectives.rpoRecords, rpoSeconds: objectives.rpoSeconds }]
     })
-    .sort((a, b) => (b.records ?? 0) - (a.records ?? 0) || (b.seconds ?? 0) - (a.seconds ?? 0) || a.mirror.localeCompare(b.mirror))
+    .sort(compareRpoBreaches)
+}
+
+/** Most records at risk first, then most seconds, then by name. */
+export function compareRpoBreaches(a: Pick<RpoBreach, 'records' | 'seconds' | 'mirror'>, b: Pick<RpoBreach, 'records' | 'seconds' | 'mirror'>): number {
+  return (b.records ?? 0) - (a.records ?? 0) || (b.seconds ?? 0) - (a.seconds ?? 0) || a.mirror.localeCompare(b.mirror)
 }

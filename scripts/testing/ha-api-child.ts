@@ -41,10 +41,22 @@ async function dispatch(incoming: IncomingMessage, outgoing: ServerResponse, ori
   const headers = new Headers()
   for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value)
   const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD'
-  const request = new Request(url, { method: incoming.method, headers, ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream, duplex: 'half' } : {}) } as RequestInit)
+  // The request ends when the client goes away, as Next.js signals it (an event stream's subscription then ends).
+  const gone = new AbortController()
+  outgoing.on('close', () => gone.abort())
+  const request = new Request(url, { method: incoming.method, headers, signal: gone.signal, ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream, duplex: 'half' } : {}) } as RequestInit)
   const response = await handler(request, { params: Promise.resolve(params) })
   outgoing.writeHead(response.status, Object.fromEntries(response.headers))
-  outgoing.end(Buffer.from(await response.arrayBuffer()))
+  if (response.body === null) {
+    outgoing.end()
+    return
+  }
+  // Streamed as it comes (GET /events is a stream that does not end).
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (gone.signal.aborted) break
+    outgoing.write(chunk)
+  }
+  outgoing.end()
 }
 
 async function main() {

@@ -197,3 +197,14 @@ describe('summarizeRequest', () => {
     expect(summarizeRequest({ value: 'v'.repeat(300) })).toEqual({ value: `${'v'.repeat(256)}…(300 chars)` })
   })
 })
+
+describe('entries after an id (what the shared audit topic is owed)', () => {
+  it('answers them oldest first, from memory or, when memory no longer reaches back, from the files', async () => {
+    const log = await openLog({ memoryLimit: 2 })
+    for (let index = 0; index < 5; index++) await log.append(input({ target: `/clusters/c${index}/topics` }))
+    expect((await log.after(1, 10)).map((entry) => entry.id)).toEqual([2, 3, 4, 5])
+    expect((await log.after(3, 10)).map((entry) => entry.id)).toEqual([4, 5])
+    expect((await log.after(0, 2)).map((entry) => entry.id)).toEqual([1, 2])
+    expect(await log.after(5, 10)).toEqual([])
+  })
+})

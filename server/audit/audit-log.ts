@@ -101,7 +101,7 @@ function parseLine(line: Buffer): { ok: true; entry: AuditEntry } | { ok: false;
   return parsed.success ? { ok: true, entry: parsed.data } : { ok: false, reason: 'not an audit entry' }
 }
 
-function matches(entry: AuditEntry, filter: AuditFilter): boolean {
+export function matches(entry: AuditEntry, filter: AuditFilter): boolean {
   if (filter.actor !== undefined && entry.actor !== filter.actor) return false
   if (filter.action !== undefined) {
     const prefix = filter.action.endsWith('*') ? filter.action.slice(0, -1) : null
@@ -271,6 +271,16 @@ export class AuditLog {
     }
     if (found.length >= filter.limit || !this.trimmed) return found
     return this.queryFile(filter)
+  }
+
+  /**
+   * Up to `limit` entries with an id above `id`, oldest first (what the shared audit topic has not received yet,
+   * server/ha/shared-audit.ts): from memory when it reaches back that far, else from the files.
+   */
+  async after(id: number, limit: number): Promise<AuditEntry[]> {
+    const first = this.recent[0]
+    if (first === undefined || first.id <= id + 1 || !this.trimmed) return this.recent.filter((entry) => entry.id > id).slice(0, limit)
+    return (await this.queryFile({ limit: Number.MAX_SAFE_INTEGER, visible: (entry) => entry.id > id })).reverse().slice(0, limit)
   }
 
   /** The newest matches of the appended file, then of the rotated ones, newest file first. */

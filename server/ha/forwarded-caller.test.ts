@@ -23,3 +23,12 @@ describe('the caller one instance vouches for to another', () => {
     for (const bad of ['', 'x', `${payload}`, `${payload}.${signature}.x`, 'a.b']) expect(verifyForwardedCaller(key, bad, request, 1_000)).toHaveProperty('refused')
   })
 })
+
+describe('the query the caller was signed for', () => {
+  it('matches the same query re-encoded by the receiving server, not another one', () => {
+    const listing = { ...caller, method: 'GET', path: '/api/v1/events?types=partition,lag' }
+    const header = signForwardedCaller(key, listing, 1_000)
+    expect(verifyForwardedCaller(key, header, { method: 'GET', path: '/api/v1/events?types=partition%2Clag' }, 1_000)).toHaveProperty('from', 'mb-2')
+    expect(verifyForwardedCaller(key, header, { method: 'GET', path: '/api/v1/events?types=partition%2Clag%2Caudit' }, 1_000)).toEqual({ refused: expect.stringContaining('another request') })
+  })
+})

@@ -56,6 +56,19 @@ export function verifyForwardedCaller(key: Buffer, header: string, request: { me
     return { refused: 'the forwarded request’s caller is malformed' }
   }
   if (typeof caller.expiresAt !== 'number' || caller.expiresAt < now) return { refused: 'the forwarded request’s caller has expired' }
-  if (caller.method !== request.method || caller.path !== request.path) return { refused: 'the forwarded request’s caller was signed for another request' }
+  if (caller.method !== request.method || typeof caller.path !== 'string' || canonicalPath(caller.path) !== canonicalPath(request.path)) {
+    return { refused: 'the forwarded request’s caller was signed for another request' }
+  }
   return caller
+}
+
+/**
+ * The path with its query as URLSearchParams writes it: a server may hand a route the query re-encoded (Next.js
+ * answers `?types=partition%2Clag` for the `?types=partition,lag` that was signed), which is the same request.
+ */
+function canonicalPath(path: string): string {
+  const at = path.indexOf('?')
+  if (at < 0) return path
+  const query = new URLSearchParams(path.slice(at + 1)).toString()
+  return query === '' ? path.slice(0, at) : `${path.slice(0, at)}?${query}`
 }

@@ -18,6 +18,11 @@ import { InstanceDirectory, type InstanceStatus } from './instance-directory'
 import { forwardingKey } from './forwarded-caller'
 import { MirrorForwarding } from './mirror-forwarding'
 import { ControlTopicOperations } from './shared-operations'
+import { EventRelay } from './event-relay'
+import type { EventHub } from '@/server/http/events'
+import type { AuditLog } from '@/server/audit/audit-log'
+import type { AuditEntry } from '@/lib/api/audit'
+import { SharedAudit } from './shared-audit'
 
 export class DuplicateInstanceError extends Error {
   readonly code = 'DUPLICATE_INSTANCE_ID'
@@ -40,6 +45,9 @@ export class HaRuntime {
   private directory: InstanceDirectory | null = null
   private joined: { memberId: string; leaderId: string; isLeader: boolean; at: number } | null = null
   private assignments: Promise<void> = Promise.resolve()
+  private relay: EventRelay | null = null
+  /** The group's shared audit log (shared-audit.ts); null until shareAudit. */
+  audit: SharedAudit | null = null
 
   constructor(
     readonly config: HaConfig,
@@ -93,6 +101,30 @@ export class HaRuntime {
     return `${this.config.group}-clusters`
   }
 
+  /** The shared audit log's topic (shared-audit.ts): every entry kept for the topic's retention, not compacted. */
+  get auditTopic(): string {
+    return `${this.config.group}-audit`
+  }
+
+  /**
+   * After prepare: this instance's audit entries copied onto the shared topic (what it lacks first), and the topic
+   * followed, each entry published as an `audit` event.
+   */
+  async shareAudit(local: AuditLog, publish: (entry: AuditEntry) => void): Promise<void> {
+    if (!this.shared) return
+    const audit = new SharedAudit({
+      topic: this.auditTopic,
+      self: this.config.instanceId,
+      reader: this.shared.reader,
+      producer: this.shared.producer,
+      local,
+      publish,
+      warn: (message, fields) => this.deps.log.warn(message, fields),
+    })
+    await audit.start()
+    this.audit = audit
+  }
+
   /**
    * Before the engine: the control topics exist, and the shared clusters are in the registry (so the engine's
    * replay and the catalog see them). A control cluster that cannot be reached, or a secret key that does not open
@@ -109,6 +141,7 @@ export class HaRuntime {
         { name: this.clustersTopic, compacted: true },
         { name: this.identityTopic, compacted: true },
         { name: this.operationsTopic, compacted: true },
+        { name: this.auditTopic, compacted: false },
       ])
       this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
       reader = await KafkaCluster.open('control', { bootstrapServers: this.config.bootstrap, allowedHosts: null })
@@ -231,6 +264,18 @@ export class HaRuntime {
     }
   }
 
+  /** The other instances' live events published into this instance's hub too (event-relay.ts). */
+  relayEvents(hub: EventHub): void {
+    this.relay = new EventRelay({
+      self: this.config.instanceId,
+      key: forwardingKey(this.config.secretKey),
+      hub,
+      instances: () => this.instances(),
+      warn: (message, fields) => this.deps.log.warn(message, fields),
+    })
+    this.relay.start()
+  }
+
   /** Every instance of the group as the instances topic shows it (this one included). */
   instances(): Array<InstanceStatus & { alive: boolean }> {
     return this.directory?.list() ?? []
@@ -245,6 +290,8 @@ export class HaRuntime {
   }
 
   async close(): Promise<void> {
+    this.relay?.close()
+    this.audit?.close()
     await this.membership?.stop()
     await this.directory?.close()
     await this.closeShared()

@@ -17,6 +17,8 @@ export interface HubEvent {
   sequence: number
   type: EventType
   data: unknown
+  /** Several instances: the instance whose stream this event was relayed from (server/ha/event-relay.ts); absent for this instance's own. */
+  relayedFrom?: string
 }
 
 export type EventListener = (event: HubEvent) => void
@@ -67,9 +69,9 @@ export class EventHub {
     return this.sequence
   }
 
-  publish(type: EventType, data: unknown): HubEvent {
+  publish(type: EventType, data: unknown, relayedFrom?: string): HubEvent {
     this.sequence += 1
-    const event: HubEvent = { id: `${this.streamId}:${this.sequence}`, sequence: this.sequence, type, data }
+    const event: HubEvent = { id: `${this.streamId}:${this.sequence}`, sequence: this.sequence, type, data, ...(relayedFrom === undefined ? {} : { relayedFrom }) }
     this.buffer.push(event)
     if (this.buffer.length > this.capacity) this.buffer.shift()
     // A throwing listener must not keep the event from the others.
@@ -186,6 +188,10 @@ export interface StreamOptions {
   lastEventId?: string
   /** Whose stream this is, for the hub's caps (EventHub.reserveStream); uncapped without. */
   owner?: string
+  /** Only what this instance published itself, not what it relayed from others (for another instance's relay). */
+  ownOnly?: boolean
+  /** Only the events this caller may see (its scope); all when absent. */
+  visible?: (event: HubEvent) => boolean
 }
 
 /**
@@ -245,6 +251,7 @@ export function eventStreamResponse(hub: EventHub, request: Request, options: St
       }
       const deliver = (event: HubEvent) => {
         if (state.closed || (wanted !== null && !wanted.has(event.type))) return
+        if ((options.ownOnly && event.relayedFrom !== undefined) || (options.visible && !options.visible(event))) return
         queue.push(event)
         afterPush()
       }

@@ -5,6 +5,7 @@ import type { Runtime } from '@/server/runtime'
 import type { Authentication, Principal } from './auth'
 import { forwardOperation } from './operation-owner'
 import { readJsonBody } from './request'
+import { forwardRecordById } from './forwarding-by-id'
 
 /**
  * The HTTP side of "one API from any instance" (server/ha/mirror-forwarding.ts, docs/high-availability.md): who
@@ -36,6 +37,8 @@ export async function forwardToOwner(
 ): Promise<Response | null> {
   const ha = runtime.ha
   const mirror = params.mirror
+  const keeper = await forwardRecordById(runtime, endpoint, request, params, principal, forwardedBy)
+  if (keeper !== null) return keeper
   // A request about an operation goes where its mirror runs (operation-owner.ts).
   if (ha && typeof mirror !== 'string') return forwardOperation(runtime, endpoint, request, params, principal, forwardedBy)
   if (!ha || typeof mirror !== 'string') return null

@@ -92,7 +92,7 @@ function errorStatuses(endpoint: Endpoint): Map<number, Set<string>> {
   if (endpoint.role !== 'public' || endpoint.method !== 'GET') codes.push('FORBIDDEN')
   if (endpoint.params) codes.push('NOT_FOUND')
   // Several instances: a mirror's requests go to the instance that runs it (docs/high-availability.md).
-  if (endpoint.path.includes('{mirror}')) codes.push('MIRROR_OWNER_UNAVAILABLE')
+  if (endpoint.path.includes('{mirror}') || /\/(drills|verifications)\/\{id\}/.test(endpoint.path)) codes.push('MIRROR_OWNER_UNAVAILABLE')
   codes.push(...(endpoint.errors ?? []))
   if (endpoint.ifMatch) codes.push('PRECONDITION_FAILED')
   const byStatus = new Map<number, Set<string>>()

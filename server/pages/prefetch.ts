@@ -8,6 +8,8 @@ import type { Runtime } from '@/server/runtime'
 import type { Cluster } from '@/lib/api/clusters'
 import type { MirrorList } from '@/lib/api/mirrors'
 import { attentionOf } from '@/server/api/attention'
+import { attentionEverywhere } from '@/server/api/attention-everywhere'
+import { withOtherInstances } from '@/server/api/mirror-list'
 import { instancesOf } from '@/server/api/instances-api'
 import type { Grant } from '@/lib/auth/grants'
 import { seesCluster, seesMirror, visibleAttention } from '@/lib/auth/visibility'
@@ -49,12 +51,20 @@ async function settle(reads: readonly Read[]): Promise<PrefetchedAnswer[]> {
 /** The overview's first data, and the topology laid out for it (null when a list could not be read). */
 // Filtered by the page's grants as the API filters the same lists (lib/auth/visibility.ts): a scoped person's
 // first render holds nothing the API would not show them.
-export async function overviewAnswers(runtime: Runtime, grants: readonly Grant[]): Promise<{ answers: PrefetchedAnswer[]; layout: TopologyLayout | null }> {
+// Several instances: the mirrors and findings of every instance, asked of the others as the page's person (`principal`).
+export async function overviewAnswers(runtime: Runtime, grants: readonly Grant[], principal?: unknown): Promise<{ answers: PrefetchedAnswer[]; layout: TopologyLayout | null }> {
   const api = mirrorApiOf(runtime)
+  const ha = principal === undefined ? null : runtime.ha
+  // The same requests the browser makes next (the same query), so the other instances answer what it would get.
+  const asked = (path: string) => new Request(new URL(path, 'http://this-instance'))
+  const attention = { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs }
   const answers = await settle([
     { endpoint: clusterEndpoints.listClusters, read: async () => ({ clusters: (await clusterApiOf(runtime).list()).filter((cluster) => seesCluster(grants, cluster.name)) }) },
-    { endpoint: mirrorEndpoints.listMirrors, read: () => visibleMirrors(grants, api.list()) },
-    { endpoint: overviewEndpoints.attention, read: () => visibleAttention(grants, attentionOf(runtime.engine, { limit: 50, staleAfterMs: DEFAULT_ATTENTION_THRESHOLDS.staleAfterMs })) },
+    { endpoint: mirrorEndpoints.listMirrors, read: async () => visibleMirrors(grants, await withOtherInstances(ha, asked('/api/v1/mirrors'), principal, api.list())) },
+    {
+      endpoint: overviewEndpoints.attention,
+      read: () => attentionEverywhere(ha, asked('/api/v1/attention'), principal, visibleAttention(grants, attentionOf(runtime.engine, attention)), attention.limit),
+    },
     { endpoint: mirrorEndpoints.listOperations, read: () => ({ operations: api.operations(undefined).filter((operation) => seesMirror(grants, operation.mirror)) }) },
   ])
   const clusters = answers.find((answer) => answer.endpoint === clusterEndpoints.listClusters)?.value as { clusters: Cluster[] } | undefined

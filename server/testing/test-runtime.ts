@@ -41,7 +41,8 @@ export async function openTestRuntime(
 ): Promise<Runtime> {
   const log = logger.child({ module: 'demo-test' })
   const events = new EventHub()
-  const audit = await AuditLog.open(path.join(dataDir, 'audit', 'audit.jsonl'))
+  let sharedAudit: { send(): void } | null = null
+  const audit = await AuditLog.open(path.join(dataDir, 'audit', 'audit.jsonl'), { onAppend: () => sharedAudit?.send() })
   const clusters = await ClusterRegistry.open({ dataDir, log, fencedWrites: !!options.ha })
   const metrics = new MetricsRegistry()
   const links = options.demo ? new ClusterLinks() : undefined
@@ -54,8 +55,11 @@ export async function openTestRuntime(
   // As server/runtime.ts: whoever signed in at one instance is signed in at all.
   const sharedIdentity = await ha?.shareIdentity([sessions, apiTokens])
   if (sharedIdentity) auth.setSharedRefresh(() => sharedIdentity.refresh())
+  await ha?.shareAudit(audit, (entry) => events.publish('audit', entry))
+  sharedAudit = ha?.audit ?? null
   const { engine, splitBrain } = await createEngine({ clusters, events, metrics, log, dataDir, links, ownership: ha?.ownership, sharedOperations: ha?.operations, onStoppingAction: options.onStoppingAction })
   await ha?.join(engine)
+  ha?.relayEvents(events)
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
   const drills = await createDrills({ clusters, engine, metrics, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })
   const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir, url: 'http://127.0.0.1:3000', log })

@@ -31,7 +31,7 @@ export default async function CreateMirrorPage({ searchParams }: Props) {
         </p>
       </div>
       {grant.allowed ? (
-        <HydrationBoundary state={dehydrateAnswers((await overviewAnswers(await getRuntime(), session.principal.grants)).answers)}>
+        <HydrationBoundary state={dehydrateAnswers((await overviewAnswers(await getRuntime(), session.principal.grants, session.principal)).answers)}>
           <CreateMirrorWizard initialSource={clusterParam(search.source)} initialDestination={clusterParam(search.destination)} />
         </HydrationBoundary>
       ) : (

@@ -17,7 +17,7 @@ export async function generateMetadata({ params }: Params) {
 export default async function DrillPage({ params }: Params) {
   const { id } = await params
   const session = await requirePageSession(`/drills/${encodeURIComponent(id)}`)
-  const drill = DrillParams.safeParse({ id }).success ? await findDrill(id) : null
+  const drill = DrillParams.safeParse({ id }).success ? await findDrill(id, session.principal) : null
   if (drill === null) notFound()
   // One page-level refusal, as the mirror's own page gives, rather than the drill's shell around the API's 403.
   const refusal = scopeRefusal(session, { mirror: drill.mirror })

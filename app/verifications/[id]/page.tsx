@@ -17,7 +17,7 @@ export async function generateMetadata({ params }: Params) {
 export default async function VerificationPage({ params }: Params) {
   const { id } = await params
   const session = await requirePageSession(`/verifications/${encodeURIComponent(id)}`)
-  const verification = VerificationParams.safeParse({ id }).success ? await findVerification(id) : null
+  const verification = VerificationParams.safeParse({ id }).success ? await findVerification(id, session.principal) : null
   if (verification === null) notFound()
   // One page-level refusal, as the mirror's own page gives, rather than the verification's shell around the API's 403.
   const refusal = scopeRefusal(session, { mirror: verification.mirror })

@@ -12,6 +12,7 @@ import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
 import { OutOfScope } from '@/components/auth/out-of-scope'
 import { requirePageSession, scopeRefusal } from '@/server/pages/session'
+import { ownersPartitions } from '@/server/pages/mirror-lookup'
 import { getRuntime } from '@/server/runtime'
 
 interface RouteParams {
@@ -54,8 +55,13 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   const runtime = await getRuntime()
   const api = mirrorApiOf(runtime)
   const clusterApi = clusterApiOf(runtime)
-  const mirrorValue = lookup(() => api.get(mirror))
-  const partitions = lookup(() => api.partitions(mirror, { topic }))
+  const here = lookup(() => api.get(mirror))
+  // Several instances: a mirror another instance runs is read from it (server/pages/mirror-lookup.ts), as the person.
+  // An owner that cannot be asked: the browser asks the API and shows its MIRROR_OWNER_UNAVAILABLE with a retry.
+  const owners = here === 'notFound' ? await ownersPartitions(mirror, topic, session.principal).catch(() => 'unavailable' as const) : null
+  const elsewhere = owners === 'unavailable' ? null : owners
+  const mirrorValue = owners === 'unavailable' ? undefined : (elsewhere?.mirror ?? here)
+  const partitions = owners === 'unavailable' ? undefined : (elsewhere?.partitions ?? lookup(() => api.partitions(mirror, { topic })))
   if (mirrorValue === 'notFound' || partitions === 'notFound') notFound()
   const found = partitions?.find((entry) => entry.partition === partition)
   if (partitions !== undefined && found === undefined) notFound()
@@ -63,8 +69,10 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   // First answers, each on its own: one that fails is left to the client, which shows its error with a retry.
   const answers: Prefetched[] = []
   if (mirrorValue !== undefined) answers.push({ ...mirrorRequest(mirror), value: mirrorValue })
-  if (partitions !== undefined) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: { partitions, stateVersion: api.stateVersion(mirror) } })
-  const history = lookup(() => api.history(mirror, topic, partition))
+  if (elsewhere) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: elsewhere.partitionList })
+  else if (partitions !== undefined) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: { partitions, stateVersion: api.stateVersion(mirror) } })
+  // (Elsewhere, the browser reads the history through the API, which asks the owner.)
+  const history = owners !== null ? undefined : lookup(() => api.history(mirror, topic, partition))
   if (history !== undefined && history !== 'notFound') answers.push({ ...partitionHistoryRequest(mirror, topic, partition), value: history })
   if (mirrorValue !== undefined && found !== undefined) {
     const clusters = [mirrorValue.sourceCluster, mirrorValue.destinationCluster]

@@ -1,0 +1,291 @@
+/**
+ * Issue #40, "one API from any instance", for what a browser or the CLI reads: two instances share two Kafka a →
+ * Kafka b mirrors through the control cluster (cluster a), each a child process serving the API on loopback
+ * (scripts/testing/ha-api-child.ts). Asked of the instance that does not run a mirror: its live events arrive on
+ * that instance's stream (and not on a stream scoped to the other mirror), a drill and a verification started on the
+ * owner are found by id (and a drill cancelled) there, the overview's "needs attention" lists its findings, and
+ * GET /audit lists the owner's entries from the shared audit topic. Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
+ */
+import 'server-only'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
+import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
+import { freePort } from '@/scripts/testing/production-server'
+import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
+import { kafkajsContractClient, type KafkajsContractClient } from '@/server/cluster/kafka/testing/kafkajs-contract-client'
+import type { HaConfig } from './ha-config'
+
+process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-ha-reads-fallback-${process.pid}`)
+
+const RUN = Date.now().toString(36)
+// Not `ha-…`: the takeover suite deletes the `ha-` groups of cluster a.
+const GROUP = `rd-group-${RUN}`
+const MIRRORS = ['m1', 'm2'].map((name) => ({ name: `rd-${name}-${RUN}`, topic: `rd-${name}-${RUN}` }))
+const PARTITIONS = 2
+const SESSION_TIMEOUT_MS = 8_000
+const SECRET_KEY = 'ha-reads-test-secret-key'
+const settle = { timeout: 90_000, interval: 250 }
+const childScript = path.join(__dirname, '..', '..', 'scripts', 'testing', 'ha-api-child.ts')
+
+interface Instance {
+  id: string
+  url: string
+  process: ChildProcess
+  output: string
+}
+
+let brokers: TestClusters
+let sourceClient: KafkajsContractClient
+let destinationClient: KafkajsContractClient
+const dirs: string[] = []
+const instances: Instance[] = []
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-ha-rd-'))
+  dirs.push(dir)
+  return dir
+}
+
+async function startInstance(id: string): Promise<Instance> {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir(), String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      MIRRORBOARD_CONTROL_BOOTSTRAP: brokers.a.bootstrap,
+      MIRRORBOARD_INSTANCE_ID: id,
+      MIRRORBOARD_CONTROL_GROUP: GROUP,
+      MIRRORBOARD_SECRET_KEY: SECRET_KEY,
+      MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
+      MIRRORBOARD_ADVERTISED_URL: url,
+    },
+  })
+  const instance: Instance = { id, url, process: child, output: '' }
+  child.stdout!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
+  instances.push(instance)
+  return instance
+}
+
+async function call(instance: Instance, pathname: string, options: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
+  const response = await fetch(`${instance.url}/api/v1${pathname}`, {
+    method: options.method ?? 'GET',
+    headers: {
+      ...(options.token === '' ? {} : { authorization: `Bearer ${options.token ?? TEST_TOKENS.operator}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  })
+  const text = await response.text()
+  return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } }, headers: response.headers }
+}
+
+interface InstanceView {
+  id: string
+  alive: boolean
+  mirrors: string[]
+  url?: string | null
+  leader?: boolean
+}
+
+async function instancesSeenBy(instance: Instance): Promise<InstanceView[]> {
+  return ((await call(instance, '/instances')).body.instances ?? []) as InstanceView[]
+}
+
+async function partitionStates(instance: Instance, mirror: string): Promise<string[]> {
+  const { status, body } = await call(instance, `/mirrors/${mirror}/partitions`)
+  expect(status).toBe(200)
+  return (body.partitions as Array<{ state: string }>).map((partition) => partition.state)
+}
+
+/** An open GET /events stream: the events read so far, by name and data. */
+function openStream(instance: Instance, token: string, types: string) {
+  const abort = new AbortController()
+  const events: Array<{ id: string; type: string; data: Record<string, unknown> }> = []
+  const done = (async () => {
+    const response = await fetch(`${instance.url}/api/v1/events?types=${types}`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal })
+    expect(response.status).toBe(200)
+    const decoder = new TextDecoder()
+    let pending = ''
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      pending += decoder.decode(chunk, { stream: true })
+      let end: number
+      while ((end = pending.indexOf('\n\n')) >= 0) {
+        const message = pending.slice(0, end)
+        pending = pending.slice(end + 2)
+        const field = (name: string) => message.split('\n').find((line) => line.startsWith(`${name}: `))?.slice(name.length + 2)
+        const type = field('event')
+        const data = field('data')
+        if (type !== undefined && data !== undefined) events.push({ id: field('id')!, type, data: JSON.parse(data) as Record<string, unknown> })
+      }
+    }
+  })().catch(() => undefined)
+  return { events, close: async () => (abort.abort(), await done) }
+}
+
+let victim: (typeof MIRRORS)[number]
+let otherMirror: (typeof MIRRORS)[number]
+let owner: Instance
+let other: Instance
+let verificationId = ''
+
+describe('reads from any instance', () => {
+  beforeAll(async () => {
+    brokers = getTestClusters()
+    sourceClient = await kafkajsContractClient(brokers.a.bootstrap, 'ha-rd-a')
+    destinationClient = await kafkajsContractClient(brokers.b.bootstrap, 'ha-rd-b')
+    // Other suites' mirrors into b would be shared out too: start from empty state topics.
+    await sourceClient.forget(['rd-', STATE_TOPIC])
+    await destinationClient.forget(['rd-', STATE_TOPIC])
+    for (const { topic } of MIRRORS) {
+      await sourceClient.createTopic(topic, { partitions: PARTITIONS })
+      for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: 'k', value: `${topic}-${partition}` }])
+    }
+    const setupConfig: HaConfig = { bootstrap: [brokers.a.bootstrap], instanceId: 'rd-setup', secretKey: SECRET_KEY, group: GROUP, sessionTimeoutMs: SESSION_TIMEOUT_MS }
+    const setup = await openTestRuntime(tempDir(), { demo: false, ha: setupConfig })
+    await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [brokers.a.bootstrap] })
+    await setup.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [brokers.b.bootstrap] })
+    for (const { name, topic } of MIRRORS) await setup.engine.createMirror({ name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] })
+    await vi.waitFor(() => {
+      for (const { name } of MIRRORS) expect(setup.engine.partitions(name).map((p) => p.state)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
+    }, settle)
+    await setup.close()
+
+    const [first, second] = [await startInstance('rd-i1'), await startInstance('rd-i2')]
+    await vi.waitFor(async () => {
+      for (const instance of [first!, second!]) {
+        const seen = await instancesSeenBy(instance).catch(() => [])
+        expect(seen.map(({ id, alive, mirrors }) => ({ id, alive, mirrors: mirrors.length })), instance.output.slice(-3000)).toEqual([
+          { id: 'rd-i1', alive: true, mirrors: 1 },
+          { id: 'rd-i2', alive: true, mirrors: 1 },
+        ])
+      }
+    }, { timeout: 120_000, interval: 500 })
+    const views = await instancesSeenBy(first!)
+    victim = MIRRORS.find(({ name }) => views.find((view) => view.id === 'rd-i1')!.mirrors.includes(name))!
+    otherMirror = MIRRORS.find((mirror) => mirror !== victim)!
+    ;[owner, other] = [first!, second!]
+    await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
+
+  }, 240_000)
+  afterAll(async () => {
+    for (const instance of instances) if (instance.process.exitCode === null && instance.process.signalCode === null) instance.process.kill('SIGKILL')
+    await sourceClient?.forget(['rd-']).catch(() => undefined)
+    await destinationClient?.forget(['rd-', STATE_TOPIC]).catch(() => undefined)
+    await sourceClient?.close()
+    await destinationClient?.close()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('carries the owner’s live events on the other instance’s stream, within the caller’s scope', async () => {
+    // Live events: a stream opened on the other instance carries the owner's mirror's events (relayed), and a
+    // stream scoped to the other mirror does not.
+    const scoped = await call(other, '/tokens', { method: 'POST', body: { name: 'rd-scoped', role: 'viewer', mirrors: [otherMirror.name] } })
+    expect(scoped.status, JSON.stringify(scoped.body)).toBe(201)
+    const everything = openStream(other, TEST_TOKENS.viewer, 'partition')
+    const narrow = openStream(other, scoped.body.secret as string, 'partition')
+    // The relay's stream is open once the other instance has listed the owner: give it the time a reconnect takes.
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    const pause = await call(owner, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {} })
+    expect(pause.status, JSON.stringify(pause.body)).toBe(200)
+    try {
+      await vi.waitFor(() => {
+        const paused = everything.events.filter(({ type, data }) => type === 'partition' && data.mirror === victim.name && data.to === 'PAUSED')
+        expect(paused.map(({ data }) => data.partition).sort()).toEqual([...Array(PARTITIONS).keys()])
+      }, settle)
+      expect(narrow.events.filter(({ data }) => data.mirror === victim.name)).toEqual([])
+    } finally {
+      expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
+      await everything.close()
+      await narrow.close()
+    }
+  })
+
+  it('lists the owner’s audit entries on the other instance, from the shared audit topic', async () => {
+    const everything = openStream(other, TEST_TOKENS.viewer, 'audit')
+    expect((await call(owner, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {} })).status).toBe(200)
+    expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
+    // The audit log: the owner's entry, read on the other instance from the shared audit topic.
+    await vi.waitFor(async () => {
+      const audit = (await call(other, '/audit?action=mirror.topics.*&limit=2')).body.entries as Array<Record<string, unknown>>
+      expect(audit.map(({ actor, target, outcome, instance }) => ({ actor, target, outcome, instance }))).toEqual([
+        { actor: 'token:operator', target: `/mirrors/${victim.name}/topics/resume`, outcome: 'ok', instance: owner.id },
+        { actor: 'token:operator', target: `/mirrors/${victim.name}/topics/pause`, outcome: 'ok', instance: owner.id },
+      ])
+    }, settle)
+    // The same log on both, filters and paging as before.
+    const both = await Promise.all([owner, other].map(async (instance) => (await call(instance, '/audit?limit=1')).body.entries as Array<{ id: number }>))
+    expect(both[0]).toEqual(both[1])
+    const older = (await call(other, `/audit?limit=5&before=${both[1]![0]!.id}`)).body.entries as Array<{ id: number }>
+    expect(older.length).toBeGreaterThan(0)
+    expect(older.every(({ id }) => id < both[1]![0]!.id)).toBe(true)
+    expect((await call(owner, `/audit?limit=5&before=${both[1]![0]!.id}`)).body.entries).toEqual(older)
+    // ... and its audit event on the other instance's stream.
+    await vi.waitFor(() => expect(everything.events.some(({ type, data }) => type === 'audit' && data.target === `/mirrors/${victim.name}/topics/pause`)).toBe(true), settle)
+    await everything.close()
+  })
+
+  it('merges the owner’s findings into “needs attention” on the other instance', async () => {
+    expect((await call(owner, `/mirrors/${victim.name}/topics/pause`, { method: 'POST', body: {} })).status).toBe(200)
+    // Needs attention on the other instance: the owner's paused partitions.
+    try {
+      await vi.waitFor(async () => {
+        const attention = (await call(other, '/attention')).body as { items: Array<{ mirror: string; kind: string }>; totals: { paused: number }; instancesMissing?: string[] }
+        expect(attention.items.filter(({ mirror }) => mirror === victim.name).map(({ kind }) => kind)).toEqual(Array(PARTITIONS).fill('paused'))
+        expect(attention.totals.paused).toBe(PARTITIONS)
+        expect(attention.instancesMissing).toBeUndefined()
+      }, settle)
+    } finally {
+      expect((await call(other, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {} })).status).toBe(200)
+    }
+    await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
+  })
+
+  it('finds a drill and a verification started on the owner by id on the other instance', async () => {
+    const everything = openStream(other, TEST_TOKENS.viewer, 'drill')
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    // A verification and a drill started on the owner, found by id on the other instance.
+    const verify = await call(owner, `/mirrors/${victim.name}/verify`, { method: 'POST', body: {} })
+    expect(verify.status, JSON.stringify(verify.body)).toBe(202)
+    const verification = await call(other, `/verifications/${verify.body.verification as string}`)
+    expect(verification.status, JSON.stringify(verification.body)).toBe(200)
+    expect(verification.body.mirror).toBe(victim.name)
+    expect(verification.headers.get('x-mirrorboard-instance')).toBe(owner.id)
+    const drill = await call(owner, `/mirrors/${victim.name}/drills`, { method: 'POST', body: {} })
+    expect(drill.status, JSON.stringify(drill.body)).toBe(202)
+    const id = drill.body.drill as string
+    const found = await call(other, `/drills/${id}`)
+    expect(found.status, JSON.stringify(found.body)).toBe(200)
+    expect({ id: found.body.id, mirror: found.body.mirror }).toEqual({ id, mirror: victim.name })
+    expect(found.headers.get('x-mirrorboard-instance')).toBe(owner.id)
+    // A cancel sent to the other instance is applied where the drill runs (or it had finished: its status says so).
+    const cancel = await call(other, `/drills/${id}/cancel`, { method: 'POST', body: {} })
+    expect([200, 409], JSON.stringify(cancel.body)).toContain(cancel.status)
+    expect(cancel.headers.get('x-mirrorboard-instance')).toBe(owner.id)
+    // No instance keeps this one: NOT_FOUND, answered by the instance asked.
+    const unknown = await call(other, '/drills/d-nosuchdrill')
+    expect(unknown.status).toBe(404)
+    expect(unknown.headers.get('x-mirrorboard-instance')).toBeNull()
+    // The drill's events reached the other instance's stream too.
+    await vi.waitFor(() => expect(everything.events.some(({ type, data }) => type === 'drill' && data.id === id)).toBe(true), settle)
+
+    await everything.close()
+    verificationId = verify.body.verification as string
+  })
+
+  it('names the instance that kept a record when it does not answer', async () => {
+    // The owner dies: a record only it kept cannot be looked up, and the answer says where it was.
+    owner.process.kill('SIGKILL')
+    await new Promise((resolve) => owner.process.once('exit', resolve))
+    const gone = await call(other, `/verifications/${verificationId}`)
+    expect(gone.status).toBe(503)
+    expect(gone.body.error?.code).toBe('MIRROR_OWNER_UNAVAILABLE')
+    expect(gone.body.error?.details).toEqual({ owner: owner.id, url: owner.url })
+  })
+})
