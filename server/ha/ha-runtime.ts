@@ -1,5 +1,6 @@
 import 'server-only'
-import { Kafka, logLevel, type Producer } from 'kafkajs'
+import { Kafka, type Producer } from 'kafkajs'
+import { kafkajsOptions, type KafkaConnectionConfig } from '@/server/cluster/kafka/connection'
 import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
@@ -15,6 +16,7 @@ import { ControlTopicLog } from './control-topic-log'
 import { InstanceDirectory, type InstanceStatus } from './instance-directory'
 import { forwardingKey } from './forwarded-caller'
 import { MirrorForwarding } from './mirror-forwarding'
+import { ControlClusterHealth } from './control-health'
 
 export class DuplicateInstanceError extends Error {
   readonly code = 'DUPLICATE_INSTANCE_ID'
@@ -29,6 +31,8 @@ export class HaRuntime {
   readonly ownership: GroupOwnership
   /** A mirror's requests sent on to the instance that runs it (mirror-forwarding.ts). */
   readonly forwarding: MirrorForwarding
+  /** Whether the control cluster answers: mutations are refused while it does not (server/http/control-guard.ts). */
+  readonly control: ControlClusterHealth
   private readonly kafka: Kafka
   private engine: MirrorEngine | null = null
   private membership: GroupMembership | null = null
@@ -42,6 +46,8 @@ export class HaRuntime {
     private readonly deps: { clusters: ClusterRegistry; version: string; log: Logger },
   ) {
     this.ownership = new GroupOwnership((name) => this.isShared(name))
+    // Nothing answered for this long (the status goes every 2 s, heartbeats every fifth of the session timeout).
+    this.control = new ControlClusterHealth({ staleMs: Math.max(5_000, Math.floor(config.sessionTimeoutMs / 2)), log: (message, fields) => deps.log.warn(message, fields) })
     this.forwarding = new MirrorForwarding({
       self: config.instanceId,
       key: forwardingKey(config.secretKey),
@@ -49,7 +55,14 @@ export class HaRuntime {
       // Before the engine runs, nothing runs here: a request is answered here (NOT_FOUND) rather than sent on.
       runsHere: (mirror) => this.engine === null || this.engine.heldMirrors().includes(mirror),
     })
-    this.kafka = new Kafka({ clientId: `mirrorboard-${config.instanceId}`, brokers: config.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 5 } })
+    // The control cluster's SASL and TLS options are a cluster connection's (control-connection.ts), built the same way.
+    const options = kafkajsOptions(this.connection, `mirrorboard-${config.instanceId}`)
+    this.kafka = new Kafka({ ...options, retry: { ...options.retry, retries: 5 } })
+  }
+
+  /** How the control cluster is reached: its bootstrap servers, SASL and TLS (MIRRORBOARD_CONTROL_*). */
+  private get connection(): KafkaConnectionConfig {
+    return { bootstrapServers: this.config.bootstrap, allowedHosts: null, ...this.config.connection }
   }
 
   get instanceId(): string {
@@ -90,7 +103,7 @@ export class HaRuntime {
         { name: this.clustersTopic, compacted: true },
       ])
       this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
-      reader = await KafkaCluster.open('control', { bootstrapServers: this.config.bootstrap, allowedHosts: null })
+      reader = await KafkaCluster.open('control', this.connection)
       producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
       await producer.connect()
     } catch (error) {
@@ -179,6 +192,8 @@ export class HaRuntime {
           .catch((error: unknown) => log.warn('an assignment could not be carried out', { error: String(error) }))
       },
       log: (message, fields) => log.info(message, fields),
+      controlAnsweredSince: (at) => this.control.answeredSince(at),
+      onHeartbeat: () => this.control.answered(),
     })
     await this.membership.start()
     if (this.shared) {
@@ -188,6 +203,7 @@ export class HaRuntime {
         producer: this.shared.producer,
         sessionTimeoutMs: this.config.sessionTimeoutMs,
         warn: (message, fields) => log.warn(message, fields),
+        health: this.control,
       })
       this.directory.start()
     }

@@ -36,6 +36,8 @@ export class InstanceDirectory {
       producer: Producer
       sessionTimeoutMs: number
       warn(message: string, fields: Record<string, unknown>): void
+      /** Each round trip's outcome: whether the control cluster answers (control-health.ts). */
+      health?: { answered(): void; failed(error: unknown): void }
     },
   ) {}
 
@@ -55,8 +57,12 @@ export class InstanceDirectory {
           if (value === null) this.known.delete(key)
           else this.known.set(key, JSON.parse(value) as InstanceStatus)
         }
+        this.deps.health?.answered()
       })
-      .catch((error: unknown) => this.deps.warn('the instances status could not be written or read', { error: String(error) }))
+      .catch((error: unknown) => {
+        this.deps.health?.failed(error)
+        this.deps.warn('the instances status could not be written or read', { error: String(error) })
+      })
   }
 
   list(now = Date.now()): Array<InstanceStatus & { alive: boolean }> {
