@@ -95,7 +95,16 @@ export class GroupMembership {
       this.lastHeartbeatAt = Date.now()
       options.onHeartbeat?.()
     })
-    this.consumer.on(events.CRASH, (event) => options.log('the instances group consumer crashed; kafkajs restarts it', { error: String(event.payload.error) }))
+    // Cut off from the control cluster, kafkajs crashes and restarts the consumer several times a second: logged once a minute.
+    let crashLoggedAt = 0
+    let crashes = 0
+    this.consumer.on(events.CRASH, (event) => {
+      crashes += 1
+      if (Date.now() - crashLoggedAt < 60_000) return
+      options.log('the instances group consumer crashed; kafkajs restarts it', { error: String(event.payload.error), crashes })
+      crashLoggedAt = Date.now()
+      crashes = 0
+    })
   }
 
   async start(): Promise<void> {
@@ -114,7 +123,8 @@ export class GroupMembership {
    */
   private checkHeartbeats(): void {
     if (!this.holding || Date.now() - this.lastHeartbeatAt < this.options.sessionTimeoutMs) return
-    if (this.options.controlAnsweredSince && !this.options.controlAnsweredSince(this.lastHeartbeatAt)) {
+    // An answer well after the last heartbeat (half a session timeout: not one that was in flight with it).
+    if (this.options.controlAnsweredSince && !this.options.controlAnsweredSince(this.lastHeartbeatAt + this.options.sessionTimeoutMs / 2)) {
       if (!this.keepingLogged) this.options.log('no heartbeat for a session timeout and the control cluster does not answer: keeping the mirrors running here', { sinceMs: Date.now() - this.lastHeartbeatAt })
       this.keepingLogged = true
       return

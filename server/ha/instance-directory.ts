@@ -28,6 +28,7 @@ export class InstanceDirectory {
   private readonly known = new Map<string, InstanceStatus>()
   private timer: NodeJS.Timeout | null = null
   private reporting: Promise<void> = Promise.resolve()
+  private warnedAt = 0
 
   constructor(
     private readonly deps: {
@@ -61,6 +62,9 @@ export class InstanceDirectory {
       })
       .catch((error: unknown) => {
         this.deps.health?.failed(error)
+        // Once a minute while it fails (the control cluster down would write this every two seconds).
+        if (Date.now() - this.warnedAt < 60_000) return
+        this.warnedAt = Date.now()
         this.deps.warn('the instances status could not be written or read', { error: String(error) })
       })
   }
