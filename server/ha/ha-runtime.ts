@@ -118,7 +118,20 @@ export class HaRuntime {
       await reader.close().catch(() => undefined)
       throw error
     }
-    const clusters = new SharedClusters({ topic: this.clustersTopic, key: deriveKey(this.config.secretKey), reader, producer, registry: this.deps.clusters, log: this.deps.log })
+    const clusters = new SharedClusters({
+      topic: this.clustersTopic,
+      key: deriveKey(this.config.secretKey),
+      reader,
+      producer,
+      registry: this.deps.clusters,
+      log: this.deps.log,
+      // DELETE /clusters/{cluster}'s rule (server/api/cluster-api.ts): not while a mirror uses it.
+      inUse: (name) => {
+        const users = (this.engine?.listMirrors() ?? []).filter((mirror) => mirror.sourceCluster === name || mirror.destinationCluster === name)
+        return users.length === 0 ? null : `cluster ${name} is used by ${users.map((mirror) => mirror.name).join(', ')}`
+      },
+      answered: () => this.control.answered(),
+    })
     this.shared = { clusters, reader, producer }
     try {
       await clusters.start()
