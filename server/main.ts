@@ -126,7 +126,15 @@ async function main(): Promise<void> {
   console.log(`mirrorboard listening on http://${hostname}:${port}`)
 }
 
+/** The error and its causes in one line (Next wraps what the runtime's start threw: the control cluster unreachable). */
+function reasons(error: unknown): string {
+  const messages: string[] = []
+  for (let at: unknown = error; at instanceof Error && messages.length < 5; at = at.cause) if (!messages.some((message) => message.includes(at instanceof Error ? at.message : ''))) messages.push(at.message)
+  return messages.length > 0 ? messages.join(' ← ') : String(error)
+}
+
 main().catch((error: unknown) => {
+  console.error(`mirrorboard could not start: ${reasons(error)}`)
   console.error(error)
   process.exit(1)
 })
