@@ -135,7 +135,7 @@ describe('the control cluster unreachable later', () => {
 
     // The link to the control cluster is cut.
     control.cut()
-    // Until nothing has answered for a while (5 s here) changes are still taken: a change that touches nothing (the
+    // Until nothing has answered for a session timeout (6 s here) changes are still taken: a change that touches nothing (the
     // removal of a cluster that does not exist: 404 while taken) shows when the refusal begins.
     await vi.waitFor(async () => expect((await call(url, '/clusters/co-no-such-cluster', { method: 'DELETE' })).status).toBe(503), settle)
     const refused = await call(url, `/mirrors/${MIRROR}/topics/pause`, { method: 'POST', body: {} })

@@ -46,8 +46,9 @@ export class HaRuntime {
     private readonly deps: { clusters: ClusterRegistry; version: string; log: Logger },
   ) {
     this.ownership = new GroupOwnership((name) => this.isShared(name))
-    // Nothing answered for this long (the status goes every 2 s, heartbeats every fifth of the session timeout).
-    this.control = new ControlClusterHealth({ staleMs: Math.max(5_000, Math.floor(config.sessionTimeoutMs / 2)), log: (message, fields) => deps.log.warn(message, fields) })
+    // Nothing answered for a session timeout (the status goes every 2 s, heartbeats every fifth of it): a busy machine
+    // that answers late is not taken for a lost control cluster.
+    this.control = new ControlClusterHealth({ staleMs: Math.max(5_000, config.sessionTimeoutMs), log: (message, fields) => deps.log.warn(message, fields) })
     this.forwarding = new MirrorForwarding({
       self: config.instanceId,
       key: forwardingKey(config.secretKey),
