@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto'
 import { CLIENT_ADDRESS_HEADER } from './http/client-address'
 import { connectionLimitsFrom, limitConnections, serverOptions } from './http/connection-limits'
 import { applyProxyTrust } from './http/proxy-headers'
+import { listenAddress } from './http/listen-address'
 import { hasMalformedPath, NOT_FOUND_PAGE_PATH } from './http/request-path'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
@@ -52,20 +53,13 @@ function refusalLogger(): (reason: 'total' | 'address', address: string) => void
   }
 }
 
-function option(flag: string, long: string): string | undefined {
-  const args = process.argv.slice(2)
-  const index = args.findIndex((arg) => arg === flag || arg === long)
-  return index >= 0 ? args[index + 1] : undefined
-}
-
 async function main(): Promise<void> {
   // Before Next loads: the runtime reads it (response checks are off in production) and so does React.
   ;(process.env as Record<string, string>).NODE_ENV ??= 'production'
   // Everything the server writes (tokens, sessions, the audit log, segments) is the owner's alone.
   process.umask(0o077)
-  const hostname = option('-H', '--hostname') ?? process.env.HOSTNAME ?? '0.0.0.0'
-  const port = Number(option('-p', '--port') ?? process.env.PORT ?? 3000)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${String(port)}`)
+  // Also sets HOST and PORT from the flags, before the runtime reads its configuration (the advertised URL's default).
+  const { hostname, port } = listenAddress(process.argv.slice(2), process.env)
 
   const trustProxy = process.env.MIRRORBOARD_TRUST_PROXY === '1'
   const limits = connectionLimitsFrom(process.env, trustProxy)
@@ -132,7 +126,15 @@ async function main(): Promise<void> {
   console.log(`mirrorboard listening on http://${hostname}:${port}`)
 }
 
+/** The error and its causes in one line (Next wraps what the runtime's start threw: the control cluster unreachable). */
+function reasons(error: unknown): string {
+  const messages: string[] = []
+  for (let at: unknown = error; at instanceof Error && messages.length < 5; at = at.cause) if (!messages.some((message) => message.includes(at instanceof Error ? at.message : ''))) messages.push(at.message)
+  return messages.length > 0 ? messages.join(' ← ') : String(error)
+}
+
 main().catch((error: unknown) => {
+  console.error(`mirrorboard could not start: ${reasons(error)}`)
   console.error(error)
   process.exit(1)
 })

@@ -45,6 +45,7 @@ export const API_ERROR_CODES = [
   'TOO_MANY_REQUESTS',
   'SERVER_BUSY',
   'MIRROR_OWNER_UNAVAILABLE',
+  'CONTROL_CLUSTER_UNAVAILABLE',
 ] as const
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number]

@@ -3,7 +3,8 @@
 // while records flow into every source partition; the owner of the first mirror is SIGKILLed and a fresh instance
 // started in its place, BENCH_HA_ROUNDS times (default 5). Per round: the time from the SIGKILL until another
 // instance runs the mirror, and until the mirror's lag is back under 1 s (its destination holds every record the
-// source held 1 s earlier). Medians; goal < 15 s. Not measured yet: one instance's throughput against three's.
+// source held 1 s earlier). Medians; goal < 15 s. Then one instance's mirroring throughput against three's on 24
+// partitions (ha-throughput.ts; BENCH_HA_THROUGHPUT=0 leaves it out, BENCH_HA_ROUNDS=0 the takeovers).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -15,6 +16,7 @@ import { openTestRuntime } from '@/server/testing/test-runtime'
 import { getTestClusters, TestClustersNotRunningError, type TestClusters } from '@/scripts/kafka/test-clusters'
 import { client, deleteTopicsAndWait, load } from './kafka-measure'
 import { median, type BenchResult } from './result'
+import { throughputOneVsThree } from './ha-throughput'
 
 const RUN = Date.now().toString(36)
 const GROUP = `bench-ha-${RUN}`
@@ -55,6 +57,19 @@ export async function benchHa(): Promise<BenchResult[]> {
     return []
   }
   const rounds = Number(process.env.BENCH_HA_ROUNDS ?? 5)
+  const results: BenchResult[] = []
+  if (process.env.BENCH_HA_THROUGHPUT !== '0') {
+    const { one, three, ratio } = await throughputOneVsThree(clusters)
+    results.push({
+      name: 'ha: mirroring throughput, three instances vs one (24 partitions)',
+      value: Math.round(three),
+      unit: 'records/s',
+      baseline: { name: 'one instance', value: Math.round(one) },
+      ratio,
+      goal: 'ratio >= 1.0',
+    })
+  }
+  if (rounds === 0) return results
   const dirs: string[] = []
   const tempDir = () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-bench-ha-'))
@@ -156,6 +171,7 @@ export async function benchHa(): Promise<BenchResult[]> {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
   return [
+    ...results,
     { name: 'ha: SIGKILL → another instance runs the mirror (median)', value: median(takeovers) / 1000, unit: 's', goal: `< ${SESSION_TIMEOUT_MS / 1000} s session timeout + rebalance` },
     { name: 'ha: SIGKILL → lag back under 1 s (median)', value: median(recoveries) / 1000, unit: 's', goal: '< 15 s with a 10 s session timeout' },
   ]

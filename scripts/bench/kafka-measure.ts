@@ -32,8 +32,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * 100 KiB batches): the Java producer writes 1 GiB in a fraction of the time kafkajs needs on two cores.
  * Returns its records/s.
  */
-export async function seedSource(admin: Admin, lib: string, bootstrap: string, topic: string, total: number): Promise<number> {
-  await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }] })
+export async function seedSource(admin: Admin, lib: string, bootstrap: string, topic: string, total: number, options: { existing?: boolean } = {}): Promise<number> {
+  // `existing`: the topic is there already (a mirror of it was created first: the HA bench), with 8 partitions.
+  if (!options.existing) await admin.createTopics({ waitForLeaders: true, topics: [{ topic, numPartitions: PARTITIONS, replicationFactor: 1 }] })
   const args = ['-Xmx512m', '-cp', join(lib, '*'), 'org.apache.kafka.tools.ProducerPerformance', '--topic', topic, '--num-records', String(total), '--record-size', String(RECORD_BYTES), '--throughput', '-1', '--producer-props', `bootstrap.servers=${bootstrap}`, 'acks=all', `batch.size=${SOURCE_BATCH_BYTES}`, 'linger.ms=5', 'compression.type=none']
   const output = await new Promise<string>((resolve, reject) => {
     execFile('java', args, { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => (error ? reject(new Error(`ProducerPerformance failed: ${stderr || error.message}`)) : resolve(stdout)))

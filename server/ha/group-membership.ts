@@ -14,8 +14,9 @@ import { decodeMemberInfo, encodeMemberInfo, parseMirrorKey } from '@/lib/ha/mem
  * instrumentation event (and leaves them out of what it fetches), then GROUP_JOIN ends the join. The consumer
  * itself subscribes to the group's control topic and is never given a partition of it: it fetches nothing.
  *
- * A member that cannot heart-beat for a session timeout gives its work up by itself (`onAssignment([])`): by
- * then the coordinator has handed it to the others.
+ * A member that cannot heart-beat for a session timeout while the control cluster answers it gives its work up by
+ * itself (`onAssignment([])`): by then the coordinator has handed it to the others. One that cannot reach the control
+ * cluster at all keeps it (checkHeartbeats).
  */
 
 const ASSIGNER_NAME = 'MirrorboardMirrorAssigner'
@@ -38,6 +39,13 @@ export interface MembershipOptions {
   /** The leader's view of the members at each assignment (the instances page). */
   onMembers?(members: Array<{ memberId: string; instanceId: string; version: string; keys: string[] }>): void
   log(message: string, fields: Record<string, unknown>): void
+  /**
+   * Whether the control cluster answered this instance after `at` (control-health.ts): heartbeats missing while it
+   * answers mean the group moved on without this member; missing while nothing answers mean nobody can reach it.
+   */
+  controlAnsweredSince?(at: number): boolean
+  /** Each answered heartbeat (a round trip to the control cluster). */
+  onHeartbeat?(): void
 }
 
 export class GroupMembership {
@@ -49,6 +57,7 @@ export class GroupMembership {
   private nudging: Promise<void> | null = null
   private nudgeAgain = false
   private stopped = false
+  private keepingLogged = false
 
   constructor(private readonly options: MembershipOptions) {
     const heartbeatInterval = Math.max(500, Math.floor(options.sessionTimeoutMs / 5))
@@ -84,8 +93,18 @@ export class GroupMembership {
     })
     this.consumer.on(events.HEARTBEAT, () => {
       this.lastHeartbeatAt = Date.now()
+      options.onHeartbeat?.()
     })
-    this.consumer.on(events.CRASH, (event) => options.log('the instances group consumer crashed; kafkajs restarts it', { error: String(event.payload.error) }))
+    // Cut off from the control cluster, kafkajs crashes and restarts the consumer several times a second: logged once a minute.
+    let crashLoggedAt = 0
+    let crashes = 0
+    this.consumer.on(events.CRASH, (event) => {
+      crashes += 1
+      if (Date.now() - crashLoggedAt < 60_000) return
+      options.log('the instances group consumer crashed; kafkajs restarts it', { error: String(event.payload.error), crashes })
+      crashLoggedAt = Date.now()
+      crashes = 0
+    })
   }
 
   async start(): Promise<void> {
@@ -96,9 +115,21 @@ export class GroupMembership {
     this.watchdog.unref()
   }
 
-  /** No heartbeat answered for a session timeout: the coordinator has given this member's work to others. */
+  /**
+   * No heartbeat answered for a session timeout while the control cluster answers this instance otherwise: the
+   * coordinator has given this member's work to others. While the control cluster answers nothing at all, the work is
+   * kept (mirroring goes on; if the others can reach it and take a mirror over, their transactional ids fence this
+   * instance's writes), and given up here as soon as it answers again, or on the rejoin (GROUP_JOIN above).
+   */
   private checkHeartbeats(): void {
     if (!this.holding || Date.now() - this.lastHeartbeatAt < this.options.sessionTimeoutMs) return
+    // An answer well after the last heartbeat (half a session timeout: not one that was in flight with it).
+    if (this.options.controlAnsweredSince && !this.options.controlAnsweredSince(this.lastHeartbeatAt + this.options.sessionTimeoutMs / 2)) {
+      if (!this.keepingLogged) this.options.log('no heartbeat for a session timeout and the control cluster does not answer: keeping the mirrors running here', { sinceMs: Date.now() - this.lastHeartbeatAt })
+      this.keepingLogged = true
+      return
+    }
+    this.keepingLogged = false
     this.holding = false
     this.options.log('no heartbeat for a session timeout: giving up every mirror until the group takes this instance back', { sinceMs: Date.now() - this.lastHeartbeatAt })
     this.options.onAssignment([], { memberId: '', leaderId: '', isLeader: false })

@@ -1,10 +1,13 @@
 import 'server-only'
 import os from 'node:os'
+import { readControlConnection, type ControlConnection } from './control-connection'
 
 /** Several instances sharing the mirroring work through a control Kafka cluster (issue #40, docs/high-availability.md). */
 export interface HaConfig {
-  /** MIRRORBOARD_CONTROL_BOOTSTRAP: `host:port` list of the control cluster (plaintext only so far). */
+  /** MIRRORBOARD_CONTROL_BOOTSTRAP: `host:port` list of the control cluster. */
   bootstrap: string[]
+  /** MIRRORBOARD_CONTROL_SASL_* and MIRRORBOARD_CONTROL_SSL_*: as a cluster connection's (control-connection.ts); absent: plaintext. */
+  connection?: ControlConnection
   /** MIRRORBOARD_INSTANCE_ID, default `<hostname>-<pid>`. */
   instanceId: string
   /** MIRRORBOARD_SECRET_KEY: encrypts cluster secrets on the control topic (AES-256-GCM). */
@@ -44,7 +47,8 @@ export function readHaConfig(env: Record<string, string | undefined>): HaConfig 
   if (!Number.isInteger(sessionTimeoutMs) || sessionTimeoutMs < 1_000 || sessionTimeoutMs > 300_000) {
     throw new HaConfigError('MIRRORBOARD_SESSION_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 300000')
   }
-  return { bootstrap, instanceId, secretKey, group, sessionTimeoutMs, advertisedUrl: advertisedUrlOf(env) }
+  const connection = readControlConnection(env, bootstrap, (message) => new HaConfigError(message))
+  return { bootstrap, instanceId, secretKey, group, sessionTimeoutMs, advertisedUrl: advertisedUrlOf(env), ...(Object.keys(connection).length > 0 ? { connection } : {}) }
 }
 
 const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]'])

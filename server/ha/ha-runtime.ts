@@ -1,5 +1,6 @@
 import 'server-only'
-import { Kafka, logLevel, type Producer } from 'kafkajs'
+import { Kafka, type Producer } from 'kafkajs'
+import { kafkajsOptions, type KafkaConnectionConfig } from '@/server/cluster/kafka/connection'
 import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
@@ -23,6 +24,7 @@ import type { EventHub } from '@/server/http/events'
 import type { AuditLog } from '@/server/audit/audit-log'
 import type { AuditEntry } from '@/lib/api/audit'
 import { SharedAudit } from './shared-audit'
+import { ControlClusterHealth } from './control-health'
 
 export class DuplicateInstanceError extends Error {
   readonly code = 'DUPLICATE_INSTANCE_ID'
@@ -37,6 +39,8 @@ export class HaRuntime {
   readonly ownership: GroupOwnership
   /** A mirror's requests sent on to the instance that runs it (mirror-forwarding.ts). */
   readonly forwarding: MirrorForwarding
+  /** Whether the control cluster answers: mutations are refused while it does not (server/http/control-guard.ts). */
+  readonly control: ControlClusterHealth
   private readonly kafka: Kafka
   private engine: MirrorEngine | null = null
   private membership: GroupMembership | null = null
@@ -54,6 +58,9 @@ export class HaRuntime {
     private readonly deps: { clusters: ClusterRegistry; version: string; log: Logger },
   ) {
     this.ownership = new GroupOwnership((name) => this.isShared(name))
+    // Nothing answered for a session timeout (the status goes every 2 s, heartbeats every fifth of it): a busy machine
+    // that answers late is not taken for a lost control cluster.
+    this.control = new ControlClusterHealth({ staleMs: Math.max(5_000, config.sessionTimeoutMs), log: (message, fields) => deps.log.warn(message, fields) })
     this.forwarding = new MirrorForwarding({
       self: config.instanceId,
       key: forwardingKey(config.secretKey),
@@ -61,7 +68,14 @@ export class HaRuntime {
       // Before the engine runs, nothing runs here: a request is answered here (NOT_FOUND) rather than sent on.
       runsHere: (mirror) => this.engine === null || this.engine.heldMirrors().includes(mirror),
     })
-    this.kafka = new Kafka({ clientId: `mirrorboard-${config.instanceId}`, brokers: config.bootstrap, logLevel: logLevel.NOTHING, retry: { retries: 5 } })
+    // The control cluster's SASL and TLS options are a cluster connection's (control-connection.ts), built the same way.
+    const options = kafkajsOptions(this.connection, `mirrorboard-${config.instanceId}`)
+    this.kafka = new Kafka({ ...options, retry: { ...options.retry, retries: 5 } })
+  }
+
+  /** How the control cluster is reached: its bootstrap servers, SASL and TLS (MIRRORBOARD_CONTROL_*). */
+  private get connection(): KafkaConnectionConfig {
+    return { bootstrapServers: this.config.bootstrap, allowedHosts: null, ...this.config.connection }
   }
 
   get instanceId(): string {
@@ -144,7 +158,7 @@ export class HaRuntime {
         { name: this.auditTopic, compacted: false },
       ])
       this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
-      reader = await KafkaCluster.open('control', { bootstrapServers: this.config.bootstrap, allowedHosts: null })
+      reader = await KafkaCluster.open('control', this.connection)
       producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
       await producer.connect()
     } catch (error) {
@@ -159,7 +173,20 @@ export class HaRuntime {
       await reader.close().catch(() => undefined)
       throw error
     }
-    const clusters = new SharedClusters({ topic: this.clustersTopic, key: deriveKey(this.config.secretKey), reader, producer, registry: this.deps.clusters, log: this.deps.log })
+    const clusters = new SharedClusters({
+      topic: this.clustersTopic,
+      key: deriveKey(this.config.secretKey),
+      reader,
+      producer,
+      registry: this.deps.clusters,
+      log: this.deps.log,
+      // DELETE /clusters/{cluster}'s rule (server/api/cluster-api.ts): not while a mirror uses it.
+      inUse: (name) => {
+        const users = (this.engine?.listMirrors() ?? []).filter((mirror) => mirror.sourceCluster === name || mirror.destinationCluster === name)
+        return users.length === 0 ? null : `cluster ${name} is used by ${users.map((mirror) => mirror.name).join(', ')}`
+      },
+      answered: () => this.control.answered(),
+    })
     const operations = new ControlTopicOperations({ topic: this.operationsTopic, reader, producer, warn: (message, fields) => this.deps.log.warn(message, fields) })
     this.shared = { clusters, operations, reader, producer }
     try {
@@ -250,6 +277,8 @@ export class HaRuntime {
           .catch((error: unknown) => log.warn('an assignment could not be carried out', { error: String(error) }))
       },
       log: (message, fields) => log.info(message, fields),
+      controlAnsweredSince: (at) => this.control.answeredSince(at),
+      onHeartbeat: () => this.control.answered(),
     })
     await this.membership.start()
     if (this.shared) {
@@ -259,6 +288,7 @@ export class HaRuntime {
         producer: this.shared.producer,
         sessionTimeoutMs: this.config.sessionTimeoutMs,
         warn: (message, fields) => log.warn(message, fields),
+        health: this.control,
       })
       this.directory.start()
     }

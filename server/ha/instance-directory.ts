@@ -28,6 +28,7 @@ export class InstanceDirectory {
   private readonly known = new Map<string, InstanceStatus>()
   private timer: NodeJS.Timeout | null = null
   private reporting: Promise<void> = Promise.resolve()
+  private warnedAt = 0
 
   constructor(
     private readonly deps: {
@@ -36,6 +37,8 @@ export class InstanceDirectory {
       producer: Producer
       sessionTimeoutMs: number
       warn(message: string, fields: Record<string, unknown>): void
+      /** Each round trip's outcome: whether the control cluster answers (control-health.ts). */
+      health?: { answered(): void; failed(error: unknown): void }
     },
   ) {}
 
@@ -55,8 +58,15 @@ export class InstanceDirectory {
           if (value === null) this.known.delete(key)
           else this.known.set(key, JSON.parse(value) as InstanceStatus)
         }
+        this.deps.health?.answered()
       })
-      .catch((error: unknown) => this.deps.warn('the instances status could not be written or read', { error: String(error) }))
+      .catch((error: unknown) => {
+        this.deps.health?.failed(error)
+        // Once a minute while it fails (the control cluster down would write this every two seconds).
+        if (Date.now() - this.warnedAt < 60_000) return
+        this.warnedAt = Date.now()
+        this.deps.warn('the instances status could not be written or read', { error: String(error) })
+      })
   }
 
   list(now = Date.now()): Array<InstanceStatus & { alive: boolean }> {

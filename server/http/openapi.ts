@@ -15,6 +15,7 @@ import * as sessionSchemas from '@/lib/api/session'
 import * as topicSchemas from '@/lib/api/topics'
 import { SESSION_COOKIE } from './auth'
 import { STATUS_BY_CODE } from './problem'
+import { refusedWithoutControlCluster } from './control-guard'
 
 /**
  * The OpenAPI 3.1 document of the served endpoints, generated from the catalog and its zod schemas. Named
@@ -92,7 +93,8 @@ function errorStatuses(endpoint: Endpoint): Map<number, Set<string>> {
   if (endpoint.role !== 'public' || endpoint.method !== 'GET') codes.push('FORBIDDEN')
   if (endpoint.params) codes.push('NOT_FOUND')
   // Several instances: a mirror's requests go to the instance that runs it (docs/high-availability.md).
-  if (endpoint.path.includes('{mirror}') || /\/(drills|verifications)\/\{id\}/.test(endpoint.path)) codes.push('MIRROR_OWNER_UNAVAILABLE')
+  if (endpoint.path.includes('{mirror}') || /\/(drills|verifications|operations)\/\{id\}/.test(endpoint.path)) codes.push('MIRROR_OWNER_UNAVAILABLE')
+  if (refusedWithoutControlCluster(endpoint)) codes.push('CONTROL_CLUSTER_UNAVAILABLE')
   codes.push(...(endpoint.errors ?? []))
   if (endpoint.ifMatch) codes.push('PRECONDITION_FAILED')
   const byStatus = new Map<number, Set<string>>()

@@ -37,6 +37,7 @@ describe('toProblem', () => {
         'LOG_CLOSED',
         'LOG_TRUNCATED',
         'MIRROR_OWNER_UNAVAILABLE',
+        'CONTROL_CLUSTER_UNAVAILABLE',
         'NOT_ENOUGH_REPLICAS',
         'NOT_LEADER_OR_FOLLOWER',
         'REQUEST_TIMED_OUT',

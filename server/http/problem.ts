@@ -44,6 +44,9 @@ export const STATUS_BY_CODE = {
   // Several instances (docs/high-availability.md): the instance that runs the mirror did not answer, or the mirror is
   // moving between instances; the details name the owner and its address. Retry, or ask the owner directly.
   MIRROR_OWNER_UNAVAILABLE: 503,
+  // Several instances: the control cluster does not answer this instance, so it refuses changes until it does
+  // (details: since when, the last error); the mirrors it runs keep running. Retry later.
+  CONTROL_CLUSTER_UNAVAILABLE: 503,
   // Settings of a new Kafka cluster that do not connect (unreachable, TLS or SASL refused): fix them and retry.
   CLUSTER_CONNECTION_FAILED: 422,
   RECORD_TOO_LARGE: 413,

@@ -16,6 +16,7 @@ import { problem, problemResponse, toProblem } from './problem'
 import { parseInput, queryObject, readJsonBody } from './request'
 import { jsonBody } from './json-body'
 import { authenticateCaller, forwardToOwner } from './forwarding'
+import { refuseWithoutControlCluster } from './control-guard'
 
 /**
  * Builds a route handler from a catalog entry (lib/api/endpoints.ts), so each `route.ts` stays
@@ -181,6 +182,7 @@ export function route<const E extends Endpoint>(
       const rawParams = (await context.params) ?? {}
       const required = options.role?.(runtime) ?? endpoint.role
       const principal = authorize(authentication, required, request, mutation, options.scope === 'handler' ? 'somewhere' : resourceOf(rawParams))
+      refuseWithoutControlCluster(runtime, endpoint)
       // Several instances: a mirror another instance runs is answered (and audited) there (server/http/forwarding.ts).
       const owners = await forwardToOwner(runtime, endpoint, request, rawParams, principal, forwardedBy)
       if (owners !== null) return owners

@@ -54,7 +54,8 @@ type InternalClusterConstructor = new (options: Record<string, unknown>) => Inte
 
 const silentLogger = () => () => undefined
 
-function kafkajsOptions(config: KafkaConnectionConfig, clientId: string): KafkaConfig {
+/** kafkajs options for a connection (TLS, SASL, the allowlist), also the control cluster's (server/ha/ha-runtime.ts). */
+export function kafkajsOptions(config: KafkaConnectionConfig, clientId: string): KafkaConfig {
   const options: KafkaConfig = {
     clientId,
     brokers: config.bootstrapServers,

@@ -1,0 +1,96 @@
+// `npm run bench -- ha`, second part (issue #40): mirroring throughput of one instance against three, in one run.
+// Three Kafka a → Kafka b mirrors of 8 partitions each (24 partitions) are created on empty topics and each source is
+// then given a backlog of BENCH_HA_RECORDS (default 40,000) 1 KiB records by Kafka's ProducerPerformance while no
+// instance runs; then N instances (child processes, server/testing/ha-instance-child.ts) join a group of their own
+// and drain it. The rate is taken between 10 % and 90 % of the backlog at the destinations (ListOffsets, every
+// 100 ms), so the instances' start-up and the last partition's tail count in neither. Once with one instance, once
+// with three (fresh topics and group each time); the ratio three/one is the figure (goal >= 1.0 on this 2-core
+// machine: coordination costs nothing).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
+import { openTestRuntime } from '@/server/testing/test-runtime'
+import type { TestClusters } from '@/scripts/kafka/test-clusters'
+import { client, deleteTopicsAndWait, highWatermarkSum, load, PARTITIONS, seedSource } from './kafka-measure'
+
+const SECRET_KEY = 'bench-ha-secret-key-0123456789'
+const SESSION_TIMEOUT_MS = 10_000
+const MIRROR_COUNT = 3
+const childScript = path.join(process.cwd(), 'server', 'testing', 'ha-instance-child.ts')
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Records/s drained by `instances` instances over 24 partitions (between 10 % and 90 % of the backlog). */
+export async function drainRate(clusters: TestClusters, instances: number, perTopic: number, log: (message: string) => void): Promise<number> {
+  const run = `${Date.now().toString(36)}-${instances}`
+  const group = `bench-hat-${run}`
+  const mirrors = Array.from({ length: MIRROR_COUNT }, (_, i) => ({ name: `bench-hat-m${i}-${run}`, topic: `bench-hat-m${i}-${run}` }))
+  const dirs: string[] = []
+  const tempDir = () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-bench-hat-'))
+    dirs.push(dir)
+    return dir
+  }
+  const adminA = client(clusters.a.bootstrap, 'bench-hat-a').admin()
+  const adminB = client(clusters.b.bootstrap, 'bench-hat-b').admin()
+  await Promise.all([adminA.connect(), adminB.connect()])
+  const children: ChildProcess[] = []
+  try {
+    // A clean start: other mirrors on the destination would be shared out too.
+    await deleteTopicsAndWait(adminB, [STATE_TOPIC])
+    await adminA.createTopics({ waitForLeaders: true, topics: mirrors.map(({ topic }) => ({ topic, numPartitions: PARTITIONS, replicationFactor: 1 })) })
+    const setup = await openTestRuntime(tempDir(), { demo: false, ha: { bootstrap: [clusters.a.bootstrap], instanceId: `bench-hat-setup-${instances}`, secretKey: SECRET_KEY, group, sessionTimeoutMs: SESSION_TIMEOUT_MS } })
+    await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [clusters.a.bootstrap] })
+    await setup.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [clusters.b.bootstrap] })
+    for (const { name, topic } of mirrors) await setup.engine.createMirror({ name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] })
+    for (const deadline = Date.now() + 120_000; !mirrors.every(({ name }) => setup.engine.partitions(name).every((p) => p.state === 'MIRRORING')); ) {
+      if (Date.now() > deadline) throw new Error('the mirrors did not start')
+      await sleep(100)
+    }
+    await setup.close()
+    for (const { topic } of mirrors) await seedSource(adminA, clusters.lib, clusters.a.bootstrap, topic, perTopic, { existing: true })
+    const total = perTopic * MIRROR_COUNT
+    for (let i = 1; i <= instances; i++) {
+      children.push(
+        spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir()], {
+          stdio: ['ignore', 'ignore', 'ignore'],
+          env: { ...process.env, MIRRORBOARD_CONTROL_BOOTSTRAP: clusters.a.bootstrap, MIRRORBOARD_INSTANCE_ID: `bench-hat-${instances}-i${i}`, MIRRORBOARD_CONTROL_GROUP: group, MIRRORBOARD_SECRET_KEY: SECRET_KEY, MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS) },
+        }),
+      )
+    }
+    const mirrored = async () => (await Promise.all(mirrors.map(({ topic }) => highWatermarkSum(adminB, topic)))).reduce((sum, n) => sum + n, 0)
+    let low: { at: number; records: number } | null = null
+    const deadline = performance.now() + 600_000
+    for (;;) {
+      const records = await mirrored()
+      const at = performance.now()
+      if (low === null && records >= total * 0.1) low = { at, records }
+      if (low !== null && records >= total * 0.9) {
+        const rate = (records - low.records) / ((at - low.at) / 1000)
+        log(`${instances} instance${instances === 1 ? '' : 's'}: ${Math.round(rate)} records/s over 24 partitions (${records - low.records} records in ${Math.round(at - low.at)} ms)`)
+        return rate
+      }
+      if (at > deadline) throw new Error(`${instances} instances mirrored ${records} of ${total} records in 10 minutes`)
+      await sleep(100)
+    }
+  } finally {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await deleteTopicsAndWait(adminA, mirrors.map(({ topic }) => topic)).catch(() => undefined)
+    await deleteTopicsAndWait(adminB, [...mirrors.map(({ topic }) => topic), STATE_TOPIC]).catch(() => undefined)
+    await adminA.disconnect()
+    await adminB.disconnect()
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** One instance, then three, in one run: each rate, and three's over one's. */
+export async function throughputOneVsThree(clusters: TestClusters): Promise<{ one: number; three: number; ratio: number }> {
+  const perTopic = Number(process.env.BENCH_HA_RECORDS ?? 40_000)
+  const log = (message: string): void => console.log(`  ${message} (load ${load()})`)
+  const one = await drainRate(clusters, 1, perTopic, log)
+  const three = await drainRate(clusters, 3, perTopic, log)
+  return { one, three, ratio: three / one }
+}
+
