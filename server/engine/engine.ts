@@ -229,6 +229,11 @@ export class MirrorEngine {
     return this.ownershipChanges
   }
 
+  /** Resolves once the mirror's commands submitted so far have finished (a create's caller has its answer by then). */
+  commandsSettled(mirror: string): Promise<void> {
+    return this.commands.idleOf(mirror)
+  }
+
   /** The mirrors this engine runs now. */
   heldMirrors(): string[] {
     return [...this.state.all()].map((mirror) => mirror.definition.name)

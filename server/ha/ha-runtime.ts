@@ -248,7 +248,9 @@ export class HaRuntime {
       this.ownership.adoptCreated(definition)
       // The group places the new mirror now, not at the next membership change: a join in flight may have read the
       // catalog before it existed (its answer would take it from here again), and the leader balances it.
-      if (this.ownership.sharesOut(definition)) void this.membership?.requestRebalance()
+      // Once the create has finished (its topics started, its answer read here): a rebalance that moved the mirror
+      // while POST /mirrors was still running made its creator answer 404 for the mirror it had just made.
+      if (this.ownership.sharesOut(definition)) void engine.commandsSettled(definition.name).then(() => this.membership?.requestRebalance())
     })
     const log = this.deps.log
     this.membership = new GroupMembership({

@@ -104,6 +104,11 @@ export class MirrorCommandQueue {
     return result
   }
 
+  /** Resolves once the commands submitted so far for this mirror have finished. */
+  async idleOf(mirror: string): Promise<void> {
+    await this.lanes.get(mirror)?.tail
+  }
+
   /** Resolves once every command submitted so far, and what each holds, has finished (close, tests). */
   async idle(): Promise<void> {
     await Promise.all([...this.lanes.values()].map((lane) => lane.tail))
