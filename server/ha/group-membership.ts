@@ -58,6 +58,7 @@ export class GroupMembership {
   private nudgeAgain = false
   private stopped = false
   private keepingLogged = false
+  private lastWatchdogAt = 0
 
   constructor(private readonly options: MembershipOptions) {
     const heartbeatInterval = Math.max(500, Math.floor(options.sessionTimeoutMs / 5))
@@ -122,9 +123,15 @@ export class GroupMembership {
    * instance's writes), and given up here as soon as it answers again, or on the rejoin (GROUP_JOIN above).
    */
   private checkHeartbeats(): void {
-    if (!this.holding || Date.now() - this.lastHeartbeatAt < this.options.sessionTimeoutMs) return
+    const now = Date.now()
+    // This process itself stood still (SIGSTOP, a VM paused, a stop-the-world pause) when the watchdog's own ticks
+    // stopped for half a session timeout: it has no evidence that nobody can reach the control cluster, only that it
+    // did not try. The group has most likely moved on; keeping its mirrors would make it a zombie that runs them on.
+    const frozen = this.lastWatchdogAt !== 0 && now - this.lastWatchdogAt >= this.options.sessionTimeoutMs / 2
+    this.lastWatchdogAt = now
+    if (!this.holding || now - this.lastHeartbeatAt < this.options.sessionTimeoutMs) return
     // An answer well after the last heartbeat (half a session timeout: not one that was in flight with it).
-    if (this.options.controlAnsweredSince && !this.options.controlAnsweredSince(this.lastHeartbeatAt + this.options.sessionTimeoutMs / 2)) {
+    if (!frozen && this.options.controlAnsweredSince && !this.options.controlAnsweredSince(this.lastHeartbeatAt + this.options.sessionTimeoutMs / 2)) {
       if (!this.keepingLogged) this.options.log('no heartbeat for a session timeout and the control cluster does not answer: keeping the mirrors running here', { sinceMs: Date.now() - this.lastHeartbeatAt })
       this.keepingLogged = true
       return
