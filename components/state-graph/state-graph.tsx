@@ -220,7 +220,15 @@ export function StateGraph({ current, transitions }: { current: MirrorPartitionS
   const takenCount = transitions.length
   return (
     <div>
-      <div ref={box} className="overflow-x-auto overscroll-x-contain">
+      {/* Focusable itself, so the keyboard can scroll it sideways on a narrow screen even before the graph's edges
+          (focusable in their own right) are drawn: axe's scrollable-region-focusable failed in that moment. */}
+      <div
+        ref={box}
+        tabIndex={0}
+        role="group"
+        aria-label="State graph, scrolls sideways on a narrow screen"
+        className="overflow-x-auto overscroll-x-contain rounded focus-visible:outline-2 focus-visible:outline-indigo-500"
+      >
         <div
           role="figure"
           aria-label={`State graph: ${GRAPH.nodes.length} states and ${GRAPH.edges.length} transitions${current === null ? '' : `, current state ${current}`}, ${takenCount} transitions taken`}
