@@ -11,14 +11,12 @@
  * Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
  */
 import 'server-only'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
+import { openTestRuntime } from '@/server/testing/test-runtime'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { freePort } from '@/scripts/testing/production-server'
+import { ApiInstances, callInstance, type ApiInstance } from '@/scripts/testing/ha-api-instances'
 import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import { partitionKey, readPartitionEmulation } from '@/server/cluster/kafka/kafka-mirror-state'
 import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
@@ -37,52 +35,23 @@ const PARTITIONS = 2
 const SESSION_TIMEOUT_MS = 6_000
 const SECRET_KEY = 'ha-handover-test-secret-key'
 const settle = { timeout: 90_000, interval: 250 }
-const childScript = path.join(__dirname, '..', '..', 'scripts', 'testing', 'ha-api-child.ts')
 /** Where the owner's STOPPING stops for good: each partition's markers written, the step not recorded. */
 const HOLDS = ['0:afterAction:abortTransactions', '1:afterAction:pidReset']
 const MIB = 1 << 20
 
-interface Instance {
-  id: string
-  url: string
-  process: ChildProcess
-  output: string
-}
+type Instance = ApiInstance
 
 let brokers: TestClusters
 let sourceClient: KafkajsContractClient
 let destinationClient: KafkajsContractClient
 let destination: KafkaCluster | null = null
-const dirs: string[] = []
-const instances: Instance[] = []
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-ha-ho-'))
-  dirs.push(dir)
-  return dir
-}
-
-async function startInstance(id: string, env: Record<string, string> = {}): Promise<Instance> {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir(), String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      MIRRORBOARD_CONTROL_BOOTSTRAP: brokers.a.bootstrap,
-      MIRRORBOARD_INSTANCE_ID: id,
-      MIRRORBOARD_CONTROL_GROUP: GROUP,
-      MIRRORBOARD_SECRET_KEY: SECRET_KEY,
-      MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
-      MIRRORBOARD_ADVERTISED_URL: url,
-      ...env,
-    },
-  })
-  const instance: Instance = { id, url, process: child, output: '' }
-  child.stdout!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
-  instances.push(instance)
-  return instance
+const group = new ApiInstances({ group: GROUP, secretKey: SECRET_KEY, sessionTimeoutMs: SESSION_TIMEOUT_MS, dirPrefix: 'mirrorboard-ha-ho-' })
+const tempDir = () => group.tempDir()
+const startInstance = (id: string, env: Record<string, string> = {}) => group.start(id, brokers.a.bootstrap, env)
+/** Which instance answered (`X-Mirrorboard-Instance`: the owner a request was forwarded to), beside the answer. */
+const call = async (instance: Instance, pathname: string, options: { method?: string; body?: unknown } = {}) => {
+  const answer = await callInstance(instance, pathname, options)
+  return { ...answer, answeredBy: answer.headers.get('x-mirrorboard-instance') }
 }
 
 interface OperationView {
@@ -90,16 +59,6 @@ interface OperationView {
   status: string
   resumedAt: number[]
   partitions: Array<{ partition: number; state: string; step: string; error: string | null }>
-}
-
-async function call(instance: Instance, pathname: string, options: { method?: string; body?: unknown } = {}) {
-  const response = await fetch(`${instance.url}/api/v1${pathname}`, {
-    method: options.method ?? 'GET',
-    headers: { authorization: `Bearer ${TEST_TOKENS.operator}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  })
-  const text = await response.text()
-  return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as Record<string, unknown>, answeredBy: response.headers.get('x-mirrorboard-instance') }
 }
 
 async function mirrorsOf(instance: Instance, id: string): Promise<string[]> {
@@ -138,13 +97,12 @@ describe('a failover handed over with its mirror', () => {
     await destinationClient.forget(['ho-', STATE_TOPIC])
   })
   afterAll(async () => {
-    for (const instance of instances) if (instance.process.exitCode === null && instance.process.signalCode === null) instance.process.kill('SIGKILL')
+    group.stopAll()
     await destination?.close().catch(() => undefined)
     await sourceClient?.forget(['ho-']).catch(() => undefined)
     await destinationClient?.forget(['ho-', STATE_TOPIC]).catch(() => undefined)
     await sourceClient?.close()
     await destinationClient?.close()
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
   it('SIGKILLs the owner during a failover’s STOPPING: the instance that adopts the mirror finishes it, each marker written exactly once', async () => {

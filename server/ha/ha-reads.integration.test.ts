@@ -7,14 +7,12 @@
  * GET /audit lists the owner's entries from the shared audit topic. Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
  */
 import 'server-only'
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { freePort } from '@/scripts/testing/production-server'
+import { ApiInstances, callInstance, type ApiInstance } from '@/scripts/testing/ha-api-instances'
 import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
 import { kafkajsContractClient, type KafkajsContractClient } from '@/server/cluster/kafka/testing/kafkajs-contract-client'
 import type { HaConfig } from './ha-config'
@@ -29,62 +27,16 @@ const PARTITIONS = 2
 const SESSION_TIMEOUT_MS = 8_000
 const SECRET_KEY = 'ha-reads-test-secret-key'
 const settle = { timeout: 90_000, interval: 250 }
-const childScript = path.join(__dirname, '..', '..', 'scripts', 'testing', 'ha-api-child.ts')
 
-interface Instance {
-  id: string
-  url: string
-  process: ChildProcess
-  output: string
-}
+type Instance = ApiInstance
 
 let brokers: TestClusters
 let sourceClient: KafkajsContractClient
 let destinationClient: KafkajsContractClient
-const dirs: string[] = []
-const instances: Instance[] = []
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-ha-rd-'))
-  dirs.push(dir)
-  return dir
-}
-
-async function startInstance(id: string): Promise<Instance> {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir(), String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      MIRRORBOARD_CONTROL_BOOTSTRAP: brokers.a.bootstrap,
-      MIRRORBOARD_INSTANCE_ID: id,
-      MIRRORBOARD_CONTROL_GROUP: GROUP,
-      MIRRORBOARD_SECRET_KEY: SECRET_KEY,
-      MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
-      MIRRORBOARD_ADVERTISED_URL: url,
-    },
-  })
-  const instance: Instance = { id, url, process: child, output: '' }
-  child.stdout!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (instance.output += chunk.toString()))
-  instances.push(instance)
-  return instance
-}
-
-async function call(instance: Instance, pathname: string, options: { method?: string; body?: unknown; token?: string; headers?: Record<string, string> } = {}) {
-  const response = await fetch(`${instance.url}/api/v1${pathname}`, {
-    method: options.method ?? 'GET',
-    headers: {
-      ...(options.token === '' ? {} : { authorization: `Bearer ${options.token ?? TEST_TOKENS.operator}` }),
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...options.headers,
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  })
-  const text = await response.text()
-  return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } }, headers: response.headers }
-}
+const group = new ApiInstances({ group: GROUP, secretKey: SECRET_KEY, sessionTimeoutMs: SESSION_TIMEOUT_MS, dirPrefix: 'mirrorboard-ha-rd-' })
+const tempDir = () => group.tempDir()
+const startInstance = (id: string, env: Record<string, string> = {}) => group.start(id, brokers.a.bootstrap, env)
+const call = callInstance
 
 interface InstanceView {
   id: string
@@ -175,12 +127,11 @@ describe('reads from any instance', () => {
 
   }, 240_000)
   afterAll(async () => {
-    for (const instance of instances) if (instance.process.exitCode === null && instance.process.signalCode === null) instance.process.kill('SIGKILL')
+    group.stopAll()
     await sourceClient?.forget(['rd-']).catch(() => undefined)
     await destinationClient?.forget(['rd-', STATE_TOPIC]).catch(() => undefined)
     await sourceClient?.close()
     await destinationClient?.close()
-    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 
   it('carries the owner’s live events on the other instance’s stream, within the caller’s scope', async () => {
