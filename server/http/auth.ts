@@ -1,4 +1,7 @@
 import 'server-only'
+// Over 400 lines on purpose: every way a caller proves who it is (shared tokens, named API tokens, browser and provider
+// sessions, read again from the other instances when unknown here) against one throttle and one session store; the
+// authorisation rules beside them read the principal it builds. The stores and the throttle are files of their own.
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { AccessRole } from '@/lib/api/endpoints'
 import { ApiError } from '@/lib/api/errors'

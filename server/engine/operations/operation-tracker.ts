@@ -233,7 +233,7 @@ export class OperationTracker {
     this.tracked.set(record.id, tracked)
     if (record.status !== 'running') return null
     const runtimes: PartitionRuntime[] = []
-    // Fenced or draining: its partitions mirror on (restored as any other) until its phases say stop.
+    // Fenced or draining: its partitions mirror on (restored like every other partition) until its phases say stop.
     if (!beforeStopping(record.switchover?.phase)) {
       record.partitions.forEach((entry, index) => {
         const runtime = this.env.partition(record.mirror, entry.topic, entry.partition)
