@@ -47,6 +47,16 @@ describe('following a failover: every STOPPING step', () => {
     )
   })
 
+  it('prints the final state once the partition has left STOPPING, not the moment its step reads done', () => {
+    const { print, text } = printer()
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'pidReset', state: 'STOPPING' }]))
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPING' }]))
+    expect(text()).not.toMatch(/orders-0 {2}STOPP/)
+    print.update(operation([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED' }], 'succeeded'))
+    print.finish(operation([{ topic: 'orders', partition: 0, step: 'done', state: 'STOPPED' }], 'succeeded'))
+    expect(text().split('\n').filter((line) => /orders-0 {2}(STOPPED|STOPPING)$/.test(line))).toEqual(['07:06:40  orders-0  STOPPED'])
+  })
+
   it('prints a partition\'s error once, and a failed operation as failed', () => {
     const { print, text } = printer()
     const failing = operation([{ topic: 'orders', partition: 0, step: 'abortTransactions', state: 'STOPPING', error: 'coordinator not available' }])

@@ -29,6 +29,8 @@ const stepIndex = (step: string) => Math.max(0, STOPPING_STEPS.indexOf(step as (
 export class ProgressPrinter {
   private readonly done = new Map<string, number>()
   private readonly errors = new Map<string, string>()
+  /** Partitions whose end state is printed: once, when it has left STOPPING (the step reads done a moment before). */
+  private readonly ended = new Set<string>()
   private readonly stepCounts = STOPPING_STEPS.map(() => 0)
   private lastAggregateAt = 0
   private barShown = false
@@ -57,7 +59,10 @@ export class ProgressPrinter {
       const before = this.done.get(key) ?? 0
       if (perPartition) {
         for (let step = before; step < index; step++) this.line(now, `${key}  ${STOPPING_STEPS[step]} ${paint('✓', 'healthy', this.style)}`)
-        if (index === STOPPING_STEPS.length - 1 && before < index) this.line(now, `${key}  ${paint(entry.state, entry.state === 'STOPPED' ? 'done' : 'danger', this.style)}`)
+        if (index === STOPPING_STEPS.length - 1 && entry.state !== 'STOPPING' && !this.ended.has(key)) {
+          this.ended.add(key)
+          this.line(now, `${key}  ${paint(entry.state, entry.state === 'STOPPED' ? 'done' : 'danger', this.style)}`)
+        }
       }
       this.done.set(key, index)
       if (entry.error !== null && this.errors.get(key) !== entry.error) {
