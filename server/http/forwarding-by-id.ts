@@ -1,11 +1,9 @@
 import 'server-only'
 import { ApiError } from '@/lib/api/errors'
-import type { Endpoint } from '@/lib/api/endpoints'
 import { findRecordHolder } from '@/server/ha/record-finder'
 import { forwardingKey } from '@/server/ha/forwarded-caller'
 import type { Runtime } from '@/server/runtime'
-import type { Principal } from './auth'
-import { readJsonBody } from './request'
+import { forwardedBody, type ForwardingRequest } from './forwarding-request'
 
 /**
  * Drills and verifications looked up by id (`/drills/{id}`, `/verifications/{id}` and below) from any instance
@@ -15,14 +13,8 @@ import { readJsonBody } from './request'
  */
 const BY_ID = /^\/api\/v1\/(drills|verifications)\/\{id\}/
 
-export async function forwardRecordById(
-  runtime: Runtime,
-  endpoint: Endpoint,
-  request: Request,
-  params: Record<string, string | string[] | undefined>,
-  principal: Principal | null,
-  forwardedBy: string | null,
-): Promise<Response | null> {
+export async function forwardRecordById(asked: ForwardingRequest): Promise<Response | null> {
+  const { runtime, endpoint, request, params, principal, forwardedBy } = asked
   const ha = runtime.ha
   const kind = BY_ID.exec(endpoint.path)?.[1]
   const id = params.id
@@ -37,12 +29,7 @@ export async function forwardRecordById(
       details: { owner: missing.instance, url: missing.url },
     })
   }
-  let body: ArrayBuffer | null = null
-  if (endpoint.body) {
-    const read = await readJsonBody(request)
-    if (!read.ok) throw read.error
-    body = new TextEncoder().encode(JSON.stringify(read.value)).buffer
-  }
+  const body = await forwardedBody(asked)
   const mirror = (holder.answer as { mirror?: unknown } | null)?.mirror
   try {
     return await ha.forwarding.forward(request, typeof mirror === 'string' ? mirror : what, { here: false, owner: holder.instance, url: holder.url, alive: true }, principal, body)

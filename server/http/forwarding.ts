@@ -1,11 +1,10 @@
 import 'server-only'
 import { ApiError } from '@/lib/api/errors'
-import type { Endpoint } from '@/lib/api/endpoints'
 import type { Runtime } from '@/server/runtime'
 import type { Authentication, Principal } from './auth'
 import { forwardOperation } from './operation-owner'
-import { readJsonBody } from './request'
 import { forwardRecordById } from './forwarding-by-id'
+import { forwardedBody, type ForwardingRequest } from './forwarding-request'
 
 /**
  * The HTTP side of "one API from any instance" (server/ha/mirror-forwarding.ts, docs/high-availability.md): who
@@ -27,20 +26,14 @@ export async function authenticateCaller(runtime: Runtime, request: Request): Pr
  * is known to run it: then it is answered here, NOT_FOUND for a mirror that does not exist). A request another
  * instance forwarded is never sent on again.
  */
-export async function forwardToOwner(
-  runtime: Runtime,
-  endpoint: Endpoint,
-  request: Request,
-  params: Record<string, string | string[] | undefined>,
-  principal: Principal | null,
-  forwardedBy: string | null,
-): Promise<Response | null> {
+export async function forwardToOwner(asked: ForwardingRequest): Promise<Response | null> {
+  const { runtime, request, params, principal, forwardedBy } = asked
   const ha = runtime.ha
   const mirror = params.mirror
-  const keeper = await forwardRecordById(runtime, endpoint, request, params, principal, forwardedBy)
+  const keeper = await forwardRecordById(asked)
   if (keeper !== null) return keeper
   // A request about an operation goes where its mirror runs (operation-owner.ts).
-  if (ha && typeof mirror !== 'string') return forwardOperation(runtime, endpoint, request, params, principal, forwardedBy)
+  if (ha && typeof mirror !== 'string') return forwardOperation(asked)
   if (!ha || typeof mirror !== 'string') return null
   const place = ha.forwarding.placeOf(mirror)
   if (place.here) return null
@@ -49,12 +42,5 @@ export async function forwardToOwner(
       details: { owner: place.owner, url: place.url },
     })
   }
-  let body: string | null = null
-  if (endpoint.body) {
-    // Read (and bounded) as this instance would read it; the owner parses and validates it.
-    const read = await readJsonBody(request)
-    if (!read.ok) throw read.error
-    body = JSON.stringify(read.value)
-  }
-  return ha.forwarding.forward(request, mirror, place, principal, body === null ? null : new TextEncoder().encode(body).buffer)
+  return ha.forwarding.forward(request, mirror, place, principal, await forwardedBody(asked))
 }

@@ -1,8 +1,6 @@
 import 'server-only'
 import { ApiError } from '@/lib/api/errors'
-import type { Endpoint } from '@/lib/api/endpoints'
-import type { Runtime } from '@/server/runtime'
-import type { Principal } from './auth'
+import type { ForwardingRequest } from './forwarding-request'
 
 /** The endpoints about one operation (`/operations/{id}` and below it: its report, its cancel; none has a body). */
 const OPERATION_PATH = '/api/v1/operations/{id}'
@@ -16,14 +14,7 @@ const OPERATION_PATH = '/api/v1/operations/{id}'
  * wizard keeps showing it). A change (cancel) is refused MIRROR_OWNER_UNAVAILABLE then, as a mirror's is. An id this
  * instance has not read yet is looked for on the topic first, so an operation just accepted elsewhere is found.
  */
-export async function forwardOperation(
-  runtime: Runtime,
-  endpoint: Endpoint,
-  request: Request,
-  params: Record<string, string | string[] | undefined>,
-  principal: Principal | null,
-  forwardedBy: string | null,
-): Promise<Response | null> {
+export async function forwardOperation({ runtime, endpoint, request, params, principal, forwardedBy }: ForwardingRequest): Promise<Response | null> {
   const ha = runtime.ha
   const id = params.id
   const operations = ha?.operations

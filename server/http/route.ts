@@ -184,7 +184,7 @@ export function route<const E extends Endpoint>(
       const principal = authorize(authentication, required, request, mutation, options.scope === 'handler' ? 'somewhere' : resourceOf(rawParams))
       refuseWithoutControlCluster(runtime, endpoint)
       // Several instances: a mirror another instance runs is answered (and audited) there (server/http/forwarding.ts).
-      const owners = await forwardToOwner(runtime, endpoint, request, rawParams, principal, forwardedBy)
+      const owners = await forwardToOwner({ runtime, endpoint, request, params: rawParams, principal, forwardedBy })
       if (owners !== null) return owners
       const params = endpoint.params ? parseInput(endpoint.params, rawParams, 'params') : {}
       const query = endpoint.query ? parseInput(endpoint.query, queryObject(url), 'query') : {}
