@@ -148,10 +148,11 @@ read -r oidc_port oidc_provider_port <<< "$(free_ports 2)"
 E2E_PORT="$oidc_port" E2E_OIDC_PORT="$oidc_provider_port" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-oidc.json" \
   npx playwright test -c playwright.oidc.config.ts --reporter=list,json
 # Several instances sharing the work (issue #40): the production server and a second instance in one group on the
-# Kafka clusters started above (cluster a is the control cluster).
+# Kafka clusters started above, their control cluster a broker of its own behind a proxy a journey cuts.
 step "browser journeys of a group of instances (Debian chromium, the Kafka clusters above)"
-read -r ha_port ha_other_port <<< "$(free_ports 2)"
-E2E_PORT="$ha_port" E2E_HA_OTHER_PORT="$ha_other_port" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-ha.json" \
+read -r ha_port ha_other_port ha_control_port ha_control_admin_port <<< "$(free_ports 4)"
+E2E_PORT="$ha_port" E2E_HA_OTHER_PORT="$ha_other_port" E2E_HA_CONTROL_PORT="$ha_control_port" E2E_HA_CONTROL_ADMIN_PORT="$ha_control_admin_port" \
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-ha.json" \
   npx playwright test -c playwright.ha.config.ts --reporter=list,json
 step "summary"
 node scripts/test/summary.mjs "$results"

@@ -8,10 +8,12 @@ import { RelativeTime } from '@/components/ui/relative-time'
 import { StatusBadge } from '@/components/ui/status-badge'
 import type { Instance } from '@/lib/api/instances'
 import { INSTANCE_STATUS_STYLE } from '@/lib/ui/status-style'
+import { ControlClusterStatusView } from './control-cluster-status'
 
 /**
- * The instances as GET /api/v1/instances answers, read again every few seconds (use-instances.ts). Without a
- * control cluster there is one instance and it says so, with how to share the work, rather than a one-row group.
+ * The instances as GET /api/v1/instances answers, read again every few seconds (use-instances.ts), and the control
+ * cluster as this instance sees it (control-cluster-status.tsx). Without a control cluster there is one instance and
+ * it says so, with how to share the work, rather than a one-row group.
  */
 export function InstanceList() {
   const instances = useInstances()
@@ -23,10 +25,12 @@ export function InstanceList() {
       </Panel>
     )
   }
-  const { highAvailability, instances: listed } = instances.data
+  const { highAvailability, instances: listed, control } = instances.data
   const alive = listed.filter((instance) => instance.alive).length
   return (
     <div className="space-y-4">
+      {/* Unreachable, the control cluster is an incident: above the group it makes stale. */}
+      {control !== undefined && !control.reachable && <ControlClusterStatusView control={control} />}
       {!highAvailability && (
         <div data-testid="single-instance" className="rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-800/60 dark:text-slate-200">
           <p>
@@ -47,6 +51,7 @@ export function InstanceList() {
           ))}
         </ul>
       </Panel>
+      {control !== undefined && control.reachable && <ControlClusterStatusView control={control} />}
     </div>
   )
 }

@@ -19,9 +19,53 @@ export const Instance = z.object({
 })
 export type Instance = z.infer<typeof Instance>
 
+/** How current the answering instance's copy of one control topic is. */
+export const ControlTopicView = z.object({
+  topic: z.string(),
+  /** When a read of it last reached the topic's end (epoch ms); null before the first did. */
+  readAt: z.number().int().nullable(),
+  /** How old that copy was when this answer was made (ms); null before the first read. */
+  ageMs: z.number().int().nonnegative().nullable(),
+})
+export type ControlTopicView = z.infer<typeof ControlTopicView>
+
+/**
+ * The control cluster as the answering instance sees it (server/ha/control-health.ts). It counts as unreachable once
+ * nothing has answered for a session timeout (at least 5 s); then changes are refused with CONTROL_CLUSTER_UNAVAILABLE
+ * while the mirrors running here go on, and everything this instance answers from the shared state is as old as
+ * `viewAgeMs` says.
+ */
+export const ControlClusterStatus = z.object({
+  /** MIRRORBOARD_CONTROL_BOOTSTRAP. */
+  bootstrap: z.array(z.string()),
+  /** MIRRORBOARD_CONTROL_GROUP: the consumer group, and the prefix of the control topics. */
+  group: z.string(),
+  reachable: z.boolean(),
+  /** Since when it is what `reachable` says (epoch ms): unreachable since its last answer; reachable since its first answer after the last outage, or since this instance started. */
+  since: z.number().int(),
+  /** Its last answer to this instance (a status written and read, a heartbeat, a control topic read). */
+  lastAnsweredAt: z.number().int(),
+  /** The last error of a round trip since it last answered; null once it answers (or when it merely went silent). */
+  lastError: z.string().nullable(),
+  /** The last time it was unreachable, and how that ended; null when it never was since this instance started. */
+  lastOutage: z
+    .object({
+      from: z.number().int(),
+      to: z.number().int(),
+      lastError: z.string().nullable(),
+    })
+    .nullable(),
+  /** How old this instance's view of the shared state is: the oldest of its control topic copies (ms); null before each was read once. */
+  viewAgeMs: z.number().int().nonnegative().nullable(),
+  topics: z.array(ControlTopicView),
+})
+export type ControlClusterStatus = z.infer<typeof ControlClusterStatus>
+
 export const InstanceList = z.object({
   /** False when MIRRORBOARD_CONTROL_BOOTSTRAP is unset: one instance runs every mirror. */
   highAvailability: z.boolean(),
   instances: z.array(Instance),
+  /** The control cluster as the answering instance sees it. Several instances only. */
+  control: ControlClusterStatus.optional(),
 })
 export type InstanceList = z.infer<typeof InstanceList>

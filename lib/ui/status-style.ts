@@ -128,3 +128,9 @@ export const INSTANCE_STATUS_STYLE = {
   alive: { label: 'Alive', icon: '●', tone: 'healthy' },
   dead: { label: 'Dead', icon: '✕', tone: 'danger' },
 } as const satisfies Record<'alive' | 'dead', StatusStyle>
+
+/** The control cluster as an instance sees it (GET /instances' `control`). */
+export const CONTROL_CLUSTER_STYLE = {
+  reachable: { label: 'Reachable', icon: '●', tone: 'healthy' },
+  unreachable: { label: 'Unreachable', icon: '✕', tone: 'danger' },
+} as const satisfies Record<'reachable' | 'unreachable', StatusStyle>

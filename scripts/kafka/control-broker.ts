@@ -36,8 +36,10 @@ function execJava(args: string[]): Promise<void> {
   return new Promise((resolve, reject) => execFile('java', args, { encoding: 'utf8' }, (error, stdout, stderr) => (error ? reject(new Error(`${stdout}${stderr}`, { cause: error })) : resolve())))
 }
 
-export async function startControlBroker(options: { timeoutMs?: number } = {}): Promise<ControlBroker> {
-  const [brokerPort, controllerPort, proxyPort] = (await freePorts(3)) as [number, number, number]
+/** `proxyPort`: where the proxy listens (a free port when absent), for a caller that must name it before the start. */
+export async function startControlBroker(options: { timeoutMs?: number; proxyPort?: number } = {}): Promise<ControlBroker> {
+  const [brokerPort, controllerPort, freeProxyPort] = (await freePorts(3)) as [number, number, number]
+  const proxyPort = options.proxyPort ?? freeProxyPort
   const dir = mkdtempSync(join(tmpdir(), 'mirrorboard-control-broker-'))
   const dataDir = join(dir, 'data')
   mkdirSync(dataDir)

@@ -1,5 +1,5 @@
 import 'server-only'
-import type { InstanceList } from '@/lib/api/instances'
+import type { ControlClusterStatus, InstanceList } from '@/lib/api/instances'
 import type { Grant } from '@/lib/auth/grants'
 import { seesEverything, seesMirror } from '@/lib/auth/visibility'
 import type { MirrorEngine } from '@/server/engine/engine'
@@ -36,5 +36,23 @@ function allInstances(deps: { version: string; engine: MirrorEngine; ha: HaRunti
   if (!listed.some((instance) => instance.self)) {
     listed.push({ id: ha.instanceId, alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true, url: ha.config.advertisedUrl ?? null, leader: ha.instanceId === leader })
   }
-  return { highAvailability: true, instances: listed }
+  return { highAvailability: true, instances: listed, control: controlClusterStatus(ha) }
+}
+
+/** The control cluster as this instance sees it (server/ha/control-health.ts), and how old its view of each control topic is. */
+export function controlClusterStatus(ha: HaRuntime, now = Date.now()): ControlClusterStatus {
+  const report = ha.control.report()
+  const topics = report.views.map(({ topic, readAt }) => ({ topic, readAt, ageMs: readAt === null ? null : Math.max(0, now - readAt) }))
+  const ages = topics.map((view) => view.ageMs)
+  return {
+    bootstrap: ha.config.bootstrap,
+    group: ha.config.group,
+    reachable: report.available,
+    since: report.changedAt,
+    lastAnsweredAt: report.lastAnsweredAt,
+    lastError: report.lastError,
+    lastOutage: report.lastOutage,
+    viewAgeMs: ages.length === 0 || ages.includes(null) ? null : Math.max(...(ages as number[])),
+    topics,
+  }
 }

@@ -1,6 +1,12 @@
 import 'server-only'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 
+/** Told each time a read of a control topic reaches the topic's end (control-health.ts keeps how old each copy is). */
+export interface ControlTopicViews {
+  follows(topic: string): void
+  caughtUp(topic: string): void
+}
+
 /** One partition of a control topic, read on from where the last read ended (compaction may drop records first). */
 export class ControlTopicLog {
   private nextOffset = 0
@@ -8,7 +14,10 @@ export class ControlTopicLog {
   constructor(
     private readonly reader: KafkaCluster,
     readonly topic: string,
-  ) {}
+    private readonly views?: ControlTopicViews,
+  ) {
+    views?.follows(topic)
+  }
 
   /** The records written since the last call, in log order (UTF-8 keys and values only: ours). */
   async readNew(): Promise<Array<{ key: string; value: string | null }>> {
@@ -26,9 +35,11 @@ export class ControlTopicLog {
         if (record.type === 'DATA' && record.key !== null && record.encoding === undefined) read.push({ key: record.key, value: record.value })
       }
       const last = page.records.at(-1)
-      if (!last) return read
-      this.nextOffset = last.offset + 1
-      if (this.nextOffset >= page.highWatermark) return read
+      if (last) this.nextOffset = last.offset + 1
+      if (!last || this.nextOffset >= page.highWatermark) {
+        this.views?.caughtUp(this.topic)
+        return read
+      }
     }
   }
 }

@@ -3,7 +3,9 @@
  * live workload, its control cluster a broker of its own reached through a TCP proxy (scripts/kafka/control-broker.ts)
  * that the test cuts. Cut off for longer than the session timeout, the instance keeps mirroring (the destination keeps
  * growing after it has logged that it keeps its mirrors), refuses a change with 503 CONTROL_CLUSTER_UNAVAILABLE (the
- * mirror stays as it was) and still answers reads; once the link is back, the same change is accepted. The instance is
+ * mirror stays as it was) and still answers reads; GET /health and GET /instances say the control cluster is unreachable,
+ * since its last answer, with the last error and a view of the shared state at least a session timeout old. Once the
+ * link is back, the same change is accepted, and both say it is reachable again, with the outage that ended. The instance is
  * a child process serving the API on loopback (scripts/testing/ha-api-child.ts). Real brokers
  * (`npx tsx scripts/kafka/clusters.ts start`).
  */
@@ -60,6 +62,32 @@ async function call(url: string, pathname: string, options: { method?: string; b
   return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as Record<string, unknown> & { error?: { code: string; message: string; details?: Record<string, unknown> } } }
 }
 
+interface ControlView {
+  bootstrap: string[]
+  group: string
+  reachable: boolean
+  since: number
+  lastAnsweredAt: number
+  lastError: string | null
+  lastOutage: { from: number; to: number; lastError: string | null } | null
+  viewAgeMs: number | null
+  topics: Array<{ topic: string; readAt: number | null; ageMs: number | null }>
+}
+
+async function healthOf(url: string): Promise<{ status: string; control?: { reachable: boolean; since: number; viewAgeMs: number | null } }> {
+  const response = await fetch(`${url}/api/v1/health`)
+  expect(response.status).toBe(200)
+  return (await response.json()) as { status: string; control?: { reachable: boolean; since: number; viewAgeMs: number | null } }
+}
+
+async function controlOf(url: string): Promise<ControlView> {
+  const answer = await call(url, '/instances')
+  expect(answer.status).toBe(200)
+  return answer.body.control as unknown as ControlView
+}
+
+const CONTROL_TOPICS = ['clusters', 'operations', 'identity', 'audit', 'instances'].map((name) => `${GROUP}-${name}`)
+
 async function destinationEnd(): Promise<number> {
   const offsets = await destinationAdmin.fetchTopicOffsets(TOPIC).catch(() => [])
   return offsets.reduce((sum, offset) => sum + Number(offset.high), 0)
@@ -114,6 +142,8 @@ describe('the control cluster unreachable later', () => {
         MIRRORBOARD_SECRET_KEY: SECRET_KEY,
         MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS),
         MIRRORBOARD_ADVERTISED_URL: url,
+        // Every answer checked against its schema (a mismatch is a 500), as CI's schemathesis run does.
+        MIRRORBOARD_CHECK_RESPONSES: '1',
       },
     })
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -132,6 +162,15 @@ describe('the control cluster unreachable later', () => {
     }, { timeout: 120_000, interval: 500 })
     const before = await destinationEnd()
     await vi.waitFor(async () => expect(await destinationEnd()).toBeGreaterThan(before), settle)
+    // Reachable: every control topic read, none of them ever unreachable.
+    const reachable = await vi.waitFor(async () => {
+      const view = await controlOf(url)
+      expect(view.topics.map((topic) => topic.topic).sort()).toEqual([...CONTROL_TOPICS].sort())
+      expect(view.viewAgeMs).not.toBeNull()
+      return view
+    }, settle)
+    expect(reachable).toMatchObject({ bootstrap: [control.bootstrap], group: GROUP, reachable: true, lastError: null, lastOutage: null })
+    expect((await healthOf(url)).control).toMatchObject({ reachable: true, since: reachable.since })
 
     // The link to the control cluster is cut.
     control.cut()
@@ -146,6 +185,21 @@ describe('the control cluster unreachable later', () => {
     expect(refused.body.error?.message).toMatch(/the control cluster has not answered instance co-i1 since \d{4}-/)
     // A cluster's removal is refused too; signing in is not a change of shared state and stays open.
     expect((await call(url, '/clusters/kafka-a', { method: 'DELETE' })).body.error?.code).toBe('CONTROL_CLUSTER_UNAVAILABLE')
+
+    // GET /health and GET /instances say so: unreachable since the last answer (the 503's `since`), its copies of the
+    // control topics read no later than that (a read is an answer), so the view is at least a session timeout old.
+    const since = refused.body.error!.details!.since as number
+    const health = await healthOf(url)
+    expect(health.status).toBe('ok')
+    expect(health.control).toEqual({ reachable: false, since, viewAgeMs: expect.any(Number) })
+    expect(health.control!.viewAgeMs).toBeGreaterThanOrEqual(SESSION_TIMEOUT_MS)
+    const cut = await controlOf(url)
+    expect(cut).toMatchObject({ reachable: false, since, lastAnsweredAt: since, lastOutage: null })
+    expect(cut.viewAgeMs).toBeGreaterThanOrEqual(SESSION_TIMEOUT_MS)
+    for (const topic of cut.topics) expect(topic.readAt).toBeLessThanOrEqual(since)
+    // The last error is the client's (it names the host, so GET /health, which is public, does not carry it).
+    await vi.waitFor(async () => expect((await controlOf(url)).lastError).toEqual(expect.any(String)), settle)
+    expect(health.control).not.toHaveProperty('lastError')
 
     // Past the session timeout the instance keeps its mirror (it used to give it up): the destination keeps growing.
     await vi.waitFor(() => expect(output).toContain('the control cluster does not answer: keeping the mirrors running here'), settle)
@@ -172,6 +226,15 @@ describe('the control cluster unreachable later', () => {
     await vi.waitFor(async () => {
       const after = await call(url, `/mirrors/${MIRROR}/partitions`)
       expect((after.body.partitions as Array<{ state: string }>).map((p) => p.state)).toEqual(['PAUSED'])
+    }, settle)
+
+    // Reachable again since the outage ended, which is remembered; every control topic read again since.
+    const recovered = await controlOf(url)
+    expect(recovered).toMatchObject({ reachable: true, lastError: null, lastOutage: { from: since, to: recovered.since, lastError: expect.toSatisfy((value: unknown) => value === null || typeof value === 'string') } })
+    expect(recovered.since).toBeGreaterThan(since)
+    expect((await healthOf(url)).control).toMatchObject({ reachable: true, since: recovered.since })
+    await vi.waitFor(async () => {
+      for (const topic of (await controlOf(url)).topics) expect(topic.readAt).toBeGreaterThanOrEqual(recovered.since)
     }, settle)
   })
 })

@@ -134,6 +134,7 @@ export class HaRuntime {
       local,
       publish,
       warn: (message, fields) => this.deps.log.warn(message, fields),
+      views: this.control,
     })
     await audit.start()
     this.audit = audit
@@ -186,8 +187,9 @@ export class HaRuntime {
         return users.length === 0 ? null : `cluster ${name} is used by ${users.map((mirror) => mirror.name).join(', ')}`
       },
       answered: () => this.control.answered(),
+      views: this.control,
     })
-    const operations = new ControlTopicOperations({ topic: this.operationsTopic, reader, producer, warn: (message, fields) => this.deps.log.warn(message, fields) })
+    const operations = new ControlTopicOperations({ topic: this.operationsTopic, reader, producer, warn: (message, fields) => this.deps.log.warn(message, fields), views: this.control })
     this.shared = { clusters, operations, reader, producer }
     try {
       await clusters.start()
@@ -221,7 +223,7 @@ export class HaRuntime {
    */
   async shareIdentity(stores: readonly SharedIdentityStore[]): Promise<SharedIdentity> {
     if (this.shared === null) throw new Error('shareIdentity before prepare')
-    const identity = new SharedIdentity({ topic: this.identityTopic, key: deriveKey(this.config.secretKey), reader: this.shared.reader, producer: this.shared.producer, stores, log: this.deps.log })
+    const identity = new SharedIdentity({ topic: this.identityTopic, key: deriveKey(this.config.secretKey), reader: this.shared.reader, producer: this.shared.producer, stores, log: this.deps.log, views: this.control })
     await identity.start()
     this.identity = identity
     return identity
@@ -286,7 +288,7 @@ export class HaRuntime {
     if (this.shared) {
       this.directory = new InstanceDirectory({
         self: () => ({ id: this.config.instanceId, version: this.deps.version, mirrors: engine.heldMirrors().sort(), url: this.config.advertisedUrl ?? null, memberId: this.joined?.memberId ?? null }),
-        log: new ControlTopicLog(this.shared.reader, this.membershipTopic),
+        log: new ControlTopicLog(this.shared.reader, this.membershipTopic, this.control),
         producer: this.shared.producer,
         sessionTimeoutMs: this.config.sessionTimeoutMs,
         warn: (message, fields) => log.warn(message, fields),

@@ -3,6 +3,7 @@ import type { Producer } from 'kafkajs'
 import { AuditEntry } from '@/lib/api/audit'
 import { matches, type AuditFilter, type AuditLog } from '@/server/audit/audit-log'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
+import type { ControlTopicViews } from './control-topic-log'
 
 /**
  * The group's shared audit log (issue #40: "the audit log … on the control cluster, not compacted";
@@ -40,6 +41,7 @@ export interface SharedAuditDeps {
   local: AuditLog
   publish(entry: AuditEntry): void
   warn(message: string, fields: Record<string, unknown>): void
+  views?: ControlTopicViews
 }
 
 export class SharedAudit {
@@ -57,7 +59,9 @@ export class SharedAudit {
   private retry: NodeJS.Timeout | null = null
   private started = false
 
-  constructor(private readonly deps: SharedAuditDeps) {}
+  constructor(private readonly deps: SharedAuditDeps) {
+    deps.views?.follows(deps.topic)
+  }
 
   /** Reads the whole topic once (to know what of this instance's it holds), then sends what it lacks and follows it. */
   async start(): Promise<void> {
@@ -129,6 +133,7 @@ export class SharedAudit {
       }
       if (page.next === this.nextOffset || page.next >= page.highWatermark) {
         this.nextOffset = page.next
+        this.deps.views?.caughtUp(this.deps.topic)
         return
       }
       this.nextOffset = page.next

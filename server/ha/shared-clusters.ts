@@ -3,7 +3,7 @@ import type { Producer } from 'kafkajs'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import type { KafkaClusterRequest } from '@/server/cluster/kafka/kafka-definition'
 import type { ClusterRegistry } from '@/server/cluster/registry'
-import { ControlTopicLog } from './control-topic-log'
+import { ControlTopicLog, type ControlTopicViews } from './control-topic-log'
 import { isSealedBox, open, seal, WrongSecretKeyError, type SealedBox } from './secret-box'
 
 /**
@@ -57,9 +57,10 @@ export class SharedClusters {
       inUse?: (name: string) => string | null
       /** Each read of the topic that succeeded (a round trip to the control cluster). */
       answered?: () => void
+      views?: ControlTopicViews
     },
   ) {
-    this.log = new ControlTopicLog(deps.reader, deps.topic)
+    this.log = new ControlTopicLog(deps.reader, deps.topic, deps.views)
   }
 
   /**

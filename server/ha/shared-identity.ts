@@ -2,7 +2,7 @@ import 'server-only'
 import type { Producer } from 'kafkajs'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import type { IdentityReplica, SharedIdentityStore } from '@/server/http/identity-replica'
-import { ControlTopicLog } from './control-topic-log'
+import { ControlTopicLog, type ControlTopicViews } from './control-topic-log'
 import { isSealedBox, open, seal } from './secret-box'
 
 /**
@@ -36,9 +36,10 @@ export class SharedIdentity {
       producer: Producer
       stores: readonly SharedIdentityStore[]
       log: { warn(message: string, fields: Record<string, unknown>): void; info(message: string, fields: Record<string, unknown>): void }
+      views?: ControlTopicViews
     },
   ) {
-    this.log = new ControlTopicLog(deps.reader, deps.topic)
+    this.log = new ControlTopicLog(deps.reader, deps.topic, deps.views)
     for (const store of deps.stores) this.stores.set(store.sharedPrefix, store)
   }
 

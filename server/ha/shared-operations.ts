@@ -3,7 +3,7 @@ import type { Producer } from 'kafkajs'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import { StoredOperation } from '@/server/engine/operations/operation-store'
 import type { SharedOperations } from '@/server/engine/operations/operation-store'
-import { ControlTopicLog } from './control-topic-log'
+import { ControlTopicLog, type ControlTopicViews } from './control-topic-log'
 
 /**
  * The engine's shared operations (server/engine/operations/operation-store.ts's SharedOperations) on the control cluster's compacted
@@ -29,9 +29,10 @@ export class ControlTopicOperations implements SharedOperations {
       reader: KafkaCluster
       producer: Producer
       warn(message: string, fields: Record<string, unknown>): void
+      views?: ControlTopicViews
     },
   ) {
-    this.log = new ControlTopicLog(deps.reader, deps.topic)
+    this.log = new ControlTopicLog(deps.reader, deps.topic, deps.views)
   }
 
   /** Reads the topic to its end, then keeps reading it. */

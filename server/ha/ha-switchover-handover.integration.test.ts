@@ -1,0 +1,256 @@
+/**
+ * Issue #40 with issue #34: a planned switchover whose instance dies is carried on by the instance that adopts its
+ * mirror, exactly as the durable operation record on the control cluster's operations topic says. Two instances
+ * share a Kafka a → Kafka b mirror (cluster a is also the control cluster), each a child process serving the API on
+ * loopback (scripts/testing/ha-api-child.ts). Source a has no authorizer, so the switchover's fence is `none` (the
+ * write-fence gate forced) and its drain waits for the source's log ends to stand still: a producer that keeps
+ * writing holds the owner in its drain. The owner is SIGKILLed there, once the shared record says `drain`:
+ * - the producer stops after the survivor has taken the operation over: the survivor finishes the drain and the stops,
+ *   0 records lost measured, every partition STOPPED, and the destination holds every source batch, as the source
+ *   has it;
+ * - the producer goes on past the record's drain deadline (accepted on the dead owner): the survivor rolls back at
+ *   that deadline, not one of its own, and the mirror mirrors on there: once the producer stops, the destination
+ *   equals the source, batch by batch.
+ * Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
+ */
+import 'server-only'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { openTestRuntime } from '@/server/testing/test-runtime'
+import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
+import { RawFetcher } from '@/scripts/kafka/raw-fetch'
+import { ApiInstances, callInstance, type ApiInstance } from '@/scripts/testing/ha-api-instances'
+import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
+import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
+import { kafkajsContractClient, type KafkajsContractClient } from '@/server/cluster/kafka/testing/kafkajs-contract-client'
+import type { HaConfig } from './ha-config'
+
+process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-ha-switchover-fallback-${process.pid}`)
+
+const RUN = Date.now().toString(36)
+// Not `ha-…`, `fw-…`, `ho-…`: the other HA suites delete those groups and topics.
+const PREFIX = 'sw-'
+const PARTITIONS = 2
+const SESSION_TIMEOUT_MS = 6_000
+const SECRET_KEY = 'ha-switchover-test-secret-key'
+const settle = { timeout: 90_000, interval: 250 }
+
+interface SwitchoverView {
+  phase: string
+  drainStartedAt: number | null
+  drainTimeoutMs: number
+  reason: string | null
+  recordsLost: { total: number | null } | null
+}
+
+interface OperationView {
+  id: string
+  status: string
+  resumedAt: number[]
+  switchover: SwitchoverView
+  partitions: Array<{ partition: number; state: string; error: string | null }>
+}
+
+let brokers: TestClusters
+let sourceClient: KafkajsContractClient
+let destinationClient: KafkajsContractClient
+let control: KafkaCluster | null = null
+let group: ApiInstances | null = null
+let producing = false
+let producer: Promise<void> = Promise.resolve()
+
+/** Per batch of a partition its offsets and records, read raw from the broker (each side has its own producer ids). */
+async function brokerLog(bootstrap: string, topic: string, partition: number): Promise<Array<[number, number, string]>> {
+  const raw = await RawFetcher.connect({ brokers: [bootstrap], clientId: `sw-raw-${RUN}` })
+  try {
+    const out: Array<[number, number, string]> = []
+    for (let offset = 0n; ; ) {
+      const page = await raw.fetch({ topic, partition, fetchOffset: offset, isolationLevel: 'read_uncommitted', maxBytes: 8 << 20, maxWaitTimeMs: 0 })
+      if (page.batches.length === 0) return out
+      for (const b of page.batches) out.push([Number(b.baseOffset), Number(b.lastOffset), b.records.map((r) => `${r.key}=${r.value}`).join(',')])
+      offset = page.batches.at(-1)!.lastOffset + 1n
+    }
+  } finally {
+    await raw.disconnect()
+  }
+}
+
+/** The operation's latest record on the operations topic, as the instance that adopts the mirror will read it. */
+async function sharedRecord(topic: string, id: string): Promise<OperationView | null> {
+  let latest: OperationView | null = null
+  for (let offset = 0; ; ) {
+    const page = await control!.readRecords(topic, 0, { fromOffset: offset, limit: 500, isolation: 'read_committed' })
+    for (const record of page.records) if (record.type === 'DATA' && record.key === id) latest = record.value === null ? null : (JSON.parse(record.value) as OperationView)
+    const last = page.records.at(-1)
+    if (!last || last.offset + 1 >= page.highWatermark) return latest
+    offset = last.offset + 1
+  }
+}
+
+async function mirrorsOf(instance: ApiInstance, id: string): Promise<string[]> {
+  const { body } = await callInstance(instance, '/instances')
+  return ((body?.instances ?? []) as Array<{ id: string; alive: boolean; mirrors: string[] }>).find((view) => view.id === id && view.alive)?.mirrors ?? []
+}
+
+/** A steady workload on every partition of the source topic until `stopProducing`. */
+function startProducing(topic: string): void {
+  producing = true
+  producer = (async () => {
+    for (let i = 0; producing; i++) {
+      await sourceClient.produce({ topic, partition: i % PARTITIONS }, [{ key: `k${i}`, value: `v${i}` }]).catch(() => undefined)
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+  })()
+}
+
+async function stopProducing(): Promise<void> {
+  producing = false
+  await producer
+}
+
+/**
+ * The scenario's group: a Kafka a → b mirror, run by `owner` (started alone), and `survivor` joined afterwards; the
+ * owner is asked for a planned switchover and SIGKILLed once the shared record says `drain`.
+ */
+async function switchoverKilledInDrain(name: string, drainTimeoutMs: number) {
+  const groupId = `${PREFIX}group-${name}-${RUN}`
+  const mirror = `${PREFIX}m-${name}-${RUN}`
+  const topic = `${PREFIX}t-${name}-${RUN}`
+  group = new ApiInstances({ group: groupId, secretKey: SECRET_KEY, sessionTimeoutMs: SESSION_TIMEOUT_MS, dirPrefix: `mirrorboard-ha-${PREFIX}` })
+  await sourceClient.createTopic(topic, { partitions: PARTITIONS })
+  for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: 'k', value: `first-${partition}` }])
+
+  const setupConfig: HaConfig = { bootstrap: [brokers.a.bootstrap], instanceId: `${PREFIX}setup`, secretKey: SECRET_KEY, group: groupId, sessionTimeoutMs: SESSION_TIMEOUT_MS }
+  const setup = await openTestRuntime(group.tempDir(), { demo: false, ha: setupConfig })
+  await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [brokers.a.bootstrap] })
+  await setup.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [brokers.b.bootstrap] })
+  await setup.engine.createMirror({ name: mirror, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] })
+  await vi.waitFor(() => expect(setup.engine.partitions(mirror).map((p) => p.state)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
+  await setup.close()
+
+  const owner = await group.start(`${PREFIX}${name}-i1`, brokers.a.bootstrap, { MIRRORBOARD_CHECK_RESPONSES: '1' })
+  await vi.waitFor(async () => expect(await mirrorsOf(owner, owner.id).catch(() => []), owner.output.slice(-3000)).toEqual([mirror]), { timeout: 120_000, interval: 500 })
+  const survivor = await group.start(`${PREFIX}${name}-i2`, brokers.a.bootstrap, { MIRRORBOARD_CHECK_RESPONSES: '1' })
+  await vi.waitFor(async () => {
+    expect(await mirrorsOf(survivor, owner.id).catch(() => []), survivor.output.slice(-3000)).toEqual([mirror])
+    expect(await mirrorsOf(owner, survivor.id).catch(() => null)).toEqual([])
+  }, { timeout: 120_000, interval: 500 })
+
+  // Producers that keep writing: without a fence the drain waits for them to stop (the source's ends to stand still).
+  startProducing(topic)
+  const accepted = await callInstance(owner, `/mirrors/${mirror}/failover`, { method: 'POST', body: { type: 'planned', confirm: mirror, force: ['write-fence'], drainTimeoutMs } })
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(202)
+  const id = accepted.body.operation as string
+  const operationsTopic = `${groupId}-operations`
+  const record = await vi.waitFor(async () => {
+    const shared = await sharedRecord(operationsTopic, id)
+    expect(shared?.switchover.phase, owner.output.slice(-3000)).toBe('drain')
+    expect(shared!.switchover.drainStartedAt).not.toBeNull()
+    return shared!
+  }, settle)
+  expect(record.status).toBe('running')
+  expect(record.resumedAt).toEqual([])
+  // Still draining on the owner (the producers hold it there).
+  const live = await callInstance(owner, `/operations/${id}`)
+  expect((live.body as unknown as OperationView).switchover.phase).toBe('drain')
+
+  owner.process.kill('SIGKILL')
+  await new Promise((resolve) => owner.process.once('exit', resolve))
+  return { mirror, topic, id, owner, survivor, record, operationsTopic }
+}
+
+async function operationOn(instance: ApiInstance, id: string): Promise<OperationView> {
+  const { status, body } = await callInstance(instance, `/operations/${id}`)
+  expect(status).toBe(200)
+  return body as unknown as OperationView
+}
+
+describe('a planned switchover handed over with its mirror', () => {
+  beforeAll(async () => {
+    brokers = getTestClusters()
+    sourceClient = await kafkajsContractClient(brokers.a.bootstrap, 'ha-sw-a')
+    destinationClient = await kafkajsContractClient(brokers.b.bootstrap, 'ha-sw-b')
+    // Other suites' mirrors into b would be shared out too: start from empty state topics.
+    await sourceClient.forget([PREFIX, STATE_TOPIC])
+    await destinationClient.forget([PREFIX, STATE_TOPIC])
+    control = await KafkaCluster.open('control', { bootstrapServers: [brokers.a.bootstrap], allowedHosts: null })
+  })
+  afterEach(async () => {
+    await stopProducing()
+    group?.stopAll()
+    group = null
+    // Each scenario's mirror off the destination's state topic, so the next group does not share it out.
+    await destinationClient.forget([STATE_TOPIC]).catch(() => undefined)
+  })
+  afterAll(async () => {
+    await control?.close().catch(() => undefined)
+    await sourceClient?.forget([PREFIX]).catch(() => undefined)
+    await destinationClient?.forget([PREFIX, STATE_TOPIC]).catch(() => undefined)
+    await sourceClient?.close()
+    await destinationClient?.close()
+  })
+
+  it('SIGKILLs the owner in its drain: the instance that adopts the mirror finishes the drain and the stops, nothing lost', async () => {
+    const { mirror, topic, id, survivor, record } = await switchoverKilledInDrain('finish', 600_000)
+    const killedAt = Date.now()
+    // The survivor takes the operation over (its resume is recorded), still draining while the producers write.
+    await vi.waitFor(async () => {
+      const taken = await operationOn(survivor, id)
+      expect(taken.resumedAt, survivor.output.slice(-3000)).toHaveLength(1)
+      expect(taken.switchover.phase).toBe('drain')
+    }, { timeout: SESSION_TIMEOUT_MS * 10, interval: 250 })
+    expect(await mirrorsOf(survivor, survivor.id)).toEqual([mirror])
+    // The producers stop (what a switchover without a fence asks of the operator): the drain completes there.
+    await stopProducing()
+    const finished = await vi.waitFor(async () => {
+      const operation = await operationOn(survivor, id)
+      expect(operation.status, survivor.output.slice(-3000)).not.toBe('running')
+      return operation
+    }, { timeout: 120_000, interval: 250 })
+    console.log(`switchover ${id} finished on ${survivor.id} ${Date.now() - killedAt} ms after the SIGKILL of its owner`)
+    expect(finished.status, JSON.stringify(finished.switchover)).toBe('succeeded')
+    expect(finished.switchover.phase).toBe('done')
+    expect(finished.switchover.recordsLost?.total).toBe(0)
+    // The drain the dead owner started, not a new one.
+    expect(finished.switchover.drainStartedAt).toBe(record.switchover.drainStartedAt)
+    expect(finished.partitions.map(({ partition, state, error }) => [partition, state, error])).toEqual([
+      [0, 'STOPPED', null],
+      [1, 'STOPPED', null],
+    ])
+    expect(finished.resumedAt).toHaveLength(1)
+    // Every source batch on the destination as the source has it (the destination adds its own markers after them at STOPPED).
+    for (let partition = 0; partition < PARTITIONS; partition++) {
+      const source = await brokerLog(brokers.a.bootstrap, topic, partition)
+      const destination = await brokerLog(brokers.b.bootstrap, topic, partition)
+      expect(destination.slice(0, source.length)).toEqual(source)
+      expect(destination.slice(source.length).every(([, , records]) => !records.includes('=v'))).toBe(true)
+    }
+  })
+
+  it('SIGKILLs the owner in its drain while the producers go on: the adopting instance rolls back at the recorded deadline, and the mirror mirrors on there', async () => {
+    const drainTimeoutMs = 25_000
+    const { mirror, topic, id, survivor, record } = await switchoverKilledInDrain('rollback', drainTimeoutMs)
+    const deadline = record.switchover.drainStartedAt! + drainTimeoutMs
+    const rolledBack = await vi.waitFor(async () => {
+      const operation = await operationOn(survivor, id)
+      expect(operation.status, survivor.output.slice(-3000)).not.toBe('running')
+      return operation
+    }, { timeout: 180_000, interval: 250 })
+    expect(rolledBack.status, JSON.stringify(rolledBack.switchover)).toBe('rolledBack')
+    expect(rolledBack.switchover.phase).toBe('rolledBack')
+    expect(rolledBack.switchover.reason).toMatch(/drain/)
+    expect(rolledBack.resumedAt).toHaveLength(1)
+    // The deadline the record carried: not before it (the survivor never started a drain of its own).
+    expect((rolledBack as unknown as { finishedAt: number }).finishedAt).toBeGreaterThanOrEqual(deadline)
+    expect(rolledBack.partitions.map(({ state }) => state)).toEqual(['MIRRORING', 'MIRRORING'])
+    expect(await mirrorsOf(survivor, survivor.id)).toEqual([mirror])
+
+    // The mirror mirrors on there: once the producers stop, the destination equals the source, batch by batch.
+    await stopProducing()
+    for (let partition = 0; partition < PARTITIONS; partition++) {
+      const source = await brokerLog(brokers.a.bootstrap, topic, partition)
+      await vi.waitFor(async () => expect(await brokerLog(brokers.b.bootstrap, topic, partition)).toEqual(source), settle)
+    }
+  })
+})
