@@ -16,6 +16,13 @@ export const Instance = z.object({
   url: z.string().nullable().optional(),
   /** It leads the group (assigns the mirrors), as the answering instance last saw the group. Several instances only. */
   leader: z.boolean().optional(),
+  /**
+   * Mirrors whose writes another instance fenced at this one (issue #40: it had lost them, paused or cut off, and
+   * its late write was refused by Kafka and never applied); it stopped each at once. Newest last. Several instances only.
+   */
+  fenced: z
+    .array(z.object({ mirror: z.string(), cluster: z.string(), transactionalId: z.string(), at: z.number().int() }))
+    .optional(),
 })
 export type Instance = z.infer<typeof Instance>
 

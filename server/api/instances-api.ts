@@ -13,7 +13,7 @@ export function instancesOf(deps: { version: string; engine: MirrorEngine; ha: H
   const list = allInstances(deps)
   // A caller scoped to some mirrors sees which instance runs those only (lib/auth/visibility.ts), as in GET /mirrors.
   if (seesEverything(grants)) return list
-  return { ...list, instances: list.instances.map((instance) => ({ ...instance, mirrors: instance.mirrors.filter((mirror) => seesMirror(grants, mirror)) })) }
+  return { ...list, instances: list.instances.map((instance) => ({ ...instance, mirrors: instance.mirrors.filter((mirror) => seesMirror(grants, mirror)), ...(instance.fenced ? { fenced: instance.fenced.filter((fenced) => seesMirror(grants, fenced.mirror)) } : {}) })) }
 }
 
 function allInstances(deps: { version: string; engine: MirrorEngine; ha: HaRuntime | null | undefined }): InstanceList {
@@ -31,10 +31,11 @@ function allInstances(deps: { version: string; engine: MirrorEngine; ha: HaRunti
     self: status.id === ha.instanceId,
     url: status.url ?? null,
     leader: status.alive && status.id === leader,
+    fenced: status.fenced ?? [],
   }))
   // Before its first status is read back, this instance still answers for itself.
   if (!listed.some((instance) => instance.self)) {
-    listed.push({ id: ha.instanceId, alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true, url: ha.config.advertisedUrl ?? null, leader: ha.instanceId === leader })
+    listed.push({ id: ha.instanceId, alive: true, version: deps.version, mirrors: engine.heldMirrors().sort(), lastHeartbeatAt: null, self: true, url: ha.config.advertisedUrl ?? null, leader: ha.instanceId === leader, fenced: ha.fencedWork() })
   }
   return { highAvailability: true, instances: listed, control: controlClusterStatus(ha) }
 }

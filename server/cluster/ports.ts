@@ -227,6 +227,11 @@ export interface MirrorHost {
    * memory is read again from the cluster. Only hosts shared between instances (Kafka) have it.
    */
   reloadMirrorTopics?(topics: readonly string[]): Promise<void>
+  /**
+   * This instance takes `mirror` over (issue #40): the writes of its state records are claimed here, which fences
+   * the previous owner's (a zombie's later write is refused and never read), before its records are read.
+   */
+  claimMirrorState?(mirror: string): Promise<void>
   describeTopics(topics?: string[]): Promise<TopicDescription[]>
   /** Creates a read-only mirror topic that keeps the source's topic id. */
   createMirrorTopic(spec: { name: string; topicId: string; partitions: number; replicationFactor?: number; configs?: Record<string, string>; mirror: string }): Promise<TopicDescription>

@@ -69,6 +69,14 @@ export interface ClusterRegistryOptions {
   fencedWrites?: boolean
 }
 
+/** Another instance fenced this one's writes of a unit of work (a mirror) on a Kafka cluster (issue #40). */
+export interface WritesFenced {
+  cluster: string
+  unit: string
+  transactionalId: string
+  error: ClusterError
+}
+
 /**
  * Kafka's quick connection check gives up within about 5 s (3 s to connect, 5 s for an answer): every failure
  * that names no Kafka or TLS reason answers no sooner than this, whatever refused it, closed port or silent one.
@@ -110,6 +118,7 @@ export class ClusterRegistry {
   private creating: Promise<unknown> = Promise.resolve()
   private closed = false
   private readonly metrics = new ClusterMetrics()
+  private readonly fencedListeners = new Set<(fenced: WritesFenced) => void>()
 
   private constructor(private readonly options: ClusterRegistryOptions) {
     this.file = path.join(options.dataDir, 'clusters.json')
@@ -133,6 +142,17 @@ export class ClusterRegistry {
     return registry
   }
 
+  /** Called when another instance fenced this one's writes of a unit of work (issue #40: it stops that work here). */
+  onWritesFenced(listener: (fenced: WritesFenced) => void): () => void {
+    this.fencedListeners.add(listener)
+    return () => this.fencedListeners.delete(listener)
+  }
+
+  private writesFenced(fenced: WritesFenced): void {
+    this.options.log.warn('writes fenced: another instance took this work over', { cluster: fenced.cluster, unit: fenced.unit, transactionalId: fenced.transactionalId })
+    for (const listener of this.fencedListeners) listener(fenced)
+  }
+
   private clusterDir(name: string): string {
     return path.join(this.options.dataDir, 'clusters', name)
   }
@@ -140,7 +160,7 @@ export class ClusterRegistry {
   private async start(entry: OpenCluster): Promise<void> {
     const { definition } = entry
     if (definition.kind === 'kafka') {
-      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null), { fencedWrites: this.options.fencedWrites ?? false })
+      const kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, await readKafkaSecrets(this.options.dataDir, definition.name), this.options.kafkaAllowedHosts ?? null), { fencedWrites: this.options.fencedWrites ?? false, onWritesFenced: (fenced) => this.writesFenced({ cluster: definition.name, ...fenced }) })
       entry.kafka = kafka
       entry.error = null
       entry.clusterId = await kafka.clusterId()
@@ -351,7 +371,7 @@ export class ClusterRegistry {
     let kafka: KafkaCluster
     const started = Date.now()
     try {
-      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true, fencedWrites: this.options.fencedWrites ?? false })
+      kafka = await KafkaCluster.open(definition.name, connectionConfig(definition, secrets, allowlist), { quick: true, fencedWrites: this.options.fencedWrites ?? false, onWritesFenced: (fenced) => this.writesFenced({ cluster: definition.name, ...fenced }) })
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
       const { message, specific } = connectionFailureReason(definition.bootstrapServers, reason)

@@ -44,6 +44,15 @@ export class GroupOwnership implements MirrorOwnership {
     for (const listener of this.listeners) listener()
   }
 
+  /** Another instance's writes fenced ours (issue #40): the mirror is not run here until an assignment gives it back. */
+  release(name: string): boolean {
+    const gone = [...this.keys].filter((key) => parseMirrorKey(key)?.name === name)
+    if (gone.length === 0) return false
+    for (const key of gone) this.keys.delete(key)
+    for (const listener of this.listeners) listener()
+    return true
+  }
+
   /** A mirror created on this instance runs here until the next assignment says otherwise. */
   adoptCreated(mirror: OwnedMirror): void {
     this.keys.add(mirrorKey(mirror))

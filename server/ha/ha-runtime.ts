@@ -2,7 +2,7 @@ import 'server-only'
 import { Kafka, type Producer } from 'kafkajs'
 import { kafkajsOptions, type KafkaConnectionConfig } from '@/server/cluster/kafka/connection'
 import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
-import type { ClusterRegistry } from '@/server/cluster/registry'
+import type { ClusterRegistry, WritesFenced } from '@/server/cluster/registry'
 import type { MirrorEngine } from '@/server/engine/engine'
 import type { Logger } from '@/server/observability/logger'
 import { ensureControlTopics } from './control-topics'
@@ -25,6 +25,17 @@ import type { AuditLog } from '@/server/audit/audit-log'
 import type { AuditEntry } from '@/lib/api/audit'
 import { SharedAudit } from './shared-audit'
 import { ControlClusterHealth } from './control-health'
+
+/** One unit of work whose writes another instance fenced here (issue #40). */
+export interface FencedWork {
+  mirror: string
+  /** Where the refused write went: a destination cluster's state topic, or `control` (the operations topic). */
+  cluster: string
+  transactionalId: string
+  at: number
+}
+
+const MAX_FENCED_KEPT = 20
 
 export class DuplicateInstanceError extends Error {
   readonly code = 'DUPLICATE_INSTANCE_ID'
@@ -52,6 +63,8 @@ export class HaRuntime {
   private relay: EventRelay | null = null
   /** The group's shared audit log (shared-audit.ts); null until shareAudit. */
   audit: SharedAudit | null = null
+  /** The units of work whose writes another instance fenced here (issue #40), newest last: GET /instances shows them. */
+  private readonly fenced: FencedWork[] = []
 
   constructor(
     readonly config: HaConfig,
@@ -71,6 +84,33 @@ export class HaRuntime {
     // The control cluster's SASL and TLS options are a cluster connection's (control-connection.ts), built the same way.
     const options = kafkajsOptions(this.connection, `mirrorboard-${config.instanceId}`)
     this.kafka = new Kafka({ ...options, retry: { ...options.retry, retries: 5 } })
+    deps.clusters.onWritesFenced((fenced) => this.writesFenced(fenced))
+  }
+
+  /**
+   * Another instance claimed a mirror whose records this one still wrote (a zombie: paused past the session timeout,
+   * or cut off): the write was refused. The mirror stops here at once (the group gave it away), which the log and
+   * GET /instances say.
+   */
+  private writesFenced(fenced: WritesFenced): void {
+    const mirror = fenced.unit
+    this.deps.log.warn('fenced: another instance took this mirror over; stopping it here', { mirror, cluster: fenced.cluster, transactionalId: fenced.transactionalId, error: fenced.error.message })
+    this.fenced.push({ mirror, cluster: fenced.cluster, transactionalId: fenced.transactionalId, at: Date.now() })
+    if (this.fenced.length > MAX_FENCED_KEPT) this.fenced.splice(0, this.fenced.length - MAX_FENCED_KEPT)
+    const engine = this.engine
+    if (!engine) return
+    this.assignments = this.assignments
+      .then(async () => {
+        if (!this.ownership.release(mirror)) return
+        await engine.reconcileOwnership()
+        this.directory?.report()
+      })
+      .catch((error: unknown) => this.deps.log.warn('a fenced mirror could not be stopped', { mirror, error: String(error) }))
+  }
+
+  /** What GET /instances says this instance was fenced from. */
+  fencedWork(): FencedWork[] {
+    return this.fenced.slice()
   }
 
   /** How the control cluster is reached: its bootstrap servers, SASL and TLS (MIRRORBOARD_CONTROL_*). */
@@ -189,7 +229,15 @@ export class HaRuntime {
       answered: () => this.control.answered(),
       views: this.control,
     })
-    const operations = new ControlTopicOperations({ topic: this.operationsTopic, reader, producer, warn: (message, fields) => this.deps.log.warn(message, fields), views: this.control })
+    const operations = new ControlTopicOperations({
+      topic: this.operationsTopic,
+      reader,
+      producer,
+      client: this.kafka,
+      warn: (message, fields) => this.deps.log.warn(message, fields),
+      onFenced: (fenced) => this.writesFenced({ cluster: 'control', ...fenced }),
+      views: this.control,
+    })
     this.shared = { clusters, operations, reader, producer }
     try {
       await clusters.start()
@@ -287,7 +335,7 @@ export class HaRuntime {
     await this.membership.start()
     if (this.shared) {
       this.directory = new InstanceDirectory({
-        self: () => ({ id: this.config.instanceId, version: this.deps.version, mirrors: engine.heldMirrors().sort(), url: this.config.advertisedUrl ?? null, memberId: this.joined?.memberId ?? null }),
+        self: () => ({ id: this.config.instanceId, version: this.deps.version, mirrors: engine.heldMirrors().sort(), url: this.config.advertisedUrl ?? null, memberId: this.joined?.memberId ?? null, fenced: this.fencedWork() }),
         log: new ControlTopicLog(this.shared.reader, this.membershipTopic, this.control),
         producer: this.shared.producer,
         sessionTimeoutMs: this.config.sessionTimeoutMs,

@@ -14,6 +14,8 @@ export interface InstanceStatus {
   url?: string | null
   /** Its member id in the group now, to tell the group's leader; null before it joined. */
   memberId?: string | null
+  /** Mirrors whose writes another instance fenced here (issue #40), newest last; absent from older instances. */
+  fenced?: Array<{ mirror: string; cluster: string; transactionalId: string; at: number }>
 }
 
 const REPORT_MS = 2_000

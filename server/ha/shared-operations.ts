@@ -1,5 +1,6 @@
 import 'server-only'
-import type { Producer } from 'kafkajs'
+import type { Kafka, Producer } from 'kafkajs'
+import { UnitTransactions, type UnitFenced } from '@/server/cluster/kafka/unit-transactions'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import { StoredOperation } from '@/server/engine/operations/operation-store'
 import type { SharedOperations } from '@/server/engine/operations/operation-store'
@@ -13,6 +14,11 @@ import { ControlTopicLog, type ControlTopicViews } from './control-topic-log'
  * few seconds (reads of an operation by id answer from it), and to its end before it adopts a mirror, so the new
  * owner resumes the operation where the last durable record of the dead one left it (as Connect's workers read the
  * config topic to its end before they act on an assignment).
+ *
+ * Fenced per mirror (issue #40): each mirror's records go in transactions of a producer whose transactional id is
+ * `<topic>-<mirror>` (unit-transactions.ts); the instance that adopts the mirror claims it before it reads the
+ * mirror's operations, so a paused owner that wakes up cannot write its stale view over the new owner's: its write
+ * is refused by the broker and, aborted, never read (the topic is read read_committed).
  */
 
 const POLL_MS = 2_000
@@ -22,17 +28,28 @@ export class ControlTopicOperations implements SharedOperations {
   private readonly log: ControlTopicLog
   private reading: Promise<void> = Promise.resolve()
   private timer: NodeJS.Timeout | null = null
+  private readonly units: UnitTransactions
 
   constructor(
     private readonly deps: {
       topic: string
       reader: KafkaCluster
+      /** For records of no known mirror (a tombstone of an id never read here). */
       producer: Producer
+      /** The control cluster's client: each mirror's transactional producer. */
+      client: Kafka
       warn(message: string, fields: Record<string, unknown>): void
+      onFenced(fenced: UnitFenced): void
       views?: ControlTopicViews
     },
   ) {
     this.log = new ControlTopicLog(deps.reader, deps.topic, deps.views)
+    this.units = new UnitTransactions(() => deps.client, (mirror) => `${deps.topic}-${mirror}`, (fenced) => deps.onFenced(fenced))
+  }
+
+  /** This instance adopts `mirror`: its writes of the mirror's operations fence the previous owner's from now on. */
+  claim(mirror: string): Promise<void> {
+    return this.units.claim(mirror)
   }
 
   /** Reads the topic to its end, then keeps reading it. */
@@ -45,13 +62,22 @@ export class ControlTopicOperations implements SharedOperations {
   }
 
   async save(record: StoredOperation): Promise<void> {
-    await this.deps.producer.send({ topic: this.deps.topic, acks: -1, messages: [{ key: record.id, value: JSON.stringify(record) }] })
+    await this.units.send(record.mirror, this.deps.topic, [{ key: record.id, value: JSON.stringify(record) }])
     this.records.set(record.id, record)
   }
 
   async remove(ids: readonly string[]): Promise<void> {
-    await this.deps.producer.send({ topic: this.deps.topic, acks: -1, messages: ids.map((id) => ({ key: id, value: null })) })
-    for (const id of ids) this.records.delete(id)
+    const byMirror = new Map<string | null, string[]>()
+    for (const id of ids) {
+      const mirror = this.records.get(id)?.mirror ?? null
+      byMirror.set(mirror, [...(byMirror.get(mirror) ?? []), id])
+    }
+    for (const [mirror, own] of byMirror) {
+      const messages = own.map((id) => ({ key: id, value: null }))
+      if (mirror === null) await this.deps.producer.send({ topic: this.deps.topic, acks: -1, messages })
+      else await this.units.send(mirror, this.deps.topic, messages)
+      for (const id of own) this.records.delete(id)
+    }
   }
 
   async ofMirror(mirror: string): Promise<StoredOperation[]> {
@@ -75,6 +101,7 @@ export class ControlTopicOperations implements SharedOperations {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer)
     await this.reading.catch(() => undefined)
+    await this.units.close()
   }
 
   /** One read at a time (the log keeps its position); a record that is not an operation is skipped and said. */

@@ -36,8 +36,11 @@ export interface ProducedBatch {
   records: Array<{ sourceOffset: number; destinationOffset: number }>
 }
 
-/** How a pipelined produce ended; `sequence` is the one it took, for `recover`. */
-export type ProduceOutcome = { ok: true; produced: ProducedBatch } | { ok: false; error: ClusterError; sequence: number }
+/**
+ * How a pipelined produce ended; `sequence` is the one it took, for `recover`; `generation`, the partition's
+ * producers it was sent by (a failure of producers dropped since then says nothing about the current ones).
+ */
+export type ProduceOutcome = { ok: true; produced: ProducedBatch } | { ok: false; error: ClusterError; sequence: number; generation?: number }
 
 /** Refusals of the producer's own state: sending its batches again under the same id cannot succeed. */
 const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING', 'DUPLICATE_SEQUENCE_NUMBER', 'PRODUCER_FENCED'])
@@ -84,6 +87,11 @@ export class EmulatedProducers {
   private readonly transactional = new TopicPartitionMap<Map<number, TransactionalEntry>>()
   /** Partitions whose writes another instance fenced (issue #40): nothing more is produced here until `unfence`. */
   private readonly fenced = new TopicPartitionMap<ClusterError>()
+  /**
+   * Counts each partition's re-adoptions (`unfence`): a produce still in flight from before one (a zombie's write,
+   * refused as fenced) must neither fence nor renew the producers of the partition re-adopted since.
+   */
+  private readonly generations = new TopicPartitionMap<number>()
 
   constructor(
     private readonly client: (suffix: string) => Kafka,
@@ -102,6 +110,11 @@ export class EmulatedProducers {
   /** The partition was taken over and given back (issue #40): this instance may write it again, under a new epoch. */
   unfence(tp: TopicPartition): void {
     this.fenced.delete(tp)
+    this.generations.set(tp, this.generationOf(tp) + 1)
+  }
+
+  private generationOf(tp: TopicPartition): number {
+    return this.generations.get(tp) ?? 0
   }
 
   private async connect(producer: Producer, what: string): Promise<Producer> {
@@ -121,9 +134,10 @@ export class EmulatedProducers {
   async startProduce(tp: TopicPartition, leader: number, batch: Uint8Array, header: BatchHeader): Promise<ProduceOutcome> {
     const what = `produce to ${tp.topic}-${tp.partition}`
     let sequence = -1
+    const generation = this.generationOf(tp)
     const fenced = this.fenced.get(tp)
     // Never a new producer (whose InitProducerId would fence the instance that now owns the partition).
-    if (fenced) return { ok: false, error: fenced, sequence }
+    if (fenced) return { ok: false, error: fenced, sequence, generation }
     try {
       const asIs = keepsItsBytes(header)
       const records = asIs ? null : recordsOf(batch, header)
@@ -138,8 +152,9 @@ export class EmulatedProducers {
       return { ok: true, produced: placed(records, baseOffset) }
     } catch (error) {
       const refused = toKafkaClusterError(error, what)
-      if (this.fencedWrites && refused.code === 'INVALID_PRODUCER_EPOCH') this.fenced.set(tp, refused)
-      return { ok: false, error: refused, sequence }
+      // Refused for a producer of before the partition was re-adopted: the new producers are not fenced.
+      if (this.fencedWrites && refused.code === 'INVALID_PRODUCER_EPOCH' && generation === this.generationOf(tp)) this.fenced.set(tp, refused)
+      return { ok: false, error: refused, sequence, generation }
     }
   }
 
@@ -149,6 +164,8 @@ export class EmulatedProducers {
    * refused the producer's state, which a new producer id then replaces.
    */
   async recover(tp: TopicPartition, failed: Extract<ProduceOutcome, { ok: false }>): Promise<void> {
+    // The partition was re-adopted since: its producers were dropped then, and the current ones owe nothing to this failure.
+    if (failed.generation !== undefined && failed.generation !== this.generationOf(tp)) return
     const producer = await this.idempotent.get(tp)?.catch(() => undefined)
     if (producer && failed.sequence >= 0 && !PRODUCER_STATE_ERRORS.has(kafkaErrorType(failed.error))) producer.resumeAt(failed.sequence)
     else await this.renewIdempotent(tp)

@@ -8,7 +8,8 @@ import { KafkaSourceCluster } from './kafka-source'
 import { readKafkaRecords } from './kafka-records'
 import { KafkaTopicAdmin } from './kafka-topic-admin'
 import { KafkaMirrorHost } from './kafka-mirror-host'
-import { KafkaStateTopic } from './kafka-state-topic'
+import { KafkaStateTopic, STATE_TOPIC } from './kafka-state-topic'
+import type { UnitFenced } from './unit-transactions'
 import { WriteDenyAcls } from './write-deny-acls'
 
 /**
@@ -28,12 +29,20 @@ export class KafkaCluster {
     readonly name: string,
     private readonly connection: KafkaConnection,
     fencedWrites: boolean,
+    onWritesFenced: (fenced: UnitFenced) => void,
   ) {
     // One ACL book for both sides: a fenced old source can also be a failback's read-only mirror destination.
     const acls = new WriteDenyAcls(connection.admin)
     this.source = new KafkaSourceCluster(name, connection, acls)
     this.admin = new KafkaTopicAdmin(connection.admin, (suffix) => connection.client(suffix), (topic) => this.describeTopic(topic))
-    const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source)
+    // Instances sharing the work (issue #40): each mirror's state records in transactions of its own, read read_committed.
+    const transactions = fencedWrites
+      ? {
+          readCommitted: (fromOffset: number) => readKafkaRecords({ connection, metadata: this.source.metadata, offsets: this.source.offsets }, { topic: STATE_TOPIC, partition: 0 }, { fromOffset, limit: 500, isolation: 'read_committed' }),
+          onFenced: onWritesFenced,
+        }
+      : undefined
+    const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source, transactions)
     this.source.answerHostedMirrorsFrom(state)
     this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state, acls, fencedWrites)
     acls.answerReadOnlyFrom((topic) => this.host.keepsReadOnly(topic))
@@ -41,9 +50,9 @@ export class KafkaCluster {
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
-  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean; fencedWrites?: boolean } = {}): Promise<KafkaCluster> {
+  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean; fencedWrites?: boolean; onWritesFenced?: (fenced: UnitFenced) => void } = {}): Promise<KafkaCluster> {
     const connection = await KafkaConnection.open(config, `mirrorboard-${name}`, opts)
-    const cluster = new KafkaCluster(name, connection, opts.fencedWrites ?? false)
+    const cluster = new KafkaCluster(name, connection, opts.fencedWrites ?? false, opts.onWritesFenced ?? (() => undefined))
     try {
       await cluster.source.clusterId()
       await cluster.brokers()

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodeBatch, splitBatches } from '@/lib/log/record-batch'
 import { crc32c } from '@/server/storage/crc32c'
 import { getTestClusters } from '@/scripts/kafka/test-clusters'
-import { KafkaConnection } from './connection'
+import { KafkaConnection, type BrokerChannel } from './connection'
 import { EmulatedProducers } from './emulated-producer'
 import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
 
@@ -83,6 +83,68 @@ describe('fenced writes of a mirror partition (issue #40)', () => {
     // The new owner was not fenced back.
     expect(await newOwner(2)).toEqual({ ok: true })
     expect(await end(topic)).toBe(3)
+  })
+
+  it('a zombie’s write still in flight when the partition is re-adopted does not leave it fenced for its returning owner', async () => {
+    const topic = `fence-readopt-${RUN}`
+    await client.createTopic(topic, { partitions: 1 })
+    const tp = { topic, partition: 0 }
+    const [metadata] = (await admin.fetchTopicMetadata({ topics: [topic] })).topics
+    const leader = metadata!.partitions[0]!.leader
+    // The zombie's produce answers are held (as a paused process holds them) until `release`; `answered` says the broker has answered.
+    let holding = false
+    let release: () => void = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let answered: () => void = () => {}
+    const brokerAnswered = new Promise<void>((resolve) => (answered = resolve))
+    const connection = await KafkaConnection.open({ bootstrapServers: [bootstrap] }, `fence-${RUN}-held`)
+    connections.push(connection)
+    const held = async (suffix: string): Promise<BrokerChannel> => {
+      const channel = await connection.channel(suffix)
+      return {
+        send: async (nodeId, request) => {
+          const hold = holding
+          const answer = channel.send(nodeId, request)
+          if (!hold) return answer
+          await answer.catch(() => undefined)
+          answered()
+          await released
+          return answer
+        },
+        transactionCoordinator: (transactionalId) => channel.transactionCoordinator(transactionalId),
+        close: () => channel.close(),
+      }
+    }
+    const highWatermark = async () => end(topic)
+    const returning = new EmulatedProducers((suffix) => connection.client(suffix), held, `mirrorboard-fence-${RUN}`, highWatermark, true)
+    producers.push(returning)
+    const produce = (emulated: EmulatedProducers, offset: number) => {
+      const { bytes, header } = sourceBatch(offset)
+      return emulated.startProduce(tp, leader, bytes, header)
+    }
+    expect((await produce(returning, 0)).ok).toBe(true)
+    const other = await writer(bootstrap, topic, true)
+    expect(await other(1)).toEqual({ ok: true })
+
+    // The zombie's batch is refused by the broker, its answer still on the way when the group hands the partition
+    // back and the host re-adopts it (kafka-mirror-host.ts reloadMirrorTopics: producers dropped, unfenced).
+    holding = true
+    const zombieWrite = produce(returning, 2)
+    await brokerAnswered
+    holding = false
+    await returning.forget(tp, { idempotent: true })
+    returning.unfence(tp)
+    release()
+    const refused = await zombieWrite
+    expect(refused).toMatchObject({ ok: false, error: { code: 'INVALID_PRODUCER_EPOCH' } })
+    if (!refused.ok) await returning.recover(tp, refused)
+    expect(await end(topic)).toBe(2)
+
+    // Re-adopted, the partition is writable by its returning owner (its new producer fences the other one).
+    const again = await produce(returning, 2)
+    expect(again.ok ? 'written' : again.error.message).toBe('written')
+    expect(await end(topic)).toBe(3)
+    expect(await other(3)).toEqual({ ok: false, code: 'INVALID_PRODUCER_EPOCH' })
   })
 
   it('without fenced writes (one instance, as before), the old writer’s batch lands beside the new one’s', async () => {

@@ -126,6 +126,10 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.applyEmulationRecords((topic) => names.has(topic))
   }
 
+  claimMirrorState(mirror: string): Promise<void> {
+    return this.state.claimMirror(mirror)
+  }
+
   /**
    * A server that stopped with source transactions open left their destination transactions open too, and a
    * client cannot continue another producer's transaction: initialising each transactional id again makes the

@@ -10,6 +10,8 @@ import { ClusterError } from '../errors'
 import type { MirrorStateAppendEntry, SourceCluster, TopicDescription } from '../ports'
 import { toKafkaClusterError } from './connection'
 import { fetchErrorCode } from './control-scan'
+import type { RecordsPage } from '../embedded/records-view'
+import { UnitTransactions, type UnitFenced } from './unit-transactions'
 
 /**
  * The `__mirror_state` equivalent on a Kafka destination (DESIGN.md §5): a compacted topic of one partition on
@@ -20,6 +22,12 @@ import { fetchErrorCode } from './control-scan'
  * leaves out. Fencing (KIP-1279.md §5.3) is checked against the records the topic holds, read up to its high
  * watermark right before each fenced append; a second server appending in between is not seen (no broker-side
  * check is possible through a client).
+ *
+ * Instances sharing the work (issue #40, `fencedWrites`): each mirror's records (`mirror/…`, `partition/…`,
+ * `position/…` keys) are written in transactions of a producer whose transactional id names the mirror
+ * (unit-transactions.ts), which the instance adopting the mirror claims first (`claimMirror`): a zombie's later
+ * write is refused by the broker and never becomes readable, since the topic is then read read_committed. That
+ * broker-side check is what closes the window the read-then-append check above leaves.
  */
 
 export const STATE_TOPIC = 'mirrorboard-mirror-state'
@@ -47,6 +55,21 @@ export interface StateTopicReader {
   fetch: SourceCluster['fetch']
 }
 
+/** Issue #40: the records of each mirror written in its own transactions, and the topic read read_committed. */
+export interface StateTopicFencing {
+  readCommitted(fromOffset: number): Promise<RecordsPage>
+  onFenced(fenced: UnitFenced): void
+}
+
+/** The mirror an engine record belongs to (`mirror/<m>`, `partition/<m>/…`, `position/<m>/…`); null for the emulation's. */
+function mirrorOfKey(key: string): string | null {
+  if (key.startsWith(EMULATION_KEY_PREFIX)) return null
+  const [kind, mirror] = key.split('/')
+  return (kind === 'mirror' || kind === 'partition' || kind === 'position') && mirror ? mirror : null
+}
+
+const MARKER_WAIT_MS = 15_000
+
 export class KafkaStateTopic {
   private producer: Producer | null = null
   private exists: boolean | null = null
@@ -60,12 +83,30 @@ export class KafkaStateTopic {
   private writes: Promise<unknown> = Promise.resolve()
   /** The last append queued, while it waits and holds only the emulation's unfenced records (`append`). */
   private waitingEmulation: { entries: MirrorStateAppendEntry[]; written: Promise<void> } | null = null
+  private readonly units: UnitTransactions | null
 
   constructor(
     private readonly admin: Admin,
     private readonly client: (suffix: string) => Kafka,
     private readonly reader: StateTopicReader,
-  ) {}
+    private readonly transactions?: StateTopicFencing,
+  ) {
+    this.units = transactions ? new UnitTransactions(client, (mirror) => `mirrorboard-state-${mirror}`, (fenced) => transactions.onFenced(fenced)) : null
+  }
+
+  /**
+   * This instance takes `mirror` over (issue #40): its transactional id is initialised here now, which fences the
+   * previous owner's writes and aborts its open transaction, before the mirror is read from the topic.
+   */
+  async claimMirror(mirror: string): Promise<void> {
+    if (!this.units) return
+    await this.ensureTopic()
+    try {
+      await this.units.claim(mirror)
+    } catch (error) {
+      throw toKafkaClusterError(error, `claim the ${STATE_TOPIC} writes of ${mirror}`)
+    }
+  }
 
   private async topicExists(): Promise<boolean> {
     if (this.exists) return true
@@ -90,6 +131,7 @@ export class KafkaStateTopic {
   /** Reads what other writers (or an earlier life of this server) appended since the last read. */
   async catchUp(): Promise<void> {
     if (!(await this.topicExists())) return
+    if (this.transactions) return this.catchUpCommitted(this.transactions)
     const tp = { topic: STATE_TOPIC, partition: 0 }
     for (;;) {
       const [result] = await this.reader.fetch([{ ...tp, fetchOffset: this.nextOffset, lastFetchedEpoch: -1, maxBytes: FETCH_BYTES }], { maxBytes: FETCH_BYTES })
@@ -112,6 +154,39 @@ export class KafkaStateTopic {
       this.applyRead(read)
       this.nextOffset = batches.at(-1)!.lastOffset + 1
       if (this.nextOffset >= result.highWatermark) return
+    }
+  }
+
+  /** What committed transactions and plain writes hold, up to the last stable offset (a zombie's aborted writes never). */
+  private async catchUpCommitted(transactions: StateTopicFencing): Promise<void> {
+    for (;;) {
+      let page: RecordsPage
+      try {
+        page = await transactions.readCommitted(this.nextOffset)
+      } catch (error) {
+        const logStart = (error as { code?: string; details?: { logStartOffset?: number } }).code === 'OFFSET_OUT_OF_RANGE' ? (error as { details?: { logStartOffset?: number } }).details?.logStartOffset : undefined
+        if (logStart === undefined || logStart <= this.nextOffset) throw error
+        this.nextOffset = logStart
+        continue
+      }
+      const read: StateRecord[] = []
+      for (const record of page.records) if (record.type === 'DATA' && record.key !== null && record.encoding === undefined) read.push({ key: record.key, value: record.value })
+      this.applyRead(read)
+      const last = page.records.at(-1)
+      if (!last) return
+      this.nextOffset = last.offset + 1
+      if (this.nextOffset >= page.lastStableOffset) return
+    }
+  }
+
+  /** Reads until the records up to `offset` are readable (a commit's marker lands after EndTxn answers). */
+  private async readPast(offset: number): Promise<void> {
+    const deadline = Date.now() + MARKER_WAIT_MS
+    for (;;) {
+      await this.catchUp()
+      if (this.nextOffset > offset) return
+      if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `the commit of offset ${offset} did not become readable on ${STATE_TOPIC} within ${MARKER_WAIT_MS} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     }
   }
 
@@ -168,6 +243,7 @@ export class KafkaStateTopic {
     if (entries.some((e) => e.fence)) await this.catchUp()
     const { fenced } = judgeStateWrites(entries, (key) => this.fencing.get(key) ?? null)
     if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, fencedWritesMessage(fenced), { details: { fenced } })
+    if (this.units && entries.some((e) => mirrorOfKey(e.key) !== null)) return this.appendByMirror(this.units, entries)
     const producer = await this.connectedProducer()
     try {
       await producer.send({ topic: STATE_TOPIC, acks: -1, messages: entries.map((e) => ({ partition: 0, key: e.key, value: e.value })) })
@@ -178,6 +254,38 @@ export class KafkaStateTopic {
     // records need no read-back (it keeps them in memory; a later read takes them in log order), and skipping it
     // halves the round trips of every mirrored append.
     if (entries.some((e) => !e.key.startsWith(EMULATION_KEY_PREFIX))) await this.catchUp()
+  }
+
+  /**
+   * Each mirror's records in one transaction of its own producer (others' records, if any, first as before). A
+   * mirror whose transaction fails leaves the others' written: the error names the keys that were
+   * (`details.written`), so the callers of those learn they are durable.
+   */
+  private async appendByMirror(units: UnitTransactions, entries: MirrorStateAppendEntry[]): Promise<void> {
+    const byMirror = new Map<string, MirrorStateAppendEntry[]>()
+    const others: MirrorStateAppendEntry[] = []
+    for (const entry of entries) {
+      const mirror = mirrorOfKey(entry.key)
+      if (mirror === null) others.push(entry)
+      else byMirror.set(mirror, [...(byMirror.get(mirror) ?? []), entry])
+    }
+    if (others.length > 0) await this.appendNow(others)
+    const written: string[] = others.map((e) => e.key)
+    let failed: unknown = null
+    let lastOffset = -1
+    for (const [mirror, own] of byMirror) {
+      try {
+        lastOffset = Math.max(lastOffset, await units.send(mirror, STATE_TOPIC, own.map((e) => ({ partition: 0, key: e.key, value: e.value }))))
+        written.push(...own.map((e) => e.key))
+      } catch (error) {
+        failed ??= error
+      }
+    }
+    if (lastOffset >= 0) await this.readPast(lastOffset)
+    if (failed !== null) {
+      const error = toKafkaClusterError(failed, `append to ${STATE_TOPIC}`)
+      throw new ClusterError(error.code, error.message, { cause: failed, details: { ...error.details, written } })
+    }
   }
 
   private async connectedProducer(): Promise<Producer> {
@@ -193,6 +301,7 @@ export class KafkaStateTopic {
   }
 
   async close(): Promise<void> {
+    await this.units?.close()
     await this.producer?.disconnect().catch(() => undefined)
     this.producer = null
   }

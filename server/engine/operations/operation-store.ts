@@ -118,6 +118,8 @@ export interface SharedOperations {
   remove(ids: readonly string[]): Promise<void>
   /** Every record of `mirror`, read to the end of what has been written by any instance. */
   ofMirror(mirror: string): Promise<StoredOperation[]>
+  /** This instance adopts `mirror`: the previous owner's later writes of its operations are refused (fenced). */
+  claim?(mirror: string): Promise<void>
   /** The record of `id` as this instance last read it; null when it has none. */
   find(id: string): StoredOperation | null
   /** Every record as this instance last read it. */

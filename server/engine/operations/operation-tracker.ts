@@ -192,6 +192,8 @@ export class OperationTracker {
     const candidates = new Map<string, StoredOperation>()
     for (const record of this.leftAtStart.values()) if (record.mirror === mirror) candidates.set(record.id, record)
     if (shared !== null) {
+      // Fenced before it is read: a paused previous owner that wakes up cannot write its stale view over ours.
+      await shared.claim?.(mirror).catch((error: unknown) => this.env.log('the shared operations of the mirror could not be claimed', { mirror, error: String(error) }))
       const records = await shared.ofMirror(mirror).catch((error: unknown) => {
         this.env.log('the shared operations could not be read; resuming what this instance knows', { mirror, error: String(error) })
         return shared.all().filter((record) => record.mirror === mirror)

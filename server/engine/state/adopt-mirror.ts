@@ -14,6 +14,8 @@ import { restoredPartition } from './state-fencing'
  */
 export async function adoptMirror(clusters: EngineClusters, state: EngineState, name: string, destinationCluster: string): Promise<EngineMirror | undefined> {
   const host = clusters.cluster(destinationCluster).host
+  // Fenced first (issue #40): the previous owner's later state writes are refused, its open transaction aborted.
+  await host.claimMirrorState?.(name)
   const records = await clusters.stateStore(destinationCluster).replay()
   let definition: MirrorDefinition | undefined
   for (const { key, value } of records.values()) {

@@ -88,6 +88,14 @@ export class MirrorStateStore {
       .then(
         () => batch.forEach((write) => write.resolve()),
         (error: unknown) => {
+          // Some of the append was written (a host that writes each mirror's records apart, issue #40): those
+          // writes are durable, the others fail with the error.
+          const written = isClusterError(error) && Array.isArray(error.details?.written) ? new Set(error.details.written as string[]) : null
+          if (written) {
+            for (const write of batch) if (write.entries.every((entry) => written.has(entry.key))) write.resolve()
+            else write.reject(error)
+            return
+          }
           const fenced = fencedEntriesOf(error)
           // Without the refused keys nothing tells the stale writes from the others: all of them fail.
           if (!fenced || fenced.length === 0) {
