@@ -106,22 +106,27 @@ describe('a paused owner woken after the takeover (a zombie)', () => {
 
     const owner = await startInstance('zf-i1', { MIRRORBOARD_TEST_HOLD_STOPPING: HOLD, MIRRORBOARD_TEST_ZOMBIE_WRITES: '1' })
     await vi.waitFor(async () => expect(await mirrorsOf(owner, owner.id), owner.output.slice(-3000)).toEqual([MIRROR]), { timeout: 120_000, interval: 500 })
+    // An open transaction copied by the owner (before the other instance starts), so the failover's STOPPING has one to abort (where it is held).
+    const transaction = await sourceClient.transactionalProducer(`zf-tx-${RUN}`)
+    await transaction.send({ topic: TOPIC, partition: 0 }, [{ key: 'k', value: 'open' }])
+    const destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap], allowedHosts: null })
+    readers.push(destination)
+    // Read raw (describing the topic would load b's emulation here, whose start recovers — aborts — open transactions).
+    const destinationBatches = async () => {
+      const [fetched] = await destination.source.fetch([{ topic: TOPIC, partition: 0, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: 1 << 20 }], { maxBytes: 1 << 20 })
+      return fetched?.ok ? summarizeBatches(fetched.records).map((batch) => batch.type) : fetched
+    }
+    await vi.waitFor(async () => expect(await destinationBatches()).toEqual(['DATA', 'DATA']), settle)
+
     const survivor = await startInstance('zf-i2')
     await vi.waitFor(async () => {
       expect(await mirrorsOf(survivor, owner.id), survivor.output.slice(-3000)).toEqual([MIRROR])
       expect(await instancesSeenBy(owner).then((all) => all.some((view) => view.id === survivor.id && view.alive))).toBe(true)
     }, { timeout: 120_000, interval: 500 })
 
-    // An open transaction copied by the owner, so the failover's STOPPING has one to abort (where it is held).
-    const transaction = await sourceClient.transactionalProducer(`zf-tx-${RUN}`)
-    await transaction.send({ topic: TOPIC, partition: 0 }, [{ key: 'k', value: 'open' }])
-    const destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap], allowedHosts: null })
-    readers.push(destination)
-    // Read raw (describing the topic would load b's emulation here, whose start recovers — aborts — open transactions).
-    await vi.waitFor(async () => {
-      const [fetched] = await destination.source.fetch([{ topic: TOPIC, partition: 0, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: 1 << 20 }], { maxBytes: 1 << 20 })
-      expect(fetched?.ok && summarizeBatches(fetched.records).map((batch) => batch.type)).toEqual(['DATA', 'DATA'])
-    }, settle)
+    // The other instance started (its registry described b's topics, loading b's emulation) without recovering — so
+    // aborting — the transaction the owner keeps open: that is the owner's to end.
+    expect(await destinationBatches()).toEqual(['DATA', 'DATA'])
 
     const accepted = await callInstance(owner, `/mirrors/${MIRROR}/failover`, { method: 'POST', body: { confirm: MIRROR } })
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202)
