@@ -110,6 +110,24 @@ function InstanceRow({ instance, grouped }: { instance: Instance; grouped: boole
             </ul>
           )}
         </dd>
+        {instance.fenced !== undefined && instance.fenced.length > 0 && (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">Fenced</dt>
+            <dd data-testid="instance-fenced">
+              <p className="text-slate-700 dark:text-slate-200">Another instance took these over while this one was paused or cut off; its late writes were refused by Kafka and it stopped them:</p>
+              <ul className="mt-1 space-y-0.5">
+                {instance.fenced.map((fenced) => (
+                  <li key={`${fenced.transactionalId}-${fenced.at}`}>
+                    <span className="font-mono break-all">{fenced.mirror}</span>{' '}
+                    <span className="text-slate-600 dark:text-slate-300">
+                      ({fenced.cluster === 'control' ? 'its operations' : `its state on ${fenced.cluster}`}, <RelativeTime at={fenced.at} />)
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        )}
       </dl>
     </li>
   )

@@ -8,7 +8,12 @@
 // MIRRORBOARD_TEST_HOLD_STOPPING=<partition>:<beforeAction|afterAction>:<step>,... holds each such partition's STOPPING
 // there for good (its action done or not, its step not recorded), so a test can kill the instance mid-failover
 // (server/ha/ha-failover-handover.integration.test.ts).
+// MIRRORBOARD_TEST_ZOMBIE_WRITES=1: once continued after a SIGSTOP (SIGCONT), the instance writes what it held of the
+// mirror whose STOPPING it holds — the operation record as its own file keeps it, the mirror's definition record — as a
+// paused owner does with the writes it had in hand when it wakes up; it prints `zombie write <what> <outcome>`
+// (server/ha/ha-zombie-fencing.integration.test.ts).
 // Run with: node --conditions=react-server --import tsx scripts/testing/ha-api-child.ts <dataDir> <port>
+import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { Readable } from 'node:stream'
@@ -16,6 +21,9 @@ import { pathToFileURL } from 'node:url'
 import { SERVED_ENDPOINTS, type Endpoint } from '@/lib/api/endpoints'
 import { readHaConfig } from '@/server/ha/ha-config'
 import { openTestRuntime } from '@/server/testing/test-runtime'
+import type { Runtime } from '@/server/runtime'
+import { StoredOperation } from '@/server/engine/operations/operation-store'
+import type { MirrorDefinition } from '@/server/engine/types'
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>
 
@@ -66,15 +74,20 @@ async function main() {
   const ha = readHaConfig(process.env)
   if (!ha) throw new Error('MIRRORBOARD_CONTROL_BOOTSTRAP is not set')
   const holds = new Set((process.env.MIRRORBOARD_TEST_HOLD_STOPPING ?? '').split(',').filter((hold) => hold !== ''))
-  await openTestRuntime(dataDir, {
+  let runtime: Runtime | null = null
+  /** The mirror whose STOPPING is held, as this instance knew it then (what a zombie writes when it wakes up). */
+  let held: MirrorDefinition | null = null
+  runtime = await openTestRuntime(dataDir, {
     demo: false,
     ha,
-    onStoppingAction: (phase, step, { partition }) => {
+    onStoppingAction: (phase, step, { topic, partition }) => {
       if (!holds.has(`${partition}:${phase}:${step}`)) return
+      held ??= runtime?.engine.listMirrors().find((mirror) => mirror.topics.includes(topic)) ?? null
       process.stdout.write(`holding ${partition} ${phase} ${step}\n`)
       return new Promise<void>(() => {})
     },
   })
+  if (process.env.MIRRORBOARD_TEST_ZOMBIE_WRITES === '1') process.on('SIGCONT', () => void zombieWrites(runtime, held, dataDir))
   const origin = `http://127.0.0.1:${port}`
   const server = createServer((incoming, outgoing) => {
     dispatch(incoming, outgoing, origin).catch((error: unknown) => {
@@ -85,6 +98,26 @@ async function main() {
   })
   await new Promise<void>((resolve) => server.listen(Number(port), '127.0.0.1', resolve))
   process.stdout.write(`listening ${origin}\n`)
+}
+
+/** The writes a paused owner had in hand, made as it wakes up (before it notices it lost the mirror). */
+async function zombieWrites(runtime: Runtime | null, mirror: MirrorDefinition | null, dataDir: string): Promise<void> {
+  if (runtime === null || mirror === null) return
+  const outcome = (what: string) => (write: Promise<void>) =>
+    write.then(
+      () => process.stdout.write(`zombie write ${what} written\n`),
+      (error: unknown) => process.stdout.write(`zombie write ${what} refused ${(error as { code?: string }).code ?? String(error)}\n`),
+    )
+  // Read now, before anything of the wake-up runs: this instance's own last record of each operation of the mirror.
+  const dir = path.join(dataDir, 'operations')
+  const records = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => StoredOperation.parse(JSON.parse(readFileSync(path.join(dir, name), 'utf8'))))
+    .filter((record) => record.mirror === mirror.name)
+  const writes = records.map((record) => outcome(`operation ${record.id}`)(runtime.ha!.operations!.save(record)))
+  const host = runtime.clusters.ports(mirror.destinationCluster).host
+  writes.push(outcome(`state mirror/${mirror.name}`)(host.appendMirrorState([{ key: `mirror/${mirror.name}`, value: JSON.stringify(mirror) }])))
+  await Promise.all(writes)
 }
 
 main().catch((error: unknown) => {

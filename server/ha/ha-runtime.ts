@@ -104,6 +104,9 @@ export class HaRuntime {
         if (!this.ownership.release(mirror)) return
         await engine.reconcileOwnership()
         this.directory?.report()
+        // The group still counts the mirror as this instance's: its leader places it again (here, to be claimed
+        // afresh, or elsewhere) instead of leaving it unrun until the next membership change.
+        void this.membership?.requestRebalance()
       })
       .catch((error: unknown) => this.deps.log.warn('a fenced mirror could not be stopped', { mirror, error: String(error) }))
   }

@@ -36,6 +36,13 @@ export class KafkaMirrorHost implements MirrorHost {
   private readonly locks = new TopicPartitionMap<Promise<unknown>>()
   private readonly producers: EmulatedProducers
   private readonly acls: WriteDenyAcls
+  /**
+   * Instances sharing the work (issue #40): partitions whose open transactions were read at load but not recovered,
+   * since another instance may be running them (recovering means initialising their transactional ids, which aborts
+   * the owner's transactions). Recovered by the writer: on adoption (reloadMirrorTopics) or at its first write here.
+   */
+  private readonly pendingOrphans = new TopicPartitionMap<true>()
+  private readonly shared: boolean
 
   constructor(
     readonly name: string,
@@ -55,6 +62,7 @@ export class KafkaMirrorHost implements MirrorHost {
       fencedWrites,
     )
     this.acls = acls
+    this.shared = fencedWrites
   }
 
   /** Whether this host keeps `topic` read-only as a mirror topic (a switchover fence lifted there leaves the DENY in place). */
@@ -75,12 +83,13 @@ export class KafkaMirrorHost implements MirrorHost {
 
   private async load(): Promise<void> {
     await this.state.catchUp()
-    await this.applyEmulationRecords(() => true)
+    // Shared between instances, looking at the cluster is no claim to its mirrors: their writer recovers them.
+    await this.applyEmulationRecords(() => true, !this.shared)
     await this.acls.load()
   }
 
   /** The emulation of the topics `wanted` accepts, as the state topic holds it now; open transactions left by a dead writer recovered. */
-  private async applyEmulationRecords(wanted: (topic: string) => boolean): Promise<void> {
+  private async applyEmulationRecords(wanted: (topic: string) => boolean, recover = true): Promise<void> {
     for (const { key, value } of this.state.emulationRecords()) {
       const parsed: unknown = value === null ? null : JSON.parse(value)
       const topic = readTopicEmulation(parsed)
@@ -100,6 +109,11 @@ export class KafkaMirrorHost implements MirrorHost {
     }
     for (const e of this.partitions.values()) {
       if (!wanted(e.topic) || e.openTransactions.length === 0 || !this.topics.get(e.topic)?.readOnly) continue
+      if (!recover) {
+        this.pendingOrphans.set(e, true)
+        continue
+      }
+      this.pendingOrphans.delete(e)
       // A mirror topic deleted behind our back has nothing left to recover; its record must not stop every
       // other topic of the cluster from being described (the load is what each call waits for).
       await this.recoverOrphans(e).catch((error: unknown) => {
@@ -176,6 +190,16 @@ export class KafkaMirrorHost implements MirrorHost {
     const created = emptyPartitionEmulation(tp.topic, tp.partition, real.highWatermark, real.leaderEpoch)
     this.partitions.set(tp, created)
     return created
+  }
+
+  /** The partition about to be written here: open transactions a dead writer left, recovered first (`pendingOrphans`). */
+  private async writablePartition(tp: TopicPartition): Promise<PartitionEmulation> {
+    const e = await this.partitionOf(tp)
+    if (this.pendingOrphans.get(e)) {
+      this.pendingOrphans.delete(e)
+      if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
+    }
+    return e
   }
 
   /** The partition's leader for produces (metadata refreshed when none is known). */
@@ -451,7 +475,7 @@ export class KafkaMirrorHost implements MirrorHost {
   // ---- the mirror path ----
 
   async appendMirroredBatches(tp: TopicPartition, records: Uint8Array): Promise<{ logEndOffset: number; highWatermark: number; lastBatchEpoch: number }> {
-    return this.exclusive(tp, async () => appendMirrored(this.mirrorPath, tp, await this.partitionOf(tp), records))
+    return this.exclusive(tp, async () => appendMirrored(this.mirrorPath, tp, await this.writablePartition(tp), records))
   }
 
   /** What the mirror path (kafka-mirror-append.ts) uses of this host, made once. */
@@ -518,7 +542,7 @@ export class KafkaMirrorHost implements MirrorHost {
 
   async appendAbortMarkers(tp: TopicPartition, producers: Array<{ producerId: number; producerEpoch: number }>): Promise<{ offsets: number[] }> {
     return this.exclusive(tp, async () => {
-      const e = await this.partitionOf(tp)
+      const e = await this.writablePartition(tp)
       await this.checkUntouched(e)
       const translation = new OffsetTranslation(e.translation)
       const epochs = new LeaderEpochCache(e.epochs)
@@ -550,7 +574,7 @@ export class KafkaMirrorHost implements MirrorHost {
 
   async appendMirrorPidReset(tp: TopicPartition): Promise<{ offset: number }> {
     return this.exclusive(tp, async () => {
-      const e = await this.partitionOf(tp)
+      const e = await this.writablePartition(tp)
       // No client can write the record: it is kept in the mirror state, at the offset it would have taken.
       e.pidResets.push(e.logEndOffset)
       e.openTransactions = []

@@ -68,7 +68,12 @@ function mirrorOfKey(key: string): string | null {
   return (kind === 'mirror' || kind === 'partition' || kind === 'position') && mirror ? mirror : null
 }
 
-const MARKER_WAIT_MS = 15_000
+/**
+ * How long a write waits to read itself back: past its own COMMIT marker, and past any transaction opened before it
+ * by a writer that died or froze mid-transaction (the last stable offset waits for that one until the mirror's new
+ * owner claims it, or it times out: unit-transactions.ts's 30 s plus the broker's 10 s check).
+ */
+const MARKER_WAIT_MS = 60_000
 
 export class KafkaStateTopic {
   private producer: Producer | null = null

@@ -85,6 +85,8 @@ export class UnitTransactions {
       const already = this.fenced.get(unit)
       if (already) throw already
       const { producer, ready } = this.producerOf(unit)
+      // Whether the producer is still usable under its epoch after a failure (its transaction aborted).
+      let aborted = false
       try {
         await ready
         const transaction = await producer.transaction()
@@ -94,15 +96,22 @@ export class UnitTransactions {
           // One partition per write (the topics written this way have one).
           return Math.max(-1, ...answers.map((answer) => Number(answer.baseOffset ?? answer.offset ?? -1) + messages.length - 1))
         } catch (error) {
-          await transaction.abort().catch(() => undefined)
+          aborted = await transaction.abort().then(
+            () => true,
+            (abortError: unknown) => {
+              // Fenced as it aborts: the unit is another instance's (below), whatever the send's own error was.
+              if (isProducerFenced(abortError)) throw abortError
+              return false
+            },
+          )
           throw error
         }
       } catch (error) {
         if (!isProducerFenced(error)) {
-          // The producer's state is unknown after a failed transaction: the next write starts a new one. Its
-          // InitProducerId may fence an open transaction of this same producer only (the id is this unit's, and
-          // another owner's claim would have made this write fail as fenced).
-          this.drop(unit, producer)
+          // Kept when its transaction could be aborted: a new producer's InitProducerId would fence whoever claimed the
+          // unit meanwhile (this instance cut off while the group moved on). Dropped only when it is unusable; the
+          // next write then initialises the id again (docs/high-availability.md, "Not built yet").
+          if (!aborted) this.drop(unit, producer)
           throw error
         }
         const transactionalId = this.transactionalIdOf(unit)
