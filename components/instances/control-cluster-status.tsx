@@ -11,7 +11,7 @@ import { CONTROL_CLUSTER_STYLE } from '@/lib/ui/status-style'
  * The control cluster as the answering instance sees it (GET /api/v1/instances' `control`). Unreachable, it is an
  * incident: a red banner above the group that says since when, the last error, what still works (reads, the mirrors
  * running here) and what does not (changes: CONTROL_CLUSTER_UNAVAILABLE), and that the list below is this instance's
- * last view of the group, so other instances may look dead only because their heartbeats cannot be read. Reachable,
+ * last view of the group (instance-list.tsx shows nobody alive or dead meanwhile). Reachable,
  * a panel: since when, how old each copy of the shared state is, and the last outage.
  */
 export function ControlClusterStatusView({ control }: { control: ControlClusterStatus }) {
@@ -50,8 +50,8 @@ function ControlClusterIncident({ control }: { control: ControlClusterStatus }) 
         </li>
         <li>The mirrors running on this instance keep mirroring, and reads keep answering.</li>
         <li>
-          What this instance knows of the group is <ViewAge control={control} /> old: the instances below are as it last read them, so the others may show dead only
-          because their heartbeats cannot be read here.
+          What this instance knows of the group is <ViewAge control={control} /> old: the instances below are as it last read them, and whether the others are alive
+          is not known here. Instances that still reach the control cluster take over this instance&apos;s mirrors after the session timeout.
         </li>
       </ul>
     </section>

@@ -27,6 +27,8 @@ export function InstanceList() {
   }
   const { highAvailability, instances: listed, control } = instances.data
   const alive = listed.filter((instance) => instance.alive).length
+  // Cut off from the control cluster, this instance cannot read anyone's heartbeat: nobody is known dead or alive.
+  const cutOff = control !== undefined && !control.reachable
   return (
     <div className="space-y-4">
       {/* Unreachable, the control cluster is an incident: above the group it makes stale. */}
@@ -44,10 +46,19 @@ export function InstanceList() {
           </p>
         </div>
       )}
-      <Panel id="instances" title={highAvailability ? `${alive} of ${listed.length} ${listed.length === 1 ? 'instance' : 'instances'} alive` : 'One instance, no group'}>
+      <Panel
+        id="instances"
+        title={
+          !highAvailability
+            ? 'One instance, no group'
+            : cutOff
+              ? `${listed.length} ${listed.length === 1 ? 'instance' : 'instances'}, as last read`
+              : `${alive} of ${listed.length} ${listed.length === 1 ? 'instance' : 'instances'} alive`
+        }
+      >
         <ul className="divide-y divide-slate-100 dark:divide-slate-800">
           {listed.map((instance) => (
-            <InstanceRow key={instance.id} instance={instance} grouped={highAvailability} />
+            <InstanceRow key={instance.id} instance={instance} grouped={highAvailability} cutOff={cutOff} />
           ))}
         </ul>
       </Panel>
@@ -56,8 +67,8 @@ export function InstanceList() {
   )
 }
 
-function InstanceRow({ instance, grouped }: { instance: Instance; grouped: boolean }) {
-  const look = INSTANCE_STATUS_STYLE[instance.alive ? 'alive' : 'dead']
+function InstanceRow({ instance, grouped, cutOff }: { instance: Instance; grouped: boolean; cutOff: boolean }) {
+  const look = INSTANCE_STATUS_STYLE[cutOff ? (instance.self ? 'cutOff' : 'unknown') : instance.alive ? 'alive' : 'dead']
   return (
     <li data-testid="instance" data-instance={instance.id} className="space-y-2 py-3 first:pt-0 last:pb-0">
       <div className="flex flex-wrap items-center gap-2">

@@ -9,7 +9,8 @@ import { signIn } from '../support/session'
  * through a TCP proxy this journey cuts). Reachable: a panel with since when, its address and group, how old this
  * instance's copy of each control topic is, no outage yet. Cut off for longer than the session timeout: a red
  * incident banner above the group — since when, the last error, changes refused with CONTROL_CLUSTER_UNAVAILABLE
- * (an operator's pause is refused so), reads and the mirrors going on, the group below only as last read. Restored:
+ * (an operator's pause is refused so), reads and the mirrors going on, the group below only as last read (this
+ * instance cut off, the other not known, nobody called dead). Restored:
  * reachable again, and the outage it went through. Runs after instances-group.spec.ts (alphabetical), which needs a
  * settled group.
  */
@@ -42,6 +43,9 @@ test('the instances page shows the control cluster reachable, as an incident whi
     await expect(incident).toContainText('CONTROL_CLUSTER_UNAVAILABLE')
     await expect(incident).toContainText('keep mirroring')
     await expect(page.getByTestId('control-cluster')).toHaveCount(0)
+    // Nobody's heartbeat can be read here: this instance is cut off, the other not known, none called dead.
+    await expect(page.locator('[data-testid="instance"][data-instance="e2e-ui"]').getByTestId('instance-status')).toHaveText('⚠Cut off')
+    await expect(page.locator('[data-testid="instance"][data-instance="e2e-other"]').getByTestId('instance-status')).toHaveText('?Not known')
     // The change the banner says is refused, is.
     const refused = await request.post(`/api/v1/mirrors/${mirror}/topics/pause`, { headers: asOperator, data: {} })
     expect(refused.status()).toBe(503)

@@ -127,7 +127,11 @@ export const LAG_TREND_STYLE = {
 export const INSTANCE_STATUS_STYLE = {
   alive: { label: 'Alive', icon: '●', tone: 'healthy' },
   dead: { label: 'Dead', icon: '✕', tone: 'danger' },
-} as const satisfies Record<'alive' | 'dead', StatusStyle>
+  /** Another instance while the control cluster does not answer this one: its heartbeats cannot be read here. */
+  unknown: { label: 'Not known', icon: '?', tone: 'neutral' },
+  /** This instance while the control cluster does not answer it: it runs, the group cannot see it. */
+  cutOff: { label: 'Cut off', icon: '⚠', tone: 'paused' },
+} as const satisfies Record<'alive' | 'dead' | 'unknown' | 'cutOff', StatusStyle>
 
 /** The control cluster as an instance sees it (GET /instances' `control`). */
 export const CONTROL_CLUSTER_STYLE = {

@@ -1,11 +1,14 @@
 // `npm run bench -- ha`, second part (issue #40): mirroring throughput of one instance against three, in one run.
 // Three Kafka a → Kafka b mirrors of 8 partitions each (24 partitions) are created on empty topics and each source is
-// then given a backlog of BENCH_HA_RECORDS (default 40,000) 1 KiB records by Kafka's ProducerPerformance while no
-// instance runs; then N instances (child processes, server/testing/ha-instance-child.ts) join a group of their own
-// and drain it. The rate is taken between 10 % and 90 % of the backlog at the destinations (ListOffsets, every
-// 100 ms), so the instances' start-up and the last partition's tail count in neither. Once with one instance, once
-// with three (fresh topics and group each time); the ratio three/one is the figure (goal >= 1.0 on this 2-core
-// machine: coordination costs nothing).
+// paused and given a backlog of BENCH_HA_RECORDS (default 40,000) 1 KiB records by Kafka's ProducerPerformance while no
+// instance runs; then N instances (child processes, server/testing/ha-instance-child.ts) join a group of their own,
+// and once the group has settled (every mirror held, each instance holding its share) they resume the mirrors
+// (SIGUSR2) and drain the backlog. The rate is taken between 10 % and 90 % of the backlog at the destinations
+// (ListOffsets, every 100 ms), so the last partition's tail does not count. Once with one instance, once with three
+// (fresh topics and group each time); the ratio three/one is the figure (goal >= 1.0 on this 2-core machine:
+// coordination costs nothing). Until session 19 the instances drained as they started: the first one up took every
+// mirror and drained much of the backlog alone, and the rebalances as the others joined moved mirrors mid-drain, so
+// three instances were charged their start-up, not their steady rate.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -21,6 +24,12 @@ const SESSION_TIMEOUT_MS = 10_000
 const MIRROR_COUNT = 3
 const childScript = path.join(process.cwd(), 'server', 'testing', 'ha-instance-child.ts')
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** BENCH_HA_CPU_PROF=<dir>: each instance writes a V8 CPU profile there (<dir>/<instances>/), to see where the time goes. */
+function profiling(instances: number): string[] {
+  const dir = process.env.BENCH_HA_CPU_PROF
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(dir, String(instances))}`] : []
+}
 
 /** Records/s drained by `instances` instances over 24 partitions (between 10 % and 90 % of the backlog). */
 export async function drainRate(clusters: TestClusters, instances: number, perTopic: number, log: (message: string) => void): Promise<number> {
@@ -49,17 +58,50 @@ export async function drainRate(clusters: TestClusters, instances: number, perTo
       if (Date.now() > deadline) throw new Error('the mirrors did not start')
       await sleep(100)
     }
+    // Paused while the backlog is written and the group forms: the drain starts once every instance runs its share.
+    for (const { name } of mirrors) await setup.engine.pauseTopics(name)
+    for (const deadline = Date.now() + 120_000; !mirrors.every(({ name }) => setup.engine.partitions(name).every((p) => p.state === 'PAUSED')); ) {
+      if (Date.now() > deadline) throw new Error('the mirrors did not pause')
+      await sleep(100)
+    }
     await setup.close()
     for (const { topic } of mirrors) await seedSource(adminA, clusters.lib, clusters.a.bootstrap, topic, perTopic, { existing: true })
     const total = perTopic * MIRROR_COUNT
     for (let i = 1; i <= instances; i++) {
       children.push(
-        spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', childScript, tempDir()], {
-          stdio: ['ignore', 'ignore', 'ignore'],
+        spawn(process.execPath, [...profiling(instances), '--conditions=react-server', '--import', 'tsx', childScript, tempDir()], {
+          stdio: ['ignore', 'pipe', 'ignore'],
           env: { ...process.env, MIRRORBOARD_CONTROL_BOOTSTRAP: clusters.a.bootstrap, MIRRORBOARD_INSTANCE_ID: `bench-hat-${instances}-i${i}`, MIRRORBOARD_CONTROL_GROUP: group, MIRRORBOARD_SECRET_KEY: SECRET_KEY, MIRRORBOARD_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS) },
         }),
       )
     }
+    // Settled: every mirror held, by `instances` instances (one holds all three; three hold one each).
+    const held = new Map<string, string[]>()
+    for (const child of children) {
+      let buffered = ''
+      child.stdout!.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString()
+        const lines = buffered.split('\n')
+        buffered = lines.pop()!
+        for (const line of lines) {
+          if (!line.startsWith('held ')) continue
+          const { instance, mirrors: names } = JSON.parse(line.slice('held '.length)) as { instance: string; mirrors: string[] }
+          held.set(instance, names)
+        }
+      })
+    }
+    const settled = () => {
+      const holders = [...held.values()].filter((names) => names.length > 0)
+      return holders.length === instances && holders.flat().sort().join() === mirrors.map(({ name }) => name).sort().join()
+    }
+    for (const deadline = Date.now() + 180_000; !settled(); ) {
+      if (Date.now() > deadline) throw new Error(`the group of ${instances} did not settle: ${JSON.stringify([...held])}`)
+      await sleep(100)
+    }
+    // A rebalance may still be carrying out its last adoption: a second look a moment later.
+    await sleep(2_000)
+    if (!settled()) throw new Error(`the group of ${instances} moved again: ${JSON.stringify([...held])}`)
+    for (const child of children) child.kill('SIGUSR2')
     const mirrored = async () => (await Promise.all(mirrors.map(({ topic }) => highWatermarkSum(adminB, topic)))).reduce((sum, n) => sum + n, 0)
     let low: { at: number; records: number } | null = null
     const deadline = performance.now() + 600_000
@@ -76,6 +118,7 @@ export async function drainRate(clusters: TestClusters, instances: number, perTo
       await sleep(100)
     }
   } finally {
+    if (process.env.BENCH_HA_CPU_PROF) await Promise.all(children.map((child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'), setTimeout(resolve, 20_000)))))
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await deleteTopicsAndWait(adminA, mirrors.map(({ topic }) => topic)).catch(() => undefined)
     await deleteTopicsAndWait(adminB, [...mirrors.map(({ topic }) => topic), STATE_TOPIC]).catch(() => undefined)

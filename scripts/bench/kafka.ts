@@ -7,7 +7,8 @@
 //
 // BENCH_KAFKA_RECORDS sets the count (default the issue's 1,000,000: 1 GiB through two brokers, several
 // minutes here); BENCH_KAFKA_LAG_ROUNDS the bursts per contestant (default 5); BENCH_KAFKA_ONLY=engine runs the
-// engine alone (for `node --cpu-prof`: no MirrorMaker, no read comparison in the profile). Every topic the run created —
+// engine alone (for `node --cpu-prof`: no MirrorMaker, no read comparison in the profile); the engine's destination
+// writes are fenced (transactional ids, as with several instances) unless BENCH_KAFKA_FENCED=0. Every topic the run created —
 // the source topic, the engine's destination topic and state topic, MirrorMaker's replicated and internal
 // topics — is deleted at the end, so a second run starts clean.
 import { performance } from 'node:perf_hooks'
@@ -119,7 +120,11 @@ async function raceEngine(adminA: Admin, adminB: Admin, producer: Producer, sour
   // A clean destination for each run: no destination topic, no state topic (the engine would resume from it).
   await deleteTopicsAndWait(adminB, [topic, STATE_TOPIC])
   const source = await KafkaCluster.open('bench-a', { bootstrapServers: [sourceBootstrap] })
-  const destination = await KafkaCluster.open('bench-b', { bootstrapServers: [destinationBootstrap] })
+  // Fenced writes as several instances write (a transactional id per destination partition, server/runtime.ts turns
+  // them on with MIRRORBOARD_CONTROL_BOOTSTRAP): the figure to beat MirrorMaker 2 with. BENCH_KAFKA_FENCED=0: unfenced.
+  const fencedWrites = process.env.BENCH_KAFKA_FENCED !== '0'
+  console.log(`  engine: fenced writes ${fencedWrites ? 'on' : 'off'}`)
+  const destination = await KafkaCluster.open('bench-b', { bootstrapServers: [destinationBootstrap] }, { fencedWrites })
   const pair = new Map([
     ['bench-a', source],
     ['bench-b', destination],

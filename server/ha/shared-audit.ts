@@ -4,6 +4,7 @@ import { AuditEntry } from '@/lib/api/audit'
 import { matches, type AuditFilter, type AuditLog } from '@/server/audit/audit-log'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import type { ControlTopicViews } from './control-topic-log'
+import { throttledWarning } from './throttled-warning'
 
 /**
  * The group's shared audit log (issue #40: "the audit log … on the control cluster, not compacted";
@@ -58,6 +59,9 @@ export class SharedAudit {
   private timer: NodeJS.Timeout | null = null
   private retry: NodeJS.Timeout | null = null
   private started = false
+  /** Said once a minute while the control cluster does not answer (followed every second, sent again every 3 s). */
+  private readonly readFailed = throttledWarning((message, fields) => this.deps.warn(message, fields))
+  private readonly sendFailed = throttledWarning((message, fields) => this.deps.warn(message, fields))
 
   constructor(private readonly deps: SharedAuditDeps) {
     deps.views?.follows(deps.topic)
@@ -85,7 +89,7 @@ export class SharedAudit {
   send(): void {
     if (this.sentUpTo === null) return
     this.sending = this.sending.then(() => this.sendOwed()).catch((error: unknown) => {
-      this.deps.warn('audit entries could not be copied to the shared audit topic yet; retrying', { topic: this.deps.topic, error: String(error) })
+      this.sendFailed('audit entries could not be copied to the shared audit topic yet; retrying', { topic: this.deps.topic, error: String(error) })
       if (this.retry === null) {
         this.retry = setTimeout(() => {
           this.retry = null
@@ -112,7 +116,7 @@ export class SharedAudit {
   private follow(): Promise<void> {
     this.following = this.following
       .then(() => this.readNew((shared) => this.deps.publish(shared.entry)))
-      .catch((error: unknown) => this.deps.warn('the shared audit topic could not be read', { topic: this.deps.topic, error: String(error) }))
+      .catch((error: unknown) => this.readFailed('the shared audit topic could not be read', { topic: this.deps.topic, error: String(error) }))
     return this.following
   }
 

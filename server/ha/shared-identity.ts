@@ -3,6 +3,7 @@ import type { Producer } from 'kafkajs'
 import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import type { IdentityReplica, SharedIdentityStore } from '@/server/http/identity-replica'
 import { ControlTopicLog, type ControlTopicViews } from './control-topic-log'
+import { throttledWarning } from './throttled-warning'
 import { isSealedBox, open, seal } from './secret-box'
 
 /**
@@ -27,6 +28,8 @@ export class SharedIdentity {
   private timer: NodeJS.Timeout | null = null
   private reading: Promise<void> | null = null
   private closed = false
+  /** A failed read, said once a minute while the control cluster does not answer (it is read every second). */
+  private readonly readFailed = throttledWarning((message, fields) => this.deps.log.warn(message, fields))
 
   constructor(
     private readonly deps: {
@@ -65,7 +68,7 @@ export class SharedIdentity {
     if (this.closed) return Promise.resolve()
     this.reading ??= this.readInto()
       .then(() => undefined)
-      .catch((error: unknown) => this.deps.log.warn('reading the shared sign-ins from the control cluster failed', { error: String(error) }))
+      .catch((error: unknown) => this.readFailed('reading the shared sign-ins from the control cluster failed', { error: String(error) }))
       .finally(() => {
         this.reading = null
       })

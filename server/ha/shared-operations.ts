@@ -5,6 +5,7 @@ import type { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import { StoredOperation } from '@/server/engine/operations/operation-store'
 import type { SharedOperations } from '@/server/engine/operations/operation-store'
 import { ControlTopicLog, type ControlTopicViews } from './control-topic-log'
+import { throttledWarning } from './throttled-warning'
 
 /**
  * The engine's shared operations (server/engine/operations/operation-store.ts's SharedOperations) on the control cluster's compacted
@@ -55,8 +56,9 @@ export class ControlTopicOperations implements SharedOperations {
   /** Reads the topic to its end, then keeps reading it. */
   async start(): Promise<void> {
     await this.catchUp()
+    const readFailed = throttledWarning((message, fields) => this.deps.warn(message, fields))
     this.timer = setInterval(() => {
-      this.catchUp().catch((error: unknown) => this.deps.warn('the shared operations could not be read', { topic: this.deps.topic, error: String(error) }))
+      this.catchUp().catch((error: unknown) => readFailed('the shared operations could not be read', { topic: this.deps.topic, error: String(error) }))
     }, POLL_MS)
     this.timer.unref()
   }

@@ -8,7 +8,7 @@ import { instancesOf } from '@/server/api/instances-api'
  * test SIGKILLs it. Its configuration comes from the environment as a server's does (MIRRORBOARD_CONTROL_BOOTSTRAP,
  * MIRRORBOARD_INSTANCE_ID, MIRRORBOARD_SECRET_KEY, ...); it knows no cluster of its own: they come from the control
  * cluster. It prints the mirrors it runs as a line `held <json>` at every change, and what GET /api/v1/instances
- * would answer (alive and mirrors of each) as a line `instances <json>`.
+ * would answer (alive and mirrors of each) as a line `instances <json>`. SIGUSR2 resumes every mirror it runs.
  * Run with: node --conditions=react-server --import tsx server/testing/ha-instance-child.ts <dataDir>
  */
 async function main() {
@@ -28,6 +28,17 @@ async function main() {
   }
   report()
   setInterval(report, 50)
+  // SIGTERM ends the process normally, so a CPU profile (--cpu-prof: scripts/bench/ha-throughput.ts) is written.
+  process.on('SIGTERM', () => process.exit(0))
+  // SIGUSR2: resume every mirror held here (scripts/bench/ha-throughput.ts starts its drain once the group settled).
+  process.on('SIGUSR2', () => {
+    for (const mirror of runtime.engine.heldMirrors()) {
+      runtime.engine.resumeTopics(mirror).then(
+        () => process.stdout.write(`resumed ${mirror}\n`),
+        (error: unknown) => process.stdout.write(`resume failed ${mirror} ${String(error)}\n`),
+      )
+    }
+  })
 }
 
 main().catch((error: unknown) => {

@@ -158,7 +158,8 @@ function nodeIdsOf(cluster: InternalCluster): number[] {
 
 async function sendOn<T>(cluster: InternalCluster, nodeId: number | 'any', request: ProtocolRequest<T>): Promise<T> {
   const what = `${request.request.apiName} to broker ${nodeId}`
-  let lastError: unknown = new ClusterError('SOURCE_UNAVAILABLE', `${what}: no broker known`)
+  // Made only when every attempt failed: an error (and its stack) per request was ~4 % of a busy instance's CPU.
+  let lastError: unknown = null
   // Twice: a first failure refreshes kafkajs's broker list (a restarted or moved broker), then one retry.
   for (let attempt = 0; attempt < 2; attempt++) {
     for (const id of nodeId === 'any' ? nodeIdsOf(cluster) : [nodeId]) {
@@ -177,7 +178,7 @@ async function sendOn<T>(cluster: InternalCluster, nodeId: number | 'any', reque
       lastError = error
     })
   }
-  throw toKafkaClusterError(lastError, what)
+  throw toKafkaClusterError(lastError ?? new ClusterError('SOURCE_UNAVAILABLE', `${what}: no broker known`), what)
 }
 
 export class KafkaConnection {
