@@ -121,34 +121,6 @@ export function compareBatchPair(source: ComparedBatch, destination: ComparedBat
   return [...found, ...describeByteDifference(source, destination, tools.decode)]
 }
 
-type Pair = ReturnType<typeof alignStep<ComparedBatch, ComparedBatch>>['pairs'][number]
-
-/**
- * The longest run of paired batches from `start` whose batches follow one another in memory on each side and have
- * the same sizes pair by pair (so equal runs mean equal pairs): the byte range of each side, and where it ends.
- */
-function runOfPairs(pairs: readonly Pair[], start: number): { end: number; source: Uint8Array; destination: Uint8Array } {
-  const first = pairs[start] as Extract<Pair, { kind: 'both' }>
-  let end = start + 1
-  if (first.source.bytes.byteLength !== first.destination.bytes.byteLength) return { end, source: first.source.bytes, destination: first.destination.bytes }
-  let sourceEnd = first.source.bytes.byteOffset + first.source.bytes.byteLength
-  let destinationEnd = first.destination.bytes.byteOffset + first.destination.bytes.byteLength
-  for (; end < pairs.length; end++) {
-    const next = pairs[end]!
-    if (next.kind !== 'both' || next.source.bytes.buffer !== first.source.bytes.buffer || next.destination.bytes.buffer !== first.destination.bytes.buffer) break
-    if (next.source.bytes.byteOffset !== sourceEnd || next.destination.bytes.byteOffset !== destinationEnd || next.source.bytes.byteLength !== next.destination.bytes.byteLength) break
-    sourceEnd += next.source.bytes.byteLength
-    destinationEnd += next.destination.bytes.byteLength
-  }
-  const sourceStart = first.source.bytes.byteOffset
-  const destinationStart = first.destination.bytes.byteOffset
-  return {
-    end,
-    source: new Uint8Array(first.source.bytes.buffer, sourceStart, sourceEnd - sourceStart),
-    destination: new Uint8Array(first.destination.bytes.buffer, destinationStart, destinationEnd - destinationStart),
-  }
-}
-
 /**
  * One step of byte mode from `cursor`: the batches both answers cover, paired by base offset, within
  * [cursor, to). A batch on one side only is missing (source only) or extra (destination only).
@@ -157,21 +129,10 @@ export function compareByteStep(input: { source: readonly ComparedBatch[]; desti
   const step = alignStep({ items: input.source }, { items: input.destination }, input.cursor, input.to)
   const mismatches: Mismatch[] = []
   let bytes = 0
-  // Each run of paired batches lying back to back on both sides is compared in one call over its whole range;
-  // only a run that differs is compared pair by pair. Identical bytes then need only the destination's own CRCs.
-  let verifiedUpTo = -1
-  for (let index = 0; index < step.pairs.length; index++) {
-    const pair = step.pairs[index]!
+  for (const pair of step.pairs) {
     if (pair.kind === 'both') {
       bytes += pair.source.bytes.length
-      if (index > verifiedUpTo) {
-        const run = runOfPairs(step.pairs, index)
-        if (run.end > index + 1 && tools.equal(run.source, run.destination)) verifiedUpTo = run.end - 1
-      }
-      if (index <= verifiedUpTo) {
-        const crc = crcMismatch('destination', pair.destination, tools.crc32c)
-        if (crc !== null) mismatches.push({ ...crc, detail: crc.detail.replace(/^destination batch/, "destination batch (byte for byte the source's, which fails it too)") })
-      } else mismatches.push(...compareBatchPair(pair.source, pair.destination, tools))
+      mismatches.push(...compareBatchPair(pair.source, pair.destination, tools))
     } else if (pair.kind === 'sourceOnly') {
       bytes += pair.source.bytes.length
       mismatches.push({ offset: pair.source.first, kind: 'missing', detail: `source batch ${span(pair.source)} has no batch at the same offset on the destination` })
