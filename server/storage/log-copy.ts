@@ -48,8 +48,12 @@ export interface CopyPlan {
 
 export function copyPlan(snapshot: LogFileSnapshot, targetDir: string): CopyPlan {
   const steps: CopyStep[] = []
-  const from = (name: string) => path.join(snapshot.dir, name)
-  const to = (name: string) => path.join(targetDir, name)
+  // Each directory normalized once, then its files' paths by concatenation: path.join per file (~16,000 for a
+  // drill's 2,000 logs) was 45 ms of the copy's one synchronous turn on the event loop (npm run bench -- drill).
+  const fromDir = path.resolve(snapshot.dir) + path.sep
+  const toDir = path.resolve(targetDir) + path.sep
+  const from = (name: string) => fromDir + name
+  const to = (name: string) => toDir + name
   for (const segment of snapshot.segments) {
     if (segment.active) {
       const log = offsetFileName(segment.baseOffset, LOG_SUFFIX)

@@ -45,6 +45,19 @@ describe('appends and reads', () => {
     expect([...decodeRecords(result.batches, { fromOffset: 1 })].map((r) => r.offset)).toEqual([1, 2, 3, 4])
   })
 
+  it('says the last offset it returned without building the batches, and builds them the same when asked', async () => {
+    const log = await open()
+    await log.appendAsLeader(values(3), { leaderEpoch: 0 })
+    await log.appendAsLeader(values(2), { leaderEpoch: 0 })
+    expect((await log.read(0, 1000)).lastOffset).toBeNull()
+    log.updateHighWatermark(100)
+    const result = await log.read(1, 1000)
+    expect(result.lastOffset).toBe(4)
+    expect(result.batches.map((b) => b.lastOffset)).toEqual([2, 4])
+    // Built once: the same array each time it is read.
+    expect(result.batches).toBe(result.batches)
+  })
+
   it('returns at least one batch even beyond maxBytes, then stops at maxBytes', async () => {
     const log = await open()
     for (let i = 0; i < 5; i++) await log.appendAsLeader(values(10), { leaderEpoch: 0 })

@@ -302,17 +302,20 @@ export class PartitionLog implements PartitionLogApi, DescriptorHolder, Cleanabl
     }
     const defaultBound = isolation === 'read_committed' ? this.lastStableOffset : this.currentHighWatermark
     const bound = options.maxOffset === undefined ? defaultBound : Math.min(requireInteger('maxOffset', options.maxOffset, 0), this.logEndOffset)
-    const { records, batches } = this.local.read(fetchOffset, maxBytes, bound, options.into)
+    const read = this.local.read(fetchOffset, maxBytes, bound, options.into)
     let abortedTransactions: ReadResult['abortedTransactions'] = []
-    if (isolation === 'read_committed' && batches.length > 0) {
-      const upperBound = batches.at(-1)!.lastOffset + 1
+    if (isolation === 'read_committed' && read.lastOffset !== null) {
+      const upperBound = read.lastOffset + 1
       abortedTransactions = this.abortedTransactions(fetchOffset, upperBound)
         .map(({ producerId, firstOffset }) => ({ producerId, firstOffset }))
         .sort((a, b) => a.firstOffset - b.firstOffset)
     }
     return {
-      records,
-      batches,
+      records: read.records,
+      get batches() {
+        return read.batches
+      },
+      lastOffset: read.lastOffset,
       highWatermark: this.currentHighWatermark,
       lastStableOffset: this.lastStableOffset,
       logStartOffset: this.currentLogStartOffset,

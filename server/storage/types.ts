@@ -137,7 +137,10 @@ export interface StoredBatch extends BatchHeader {
 export interface ReadResult {
   /** The returned batches concatenated, exactly as stored: a follower/mirror appends this verbatim. */
   records: Buffer
-  batches: StoredBatch[]
+  /** Built when first read (a fetch needs only `lastOffset`). */
+  readonly batches: StoredBatch[]
+  /** The last returned batch's last offset; null when none was returned. */
+  lastOffset?: number | null
   highWatermark: number
   lastStableOffset: number
   logStartOffset: number

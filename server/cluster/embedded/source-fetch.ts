@@ -200,7 +200,7 @@ export class SourceFetch {
       if (remaining > 0 && fetchOffset < highWatermark) {
         const read = await log.read(fetchOffset, Math.min(request.maxBytes, remaining), { isolation: 'read_uncommitted', maxOffset: highWatermark, ...(into === undefined ? {} : { into }) })
         records = read.records
-        end = (read.batches.at(-1)?.lastOffset ?? fetchOffset - 1) + 1
+        end = ((read.lastOffset === undefined ? read.batches.at(-1)?.lastOffset : read.lastOffset) ?? fetchOffset - 1) + 1
       }
       // The next batch's header only: reading the batch itself (up to a megabyte) for its timestamp doubled a
       // large fetch's reads.
