@@ -122,6 +122,8 @@ test('the worked example reads like the KIP tables: source 0-5 with the COMMIT a
   })
 
   await test.step('the state graph: every state and transition, PAUSED now, the path taken drawn bold', async () => {
+    // The graph loads as its place nears the screen (lazy-state-graph.tsx), as it does for a reader scrolling down.
+    await page.getByRole('heading', { name: 'State graph', exact: true }).scrollIntoViewIfNeeded()
     const graph = page.getByRole('figure', { name: /State graph/ })
     for (const state of MIRROR_PARTITION_STATES) await expect(graph.locator(`.react-flow__node [data-state="${state}"]`)).toHaveCount(1)
     await expect(graph.locator('.react-flow__edge')).toHaveCount(GRAPH.edges.length)

@@ -11,7 +11,7 @@ export function AlertBell() {
   const critical = alerts.some((alert) => alert.severity === 'critical')
   const label = firing.data === undefined ? 'Alerts' : count === 0 ? 'Alerts: none firing' : `Alerts: ${count} firing`
   return (
-    <Link
+    <Link prefetch={false}
       href="/alerts"
       aria-label={label}
       title={label}

@@ -10,6 +10,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { AuditEntryRow } from './audit-entry-row'
 import { AuditFiltersForm } from './audit-filters-form'
+import { formatInteger } from '@/lib/ui/format'
 
 /** Every audited action of the catalog, for the action field's suggestions. */
 const AUDIT_ACTIONS = [...new Set(SERVED_ENDPOINTS.flatMap((endpoint) => (endpoint.audit === undefined ? [] : [endpoint.audit])))].sort()
@@ -36,7 +37,7 @@ export function AuditLog({ initialFilters }: { initialFilters: AuditFilterValues
       <AuditFiltersForm key={auditFiltersToSearch(filters)} filters={filters} actors={actors} actions={AUDIT_ACTIONS} onApply={apply} onClear={() => apply(NO_AUDIT_FILTERS)} />
       <Panel
         id="audit-entries"
-        title={audit.data === undefined ? 'Entries' : `Entries (${entries.length.toLocaleString('en-US')}${audit.hasNextPage ? '+' : ''})`}
+        title={audit.data === undefined ? 'Entries' : `Entries (${formatInteger(entries.length)}${audit.hasNextPage ? '+' : ''})`}
         actions={audit.isFetching && audit.data !== undefined ? <span className="text-xs text-slate-500 dark:text-slate-400">Updating…</span> : undefined}
       >
         {audit.error !== null && audit.data === undefined ? (

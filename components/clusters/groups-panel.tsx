@@ -1,12 +1,12 @@
 import type { Group } from '@/lib/api/groups'
-import { formatOffset } from '@/lib/ui/format'
+import { formatInteger, formatOffset } from '@/lib/ui/format'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 
 /** Consumer groups with their state, members and committed offsets (per partition on demand). */
 export function GroupsPanel({ groups, error, onRetry }: { groups: readonly Group[] | undefined; error: unknown; onRetry: () => void }) {
   return (
-    <Panel id="groups" title={groups === undefined ? 'Consumer groups' : `Consumer groups (${groups.length.toLocaleString('en-US')})`}>
+    <Panel id="groups" title={groups === undefined ? 'Consumer groups' : `Consumer groups (${formatInteger(groups.length)})`}>
       {error !== null && groups === undefined ? (
         <ErrorPanel error={error} title="Could not load consumer groups" onRetry={onRetry} compact />
       ) : groups === undefined ? (

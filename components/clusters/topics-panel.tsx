@@ -8,6 +8,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { StatusBadge } from '@/components/ui/status-badge'
 import { topicRoles } from './topic-roles'
+import { formatInteger } from '@/lib/ui/format'
 
 /** A cell: a column on a wide screen, a labelled line of the topic's card on a phone (as /mirrors does); its value keeps its own width, so a badge does not stretch across the card. */
 const CELL =
@@ -35,7 +36,7 @@ export function TopicsPanel({
   return (
     <Panel
       id="topics"
-      title={topics === undefined ? 'Topics' : `Topics (${topics.length.toLocaleString('en-US')})`}
+      title={topics === undefined ? 'Topics' : `Topics (${formatInteger(topics.length)})`}
       actions={
         topics !== undefined &&
         topics.length > 5 && (

@@ -3,7 +3,7 @@
 import Link from 'next/link'
 import type { ReactNode } from 'react'
 import { RelativeTime, useNow } from '@/components/ui/relative-time'
-import { clockTime, formatDuration } from '@/lib/ui/format'
+import { clockTime, formatDuration, formatInteger } from '@/lib/ui/format'
 import { FAILURE_CAUSES, type FailureCause } from '@/lib/overview/incident'
 
 /** One cause of an incident, as lib/overview/incident.ts groups FAILED partitions (and GET /attention answers them). */
@@ -68,7 +68,7 @@ export function IncidentBanner({
             {causes.map((cause) => (
               <li key={cause.cause} data-cause={cause.cause}>
                 <p>
-                  <span className="font-semibold">{cause.partitions.toLocaleString('en-US')} FAILED</span>
+                  <span className="font-semibold">{formatInteger(cause.partitions)} FAILED</span>
                   {' · '}
                   <span className="font-semibold" data-testid="incident-cause">
                     {causeLabel(cause.cause, clusters)}

@@ -8,7 +8,7 @@ import type { MirrorPartitionStore } from '@/components/data/mirror-partition-st
 import { useLag } from '@/components/data/use-lag'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
-import { clockTime, formatCount, formatDuration } from '@/lib/ui/format'
+import { clockTime, formatCount, formatDuration, formatInteger } from '@/lib/ui/format'
 import { LAG_RANGES, aggregateLag, appendLagSample, describeLagChart, lagTrend, type LagChartData, type LagRange } from '@/lib/ui/lag-series'
 import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { LagTrendBadge } from './lag-trend-badge'
@@ -140,7 +140,7 @@ function drawObjectiveLine(u: uPlot, value: number, scale: 'ms' | 'records', lab
 
 function drawObjectives(u: uPlot, objectives: ChartObjectives): void {
   if (objectives.timeMs !== null) drawObjectiveLine(u, objectives.timeMs, 'ms', `RPO ${formatDuration(objectives.timeMs)}`)
-  if (objectives.records !== null) drawObjectiveLine(u, objectives.records, 'records', `RPO ${objectives.records.toLocaleString('en-US')} ${objectives.records === 1 ? 'record' : 'records'}`)
+  if (objectives.records !== null) drawObjectiveLine(u, objectives.records, 'records', `RPO ${formatInteger(objectives.records)} ${objectives.records === 1 ? 'record' : 'records'}`)
 }
 
 /** Holds the spans the draw hook reads: the chart outlives the renders that change them. */
@@ -406,7 +406,7 @@ function LagLegend({
         {objectiveRecords !== null && (
           <span className="inline-flex items-center gap-1.5" data-testid="lag-objective-records-legend">
             <LegendLine stroke="var(--tone-danger)" width="1.5" dash="8 3 2 3" />
-            RPO objective {objectiveRecords.toLocaleString('en-US')} {objectiveRecords === 1 ? 'record' : 'records'} (left axis)
+            RPO objective {formatInteger(objectiveRecords)} {objectiveRecords === 1 ? 'record' : 'records'} (left axis)
           </span>
         )}
         {hatched && (

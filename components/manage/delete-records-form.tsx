@@ -6,7 +6,7 @@ import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
 import { DeleteRecordsRequest, type Topic } from '@/lib/api/topics'
-import { formatOffset } from '@/lib/ui/format'
+import { formatInteger, formatOffset } from '@/lib/ui/format'
 import { numberOrUndefined } from '@/lib/ui/form-issues'
 import { controlProps, Field, inputClass } from './form-controls'
 import { ManageForm } from './manage-form'
@@ -35,7 +35,7 @@ export function DeleteRecordsForm({ cluster, topic, onDone }: { cluster: string;
         effect={
           <p>
             Deletes every record of {topic.name}-{partition} below offset {formatOffset(beforeOffset)}: the log start moves from {formatOffset(info.logStartOffset)} to{' '}
-            {formatOffset(Math.max(beforeOffset, info.logStartOffset))}, removing {removed.toLocaleString('en-US')} {removed === 1 ? 'offset' : 'offsets'}. Consumers behind it
+            {formatOffset(Math.max(beforeOffset, info.logStartOffset))}, removing {formatInteger(removed)} {removed === 1 ? 'offset' : 'offsets'}. Consumers behind it
             jump ahead; the records cannot be read again.
           </p>
         }

@@ -17,6 +17,7 @@ import { ConfigFields } from './config-fields'
 import { Refusal } from './form-controls'
 import { ManageForm } from './manage-form'
 import { useFormIssues } from './use-form-issues'
+import { formatInteger } from '@/lib/ui/format'
 
 /**
  * A mirror's settings page: the same KIP config as at creation, filled with the mirror's values; saving sends
@@ -131,7 +132,7 @@ function DeleteSection({ mirror }: { mirror: Mirror }) {
         {notStopped > 0 ? (
           <p className="rounded-md bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
             <span aria-hidden>⊘ </span>
-            {notStopped.toLocaleString('en-US')} {notStopped === 1 ? 'partition is' : 'partitions are'} not STOPPED ({counts.filter(([state]) => state !== 'STOPPED').map(([state, count]) => `${state} ${count}`).join(', ')}). A mirror
+            {formatInteger(notStopped)} {notStopped === 1 ? 'partition is' : 'partitions are'} not STOPPED ({counts.filter(([state]) => state !== 'STOPPED').map(([state, count]) => `${state} ${count}`).join(', ')}). A mirror
             can be deleted once every topic is STOPPED:{' '}
             <Link href={`${base}/failover`} className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300">
               fail it over

@@ -1,5 +1,5 @@
 import type { TruncationPlan } from '@/lib/api/mirrors'
-import { formatOffset } from '@/lib/ui/format'
+import { formatInteger, formatOffset } from '@/lib/ui/format'
 import { truncationReason } from '@/lib/ui/truncation-reason'
 
 const ROWS_SHOWN = 200
@@ -19,9 +19,9 @@ export function PlanTable({ plan }: { plan: TruncationPlan }) {
       <dl className="grid grid-cols-3 gap-3">
         {(
           [
-            ['Topics', topics.toLocaleString('en-US')],
-            ['Partitions', sorted.length.toLocaleString('en-US')],
-            ['Records removed', removed.toLocaleString('en-US')],
+            ['Topics', formatInteger(topics)],
+            ['Partitions', formatInteger(sorted.length)],
+            ['Records removed', formatInteger(removed)],
           ] as const
         ).map(([label, value]) => (
           <div key={label} className="rounded-md border border-slate-200 px-3 py-2 dark:border-slate-700">
@@ -35,7 +35,7 @@ export function PlanTable({ plan }: { plan: TruncationPlan }) {
           ? 'No partition to start: the mirror is created without topics; start some later from its page.'
           : removed === 0
             ? `No destination record is removed: every partition starts where the source log starts.`
-            : `${cut.toLocaleString('en-US')} destination ${cut === 1 ? 'partition is' : 'partitions are'} truncated, removing ${removed.toLocaleString('en-US')} ${removed === 1 ? 'record' : 'records'} the source does not have.`}
+            : `${formatInteger(cut)} destination ${cut === 1 ? 'partition is' : 'partitions are'} truncated, removing ${formatInteger(removed)} ${removed === 1 ? 'record' : 'records'} the source does not have.`}
       </p>
       {sorted.length > 0 && (
         <div className="max-h-80 overflow-auto rounded-md border border-slate-200 dark:border-slate-700" tabIndex={0} role="region" aria-label="Plan per partition">
@@ -64,7 +64,7 @@ export function PlanTable({ plan }: { plan: TruncationPlan }) {
             </tbody>
           </table>
           {sorted.length > ROWS_SHOWN && (
-            <p className="px-3 py-1.5 text-xs text-slate-600 dark:text-slate-400">and {(sorted.length - ROWS_SHOWN).toLocaleString('en-US')} more partitions (the totals count them all)</p>
+            <p className="px-3 py-1.5 text-xs text-slate-600 dark:text-slate-400">and {formatInteger((sorted.length - ROWS_SHOWN))} more partitions (the totals count them all)</p>
           )}
         </div>
       )}

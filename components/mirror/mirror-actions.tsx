@@ -11,6 +11,7 @@ import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { mirrorActionStates, type MirrorAction } from '@/lib/ui/mirror-actions'
 import { StartTopicsDialog } from './start-topics-dialog'
 import { TopicActionDialog, type ActionResult } from './topic-action-dialog'
+import { formatInteger } from '@/lib/ui/format'
 
 type OpenDialog = TopicAction | 'start' | null
 
@@ -77,7 +78,7 @@ export function MirrorActions({ mirror, store, counts, recoverInBand = false }: 
   )
   const wizard = (action: 'failover' | 'failback', label: string) =>
     states[action].enabled ? (
-      <Link href={`${base}/${action}`} className={look(action)} data-primary={states[action].primary || undefined}>
+      <Link prefetch={false} href={`${base}/${action}`} className={look(action)} data-primary={states[action].primary || undefined}>
         {label}
       </Link>
     ) : (
@@ -89,7 +90,7 @@ export function MirrorActions({ mirror, store, counts, recoverInBand = false }: 
     <div className="flex flex-col items-start gap-2 lg:items-end">
       <div role="group" aria-label="Mirror actions" className="flex flex-wrap gap-2 lg:justify-end">
         {/* While the incident band shows, its Recover is the page's one primary action: not a second one here. */}
-        {!recoverInBand && button('recover', '↻', failed > 0 ? `Recover ${failed.toLocaleString('en-US')} failed` : 'Recover')}
+        {!recoverInBand && button('recover', '↻', failed > 0 ? `Recover ${formatInteger(failed)} failed` : 'Recover')}
         {button('pause', '❚❚', 'Pause')}
         {button('resume', '▶', 'Resume')}
         {wizard('failover', 'Failover…')}
@@ -97,7 +98,7 @@ export function MirrorActions({ mirror, store, counts, recoverInBand = false }: 
         <button type="button" className={buttonClass('secondary', 'sm')} onClick={() => openDialog('start')}>
           <span aria-hidden>+</span> Start topics…
         </button>
-        <Link href={`${base}/settings`} className={buttonClass('secondary', 'sm')}>
+        <Link prefetch={false} href={`${base}/settings`} className={buttonClass('secondary', 'sm')}>
           <span aria-hidden>⚙</span> Settings
         </Link>
       </div>

@@ -7,7 +7,7 @@ import { Breadcrumbs } from '@/components/ui/breadcrumbs'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { Mirror } from '@/lib/api/mirrors'
-import { clockTime, formatOffset } from '@/lib/ui/format'
+import { clockTime, formatInteger, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { STATES_BY_SEVERITY } from '@/lib/ui/state-style'
@@ -48,7 +48,7 @@ function figuresOf(snapshot: MirrorSnapshot | null, mirror: Mirror) {
 
 function ClusterLink({ name, role }: { name: string; role: string }) {
   return (
-    <Link
+    <Link prefetch={false}
       href={`/clusters/${encodeURIComponent(name)}`}
       className="rounded font-mono font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
       title={`${role} cluster`}
@@ -92,13 +92,13 @@ export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; stor
         {mirror.owner != null && (
           <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-400" data-testid="mirror-owner">
             Runs on{' '}
-            <Link href="/instances" className="rounded font-mono break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+            <Link prefetch={false} href="/instances" className="rounded font-mono break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
               {mirror.owner}
             </Link>
           </p>
         )}
         <div className="mt-3 flex flex-wrap items-center gap-1.5" aria-label="Partitions by state" role="group">
-          <span className="mr-1 text-sm whitespace-nowrap text-slate-600 dark:text-slate-300">{total.toLocaleString('en-US')} {total === 1 ? 'partition' : 'partitions'}</span>
+          <span className="mr-1 text-sm whitespace-nowrap text-slate-600 dark:text-slate-300">{formatInteger(total)} {total === 1 ? 'partition' : 'partitions'}</span>
           {states.map((state) => (
             <StateBadge key={state} state={state} count={figures.counts[state]} />
           ))}

@@ -10,6 +10,7 @@ import type { Mirror } from '@/lib/api/mirrors'
 import { FAILURE_CAUSES } from '@/lib/overview/incident'
 import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { TopicActionDialog, type ActionResult } from './topic-action-dialog'
+import { formatInteger } from '@/lib/ui/format'
 
 /**
  * The mirror page's incident band, from the page's snapshot (its FAILED partitions grouped by cause), with
@@ -41,7 +42,7 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
         <IncidentBanner
           title={
             <>
-              {incident.failed.toLocaleString('en-US')} of {snapshot?.partitions.toLocaleString('en-US')} partitions FAILED
+              {formatInteger(incident.failed)} of {(snapshot === null ? '' : formatInteger(snapshot.partitions))} partitions FAILED
               {' '}
               <span className="text-sm font-normal">{incident.retrying ? '— the engine retries by itself' : '— an operator must act'}</span>
             </>
@@ -52,7 +53,7 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
             canOperate ? (
               <>
                 <button type="button" className={buttonClass('danger', 'sm')} data-primary onClick={() => setRecovering(true)}>
-                  <span aria-hidden>↻</span> Recover {incident.failed.toLocaleString('en-US')} failed now
+                  <span aria-hidden>↻</span> Recover {formatInteger(incident.failed)} failed now
                 </button>
                 {!stopped && (
                   <Link href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`} className={buttonClass('secondary', 'sm')}>
@@ -98,7 +99,7 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
             </span>
             <p className="min-w-0 flex-1 truncate">
               <span className="font-semibold">
-                {incident.failed.toLocaleString('en-US')}/{snapshot?.partitions.toLocaleString('en-US')} FAILED
+                {formatInteger(incident.failed)}/{(snapshot === null ? '' : formatInteger(snapshot.partitions))} FAILED
               </span>
               {cause !== undefined && <> · {FAILURE_CAUSES[cause.cause].label}</>}
             </p>

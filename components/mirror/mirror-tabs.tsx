@@ -27,7 +27,7 @@ export function MirrorTabs({ current, badges = {} }: { current: MirrorTab; badge
           const active = tab === current
           return (
             <li key={tab}>
-              <Link
+              <Link prefetch={false}
                 href={tab === 'partitions' ? pathname : `${pathname}?tab=${tab}`}
                 aria-current={active ? 'page' : undefined}
                 scroll={false}

@@ -6,7 +6,7 @@ import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
 import type { MirrorTimelineEntry } from '@/lib/api/mirror-timeline'
 import { eventWords } from '@/lib/ui/event-words'
-import { clockTime, exactTime, formatDuration } from '@/lib/ui/format'
+import { clockTime, exactTime, formatDuration, formatInteger } from '@/lib/ui/format'
 
 const FIRST_ROWS = 8
 
@@ -48,7 +48,7 @@ export function MirrorTimeline({ mirror }: { mirror: string }) {
 }
 
 function TimelineEntry({ entry }: { entry: MirrorTimelineEntry }) {
-  const partitions = `${entry.partitions.toLocaleString('en-US')} ${entry.partitions === 1 ? 'partition' : 'partitions'}`
+  const partitions = `${formatInteger(entry.partitions)} ${entry.partitions === 1 ? 'partition' : 'partitions'}`
   const lasted = entry.until - entry.at
   return (
     <li className="grid grid-cols-[4.75rem_minmax(0,1fr)] gap-x-3 py-2" data-kind={entry.kind} data-to={entry.to}>

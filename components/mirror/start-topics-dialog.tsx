@@ -7,7 +7,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Skeleton } from '@/components/ui/panel'
 import type { TruncationPlan } from '@/lib/api/mirrors'
-import { formatOffset, counted } from '@/lib/ui/format'
+import { counted, formatInteger, formatOffset } from '@/lib/ui/format'
 import type { ActionResult } from './topic-action-dialog'
 import { TopicChecklist } from './topic-checklist'
 
@@ -97,7 +97,7 @@ export function StartTopicsDialog({
         {plan !== null && (
           <section aria-label="Truncation plan" className="rounded-md border border-slate-200 dark:border-slate-700">
             <p className="border-b border-slate-200 px-3 py-2 font-medium text-slate-900 dark:border-slate-700 dark:text-slate-100" data-testid="start-plan-total">
-              {counted(plan.partitions.length, 'partition')} · {removed === 0 ? 'no destination record is removed' : `${removed.toLocaleString('en-US')} destination records removed`}
+              {counted(plan.partitions.length, 'partition')} · {removed === 0 ? 'no destination record is removed' : `${formatInteger(removed)} destination records removed`}
             </p>
             <div className="max-h-48 overflow-auto">
               <table className="w-full text-left text-xs">
@@ -124,7 +124,7 @@ export function StartTopicsDialog({
               </table>
               {plan.partitions.length > PLAN_ROWS_SHOWN && (
                 <p className="px-3 py-1.5 text-xs text-slate-600 dark:text-slate-400">
-                  and {(plan.partitions.length - PLAN_ROWS_SHOWN).toLocaleString('en-US')} more partitions (the totals above count them all)
+                  and {formatInteger((plan.partitions.length - PLAN_ROWS_SHOWN))} more partitions (the totals above count them all)
                 </p>
               )}
             </div>

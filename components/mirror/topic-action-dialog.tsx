@@ -7,6 +7,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { COMMAND_PRECONDITIONS } from '@/lib/mirror/preconditions'
 import { TopicChecklist } from './topic-checklist'
+import { formatInteger } from '@/lib/ui/format'
 
 export interface ActionResult {
   readonly action: string
@@ -82,7 +83,7 @@ export function TopicActionDialog({
       onSuccess: (answer) =>
         onDone({
           action,
-          text: `${look.done} for ${answer.topics.length === 1 ? `topic ${answer.topics[0]}` : `${answer.topics.length} topics`} (${affected.toLocaleString('en-US')} ${look.affectsLabel} of ${partitions.toLocaleString('en-US')} partitions). States update in the table as partitions move.`,
+          text: `${look.done} for ${answer.topics.length === 1 ? `topic ${answer.topics[0]}` : `${answer.topics.length} topics`} (${formatInteger(affected)} ${look.affectsLabel} of ${formatInteger(partitions)} partitions). States update in the table as partitions move.`,
         }),
     })
   }
@@ -90,7 +91,7 @@ export function TopicActionDialog({
     <ConfirmDialog
       open
       title={look.title}
-      confirmLabel={selected.size === 0 ? 'Choose topics' : `${look.verb} ${affected.toLocaleString('en-US')} ${affected === 1 ? 'partition' : 'partitions'}`}
+      confirmLabel={selected.size === 0 ? 'Choose topics' : `${look.verb} ${formatInteger(affected)} ${affected === 1 ? 'partition' : 'partitions'}`}
       pending={mutation.isPending}
       onConfirm={confirm}
       onCancel={onClose}
@@ -101,7 +102,7 @@ export function TopicActionDialog({
           legend={`Topics of ${mirror}`}
           topics={topics.map((topic) => {
             const entry = perTopic.get(topic)
-            return { topic, note: entry === undefined ? undefined : `${entry.affected.toLocaleString('en-US')} ${look.affectsLabel} / ${entry.partitions.toLocaleString('en-US')}` }
+            return { topic, note: entry === undefined ? undefined : `${formatInteger(entry.affected)} ${look.affectsLabel} / ${formatInteger(entry.partitions)}` }
           })}
           selected={selected}
           onChange={setSelected}
@@ -110,7 +111,7 @@ export function TopicActionDialog({
         <p className="font-medium text-slate-900 dark:text-slate-100" data-testid="action-scope">
           {selected.size === 0
             ? 'No topic chosen.'
-            : `${look.verb} ${all ? 'every topic' : `${selected.size} of ${topics.length} topics`}: ${affected.toLocaleString('en-US')} of ${partitions.toLocaleString('en-US')} partitions are ${look.affectsLabel}.`}
+            : `${look.verb} ${all ? 'every topic' : `${selected.size} of ${topics.length} topics`}: ${formatInteger(affected)} of ${formatInteger(partitions)} partitions are ${look.affectsLabel}.`}
         </p>
         {selected.size > 0 && affected === 0 && !mutation.isError && (
           <p className="rounded-md bg-amber-50 px-3 py-2 text-amber-900 dark:bg-amber-950 dark:text-amber-100">

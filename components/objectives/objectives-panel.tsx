@@ -9,7 +9,7 @@ import { mirrorEndpoints } from '@/lib/api/endpoints'
 import type { MirrorObjectivesResponse } from '@/lib/api/objectives'
 import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
 import { complianceDayLabel, complianceDayTone, type ComplianceDayTone } from '@/lib/ui/compliance-day'
-import { formatDuration } from '@/lib/ui/format'
+import { formatDuration, formatInteger } from '@/lib/ui/format'
 import { RPO_STATUS_STYLE } from '@/lib/ui/status-style'
 
 /** Compliance moves by the minute: a re-read twice a minute keeps the figures current. */
@@ -93,8 +93,8 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
                   <span className="font-semibold tabular-nums">{formatShare(compliance.last30d.metShare)}</span> of the last 30 days
                   <span className="text-slate-600 dark:text-slate-400">
                     {' '}
-                    ({recorded(compliance.last30d).toLocaleString('en-US')} {recorded(compliance.last30d) === 1 ? 'minute' : 'minutes'} recorded{compliance.last30d.breached > 0 ? `, ${compliance.last30d.breached.toLocaleString('en-US')} breached` : ''}
-                    {compliance.last30d.unknown > 0 ? `, ${compliance.last30d.unknown.toLocaleString('en-US')} unknown` : ''}
+                    ({formatInteger(recorded(compliance.last30d))} {recorded(compliance.last30d) === 1 ? 'minute' : 'minutes'} recorded{compliance.last30d.breached > 0 ? `, ${formatInteger(compliance.last30d.breached)} breached` : ''}
+                    {compliance.last30d.unknown > 0 ? `, ${formatInteger(compliance.last30d.unknown)} unknown` : ''}
                     {compliance.last24h.metShare === null ? ', none in the last 24 h' : ''})
                   </span>
                 </>

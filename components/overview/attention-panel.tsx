@@ -5,7 +5,7 @@ import Link from 'next/link'
 import { useCallback, useRef } from 'react'
 import type { AttentionGroup, AttentionItem, AttentionResponse } from '@/lib/api/attention'
 import { overviewEndpoints } from '@/lib/api/endpoints'
-import { clockTime, formatCount, formatDuration, formatOffset } from '@/lib/ui/format'
+import { clockTime, formatCount, formatDuration, formatInteger, formatOffset } from '@/lib/ui/format'
 import { TONE_STYLE } from '@/lib/ui/state-style'
 import { ATTENTION_KIND_STYLE, RPO_STATUS_STYLE } from '@/lib/ui/status-style'
 import { describeRpo, describeRpoObjective } from '@/lib/failover/rpo'
@@ -50,7 +50,7 @@ export function AttentionPanel({
   const total = attention === undefined ? 0 : attention.totals.failed + attention.totals.lagGrowing + attention.totals.staleFetch + attention.totals.paused
   const findings = total + rpoBreaches.length
   return (
-    <Panel id="attention" title={attention === undefined || findings === 0 ? 'Needs attention' : `Needs attention (${findings.toLocaleString('en-US')})`}>
+    <Panel id="attention" title={attention === undefined || findings === 0 ? 'Needs attention' : `Needs attention (${formatInteger(findings)})`}>
       {error !== null && attention === undefined ? (
         <ErrorPanel error={error} title="Could not load what needs attention" onRetry={onRetry} compact />
       ) : attention === undefined ? (
@@ -85,7 +85,7 @@ export function AttentionPanel({
           )}
           {attention.groups === undefined && attention.items.length < total && (
             <p className="text-xs text-slate-500 dark:text-slate-400">
-              The {attention.items.length} worst of {total.toLocaleString('en-US')} are listed; each mirror&apos;s page filters the rest by state.
+              The {attention.items.length} worst of {formatInteger(total)} are listed; each mirror&apos;s page filters the rest by state.
             </p>
           )}
         </div>
@@ -128,7 +128,7 @@ function Totals({ totals }: { totals: AttentionResponse['totals'] }) {
             <span aria-hidden className="font-mono">
               {ATTENTION_KIND_STYLE[kind].icon}
             </span>
-            {totals[kind].toLocaleString('en-US')} {ATTENTION_KIND_STYLE[kind].label.toLowerCase()}
+            {formatInteger(totals[kind])} {ATTENTION_KIND_STYLE[kind].label.toLowerCase()}
           </span>
         ))}
     </p>
@@ -155,7 +155,7 @@ function AttentionGroupRow({ group, staleAfterMs }: { group: AttentionGroup; sta
               <span className="font-mono font-medium break-all text-slate-900 dark:text-white">{group.mirror}</span>
               <span aria-hidden className="text-slate-400">·</span>
               <span className="font-semibold whitespace-nowrap text-slate-800 dark:text-slate-100">
-                {group.partitions.toLocaleString('en-US')} {what}
+                {formatInteger(group.partitions)} {what}
               </span>
             </span>
             <span className="mt-0.5 block text-xs text-slate-600 dark:text-slate-300">
@@ -181,7 +181,7 @@ function AttentionGroupRow({ group, staleAfterMs }: { group: AttentionGroup; sta
             ))}
           </ul>
           <p className="mt-1.5">
-            {group.examples.length < group.partitions && <span className="text-slate-500 dark:text-slate-400">{group.examples.length} of {group.partitions.toLocaleString('en-US')} shown · </span>}
+            {group.examples.length < group.partitions && <span className="text-slate-500 dark:text-slate-400">{group.examples.length} of {formatInteger(group.partitions)} shown · </span>}
             <Link href={mirrorHref} className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
               Open {group.mirror}
             </Link>

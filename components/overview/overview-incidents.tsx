@@ -6,6 +6,7 @@ import { IncidentBanner } from '@/components/incident/incident-banner'
 import { buttonClass } from '@/components/ui/button-class'
 import type { AttentionResponse } from '@/lib/api/attention'
 import type { MirrorSummary } from '@/lib/api/mirrors'
+import { formatInteger } from '@/lib/ui/format'
 
 /**
  * The overview's incident banners, above everything: one per mirror with FAILED partitions (GET /attention's
@@ -30,8 +31,8 @@ export function OverviewIncidents({ attention, mirrors }: { attention: Attention
             key={mirror}
             title={
               <>
-                <span className="font-mono">{mirror}</span>: {count.toLocaleString('en-US')}
-                {total === null ? '' : ` of ${total.toLocaleString('en-US')}`} partitions FAILED
+                <span className="font-mono">{mirror}</span>: {formatInteger(count)}
+                {total === null ? '' : ` of ${formatInteger(total)}`} partitions FAILED
               </>
             }
             causes={groups.map((group) => ({ ...group, cause: group.cause ?? 'other' }))}

@@ -2,6 +2,7 @@ import type { MirrorSummary } from '@/lib/api/mirrors'
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { STATE_STYLE, stateExplanation, STATES_BY_SEVERITY, TONE_STYLE } from '@/lib/ui/state-style'
 import { Panel, Skeleton } from '@/components/ui/panel'
+import { formatInteger } from '@/lib/ui/format'
 
 /** States always listed, even at zero, so "0 FAILED" is said out loud; the others only when present. */
 const ALWAYS_SHOWN: ReadonlySet<MirrorPartitionState> = new Set(['FAILED', 'PAUSED', 'STOPPED', 'MIRRORING'])
@@ -32,7 +33,7 @@ export function StateCounts({ mirrors }: { mirrors: readonly MirrorSummary[] | u
   const total = STATES_BY_SEVERITY.reduce((sum, state) => sum + counts[state], 0)
   const shown = STATES_BY_SEVERITY.filter((state) => counts[state] > 0 || ALWAYS_SHOWN.has(state))
   return (
-    <Panel id="state-counts" title={`Partitions by state (${total.toLocaleString('en-US')})`}>
+    <Panel id="state-counts" title={`Partitions by state (${formatInteger(total)})`}>
       {total > 0 && (
         <div className="mb-3 flex h-3 w-full overflow-hidden rounded-full bg-slate-100 dark:bg-slate-800" aria-hidden>
           {STATES_BY_SEVERITY.filter((state) => counts[state] > 0).map((state) => (
@@ -55,7 +56,7 @@ export function StateCounts({ mirrors }: { mirrors: readonly MirrorSummary[] | u
                 {style.icon}
               </span>
               <span className="font-medium">{style.short}</span>
-              <span className="font-semibold tabular-nums">{counts[state].toLocaleString('en-US')}</span>
+              <span className="font-semibold tabular-nums">{formatInteger(counts[state])}</span>
             </li>
           )
         })}

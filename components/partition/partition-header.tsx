@@ -56,13 +56,13 @@ export function PartitionHeader({
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600 dark:text-slate-300">
         <ol className="flex flex-wrap items-center gap-1">
           <li>
-            <Link href="/" className="rounded hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
+            <Link prefetch={false} href="/" className="rounded hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
               Overview
             </Link>
           </li>
           <li aria-hidden>/</li>
           <li>
-            <Link href={mirrorHref} className="rounded hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
+            <Link prefetch={false} href={mirrorHref} className="rounded hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
               mirror {mirror.name}
             </Link>
           </li>
@@ -79,19 +79,19 @@ export function PartitionHeader({
             {partition.topic} / {partition.partition}
           </h1>
           <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-300">
-            <Link href={`/clusters/${encodeURIComponent(mirror.sourceCluster)}`} className="font-medium hover:underline">
+            <Link prefetch={false} href={`/clusters/${encodeURIComponent(mirror.sourceCluster)}`} className="font-medium hover:underline">
               {mirror.sourceCluster}
             </Link>{' '}
             <span aria-hidden>→</span>
             <span className="sr-only">mirrored to</span>{' '}
-            <Link href={`/clusters/${encodeURIComponent(mirror.destinationCluster)}`} className="font-medium hover:underline">
+            <Link prefetch={false} href={`/clusters/${encodeURIComponent(mirror.destinationCluster)}`} className="font-medium hover:underline">
               {mirror.destinationCluster}
             </Link>
             {/* Several instances share the work: which one runs this mirror (as on the mirror page). */}
             {mirror.owner != null && (
               <span data-testid="mirror-owner">
                 {' · '}Runs on{' '}
-                <Link href="/instances" className="font-mono break-all text-indigo-700 hover:underline dark:text-indigo-300">
+                <Link prefetch={false} href="/instances" className="font-mono break-all text-indigo-700 hover:underline dark:text-indigo-300">
                   {mirror.owner}
                 </Link>
               </span>

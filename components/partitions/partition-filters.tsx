@@ -5,6 +5,7 @@ import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { NO_FILTER, type PartitionFilter } from '@/lib/ui/partition-table'
 import { STATE_STYLE, STATES_BY_SEVERITY, TONE_STYLE } from '@/lib/ui/state-style'
 import { buttonClass } from '@/components/ui/button-class'
+import { formatInteger } from '@/lib/ui/format'
 
 export const LAG_THRESHOLDS: ReadonlyArray<{ value: number | null; label: string }> = [
   { value: null, label: 'Any lag' },
@@ -56,7 +57,7 @@ export const PartitionFilters = memo(function PartitionFilters({
             filter.states.size === 0 ? 'bg-slate-900 text-white ring-slate-900 dark:bg-slate-100 dark:text-slate-900 dark:ring-slate-100' : 'text-slate-700 ring-slate-300 hover:bg-slate-100 dark:text-slate-200 dark:ring-slate-600 dark:hover:bg-slate-800'
           }`}
         >
-          All states <span className="tabular-nums">{all.toLocaleString('en-US')}</span>
+          All states <span className="tabular-nums">{formatInteger(all)}</span>
         </button>
         {shown.map((state) => {
           const style = STATE_STYLE[state]
@@ -77,7 +78,7 @@ export const PartitionFilters = memo(function PartitionFilters({
                 {style.icon}
               </span>
               {style.short}
-              <span className="tabular-nums">{counts[state].toLocaleString('en-US')}</span>
+              <span className="tabular-nums">{formatInteger(counts[state])}</span>
             </button>
           )
         })}

@@ -5,7 +5,7 @@ import { partitionHref } from '@/lib/ui/partition-href'
 export function PartitionLinkCell({ mirror, topic, partition, className = '' }: { mirror: string; topic: string; partition: number; className?: string }) {
   return (
     <td className={`px-3 py-2 font-mono break-all ${className}`}>
-      <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(mirror, topic, partition)}>
+      <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(mirror, topic, partition)}>
         {topic}-{partition}
       </Link>
     </td>

@@ -26,6 +26,7 @@ import { PartitionFilters, isFiltering } from './partition-filters'
 import { PartitionRowView } from './partition-row'
 import { RetryOutcome, useRetryPartition } from './use-retry-partition'
 import { useCanOperate } from '@/components/data/session-context'
+import { formatInteger } from '@/lib/ui/format'
 
 /** Below this width the rows become two-line cards (the table box never pushes the page sideways). */
 const NARROW_BELOW_PX = 720
@@ -145,8 +146,8 @@ export function PartitionTable({
       title="Partitions"
       actions={
         <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="partition-count">
-          {preview !== null ? `${total.toLocaleString('en-US')} ${total === 1 ? 'partition' : 'partitions'}` : keys.length === total ? `${total.toLocaleString('en-US')} ${total === 1 ? 'partition' : 'partitions'}` : `${keys.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} partitions`}
-          {preview !== null ? <span>{keys.length < total ? ` · the first ${keys.length.toLocaleString('en-US')} shown, loading the rest to sort and filter…` : ' · loading…'}</span> : isFetching && <span className="sr-only"> (refreshing)</span>}
+          {preview !== null ? `${formatInteger(total)} ${total === 1 ? 'partition' : 'partitions'}` : keys.length === total ? `${formatInteger(total)} ${total === 1 ? 'partition' : 'partitions'}` : `${formatInteger(keys.length)} of ${formatInteger(total)} partitions`}
+          {preview !== null ? <span>{keys.length < total ? ` · the first ${formatInteger(keys.length)} shown, loading the rest to sort and filter…` : ' · loading…'}</span> : isFetching && <span className="sr-only"> (refreshing)</span>}
         </p>
       }
     >

@@ -14,12 +14,12 @@ import {
 // topology is plain SVG), and it loads after hydration (lazy-state-graph.tsx).
 import '@xyflow/react/dist/style.css'
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { DEFAULT_STATE_GRAPH_LAYOUT, type StateGraphEdge, type StateGraphNode } from '@/lib/graph/state-graph'
+import { buildStateGraph, DEFAULT_STATE_GRAPH_LAYOUT, type StateGraphEdge, type StateGraphNode } from '@/lib/graph/state-graph'
 import { type MirrorPartitionState } from '@/lib/mirror/states'
 import { EVENT_METADATA } from '@/lib/mirror/state-metadata'
 import { routeStateGraph, type EdgeRoute } from '@/lib/ui/state-graph-routes'
 import { STATE_STYLE, TONE_STYLE } from '@/lib/ui/state-style'
-import { CONTENT_HEIGHT, CONTENT_WIDTH, GRAPH, MIN_ZOOM, PAD } from './state-graph-size'
+import { CONTENT_HEIGHT, CONTENT_WIDTH, MIN_ZOOM, PAD } from './state-graph-size'
 
 /**
  * The partition state graph: every state and valid transition of the engine's table (lib/graph/state-graph.ts),
@@ -28,6 +28,7 @@ import { CONTENT_HEIGHT, CONTENT_WIDTH, GRAPH, MIN_ZOOM, PAD } from './state-gra
  * while it is hovered or focused (Tab reaches every edge).
  */
 
+const GRAPH = buildStateGraph()
 const ROUTES = routeStateGraph(GRAPH)
 const { nodeWidth, nodeHeight } = DEFAULT_STATE_GRAPH_LAYOUT
 

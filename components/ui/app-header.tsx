@@ -21,7 +21,7 @@ export function AppHeader({ session }: { session: PageSession | null }) {
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <div className="mx-auto flex w-full max-w-7xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2.5 sm:px-6 lg:px-8">
-        <Link
+        <Link prefetch={false}
           href="/"
           className="flex items-center gap-2 rounded-md text-base font-semibold tracking-tight text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-white"
         >
@@ -42,7 +42,7 @@ export function AppHeader({ session }: { session: PageSession | null }) {
               <SignOutButton />
             </span>
           ) : (
-            <Link href="/login" className="rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800">
+            <Link prefetch={false} href="/login" className="rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800">
               Sign in
             </Link>
           )}

@@ -19,7 +19,7 @@ export function Breadcrumbs({ trail }: { trail: readonly Crumb[] }) {
                 {crumb.label}
               </span>
             ) : (
-              <Link href={crumb.href} className="rounded break-all hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
+              <Link prefetch={false} href={crumb.href} className="rounded break-all hover:text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:text-white">
                 {crumb.label}
               </Link>
             )}

@@ -17,6 +17,9 @@ export function isActive(pathname: string, href: string): boolean {
   return pathname === href || pathname.startsWith(`${href}/`)
 }
 
+// Not prefetched (nor the header's other links, breadcrumbs and the partition header's): every page is rendered per
+// request, so each prefetch made the server render a whole page and the phone parse its payload while the page
+// loaded (8 to 16 of them on a partition page, Lighthouse's total blocking time). A click fetches the page then.
 export function NavLinks({ items }: { items: readonly NavItem[] }) {
   const pathname = usePathname()
   return (
@@ -24,7 +27,7 @@ export function NavLinks({ items }: { items: readonly NavItem[] }) {
       {items.map((item) => {
         const active = isActive(pathname, item.href)
         return (
-          <Link
+          <Link prefetch={false}
             key={item.href}
             href={item.href}
             aria-current={active ? 'page' : undefined}

@@ -1,5 +1,6 @@
 import type { MirrorPartitionState } from '@/lib/mirror/states'
 import { STATE_STYLE, stateExplanation, TONE_STYLE } from '@/lib/ui/state-style'
+import { formatInteger } from '@/lib/ui/format'
 
 /** A partition state as a badge: glyph and name, coloured by tone, described on hover. */
 export function StateBadge({ state, count, size = 'md' }: { state: MirrorPartitionState; count?: number; size?: 'sm' | 'md' }) {
@@ -16,7 +17,7 @@ export function StateBadge({ state, count, size = 'md' }: { state: MirrorPartiti
         {style.icon}
       </span>
       {style.short}
-      {count !== undefined && <span className="tabular-nums">{count.toLocaleString('en-US')}</span>}
+      {count !== undefined && <span className="tabular-nums">{formatInteger(count)}</span>}
     </span>
   )
 }

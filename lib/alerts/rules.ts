@@ -9,6 +9,7 @@
  */
 import { lastDrillText } from '../drill/cadence'
 import { FETCH_STALE_SECONDS, type MirrorFigures } from './figures'
+import { formatInteger } from '../ui/format'
 
 export const ALERT_RULE_NAMES = ['PartitionFailed', 'MirrorLagGrowing', 'RpoObjectiveBreached', 'FetchStale', 'SplitBrainWrites', 'OperationFailed', 'DrillOverdue'] as const
 export type AlertRuleName = (typeof ALERT_RULE_NAMES)[number]
@@ -69,11 +70,11 @@ export const RECORDING_RULES: ReadonlyArray<{ readonly record: string; readonly 
 
 /** "a drill every day", "a drill every 7 days", "a drill every 3.5 days". */
 function drillEvery(days: number): string {
-  return days === 1 ? 'a drill every day' : `a drill every ${days.toLocaleString('en-US')} days`
+  return days === 1 ? 'a drill every day' : `a drill every ${formatInteger(days)} days`
 }
 
 function plural(count: number, one: string, many: string): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`
+  return `${formatInteger(count)} ${count === 1 ? one : many}`
 }
 
 /** Growth of the total offset lag over the window: newest minus oldest sample within it (the sign of Prometheus' delta()). */

@@ -11,6 +11,7 @@
  */
 import type { AtRisk } from '../mirror/at-risk'
 import type { FailoverGate, FailoverPreflight } from '../mirror/failover-plan'
+import { formatInteger } from '../ui/format'
 
 export interface RpoObjective {
   readonly rpoRecords?: number
@@ -60,7 +61,7 @@ export function rpoStanding(objective: RpoObjective, partitions: readonly AtRisk
 
 /** `12 records and 3.4 s` — what a failover now would lose, in words (a lower bound says so). */
 export function describeRpo(standing: Pick<RpoStanding, 'records' | 'seconds' | 'known'>): string {
-  const records = standing.records === null ? 'an unknown number of records' : `${standing.known ? '' : 'at least '}${standing.records.toLocaleString('en-US')} record${standing.records === 1 ? '' : 's'}`
+  const records = standing.records === null ? 'an unknown number of records' : `${standing.known ? '' : 'at least '}${formatInteger(standing.records)} record${standing.records === 1 ? '' : 's'}`
   const seconds = standing.seconds === null ? 'an unknown age' : `${standing.known ? '' : 'at least '}${formatSeconds(standing.seconds)}`
   return `${records} and ${seconds}`
 }
@@ -68,13 +69,13 @@ export function describeRpo(standing: Pick<RpoStanding, 'records' | 'seconds' | 
 /** `objective 100 records, 30 s` */
 export function describeRpoObjective(objective: RpoObjective): string {
   const parts: string[] = []
-  if (objective.rpoRecords !== undefined) parts.push(`${objective.rpoRecords.toLocaleString('en-US')} record${objective.rpoRecords === 1 ? '' : 's'}`)
+  if (objective.rpoRecords !== undefined) parts.push(`${formatInteger(objective.rpoRecords)} record${objective.rpoRecords === 1 ? '' : 's'}`)
   if (objective.rpoSeconds !== undefined) parts.push(formatSeconds(objective.rpoSeconds))
   return parts.join(', ')
 }
 
 function formatSeconds(seconds: number): string {
-  return seconds < 10 ? `${Math.round(seconds * 10) / 10} s` : `${Math.round(seconds).toLocaleString('en-US')} s`
+  return seconds < 10 ? `${Math.round(seconds * 10) / 10} s` : `${formatInteger(Math.round(seconds))} s`
 }
 
 /** The failover gate `rpo-objective`: fails (a warning that only an explicit force passes) unless the RPO is met. */

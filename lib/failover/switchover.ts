@@ -1,3 +1,5 @@
+import { formatInteger } from '../ui/format'
+
 /**
  * A planned switchover (issue #34, KIP-1279.md §9.2): fence writes on the source, drain until the destination
  * holds every record, then STOPPING — nothing lost, measured. Pure: what the engine's switchover phases
@@ -138,7 +140,7 @@ export function drainTimeoutReason(timeoutMs: number, reading: DrainReading | nu
   const seconds = Math.round(timeoutMs / 100) / 10
   if (reading === null) return `the drain did not finish within ${seconds} s (the clusters could not be read)`
   const parts: string[] = []
-  if (reading.partitionsBehind > 0) parts.push(`${reading.partitionsBehind} of ${reading.partitions} partitions still ${reading.recordsBehind.toLocaleString('en-US')} records behind`)
+  if (reading.partitionsBehind > 0) parts.push(`${reading.partitionsBehind} of ${reading.partitions} partitions still ${formatInteger(reading.recordsBehind)} records behind`)
   if (reading.openTransactions > 0) parts.push(`${reading.openTransactions} source partitions with a transaction still open`)
   return `the drain did not finish within ${seconds} s: ${parts.length > 0 ? parts.join('; ') : 'the source log ends did not stand still'}`
 }

@@ -21,6 +21,7 @@
  */
 import { stepAfter as tableStepAfter, stepStatus as listStepStatus, takesEvent, type RailStepList, type StepStatus, type StepTable } from '../ui/step-machine'
 import { decideGates, type GateLike } from './gate-forcing'
+import { formatInteger } from '../ui/format'
 
 export const FAILOVER_STEPS = ['type', 'topics', 'gates', 'impact', 'confirm', 'progress', 'result'] as const
 export type FailoverStep = (typeof FAILOVER_STEPS)[number]
@@ -218,8 +219,8 @@ export function failoverRequestOf(state: WizardState, mirror: string): { type: F
  * figures changed asks for new words.
  */
 export function rpoAcceptance(rpo: { readonly records: number | null; readonly seconds: number | null }): string {
-  const records = rpo.records === null ? 'unknown records' : `${rpo.records.toLocaleString('en-US')} record${rpo.records === 1 ? '' : 's'}`
-  const seconds = rpo.seconds === null ? 'unknown time' : `${Math.ceil(rpo.seconds).toLocaleString('en-US')} s`
+  const records = rpo.records === null ? 'unknown records' : `${formatInteger(rpo.records)} record${rpo.records === 1 ? '' : 's'}`
+  const seconds = rpo.seconds === null ? 'unknown time' : `${formatInteger(Math.ceil(rpo.seconds))} s`
   return `accept the loss of ${records}, ${seconds}`
 }
 

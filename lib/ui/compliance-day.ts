@@ -1,3 +1,5 @@
+import { formatInteger } from './format'
+
 /**
  * How a day's cell in the RPO compliance strip reads (the objectives panel): grey not recorded, green when 99.9 %
  * of its minutes met the objective, amber at 99 % or when the minutes short of it were unknown only (a source
@@ -25,5 +27,5 @@ export function complianceDayLabel(count: ComplianceDayCount & { readonly from: 
   const day = new Date(count.from).toISOString().slice(0, 10)
   if (count.metShare === null) return `${day}: no minute recorded`
   const minutes = count.met + count.breached + count.unknown
-  return `${day}: RPO met ${share(count.metShare)} of ${minutes.toLocaleString('en-US')} ${minutes === 1 ? 'minute' : 'minutes'}${count.breached > 0 ? `, breached ${count.breached.toLocaleString('en-US')}` : ''}${count.unknown > 0 ? `, unknown ${count.unknown.toLocaleString('en-US')}` : ''}`
+  return `${day}: RPO met ${share(count.metShare)} of ${formatInteger(minutes)} ${minutes === 1 ? 'minute' : 'minutes'}${count.breached > 0 ? `, breached ${formatInteger(count.breached)}` : ''}${count.unknown > 0 ? `, unknown ${formatInteger(count.unknown)}` : ''}`
 }

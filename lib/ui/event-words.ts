@@ -8,6 +8,7 @@
 import type { MirrorEventType } from '../mirror/states'
 import type { MirrorEffectKind } from '../mirror/transition'
 import type { TruncationReason } from '../mirror/truncation'
+import { formatInteger } from './format'
 
 export const EVENT_WORDS: Readonly<Record<MirrorEventType | MirrorEffectKind | TruncationReason, string>> = {
   // Events (lib/mirror/states.ts): a transition's reason when nothing more precise was said.
@@ -62,9 +63,9 @@ const TRUNCATION_SENTENCE = /^truncated to (\d+) \((\d+) records? removed, ([A-Z
  */
 function truncationWords(offset: number, removed: number, reason: string): string {
   const why = known(reason) ? EVENT_WORDS[reason] : reason
-  const at = offset.toLocaleString('en-US')
+  const at = formatInteger(offset)
   if (removed === 0) return `${why}: nothing removed, mirroring from offset ${at}`
-  return `${removed.toLocaleString('en-US')} ${removed === 1 ? 'record' : 'records'} removed (${why}), log cut back to offset ${at}`
+  return `${formatInteger(removed)} ${removed === 1 ? 'record' : 'records'} removed (${why}), log cut back to offset ${at}`
 }
 
 const known = (word: string): word is keyof typeof EVENT_WORDS => Object.hasOwn(EVENT_WORDS, word)

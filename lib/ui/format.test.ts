@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { counted, formatBytes, formatCount, formatDuration, formatOffset, formatRate, formatRelative } from './format'
+import { counted, formatBytes, formatCount, formatDuration, formatOffset, formatRate, formatRelative, formatInteger } from './format'
 
 describe('formatCount', () => {
   it.each([
@@ -66,5 +66,16 @@ describe('formatRate', () => {
 
   it('says nothing for what is not a rate', () => {
     expect([Number.NaN, Number.POSITIVE_INFINITY, -1].map(formatRate)).toEqual(['–', '–', '–'])
+  })
+})
+
+describe('formatInteger', () => {
+  it("writes whole counts as toLocaleString('en-US') does, without Intl", () => {
+    const values = [0, 7, -7, 999, 1000, -1000, 12_345, 999_999, 1_000_000, 1_234_567_890, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]
+    for (const value of values) expect(formatInteger(value)).toBe(value.toLocaleString('en-US'))
+  })
+
+  it('leaves fractions and non-finite values to Intl', () => {
+    for (const value of [1234.5678, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) expect(formatInteger(value)).toBe(value.toLocaleString('en-US'))
   })
 })

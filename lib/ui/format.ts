@@ -55,6 +55,17 @@ export function formatOffset(value: number): string {
   return value < 0 ? `−${grouped}` : grouped
 }
 
+/**
+ * A whole count with comma thousands separators, as `toLocaleString('en-US')` writes it: 1234567 → "1,234,567". Without
+ * Intl: a page's first Intl call loads the locale data, about 0.1 s of a phone's CPU while the page hydrates
+ * (Lighthouse's total blocking time). A fraction or a non-finite value is left to Intl.
+ */
+export function formatInteger(value: number): string {
+  if (!Number.isSafeInteger(value)) return value.toLocaleString('en-US')
+  const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return value < 0 ? `-${digits}` : digits
+}
+
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const
 
 /** 512 → "512 B", 3_400_000 → "3.4 MB" (decimal units, as Kafka's tools print them). */
