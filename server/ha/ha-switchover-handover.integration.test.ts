@@ -210,7 +210,8 @@ describe('a planned switchover handed over with its mirror', () => {
       expect(taken.resumedAt, survivor.output.slice(-3000)).toHaveLength(1)
       expect(taken.switchover.phase).toBe('drain')
     }, { timeout: SESSION_TIMEOUT_MS * 10, interval: 250 })
-    expect(await mirrorsOf(survivor, survivor.id)).toEqual([mirror])
+    // Its status record (written every 2 s) names the mirror once it has been written after the adoption.
+    await vi.waitFor(async () => expect(await mirrorsOf(survivor, survivor.id), survivor.output.slice(-3000)).toEqual([mirror]), { timeout: SESSION_TIMEOUT_MS, interval: 250 })
     // The producers stop (what a switchover without a fence asks of the operator): the drain completes there.
     await stopProducing()
     const finished = await vi.waitFor(async () => {
@@ -254,7 +255,8 @@ describe('a planned switchover handed over with its mirror', () => {
     // The deadline the record carried: not before it (the survivor never started a drain of its own).
     expect((rolledBack as unknown as { finishedAt: number }).finishedAt).toBeGreaterThanOrEqual(deadline)
     expect(rolledBack.partitions.map(({ state }) => state)).toEqual(['MIRRORING', 'MIRRORING'])
-    expect(await mirrorsOf(survivor, survivor.id)).toEqual([mirror])
+    // Its status record (written every 2 s) names the mirror once it has been written after the adoption.
+    await vi.waitFor(async () => expect(await mirrorsOf(survivor, survivor.id), survivor.output.slice(-3000)).toEqual([mirror]), { timeout: SESSION_TIMEOUT_MS, interval: 250 })
 
     // The mirror mirrors on there: once the producers stop, the destination equals the source, batch by batch.
     await stopProducing()
