@@ -22,7 +22,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openTestRuntime } from '@/server/testing/test-runtime'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { RawFetcher } from '@/scripts/kafka/raw-fetch'
+import { brokerBatches } from '@/scripts/kafka/broker-log'
 import { ApiInstances, callInstance, type ApiInstance } from '@/scripts/testing/ha-api-instances'
 import { KafkaCluster } from '@/server/cluster/kafka/kafka-cluster'
 import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
@@ -63,20 +63,8 @@ let group: ApiInstances | null = null
 let producing = false
 let producer: Promise<void> = Promise.resolve()
 
-/** Per batch of a partition its offsets and records, read raw from the broker (each side has its own producer ids). */
-async function brokerLog(bootstrap: string, topic: string, partition: number): Promise<Array<[number, number, string]>> {
-  const raw = await RawFetcher.connect({ brokers: [bootstrap], clientId: `sw-raw-${RUN}` })
-  try {
-    const out: Array<[number, number, string]> = []
-    for (let offset = 0n; ; ) {
-      const page = await raw.fetch({ topic, partition, fetchOffset: offset, isolationLevel: 'read_uncommitted', maxBytes: 8 << 20, maxWaitTimeMs: 0 })
-      if (page.batches.length === 0) return out
-      for (const b of page.batches) out.push([Number(b.baseOffset), Number(b.lastOffset), b.records.map((r) => `${r.key}=${r.value}`).join(',')])
-      offset = page.batches.at(-1)!.lastOffset + 1n
-    }
-  } finally {
-    await raw.disconnect()
-  }
+function brokerLog(bootstrap: string, topic: string, partition: number): Promise<Array<[number, number, string]>> {
+  return brokerBatches(bootstrap, topic, partition, `sw-raw-${RUN}`)
 }
 
 /** The operation's latest record on the operations topic, as the instance that adopts the mirror will read it. */
@@ -174,6 +162,17 @@ async function operationOn(instance: ApiInstance, id: string): Promise<Operation
   return body as unknown as OperationView
 }
 
+/** The operation once it has ended on `instance`, saying how long after its owner's SIGKILL. */
+async function endedOn(instance: ApiInstance, id: string, killedAt: number): Promise<OperationView> {
+  const ended = await vi.waitFor(async () => {
+    const operation = await operationOn(instance, id)
+    expect(operation.status, instance.output.slice(-3000)).not.toBe('running')
+    return operation
+  }, { timeout: 120_000, interval: 250 })
+  console.log(`switchover ${id} finished on ${instance.id} ${Date.now() - killedAt} ms after the SIGKILL of its owner`)
+  return ended
+}
+
 describe('a planned switchover handed over with its mirror', () => {
   beforeAll(async () => {
     brokers = getTestClusters()
@@ -214,12 +213,7 @@ describe('a planned switchover handed over with its mirror', () => {
     await vi.waitFor(async () => expect(await mirrorsOf(survivor, survivor.id), survivor.output.slice(-3000)).toEqual([mirror]), { timeout: SESSION_TIMEOUT_MS, interval: 250 })
     // The producers stop (what a switchover without a fence asks of the operator): the drain completes there.
     await stopProducing()
-    const finished = await vi.waitFor(async () => {
-      const operation = await operationOn(survivor, id)
-      expect(operation.status, survivor.output.slice(-3000)).not.toBe('running')
-      return operation
-    }, { timeout: 120_000, interval: 250 })
-    console.log(`switchover ${id} finished on ${survivor.id} ${Date.now() - killedAt} ms after the SIGKILL of its owner`)
+    const finished = await endedOn(survivor, id, killedAt)
     expect(finished.status, JSON.stringify(finished.switchover)).toBe('succeeded')
     expect(finished.switchover.phase).toBe('done')
     expect(finished.switchover.recordsLost?.total).toBe(0)
@@ -300,12 +294,7 @@ describe('a planned switchover handed over with its mirror', () => {
     // instance left open, since a client cannot resume another producer's transaction (kafka-mirror-host.ts,
     // recoverOrphans) — docs/high-availability.md, "Not built yet".)
     await transaction.abort()
-    const finished = await vi.waitFor(async () => {
-      const operation = await operationOn(survivor, id)
-      expect(operation.status, survivor.output.slice(-3000)).not.toBe('running')
-      return operation
-    }, { timeout: 120_000, interval: 250 })
-    console.log(`switchover ${id} finished on ${survivor.id} ${Date.now() - killedAt} ms after the SIGKILL of its owner`)
+    const finished = await endedOn(survivor, id, killedAt)
     expect(finished.status, JSON.stringify(finished.switchover)).toBe('succeeded')
     expect(finished.switchover.recordsLost?.total).toBe(0)
     expect((finished.switchover as unknown as { fencedAt: number }).fencedAt).toBe((record.switchover as unknown as { fencedAt: number }).fencedAt)

@@ -16,7 +16,7 @@ import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { openTestRuntime } from '@/server/testing/test-runtime'
 import type { HaConfig } from './ha-config'
-import { RawFetcher } from '@/scripts/kafka/raw-fetch'
+import { brokerBatches } from '@/scripts/kafka/broker-log'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
 import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
 import { kafkajsContractClient, type KafkajsContractClient } from '@/server/cluster/kafka/testing/kafkajs-contract-client'
@@ -99,20 +99,8 @@ async function highWatermarks(admin: Admin, topic: string): Promise<number[]> {
   return offsets.sort((a, b) => a.partition - b.partition).map((offset) => Number(offset.high))
 }
 
-/** Per batch its offsets and its records, read raw from the broker (producer ids left out: each side has its own). */
-async function brokerLog(bootstrap: string, topic: string, partition: number): Promise<Array<[number, number, string]>> {
-  const raw = await RawFetcher.connect({ brokers: [bootstrap], clientId: `ha-raw-${RUN}` })
-  try {
-    const out: Array<[number, number, string]> = []
-    for (let offset = 0n; ; ) {
-      const page = await raw.fetch({ topic, partition, fetchOffset: offset, isolationLevel: 'read_uncommitted', maxBytes: 8 << 20, maxWaitTimeMs: 0 })
-      if (page.batches.length === 0) return out
-      for (const b of page.batches) out.push([Number(b.baseOffset), Number(b.lastOffset), b.records.map((r) => `${r.key}=${r.value}`).join(',')])
-      offset = page.batches.at(-1)!.lastOffset + 1n
-    }
-  } finally {
-    await raw.disconnect()
-  }
+function brokerLog(bootstrap: string, topic: string, partition: number): Promise<Array<[number, number, string]>> {
+  return brokerBatches(bootstrap, topic, partition, `ha-raw-${RUN}`)
 }
 
 describe('instances sharing mirrors through the control cluster', () => {
