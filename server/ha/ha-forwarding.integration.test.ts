@@ -11,103 +11,24 @@ import 'server-only'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
-import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { ApiInstances, callInstance, type ApiInstance } from '@/scripts/testing/ha-api-instances'
-import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
-import { kafkajsContractClient, type KafkajsContractClient } from '@/server/cluster/kafka/testing/kafkajs-contract-client'
+import { TEST_TOKENS } from '@/server/testing/test-runtime'
+import { callInstance as call, type ApiInstance as Instance } from '@/scripts/testing/ha-api-instances'
+import { instancesSeenBy, PARTITIONS, partitionStates, settle, TwoMirrors } from '@/scripts/testing/ha-two-mirrors'
 import { FORWARDED_HEADER, signForwardedCaller, forwardingKey } from './forwarded-caller'
-import type { HaConfig } from './ha-config'
 
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-ha-forwarding-fallback-${process.pid}`)
 
-const RUN = Date.now().toString(36)
-// Not `ha-…`: the takeover suite deletes the `ha-` groups of cluster a, and this one's may still hold killed members.
-const GROUP = `fw-group-${RUN}`
-const MIRRORS = ['m1', 'm2'].map((name) => ({ name: `fw-${name}-${RUN}`, topic: `fw-${name}-${RUN}` }))
-const PARTITIONS = 2
-const SESSION_TIMEOUT_MS = 8_000
-const SECRET_KEY = 'ha-forwarding-test-secret-key'
-const settle = { timeout: 90_000, interval: 250 }
-
-type Instance = ApiInstance
-
-let brokers: TestClusters
-let sourceClient: KafkajsContractClient
-let destinationClient: KafkajsContractClient
-const group = new ApiInstances({ group: GROUP, secretKey: SECRET_KEY, sessionTimeoutMs: SESSION_TIMEOUT_MS, dirPrefix: 'mirrorboard-ha-fw-' })
-const tempDir = () => group.tempDir()
-const startInstance = (id: string, env: Record<string, string> = {}) => group.start(id, brokers.a.bootstrap, env)
-const call = callInstance
-
-interface InstanceView {
-  id: string
-  alive: boolean
-  mirrors: string[]
-  url?: string | null
-  leader?: boolean
-}
-
-async function instancesSeenBy(instance: Instance): Promise<InstanceView[]> {
-  return ((await call(instance, '/instances')).body.instances ?? []) as InstanceView[]
-}
-
-async function partitionStates(instance: Instance, mirror: string): Promise<string[]> {
-  const { status, body } = await call(instance, `/mirrors/${mirror}/partitions`)
-  expect(status).toBe(200)
-  return (body.partitions as Array<{ state: string }>).map((partition) => partition.state)
-}
+const suite = new TwoMirrors('fw')
+const MIRRORS = suite.mirrors
 
 describe('one API from any instance', () => {
-  beforeAll(async () => {
-    brokers = getTestClusters()
-    sourceClient = await kafkajsContractClient(brokers.a.bootstrap, 'ha-fw-a')
-    destinationClient = await kafkajsContractClient(brokers.b.bootstrap, 'ha-fw-b')
-    // Other suites' mirrors into b would be shared out too: start from empty state topics.
-    await sourceClient.forget(['fw-', STATE_TOPIC])
-    await destinationClient.forget(['fw-', STATE_TOPIC])
-  })
-  afterAll(async () => {
-    group.stopAll()
-    await sourceClient?.forget(['fw-']).catch(() => undefined)
-    await destinationClient?.forget(['fw-', STATE_TOPIC]).catch(() => undefined)
-    await sourceClient?.close()
-    await destinationClient?.close()
-  })
+  beforeAll(() => suite.connect())
+  afterAll(() => suite.close())
 
   it('forwards a mirror’s requests to the instance that runs it, lists every mirror anywhere, and names the owner when it cannot', async () => {
-    for (const { topic } of MIRRORS) {
-      await sourceClient.createTopic(topic, { partitions: PARTITIONS })
-      for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: 'k', value: `${topic}-${partition}` }])
-    }
-    const setupConfig: HaConfig = { bootstrap: [brokers.a.bootstrap], instanceId: 'fw-setup', secretKey: SECRET_KEY, group: GROUP, sessionTimeoutMs: SESSION_TIMEOUT_MS }
-    const setup = await openTestRuntime(tempDir(), { demo: false, ha: setupConfig })
-    await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [brokers.a.bootstrap] })
-    await setup.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [brokers.b.bootstrap] })
-    for (const { name, topic } of MIRRORS) await setup.engine.createMirror({ name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] })
-    await vi.waitFor(() => {
-      for (const { name } of MIRRORS) expect(setup.engine.partitions(name).map((p) => p.state)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
-    }, settle)
-    await setup.close()
-
-    const [first, second] = [await startInstance('fw-i1'), await startInstance('fw-i2')]
+    await suite.createMirrors()
     // One mirror each, and each instance's status (with its address) read back by the other.
-    await vi.waitFor(async () => {
-      for (const instance of [first!, second!]) {
-        const seen = await instancesSeenBy(instance).catch(() => [])
-        expect(seen.map(({ id, alive, mirrors, url }) => ({ id, alive, mirrors: mirrors.length, url })), instance.output.slice(-3000)).toEqual([
-          { id: 'fw-i1', alive: true, mirrors: 1, url: first!.url },
-          { id: 'fw-i2', alive: true, mirrors: 1, url: second!.url },
-        ])
-        expect(seen.filter((view) => view.leader)).toHaveLength(1)
-      }
-    }, { timeout: 120_000, interval: 500 })
-    const views = await instancesSeenBy(first!)
-    const victim = MIRRORS.find(({ name }) => views.find((view) => view.id === 'fw-i1')!.mirrors.includes(name))!
-    const owner = first!
-    const other = second!
-    const otherMirror = MIRRORS.find((mirror) => mirror !== victim)!
-    await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
+    const { owner, other, victim, otherMirror } = await suite.startPair()
 
     // A named token made at the other instance opens the owner too, at once: tokens and sessions are shared through
     // the control cluster (server/ha/shared-identity.ts); a request with credentials not known yet reads it first.
@@ -174,7 +95,7 @@ describe('one API from any instance', () => {
     // A forwarded caller signed under another key, or replayed on another request, is refused.
     const forged = signForwardedCaller(forwardingKey('not-the-group-secret-key'), { principal: { actor: 'token:forged' }, from: 'fw-x', method: 'POST', path: `/api/v1/mirrors/${victim.name}/topics/resume` })
     expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {}, token: '', headers: { [FORWARDED_HEADER]: forged } })).status).toBe(401)
-    const replayed = signForwardedCaller(forwardingKey(SECRET_KEY), { principal: { actor: 'token:x' }, from: 'fw-x', method: 'GET', path: `/api/v1/mirrors/${victim.name}` })
+    const replayed = signForwardedCaller(forwardingKey(suite.secretKey), { principal: { actor: 'token:x' }, from: 'fw-x', method: 'GET', path: `/api/v1/mirrors/${victim.name}` })
     expect((await call(owner, `/mirrors/${victim.name}/topics/resume`, { method: 'POST', body: {}, token: '', headers: { [FORWARDED_HEADER]: replayed } })).status).toBe(401)
     expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('PAUSED'))
 
@@ -184,9 +105,9 @@ describe('one API from any instance', () => {
 
     // Two mirrors created on the other instance: each makes the group rebalance, so the leader balances them
     // (without it the creator would run 6 partitions and the owner 2 until the membership changed).
-    const created2 = ['m3', 'm4'].map((name) => ({ name: `fw-${name}-${RUN}`, topic: `fw-${name}-${RUN}` }))
+    const created2 = ['m3', 'm4'].map((name) => suite.named(name))
     for (const { name, topic } of created2) {
-      await sourceClient.createTopic(topic, { partitions: PARTITIONS })
+      await suite.sourceClient.createTopic(topic, { partitions: PARTITIONS })
       const made = await call(other, '/mirrors', { method: 'POST', body: { name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] } })
       expect(made.status, JSON.stringify(made.body)).toBe(201)
     }

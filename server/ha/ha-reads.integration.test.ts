@@ -10,51 +10,13 @@ import 'server-only'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { openTestRuntime, TEST_TOKENS } from '@/server/testing/test-runtime'
-import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { ApiInstances, callInstance, type ApiInstance } from '@/scripts/testing/ha-api-instances'
-import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
-import { kafkajsContractClient, type KafkajsContractClient } from '@/server/cluster/kafka/testing/kafkajs-contract-client'
-import type { HaConfig } from './ha-config'
+import { TEST_TOKENS } from '@/server/testing/test-runtime'
+import { callInstance as call, type ApiInstance as Instance } from '@/scripts/testing/ha-api-instances'
+import { PARTITIONS, partitionStates, settle, TwoMirrors } from '@/scripts/testing/ha-two-mirrors'
 
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-ha-reads-fallback-${process.pid}`)
 
-const RUN = Date.now().toString(36)
-// Not `ha-…`: the takeover suite deletes the `ha-` groups of cluster a.
-const GROUP = `rd-group-${RUN}`
-const MIRRORS = ['m1', 'm2'].map((name) => ({ name: `rd-${name}-${RUN}`, topic: `rd-${name}-${RUN}` }))
-const PARTITIONS = 2
-const SESSION_TIMEOUT_MS = 8_000
-const SECRET_KEY = 'ha-reads-test-secret-key'
-const settle = { timeout: 90_000, interval: 250 }
-
-type Instance = ApiInstance
-
-let brokers: TestClusters
-let sourceClient: KafkajsContractClient
-let destinationClient: KafkajsContractClient
-const group = new ApiInstances({ group: GROUP, secretKey: SECRET_KEY, sessionTimeoutMs: SESSION_TIMEOUT_MS, dirPrefix: 'mirrorboard-ha-rd-' })
-const tempDir = () => group.tempDir()
-const startInstance = (id: string, env: Record<string, string> = {}) => group.start(id, brokers.a.bootstrap, env)
-const call = callInstance
-
-interface InstanceView {
-  id: string
-  alive: boolean
-  mirrors: string[]
-  url?: string | null
-  leader?: boolean
-}
-
-async function instancesSeenBy(instance: Instance): Promise<InstanceView[]> {
-  return ((await call(instance, '/instances')).body.instances ?? []) as InstanceView[]
-}
-
-async function partitionStates(instance: Instance, mirror: string): Promise<string[]> {
-  const { status, body } = await call(instance, `/mirrors/${mirror}/partitions`)
-  expect(status).toBe(200)
-  return (body.partitions as Array<{ state: string }>).map((partition) => partition.state)
-}
+const suite = new TwoMirrors('rd')
 
 /** An open GET /events stream: the events read so far, by name and data. */
 function openStream(instance: Instance, token: string, types: string) {
@@ -81,58 +43,19 @@ function openStream(instance: Instance, token: string, types: string) {
   return { events, close: async () => (abort.abort(), await done) }
 }
 
-let victim: (typeof MIRRORS)[number]
-let otherMirror: (typeof MIRRORS)[number]
+let victim: { name: string; topic: string }
+let otherMirror: { name: string; topic: string }
 let owner: Instance
 let other: Instance
 let verificationId = ''
 
 describe('reads from any instance', () => {
   beforeAll(async () => {
-    brokers = getTestClusters()
-    sourceClient = await kafkajsContractClient(brokers.a.bootstrap, 'ha-rd-a')
-    destinationClient = await kafkajsContractClient(brokers.b.bootstrap, 'ha-rd-b')
-    // Other suites' mirrors into b would be shared out too: start from empty state topics.
-    await sourceClient.forget(['rd-', STATE_TOPIC])
-    await destinationClient.forget(['rd-', STATE_TOPIC])
-    for (const { topic } of MIRRORS) {
-      await sourceClient.createTopic(topic, { partitions: PARTITIONS })
-      for (let partition = 0; partition < PARTITIONS; partition++) await sourceClient.produce({ topic, partition }, [{ key: 'k', value: `${topic}-${partition}` }])
-    }
-    const setupConfig: HaConfig = { bootstrap: [brokers.a.bootstrap], instanceId: 'rd-setup', secretKey: SECRET_KEY, group: GROUP, sessionTimeoutMs: SESSION_TIMEOUT_MS }
-    const setup = await openTestRuntime(tempDir(), { demo: false, ha: setupConfig })
-    await setup.clusters.create({ name: 'kafka-a', kind: 'kafka', bootstrapServers: [brokers.a.bootstrap] })
-    await setup.clusters.create({ name: 'kafka-b', kind: 'kafka', bootstrapServers: [brokers.b.bootstrap] })
-    for (const { name, topic } of MIRRORS) await setup.engine.createMirror({ name, sourceCluster: 'kafka-a', destinationCluster: 'kafka-b', topics: [topic] })
-    await vi.waitFor(() => {
-      for (const { name } of MIRRORS) expect(setup.engine.partitions(name).map((p) => p.state)).toEqual(Array(PARTITIONS).fill('MIRRORING'))
-    }, settle)
-    await setup.close()
-
-    const [first, second] = [await startInstance('rd-i1'), await startInstance('rd-i2')]
-    await vi.waitFor(async () => {
-      for (const instance of [first!, second!]) {
-        const seen = await instancesSeenBy(instance).catch(() => [])
-        expect(seen.map(({ id, alive, mirrors }) => ({ id, alive, mirrors: mirrors.length })), instance.output.slice(-3000)).toEqual([
-          { id: 'rd-i1', alive: true, mirrors: 1 },
-          { id: 'rd-i2', alive: true, mirrors: 1 },
-        ])
-      }
-    }, { timeout: 120_000, interval: 500 })
-    const views = await instancesSeenBy(first!)
-    victim = MIRRORS.find(({ name }) => views.find((view) => view.id === 'rd-i1')!.mirrors.includes(name))!
-    otherMirror = MIRRORS.find((mirror) => mirror !== victim)!
-    ;[owner, other] = [first!, second!]
-    await vi.waitFor(async () => expect(await partitionStates(owner, victim.name)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
-
+    await suite.connect()
+    await suite.createMirrors()
+    ;({ owner, other, victim, otherMirror } = await suite.startPair())
   }, 240_000)
-  afterAll(async () => {
-    group.stopAll()
-    await sourceClient?.forget(['rd-']).catch(() => undefined)
-    await destinationClient?.forget(['rd-', STATE_TOPIC]).catch(() => undefined)
-    await sourceClient?.close()
-    await destinationClient?.close()
-  })
+  afterAll(() => suite.close())
 
   it('carries the owner’s live events on the other instance’s stream, within the caller’s scope', async () => {
     // Live events: a stream opened on the other instance carries the owner's mirror's events (relayed), and a
