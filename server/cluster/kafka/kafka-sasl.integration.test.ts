@@ -6,7 +6,7 @@
  * file; a restarted server connects again with the stored secret.
  */
 import 'server-only'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,24 +14,20 @@ import * as clustersRoute from '@/app/api/v1/clusters/route'
 import * as recordsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/partitions/[partition]/records/route'
 import * as topicsRoute from '@/app/api/v1/clusters/[cluster]/topics/route'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
+import { callRoute } from '@/server/testing/test-runtime'
 import { logger } from '@/server/observability/logger'
-import type { Runtime } from '@/server/runtime'
 import { getTestClusters, type TestCluster } from '@/scripts/kafka/test-clusters'
-import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
-import { captureServerOutput, filesUnder } from './testing/secret-leak-watch'
+import { filesUnder } from './testing/secret-leak-watch'
+import { SecretTestBed } from '@/server/testing/secret-test-bed'
 
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-kafka-sasl-fallback-${process.pid}`)
 
 const RUN = Date.now().toString(36)
 const TOPIC = `ks-topic-${RUN}`
+const bed = new SecretTestBed(TOPIC)
 const WRONG = 'not-the-password-7'
 
-let dataDir: string
-let runtime: Runtime
 let b: TestCluster & { sasl: NonNullable<TestCluster['sasl']> }
-let client: KafkajsContractClient
-let output: ReturnType<typeof captureServerOutput>
 
 
 describe('Kafka clusters over SASL', () => {
@@ -39,20 +35,9 @@ describe('Kafka clusters over SASL', () => {
     const cluster = getTestClusters().b
     if (!cluster.sasl) throw new Error('test cluster b has no SASL listener: restart the test clusters (scripts/kafka/clusters.ts start)')
     b = { ...cluster, sasl: cluster.sasl }
-    client = await kafkajsContractClient(b.bootstrap, 'kafka-sasl-test')
-    await client.forget(['ks-'])
-    await client.createTopic(TOPIC, { partitions: 1 })
-    await client.produce({ topic: TOPIC, partition: 0 }, [{ key: 'k', value: 'over sasl' }])
-    output = captureServerOutput()
-    dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-kafka-sasl-'))
-    runtime = await openTestRuntime(dataDir, { demo: false })
+    await bed.open(b.bootstrap, 'kafka-sasl-test', 'over sasl')
   })
-  afterAll(async () => {
-    output?.restore()
-    await runtime?.close()
-    await client?.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => bed.close())
 
   it('adds the cluster with each mechanism, refuses a wrong password with the reason, and never shows a password', async () => {
     const { bootstrap, username, password, mechanisms } = b.sasl
@@ -80,15 +65,15 @@ describe('Kafka clusters over SASL', () => {
     expect((listed.body as { clusters: Array<{ name: string }> }).clusters.map((c) => c.name)).toEqual(mechanisms.map((m) => `sasl-${m}`))
     expect(JSON.stringify(listed.body)).not.toContain(password)
 
-    const reopened = await ClusterRegistry.open({ dataDir, log: logger })
+    const reopened = await ClusterRegistry.open({ dataDir: bed.dataDir, log: logger })
     try {
       expect((await reopened.list()).map((c) => [c.name, c.open ? 'ok' : 'unavailable'])).toEqual(mechanisms.map((m) => [`sasl-${m}`, 'ok']))
     } finally {
       await reopened.close()
     }
 
-    const secretFiles = mechanisms.map((m) => path.join(dataDir, 'secrets', 'clusters', `sasl-${m}.json`))
-    for (const file of filesUnder(dataDir)) {
+    const secretFiles = mechanisms.map((m) => path.join(bed.dataDir, 'secrets', 'clusters', `sasl-${m}.json`))
+    for (const file of filesUnder(bed.dataDir)) {
       const text = readFileSync(file, 'utf8')
       expect(text, file).not.toContain(WRONG)
       if (secretFiles.includes(file)) {
@@ -98,12 +83,12 @@ describe('Kafka clusters over SASL', () => {
         expect(text, file).not.toContain(password)
       }
     }
-    const audit = filesUnder(dataDir).filter((file) => file.includes('audit'))
+    const audit = filesUnder(bed.dataDir).filter((file) => file.includes('audit'))
     expect(audit.length).toBeGreaterThan(0)
     expect(audit.map((file) => readFileSync(file, 'utf8')).join('')).toContain('cluster.create')
     // The capture sees the server's logger (nothing of the above needed a log line; any would be caught).
     logger.info('sasl test probe')
-    expect(output.text()).toContain('sasl test probe')
-    expect(output.text()).not.toMatch(new RegExp(`${password}|${WRONG}`))
+    expect(bed.printed()).toContain('sasl test probe')
+    expect(bed.printed()).not.toMatch(new RegExp(`${password}|${WRONG}`))
   })
 })

@@ -6,30 +6,26 @@
  * and nothing saved; the client key appears in no response, log line or file but the 0600 secrets file.
  */
 import 'server-only'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as clustersRoute from '@/app/api/v1/clusters/route'
 import * as recordsRoute from '@/app/api/v1/clusters/[cluster]/topics/[topic]/partitions/[partition]/records/route'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
+import { callRoute } from '@/server/testing/test-runtime'
 import { logger } from '@/server/observability/logger'
-import type { Runtime } from '@/server/runtime'
 import { getTestClusters, type TestCluster } from '@/scripts/kafka/test-clusters'
-import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
-import { captureServerOutput, filesUnder } from './testing/secret-leak-watch'
+import { filesUnder } from './testing/secret-leak-watch'
+import { SecretTestBed } from '@/server/testing/secret-test-bed'
 
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-kafka-tls-fallback-${process.pid}`)
 
 const RUN = Date.now().toString(36)
 const TOPIC = `kt-topic-${RUN}`
+const bed = new SecretTestBed(TOPIC)
 
-let dataDir: string
-let runtime: Runtime
 let a: TestCluster & { tls: NonNullable<TestCluster['tls']> }
-let client: KafkajsContractClient
-let output: ReturnType<typeof captureServerOutput>
 
 
 /** The key's base64 body without its PEM lines: what a leak would carry, wrapped or not. */
@@ -40,20 +36,9 @@ describe('Kafka clusters over TLS', () => {
     const cluster = getTestClusters().a
     if (!cluster.tls) throw new Error('test cluster a has no SSL listener: restart the test clusters (scripts/kafka/clusters.ts start)')
     a = { ...cluster, tls: cluster.tls }
-    client = await kafkajsContractClient(a.bootstrap, 'kafka-tls-test')
-    await client.forget(['kt-'])
-    await client.createTopic(TOPIC, { partitions: 1 })
-    await client.produce({ topic: TOPIC, partition: 0 }, [{ key: 'k', value: 'over tls' }])
-    output = captureServerOutput()
-    dataDir = mkdtempSync(path.join(tmpdir(), 'mirrorboard-kafka-tls-'))
-    runtime = await openTestRuntime(dataDir, { demo: false })
+    await bed.open(a.bootstrap, 'kafka-tls-test', 'over tls')
   })
-  afterAll(async () => {
-    output?.restore()
-    await runtime?.close()
-    await client?.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => bed.close())
 
   it('adds the cluster with the CA and a client certificate, refuses an unknown CA and a missing certificate with the reason, and never shows the key', async () => {
     const { bootstrap, ca, clientCert, clientKey } = a.tls
@@ -65,7 +50,7 @@ describe('Kafka clusters over TLS', () => {
     const noCertificate = await create('tls-no-cert', { ca })
     expect(noCertificate.status, JSON.stringify(noCertificate.body)).toBe(422)
     expect(noCertificate.body).toMatchObject({ error: { code: 'CLUSTER_CONNECTION_FAILED' } })
-    for (const refused of ['tls-no-ca', 'tls-no-cert']) expect(existsSync(path.join(dataDir, 'secrets', 'clusters', `${refused}.json`))).toBe(false)
+    for (const refused of ['tls-no-ca', 'tls-no-cert']) expect(existsSync(path.join(bed.dataDir, 'secrets', 'clusters', `${refused}.json`))).toBe(false)
 
     const created = await create('tls', { ca, cert: clientCert, key: clientKey })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
@@ -76,22 +61,22 @@ describe('Kafka clusters over TLS', () => {
     const listed = await callRoute(clustersRoute.GET, { path: '/api/v1/clusters' })
     expect((listed.body as { clusters: Array<{ name: string }> }).clusters.map((c) => c.name)).toEqual(['tls'])
 
-    const reopened = await ClusterRegistry.open({ dataDir, log: logger })
+    const reopened = await ClusterRegistry.open({ dataDir: bed.dataDir, log: logger })
     try {
       expect((await reopened.list()).map((c) => [c.name, c.open ? 'ok' : 'unavailable'])).toEqual([['tls', 'ok']])
     } finally {
       await reopened.close()
     }
 
-    const secret = path.join(dataDir, 'secrets', 'clusters', 'tls.json')
+    const secret = path.join(bed.dataDir, 'secrets', 'clusters', 'tls.json')
     expect(statSync(secret).mode & 0o777).toBe(0o600)
-    for (const file of filesUnder(dataDir)) {
+    for (const file of filesUnder(bed.dataDir)) {
       if (file === secret) continue
       expect(readFileSync(file, 'utf8'), file).not.toContain(keyBody())
     }
     for (const answer of [unknownCa, noCertificate, created, records, listed]) expect(JSON.stringify(answer.body)).not.toContain(keyBody())
     logger.info('tls test probe')
-    expect(output.text()).toContain('tls test probe')
-    expect(output.text()).not.toContain(keyBody())
+    expect(bed.printed()).toContain('tls test probe')
+    expect(bed.printed()).not.toContain(keyBody())
   })
 })
