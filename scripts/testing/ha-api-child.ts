@@ -12,6 +12,7 @@
 // mirror whose STOPPING it holds — the operation record as its own file keeps it, the mirror's definition record — as a
 // paused owner does with the writes it had in hand when it wakes up; it prints `zombie write <what> <outcome>`
 // (server/ha/ha-zombie-fencing.integration.test.ts).
+// SIGTERM closes the runtime first, as a server's does (server/ha/ha-reads.integration.test.ts).
 // Run with: node --conditions=react-server --import tsx scripts/testing/ha-api-child.ts <dataDir> <port>
 import { readdirSync, readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -88,6 +89,8 @@ async function main() {
     },
   })
   if (process.env.MIRRORBOARD_TEST_ZOMBIE_WRITES === '1') process.on('SIGCONT', () => void zombieWrites(runtime, held, dataDir))
+  // As a server stops (server/runtime.ts): the runtime closes — the instance leaves the group and removes its status.
+  process.once('SIGTERM', () => void runtime?.close().finally(() => process.exit(0)))
   const origin = `http://127.0.0.1:${port}`
   const server = createServer((incoming, outgoing) => {
     dispatch(incoming, outgoing, origin).catch((error: unknown) => {

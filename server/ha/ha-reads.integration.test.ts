@@ -9,10 +9,11 @@
 import 'server-only'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { Kafka, logLevel } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { TEST_TOKENS } from '@/server/testing/test-runtime'
 import { callInstance as call, type ApiInstance as Instance } from '@/scripts/testing/ha-api-instances'
-import { PARTITIONS, partitionStates, settle, TwoMirrors } from '@/scripts/testing/ha-two-mirrors'
+import { instancesSeenBy, PARTITIONS, partitionStates, settle, TwoMirrors } from '@/scripts/testing/ha-two-mirrors'
 
 process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-ha-reads-fallback-${process.pid}`)
 
@@ -161,5 +162,37 @@ describe('reads from any instance', () => {
     expect(gone.status).toBe(503)
     expect(gone.body.error?.code).toBe('MIRROR_OWNER_UNAVAILABLE')
     expect(gone.body.error?.details).toEqual({ owner: owner.id, url: owner.url })
+  })
+
+  it('hands a stopped instance’s mirrors over at once: it leaves the group and removes its status', async () => {
+    // The survivor took both mirrors over after the kill above. A third instance joins and is given one of them.
+    await vi.waitFor(async () => expect((await instancesSeenBy(other)).find(({ id }) => id === other.id)?.mirrors).toHaveLength(2), settle)
+    const third = await suite.instances.start('rd-i3', suite.brokers.a.bootstrap)
+    await vi.waitFor(async () => {
+      const seen = await instancesSeenBy(other)
+      expect(seen.filter(({ alive }) => alive).map(({ id, mirrors }) => [id, mirrors.length]), third.output.slice(-3000)).toEqual([[other.id, 1], [third.id, 1]])
+    }, { timeout: 120_000, interval: 500 })
+    const moved = (await instancesSeenBy(other)).find(({ id }) => id === third.id)!.mirrors[0]!
+    await vi.waitFor(async () => expect(await partitionStates(third, moved)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
+
+    // SIGTERM: by the time the process has exited, the coordinator has its LeaveGroup (a killed member would stay
+    // listed until its session times out) and its status record is gone.
+    const members = async () => {
+      const admin = new Kafka({ brokers: [suite.brokers.a.bootstrap], logLevel: logLevel.NOTHING }).admin()
+      await admin.connect()
+      try {
+        return (await admin.describeGroups([suite.group])).groups[0]!.members.map(({ memberId }) => memberId)
+      } finally {
+        await admin.disconnect()
+      }
+    }
+    expect((await members()).filter((member) => member.includes(third.id))).toHaveLength(1)
+    third.process.kill('SIGTERM')
+    const code = await new Promise((resolve) => third.process.once('exit', resolve))
+    expect(code, third.output.slice(-3000)).toBe(0)
+    expect((await members()).filter((member) => member.includes(third.id))).toEqual([])
+    // (The owner killed above stays listed, not alive, until its record ages out; the stopped one is not listed at all.)
+    await vi.waitFor(async () => expect((await instancesSeenBy(other)).map(({ id }) => id)).not.toContain(third.id), settle)
+    await vi.waitFor(async () => expect(await partitionStates(other, moved)).toEqual(Array(PARTITIONS).fill('MIRRORING')), settle)
   })
 })
