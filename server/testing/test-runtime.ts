@@ -4,7 +4,7 @@ import { DEFAULT_AUDIT_RETENTION } from '@/server/audit/audit-files'
 import { AuditLog } from '@/server/audit/audit-log'
 import { ClusterLinks } from '@/server/cluster/links'
 import { ClusterRegistry } from '@/server/cluster/registry'
-import { createEngine, startAlerting } from '@/server/runtime'
+import { closeRuntimeParts, createEngine, startAlerting } from '@/server/runtime'
 import { Auth, SessionStore } from '@/server/http/auth'
 import { ApiTokenStore } from '@/server/http/api-token-store'
 import { EventHub } from '@/server/http/events'
@@ -98,16 +98,7 @@ export async function openTestRuntime(
     ha,
     close: async () => {
       if (holder.__mirrorboardRuntime && (await holder.__mirrorboardRuntime) === runtime) delete holder.__mirrorboardRuntime
-      await alerts.close()
-      await demo?.close()
-      splitBrain.stop()
-      events.close()
-      await drills.close()
-      await verifier.close()
-      await engine.close()
-      await ha?.close()
-      await clusters.close()
-      await audit.close()
+      await closeRuntimeParts({ alerts, demo, splitBrain, events, drills, verifier, engine, ha, clusters, audit })
     },
   }
   holder.__mirrorboardRuntime = Promise.resolve(runtime)
