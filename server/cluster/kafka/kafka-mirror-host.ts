@@ -13,7 +13,7 @@ import { emptyPartitionEmulation, noteOn, partitionKey, readPartitionEmulation, 
 import { EMULATION_KEY_PREFIX, STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
-import { heldBatches } from './orphan-records'
+import { heldBatches, transactionEnd } from './orphan-records'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
 import { WriteDenyAcls } from './write-deny-acls'
@@ -30,6 +30,9 @@ import { WriteDenyAcls } from './write-deny-acls'
  * an authorizer (write-deny-acls.ts), and detected in any case: a log end that moved without our produce fails
  * the partition.
  */
+/** How long a recovery waits for the ABORT marker its claim of an orphaned transaction makes the coordinator write. */
+const ORPHAN_MARKER_WAIT_MS = 15_000
+
 export class KafkaMirrorHost implements MirrorHost {
   private loading: Promise<void> | null = null
   private readonly topics = new Map<string, TopicEmulation>()
@@ -166,19 +169,32 @@ export class KafkaMirrorHost implements MirrorHost {
       for (const orphan of [...e.openTransactions].sort((a, b) => a.firstOffset - b.firstOffset)) {
         const from = orphan.carrying?.from ?? orphan.destinationFirstOffset ?? translation.toDestination(orphan.firstOffset)
         const to = orphan.carrying?.to ?? heldUpTo
+        const known = orphan.carrying ? { producerId: orphan.carrying.producerId, producerEpoch: orphan.carrying.producerEpoch } : null
+        // What it held, read before the claim below (aborted or not, its records stay in the log).
+        const held = await heldBatches(this.source, e, from, to, known)
         // Past anything already beyond our log end (a copy a crash interrupted), so the wait is for this marker.
         const before = Math.max(e.destinationLogEndOffset, await this.brokerHighWatermark(e))
-        const highWatermark = await this.producers.fenceOrphan(e, orphan.producerId, before)
-        if (highWatermark > e.destinationLogEndOffset) {
-          e.destinationLogEndOffset = highWatermark
-          translation.record(e.logEndOffset, highWatermark)
-        }
-        const known = orphan.carrying ? { producerId: orphan.carrying.producerId, producerEpoch: orphan.carrying.producerEpoch } : null
-        const held = await heldBatches(this.source, e, from, to, known)
+        // Its marker is waited for below when it held records here; a copy a crash interrupted is settled here.
+        await this.producers.fenceOrphan(e, orphan.producerId, before, held.session && !orphan.carrying ? 0 : undefined)
         const lost = held.logStartOffset === null ? '' : ` (retention removed destination offsets ${from}–${held.logStartOffset - 1} before they could be read back: those records of it are lost here)`
+        // Carried only once its destination transaction is known aborted: by this claim (or a timeout) — or, with
+        // `carrying`, before a crash interrupted the carry. A transaction this claim did not end was written under
+        // another transactional id (a host of another name looking at the cluster): carrying it would duplicate it.
+        const ended = held.session && !orphan.carrying ? await transactionEnd(this.source, e, held.session.producerId, to, ORPHAN_MARKER_WAIT_MS) : null
+        const brokerEnd = await this.brokerHighWatermark(e)
+        if (brokerEnd > e.destinationLogEndOffset) {
+          e.destinationLogEndOffset = brokerEnd
+          translation.record(e.logEndOffset, brokerEnd)
+        }
         if (!held.session || held.batches.length === 0) {
           delete orphan.carrying
           noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when its writer stopped: the destination aborted its transaction there, and nothing of it could be read back to carry into a new one${lost}; its later records go into a new destination transaction`)
+          continue
+        }
+        if (!orphan.carrying && ended?.type !== 'ABORT') {
+          noteOn(e, orphan.firstOffset, ended === null
+            ? `the transaction of source producer ${orphan.producerId} was open when its writer stopped, and claiming it here did not end it (it was written under another transactional id): left as it is`
+            : `the transaction of source producer ${orphan.producerId} was open when its writer stopped, and its destination transaction was committed at ${ended.offset} before that writer recorded it: kept`)
           continue
         }
         orphan.carrying = { from, to, ...held.session }

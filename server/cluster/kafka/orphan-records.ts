@@ -1,5 +1,5 @@
 import 'server-only'
-import { splitBatches } from '@/lib/log/record-batch'
+import { readControlInfo, splitBatches } from '@/lib/log/record-batch'
 import type { BatchHeader } from '@/lib/log/types'
 import { ClusterError } from '../errors'
 import type { SourceCluster, TopicPartition } from '../ports'
@@ -52,4 +52,31 @@ export async function heldBatches(cluster: SourceCluster, tp: TopicPartition, fr
     next = found.at(-1)!.header.lastOffset + 1
   }
   return { session, batches, logStartOffset }
+}
+
+/**
+ * How the destination transaction of producer `producerId` ended at or after `from` (its COMMIT or ABORT marker),
+ * waiting up to `waitMs` for the coordinator to write it (EndTxn and InitProducerId answer before the marker is in);
+ * null when none came: that transaction is not one the caller's claim ended (another writer's transactional id).
+ */
+export async function transactionEnd(cluster: SourceCluster, tp: TopicPartition, producerId: number, from: number, waitMs: number): Promise<{ type: 'COMMIT' | 'ABORT'; offset: number } | null> {
+  const deadline = Date.now() + waitMs
+  let next = from
+  for (;;) {
+    const [result] = await cluster.fetch([{ ...tp, fetchOffset: next, lastFetchedEpoch: -1, maxBytes: FETCH_BYTES }], { maxBytes: FETCH_BYTES })
+    if (result && !result.ok && result.error.code !== 'OFFSET_OUT_OF_RANGE') throw new ClusterError(fetchErrorCode(result), `reading ${tp.topic}-${tp.partition} from ${next}: ${result.error.message}`)
+    const records = result?.ok ? result.records : new Uint8Array()
+    const found = splitBatches(records)
+    for (const { header, position } of found) {
+      if (header.baseOffset < next || !header.isControl || header.producerId !== producerId) continue
+      const { type } = readControlInfo(records.subarray(position, position + header.sizeInBytes), header)
+      if (type === 'COMMIT' || type === 'ABORT') return { type, offset: header.baseOffset }
+    }
+    if (found.length > 0) {
+      next = found.at(-1)!.header.lastOffset + 1
+      continue
+    }
+    if (Date.now() > deadline) return null
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
 }
