@@ -202,7 +202,9 @@ export class HaRuntime {
         { name: this.auditTopic, compacted: false },
       ])
       this.deps.log.info('control cluster ready', { bootstrap: this.config.bootstrap, instance: this.config.instanceId, ...replication })
-      reader = await KafkaCluster.open('control', this.connection)
+      // Shared (fencedWrites), as every instance's clusters are: a reader never claims the transactions a mirror's
+      // writer has open where the control cluster is also a mirror's destination (its claim would abort them).
+      reader = await KafkaCluster.open('control', this.connection, { fencedWrites: true })
       producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false })
       await producer.connect()
     } catch (error) {

@@ -13,7 +13,9 @@
  *   equals the source, batch by batch;
  * - a b → a mirror (source b runs an authorizer: the fence is DENY WRITE ACLs) whose owner is held in its fence by a
  *   transaction open on the source: the survivor keeps the fence the record says is in place, waits for the
- *   transaction to end (aborted here) and finishes, every marker where the source has it.
+ *   transaction to end (committed) and finishes; the destination transaction the dead owner left open is aborted
+ *   by the survivor's emulation and its records carried into a new one, so a read_committed reader of the
+ *   destination gets every record the source committed, each once.
  * Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
  */
 import 'server-only'
@@ -75,6 +77,18 @@ async function sharedRecord(topic: string, id: string): Promise<OperationView | 
     for (const record of page.records) if (record.type === 'DATA' && record.key === id) latest = record.value === null ? null : (JSON.parse(record.value) as OperationView)
     const last = page.records.at(-1)
     if (!last || last.offset + 1 >= page.highWatermark) return latest
+    offset = last.offset + 1
+  }
+}
+
+/** A partition's record values as a read_committed consumer reads them (aborted records and markers left out). */
+async function committedValues(cluster: KafkaCluster, topic: string, partition: number): Promise<Array<string | null>> {
+  const values: Array<string | null> = []
+  for (let offset = 0; ; ) {
+    const page = await cluster.readRecords(topic, partition, { fromOffset: offset, limit: 500, isolation: 'read_committed' })
+    for (const record of page.records) if (record.type === 'DATA') values.push(record.value)
+    const last = page.records.at(-1)
+    if (!last || last.offset + 1 >= page.highWatermark) return values
     offset = last.offset + 1
   }
 }
@@ -181,7 +195,8 @@ describe('a planned switchover handed over with its mirror', () => {
     // Other suites' mirrors into b would be shared out too: start from empty state topics.
     await sourceClient.forget([PREFIX, STATE_TOPIC])
     await destinationClient.forget([PREFIX, STATE_TOPIC])
-    control = await KafkaCluster.open('control', { bootstrapServers: [brokers.a.bootstrap], allowedHosts: null })
+    // A reader (fencedWrites: shared, so it never claims the transactions a mirror's writer has open on a).
+    control = await KafkaCluster.open('control', { bootstrapServers: [brokers.a.bootstrap], allowedHosts: null }, { fencedWrites: true })
   })
   afterEach(async () => {
     await stopProducing()
@@ -259,7 +274,7 @@ describe('a planned switchover handed over with its mirror', () => {
       await vi.waitFor(async () => expect(await brokerLog(brokers.b.bootstrap, topic, partition)).toEqual(source), settle)
     }
   })
-  it('SIGKILLs the owner in its fence, a transaction still open on the source: the adopting instance keeps the fence, waits for the transaction to end and finishes, nothing lost', async () => {
+  it('SIGKILLs the owner in its fence, a transaction still open on the source: the adopting instance keeps the fence, waits for the transaction to end and finishes; the committed transaction is committed on the destination too', async () => {
     // Source b runs an authorizer: the fence is DENY WRITE ACLs (this test's clients are its super user, which they do not stop).
     const { mirror, topic, owner, survivor, operationsTopic } = await mirrorOfTwoInstances('fence', 'b')
     // A transaction left open on the source, copied by the owner: the fence phase waits for it (transactionGraceMs).
@@ -289,11 +304,10 @@ describe('a planned switchover handed over with its mirror', () => {
       expect(taken.switchover.phase).toBe('fenceSource')
       expect(survivor.output).toContain('switchover: waiting for transactions open on the source')
     }, { timeout: SESSION_TIMEOUT_MS * 10, interval: 250 })
-    // The producer aborts the transaction on the source: the survivor drains and stops. (Had it committed, the
-    // destination would hold it aborted: the adopting instance's emulation aborts a destination transaction another
-    // instance left open, since a client cannot resume another producer's transaction (kafka-mirror-host.ts,
-    // recoverOrphans) — docs/high-availability.md, "Not built yet".)
-    await transaction.abort()
+    // The producer commits the transaction on the source: the survivor drains and stops. The destination transaction
+    // the dead owner left open was aborted when the survivor adopted the mirror (a client cannot resume another
+    // producer's transaction), its records carried into a new one (kafka-mirror-host.ts, recoverOrphans): committed now.
+    await transaction.commit()
     const finished = await endedOn(survivor, id, killedAt)
     expect(finished.status, JSON.stringify(finished.switchover)).toBe('succeeded')
     expect(finished.switchover.recordsLost?.total).toBe(0)
@@ -302,10 +316,17 @@ describe('a planned switchover handed over with its mirror', () => {
       ['STOPPED', null],
       ['STOPPED', null],
     ])
-    for (let partition = 0; partition < PARTITIONS; partition++) {
-      const source = await brokerLog(brokers.b.bootstrap, topic, partition)
-      const destination = await brokerLog(brokers.a.bootstrap, topic, partition)
-      expect(destination.slice(0, source.length)).toEqual(source)
+    // Read_committed, the destination holds what the source does: the committed transaction's records, each once.
+    // (Offset by offset it differs: the aborted copy and its ABORT marker stand before the carried records.)
+    const committedSource = await KafkaCluster.open('committed-b', { bootstrapServers: [brokers.b.bootstrap], allowedHosts: null }, { fencedWrites: true })
+    try {
+      for (let partition = 0; partition < PARTITIONS; partition++) {
+        const source = await committedValues(committedSource, topic, partition)
+        expect(source).toEqual([`first-${partition}`, `open-${partition}`])
+        expect(await committedValues(control!, topic, partition)).toEqual(source)
+      }
+    } finally {
+      await committedSource.close()
     }
     // The old source stays fenced after the switchover; lifted here so b's topics are writable again.
     const unfenced = await callInstance(survivor, `/mirrors/${mirror}/unfence`, { method: 'POST', body: { confirm: mirror } })

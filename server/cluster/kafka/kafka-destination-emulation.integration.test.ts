@@ -9,10 +9,11 @@ import 'server-only'
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { getTestClusters, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { decodeBatchRecords } from '@/lib/log/record-batch'
+import { decodeBatchRecords, splitBatches } from '@/lib/log/record-batch'
 import { errorOf, summarizeBatches } from '../contract/contract'
 import type { FetchPartitionResult, TopicPartition } from '../ports'
 import { KafkaCluster } from './kafka-cluster'
+import { partitionKey, type PartitionEmulation } from './kafka-mirror-state'
 import { STATE_TOPIC } from './kafka-state-topic'
 import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
 
@@ -32,6 +33,20 @@ async function fetchFrom(offset: number): Promise<Extract<FetchPartitionResult, 
   const [result] = await source.source.fetch([{ ...tp, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
   if (!result?.ok) throw new Error(`fetch failed: ${JSON.stringify(result)}`)
   return result
+}
+
+/** The latest record under `key` on the destination's state topic (what a restarted server reads). */
+async function stateRecord(key: string): Promise<PartitionEmulation> {
+  let latest: PartitionEmulation | null = null
+  for (let offset = 0; ; ) {
+    const page = await destination.readRecords(STATE_TOPIC, 0, { fromOffset: offset, limit: 500, isolation: 'read_committed' })
+    for (const record of page.records) if (record.type === 'DATA' && record.key === key && record.value !== null) latest = JSON.parse(record.value) as PartitionEmulation
+    const last = page.records.at(-1)
+    if (!last || last.offset + 1 >= page.highWatermark) break
+    offset = last.offset + 1
+  }
+  if (!latest) throw new Error(`no state record ${key}`)
+  return latest
 }
 
 describe('Kafka destination emulation', () => {
@@ -92,7 +107,7 @@ describe('Kafka destination emulation', () => {
     expect(destination.host.emulationNotes(tp)!.offsetTranslation).toEqual([{ sourceOffset: 2, destinationOffset: 0 }])
   })
 
-  it('after a restart, aborts the destination transaction the stopped server left open and reproduces the rest of the source transaction in a new one', async () => {
+  it('after a restart, aborts the destination transaction the stopped server left open, carries its records into a new one, and the source COMMIT commits them all, also after a crash in the middle of that carry', async () => {
     const orphan: TopicPartition = { topic: `ke-orphan-${RUN}`, partition: 0 }
     await sourceClient.createTopic(orphan.topic, { partitions: 1 })
     const transaction = await sourceClient.transactionalProducer(`ke-orphan-${RUN}`)
@@ -104,27 +119,63 @@ describe('Kafka destination emulation', () => {
       if (!result?.ok) throw new Error(`fetch failed: ${JSON.stringify(result)}`)
       return result.records
     }
+    const brokerRecords = async () => {
+      const [result] = await destination.source.fetch([{ ...orphan, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+      if (!result?.ok) throw new Error('destination fetch failed')
+      return result.records
+    }
+    const onBroker = async () => summarizeBatches(await brokerRecords())
     await destination.host.appendMirroredBatches(orphan, await fetch(0))
     expect((await destination.host.openTransactions(orphan)).map((t) => t.producerId)).toEqual([transaction.producerId])
 
+    // The server stops with the source transaction open: the restarted one aborts the destination transaction and
+    // produces its record again into a new one, after the ABORT marker.
     await destination.close()
     destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap] })
     expect((await destination.host.describePartition(orphan)).logEndOffset).toBe(1)
+    expect((await onBroker()).map((b) => [b.baseOffset, b.type, b.transactional])).toEqual([
+      [0, 'DATA', true],
+      [1, 'ABORT', true],
+      [2, 'DATA', true],
+    ])
+    expect(destination.host.emulationNotes(orphan)!.notes.map((n) => n.message).join(' ')).toContain('produced its 1 records again into a new destination transaction (destination offsets 2–2')
+
+    // A crash in the middle of that carry: the carried copy was produced (offset 2), the state still says what the
+    // recovery persisted before producing it. The next server aborts that copy and carries the record again.
+    const original = splitBatches(await brokerRecords())[0]!.header
+    const stateKey = partitionKey(orphan.topic, 0)
+    const latest = await stateRecord(stateKey)
+    const interrupted = {
+      ...latest,
+      destinationLogEndOffset: 2,
+      translation: [{ sourceOffset: 1, destinationOffset: 2 }],
+      openTransactions: [{ producerId: transaction.producerId, producerEpoch: latest.openTransactions[0]!.producerEpoch, firstOffset: 0, carrying: { from: 0, to: 1, producerId: original.producerId, producerEpoch: original.producerEpoch } }],
+    }
+    await destination.close()
+    await destinationClient.produce({ topic: STATE_TOPIC, partition: 0 }, [{ key: stateKey, value: JSON.stringify(interrupted) }])
+    destination = await KafkaCluster.open('kafka-b', { bootstrapServers: [brokers.b.bootstrap] })
+    expect((await destination.host.describePartition(orphan)).logEndOffset).toBe(1)
+    expect((await onBroker()).map((b) => [b.baseOffset, b.type])).toEqual([
+      [0, 'DATA'],
+      [1, 'ABORT'],
+      [2, 'DATA'],
+      [3, 'ABORT'],
+      [4, 'DATA'],
+    ])
+
+    // The source goes on and commits: the destination commits every record of the transaction, each once.
     await transaction.send(orphan, [{ value: 'after the restart' }])
     await transaction.commit()
     expect(await destination.host.appendMirroredBatches(orphan, await fetch(1))).toMatchObject({ logEndOffset: 3 })
     expect(await destination.host.openTransactions(orphan)).toEqual([])
-    const [onBroker] = await destination.source.fetch([{ ...orphan, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
-    if (!onBroker?.ok) throw new Error('destination fetch failed')
-    expect(summarizeBatches(onBroker.records).map((b) => [b.baseOffset, b.type])).toEqual([
-      [0, 'DATA'],
-      [1, 'ABORT'],
-      [2, 'DATA'],
-      [3, 'COMMIT'],
+    expect((await onBroker()).map((b) => [b.baseOffset, b.type]).slice(5)).toEqual([
+      [5, 'DATA'],
+      [6, 'COMMIT'],
     ])
+    const committed = await destination.readRecords(orphan.topic, 0, { fromOffset: 0, limit: 100, isolation: 'read_committed' })
+    expect(committed.records.filter((r) => r.type === 'DATA').map((r) => r.value)).toEqual(['before the restart', 'after the restart'])
     const notes = destination.host.emulationNotes(orphan)!
-    expect(notes.offsetTranslation).toEqual([{ sourceOffset: 1, destinationOffset: 2 }])
-    expect(notes.notes.map((n) => n.message).join(' ')).toContain('was open when the server stopped')
+    expect(notes.offsetTranslation).toEqual([{ sourceOffset: 1, destinationOffset: 5 }])
   })
 
   it('keeps a batch the broker wrote whose answer was lost, instead of producing it twice', async () => {

@@ -13,6 +13,7 @@ import { emptyPartitionEmulation, noteOn, partitionKey, readPartitionEmulation, 
 import { EMULATION_KEY_PREFIX, STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
+import { heldBatches, transactionEnd } from './orphan-records'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
 import { WriteDenyAcls } from './write-deny-acls'
@@ -29,6 +30,9 @@ import { WriteDenyAcls } from './write-deny-acls'
  * an authorizer (write-deny-acls.ts), and detected in any case: a log end that moved without our produce fails
  * the partition.
  */
+/** How long a recovery waits for the ABORT marker its claim of an orphaned transaction makes the coordinator write. */
+const ORPHAN_MARKER_WAIT_MS = 15_000
+
 export class KafkaMirrorHost implements MirrorHost {
   private loading: Promise<void> | null = null
   private readonly topics = new Map<string, TopicEmulation>()
@@ -145,23 +149,78 @@ export class KafkaMirrorHost implements MirrorHost {
   }
 
   /**
-   * A server that stopped with source transactions open left their destination transactions open too, and a
-   * client cannot continue another producer's transaction: initialising each transactional id again makes the
-   * coordinator abort it. The ABORT marker it writes has no source offset (the translation shifts past it); the
-   * source transaction's later records and its marker go into a new destination transaction, so the destination
-   * keeps only that part of it. Noted on the partition.
+   * A writer that stopped with source transactions open (a server killed or restarted, an instance whose mirror
+   * another one took over) left their destination transactions open too, and a client cannot continue another
+   * producer's transaction: initialising each transactional id again makes the coordinator abort it (its ABORT
+   * marker has no source offset: the translation shifts past it). What it held would then be committed at the
+   * source and aborted here, so its records are read back from the destination (an aborted transaction's records
+   * stay in the log) and produced again into the new destination transaction of that source producer, after the
+   * marker: the source's COMMIT commits all of them, its ABORT aborts them (orphan-records.ts). Their source offsets
+   * still translate to the aborted copies, so a group offset synced inside the transaction is redelivered, never
+   * skipped. The range being carried is persisted before its first produce: a crash in the middle leaves the new
+   * transaction open, and the next recovery aborts it and carries the same records again. Noted on the partition.
    */
   private async recoverOrphans(e: PartitionEmulation): Promise<void> {
     const translation = new OffsetTranslation(e.translation)
-    for (const orphan of [...e.openTransactions].sort((a, b) => a.firstOffset - b.firstOffset)) {
-      const highWatermark = await this.producers.fenceOrphan(e, orphan.producerId, e.destinationLogEndOffset)
-      if (highWatermark > e.destinationLogEndOffset) {
-        e.destinationLogEndOffset = highWatermark
-        translation.record(e.logEndOffset, highWatermark)
+    // What the dead writer's transactions can hold: up to the log end it recorded (a produce it did not record is
+    // not the mirror's: the engine fetches that source batch again).
+    const heldUpTo = e.destinationLogEndOffset
+    try {
+      for (const orphan of [...e.openTransactions].sort((a, b) => a.firstOffset - b.firstOffset)) {
+        const from = orphan.carrying?.from ?? orphan.destinationFirstOffset ?? translation.toDestination(orphan.firstOffset)
+        const to = orphan.carrying?.to ?? heldUpTo
+        const known = orphan.carrying ? { producerId: orphan.carrying.producerId, producerEpoch: orphan.carrying.producerEpoch } : null
+        // What it held, read before the claim below (aborted or not, its records stay in the log).
+        const held = await heldBatches(this.source, e, from, to, known)
+        // Past anything already beyond our log end (a copy a crash interrupted), so the wait is for this marker.
+        const before = Math.max(e.destinationLogEndOffset, await this.brokerHighWatermark(e))
+        // Its marker is waited for below when it held records here; a copy a crash interrupted is settled here.
+        await this.producers.fenceOrphan(e, orphan.producerId, before, held.session && !orphan.carrying ? 0 : undefined)
+        const lost = held.logStartOffset === null ? '' : ` (retention removed destination offsets ${from}–${held.logStartOffset - 1} before they could be read back: those records of it are lost here)`
+        // Carried only once its destination transaction is known aborted: by this claim (or a timeout) — or, with
+        // `carrying`, before a crash interrupted the carry. A transaction this claim did not end was written under
+        // another transactional id (a host of another name looking at the cluster): carrying it would duplicate it.
+        const ended = held.session && !orphan.carrying ? await transactionEnd(this.source, e, held.session.producerId, to, ORPHAN_MARKER_WAIT_MS) : null
+        const brokerEnd = await this.brokerHighWatermark(e)
+        if (brokerEnd > e.destinationLogEndOffset) {
+          e.destinationLogEndOffset = brokerEnd
+          translation.record(e.logEndOffset, brokerEnd)
+        }
+        if (!held.session || held.batches.length === 0) {
+          delete orphan.carrying
+          noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when its writer stopped: the destination aborted its transaction there, and nothing of it could be read back to carry into a new one${lost}; its later records go into a new destination transaction`)
+          continue
+        }
+        if (!orphan.carrying && ended?.type !== 'ABORT') {
+          noteOn(e, orphan.firstOffset, ended === null
+            ? `the transaction of source producer ${orphan.producerId} was open when its writer stopped, and claiming it here did not end it (it was written under another transactional id): left as it is`
+            : `the transaction of source producer ${orphan.producerId} was open when its writer stopped, and its destination transaction was committed at ${ended.offset} before that writer recorded it: kept`)
+          continue
+        }
+        orphan.carrying = { from, to, ...held.session }
+        e.translation = translation.entries()
+        await this.persist([{ partition: e }])
+        let first: number | null = null
+        let records = 0
+        for (const { header, bytes } of held.batches) {
+          const produced = await this.producers.produceTransactional(e, bytes, { ...header, producerId: orphan.producerId })
+          if (produced.records.length === 0) continue
+          first ??= produced.baseOffset
+          records += produced.records.length
+          e.destinationLogEndOffset = produced.baseOffset + produced.records.length
+        }
+        if (first !== null) orphan.destinationFirstOffset = first
+        delete orphan.carrying
+        translation.record(e.logEndOffset, e.destinationLogEndOffset)
+        noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when its writer stopped: a client cannot resume another producer's transaction, so the destination aborted it and produced its ${records} records again into a new destination transaction (destination offsets ${first}–${e.destinationLogEndOffset - 1}, after the ABORT marker), which the source's COMMIT or ABORT ends${lost}`)
       }
-      noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when the server stopped: the destination aborted what it held (a client cannot resume another producer's transaction); its later records go into a new destination transaction`)
+    } catch (error) {
+      // Nothing half-carried stays with this process: the next recovery initialises the ids again, aborting it.
+      await this.producers.forget(e)
+      throw error
+    } finally {
+      e.translation = translation.entries()
     }
-    e.translation = translation.entries()
     await this.persist([{ partition: e }])
   }
 
@@ -197,7 +256,13 @@ export class KafkaMirrorHost implements MirrorHost {
     const e = await this.partitionOf(tp)
     if (this.pendingOrphans.get(e)) {
       this.pendingOrphans.delete(e)
-      if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) await this.recoverOrphans(e)
+      if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) {
+        // Tried again at the next write when it fails (the broker unreachable): never skipped.
+        await this.recoverOrphans(e).catch((error: unknown) => {
+          this.pendingOrphans.set(e, true)
+          throw error
+        })
+      }
     }
     return e
   }

@@ -26,6 +26,17 @@ export interface EmulatedTransaction {
   producerEpoch: number
   /** Source offset of the transaction's first record in this partition. */
   firstOffset: number
+  /**
+   * Destination offset where its destination transaction's first record stands, once a recovery carried the records
+   * of an orphaned one into a new one (they land after the ABORT marker); before that, the translation of `firstOffset`.
+   */
+  destinationFirstOffset?: number
+  /**
+   * Set while a recovery carries an orphaned destination transaction's records into a new one (persisted before
+   * the first of them is produced): where the orphan's records are and which producer session wrote them. A crash
+   * meanwhile leaves the new transaction open; the next recovery aborts it and carries the same records again.
+   */
+  carrying?: { from: number; to: number; producerId: number; producerEpoch: number }
 }
 
 export interface PartitionEmulation {
