@@ -93,5 +93,22 @@ test('the header, the tapes and the failover plan give one answer, from one snap
     await expect(page.getByTestId('mirrored-line')).toContainText('mirrored to 3')
   })
 
+  await test.step('nothing moves: the snapshot keeps being read, the record windows are not', async () => {
+    const recordReads: string[] = []
+    page.on('request', (sent) => {
+      if (/\/partitions\/0\/records/.test(new URL(sent.url()).pathname)) recordReads.push(sent.url())
+    })
+    const snapshots = () => page.waitForResponse((response) => new URL(response.url()).pathname.endsWith(`/mirrors/${mirror}/partitions/orders/0/snapshot`) && response.ok())
+    // Two more readings of the page's snapshot, each with the logs as they were.
+    await snapshots()
+    await snapshots()
+    expect(recordReads).toEqual([])
+    // A write moves the snapshot's source log end: the source's window is read again.
+    await write(request, source, 1, written)
+    written += 1
+    await expect(page.getByTestId('partition-at-risk')).toHaveText(`${written - 3} records`)
+    await expect.poll(() => recordReads.length, SETTLE).toBeGreaterThan(0)
+  })
+
   await lookAt(page, testInfo, 'partition-snapshot', { alsoNarrow: true })
 })
