@@ -15,6 +15,13 @@ export const queryKeys = {
   request(endpoint: Pick<Endpoint, 'operationId'>, params: Params = {}, query: Query = {}): readonly [string, Params, Query] {
     return [endpoint.operationId, params, dropUndefined(query)]
   },
+  /**
+   * A request its owner alone refreshes, outside the endpoint's prefix so no event refetches it: the partition
+   * page's record windows, whose query carries the snapshot's log extent and is read again only when that moves.
+   */
+  pinned(endpoint: Pick<Endpoint, 'operationId'>, params: Params = {}, query: Query = {}): readonly [string, Params, Query] {
+    return [`${endpoint.operationId}:pinned`, params, dropUndefined(query)]
+  },
   /** A prefix matching every request of an endpoint, or of one resource of it (`{ mirror }`). */
   of(endpoint: Pick<Endpoint, 'operationId'>, params?: Params): QueryKey {
     return params === undefined ? [endpoint.operationId] : [endpoint.operationId, params]

@@ -22,6 +22,18 @@ export function useSplitBrainWatch() {
   })
 }
 
+/**
+ * One mirror for its split-brain notice (the mirror page, an operation, the failover result): the mirror's own
+ * answer, which carries `splitBrain`, re-read every 2 s while its old source is watched or it has STOPPED
+ * partitions; the whole list is not read for one mirror's notice.
+ */
+export function useMirrorSplitBrainWatch(mirror: string) {
+  return useQuery({
+    ...endpointQuery(mirrorEndpoints.getMirror, { params: { mirror } }),
+    refetchInterval: (query) => (query.state.data !== undefined && (query.state.data.splitBrain != null || (query.state.data.partitionsByState.STOPPED ?? 0) > 0) ? SPLIT_BRAIN_REFRESH_MS : false),
+  })
+}
+
 export function useMirror(mirror: string) {
   return useQuery(endpointQuery(mirrorEndpoints.getMirror, { params: { mirror } }))
 }

@@ -1,7 +1,7 @@
 'use client'
 
 import Link from 'next/link'
-import { useSplitBrainWatch } from '@/components/data/use-mirrors'
+import { useMirrorSplitBrainWatch, useSplitBrainWatch } from '@/components/data/use-mirrors'
 import { RelativeTime } from '@/components/ui/relative-time'
 import type { MirrorSummary } from '@/lib/api/mirrors'
 import type { SplitBrainFailover } from '@/lib/api/split-brain'
@@ -15,12 +15,27 @@ import { requesterName } from '@/lib/ui/requester-name'
  *
  * `<SplitBrainNotice />` lists every mirror with such writes and renders nothing when there are none;
  * `<SplitBrainNotice mirror="dr" showQuiet />` is about one mirror and also says when its old source is
- * quiet. It reads the mirror summaries (their `splitBrain`) and re-reads them every 2 s while any mirror is
- * being watched (or has STOPPED partitions).
+ * quiet. The first reads the mirror summaries (their `splitBrain`), the second the one mirror's own answer; each
+ * re-reads every 2 s while a mirror is being watched (or has STOPPED partitions).
  */
 export function SplitBrainNotice({ mirror, showQuiet = false }: { mirror?: string; showQuiet?: boolean }) {
+  return mirror === undefined ? <EveryMirrorNotice showQuiet={showQuiet} /> : <OneMirrorNotice mirror={mirror} showQuiet={showQuiet} />
+}
+
+/** The overview's: every mirror, from the mirror list. */
+function EveryMirrorNotice({ showQuiet }: { showQuiet: boolean }) {
   const list = useSplitBrainWatch()
-  const mirrors = (list.data?.mirrors ?? []).filter((summary) => (mirror === undefined || summary.name === mirror) && summary.splitBrain != null)
+  return <SplitBrainView summaries={list.data?.mirrors ?? []} showQuiet={showQuiet} />
+}
+
+/** One mirror's, from its own answer (GET /mirrors/{mirror} carries `splitBrain` too). */
+function OneMirrorNotice({ mirror, showQuiet }: { mirror: string; showQuiet: boolean }) {
+  const one = useMirrorSplitBrainWatch(mirror)
+  return <SplitBrainView summaries={one.data === undefined ? [] : [one.data]} showQuiet={showQuiet} />
+}
+
+function SplitBrainView({ summaries, showQuiet }: { summaries: readonly MirrorSummary[]; showQuiet: boolean }) {
+  const mirrors = summaries.filter((summary) => summary.splitBrain != null)
   const written = mirrors.filter((summary) => (summary.splitBrain?.recordsWritten ?? 0) > 0)
   if (written.length === 0) {
     if (!showQuiet || mirrors.length === 0) return null

@@ -2,11 +2,10 @@
 
 import Link from 'next/link'
 import type { ReactNode } from 'react'
-import { RelativeTime, useNow } from '@/components/ui/relative-time'
+import { RelativeTime } from '@/components/ui/relative-time'
 import { StateBadge } from '@/components/ui/state-badge'
-import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
-import { partitionAtRisk, recordsAtRisk } from '@/lib/mirror/at-risk'
-import { timeLagAt } from '@/lib/mirror/partition-lag'
+import type { Mirror } from '@/lib/api/mirrors'
+import type { PartitionSnapshot } from '@/lib/api/partition-snapshot'
 import { clockTime, exactTime, formatCount, formatOffset } from '@/lib/ui/format'
 import { asOfText, countText, durationText } from '@/lib/ui/lag-text'
 import { truncationReason } from '@/lib/ui/truncation-reason'
@@ -15,40 +14,31 @@ import { STATE_METADATA } from '@/lib/mirror/state-metadata'
 import { votedKipName } from '@/lib/ui/state-style'
 import { PartitionActions } from './partition-actions'
 
-/** Who, what state since when, how far behind, and the positions that matter for a failover or failback. */
+/**
+ * Who, what state since when, how far behind, and the positions that matter for a failover or failback: every
+ * figure from the page's one snapshot (lib/mirror/partition-snapshot.ts), stamped with its moment, so they agree
+ * with the log tapes below and with the failover plan.
+ */
 export function PartitionHeader({
   mirror,
-  partition,
-  topicPartitions,
-  sourceHighWatermark,
+  snapshot,
+  refreshError = null,
 }: {
   mirror: Mirror
-  partition: MirrorPartition
-  topicPartitions: number
-  /** Read from the source log itself: the engine stops sampling the source while a partition is not fetching. */
-  sourceHighWatermark: number | null
+  snapshot: PartitionSnapshot
+  /** The last read again failed: the figures shown are the previous snapshot's, and say so. */
+  refreshError?: Error | null
 }) {
+  const partition = snapshot.partition
+  const topicPartitions = snapshot.topicPartitions
   const mirrorHref = `/mirrors/${encodeURIComponent(mirror.name)}`
   const truncation = partition.lastTruncation
-  const sourceHw = sourceHighWatermark ?? partition.sourceHighWatermark
+  const sourceHw = snapshot.source?.highWatermark ?? partition.sourceHighWatermark
+  const destinationHw = snapshot.destination?.highWatermark ?? partition.destinationHighWatermark
   const stopped = partition.state === 'STOPPING' || partition.state === 'STOPPED'
-  const now = useNow()
-  // The partition's own figures are lower bounds while the mirror's fetches do not reach the source (paused,
-  // failed). The page read the source log itself just now: while it answers, that reading is current, and the
-  // records at risk are exact (lib/mirror/at-risk.ts, the function the failover plan uses). The last fetch's
-  // "≥ 0" read "0 records" for the paused worked example, whose source holds 3 records beyond the mirror.
-  const lowerBound = partition.lagKnown === false
-  const fresh = lowerBound && !stopped && sourceHighWatermark !== null
-  const offsetLag = fresh ? Math.max(0, sourceHighWatermark - partition.destinationHighWatermark) : partition.offsetLag
-  const lagFromLogs = fresh
-  const offsetLagKnown = !lowerBound || fresh
-  const timeLag = now === 0 ? partition.timeLagMs : timeLagAt(partition, now)
-  const atRisk =
-    now === 0 || stopped
-      ? null
-      : fresh
-        ? recordsAtRisk({ now, mirroredOffset: partition.destinationLogEndOffset, source: { logEndOffset: sourceHighWatermark, timeAtRiskMs: null, at: now }, lastFetch: null })
-        : partitionAtRisk(partition, now)
+  const { offsetLag, offsetLagKnown, timeLagMs: timeLag, timeLagKnown, atRisk } = snapshot
+  // Read from the logs when the source answered: while the mirror does not fetch (paused, failed) that is the only current figure.
+  const lagFromLogs = snapshot.source !== null && partition.lagKnown === false
   const asOf = asOfText(offsetLagKnown, partition.lagAsOf)
   const position = partition.lastMirrorPosition
   return (
@@ -130,6 +120,23 @@ export function PartitionHeader({
         </div>
         <PartitionActions mirror={mirror.name} topic={partition.topic} partition={partition.partition} state={partition.state} topicPartitions={topicPartitions} />
       </div>
+      <p className="-mb-2 flex flex-wrap items-baseline gap-x-2 text-xs text-slate-500 dark:text-slate-400">
+        <span data-testid="partition-as-of">
+          Figures as of{' '}
+          <time dateTime={exactTime(snapshot.at)} title={exactTime(snapshot.at)} className="font-mono text-slate-700 dark:text-slate-200">
+            {clockTime(snapshot.at)}
+          </time>{' '}
+          UTC
+        </span>
+        <span>
+          · {snapshot.source === null ? `${mirror.sourceCluster} did not answer: lower bounds from the last fetch` : 'both logs read together, as the failover plan reads them'}
+        </span>
+        {refreshError !== null && (
+          <span role="status" className="text-amber-800 dark:text-amber-300">
+            · not refreshed: {refreshError.message}
+          </span>
+        )}
+      </p>
       <dl className="grid grid-cols-2 gap-px overflow-hidden rounded-lg border border-slate-200 bg-slate-200 text-sm sm:grid-cols-4 lg:grid-cols-8 dark:border-slate-800 dark:bg-slate-800">
         <Figure
           label="Offset lag"
@@ -138,15 +145,15 @@ export function PartitionHeader({
               ? stopped
                 ? 'not mirroring: the mirror was failed over'
                 : 'unknown: the source could not be read'
-              : `${offsetLagKnown ? '' : 'at least '}${offsetLag} records${lagFromLogs ? ', read from the source log just now: the mirror is not fetching' : asOf === '' ? '' : `, ${asOf}`}`
+              : `${offsetLagKnown ? '' : 'at least '}${offsetLag} records${lagFromLogs ? ', read from the logs: the mirror is not fetching' : asOf === '' ? '' : `, ${asOf}`}`
           }
         >
           <span>{offsetLag === null ? (stopped ? 'stopped' : '–') : `${countText({ value: offsetLag, known: offsetLagKnown })} ${offsetLag === 1 ? 'record' : 'records'}`}</span>
           {lagFromLogs && <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">from the logs</span>}
           {!offsetLagKnown && asOf !== '' && <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">{asOf}</span>}
         </Figure>
-        <Figure label="Time lag" title={timeLag === null ? 'unknown' : `${lowerBound ? 'at least ' : ''}${timeLag} ms${lowerBound ? ', growing while the source is not fetched' : ''}`}>
-          {timeLag === null ? (stopped ? 'stopped' : '–') : durationText({ value: timeLag, known: !lowerBound })}
+        <Figure label="Time lag" title={timeLag === null ? 'unknown' : `${timeLagKnown ? '' : 'at least '}${timeLag} ms${timeLagKnown ? '' : ', growing while the source is not fetched'}`}>
+          {timeLag === null ? (stopped ? 'stopped' : '–') : durationText({ value: timeLag, known: timeLagKnown })}
         </Figure>
         <Figure
           label="At risk if failed over now"
@@ -159,9 +166,9 @@ export function PartitionHeader({
             <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">{asOfText(false, atRisk.asOf)}</span>
           )}
         </Figure>
-        <Figure label="High watermarks" title={`source high watermark ${sourceHw ?? 'unknown'}, destination high watermark ${partition.destinationHighWatermark}, destination log end ${partition.destinationLogEndOffset}`}>
+        <Figure label="High watermarks" title={`source high watermark ${sourceHw ?? 'unknown'}, destination high watermark ${destinationHw}, destination log end ${snapshot.destination?.logEndOffset ?? partition.destinationLogEndOffset}`}>
           <span className="font-mono">
-            {sourceHw === null ? '–' : formatOffset(sourceHw)} → {formatOffset(partition.destinationHighWatermark)}
+            {sourceHw === null ? '–' : formatOffset(sourceHw)} → {formatOffset(destinationHw)}
           </span>
           <span className="block text-xs font-normal text-slate-500 dark:text-slate-400">source → destination</span>
         </Figure>

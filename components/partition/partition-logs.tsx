@@ -1,9 +1,7 @@
 'use client'
 
-import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef, useState } from 'react'
-import { queryKeys } from '@/components/data/query-keys'
-import { useFirstScreenRecords, useLogExtent, useRecords } from '@/components/data/use-records'
+import { useState } from 'react'
+import { useFirstScreenRecords, useSnapshotRecords } from '@/components/data/use-records'
 import { useVerification } from '@/components/data/use-verifications'
 import { buttonClass } from '@/components/ui/button-class'
 import Link from 'next/link'
@@ -14,84 +12,70 @@ import { LogPaging } from '@/components/log/log-paging'
 import { LogStrips, LogStripsLegend, type LaneId, type LaneName, type StripSelection } from '@/components/log/log-strips'
 import { RecordDetails } from '@/components/log/record-details'
 import { ErrorPanel } from '@/components/ui/error-panel'
-import { clusterEndpoints } from '@/lib/api/endpoints'
-import type { Mirror, MirrorPartition } from '@/lib/api/mirrors'
-import { formatCount, formatOffset } from '@/lib/ui/format'
+import type { Mirror } from '@/lib/api/mirrors'
+import type { PartitionSnapshot } from '@/lib/api/partition-snapshot'
+import type { RecordsResponse } from '@/lib/api/records'
+import { clockTime, formatCount, formatOffset } from '@/lib/ui/format'
 import { truncationReason } from '@/lib/ui/truncation-reason'
 import {
   alignLogs,
   lastWindow,
   logBounds,
-  mirroredPosition,
   nextWindow,
   previousWindow,
   recordsRead,
   resolveWindow,
   storyFocus,
   type LaneInput,
+  type LogExtent,
   type LogWindowSize,
   type WindowAnchor,
 } from '@/lib/ui/log-strip'
 
 /**
  * The source and destination logs of one mirror partition as tapes: reads the window of each log, aligns
- * them, pages, and shows the selected offset in full. The window follows the logs as they grow (the
- * partition's own events say when), and stays put once the operator has moved it.
+ * them, pages, and shows the selected offset in full. Every boundary (log start, high watermark, log end, the
+ * mirrored position and so the at-risk range) is the page's snapshot's, the very reading the header's figures
+ * come from; the records fill the window and are read again only when the snapshot's extent of their log moved.
+ * The window follows the logs as they grow, and stays put once the operator has moved it.
  */
 export function PartitionLogs({
   mirror,
-  partition,
+  snapshot,
   initialSelection,
   initialSize,
   verification = null,
 }: {
   mirror: Mirror
-  partition: MirrorPartition
+  snapshot: PartitionSnapshot
   initialSelection: number | null
   initialSize: LogWindowSize
   /** A verification whose mismatches of this partition are drawn on the tapes (`?verification=` on the page). */
   verification?: string | null
 }) {
+  const partition = snapshot.partition
   const { topic } = partition
   const index = partition.partition
-  const sourceExtent = useLogExtent(mirror.sourceCluster, topic, index)
-  const destinationExtent = useLogExtent(mirror.destinationCluster, topic, index)
-  const partitionMirrored = mirroredPosition(partition)
   const [size, setSize] = useState<LogWindowSize>(initialSize)
   const [anchor, setAnchor] = useState<WindowAnchor>(initialSelection === null ? { kind: 'auto' } : { kind: 'around', offset: initialSelection })
   const [selection, setSelection] = useState<StripSelection | null>(initialSelection === null ? null : { offset: initialSelection, lane: 'source' })
 
-  const bounds = logBounds([sourceExtent.data, destinationExtent.data])
+  const bounds = logBounds([snapshot.source, snapshot.destination])
   const window = resolveWindow(anchor, size, bounds, storyFocus(partition, size))
-  const sourceRead = sourceExtent.data ? recordsRead(window, sourceExtent.data) : null
-  const destinationRead = destinationExtent.data ? recordsRead(window, destinationExtent.data) : null
-  const sourceRecords = useRecords(mirror.sourceCluster, topic, index, sourceRead)
-  const destinationRecords = useRecords(mirror.destinationCluster, topic, index, destinationRead)
+  const sourceRead = snapshot.source ? recordsRead(window, snapshot.source) : null
+  const destinationRead = snapshot.destination ? recordsRead(window, snapshot.destination) : null
+  const sourceRecords = useSnapshotRecords(mirror.sourceCluster, topic, index, sourceRead, snapshot.source)
+  const destinationRecords = useSnapshotRecords(mirror.destinationCluster, topic, index, destinationRead, snapshot.destination)
   const sourceFirstScreen = useFirstScreenRecords(mirror.sourceCluster, topic, index, sourceRead)
   const destinationFirstScreen = useFirstScreenRecords(mirror.destinationCluster, topic, index, destinationRead)
 
-  useLiveLogs(mirror, partition)
   const verified = useVerification(verification)
   const verifiedPartition = verified.data?.partitions.find((entry) => entry.topic === topic && entry.partition === index)
   const mismatches = mismatchesByOffset(verifiedPartition)
 
-  const lane = (extent: typeof sourceExtent, read: typeof sourceRead, records: typeof sourceRecords, firstScreen: typeof sourceFirstScreen): LaneInput => {
-    // The records answer carries the freshest extent; the partitions list is only the way in.
-    const known = records.data && !records.isPlaceholderData ? records.data : extent.data
-    const extentNow = known ? { logStartOffset: known.logStartOffset, highWatermark: known.highWatermark, logEndOffset: known.logEndOffset } : null
-    if (extentNow === null) return { extent: null, records: null }
-    if (read === null) return { extent: extentNow, records: [] }
-    if (records.data && !records.isPlaceholderData) return { extent: extentNow, records: records.data.records }
-    // Until the whole window is read: the first screen the page's HTML carried, the rest loading.
-    if (firstScreen !== null) return { extent: extentNow, records: firstScreen.records, recordsEndOffset: firstScreen.endOffset }
-    return { extent: extentNow, records: null }
-  }
-  const sourceLane = lane(sourceExtent, sourceRead, sourceRecords, sourceFirstScreen)
-  const destinationLane = lane(destinationExtent, destinationRead, destinationRecords, destinationFirstScreen)
-  // Until a failover fixes it, the mirrored position is the destination's high watermark: the log's own answer
-  // is fresher than the partition's (refetched at most once a second), so the tapes never contradict themselves.
-  const fixed = partition.state === 'STOPPING' || partition.state === 'STOPPED'
-  const mirroredOffset = fixed ? partitionMirrored : (destinationLane.extent?.highWatermark ?? partitionMirrored)
+  const sourceLane = snapshotLane(snapshot.source, sourceRead, sourceRecords, sourceFirstScreen)
+  const destinationLane = snapshotLane(snapshot.destination, destinationRead, destinationRecords, destinationFirstScreen)
+  const mirroredOffset = snapshot.mirroredOffset
   // A start from scratch records a truncation that removed nothing: no cut to show.
   const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords > 0 ? partition.lastTruncation : null
   // Cheap even for 1,000 offsets; the cells compare what they show, so an unchanged cell does not re-render.
@@ -108,9 +92,7 @@ export function PartitionLogs({
     destination: { title: 'destination', short: 'dest', cluster: mirror.destinationCluster },
   }
   const errors = [
-    { title: `Could not read ${mirror.sourceCluster}'s log`, query: sourceExtent },
     { title: `Could not read ${mirror.sourceCluster}'s records`, query: sourceRecords },
-    { title: `Could not read ${mirror.destinationCluster}'s log`, query: destinationExtent },
     { title: `Could not read ${mirror.destinationCluster}'s records`, query: destinationRecords },
   ].filter(({ query }) => query.isError)
   const jump = (offset: number, lane: LaneId = 'source') => {
@@ -127,7 +109,8 @@ export function PartitionLogs({
         ) : (
           <>
             <strong className="font-semibold text-amber-900 dark:text-amber-200">
-              {formatCount(atRisk.count)} {atRisk.count === 1 ? 'record' : 'records'} {partition.state === 'STOPPED' || partition.state === 'STOPPING' ? 'not mirrored' : 'at risk'}
+              <span data-testid="strip-at-risk">{formatCount(atRisk.count)}</span> {atRisk.count === 1 ? 'record' : 'records'}{' '}
+              {partition.state === 'STOPPED' || partition.state === 'STOPPING' ? 'not mirrored' : 'at risk'}
             </strong>{' '}
             (offsets <span className="font-mono">{formatOffset(atRisk.from)}</span>–<span className="font-mono">{formatOffset(atRisk.to - 1)}</span>): on {mirror.sourceCluster}, beyond the mirrored position{' '}
             <span className="font-mono">{formatOffset(mirroredOffset)}</span>;{' '}
@@ -136,6 +119,10 @@ export function PartitionLogs({
               : `lost to ${mirror.destinationCluster}'s readers if the mirror fails over now.`}
           </>
         )}
+        <span className="text-slate-500 dark:text-slate-400" data-testid="strip-as-of">
+          {' '}
+          (as of <span className="font-mono">{clockTime(snapshot.at)}</span> UTC)
+        </span>
         {truncation !== null && (
           <>
             {' '}
@@ -217,20 +204,23 @@ function VerificationNote({ verification, partition, onJump }: { verification: V
   )
 }
 
-/** Engine appends reach no cluster event: the partition's own offsets say when either log moved. */
-function useLiveLogs(mirror: Mirror, partition: MirrorPartition) {
-  const queryClient = useQueryClient()
-  const signature = `${partition.sourceHighWatermark}:${partition.destinationLogEndOffset}:${partition.destinationHighWatermark}:${partition.stateEpoch}`
-  const previous = useRef(signature)
-  const refresh = useCallback(() => {
-    for (const cluster of [mirror.sourceCluster, mirror.destinationCluster]) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.of(clusterEndpoints.listPartitions, { cluster, topic: partition.topic }) })
-      void queryClient.invalidateQueries({ queryKey: queryKeys.of(clusterEndpoints.readRecords, { cluster, topic: partition.topic, partition: partition.partition }) })
-    }
-  }, [queryClient, mirror.sourceCluster, mirror.destinationCluster, partition.topic, partition.partition])
-  useEffect(() => {
-    if (previous.current === signature) return
-    previous.current = signature
-    refresh()
-  }, [signature, refresh])
+/**
+ * One tape's input: the snapshot's extent, and the records of the window cut to it (a read made after the snapshot
+ * may already hold later records; the tapes show the snapshot's moment). Until the whole window is read, the first
+ * screen the page's HTML carried, the rest loading.
+ */
+function snapshotLane(
+  extent: LogExtent | null,
+  read: { fromOffset: number; limit: number } | null,
+  records: { data?: RecordsResponse; isPlaceholderData: boolean },
+  firstScreen: { records: RecordsResponse['records']; endOffset: number } | null,
+): LaneInput {
+  if (extent === null) return { extent: null, records: null }
+  if (read === null) return { extent, records: [] }
+  const within = (list: RecordsResponse['records']) => list.filter((record) => record.offset < extent.logEndOffset)
+  if (records.data !== undefined && !records.isPlaceholderData) return { extent, records: within(records.data.records) }
+  if (firstScreen !== null) return { extent, records: within(firstScreen.records), recordsEndOffset: firstScreen.endOffset }
+  // The previous window's records while this one loads: the offsets they do not cover read as loading.
+  if (records.data !== undefined) return { extent, records: within(records.data.records), recordsEndOffset: Math.min(records.data.logEndOffset, read.fromOffset + read.limit) }
+  return { extent, records: null }
 }

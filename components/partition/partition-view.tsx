@@ -1,14 +1,14 @@
 'use client'
 
 import { useMirror } from '@/components/data/use-mirrors'
-import { useMirrorPartition } from '@/components/data/use-mirror-partition'
+import { usePartitionSnapshot } from '@/components/data/use-partition-snapshot'
 import { usePartitionHistory } from '@/components/data/use-partition-history'
-import { useLogExtent } from '@/components/data/use-records'
 import { EmulationNotes } from '@/components/mirror/emulation-notes'
 import { LazyStateGraph } from '@/components/state-graph/lazy-state-graph'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { NotFoundPanel } from '@/components/ui/not-found-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
+import { isApiError } from '@/lib/api/errors'
 import type { LogWindowSize } from '@/lib/ui/log-strip'
 import { PartitionHeader } from './partition-header'
 import { PartitionLogs } from './partition-logs'
@@ -35,31 +35,35 @@ export function PartitionView({
   verification?: string | null
 }) {
   const mirrorQuery = useMirror(mirror)
-  const partitionQuery = useMirrorPartition(mirror, topic, partition)
+  const clusters = mirrorQuery.data === undefined ? [] : [mirrorQuery.data.sourceCluster, mirrorQuery.data.destinationCluster]
+  // Every figure of the page, header and tapes, from this one reading.
+  const snapshotQuery = usePartitionSnapshot(mirror, topic, partition, clusters)
   const history = usePartitionHistory(mirror, topic, partition)
-  const sourceLog = useLogExtent(mirrorQuery.data?.sourceCluster, topic, partition)
 
-  if (mirrorQuery.isError) return <ErrorPanel title={`Could not load mirror ${mirror}`} error={mirrorQuery.error} onRetry={() => void mirrorQuery.refetch()} />
-  if (partitionQuery.isError) return <ErrorPanel title={`Could not load ${topic} / ${partition}`} error={partitionQuery.error} onRetry={() => void partitionQuery.refetch()} />
-  if (mirrorQuery.data === undefined || partitionQuery.data === undefined) return <PartitionSkeleton />
-  const found = partitionQuery.data.partition
-  if (found === null) {
-    return (
-      <NotFoundPanel
-        what={`Mirror ${mirror} has no partition ${topic} / ${partition}`}
-        detail={`${topic} has ${partitionQuery.data.topicPartitions} ${partitionQuery.data.topicPartitions === 1 ? 'partition' : 'partitions'} in this mirror.`}
-        backHref={`/mirrors/${encodeURIComponent(mirror)}`}
-        backLabel={`Back to mirror ${mirror}`}
-      />
-    )
+  if (mirrorQuery.isError && mirrorQuery.data === undefined) return <ErrorPanel title={`Could not load mirror ${mirror}`} error={mirrorQuery.error} onRetry={() => void mirrorQuery.refetch()} />
+  if (snapshotQuery.isError && snapshotQuery.data === undefined) {
+    if (isApiError(snapshotQuery.error, 'NOT_FOUND')) {
+      return (
+        <NotFoundPanel
+          what={`Mirror ${mirror} has no partition ${topic} / ${partition}`}
+          detail={snapshotQuery.error.message}
+          backHref={`/mirrors/${encodeURIComponent(mirror)}`}
+          backLabel={`Back to mirror ${mirror}`}
+        />
+      )
+    }
+    return <ErrorPanel title={`Could not load ${topic} / ${partition}`} error={snapshotQuery.error} onRetry={() => void snapshotQuery.refetch()} />
   }
+  if (mirrorQuery.data === undefined || snapshotQuery.data === undefined) return <PartitionSkeleton />
+  const snapshot = snapshotQuery.data
+  const found = snapshot.partition
   const transitions = history.data?.transitions ?? []
   return (
     <div className="flex flex-col gap-6">
-      <PartitionHeader mirror={mirrorQuery.data} partition={found} topicPartitions={partitionQuery.data.topicPartitions} sourceHighWatermark={sourceLog.data?.highWatermark ?? null} />
+      <PartitionHeader mirror={mirrorQuery.data} snapshot={snapshot} refreshError={snapshotQuery.isError ? snapshotQuery.error : null} />
       <EmulationNotes emulation={found.emulation} scope="partition" />
       <Panel title="Logs, aligned by offset" id="logs">
-        <PartitionLogs mirror={mirrorQuery.data} partition={found} initialSelection={initialSelection} initialSize={initialSize} verification={verification} />
+        <PartitionLogs mirror={mirrorQuery.data} snapshot={snapshot} initialSelection={initialSelection} initialSize={initialSize} verification={verification} />
       </Panel>
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph" id="state-graph">

@@ -10,11 +10,6 @@ export function mirrorRequest(mirror: string) {
   return { endpoint: mirrorEndpoints.getMirror, params: { mirror } }
 }
 
-/** There is no single-partition endpoint: the topic's partitions, from which the page picks its own. */
-export function mirrorPartitionRequest(mirror: string, topic: string) {
-  return { endpoint: mirrorEndpoints.listMirrorPartitions, params: { mirror }, query: { topic } }
-}
-
 export function partitionHistoryRequest(mirror: string, topic: string, partition: number) {
   return { endpoint: mirrorEndpoints.partitionHistory, params: { mirror, topic, partition } }
 }
@@ -25,4 +20,9 @@ export function topicPartitionsRequest(cluster: string, topic: string) {
 
 export function recordsRequest(cluster: string, topic: string, partition: number, read: { fromOffset: number; limit: number }) {
   return { endpoint: clusterEndpoints.readRecords, params: { cluster, topic, partition }, query: { fromOffset: read.fromOffset, limit: read.limit } }
+}
+
+/** The partition page's one reading: the partition and both logs at one moment (lib/api/partition-snapshot.ts). */
+export function partitionSnapshotRequest(mirror: string, topic: string, partition: number) {
+  return { endpoint: mirrorEndpoints.partitionSnapshot, params: { mirror, topic, partition } }
 }

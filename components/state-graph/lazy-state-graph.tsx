@@ -2,6 +2,8 @@
 
 import dynamic from 'next/dynamic'
 import { useEffect, useRef, useState, type ComponentProps } from 'react'
+import { StateBadge } from '@/components/ui/state-badge'
+import { statePath } from '@/lib/ui/state-path'
 import { CONTENT_HEIGHT, CONTENT_WIDTH, MIN_ZOOM } from './state-graph-size'
 
 /**
@@ -14,7 +16,7 @@ import { CONTENT_HEIGHT, CONTENT_WIDTH, MIN_ZOOM } from './state-graph-size'
  */
 const StateGraph = dynamic(() => import('./state-graph').then((module) => module.StateGraph), {
   ssr: false,
-  loading: StateGraphPlaceholder,
+  loading: () => <StateGraphPlaceholder />,
 })
 
 /** How far below the screen the graph starts loading, so a reader scrolling down finds it drawn. */
@@ -35,20 +37,50 @@ export function LazyStateGraph(props: ComponentProps<typeof StateGraph>) {
   if (near) return <StateGraph {...props} />
   return (
     <div ref={placeholder}>
-      <StateGraphPlaceholder />
+      <StateGraphPlaceholder {...props} />
     </div>
   )
 }
 
-function StateGraphPlaceholder() {
+/**
+ * The drawing's room, already saying what the drawing will: the state now and the path taken, in words (a
+ * full-page screenshot or a reader who has not scrolled there yet saw a grey block). Without props (the chunk
+ * loading, once the place is near) only the room.
+ */
+function StateGraphPlaceholder(props: Partial<ComponentProps<typeof StateGraph>>) {
+  const current = props.current ?? null
+  const path = statePath(props.transitions ?? [], current)
   return (
-    <div aria-hidden>
+    <div>
       <div
-        className="w-full motion-safe:animate-pulse rounded-md bg-slate-200 dark:bg-slate-800"
+        className="flex w-full flex-col items-center justify-center gap-3 rounded-md border border-dashed border-slate-300 bg-slate-50 px-4 text-center dark:border-slate-700 dark:bg-slate-900/60"
         style={{ aspectRatio: `${CONTENT_WIDTH} / ${CONTENT_HEIGHT}`, minHeight: CONTENT_HEIGHT * MIN_ZOOM, maxHeight: CONTENT_HEIGHT }}
-      />
-      <div className="mt-3 h-4 w-2/3 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
-      <div className="mt-2 h-5 w-1/2 motion-safe:animate-pulse rounded bg-slate-200 dark:bg-slate-800" />
+        data-testid="state-graph-placeholder"
+      >
+        {current !== null && (
+          <p className="flex flex-wrap items-center justify-center gap-2 text-sm text-slate-700 dark:text-slate-200">
+            Now <StateBadge state={current} />
+          </p>
+        )}
+        {path.steps.length > 1 && (
+          <p className="max-w-xl text-xs leading-relaxed text-slate-600 dark:text-slate-300">
+            <span className="sr-only">Path taken: </span>
+            {path.earlier && '… → '}
+            {path.steps.map((step, index) => (
+              <span key={`${index}-${step}`} className="whitespace-nowrap font-mono">
+                {step}
+                {index < path.steps.length - 1 && <span aria-hidden> → </span>}{' '}
+              </span>
+            ))}
+          </p>
+        )}
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          {props.current === undefined ? 'Drawing the state graph…' : `Every state and transition is drawn here as it scrolls into view.`}
+        </p>
+      </div>
+      {/* The legend's and the lists' room below the drawing. */}
+      <div aria-hidden className="mt-3 h-4" />
+      <div aria-hidden className="mt-2 h-5" />
     </div>
   )
 }

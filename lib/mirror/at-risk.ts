@@ -69,6 +69,29 @@ export function recordsAtRisk(input: AtRiskInput): AtRisk {
   }
 }
 
+/**
+ * The failover plan's reading of one partition (lib/mirror/failover-plan.ts) and the partition page's snapshot
+ * (lib/mirror/partition-snapshot.ts) both go through here: the source's log end read now, the timestamp of its
+ * oldest record not mirrored (null when unknown), or, with the source silent, the last fetch's lower bounds.
+ */
+export function sourceReadingAtRisk(input: {
+  readonly now: number
+  readonly mirroredOffset: number
+  readonly source: { readonly logEndOffset: number; readonly oldestUnmirroredTimestamp: number | null } | null
+  readonly lastFetch: AtRiskInput['lastFetch']
+}): AtRisk {
+  const { now, source } = input
+  return recordsAtRisk({
+    now,
+    mirroredOffset: input.mirroredOffset,
+    source:
+      source === null
+        ? null
+        : { logEndOffset: source.logEndOffset, timeAtRiskMs: source.oldestUnmirroredTimestamp === null ? null : Math.max(0, now - source.oldestUnmirroredTimestamp), at: now },
+    lastFetch: input.lastFetch,
+  })
+}
+
 /** A mirror partition as the API shows it (lib/api/mirrors.ts `MirrorPartition`). */
 export interface AtRiskRow {
   readonly state: MirrorPartitionState
@@ -89,15 +112,21 @@ export interface AtRiskRow {
  */
 export function partitionAtRisk(row: AtRiskRow, now: number): AtRisk | null {
   if (row.state === 'STOPPING' || row.state === 'STOPPED' || row.state === 'UNKNOWN') return null
-  if (row.sourceHighWatermark === null || row.lastFetchAt === null) return UNKNOWN_AT_RISK
-  const at = row.lagAsOf ?? row.lastFetchAt
+  const lastFetch = rowLastFetch(row, now)
+  if (row.sourceHighWatermark === null || lastFetch === null) return UNKNOWN_AT_RISK
   const known = row.lagKnown ?? row.state === 'MIRRORING'
   return recordsAtRisk({
     now,
     mirroredOffset: row.destinationLogEndOffset,
-    source: known ? { logEndOffset: row.sourceHighWatermark, timeAtRiskMs: row.timeLagMs, at } : null,
-    lastFetch: { highWatermark: row.sourceHighWatermark, at, timeLagFrom: row.timeLagFrom ?? now - (timeLagAt(row, now) ?? 0) },
+    source: known ? { logEndOffset: row.sourceHighWatermark, timeAtRiskMs: row.timeLagMs, at: lastFetch.at } : null,
+    lastFetch,
   })
+}
+
+/** What the mirror's last successful fetch saw of a partition, from its API figures; null before the first. */
+export function rowLastFetch(row: AtRiskRow, now: number): AtRiskInput['lastFetch'] {
+  if (row.sourceHighWatermark === null || row.lastFetchAt === null) return null
+  return { highWatermark: row.sourceHighWatermark, at: row.lagAsOf ?? row.lastFetchAt, timeLagFrom: row.timeLagFrom ?? now - (timeLagAt(row, now) ?? 0) }
 }
 
 /**

@@ -26,7 +26,7 @@
  *   all (new writes will take those offsets). Groups whose source committed offset is unknown are not
  *   listed; a group at or ahead of its source position is not behind.
  */
-import { recordsAtRisk as atRiskOf, type AtRisk, type AtRiskInput } from './at-risk'
+import { sourceReadingAtRisk, type AtRisk, type AtRiskInput } from './at-risk'
 import type { MirrorPartitionState } from './states'
 import { byFirstOffset, isDefinedEpochOffset, type EpochOffset, type OpenTransaction } from './types'
 
@@ -169,15 +169,7 @@ function planPartition(partition: FailoverPartitionInput, input: FailoverPreflig
       ? partition.lastMirrorPosition.offset
       : partition.destinationLogEndOffset
   const source = input.sourceReachable ? partition.source : null
-  const atRisk = atRiskOf({
-    now: input.now,
-    mirroredOffset,
-    source:
-      source === null
-        ? null
-        : { logEndOffset: source.logEndOffset, timeAtRiskMs: source.oldestUnmirroredTimestamp === null ? null : Math.max(0, input.now - source.oldestUnmirroredTimestamp), at: input.now },
-    lastFetch: partition.lastFetch ?? null,
-  })
+  const atRisk = sourceReadingAtRisk({ now: input.now, mirroredOffset, source, lastFetch: partition.lastFetch ?? null })
   const recordsAtRisk = atRisk.known ? atRisk.records : null
   const timeAtRiskMs = atRisk.known ? atRisk.timeMs : null
   return {

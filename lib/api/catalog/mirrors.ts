@@ -27,6 +27,7 @@ import {
 } from '../mirrors'
 import { DescribeQuery, DescribeResponse } from '../mirror-describe'
 import { MirrorTimeline } from '../mirror-timeline'
+import { PartitionSnapshot } from '../partition-snapshot'
 import { MirrorObjectivesResponse } from '../objectives'
 import { OperationReport, ReportQuery } from '../operation-report'
 import { Operation, OperationList, OperationParams, OperationsQuery } from '../operations'
@@ -252,6 +253,16 @@ export const mirrorEndpoints = {
     params: MirrorPartitionParams,
     status: 200,
     response: PartitionHistory,
+  }),
+  partitionSnapshot: endpoint({
+    operationId: 'getMirrorPartitionSnapshot',
+    method: 'GET',
+    path: `${V1}/mirrors/{mirror}/partitions/{topic}/{partition}/snapshot`,
+    role: 'viewer',
+    summary: "One mirror partition and both of its logs read at one moment: lag, mirrored position and records at risk as the failover plan computes them",
+    params: MirrorPartitionParams,
+    status: 200,
+    response: PartitionSnapshot,
   }),
   mirrorLag: endpoint({
     operationId: 'getMirrorLag',

@@ -3,10 +3,11 @@ import type { Metadata } from 'next'
 import { notFound } from 'next/navigation'
 import { dehydrateAnswers, type Prefetched } from '@/components/data/prefetch'
 import { PartitionView } from '@/components/partition/partition-view'
-import { mirrorPartitionRequest, mirrorRequest, partitionHistoryRequest, recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
+import { mirrorRequest, partitionHistoryRequest, partitionSnapshotRequest, recordsRequest } from '@/components/partition/queries'
 import { Name } from '@/lib/api/common'
 import { VerificationParams } from '@/lib/api/verifications'
 import { DEFAULT_LOG_WINDOW_SIZE, firstScreenRead, isLogWindowSize, logBounds, recordsRead, resolveWindow, storyFocus, type LogWindowSize } from '@/lib/ui/log-strip'
+import { partitionSnapshot } from '@/server/api/partition-snapshot'
 import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
 import { toProblem } from '@/server/http/problem'
@@ -69,27 +70,22 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   // First answers, each on its own: one that fails is left to the client, which shows its error with a retry.
   const answers: Prefetched[] = []
   if (mirrorValue !== undefined) answers.push({ ...mirrorRequest(mirror), value: mirrorValue })
-  if (elsewhere) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: elsewhere.partitionList })
-  else if (partitions !== undefined) answers.push({ ...mirrorPartitionRequest(mirror, topic), value: { partitions, stateVersion: api.stateVersion(mirror) } })
-  // (Elsewhere, the browser reads the history through the API, which asks the owner.)
+  // (Elsewhere, the browser reads the history and the snapshot through the API, which asks the owner.)
   const history = owners !== null ? undefined : lookup(() => api.history(mirror, topic, partition))
   if (history !== undefined && history !== 'notFound') answers.push({ ...partitionHistoryRequest(mirror, topic, partition), value: history })
-  if (mirrorValue !== undefined && found !== undefined) {
+  const snapshot = owners !== null || found === undefined ? undefined : await settle(partitionSnapshot(runtime, mirror, topic, partition))
+  if (mirrorValue !== undefined && snapshot !== undefined) {
+    answers.push({ ...partitionSnapshotRequest(mirror, topic, partition), value: snapshot })
     const clusters = [mirrorValue.sourceCluster, mirrorValue.destinationCluster]
-    const extents = await Promise.all(clusters.map((cluster) => settle(clusterApi.listPartitions(cluster, topic))))
-    clusters.forEach((cluster, index) => {
-      const list = extents[index]
-      if (list !== undefined) answers.push({ ...topicPartitionsRequest(cluster, topic), value: { partitions: list } })
-    })
-    const extentOf = (index: number) => extents[index]?.find((entry) => entry.partition === partition) ?? null
-    const bounds = logBounds([extentOf(0), extentOf(1)])
+    const extents = [snapshot.source, snapshot.destination]
+    const bounds = logBounds(extents)
     const anchor = initialSelection === null ? ({ kind: 'auto' } as const) : ({ kind: 'around', offset: initialSelection } as const)
-    const window = resolveWindow(anchor, initialSize, bounds, storyFocus(found, initialSize))
+    const window = resolveWindow(anchor, initialSize, bounds, storyFocus(snapshot.partition, initialSize))
     // Only the first screen of records comes with the HTML (the tapes open at the window's start); the
     // browser reads the whole window itself. 1,000 offsets inline were most of a 460 kB page.
     await Promise.all(
       clusters.map(async (cluster, index) => {
-        const extent = extentOf(index)
+        const extent = extents[index] ?? null
         const windowRead = extent === null ? null : recordsRead(window, extent)
         if (windowRead === null) return
         const read = firstScreenRead(windowRead)
