@@ -12,21 +12,24 @@ import type { FromChild, ToChild } from './sandbox-protocol'
  * turns back. In a process of its own at nice 19 the kernel's scheduler does: whenever production wants a core, it
  * gets it first.
  *
- * The entry: compiled (`dist/sandbox/`, built by server/drills/build-sandbox.mjs in `npm run build`) in a
- * production server, which has no tsx; the TypeScript source through tsx otherwise (dev, tests, `npm run bench`).
- * Both with the react-server condition the server's own modules are loaded under (`server-only`).
+ * The entry: the TypeScript source through tsx where tsx is installed (dev, tests, `npm run bench`, the demo); the
+ * build otherwise (`dist/sandbox/`, `node cli/build.mjs tsconfig.sandbox.json` in `npm run build`): a production
+ * install (`npm ci --omit=dev`) has no tsx. Both with the react-server condition the server's own modules are
+ * loaded under (`server-only`).
  */
 
 /** The sandbox's nice value: the lowest priority, so production mirroring (nice 0) always runs first. */
 export const SANDBOX_NICE = 19
 
 export function sandboxEntry(root = process.cwd()): { file: string; execArgv: string[] } {
+  const source = path.join(root, 'server', 'drills', 'sandbox-child.ts')
   const compiled = path.join(root, 'dist', 'sandbox', 'server', 'drills', 'sandbox-child.js')
-  if (process.env.NODE_ENV === 'production' || process.env.MIRRORBOARD_SANDBOX_COMPILED === '1') {
-    if (!existsSync(compiled)) throw new Error(`the drill's sandbox process is not built (${compiled} is missing): run npm run build`)
-    return { file: compiled, execArgv: ['--conditions=react-server'] }
-  }
-  return { file: path.join(root, 'server', 'drills', 'sandbox-child.ts'), execArgv: ['--conditions=react-server', '--import', 'tsx'] }
+  // The source wherever tsx is installed (never older than the server that forks it); MIRRORBOARD_SANDBOX_COMPILED=1
+  // tries the build from a development checkout.
+  const tsx = existsSync(path.join(root, 'node_modules', 'tsx', 'package.json')) && existsSync(source)
+  if (tsx && process.env.MIRRORBOARD_SANDBOX_COMPILED !== '1') return { file: source, execArgv: ['--conditions=react-server', '--import', 'tsx'] }
+  if (!existsSync(compiled)) throw new Error(`the drill's sandbox process is not built (${compiled} is missing): run npm run build`)
+  return { file: compiled, execArgv: ['--conditions=react-server'] }
 }
 
 type Answer = Exclude<FromChild, { type: 'log' } | { type: 'error' } | { type: 'ready' }>
