@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const configPath = path.join(root, 'tsconfig.cli.json')
+// Another configuration as the argument: `node cli/build.mjs tsconfig.sandbox.json` builds a drill's sandbox process.
+const configPath = path.join(root, process.argv[2] ?? 'tsconfig.cli.json')
 const read = ts.readConfigFile(configPath, ts.sys.readFile)
 if (read.error) fail([read.error])
 const config = ts.parseJsonConfigFileContent(read.config, ts.sys, root, undefined, configPath)

@@ -17,17 +17,32 @@ process.env.MIRRORBOARD_DATA_DIR = path.join(tmpdir(), `mirrorboard-drill-crash-
 const child = path.join(__dirname, 'testing', 'drill-crash-child.ts')
 let dataDir: string
 
-function killDuring(phase: string): Promise<{ drill: string; sandbox: boolean; signal: NodeJS.Signals | null; stderr: string }> {
+interface Killed {
+  drill: string
+  sandbox: boolean
+  sandboxProcesses: number[]
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function killDuring(phase: string): Promise<Killed & { signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const process_ = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', child, dataDir, phase], { stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    let fact: { drill: string; sandbox: boolean } | null = null
+    let fact: Killed | null = null
     process_.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString()
       const newline = stdout.indexOf('\n')
       if (newline < 0 || fact !== null) return
-      fact = JSON.parse(stdout.slice(0, newline)) as { drill: string; sandbox: boolean }
+      fact = JSON.parse(stdout.slice(0, newline)) as Killed
       process_.kill('SIGKILL')
     })
     process_.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -65,6 +80,9 @@ describe('a drill interrupted by SIGKILL', () => {
       expect(killed.signal).toBe('SIGKILL')
       expect(killed.sandbox).toBe(true)
       expect(existsSync(path.join(dataDir, 'drills', 'sandboxes', killed.drill))).toBe(true)
+      // The sandbox's own process (sandbox-process.ts) ends with the server that started it.
+      expect(killed.sandboxProcesses).toHaveLength(1)
+      await vi.waitFor(() => expect(killed.sandboxProcesses.filter(alive)).toEqual([]), { timeout: 10_000 })
 
       const runtime = await production()
       try {

@@ -8,10 +8,9 @@ import type { GroupOffsets, MirrorStateAppendEntry, SourceCluster, TopicPartitio
 import type { MirrorEngine } from '@/server/engine/engine'
 import type { PartitionSnapshot } from '@/server/engine/types'
 import { skipSyncsUnder } from '@/server/util/durable-file'
-import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkSourceUntouched, checkWritesReadBack, writeToCopy, type Pace } from './drill-checks'
-import { IsolatedSource } from './isolated-source'
-import { copyFromBrokerLog, copyFromFiles, openSandbox, removeSandbox, seedSandbox, type SandboxCopy } from './sandbox'
-import { failOverSandbox } from './sandbox-failover'
+import { checkSourceUntouched, type Pace } from './drill-checks'
+import { copyFromBrokerLog, copyFromFiles, removeSandbox, type SandboxCopy } from './sandbox'
+import { SandboxProcess } from './sandbox-process'
 
 /**
  * One drill, from its copy to its cleanup (the life around it — records, one at a time per mirror, restarts —
@@ -25,7 +24,12 @@ import { failOverSandbox } from './sandbox-failover'
  *   checking     markers, read_committed, group offsets, producers (read back after each partition's broker
  *                restarts as after a crash),
  *                the source untouched (read back from the copy's point on), the production mirror still MIRRORING;
- *   cleaningUp   the sandbox closed and its directory removed, whatever happened before.
+ *   cleaningUp   the sandbox's process ended and its directory removed, whatever happened before.
+ *
+ * The sandbox's open, failover and its checks run in a process of its own at the lowest CPU priority
+ * (sandbox-process.ts, sandbox-child.ts), started as the drill starts so its modules load during the copy; the copy
+ * (production's files, inside the mirror's command) and the checks that read production (the source untouched,
+ * the mirror still MIRRORING) stay here.
  */
 
 export type DestinationAccess = { kind: 'embedded'; cluster: EmbeddedCluster; reader: SourceCluster } | { kind: 'kafka'; reader: SourceCluster }
@@ -54,6 +58,7 @@ class Cancelled extends Error {}
 
 interface Copied {
   readonly copy: SandboxCopy
+  /** A copy from a Kafka destination's broker log fills an open sandbox: closed before the sandbox's process opens it. */
   readonly sandbox: EmbeddedCluster | null
   readonly state: MirrorStateAppendEntry[]
   readonly groups: GroupOffsets[]
@@ -72,6 +77,7 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     } catch {
       // The mirror deleted meanwhile: the drill ends on its own checks.
     }
+    sandboxProcess?.lag(samples.timeLagMs.at(-1) ?? null)
   }, control.lagSampleMs)
   // The checks give way to production mirroring when its lag grows past its budget (lib/drill/pacing.ts): the lag
   // when the drill started against the sampler's latest.
@@ -80,7 +86,7 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     const ms = drillPauseMs(samples.timeLagMs.at(-1) ?? null, baselineLagMs)
     return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
   }
-  let sandbox: EmbeddedCluster | null = null
+  let sandboxProcess: SandboxProcess | null = null
   // The sandbox is removed at the next start after any crash (drills.ts), so none of its writes needs an fsync:
   // its copy, failover, producers and closes then cost no disk flushes, which production's appends would wait behind.
   const releaseSyncs = skipSyncsUnder(control.sandboxDir)
@@ -94,9 +100,12 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     if (control.cancelled()) throw new Cancelled()
   }
   try {
+    // Its modules load while the copy is taken.
+    sandboxProcess = SandboxProcess.spawn(env.log)
     await phase('copying')
     const copied = await env.engine.copyForDrill(drill.mirror, drill.topics, () => takeCopy(drill, env, control.sandboxDir, definition))
-    sandbox = copied.sandbox
+    // Closed cleanly (unsynced, under skipSyncsUnder): the sandbox's process opens it from its files.
+    await copied.sandbox?.close()
     const copiedEnd = new Map(copied.copy.partitions.map((p) => [`${p.topic}\u0000${p.partition}`, p.logEndOffset]))
     drill.sandbox = { ...drill.sandbox, copiedFrom: copied.copy.copiedFrom, filesLinked: copied.copy.filesLinked, bytesCopied: copied.copy.bytesCopied, emulation: [...copied.copy.emulation] }
     drill.partitions = copied.snapshots.map((snapshot) => ({
@@ -110,10 +119,24 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     drill.rpo = rpoOf(copied.snapshots)
 
     await phase('failingOver')
-    sandbox ??= await openSandbox(control.sandboxDir, drill.sandbox.name, copied.copy.closeStates, pace)
-    const refusedGroups = await seedSandbox(sandbox, copied.state, copied.groups, copied.drilled)
-    const isolated = new IsolatedSource(definition.sourceCluster)
-    const failover = await failOverSandbox({ mirror: drill.mirror, sourceCluster: definition.sourceCluster, destinationCluster: definition.destinationCluster, sandbox, isolated, topics: drill.topics, log: env.log, pace })
+    await sandboxProcess.whenReady()
+    const failover = await sandboxProcess.request(
+      {
+        type: 'failOver',
+        dir: control.sandboxDir,
+        name: drill.sandbox.name,
+        closeStates: copied.copy.closeStates,
+        state: copied.state,
+        groups: copied.groups,
+        drilled: copied.drilled,
+        mirror: drill.mirror,
+        sourceCluster: definition.sourceCluster,
+        destinationCluster: definition.destinationCluster,
+        topics: [...drill.topics],
+        baselineLagMs,
+      },
+      'failedOver',
+    )
     if (failover.operation.status !== 'succeeded') {
       const failed = failover.operation.partitions.filter((p) => p.state !== 'STOPPED').map((p) => `${p.topic}-${p.partition} ${p.state}${p.error ? ` (${p.error})` : ''}`)
       throw new Error(`the failover of the copy did not finish: ${failed.slice(0, 5).join(', ')}`)
@@ -124,17 +147,10 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     await control.changed()
 
     await phase('checking')
-    const checks: DrillCheck[] = []
-    const markers = await checkMarkers(sandbox, failover.plan, failover.partitions, pace)
-    for (const entry of drill.partitions) entry.markers = markers.markers.get(`${entry.topic}\u0000${entry.partition}`) ?? []
-    checks.push(markers.check)
-    checks.push(await checkReadCommitted(sandbox, copied.drilled, pace))
-    checks.push(await checkGroupOffsets(sandbox, copied.groups, copied.drilled, refusedGroups))
-    const writes = await writeToCopy(sandbox, drill.id, copied.drilled, pace)
-    // Acknowledged writes must survive a restart of the copy's broker: each partition's log recovered from its
-    // files as after a crash, then read back.
-    checks.push(...(await checkWritesReadBack(sandbox, copied.drilled, writes, { restart: true, pace })))
-    checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: isolated.refusedCalls, pace }))
+    const onCopy = await sandboxProcess.request({ type: 'check', drillId: drill.id }, 'checked')
+    for (const entry of drill.partitions) entry.markers = onCopy.markers.get(`${entry.topic}\u0000${entry.partition}`) ?? []
+    const checks: DrillCheck[] = [...onCopy.checks]
+    checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: failover.refusedCalls, pace }))
     checks.push(productionKeptMirroring(env, drill, copied.drilled))
     drill.checks = checks
     outcome = checks.every((entry) => entry.ok) ? 'succeeded' : 'failed'
@@ -152,8 +168,8 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     drill.productionLag = lagOf(samples)
     drill.phase = 'cleaningUp'
     await control.changed().catch(() => undefined)
-    // Removed next: nothing of its logs needs writing (closeForRemoval).
-    await sandbox?.closeForRemoval().catch(() => undefined)
+    // Its logs are removed next: nothing of them needs writing, so the process just ends.
+    await sandboxProcess?.kill()
     await removeSandbox(control.sandboxDir)
     releaseSyncs()
     drill.sandbox = { ...drill.sandbox, removed: true }

@@ -1,0 +1,82 @@
+import 'server-only'
+import type { DrillCheck } from '@/lib/drill/checks'
+import { drillPauseMs } from '@/lib/drill/pacing'
+import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
+import { skipSyncsUnder } from '@/server/util/durable-file'
+import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkWritesReadBack, writeToCopy, type Pace } from './drill-checks'
+import { IsolatedSource } from './isolated-source'
+import { openSandbox, seedSandbox } from './sandbox'
+import { failOverSandbox, type SandboxFailover } from './sandbox-failover'
+import type { FromChild, ToChild } from './sandbox-protocol'
+
+/**
+ * The sandbox's own process (started by sandbox-process.ts, at the lowest CPU priority): the drill's copy opened,
+ * seeded and failed over, then its checks, then ended by the parent — each on the parent's word, so the drill's
+ * phases (and its records) stay the parent's. On one event loop with the production mirror, this work held the
+ * loop 93–100 % of a drill and production's every fetch and append queued behind it (server/drills/README.md,
+ * sessions 18–19); here the OS gives production its share first. The parent gone (killed, crashed) → this process
+ * ends at once: the next start removes the sandbox (drills.ts), and production was never this process's to write.
+ */
+
+let sandbox: EmbeddedCluster | null = null
+let failover: SandboxFailover | null = null
+let drilled: Extract<ToChild, { type: 'failOver' }>['drilled'] = []
+let groups: Extract<ToChild, { type: 'failOver' }>['groups'] = []
+let refusedGroups: Awaited<ReturnType<typeof seedSandbox>> = []
+let baselineLagMs = 0
+let latestLagMs: number | null = null
+
+// The parent's latest view of production's lag (it samples the mirror; this process cannot see it).
+const pace: Pace = () => {
+  const ms = drillPauseMs(latestLagMs, baselineLagMs)
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
+}
+
+function send(message: FromChild): void {
+  process.send?.(message)
+}
+
+const log = (message: string, fields: Record<string, unknown>) => send({ type: 'log', message, fields })
+
+async function handle(message: ToChild): Promise<FromChild | null> {
+  switch (message.type) {
+    case 'lag':
+      latestLagMs = message.lagMs
+      return null
+    case 'failOver': {
+      baselineLagMs = message.baselineLagMs
+      drilled = message.drilled
+      groups = message.groups
+      skipSyncsUnder(message.dir)
+      sandbox = await openSandbox(message.dir, message.name, message.closeStates, pace)
+      refusedGroups = await seedSandbox(sandbox, message.state, message.groups, message.drilled)
+      const isolated = new IsolatedSource(message.sourceCluster)
+      failover = await failOverSandbox({ mirror: message.mirror, sourceCluster: message.sourceCluster, destinationCluster: message.destinationCluster, sandbox, isolated, topics: message.topics, log, pace })
+      return { type: 'failedOver', plan: failover.plan, operation: failover.operation, refusedCalls: isolated.refusedCalls }
+    }
+    case 'check': {
+      if (sandbox === null || failover === null) throw new Error('the copy was not failed over')
+      const checks: DrillCheck[] = []
+      const markers = await checkMarkers(sandbox, failover.plan, failover.partitions, pace)
+      checks.push(markers.check)
+      checks.push(await checkReadCommitted(sandbox, drilled, pace))
+      checks.push(await checkGroupOffsets(sandbox, groups, drilled, refusedGroups))
+      const writes = await writeToCopy(sandbox, message.drillId, drilled, pace)
+      // Acknowledged writes must survive a restart of the copy's broker: each partition's log recovered from its
+      // files as after a crash, then read back.
+      checks.push(...(await checkWritesReadBack(sandbox, drilled, writes, { restart: true, pace })))
+      return { type: 'checked', checks, markers: markers.markers }
+    }
+  }
+}
+
+process.on('disconnect', () => process.exit(1))
+process.on('message', (message: ToChild) => {
+  handle(message).then(
+    (answer) => {
+      if (answer !== null) send(answer)
+    },
+    (error: unknown) => send({ type: 'error', message: error instanceof Error ? error.message : String(error) }),
+  )
+})
+send({ type: 'ready' })

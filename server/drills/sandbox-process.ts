@@ -1,0 +1,115 @@
+import 'server-only'
+import { fork, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { FromChild, ToChild } from './sandbox-protocol'
+
+/**
+ * A drill's sandbox process (sandbox-child.ts), at the lowest CPU priority. The sandbox's open, failover and checks
+ * held the server's one event loop 93–100 % of a drill, and production's lag p99 was ~4× its own without a drill
+ * (server/drills/README.md, session 19): pausing the drill's steps from the same loop did not give production its
+ * turns back. In a process of its own at nice 19 the kernel's scheduler does: whenever production wants a core, it
+ * gets it first.
+ *
+ * The entry: the TypeScript source through tsx where tsx is installed (dev, tests, `npm run bench`, the demo); the
+ * build otherwise (`dist/sandbox/`, `node cli/build.mjs tsconfig.sandbox.json` in `npm run build`): a production
+ * install (`npm ci --omit=dev`) has no tsx. Both with the react-server condition the server's own modules are
+ * loaded under (`server-only`).
+ */
+
+/** The sandbox's nice value: the lowest priority, so production mirroring (nice 0) always runs first. */
+export const SANDBOX_NICE = 19
+
+export function sandboxEntry(root = process.cwd()): { file: string; execArgv: string[] } {
+  const source = path.join(root, 'server', 'drills', 'sandbox-child.ts')
+  const compiled = path.join(root, 'dist', 'sandbox', 'server', 'drills', 'sandbox-child.js')
+  // The source wherever tsx is installed (never older than the server that forks it); MIRRORBOARD_SANDBOX_COMPILED=1
+  // tries the build from a development checkout.
+  const tsx = existsSync(path.join(root, 'node_modules', 'tsx', 'package.json')) && existsSync(source)
+  if (tsx && process.env.MIRRORBOARD_SANDBOX_COMPILED !== '1') return { file: source, execArgv: ['--conditions=react-server', '--import', 'tsx'] }
+  if (!existsSync(compiled)) throw new Error(`the drill's sandbox process is not built (${compiled} is missing): run npm run build`)
+  return { file: compiled, execArgv: ['--conditions=react-server'] }
+}
+
+type Answer = Exclude<FromChild, { type: 'log' } | { type: 'error' } | { type: 'ready' }>
+
+export class SandboxProcess {
+  private readonly child: ChildProcess
+  private waiting: { resolve: (answer: FromChild) => void; reject: (error: Error) => void } | null = null
+  private ended: Error | null = null
+  private readonly ready: Promise<void>
+
+  private constructor(log: (message: string, fields: Record<string, unknown>) => void) {
+    const { file, execArgv } = sandboxEntry()
+    this.child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    try {
+      if (this.child.pid !== undefined) os.setPriority(this.child.pid, SANDBOX_NICE)
+    } catch (error) {
+      // Not fatal: the drill runs, only without the priority (reported in the log).
+      log('drill sandbox priority not lowered', { error: error instanceof Error ? error.message : String(error) })
+    }
+    this.ready = new Promise((resolve, reject) => {
+      this.waiting = { resolve: () => resolve(), reject }
+    })
+    // Awaited by whenReady; a drill cancelled before then never asks.
+    this.ready.catch(() => undefined)
+    this.child.on('message', (message: FromChild) => {
+      if (message.type === 'log') return log(message.message, message.fields)
+      const waiting = this.waiting
+      this.waiting = null
+      if (waiting === null) return
+      if (message.type === 'error') waiting.reject(new Error(message.message))
+      else waiting.resolve(message)
+    })
+    const end = (why: string) => {
+      this.ended ??= new Error(`the drill's sandbox process ${why}`)
+      const waiting = this.waiting
+      this.waiting = null
+      waiting?.reject(this.ended)
+    }
+    this.child.on('error', (error) => end(`failed: ${error.message}`))
+    this.child.on('exit', (code, signal) => end(signal ? `was stopped (${signal})` : `exited with code ${code}`))
+  }
+
+  /** Starts the process; its modules load meanwhile (whenReady). */
+  static spawn(log: (message: string, fields: Record<string, unknown>) => void): SandboxProcess {
+    return new SandboxProcess(log)
+  }
+
+  /** Resolves once its modules are loaded; rejects if it ended first. */
+  whenReady(): Promise<void> {
+    return this.ready
+  }
+
+  /** Sends a request and waits for its answer (one at a time). */
+  request<T extends Answer['type']>(message: Exclude<ToChild, { type: 'lag' }>, answer: T): Promise<Extract<FromChild, { type: T }>> {
+    if (this.ended) return Promise.reject(this.ended)
+    if (this.waiting !== null) return Promise.reject(new Error('the sandbox process is busy'))
+    return new Promise((resolve, reject) => {
+      this.waiting = {
+        resolve: (got) => (got.type === answer ? resolve(got as Extract<FromChild, { type: T }>) : reject(new Error(`the sandbox process answered ${got.type}, not ${answer}`))),
+        reject,
+      }
+      this.child.send(message)
+    })
+  }
+
+  /** Production's latest lag, for the sandbox's pacing; dropped when the process is gone. */
+  lag(lagMs: number | null): void {
+    if (this.ended || !this.child.connected) return
+    this.child.send({ type: 'lag', lagMs } satisfies ToChild)
+  }
+
+  /** Ends the process now (a cancelled or failed drill, or after its close); resolves once it has exited. */
+  kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve()
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()))
+    this.child.kill('SIGKILL')
+    return exited
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+}

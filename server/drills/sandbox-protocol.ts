@@ -1,0 +1,39 @@
+import type { DrillPartition } from '@/lib/api/drills'
+import type { DrillCheck } from '@/lib/drill/checks'
+import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
+import type { GroupOffsets, MirrorStateAppendEntry, TopicPartition } from '@/server/cluster/ports'
+import type { FailoverOperation } from '@/server/engine/types'
+import type { LogCloseState } from '@/server/storage/types'
+
+/**
+ * The messages between a drill (sandbox-process.ts) and its sandbox's process (sandbox-child.ts), sent with the
+ * `advanced` serialization (structured clone: maps and byte arrays as they are). One request at a time, each
+ * answered once; `lag` and `log` are not answered. The
+ * parent ends the process when the drill ends (its sandbox is removed next: nothing in it needs closing).
+ */
+export type ToChild =
+  | {
+      type: 'failOver'
+      dir: string
+      name: string
+      /** A copy from files: each log's state at the copy, for its first open (sandbox.ts openSandbox). */
+      closeStates: ReadonlyMap<string, LogCloseState>
+      state: MirrorStateAppendEntry[]
+      groups: GroupOffsets[]
+      drilled: TopicPartition[]
+      mirror: string
+      sourceCluster: string
+      destinationCluster: string
+      topics: string[]
+      baselineLagMs: number
+    }
+  | { type: 'check'; drillId: string }
+  /** Production's latest time lag, which the sandbox's work paces on (lib/drill/pacing.ts). */
+  | { type: 'lag'; lagMs: number | null }
+
+export type FromChild =
+  | { type: 'ready' }
+  | { type: 'failedOver'; plan: FailoverPreflight; operation: FailoverOperation; refusedCalls: number }
+  | { type: 'checked'; checks: DrillCheck[]; markers: Map<string, DrillPartition['markers']> }
+  | { type: 'error'; message: string }
+  | { type: 'log'; message: string; fields: Record<string, unknown> }
