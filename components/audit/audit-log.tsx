@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation'
 import { useMemo, useState } from 'react'
-import { SERVED_ENDPOINTS } from '@/lib/api/endpoints'
+import { AUDITED_ACTIONS } from '@/lib/api/routes'
 import { NO_AUDIT_FILTERS, auditFiltersToQuery, auditFiltersToSearch, isFiltered, type AuditFilterValues } from '@/lib/ui/audit-filters'
 import { useAuditEntries } from '@/components/data/use-audit'
 import { buttonClass } from '@/components/ui/button-class'
@@ -12,8 +12,6 @@ import { AuditEntryRow } from './audit-entry-row'
 import { AuditFiltersForm } from './audit-filters-form'
 import { formatInteger } from '@/lib/ui/format'
 
-/** Every audited action of the catalog, for the action field's suggestions. */
-const AUDIT_ACTIONS = [...new Set(SERVED_ENDPOINTS.flatMap((endpoint) => (endpoint.audit === undefined ? [] : [endpoint.audit])))].sort()
 
 /** The audit log (UI.md §1): filters in the address, newest first, older pages on demand, entries that open. */
 export function AuditLog({ initialFilters }: { initialFilters: AuditFilterValues }) {
@@ -34,7 +32,7 @@ export function AuditLog({ initialFilters }: { initialFilters: AuditFilterValues
         <h1 className="text-2xl font-semibold tracking-tight">Audit log</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Every change made through the API, accepted, rejected or failed, with dry runs and their plans. Newest first; times in UTC.</p>
       </div>
-      <AuditFiltersForm key={auditFiltersToSearch(filters)} filters={filters} actors={actors} actions={AUDIT_ACTIONS} onApply={apply} onClear={() => apply(NO_AUDIT_FILTERS)} />
+      <AuditFiltersForm key={auditFiltersToSearch(filters)} filters={filters} actors={actors} actions={AUDITED_ACTIONS} onApply={apply} onClear={() => apply(NO_AUDIT_FILTERS)} />
       <Panel
         id="audit-entries"
         title={audit.data === undefined ? 'Entries' : `Entries (${formatInteger(entries.length)}${audit.hasNextPage ? '+' : ''})`}

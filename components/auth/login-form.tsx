@@ -6,7 +6,7 @@ import { callEndpoint } from '@/components/data/call-endpoint'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { safeNextPath } from '@/lib/ui/next-path'
-import { sessionEndpoints } from '@/lib/api/endpoints'
+import { sessionEndpoints } from '@/lib/api/routes'
 import type { Role } from '@/lib/api/session'
 
 /** Exchanges a token for a session cookie, says which role it carries, then goes where the user was headed. */

@@ -1,8 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { alertEndpoints, drillEndpoints, verificationEndpoints } from '@/lib/api/endpoints'
-import { clusterEndpoints, mirrorEndpoints, systemEndpoints } from '@/lib/api/endpoints'
-import { ClusterEvent } from '@/lib/api/events'
-import { OperationEvent } from '@/lib/api/operations'
+import { alertEndpoints, drillEndpoints, verificationEndpoints } from '@/lib/api/routes'
+import { clusterEndpoints, mirrorEndpoints, systemEndpoints } from '@/lib/api/routes'
+import type { ClusterEvent } from '@/lib/api/events'
 import { applyOperationEvent } from '@/lib/ui/operation-event'
 import { endpointKey } from './endpoint-query'
 import type { EventStreamClient } from './event-stream-client'
@@ -20,6 +19,26 @@ import { queryKeys, type QueryKey } from './query-keys'
  */
 
 const INVALIDATE_EVERY_MS = 1_000
+
+/**
+ * The operation event's schema (lib/api/operations.ts, which holds the failover plan's and the mirror's
+ * schemas), loaded with the first operation event rather than with every page: evaluating the API's schemas
+ * was most of the blocking time of a page's first seconds on a phone (lib/api/routes.ts). The events wait for
+ * it in the order they came.
+ */
+let operationSchema: Promise<typeof import('@/lib/api/operations').OperationEvent> | undefined
+function loadOperationSchema() {
+  operationSchema ??= import('@/lib/api/operations').then((module) => module.OperationEvent)
+  return operationSchema
+}
+
+/** A cluster event names its cluster and maybe a topic; that is all this reads of it. */
+function clusterEventTarget(data: unknown): Pick<ClusterEvent, 'cluster' | 'topic'> | undefined {
+  if (typeof data !== 'object' || data === null) return undefined
+  const { cluster, topic } = data as Record<string, unknown>
+  if (typeof cluster !== 'string' || (topic !== undefined && typeof topic !== 'string')) return undefined
+  return { cluster, topic }
+}
 
 interface Rule {
   /** Prefixes of the queries the rule writes or invalidates: it listens while one of them is observed. */
@@ -72,16 +91,18 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
       updates: [queryKeys.of(mirrorEndpoints.getOperation), queryKeys.of(mirrorEndpoints.listOperations)],
       listen: () =>
         stream.subscribe('operation', (data) => {
-          // A progress event of a running operation holds only the partitions that changed: this parses
-          // those, not the whole 10,000-partition list, four times a second.
-          const parsed = OperationEvent.safeParse(data)
-          if (!parsed.success) return
-          const key = endpointKey(mirrorEndpoints.getOperation, { params: { id: parsed.data.id } })
-          const next = applyOperationEvent(queryClient.getQueryData(key), parsed.data)
-          // Not held (or not matching): the whole operation is read again, without cancelling a read under way.
-          if (next === undefined) void queryClient.invalidateQueries({ queryKey: key, exact: true }, { cancelRefetch: false })
-          else queryClient.setQueryData(key, next)
-          invalidate(queryKeys.of(mirrorEndpoints.listOperations))
+          void loadOperationSchema().then((OperationEvent) => {
+            // A progress event of a running operation holds only the partitions that changed: this parses
+            // those, not the whole 10,000-partition list, four times a second.
+            const parsed = OperationEvent.safeParse(data)
+            if (!parsed.success) return
+            const key = endpointKey(mirrorEndpoints.getOperation, { params: { id: parsed.data.id } })
+            const next = applyOperationEvent(queryClient.getQueryData(key), parsed.data)
+            // Not held (or not matching): the whole operation is read again, without cancelling a read under way.
+            if (next === undefined) void queryClient.invalidateQueries({ queryKey: key, exact: true }, { cancelRefetch: false })
+            else queryClient.setQueryData(key, next)
+            invalidate(queryKeys.of(mirrorEndpoints.listOperations))
+          })
         }),
     },
     {
@@ -95,9 +116,9 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
       ],
       listen: () =>
         stream.subscribe('cluster', (data) => {
-          const parsed = ClusterEvent.safeParse(data)
-          if (!parsed.success) return
-          const { cluster, topic } = parsed.data
+          const target = clusterEventTarget(data)
+          if (target === undefined) return
+          const { cluster, topic } = target
           invalidate(
             queryKeys.of(clusterEndpoints.listClusters),
             queryKeys.of(clusterEndpoints.getCluster, { cluster }),

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import type { z } from 'zod'
 import { endpointUrl, type OtherResponseOf } from '@/lib/api/client'
-import type { Endpoint } from '@/lib/api/endpoints'
+import type { EntryOf, RouteOrEndpoint } from '@/lib/api/routes'
 import { callEndpoint, callEndpointWithStatus, type ResponseOf } from './call-endpoint'
 import { takeEarlyResponse } from './early-fetch'
 import { queryKeys } from './query-keys'
@@ -19,12 +19,12 @@ import { queryKeys } from './query-keys'
 type SchemaKeys<S> = S extends z.ZodType ? keyof z.input<S> : never
 
 /** Path parameters by the names of the endpoint's params schema; numbers as the caller holds them. */
-export type ParamsOf<E extends Endpoint> = { readonly [K in SchemaKeys<E['params']>]: string | number }
+export type ParamsOf<E extends RouteOrEndpoint> = { readonly [K in SchemaKeys<EntryOf<E>['params']>]: string | number }
 /** Query-string values by the names of the endpoint's query schema; undefined ones are left out of the key and the URL. */
-export type QueryOf<E extends Endpoint> = { readonly [K in SchemaKeys<E['query']>]?: string | number | boolean | undefined }
-export type BodyOf<E extends Endpoint> = E['body'] extends z.ZodType ? z.input<E['body']> : never
+export type QueryOf<E extends RouteOrEndpoint> = { readonly [K in SchemaKeys<EntryOf<E>['query']>]?: string | number | boolean | undefined }
+export type BodyOf<E extends RouteOrEndpoint> = EntryOf<E>['body'] extends z.ZodType ? z.input<EntryOf<E>['body']> : never
 
-export interface EndpointRequest<E extends Endpoint> {
+export interface EndpointRequest<E extends RouteOrEndpoint> {
   readonly params?: ParamsOf<E>
   readonly query?: QueryOf<E>
   /** For reads sent as a POST (a dry run): part of the key, since it is what the answer depends on. */
@@ -42,11 +42,11 @@ export interface ReadOptions {
 }
 
 /** The key endpointQuery gives a request (for a cache write or an exact invalidation). */
-export function endpointKey<E extends Endpoint>(endpoint: E, request: EndpointRequest<E> = {}) {
+export function endpointKey<E extends RouteOrEndpoint>(endpoint: E, request: EndpointRequest<E> = {}) {
   return endpointQuery(endpoint, request).queryKey
 }
 
-export function endpointQuery<E extends Endpoint>(endpoint: E, request: EndpointRequest<E> = {}, options: ReadOptions = {}) {
+export function endpointQuery<E extends RouteOrEndpoint>(endpoint: E, request: EndpointRequest<E> = {}, options: ReadOptions = {}) {
   const params: Readonly<Record<string, string | number>> = request.params ?? {}
   const query: Readonly<Record<string, string | number | boolean | undefined>> = request.query ?? {}
   const key = queryKeys.request(endpoint, params, query)
@@ -62,14 +62,14 @@ export function endpointQuery<E extends Endpoint>(endpoint: E, request: Endpoint
  * A read whose wanted answer is one of the endpoint's other statuses: a dry run (`dryRun: true`) answers 200
  * with its plan where the real request answers 202 or 201. Any other status is an error, never data.
  */
-export function endpointAnswerQuery<E extends Endpoint, S extends number>(endpoint: E, status: S, request: EndpointRequest<E>) {
+export function endpointAnswerQuery<E extends RouteOrEndpoint, S extends number>(endpoint: E, status: S, request: EndpointRequest<E>) {
   const params: Readonly<Record<string, string | number>> = request.params ?? {}
   const query: Readonly<Record<string, string | number | boolean | undefined>> = request.query ?? {}
   return queryOptions({
     queryKey: [...queryKeys.request(endpoint, params, query), request.body] as const,
     queryFn: async ({ signal }): Promise<OtherResponseOf<E, S>> => {
       const answer = await callEndpointWithStatus(endpoint, { params, query, body: request.body, signal })
-      // callEndpoint parsed the body with the schema of the status it came with (otherResponses for this one).
+      // The status decides what the answer is (a full catalog entry's body was parsed with that status's schema).
       if (answer.status !== status) throw new Error(`${endpoint.operationId} answered ${answer.status}, not ${status}`)
       return answer.data as OtherResponseOf<E, S>
     },
@@ -81,7 +81,7 @@ export function endpointAnswerQuery<E extends Endpoint, S extends number>(endpoi
  * before (the audit log's `before`: ids below the last one seen). The key is the first page's request, so
  * the list invalidates by the endpoint's prefix like any other read.
  */
-export function endpointPagesQuery<E extends Endpoint, P extends SchemaKeys<E['query']> & string>(
+export function endpointPagesQuery<E extends RouteOrEndpoint, P extends SchemaKeys<EntryOf<E>['query']> & string>(
   endpoint: E,
   request: EndpointRequest<E>,
   pages: { readonly pageParam: P; readonly nextPage: (lastPage: ResponseOf<E>) => number | undefined },

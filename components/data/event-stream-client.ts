@@ -1,6 +1,6 @@
 import { endpointUrl } from '@/lib/api/client'
-import { systemEndpoints } from '@/lib/api/endpoints'
-import { EVENT_TYPES, type EventType } from '@/lib/api/events'
+import { systemEndpoints } from '@/lib/api/routes'
+import { EVENT_TYPES, type EventType } from '@/lib/api/event-types'
 
 /**
  * One EventSource per tab (UI.md §3), shared by every component through subscribe(). The browser's

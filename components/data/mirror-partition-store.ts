@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { MirrorPartitionState, type MirrorPartition } from '@/lib/api/mirrors'
+import type { MirrorPartition } from '@/lib/api/mirrors'
 import { FAILURE_CODES } from '@/lib/mirror/failure-code'
+import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { partitionKey, type RowChange } from '@/lib/ui/partition-table'
 import type { TopicLagSample } from '@/lib/ui/lag-series'
@@ -13,6 +14,10 @@ import type { PartitionPreview } from '@/lib/ui/partition-preview'
  * kind of change happened, so the table re-sorts only when the change can move a row and redraws only its
  * visible rows otherwise. Nothing here re-creates a 10,000-element array per tick.
  */
+
+// The states as their own enum rather than lib/api/mirrors.ts's MirrorPartitionState (the same z.enum): that
+// module holds the whole mirror API's schemas, which the mirror page need not evaluate (lib/api/routes.ts).
+const MirrorPartitionState = z.enum(MIRROR_PARTITION_STATES)
 
 export const PartitionEvent = z.object({
   mirror: z.string(),

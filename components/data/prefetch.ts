@@ -1,6 +1,7 @@
 import { QueryClient, dehydrate, type DehydratedState } from '@tanstack/react-query'
 import type { z } from 'zod'
-import type { Endpoint } from '@/lib/api/endpoints'
+import { SERVED_ENDPOINTS } from '@/lib/api/endpoints'
+import type { RouteOrEndpoint } from '@/lib/api/routes'
 import { endpointKey } from './endpoint-query'
 
 /**
@@ -10,7 +11,8 @@ import { endpointKey } from './endpoint-query'
  * response schema and a JSON round trip, so the client sees exactly what the API would have sent.
  */
 export interface Prefetched {
-  readonly endpoint: Endpoint
+  /** A route (routes.ts) or a catalog entry: the schema is the catalog's either way (this runs on the server). */
+  readonly endpoint: RouteOrEndpoint
   readonly params?: Readonly<Record<string, string | number>>
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>
   readonly value: unknown
@@ -19,7 +21,7 @@ export interface Prefetched {
 export function dehydrateAnswers(answers: readonly Prefetched[]): DehydratedState {
   const queryClient = new QueryClient()
   for (const { endpoint, params, query, value } of answers) {
-    const schema = endpoint.response as z.ZodType
+    const schema = SCHEMAS.get(endpoint.operationId) as z.ZodType
     const parsed = schema.safeParse(JSON.parse(JSON.stringify(value)))
     // A value the schema refuses is a bug in the page's server code; the page still renders, and the client
     // asks the API itself (whose answers are checked the same way), rather than the whole page failing.
@@ -31,3 +33,6 @@ export function dehydrateAnswers(answers: readonly Prefetched[]): DehydratedStat
   }
   return dehydrate(queryClient)
 }
+
+/** Each served endpoint's response schema by operationId. */
+const SCHEMAS = new Map(SERVED_ENDPOINTS.map((entry) => [entry.operationId, entry.response]))

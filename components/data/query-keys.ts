@@ -1,4 +1,4 @@
-import type { Endpoint } from '@/lib/api/endpoints'
+import type { Route } from '@/lib/api/routes'
 
 /**
  * Every query key of the app, in one place. A key is `[operationId, params, query]` of the catalog entry it
@@ -12,18 +12,18 @@ export type QueryKey = readonly [string, Params, Query] | readonly [string, Para
 
 export const queryKeys = {
   /** The exact key of one request. */
-  request(endpoint: Pick<Endpoint, 'operationId'>, params: Params = {}, query: Query = {}): readonly [string, Params, Query] {
+  request(endpoint: Pick<Route, 'operationId'>, params: Params = {}, query: Query = {}): readonly [string, Params, Query] {
     return [endpoint.operationId, params, dropUndefined(query)]
   },
   /**
    * A request its owner alone refreshes, outside the endpoint's prefix so no event refetches it: the partition
    * page's record windows, whose query carries the snapshot's log extent and is read again only when that moves.
    */
-  pinned(endpoint: Pick<Endpoint, 'operationId'>, params: Params = {}, query: Query = {}): readonly [string, Params, Query] {
+  pinned(endpoint: Pick<Route, 'operationId'>, params: Params = {}, query: Query = {}): readonly [string, Params, Query] {
     return [`${endpoint.operationId}:pinned`, params, dropUndefined(query)]
   },
   /** A prefix matching every request of an endpoint, or of one resource of it (`{ mirror }`). */
-  of(endpoint: Pick<Endpoint, 'operationId'>, params?: Params): QueryKey {
+  of(endpoint: Pick<Route, 'operationId'>, params?: Params): QueryKey {
     return params === undefined ? [endpoint.operationId] : [endpoint.operationId, params]
   },
 }

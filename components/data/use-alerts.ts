@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { alertEndpoints } from '@/lib/api/endpoints'
+import { alertEndpoints } from '@/lib/api/routes'
 import type { CreateReceiverRequest, CreateSilenceRequest } from '@/lib/api/alerts'
 import { callEndpoint } from './call-endpoint'
 import { queryKeys } from './query-keys'

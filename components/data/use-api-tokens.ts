@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { tokenEndpoints } from '@/lib/api/endpoints'
+import { tokenEndpoints } from '@/lib/api/routes'
 import type { CreateApiTokenRequest } from '@/lib/api/tokens'
 import { callEndpoint } from './call-endpoint'
 import { queryKeys } from './query-keys'

@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { overviewEndpoints } from '@/lib/api/endpoints'
+import { overviewEndpoints } from '@/lib/api/routes'
 import { endpointQuery } from './endpoint-query'
 
 /**

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
 import type { AuditOutcome } from '@/lib/api/audit'
-import { systemEndpoints } from '@/lib/api/endpoints'
+import { systemEndpoints } from '@/lib/api/routes'
 import { endpointPagesQuery } from './endpoint-query'
 
 export interface AuditQueryFilters {

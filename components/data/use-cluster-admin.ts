@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { CreateClusterRequest } from '@/lib/api/clusters'
-import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints } from '@/lib/api/routes'
 import type { ProduceRequest } from '@/lib/api/records'
 import type { CreateTopicRequest, PatchTopicConfigsRequest } from '@/lib/api/topics'
 import { callEndpoint } from './call-endpoint'

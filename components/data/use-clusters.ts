@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints } from '@/lib/api/routes'
 import { endpointQuery } from './endpoint-query'
 
 export function useClusters() {

@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import type { Run, Workload } from '@/lib/api/demo'
-import { clusterEndpoints, demoEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints, demoEndpoints } from '@/lib/api/routes'
 import { DemoEvent } from '@/lib/api/events'
 import { endpointKey, endpointQuery } from './endpoint-query'
 import { useEventListener } from './event-stream'

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { endpointUrl } from '@/lib/api/client'
-import { drillEndpoints, mirrorEndpoints } from '@/lib/api/endpoints'
+import { drillEndpoints, mirrorEndpoints } from '@/lib/api/routes'
 import { callEndpoint } from './call-endpoint'
 import { endpointQuery } from './endpoint-query'
 import { queryKeys } from './query-keys'

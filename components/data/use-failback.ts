@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQueries, useQuery } from '@tanstack/react-query'
-import { clusterEndpoints, mirrorEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints, mirrorEndpoints } from '@/lib/api/routes'
 import type { CreateMirrorRequest } from '@/lib/api/mirrors'
 import { callEndpoint } from './call-endpoint'
 import { endpointAnswerQuery, endpointQuery } from './endpoint-query'

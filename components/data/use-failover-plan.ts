@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import type { FailoverPlan, FailoverRequest } from '@/lib/api/mirrors'
 import { callEndpointWithStatus } from './call-endpoint'
 import { endpointAnswerQuery } from './endpoint-query'

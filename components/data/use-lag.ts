@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import { readLagResponse } from '@/lib/ui/lag-response-check'
 import { LAG_RANGES, type LagRange } from '@/lib/ui/lag-series'
 import { callEndpoint } from './call-endpoint'

@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import { TruncationPlanResponse, type CreateMirrorRequest, type Mirror, type MirrorConfigInput, type TruncationPlan } from '@/lib/api/mirrors'
 import { callEndpointWithStatus } from './call-endpoint'
 import { endpointKey } from './endpoint-query'

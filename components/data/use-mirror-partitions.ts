@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import { readPartitionList } from '@/lib/ui/partition-list-check'
 import { endpointKey, endpointQuery } from './endpoint-query'
 import { useEventListener, useStreamStatus } from './event-stream'

@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import { endpointQuery } from './endpoint-query'
 
 /** The server checks old sources every second; this many ms between reads shows a write within ~3 s. */

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query'
 import { endpointUrl } from '@/lib/api/client'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import { endpointQuery } from './endpoint-query'
 
 /** The report of a finished operation (markers read back from the destination log); fetched once it is done. */

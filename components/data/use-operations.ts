@@ -1,7 +1,7 @@
 'use client'
 
 import { useQuery } from '@tanstack/react-query'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import type { OperationStatus } from '@/lib/api/operations'
 import { endpointQuery } from './endpoint-query'
 

@@ -1,7 +1,7 @@
 'use client'
 
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { verificationEndpoints } from '@/lib/api/endpoints'
+import { verificationEndpoints } from '@/lib/api/routes'
 import { callEndpoint } from './call-endpoint'
 import { endpointQuery } from './endpoint-query'
 import { queryKeys } from './query-keys'

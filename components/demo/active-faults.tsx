@@ -9,7 +9,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { RelativeTime } from '@/components/ui/relative-time'
 import { Skeleton } from '@/components/ui/panel'
 import type { Fault } from '@/lib/api/demo'
-import { clusterEndpoints, demoEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints, demoEndpoints } from '@/lib/api/routes'
 import { FAULT_LABEL, faultPlace } from './fault-kinds'
 
 /** The faults in force, oldest first, each with what it did and a heal button. */

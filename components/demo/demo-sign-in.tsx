@@ -7,7 +7,7 @@ import { useDemoSignInOffer } from '@/components/data/use-demo'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { safeNextPath } from '@/lib/ui/next-path'
-import { demoEndpoints } from '@/lib/api/endpoints'
+import { demoEndpoints } from '@/lib/api/routes'
 
 /**
  * The demo's one-click operator sign-in. The server alone knows whether this browser may use it (demo mode,

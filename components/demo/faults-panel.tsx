@@ -10,7 +10,7 @@ import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import type { Fault, FaultRequest } from '@/lib/api/demo'
-import { clusterEndpoints, demoEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints, demoEndpoints } from '@/lib/api/routes'
 import { ActiveFaults } from './active-faults'
 import { FAULT_KIND_TEXT } from './fault-kinds'
 

@@ -8,7 +8,7 @@ import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import type { Run, Scenario, ScenarioName } from '@/lib/api/demo'
-import { demoEndpoints } from '@/lib/api/endpoints'
+import { demoEndpoints } from '@/lib/api/routes'
 import { RunNarration } from './run-narration'
 import { RunStatusBadge } from './run-status'
 

@@ -4,7 +4,7 @@ import { useRef, useState } from 'react'
 import { callEndpoint } from '@/components/data/call-endpoint'
 import { buttonClass } from '@/components/ui/button-class'
 import { ErrorPanel } from '@/components/ui/error-panel'
-import { clusterEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints } from '@/lib/api/routes'
 import { exportLine, recordsInRange, type ExportRange } from '@/lib/failover/failback'
 import { formatCount } from '@/lib/ui/format'
 

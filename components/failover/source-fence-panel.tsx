@@ -10,7 +10,7 @@ import { buttonClass } from '@/components/ui/button-class'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { ErrorPanel, describeError } from '@/components/ui/error-panel'
 import { RelativeTime } from '@/components/ui/relative-time'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import type { UnfenceResponse } from '@/lib/api/mirrors'
 import { counted } from '@/lib/ui/format'
 

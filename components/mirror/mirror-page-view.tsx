@@ -1,5 +1,6 @@
 'use client'
 
+import dynamic from 'next/dynamic'
 import { useMemo } from 'react'
 import { useMirror } from '@/components/data/use-mirrors'
 import type { PartitionPreview } from '@/components/data/mirror-partition-store'
@@ -11,8 +12,6 @@ import { LagChart } from '@/components/lag/lag-chart'
 import { PartitionTable } from '@/components/partitions/partition-table'
 import { ErrorPanel } from '@/components/ui/error-panel'
 import { NotFoundPanel } from '@/components/ui/not-found-panel'
-import { DrillsTab } from '@/components/drills/drills-tab'
-import { VerificationsTab } from '@/components/verifications/verifications-tab'
 import { isApiError } from '@/lib/api/errors'
 import { MirrorHeader, MirrorHeaderSkeleton } from './mirror-header'
 import { MirrorIncident } from './mirror-incident'
@@ -20,6 +19,11 @@ import { MirrorTabs, useMirrorTab } from './mirror-tabs'
 import { MirrorThroughput } from './mirror-throughput'
 import { MirrorTimeline } from './mirror-timeline'
 import { useMirrorSnapshot } from './use-mirror-snapshot'
+
+// The drills and verifications tabs in chunks of their own, loaded when opened: the partitions tab, which a
+// mirror page opens on, had evaluated their code too while it loaded (Lighthouse's total blocking time).
+const DrillsTab = dynamic(() => import('@/components/drills/drills-tab').then((module) => module.DrillsTab))
+const VerificationsTab = dynamic(() => import('@/components/verifications/verifications-tab').then((module) => module.VerificationsTab))
 
 /**
  * The mirror page: header with actions, then its sections (`?tab=`): the lag chart and partition table, fed by

@@ -9,7 +9,7 @@ import { useCanOperate } from '@/components/data/session-context'
 import { buttonClass } from '@/components/ui/button-class'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { ErrorPanel } from '@/components/ui/error-panel'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 import type { MirrorPartitionState } from '@/lib/api/mirrors'
 import { RetryOutcome, useRetryPartition } from '@/components/partitions/use-retry-partition'
 

@@ -1,4 +1,4 @@
-import { clusterEndpoints, mirrorEndpoints } from '@/lib/api/endpoints'
+import { clusterEndpoints, mirrorEndpoints } from '@/lib/api/routes'
 
 /**
  * The requests behind the partition page, in one place, so the server's prefetch (app/…/page.tsx) and the

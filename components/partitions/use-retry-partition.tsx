@@ -5,7 +5,7 @@ import { useCallback, useState } from 'react'
 import { callEndpoint } from '@/components/data/call-endpoint'
 import { queryKeys } from '@/components/data/query-keys'
 import { ErrorPanel } from '@/components/ui/error-panel'
-import { mirrorEndpoints } from '@/lib/api/endpoints'
+import { mirrorEndpoints } from '@/lib/api/routes'
 
 export interface RetryTarget {
   readonly topic: string

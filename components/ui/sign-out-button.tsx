@@ -3,7 +3,7 @@
 import { useRouter } from 'next/navigation'
 import { useState } from 'react'
 import { callEndpoint } from '@/components/data/call-endpoint'
-import { sessionEndpoints } from '@/lib/api/endpoints'
+import { sessionEndpoints } from '@/lib/api/routes'
 
 export function SignOutButton() {
   const router = useRouter()

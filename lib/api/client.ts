@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { Endpoint } from './endpoints'
+import type { EntryOf, RouteOrEndpoint } from './routes'
 import { ApiError, ErrorBody } from './errors'
 
 /**
@@ -9,10 +10,10 @@ import { ApiError, ErrorBody } from './errors'
  */
 
 /** The success answer of an endpoint at its main status, as its schema parses it (undefined for 204 and text). */
-export type ResponseOf<E extends Endpoint> = E['response'] extends z.ZodType ? z.output<E['response']> : undefined
+export type ResponseOf<R extends RouteOrEndpoint> = EntryOf<R>['response'] extends z.ZodType ? z.output<EntryOf<R>['response']> : undefined
 
 /** The answer of an endpoint at another success status it declares (a dry run's 200 beside a real run's 202). */
-export type OtherResponseOf<E extends Endpoint, S extends number> = E['otherResponses'] extends Readonly<Record<S, infer Schema extends z.ZodType>> ? z.output<Schema> : never
+export type OtherResponseOf<R extends RouteOrEndpoint, S extends number> = EntryOf<R>['otherResponses'] extends Readonly<Record<S, infer Schema extends z.ZodType>> ? z.output<Schema> : never
 
 /** `/api/v1/clusters/{cluster}/topics` + `{ cluster: 'east' }` → `/api/v1/clusters/east/topics`. */
 export function endpointUrl(
@@ -44,10 +45,11 @@ export function toApiError(status: number, body: unknown): ApiError {
 
 /**
  * A success answer checked with the catalog's schema for its status (the main one or one of `otherResponses`);
- * a 204 or text answer, or a status the entry does not declare, is passed as it is. Throws the schema's
+ * a 204 or text answer, a status the entry does not declare, or a route without schemas (routes.ts, the
+ * browser's) is passed as it is. Throws the schema's
  * ZodError when the answer is not what the catalog promises.
  */
-export function parseAnswer(endpoint: Pick<Endpoint, 'status' | 'response' | 'otherResponses'>, status: number, body: unknown): unknown {
+export function parseAnswer(endpoint: Pick<Endpoint, 'status'> & Partial<Pick<Endpoint, 'response' | 'otherResponses'>>, status: number, body: unknown): unknown {
   const schema = status === endpoint.status ? endpoint.response : endpoint.otherResponses?.[status]
   return schema !== undefined && isZod(schema) ? schema.parse(body) : body
 }

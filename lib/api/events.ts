@@ -1,13 +1,15 @@
 import { z } from 'zod'
 import { Name, PartitionIndex, commaList } from './common'
 import { Fault, Run, Workload } from './demo'
+import { EVENT_TYPES } from './event-types'
+
+export { EVENT_TYPES }
 
 /**
- * Server-sent event names (API.md "Live updates"). Every event carries an id `<stream>:<sequence>`; a client
+ * Server-sent event names (API.md "Live updates"; listed in event-types.ts). Every event carries an id `<stream>:<sequence>`; a client
  * reconnecting with Last-Event-ID gets what it missed. `resync` says the server no longer holds what the
  * client missed (or restarted): refetch everything.
  */
-export const EVENT_TYPES = ['partition', 'lag', 'operation', 'cluster', 'audit', 'demo', 'alert', 'verification', 'drill', 'resync'] as const
 export const EventType = z.enum(EVENT_TYPES)
 export type EventType = z.infer<typeof EventType>
 

@@ -2,13 +2,13 @@
  * The answer of GET /mirrors/{mirror}/lag checked field by field with plain comparisons, for the mirror
  * page's lag chart: a 10,000-partition mirror's 5-minute history is 600,000 points. The zod schema
  * (LagResponse) stays the contract: an answer this check does not accept exactly as it is goes through the
- * schema, which then throws its own error or returns its own result. Why: in the browser the page's CSP
+ * schema (loaded then), which then throws its own error or returns its own result. Why: in the browser the page's CSP
  * forbids eval, so zod validates without its compiled fast path, about a second of main thread on this
  * machine for that answer (measured in the mirror page benchmark's browser profile); this check costs tens
  * of milliseconds. lag-response-check.test.ts holds the two to the same verdicts.
  */
-import { NAME_PATTERN } from '../api/common'
-import { LagResponse } from '../api/mirrors'
+import { NAME_PATTERN } from '../mirror/names'
+import type { LagResponse } from '../api/mirrors'
 
 const MAX_PARTITION = 2 ** 31 - 1
 const SERIES_KEYS: ReadonlySet<string> = new Set(['topic', 'partition', 'points'])
@@ -64,8 +64,12 @@ function series(value: unknown): boolean {
   )
 }
 
-/** The answer as LagResponse.parse would return it; throws what that parse throws. */
-export function readLagResponse(body: unknown): LagResponse {
+/**
+ * The answer as LagResponse.parse would return it (a promise of it, or of what that parse throws, when the
+ * schema must decide: its module is loaded only then, as the browser need not evaluate the mirror API's
+ * schemas for an answer the check accepts; lib/api/routes.ts says why that matters).
+ */
+export function readLagResponse(body: unknown): LagResponse | Promise<LagResponse> {
   if (
     isObject(body) &&
     onlyKeys(body, RESPONSE_KEYS) &&
@@ -78,5 +82,5 @@ export function readLagResponse(body: unknown): LagResponse {
   ) {
     return body as LagResponse
   }
-  return LagResponse.parse(body)
+  return import('../api/mirrors').then(({ LagResponse }) => LagResponse.parse(body))
 }

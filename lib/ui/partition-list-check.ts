@@ -1,13 +1,13 @@
 /**
  * The answer of GET /mirrors/{mirror}/partitions checked field by field with plain comparisons, for the
  * mirror page's 10,000-row list (4.6 MB). The zod schema (MirrorPartitionList) stays the contract: an
- * answer this check does not accept exactly as it is goes through the schema, which then throws its own
+ * answer this check does not accept exactly as it is goes through the schema (loaded then), which then throws its own
  * error or returns its own result. Why: in the browser the page's CSP forbids eval, so zod validates without
  * its compiled fast path, hundreds of milliseconds of main thread per refresh of the list; this check costs
  * a few. partition-list-check.test.ts holds the two to the same verdicts.
  */
-import { NAME_PATTERN } from '../api/common'
-import { MirrorPartitionList, type MirrorPartition } from '../api/mirrors'
+import { NAME_PATTERN } from '../mirror/names'
+import type { MirrorPartition } from '../api/mirrors'
 import { FAILURE_CODES } from '../mirror/failure-code'
 import { MIRROR_PARTITION_STATES } from '../mirror/states'
 import { STOPPING_STEPS } from '../mirror/stopping'
@@ -136,10 +136,13 @@ function row(value: unknown): boolean {
 
 const LIST_KEYS: ReadonlySet<string> = new Set(['partitions', 'stateVersion'])
 
-/** The list as MirrorPartitionList.parse would return it; throws what that parse throws. */
-export function readPartitionList(body: unknown): PartitionList {
+/**
+ * The list as MirrorPartitionList.parse would return it (a promise of it, or of what that parse throws, when
+ * the schema must decide: its module is loaded only then; lib/api/routes.ts says why that matters).
+ */
+export function readPartitionList(body: unknown): PartitionList | Promise<PartitionList> {
   if (isObject(body) && onlyKeys(body, LIST_KEYS) && typeof body.stateVersion === 'string' && Array.isArray(body.partitions) && body.partitions.every(row)) {
     return body as PartitionList
   }
-  return MirrorPartitionList.parse(body)
+  return import('../api/mirrors').then(({ MirrorPartitionList }) => MirrorPartitionList.parse(body))
 }

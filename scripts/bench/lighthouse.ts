@@ -6,12 +6,14 @@
 //   LIGHTHOUSE_BASE=http://127.0.0.1:3931 LIGHTHOUSE_TOKEN=mbv_… npm run bench -- lighthouse
 //
 // LIGHTHOUSE_PAGES: comma-separated paths (default: /, the first mirror, its first partition, /audit);
-// LIGHTHOUSE_RUNS: runs per page (default 3, the median is printed); CHROME_PATH: the browser (/usr/bin/chromium).
+// LIGHTHOUSE_RUNS: runs per page (default 3, the median is printed); CHROME_PATH: the browser (/usr/bin/chromium);
+// LIGHTHOUSE_REPORTS: a directory to keep each run's JSON report in (its trace-based diagnostics: bootup-time,
+// mainthread-work-breakdown, long-tasks), for finding what blocks the main thread.
 // Lighthouse is run through `npx -y lighthouse@12.2.3` (not a dependency of the project). The machine's load
 // average is printed with each page: Lighthouse's simulated CPU multiplies the main-thread time it observes, so a
 // busy machine lowers the scores.
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -54,8 +56,8 @@ async function defaultPages(base: string, cookie: string): Promise<string[]> {
   return pages
 }
 
-async function lighthouse(url: string, cookie: string, directory: string): Promise<Scores> {
-  const output = path.join(directory, 'report.json')
+async function lighthouse(url: string, cookie: string, directory: string, name: string): Promise<Scores> {
+  const output = path.join(directory, `${name}.json`)
   await run(
     'npx',
     [
@@ -99,7 +101,9 @@ export async function benchLighthouse(): Promise<BenchResult[]> {
   const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
   const cookie = await signIn(base, token)
   const pages = process.env.LIGHTHOUSE_PAGES?.split(',').map((page) => page.trim()).filter((page) => page !== '') ?? (await defaultPages(base, cookie))
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'bench-lighthouse-'))
+  const kept = process.env.LIGHTHOUSE_REPORTS
+  const directory = kept ?? (await mkdtemp(path.join(os.tmpdir(), 'bench-lighthouse-')))
+  if (kept !== undefined) await mkdir(kept, { recursive: true })
   const results: BenchResult[] = []
   try {
     for (const page of pages) {
@@ -107,7 +111,7 @@ export async function benchLighthouse(): Promise<BenchResult[]> {
       const loads: number[] = []
       for (let attempt = 0; attempt < runs; attempt++) {
         loads.push(os.loadavg()[0]!)
-        scores.push(await lighthouse(`${base}${page}`, cookie, directory))
+        scores.push(await lighthouse(`${base}${page}`, cookie, directory, `${page.replace(/[^a-z0-9]+/gi, '_')}-${attempt + 1}`))
       }
       const of = (pick: (scores: Scores) => number) => median(scores.map(pick))
       console.log(
@@ -123,7 +127,7 @@ export async function benchLighthouse(): Promise<BenchResult[]> {
       )
     }
   } finally {
-    await rm(directory, { recursive: true, force: true })
+    if (kept === undefined) await rm(directory, { recursive: true, force: true })
   }
   return results
 }
