@@ -32,7 +32,7 @@ if [ "$reset" = 1 ] && [ -d "$data_dir" ]; then
   fi
 fi
 
-# What `npm run build` does (next build, then the server entry dist/main.js), the two side by side: they are
+# What `npm run build` does (next build, the server entry dist/main.js, the drill sandbox), side by side: they are
 # independent, and the server entry's tsc (a compiler start and a type check) no longer waits for next build.
 # MIRRORBOARD_DEMO_BUILD=1: next.config.ts skips the build's own type check and its Turbopack cache.
 build() {
@@ -40,9 +40,13 @@ build() {
   local next_build=$!
   npx tsc -p tsconfig.server.json &
   local server_entry=$!
+  # A drill's sandbox process (dist/sandbox/): forked by the server where tsx, a dev dependency, is not installed.
+  node cli/build.mjs tsconfig.sandbox.json &
+  local sandbox=$!
   local failed=0
   wait "$next_build" || failed=1
   wait "$server_entry" || failed=1
+  wait "$sandbox" || failed=1
   return "$failed"
 }
 
