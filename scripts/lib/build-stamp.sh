@@ -17,7 +17,7 @@ source_fingerprint() {
 
 build_is_current() {
   build_fingerprint="$(source_fingerprint)" || { build_fingerprint=""; return 1; }
-  [ -f .next/BUILD_ID ] && [ -f dist/main.js ] && [ -f "$build_stamp_file" ] && [ "$(cat "$build_stamp_file")" = "$build_fingerprint" ]
+  [ -f .next/BUILD_ID ] && [ -f dist/main.js ] && [ -f dist/sandbox/server/drills/sandbox-child.js ] && [ -f "$build_stamp_file" ] && [ "$(cat "$build_stamp_file")" = "$build_fingerprint" ]
 }
 
 save_build_stamp() {
