@@ -178,6 +178,36 @@ describe('Kafka destination emulation', () => {
     expect(notes.offsetTranslation).toEqual([{ sourceOffset: 1, destinationOffset: 5 }])
   })
 
+  it('leaves alone an open destination transaction written under another host\'s transactional ids: a host of another name looking at the cluster carries nothing of it', async () => {
+    const foreign: TopicPartition = { topic: `ke-foreign-${RUN}`, partition: 0 }
+    await sourceClient.createTopic(foreign.topic, { partitions: 1 })
+    const transaction = await sourceClient.transactionalProducer(`ke-foreign-${RUN}`)
+    await transaction.send(foreign, [{ value: 'held' }])
+    const [described] = await source.source.describeTopics([foreign.topic])
+    await destination.host.createMirrorTopic({ name: foreign.topic, topicId: described!.topicId, partitions: 1, mirror: 'foreign' })
+    const fetch = async (offset: number) => {
+      const [result] = await source.source.fetch([{ ...foreign, fetchOffset: offset, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+      if (!result?.ok) throw new Error(`fetch failed: ${JSON.stringify(result)}`)
+      return result.records
+    }
+    await destination.host.appendMirroredBatches(foreign, await fetch(0))
+    // Another name, so other transactional ids: its claim at load does not end this host's transaction.
+    const observer = await KafkaCluster.open('kafka-b-observer', { bootstrapServers: [brokers.b.bootstrap] })
+    try {
+      expect((await observer.host.describePartition(foreign)).logEndOffset).toBe(1)
+    } finally {
+      await observer.close()
+    }
+    const [onBroker] = await destination.source.fetch([{ ...foreign, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
+    if (!onBroker?.ok) throw new Error('destination fetch failed')
+    expect(summarizeBatches(onBroker.records).map((b) => [b.baseOffset, b.type])).toEqual([[0, 'DATA']])
+    // The writer goes on: the source COMMIT commits its own transaction, the record once.
+    await transaction.commit()
+    expect(await destination.host.appendMirroredBatches(foreign, await fetch(1))).toMatchObject({ logEndOffset: 2 })
+    const committed = await destination.readRecords(foreign.topic, 0, { fromOffset: 0, limit: 100, isolation: 'read_committed' })
+    expect(committed.records.filter((r) => r.type === 'DATA').map((r) => r.value)).toEqual(['held'])
+  })
+
   it('keeps a batch the broker wrote whose answer was lost, instead of producing it twice', async () => {
     await sourceClient.produce(tp, [{ key: 'g', value: 'g' }, { key: 'h', value: 'h' }])
     const fetched = await fetchFrom(6)

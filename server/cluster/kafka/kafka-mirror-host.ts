@@ -1,5 +1,5 @@
 import 'server-only'
-// Over 400 lines on purpose: the MirrorHost port's methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; the mirror path itself is kafka-mirror-append.ts, run under that lock.
+// Over 400 lines on purpose: the MirrorHost port's methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; the mirror path itself is kafka-mirror-append.ts, run under that lock; reading an orphaned transaction back is orphan-records.ts.
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
@@ -18,6 +18,9 @@ import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from
 import { scanControlRecord } from './control-scan'
 import { WriteDenyAcls } from './write-deny-acls'
 
+/** How long a recovery waits for the ABORT marker its claim of an orphaned transaction makes the coordinator write. */
+const ORPHAN_MARKER_WAIT_MS = 15_000
+
 /**
  * The MirrorHost port on a real Kafka cluster, by emulation (DESIGN.md §5; every point is also in
  * `emulationNotes`, which the API and UI show). The engine sees the log in the source's offsets, as a native
@@ -30,9 +33,6 @@ import { WriteDenyAcls } from './write-deny-acls'
  * an authorizer (write-deny-acls.ts), and detected in any case: a log end that moved without our produce fails
  * the partition.
  */
-/** How long a recovery waits for the ABORT marker its claim of an orphaned transaction makes the coordinator write. */
-const ORPHAN_MARKER_WAIT_MS = 15_000
-
 export class KafkaMirrorHost implements MirrorHost {
   private loading: Promise<void> | null = null
   private readonly topics = new Map<string, TopicEmulation>()
@@ -616,7 +616,7 @@ export class KafkaMirrorHost implements MirrorHost {
         for (const { producerId } of producers) {
           const expected = e.destinationLogEndOffset
           if (!(await this.producers.end(tp, producerId, 'ABORT', expected))) {
-            // Its destination transaction was already aborted when a restarted server took over (recoverOrphans).
+            // Its destination transaction was aborted when a restarted server took over and nothing of it was carried into a new one (recoverOrphans).
             noteOn(e, e.logEndOffset, `ABORT of source producer ${producerId}: the destination already aborted its transaction after a server restart; no marker written`)
             e.openTransactions = e.openTransactions.filter((t) => t.producerId !== producerId)
             continue
