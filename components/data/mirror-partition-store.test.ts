@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { MirrorPartition } from '@/lib/api/mirrors'
-import { MirrorPartitionStore, type StoreChange } from './mirror-partition-store'
+import { LagEvent, MirrorPartitionStore, readLagEvent, type StoreChange } from './mirror-partition-store'
 
 function partition(topic: string, index: number, patch: Partial<MirrorPartition> = {}): MirrorPartition {
   return {
@@ -176,5 +176,38 @@ describe('a preview of the first screen', () => {
     expect(store.isLoaded).toBe(true)
     expect(samples).toEqual([2])
     expect(store.topicLag().get('a')?.offsetLag).toBe(3)
+  })
+})
+
+describe('readLagEvent: a mirror’s lag event as the schema reads it, without the schema for a well-formed one', () => {
+  const entry = (patch: Record<string, unknown> = {}) => ({ topic: 'orders', partition: 0, offsetLag: 4, timeLagMs: 120, ...patch })
+  const event = (patch: Record<string, unknown> = {}) => ({ mirror: 'dr', at: 5_000, partitions: [entry(), entry({ partition: 1, offsetLag: null, timeLagMs: null, lagKnown: false, lagAsOf: 4_000, timeLagFrom: null })], ...patch })
+
+  it('takes a well-formed event as it is, and leaves another mirror’s alone', () => {
+    const body = event()
+    expect(readLagEvent(body, 'dr')).toBe(body)
+    expect(readLagEvent(body, 'other')).toBeUndefined()
+  })
+
+  it('gives the schema’s verdict for fields of the wrong kind, unknown fields and broken envelopes', () => {
+    const bodies: unknown[] = [
+      null,
+      [],
+      'dr',
+      event({ at: '5000' }),
+      event({ partitions: {} }),
+      event({ partitions: [null] }),
+      event({ extra: true }),
+      event({ partitions: [entry({ partition: 1.5 })] }),
+      event({ partitions: [entry({ offsetLag: '4' })] }),
+      event({ partitions: [entry({ lagKnown: true })] }),
+      event({ partitions: [entry({ lagAsOf: 'then' })] }),
+      event({ partitions: [entry({ extra: 1 })] }),
+      event({ partitions: [entry({ topic: 3 })] }),
+    ]
+    for (const body of bodies) {
+      const schema = LagEvent.safeParse(body)
+      expect(readLagEvent(body, 'dr'), JSON.stringify(body)).toEqual(schema.success ? schema.data : undefined)
+    }
   })
 })

@@ -53,6 +53,49 @@ export const LagEvent = z.object({
 })
 export type LagEvent = z.infer<typeof LagEvent>
 
+const LAG_EVENT_KEYS: ReadonlySet<string> = new Set(['mirror', 'at', 'partitions'])
+const LAG_ENTRY_KEYS: ReadonlySet<string> = new Set(['topic', 'partition', 'offsetLag', 'timeLagMs', 'lagKnown', 'lagAsOf', 'timeLagFrom'])
+
+function onlyKeys(value: object, keys: ReadonlySet<string>): boolean {
+  for (const key in value) if (!keys.has(key)) return false
+  return true
+}
+
+function numberOrNull(value: unknown): boolean {
+  return value === null || (typeof value === 'number' && Number.isFinite(value))
+}
+
+function lagEntry(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || !onlyKeys(value, LAG_ENTRY_KEYS)) return false
+  const entry = value as Record<string, unknown>
+  return (
+    typeof entry.topic === 'string' &&
+    Number.isSafeInteger(entry.partition) &&
+    numberOrNull(entry.offsetLag) &&
+    numberOrNull(entry.timeLagMs) &&
+    (entry.lagKnown === undefined || entry.lagKnown === false) &&
+    (entry.lagAsOf === undefined || numberOrNull(entry.lagAsOf)) &&
+    (entry.timeLagFrom === undefined || numberOrNull(entry.timeLagFrom))
+  )
+}
+
+/**
+ * `mirror`'s lag event as LagEvent.safeParse gives it, or undefined (another mirror's, or not a lag event).
+ * Another mirror's event is not parsed at all, and one made only of known fields of the right kinds is taken as
+ * it is; anything else goes through the schema. Why: every mirror's lag event reaches every mirror page once a
+ * second, and zod checks without its compiled fast path in the browser (the page's CSP forbids eval): a
+ * 2,000-partition mirror's event cost a phone's CPU a long task every second, on any mirror's page.
+ */
+export function readLagEvent(data: unknown, mirror: string): LagEvent | undefined {
+  if (typeof data !== 'object' || data === null || (data as { mirror?: unknown }).mirror !== mirror) return undefined
+  const event = data as Record<string, unknown>
+  if (onlyKeys(event, LAG_EVENT_KEYS) && typeof event.at === 'number' && Number.isFinite(event.at) && Array.isArray(event.partitions) && event.partitions.every(lagEntry)) {
+    return event as LagEvent
+  }
+  const parsed = LagEvent.safeParse(data)
+  return parsed.success ? parsed.data : undefined
+}
+
 export interface StoreChange {
   /** The set of partitions changed (a refetch added or removed some). */
   readonly membership: boolean

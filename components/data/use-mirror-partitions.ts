@@ -6,7 +6,7 @@ import { mirrorEndpoints } from '@/lib/api/routes'
 import { readPartitionList } from '@/lib/ui/partition-list-check'
 import { endpointKey, endpointQuery } from './endpoint-query'
 import { useEventListener, useStreamStatus } from './event-stream'
-import { LagEvent, MirrorPartitionStore, PartitionEvent, type PartitionPreview } from './mirror-partition-store'
+import { MirrorPartitionStore, PartitionEvent, readLagEvent, type PartitionPreview } from './mirror-partition-store'
 
 /**
  * A mirror's partitions as a live store (mirror-partition-store.ts): seeded by GET .../partitions, patched
@@ -65,8 +65,10 @@ export function useMirrorPartitions(mirror: string, preview: PartitionPreview | 
     'partition',
     useCallback(
       (data: unknown) => {
+        // Another mirror's transition is not parsed at all.
+        if (typeof data !== 'object' || data === null || (data as { mirror?: unknown }).mirror !== mirror) return
         const parsed = PartitionEvent.safeParse(data)
-        if (!parsed.success || parsed.data.mirror !== mirror) return
+        if (!parsed.success) return
         store.applyTransition(parsed.data)
         refetchSoon()
       },
@@ -77,9 +79,9 @@ export function useMirrorPartitions(mirror: string, preview: PartitionPreview | 
     'lag',
     useCallback(
       (data: unknown) => {
-        const parsed = LagEvent.safeParse(data)
-        if (!parsed.success || parsed.data.mirror !== mirror) return
-        store.applyLag(parsed.data)
+        const event = readLagEvent(data, mirror)
+        if (event === undefined) return
+        store.applyLag(event)
         if (store.takeUnknownSeen()) refetchSoon()
       },
       [mirror, refetchSoon, store],
