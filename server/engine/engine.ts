@@ -142,6 +142,9 @@ export class MirrorEngine {
       // A mirror given to another instance stops its switchover's phases as a close does; the new owner resumes them.
       beforeStops: (operation, hooks) => runSwitchoverPhases({ ...this.ctx, nextTick: () => this.nextTick(), closing: () => this.closed || !state.has(operation.mirror) }, operation, hooks),
       measureLoss: (operation) => measureSwitchoverLoss(this.ctx, operation),
+      quiet: async (runtimes) => {
+        await Promise.all(runtimes.map((runtime) => runner.withLock(runtime, async () => undefined)))
+      },
     })
     const leadership = new LeadershipWatch({
       now: () => now(),

@@ -45,6 +45,34 @@ describe('operations', () => {
     expect(harness.engine.listOperations({ mirror: 'm' })).toEqual([finished])
   })
 
+  it('say succeeded only once the destination takes writes: the last STOPPED partition has lifted its topic’s read-only flag', async () => {
+    // A producer started the moment the operation says it finished, as an operator's (or the demo's) would be.
+    // One stop fails and is retried, so the operation settles on that partition's STOPPED transition, not at the
+    // end of its drive.
+    let failures = 1
+    let produced: Promise<unknown> | null = null
+    const failOnce = () => {
+      if (failures > 0) {
+        failures -= 1
+        throw new Error('injected: broker unavailable')
+      }
+    }
+    await mirrorOfTwoPartitions(failOnce, (event) => {
+      if (event.type === 'operation' && event.change === 'finished' && produced === null) {
+        produced = harness.cluster('b').produce('t', { partition: 0, records: [{ value: 'first write on the new primary' }] }).then(
+          () => 'written',
+          (error: unknown) => String(error),
+        )
+      }
+    })
+    const { operation } = await harness.engine.failover('m', { confirm: 'm' })
+    expect((await harness.engine.awaitOperation(operation.id)).status).toBe('running')
+    await harness.run(5, 1_000)
+    expect((await harness.engine.awaitOperation(operation.id)).status).toBe('succeeded')
+    expect(produced).not.toBeNull()
+    expect(await produced).toBe('written')
+  })
+
   it('keep running while a failed stop retries, refuse to restart their topics meanwhile, and finish when the retry stops it', async () => {
     let failures = 1
     await mirrorOfTwoPartitions(() => {

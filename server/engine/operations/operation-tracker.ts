@@ -44,6 +44,8 @@ export interface TrackerEnvironment {
   beforeStops?(operation: FailoverOperation, hooks: PhaseHooks): Promise<'stop' | 'rolledBack' | 'interrupted'>
   /** Before a switchover's outcome is frozen: what it lost, measured (switchover.recordsLost). */
   measureLoss?(operation: FailoverOperation): Promise<void>
+  /** Resolves once the work queued on these partitions so far (a transition's effects) has run. */
+  quiet?(runtimes: PartitionRuntime[]): Promise<void>
 }
 
 /** What a switchover's phases need of the tracker. */
@@ -415,6 +417,19 @@ export class OperationTracker {
     const { operation } = tracked
     tracked.unsettled = null
     this.waiting.delete(tracked)
+    // A partition is settled by its transition's event, before that transition's effects have run: the last
+    // STOPPED partition of a topic lifts the topic's read-only flag after it. The outcome waits for them, so a
+    // failover that says succeeded has a writable destination (a producer started on "succeeded" was refused).
+    const runtimes = operation.partitions.flatMap((entry) => this.env.partition(operation.mirror, entry.topic, entry.partition) ?? [])
+    const quiet = this.env.quiet?.(runtimes)
+    if (quiet === undefined) return this.conclude(tracked)
+    tracked.finishing = quiet.then(() => this.conclude(tracked))
+    return tracked.finishing
+  }
+
+  private conclude(tracked: Tracked): Promise<void> {
+    if (tracked.released) return Promise.resolve()
+    const { operation } = tracked
     const outcome = () => {
       const finishedAt = operation.partitions.reduce<number | null>((latest, entry) => (entry.finishedAt === null ? latest : Math.max(latest ?? entry.finishedAt, entry.finishedAt)), null)
       operation.finishedAt = Math.max(finishedAt ?? this.env.now(), operation.startedAt)
