@@ -38,7 +38,7 @@ export function PartitionHeader({
   const stopped = partition.state === 'STOPPING' || partition.state === 'STOPPED'
   const { offsetLag, offsetLagKnown, timeLagMs: timeLag, timeLagKnown, atRisk } = snapshot
   // Read from the logs when the source answered: while the mirror does not fetch (paused, failed) that is the only current figure.
-  const lagFromLogs = snapshot.source !== null && partition.lagKnown === false
+  const lagFromLogs = snapshot.source !== null && partition.lagKnown === false && offsetLag !== null
   const asOf = asOfText(offsetLagKnown, partition.lagAsOf)
   const position = partition.lastMirrorPosition
   return (
