@@ -38,7 +38,7 @@ export function PartitionHeader({
   const stopped = partition.state === 'STOPPING' || partition.state === 'STOPPED'
   const { offsetLag, offsetLagKnown, timeLagMs: timeLag, timeLagKnown, atRisk } = snapshot
   // Read from the logs when the source answered: while the mirror does not fetch (paused, failed) that is the only current figure.
-  const lagFromLogs = snapshot.source !== null && partition.lagKnown === false
+  const lagFromLogs = snapshot.source !== null && partition.lagKnown === false && offsetLag !== null
   const asOf = asOfText(offsetLagKnown, partition.lagAsOf)
   const position = partition.lastMirrorPosition
   return (
@@ -120,19 +120,19 @@ export function PartitionHeader({
         </div>
         <PartitionActions mirror={mirror.name} topic={partition.topic} partition={partition.partition} state={partition.state} topicPartitions={topicPartitions} />
       </div>
-      <p className="-mb-2 flex flex-wrap items-baseline gap-x-2 text-xs text-slate-500 dark:text-slate-400">
-        <span data-testid="partition-as-of">
+      <p className="-mb-2 text-xs text-slate-500 dark:text-slate-400">
+        <span data-testid="partition-as-of" className="whitespace-nowrap">
           Figures as of{' '}
           <time dateTime={exactTime(snapshot.at)} title={exactTime(snapshot.at)} className="font-mono text-slate-700 dark:text-slate-200">
             {clockTime(snapshot.at)}
           </time>{' '}
           UTC
         </span>
-        <span>
-          · {snapshot.source === null ? `${mirror.sourceCluster} did not answer: lower bounds from the last fetch` : 'both logs read together, as the failover plan reads them'}
-        </span>
+        {': '}
+        {snapshot.source === null ? `${mirror.sourceCluster} did not answer, so the figures are lower bounds from the last fetch` : 'both logs read together, as the failover plan reads them'}
         {refreshError !== null && (
           <span role="status" className="text-amber-800 dark:text-amber-300">
+            {' '}
             · not refreshed: {refreshError.message}
           </span>
         )}

@@ -1,7 +1,7 @@
 'use client'
 
 import dynamic from 'next/dynamic'
-import { useEffect, useRef, useState, type ComponentProps } from 'react'
+import { Fragment, useEffect, useRef, useState, type ComponentProps } from 'react'
 import { StateBadge } from '@/components/ui/state-badge'
 import { statePath } from '@/lib/ui/state-path'
 import { CONTENT_HEIGHT, CONTENT_WIDTH, MIN_ZOOM } from './state-graph-size'
@@ -67,10 +67,12 @@ function StateGraphPlaceholder(props: Partial<ComponentProps<typeof StateGraph>>
             <span className="sr-only">Path taken: </span>
             {path.earlier && '… → '}
             {path.steps.map((step, index) => (
-              <span key={`${index}-${step}`} className="whitespace-nowrap font-mono">
-                {step}
-                {index < path.steps.length - 1 && <span aria-hidden> → </span>}{' '}
-              </span>
+              <Fragment key={`${index}-${step}`}>
+                <span className="whitespace-nowrap font-mono">
+                  {step}
+                  {index < path.steps.length - 1 && <span aria-hidden>&nbsp;→</span>}
+                </span>{' '}
+              </Fragment>
             ))}
           </p>
         )}
