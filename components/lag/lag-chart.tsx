@@ -271,7 +271,8 @@ export function LagChart({
   const options = useMemo(() => chartOptions(labels, range, spansBox, { timeMs: objectiveMs, records: rpoRecords }), [layout])
   const aligned = useMemo(() => (data === null ? null : toAligned(data)), [data])
   const trend = useMemo(() => (data === null ? null : lagTrend(data.times, data.total.offsetLag, LAG_RANGES[range].trendWindowMs)), [data, range])
-  const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label, unknownBecause)
+  const notMirroringBecause = snapshot?.notMirroringBecause ?? null
+  const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label, unknownBecause, notMirroringBecause)
 
   useEffect(() => {
     spansBox.set(spans)
@@ -301,7 +302,7 @@ export function LagChart({
       title={
         <span className="flex flex-wrap items-center gap-2">
           Lag
-          {trend !== null && <LagTrendBadge trend={trend} unknownBecause={unknownBecause} />}
+          {trend !== null && <LagTrendBadge trend={trend} unknownBecause={unknownBecause} notMirroringBecause={notMirroringBecause} />}
         </span>
       }
       actions={

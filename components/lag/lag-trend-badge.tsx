@@ -8,7 +8,14 @@ import { LAG_TREND_STYLE } from '@/lib/ui/status-style'
  * figures are lower bounds (a source is silent), so the badge says "lag unknown: source unreachable" instead of
  * reading a direction from figures that stopped moving.
  */
-export function LagTrendBadge({ trend, unknownBecause = null }: { trend: LagTrend; unknownBecause?: string | null }) {
+export function LagTrendBadge({ trend, unknownBecause = null, notMirroringBecause = null }: { trend: LagTrend; unknownBecause?: string | null; notMirroringBecause?: string | null }) {
+  if (notMirroringBecause !== null) {
+    return (
+      <StatusBadge look={LAG_TREND_STYLE.notMirroring} data-trend="not-mirroring">
+        not mirroring
+      </StatusBadge>
+    )
+  }
   if (unknownBecause !== null) {
     return (
       <StatusBadge look={LAG_TREND_STYLE.unknown} data-trend="unknown">

@@ -96,5 +96,9 @@ describe('describeLagChart', () => {
   it('says so when nothing was sampled', () => {
     const data = aggregateLag([], grid)
     expect(describeLagChart(data, { direction: 'steady', perMinute: 0 }, '1 h')).toContain('No lag samples in the last 1 h')
+    // A failed-over mirror: its last samples are history, not "caught up".
+    const stopped = describeLagChart(aggregateLag(series, { ...grid, to: 12_000 }), { direction: 'steady', perMinute: 0 }, '5 min', null, 'every partition is STOPPED')
+    expect(stopped).toBe('Not mirroring: every partition is STOPPED. The chart ends where mirroring stopped; the last total offset lag it shows is 3 records.')
+    expect(stopped).not.toContain('caught up')
   })
 })

@@ -225,9 +225,13 @@ function peakOf(values: ReadonlyArray<number | null>): number | null {
 }
 
 /** The chart in one sentence, for people who cannot see the canvas. */
-export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel: string, unknownBecause: string | null = null): string {
+export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel: string, unknownBecause: string | null = null, notMirroringBecause: string | null = null): string {
   // Every figure is read at the newest bucket the total has: a topic without a point there was not behind.
   const newest = lastIndex(data.total.offsetLag)
+  if (notMirroringBecause !== null) {
+    const last = newest < 0 ? '' : ` The chart ends where mirroring stopped; the last total offset lag it shows is ${formatCount(data.total.offsetLag[newest] ?? 0)} records.`
+    return `Not mirroring: ${notMirroringBecause}.${last}`
+  }
   if (unknownBecause !== null) {
     // The newest figures are the last ones known: saying "caught up" or "shrinking" from them would be a guess.
     const known = newest < 0 ? '' : ` The last known total offset lag was ${formatCount(data.total.offsetLag[newest] ?? 0)} records: the lag now is at least that, and growing.`

@@ -28,6 +28,12 @@ export interface MirrorSnapshot {
    * and the chart's summary say "unknown: <this>" rather than guess from figures that stopped moving.
    */
   readonly lagUnknownBecause: string | null
+  /**
+   * Why no partition is mirroring ("every partition is STOPPED"), or null while one is: a failed-over mirror's
+   * chart ends at its last sample, and reading "steady, every topic caught up" from it would describe a mirror
+   * that no longer runs.
+   */
+  readonly notMirroringBecause: string | null
 }
 
 export function mirrorSnapshot(mirror: string, rows: Iterable<MirrorPartition>, now: number): MirrorSnapshot {
@@ -44,7 +50,14 @@ export function mirrorSnapshot(mirror: string, rows: Iterable<MirrorPartition>, 
   // position plus it), so they move with the lag instead of standing still at the page's first answer.
   const atRisk = totalAtRisk(all.map((row) => partitionAtRisk(row.offsetLag === null ? row : { ...row, sourceHighWatermark: row.destinationLogEndOffset + row.offsetLag }, now)))
   const incident = incidentOf(mirror, all)
-  return { at: now, partitions: all.length, counts, lag, atRisk, lastFetchAt, incident, lagUnknownBecause: lagUnknownReason(lag, incident, counts) }
+  return { at: now, partitions: all.length, counts, lag, atRisk, lastFetchAt, incident, lagUnknownBecause: lagUnknownReason(lag, incident, counts), notMirroringBecause: notMirroringReason(all.length, counts) }
+}
+
+function notMirroringReason(partitions: number, counts: Partial<Record<MirrorPartitionState, number>>): string | null {
+  const stopped = counts.STOPPED ?? 0
+  const stopping = counts.STOPPING ?? 0
+  if (partitions === 0 || stopped + stopping < partitions) return null
+  return stopping === 0 ? 'every partition is STOPPED' : `stopping (${stopping} of ${partitions} partitions STOPPING)`
 }
 
 function lagUnknownReason(lag: MirrorLag, incident: Incident | null, counts: Partial<Record<MirrorPartitionState, number>>): string | null {

@@ -121,7 +121,9 @@ export const LAG_TREND_STYLE = {
   shrinking: { label: 'shrinking', icon: '▼', tone: 'healthy' },
   steady: { label: 'steady', icon: '→', tone: 'neutral' },
   unknown: { label: 'unknown', icon: '?', tone: 'danger' },
-} as const satisfies Record<LagTrendDirection, StatusStyle>
+  /** No partition mirrors (a failed-over mirror): the chart is history. */
+  notMirroring: { label: 'not mirroring', icon: '■', tone: 'neutral' },
+} as const satisfies Record<LagTrendDirection | 'notMirroring', StatusStyle>
 
 /** A Mirrorboard instance of the group (GET /api/v1/instances): a dead one's mirrors have gone to the others. */
 export const INSTANCE_STATUS_STYLE = {

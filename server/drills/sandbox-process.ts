@@ -42,7 +42,8 @@ export class SandboxProcess {
 
   private constructor(log: (message: string, fields: Record<string, unknown>) => void) {
     const { file, execArgv } = sandboxEntry()
-    this.child = fork(file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+    // Turbopack would resolve the entry as a module of the server's bundle: it is a process of its own, built apart.
+    this.child = fork(/* turbopackIgnore: true */ file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
     try {
       if (this.child.pid !== undefined) os.setPriority(this.child.pid, SANDBOX_NICE)
     } catch (error) {
