@@ -34,6 +34,16 @@ export function useMirrorSplitBrainWatch(mirror: string) {
   })
 }
 
+/**
+ * One mirror's answer for what flows now (its `throughput`, over the last 10 s), re-read every 2 s: the mirror page
+ * used to read the whole mirror list for it, re-read on every lag event of any mirror.
+ */
+export function useMirrorFlow(mirror: string) {
+  return useQuery({ ...endpointQuery(mirrorEndpoints.getMirror, { params: { mirror } }), refetchInterval: FLOW_REFRESH_MS })
+}
+
+const FLOW_REFRESH_MS = 2_000
+
 export function useMirror(mirror: string) {
   return useQuery(endpointQuery(mirrorEndpoints.getMirror, { params: { mirror } }))
 }

@@ -1,6 +1,6 @@
 'use client'
 
-import { useMirrors } from '@/components/data/use-mirrors'
+import { useMirrorFlow } from '@/components/data/use-mirrors'
 import type { Mirror } from '@/lib/api/mirrors'
 import { clockTime } from '@/lib/ui/format'
 import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
@@ -8,12 +8,11 @@ import { throughputText } from '@/lib/ui/throughput-text'
 
 /**
  * What flows now, beside the lag (issue #33 item 9): records and bytes per second appended to the destination,
- * the fetch latency, the throttle's use, and what holds the mirror back. Read from the mirror list, which the
- * event stream refreshes on every lag sample (the mirror's own answer is re-read only when partitions change).
+ * the fetch latency, the throttle's use, and what holds the mirror back. Read from the mirror's own answer, re-read
+ * every 2 s (not from the whole mirror list, which every lag event of any mirror had the page read again).
  */
 export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapshot: MirrorSnapshot | null }) {
-  const list = useMirrors()
-  const current = list.data?.mirrors.find((entry) => entry.name === mirror.name) ?? mirror
+  const current = useMirrorFlow(mirror.name).data ?? mirror
   const text = throughputText(current, snapshot?.lagUnknownBecause === 'source unreachable')
   if (text === null) return null
   return (
