@@ -14,7 +14,9 @@ import { throughputText } from '@/lib/ui/throughput-text'
 export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapshot: MirrorSnapshot | null }) {
   const current = useMirrorFlow(mirror.name).data ?? mirror
   const text = throughputText(current, snapshot?.lagUnknownBecause === 'source unreachable')
-  if (text === null) return null
+  // A failed-over mirror fetches nothing by design: "no fetch was answered: the source or the link is down" would
+  // report an incident that is not there (the header and the chart say it is not mirroring).
+  if (text === null || (snapshot?.notMirroringBecause ?? null) !== null) return null
   return (
     <section aria-label="Throughput" data-testid="mirror-throughput" data-limit={text.limit} className="rounded-lg border border-slate-200 bg-white px-4 py-2.5 text-sm shadow-sm dark:border-slate-800 dark:bg-slate-900">
       <dl className="grid grid-cols-2 gap-x-6 gap-y-1.5 sm:flex sm:flex-wrap sm:items-baseline">
