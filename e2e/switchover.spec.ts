@@ -80,6 +80,9 @@ test('an unplanned failover over the RPO objective needs the loss typed word for
   expect(words).toMatch(/^accept the loss of 3 records, \d+ s$/)
   await field.fill('accept the loss')
   await expect(next).toBeDisabled()
+  // The gates step reads the plan again when entered, and a paused mirror's time at risk grows every second:
+  // the words stay the ones read (the refetch landing between the read and the fill failed 1 run in 10).
+  await expect(rpo.locator('label .font-mono')).toHaveText(words)
   await field.fill(words)
   await expect(rpo).toContainText('failed · forced')
   await expect(next).toBeEnabled()

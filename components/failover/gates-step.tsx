@@ -1,16 +1,29 @@
 'use client'
 
 import type { FailoverPlan } from '@/lib/api/mirrors'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { GATE_ADVICE, decideGates, gateTitle, isForceable } from '@/lib/failover/gate-forcing'
 import { rpoAcceptance } from '@/lib/failover/wizard-states'
 
 /**
  * The RPO gate is forced by typing the loss accepted, word for word (issue #34): a checkbox is too easy to
- * tick for a loss over the mirror's objective. New figures mean new words (the key remounts it).
+ * tick for a loss over the mirror's objective. A new number of records means new words (the key remounts it).
  */
-function RpoAcceptance({ words, forced, onForce }: { words: string; forced: boolean; onForce: (force: boolean) => void }) {
+/**
+ * The typed acceptance. Its words are the figures the operator read when the gate appeared: the records at
+ * risk ask for new words when they change (the parent remounts this by them, and a forced gate is un-forced),
+ * the time at risk does not, since it grows every second while the mirror is behind and the words would change
+ * under the operator's fingers (the failover's audit entry records the plan's figures of that moment).
+ */
+function RpoAcceptance({ words: shown, forced, onForce }: { words: string; forced: boolean; onForce: (force: boolean) => void }) {
+  const [words] = useState(shown)
   const [typed, setTyped] = useState(forced ? words : '')
+  // Un-forced from outside (the records changed): the words typed for the old figures no longer stand.
+  const [wasForced, setWasForced] = useState(forced)
+  if (wasForced !== forced) {
+    setWasForced(forced)
+    if (!forced && typed === words) setTyped('')
+  }
   return (
     <div className="mt-2 space-y-1">
       <label htmlFor="rpo-acceptance" className="block text-sm font-medium text-slate-900 dark:text-slate-100">
@@ -32,6 +45,16 @@ function RpoAcceptance({ words, forced, onForce }: { words: string; forced: bool
   )
 }
 
+/** An accepted loss of N records does not accept N + 1: when the records at risk change, the acceptance is taken back. */
+function useUnforceWhenRecordsChange(records: number | null | undefined, forced: boolean, unforce: () => void) {
+  const accepted = useRef(records)
+  useEffect(() => {
+    if (accepted.current === records) return
+    accepted.current = records
+    if (forced) unforce()
+  }, [records, forced, unforce])
+}
+
 /**
  * Step 2: the dry run's preflight gates, each passed (✓) or failed (✕) with its detail and, when failed,
  * what to do. A failing warning gate blocks until the operator ticks "Force past this gate" (sent as
@@ -39,6 +62,7 @@ function RpoAcceptance({ words, forced, onForce }: { words: string; forced: bool
  */
 export function GatesStep({ plan, forced, onForce }: { plan: FailoverPlan; forced: readonly string[]; onForce: (gate: string, force: boolean) => void }) {
   const decision = decideGates(plan.gates, forced)
+  useUnforceWhenRecordsChange(plan.rpo?.records, forced.includes('rpo-objective'), () => onForce('rpo-objective', false))
   // Failing gates first: they are what the operator has to decide about.
   const gates = [...plan.gates].sort((a, b) => Number(a.ok) - Number(b.ok))
   return (
@@ -73,7 +97,7 @@ export function GatesStep({ plan, forced, onForce }: { plan: FailoverPlan; force
             <p className="mt-1 text-sm break-words text-slate-700 dark:text-slate-300">{gate.detail}</p>
             {!gate.ok && GATE_ADVICE[gate.name] !== undefined && <p className="mt-1 text-sm text-slate-800 dark:text-slate-200">What to do: {GATE_ADVICE[gate.name]}</p>}
             {isForceable(gate) && gate.name === 'rpo-objective' && plan.rpo !== undefined && (
-              <RpoAcceptance key={rpoAcceptance(plan.rpo)} words={rpoAcceptance(plan.rpo)} forced={isForced} onForce={(force) => onForce(gate.name, force)} />
+              <RpoAcceptance key={String(plan.rpo.records)} words={rpoAcceptance(plan.rpo)} forced={isForced} onForce={(force) => onForce(gate.name, force)} />
             )}
             {isForceable(gate) && gate.name !== 'rpo-objective' && (
               <label className="mt-2 flex items-center gap-2 text-sm font-medium text-slate-900 dark:text-slate-100">

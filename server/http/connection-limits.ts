@@ -10,6 +10,10 @@ import type { Socket } from 'node:net'
  * - headers within `headersTimeoutMs`, a whole request (body included) within `requestTimeoutMs`: both are
  *   about receiving the request, so a long answer (the event stream) is not cut by them; Node checks every
  *   `connectionsCheckingIntervalMs`;
+ * - an idle kept-alive connection closed after `keepAliveTimeoutMs`: longer than the idle timeout of the clients
+ *   and load balancers in front (60 s on most), since a client that reuses a connection the moment the server
+ *   closes it gets ECONNRESET on a request that was never read (Node's 5 s default did that to a browser
+ *   journey's API call 5 s after its previous one);
  * - at most `maxConnections` open at once, and `maxConnectionsPerAddress` from one address (not applied when
  *   a trusted proxy is the one address every request comes from).
  */
@@ -27,7 +31,7 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   connectionsCheckingIntervalMs: 1_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 65_000,
   maxConnections: 512,
   maxConnectionsPerAddress: 64,
 }
