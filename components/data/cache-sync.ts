@@ -19,6 +19,13 @@ import { queryKeys, type QueryKey } from './query-keys'
  */
 
 const INVALIDATE_EVERY_MS = 1_000
+/**
+ * Lag alone refreshes the mirror list at most this often. Every mirror samples its lag each second, so the list
+ * was read again and the overview re-rendered (topology labels, counts, cadence, incidents) about every second:
+ * periodic long tasks on a phone's CPU that kept Lighthouse's page from ever going quiet. A state change (a
+ * `partition` event) still refreshes the list within INVALIDATE_EVERY_MS.
+ */
+const LAG_LIST_EVERY_MS = 5_000
 
 /**
  * The operation event's schema (lib/api/operations.ts, which holds the failover plan's and the mirror's
@@ -85,7 +92,19 @@ export function syncCacheWithEvents(queryClient: QueryClient, stream: EventStrea
     {
       updates: [queryKeys.of(mirrorEndpoints.listMirrors)],
       // The list only needs to know that lag moved, not the megabyte of per-partition lag the event carries.
-      listen: () => stream.subscribeArrival('lag', () => invalidate(queryKeys.of(mirrorEndpoints.listMirrors))),
+      listen: () => {
+        let lagTimer: ReturnType<typeof setTimeout> | undefined
+        const stop = stream.subscribeArrival('lag', () => {
+          lagTimer ??= setTimeout(() => {
+            lagTimer = undefined
+            invalidate(queryKeys.of(mirrorEndpoints.listMirrors))
+          }, LAG_LIST_EVERY_MS - INVALIDATE_EVERY_MS)
+        })
+        return () => {
+          clearTimeout(lagTimer)
+          stop()
+        }
+      },
     },
     {
       updates: [queryKeys.of(mirrorEndpoints.getOperation), queryKeys.of(mirrorEndpoints.listOperations)],

@@ -189,4 +189,34 @@ describe('cache-sync over the generated keys', () => {
     stopSync()
     client.stop()
   })
+
+  it('reads the mirror list again once per five seconds of lag events, and within a second of a state change', async () => {
+    const queryClient = new QueryClient()
+    const client = new EventStreamClient()
+    const stopSync = syncCacheWithEvents(queryClient, client)
+    client.start()
+    const list = endpointQuery(mirrorEndpoints.listMirrors)
+    let reads = 0
+    const observer = new QueryObserver(queryClient, { ...list, queryFn: () => ({ mirrors: [reads++] }) as never, staleTime: Infinity })
+    const stop = observer.subscribe(() => {})
+    await vi.advanceTimersByTimeAsync(REOPEN_AFTER_MS)
+    expect(reads).toBe(1)
+    const stream = FakeEventSource.opened.at(-1)!
+    expect(new URL(stream.url, 'http://localhost').searchParams.get('types')?.split(',')).toEqual(expect.arrayContaining(['lag', 'partition']))
+
+    // Ten seconds of a lag event a second (what every mirror's sampler sends): two reads, not ten.
+    for (let second = 0; second < 10; second++) {
+      stream.send('lag', `s:${second}`, { mirror: 'dr', partitions: [] })
+      await vi.advanceTimersByTimeAsync(1_000)
+    }
+    expect(reads).toBe(1 + 2)
+    // A partition's state change is on the overview within a second.
+    stream.send('partition', 's:10', { mirror: 'dr', topic: 'orders', partition: 0, from: 'MIRRORING', to: 'FAILED' })
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(reads).toBe(1 + 3)
+
+    stop()
+    stopSync()
+    client.stop()
+  })
 })

@@ -43,6 +43,9 @@ export function MirrorPageView({ mirror, firstRows = null, phone = false }: { mi
   const data = summary.data
   const stoppedCount = data?.partitionsByState.STOPPED ?? 0
   const drillsRunning = Boolean(data?.drills?.running)
+  // The mirror's answer is read again every 2 s (its throughput): only the tab that shows it follows it, so the
+  // timeline, objectives and tabs are not rendered again on every read.
+  const tabMirror = tab === 'partitions' ? undefined : data
   const { store, status, error, isFetching, refetch } = partitions
   const sections = useMemo(
     () => (
@@ -55,11 +58,11 @@ export function MirrorPageView({ mirror, firstRows = null, phone = false }: { mi
         <MirrorTimeline mirror={mirror} />
         <ObjectivesPanel mirror={mirror} />
         <MirrorTabs current={tab} badges={drillsRunning ? { drills: 'running' } : {}} />
-        {tab === 'drills' && data !== undefined && <DrillsTab mirror={data} />}
-        {tab === 'verifications' && data !== undefined && <VerificationsTab mirror={data} />}
+        {tab === 'drills' && tabMirror !== undefined && <DrillsTab mirror={tabMirror} />}
+        {tab === 'verifications' && tabMirror !== undefined && <VerificationsTab mirror={tabMirror} />}
       </>
     ),
-    [mirror, stoppedCount, tab, drillsRunning, data],
+    [mirror, stoppedCount, tab, drillsRunning, tabMirror],
   )
   const table = useMemo(
     () => <PartitionTable mirror={mirror} store={store} status={status} error={error} isFetching={isFetching} onRetry={() => void refetch()} phone={phone} />,

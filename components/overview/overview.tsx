@@ -19,8 +19,8 @@ import { StateCounts } from './state-counts'
 
 /**
  * The overview (UI.md §2): what needs attention first, the topology beside it, partitions by state and the
- * latest operations below. Live through the event stream: cache-sync refetches the mirror list on lag and
- * partition events (at most once a second), the attention list on partition events and every few seconds.
+ * latest operations below. Live through the event stream: cache-sync refetches the mirror list within a second of a
+ * partition event and at most every 5 s while only lag moves, the attention list on partition events and every few seconds.
  */
 export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayout | null }) {
   const session = usePageSession()
