@@ -292,13 +292,24 @@ export class MirrorEngine {
     if (this.timer || this.closed) return
     const loop = () => {
       if (this.closed) return
+      const before = this.recordsMirrored()
       this.tick()
         .catch((error: unknown) => this.ctx.log('tick failed', { error: String(error) }))
         .finally(() => {
-          if (!this.closed) this.timer = setTimeout(loop, intervalMs)
+          // A round that mirrored records is followed at once, as Kafka's replica fetcher fetches again as soon as
+          // it has appended: the pause is for quiet mirrors (a held fetch waits for data anyway). Pausing a
+          // mirror with a backlog left its source and destination idle a fifth of the time (scripts/bench/kafka.ts).
+          if (!this.closed) this.timer = setTimeout(loop, this.recordsMirrored() > before ? 0 : intervalMs)
         })
     }
     this.timer = setTimeout(loop, 0)
+  }
+
+  /** Records mirrored so far by every mirror of this engine (whether a tick moved data). */
+  private recordsMirrored(): number {
+    let records = 0
+    for (const mirror of this.state.all()) records += mirror.mirroredRecords
+    return records
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@ import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import { toKafkaClusterError, type BrokerChannel } from './connection'
 import { PipelinedProducer } from './pipelined-producer'
-import { keepsItsBytes, restamped } from './restamped-batch'
+import { keepsItsBytes, restampInto } from './restamped-batch'
 
 /**
  * The destination side's producers (DESIGN.md §5): one source batch becomes one produce (one destination
@@ -145,7 +145,8 @@ export class EmulatedProducers {
       const producer = await this.idempotentProducer(tp)
       sequence = producer.sequence
       if (records === null) {
-        const baseOffset = await producer.send(leader, header.recordCount, (stamp) => restamped(batch, stamp))
+        // Restamped straight into the produce request: the source batch is copied once on its way to the socket.
+        const baseOffset = await producer.send(leader, header.recordCount, (stamp) => ({ byteLength: batch.byteLength, writeInto: (target) => restampInto(batch, stamp, target) }))
         return { ok: true, produced: { baseOffset, records: Array.from({ length: header.recordCount }, (_, i) => ({ sourceOffset: header.baseOffset + i, destinationOffset: baseOffset + i })) } }
       }
       const baseOffset = await producer.send(leader, records.length, (stamp) => encodeBatch({ baseOffset: 0, partitionLeaderEpoch: -1, ...stamp, timestamp: Date.now(), records }, crc32c))

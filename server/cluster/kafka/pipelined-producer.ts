@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import type { BrokerChannel } from './connection'
-import { errorName, produceRequest, type ProtocolRequest } from './protocol'
+import { errorName, produceRequest, type BatchBytes, type ProtocolRequest } from './protocol'
 
 /**
  * An idempotent producer of one partition with several produces in flight, as Kafka's Java producer keeps
@@ -96,7 +96,7 @@ export class PipelinedProducer {
    * known, and resolves with the offset the broker put its first record at. The sequence is taken when called
    * (`sequence` tells it beforehand), so batches are ordered by the calls, not by when their requests leave.
    */
-  async send(leader: number, recordCount: number, batchWith: (stamp: ProducerStamp) => Uint8Array): Promise<number> {
+  async send(leader: number, recordCount: number, batchWith: (stamp: ProducerStamp) => BatchBytes): Promise<number> {
     const baseSequence = this.nextSequence
     this.nextSequence = (baseSequence + recordCount) % SEQUENCE_MODULUS
     const { producerId, producerEpoch } = await this.identityAt(leader)

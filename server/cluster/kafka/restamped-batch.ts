@@ -18,7 +18,16 @@ const KEPT_ATTRIBUTES = 0x07 | 0x08 // the codec and the timestamp type; not tra
 
 /** A copy of a source batch as our idempotent producer writes it (Kafka's v2 header layout; CRC over attributes…end). */
 export function restamped(batch: Uint8Array, stamp: ProducerStamp): Uint8Array {
-  const bytes = Buffer.from(batch)
+  const bytes = new Uint8Array(batch.byteLength)
+  restampInto(batch, stamp, bytes)
+  return bytes
+}
+
+/** The same, written into `target` (as long as the batch: the produce request's place for it), the source's bytes left as they are. */
+export function restampInto(batch: Uint8Array, stamp: ProducerStamp, target: Uint8Array): void {
+  if (target.byteLength !== batch.byteLength) throw new Error(`restampInto: ${target.byteLength} bytes of room for a batch of ${batch.byteLength}`)
+  target.set(batch)
+  const bytes = target
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   view.setBigInt64(0, 0n) // base offset: the broker assigns it
   view.setInt32(12, -1) // partition leader epoch: the broker's
@@ -27,5 +36,4 @@ export function restamped(batch: Uint8Array, stamp: ProducerStamp): Uint8Array {
   view.setInt16(51, stamp.producerEpoch)
   view.setInt32(53, stamp.baseSequence)
   view.setUint32(17, crc32c(bytes.subarray(ATTRIBUTES_AT)))
-  return bytes
 }
