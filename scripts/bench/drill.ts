@@ -6,6 +6,7 @@
 // main thread's CPU over the whole drill beside the drill's wall time. Production lag is measured end to end: a probe record
 // written to one partition of each topic every 100 ms, timed from its acknowledgement at the source until the
 // destination's high watermark covers it.
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
@@ -23,9 +24,39 @@ const TOPICS = 20
 const RATE = Number(process.env.BENCH_DRILL_RATE ?? 2_000)
 const OPEN_TRANSACTIONS = Math.round(PARTITIONS / 10)
 
+/** The drill's log of where its time went (drill-runner.ts). */
+interface StepLog {
+  phase: string
+  rtoMs?: number
+  server: Array<[string, number]>
+  sandbox: Array<{ step: string; ms: number; endedAt: number; pausedMs: number }>
+}
+
 const topics = () => Array.from({ length: TOPICS }, (_, i) => `drilled-${i}`)
 
+/**
+ * The sandbox's process as a production server forks it: the build (`dist/sandbox/`, made by `npm run build`),
+ * rebuilt here so it is this checkout's. From the source through tsx (what `npm run dev` and the tests fork) its
+ * modules load in 1.6–1.8 s against 0.4–0.8 s built (load 11–12, session 21), and the drill waits for them after
+ * its copy. BENCH_DRILL_SANDBOX=source measures the tsx entry instead.
+ */
+function forkBuiltSandbox(): () => void {
+  if (process.env.BENCH_DRILL_SANDBOX === 'source') {
+    console.log('sandbox process: from the source through tsx (BENCH_DRILL_SANDBOX=source)')
+    return () => {}
+  }
+  execFileSync(process.execPath, ['cli/build.mjs', 'tsconfig.sandbox.json'], { stdio: 'inherit' })
+  console.log('sandbox process: the build (dist/sandbox/, as npm run build ships it)')
+  const before = process.env.MIRRORBOARD_SANDBOX_COMPILED
+  process.env.MIRRORBOARD_SANDBOX_COMPILED = '1'
+  return () => {
+    if (before === undefined) delete process.env.MIRRORBOARD_SANDBOX_COMPILED
+    else process.env.MIRRORBOARD_SANDBOX_COMPILED = before
+  }
+}
+
 export async function benchDrill(): Promise<BenchResult[]> {
+  const restoreSandboxEntry = forkBuiltSandbox()
   const root = await mkdtemp(path.join(os.tmpdir(), 'bench-drill-'))
   const clusters = new Map<string, EmbeddedCluster>()
   for (const name of ['a', 'b']) clusters.set(name, await EmbeddedCluster.open(path.join(root, name), { name, brokers: 1, config: { tickIntervalMs: 100 } }))
@@ -79,15 +110,20 @@ export async function benchDrill(): Promise<BenchResult[]> {
       while ((await b.describePartition(tp)).highWatermark <= offset) await new Promise((resolve) => setTimeout(resolve, 5))
       return performance.now() - acknowledged
     }
-    // Each probe's lag with when its round started, to attribute the lag during the drill to its phases.
+    // Each probe's lag with when its round started, to attribute the lag during the drill to its phases (and the
+    // same start in epoch ms, for the sandbox process's steps).
     const probedAt: Array<[number, number]> = []
+    const probedAtEpoch: Array<[number, number]> = []
+    const stepLogs: StepLog[] = []
     const sample = async (ms: number, until?: () => boolean) => {
       const lags: number[] = []
       const started = performance.now()
       while (until ? !until() : performance.now() - started < ms) {
         const round = performance.now()
+        const roundEpoch = Date.now()
         const answered = await Promise.all(topics().map(probe))
         for (const lag of answered) probedAt.push([round, lag])
+        for (const lag of answered) probedAtEpoch.push([roundEpoch, lag])
         lags.push(...answered)
         await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - round))))
       }
@@ -97,7 +133,10 @@ export async function benchDrill(): Promise<BenchResult[]> {
     await sample(5_000)
     const drills = await Drills.open(path.join(root, 'drills'), {
       now: () => Date.now(),
-      log: () => {},
+      // Where the drill's time went, step by step (drill-runner.ts, sandbox-child.ts): printed after the drill.
+      log: (message, fields) => {
+        if (message === 'drill steps') stepLogs.push(fields as unknown as StepLog)
+      },
       emit: () => {},
       engine,
       destination: () => ({ kind: 'embedded', cluster: b, reader: b }),
@@ -132,6 +171,15 @@ export async function benchDrill(): Promise<BenchResult[]> {
         })
         .join(', ')}`,
     )
+    for (const log of stepLogs) {
+      const sandboxSteps = log.sandbox
+        .map(({ step, ms, endedAt, pausedMs }) => {
+          const lags = probedAtEpoch.filter(([when]) => when >= endedAt - ms && when < endedAt).map(([, lag]) => lag)
+          return `${step} ${ms} ms${pausedMs > 0 ? ` (paused ${pausedMs})` : ''} lag p99 ${Math.round(quantile(lags, 0.99) ?? 0)} ms (${lags.length})`
+        })
+        .join(', ')
+      console.log(`${log.phase}: server ${log.server.map(([step, ms]) => `${step} ${ms} ms`).join(', ')}; sandbox ${sandboxSteps}${log.rtoMs === undefined ? '' : `; RTO ${log.rtoMs} ms`}`)
+    }
     const baselineLags = await sample(drillMs)
     await drills.close()
     if (finished.status !== 'succeeded') throw new Error(`drill ${finished.status}: ${finished.error ?? finished.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`)
@@ -159,5 +207,6 @@ export async function benchDrill(): Promise<BenchResult[]> {
     await engine.close()
     for (const cluster of clusters.values()) await cluster.close()
     await rm(root, { recursive: true, force: true })
+    restoreSandboxEntry()
   }
 }

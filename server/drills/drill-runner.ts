@@ -44,11 +44,11 @@ export interface RunnerEnvironment {
 }
 
 export interface DrillControl {
-  /** Persists and publishes the drill (a phase began, a figure is known). */
+  /** Publishes the drill and persists it (a phase began, a figure is known); writes of one drill land in order. */
   changed(): Promise<void>
   cancelled(): boolean
-  /** Tests and the crash test's child wait here at the start of each phase. */
-  atPhase?(phase: DrillPhase): Promise<void> | void
+  /** Tests and the crash test's child wait here at the start of each phase; `saved` resolves once the phase is written. */
+  atPhase?(phase: DrillPhase, saved: Promise<void>): Promise<void> | void
   /** Where this drill's sandbox lives. */
   readonly sandboxDir: string
   readonly lagSampleMs: number
@@ -92,17 +92,24 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
   const releaseSyncs = skipSyncsUnder(control.sandboxDir)
   // Announced only once the sandbox is gone: a drill reads as running until then.
   let outcome: Drill['status'] = 'failed'
+  // A phase's record is written while its work runs, not before: the record of a running drill is what the UI
+  // shows (published at once) and what a restart reads to name the phase it failed in, and no step of the drill
+  // depends on it being on disk. Awaited, each write's fsync queued behind production's and sat in the RTO
+  // (0.2–0.6 s a phase at load 12–15, npm run bench -- drill, session 21). The last write (drills.ts) follows
+  // these in order (JsonRecordStore chains one record's writes).
   const phase = async (next: DrillPhase) => {
     if (control.cancelled()) throw new Cancelled()
     drill.phase = next
-    await control.changed()
-    await control.atPhase?.(next)
+    const saved = control.changed()
+    await control.atPhase?.(next, saved)
     if (control.cancelled()) throw new Cancelled()
   }
   try {
     // Its modules load while the copy is taken.
     sandboxProcess = SandboxProcess.spawn(env.log)
+    const watch = stepWatch()
     await phase('copying')
+    watch.lap('copyingAnnounced')
     const copied = await env.engine.copyForDrill(drill.mirror, drill.topics, () => takeCopy(drill, env, control.sandboxDir, definition))
     // Closed cleanly (unsynced, under skipSyncsUnder): the sandbox's process opens it from its files.
     await copied.sandbox?.close()
@@ -118,8 +125,11 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     }))
     drill.rpo = rpoOf(copied.snapshots)
 
+    watch.lap('copy')
     await phase('failingOver')
+    watch.lap('failingOverAnnounced')
     await sandboxProcess.whenReady()
+    watch.lap('sandboxProcessReady')
     const failover = await sandboxProcess.request(
       {
         type: 'failOver',
@@ -142,16 +152,22 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
       throw new Error(`the failover of the copy did not finish: ${failed.slice(0, 5).join(', ')}`)
     }
     drill.rtoMs = Math.max(0, (failover.operation.finishedAt ?? env.now()) - drill.startedAt)
+    watch.lap('failOverRequest')
+    env.log('drill steps', { drill: drill.id, phase: 'failingOver', rtoMs: drill.rtoMs, server: watch.take(), sandbox: failover.steps })
     const planned = new Map(failover.plan.partitions.map((p) => [`${p.topic}\u0000${p.partition}`, p.transactionsToAbort]))
     for (const entry of drill.partitions) entry.plannedAborts = (planned.get(`${entry.topic}\u0000${entry.partition}`) ?? []).map(({ producerId, firstOffset }) => ({ producerId, firstOffset }))
-    await control.changed()
+    void control.changed()
 
     await phase('checking')
+    watch.lap('checkingAnnounced')
     const onCopy = await sandboxProcess.request({ type: 'check', drillId: drill.id }, 'checked')
+    watch.lap('checkRequest')
     for (const entry of drill.partitions) entry.markers = onCopy.markers.get(`${entry.topic}\u0000${entry.partition}`) ?? []
     const checks: DrillCheck[] = [...onCopy.checks]
     checks.push(await checkSourceUntouched(env.source(definition.sourceCluster), { sourceName: definition.sourceCluster, drillId: drill.id, partitions: drill.partitions, refusedCalls: failover.refusedCalls, pace }))
+    watch.lap('sourceUntouched')
     checks.push(productionKeptMirroring(env, drill, copied.drilled))
+    env.log('drill steps', { drill: drill.id, phase: 'checking', server: watch.take(), sandbox: onCopy.steps })
     drill.checks = checks
     outcome = checks.every((entry) => entry.ok) ? 'succeeded' : 'failed'
     if (outcome === 'failed') drill.stoppedIn = 'checking'
@@ -176,6 +192,24 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     drill.phase = 'done'
     drill.finishedAt = env.now()
     drill.status = outcome
+  }
+}
+
+/** Milliseconds of each step of the drill since the previous (the drill's log: where its time goes). */
+function stepWatch(): { lap(step: string): void; take(): Array<[string, number]> } {
+  let steps: Array<[string, number]> = []
+  let last = performance.now()
+  return {
+    lap(step) {
+      const now = performance.now()
+      steps.push([step, Math.round(now - last)])
+      last = now
+    },
+    take() {
+      const taken = steps
+      steps = []
+      return taken
+    },
   }
 }
 

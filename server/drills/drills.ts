@@ -34,8 +34,11 @@ export interface DrillsOptions {
   lagSampleMs?: number
   /** Drills kept once finished, per mirror (the newest). */
   keepPerMirror?: number
-  /** Tests and the crash test's child: called at the start of each phase of every drill. */
-  atPhase?(drill: Drill, phase: DrillPhase): Promise<void> | void
+  /**
+   * Tests and the crash test's child: called at the start of each phase of every drill, with the write of the
+   * drill's record in that phase (which the phase's work does not wait for: drill-runner.ts).
+   */
+  atPhase?(drill: Drill, phase: DrillPhase, saved: Promise<void>): Promise<void> | void
 }
 
 export const StoredDrill = Drill.extend({ version: z.literal(1), sequence: z.number().int().nonnegative() })
@@ -152,7 +155,7 @@ export class Drills {
     running.done = runDrill(record, this.env, {
       changed: () => this.changed(record),
       cancelled: () => running.cancelled,
-      atPhase: this.options.atPhase ? (phase) => this.options.atPhase!(this.get(record.id), phase) : undefined,
+      atPhase: this.options.atPhase ? (phase, saved) => this.options.atPhase!(this.get(record.id), phase, saved) : undefined,
       sandboxDir: this.sandboxDir(record.id),
       lagSampleMs: this.options.lagSampleMs ?? 250,
     })

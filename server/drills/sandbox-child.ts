@@ -7,7 +7,7 @@ import { checkGroupOffsets, checkMarkers, checkReadCommitted, checkWritesReadBac
 import { IsolatedSource } from './isolated-source'
 import { openSandbox, seedSandbox } from './sandbox'
 import { failOverSandbox, type SandboxFailover } from './sandbox-failover'
-import type { FromChild, ToChild } from './sandbox-protocol'
+import type { FromChild, StepTimes, ToChild } from './sandbox-protocol'
 
 /**
  * The sandbox's own process (started by sandbox-process.ts, at the lowest CPU priority): the drill's copy opened,
@@ -27,9 +27,30 @@ let baselineLagMs = 0
 let latestLagMs: number | null = null
 
 // The parent's latest view of production's lag (it samples the mirror; this process cannot see it).
+const paused = { count: 0, ms: 0 }
 const pace: Pace = () => {
   const ms = drillPauseMs(latestLagMs, baselineLagMs)
+  if (ms > 0) {
+    paused.count += 1
+    paused.ms += ms
+  }
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
+}
+
+/** Each step's milliseconds since the previous lap, for the drill's log. */
+function stopwatch(): { lap(step: string): void; steps: StepTimes } {
+  const steps: StepTimes = []
+  let last = performance.now()
+  return {
+    steps,
+    lap(step) {
+      const now = performance.now()
+      steps.push({ step, ms: Math.round(now - last), endedAt: Date.now(), pausedMs: paused.ms, pauses: paused.count })
+      paused.ms = 0
+      paused.count = 0
+      last = now
+    },
+  }
 }
 
 function send(message: FromChild): void {
@@ -48,24 +69,33 @@ async function handle(message: ToChild): Promise<FromChild | null> {
       drilled = message.drilled
       groups = message.groups
       skipSyncsUnder(message.dir)
+      const watch = stopwatch()
       sandbox = await openSandbox(message.dir, message.name, message.closeStates, pace)
+      watch.lap('open')
       refusedGroups = await seedSandbox(sandbox, message.state, message.groups, message.drilled)
+      watch.lap('seed')
       const isolated = new IsolatedSource(message.sourceCluster)
-      failover = await failOverSandbox({ mirror: message.mirror, sourceCluster: message.sourceCluster, destinationCluster: message.destinationCluster, sandbox, isolated, topics: message.topics, log, pace })
-      return { type: 'failedOver', plan: failover.plan, operation: failover.operation, refusedCalls: isolated.refusedCalls }
+      failover = await failOverSandbox({ mirror: message.mirror, sourceCluster: message.sourceCluster, destinationCluster: message.destinationCluster, sandbox, isolated, topics: message.topics, log, pace, lap: watch.lap })
+      return { type: 'failedOver', plan: failover.plan, operation: failover.operation, refusedCalls: isolated.refusedCalls, steps: watch.steps }
     }
     case 'check': {
       if (sandbox === null || failover === null) throw new Error('the copy was not failed over')
       const checks: DrillCheck[] = []
+      const watch = stopwatch()
       const markers = await checkMarkers(sandbox, failover.plan, failover.partitions, pace)
       checks.push(markers.check)
+      watch.lap('markers')
       checks.push(await checkReadCommitted(sandbox, drilled, pace))
+      watch.lap('readCommitted')
       checks.push(await checkGroupOffsets(sandbox, groups, drilled, refusedGroups))
+      watch.lap('groupOffsets')
       const writes = await writeToCopy(sandbox, message.drillId, drilled, pace)
+      watch.lap('writes')
       // Acknowledged writes must survive a restart of the copy's broker: each partition's log recovered from its
       // files as after a crash, then read back.
       checks.push(...(await checkWritesReadBack(sandbox, drilled, writes, { restart: true, pace })))
-      return { type: 'checked', checks, markers: markers.markers }
+      watch.lap('readBack')
+      return { type: 'checked', checks, markers: markers.markers, steps: watch.steps }
     }
   }
 }

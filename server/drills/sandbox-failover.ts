@@ -34,6 +34,8 @@ export async function failOverSandbox(input: {
   log?: (message: string, fields: Record<string, unknown>) => void
   /** Production mirroring's turn (drill-checks.ts Pace): awaited before each log write of the STOPPING sequence. */
   pace?: () => Promise<void> | undefined
+  /** Called as each step ends (the drill logs where its RTO went). */
+  lap?: (step: string) => void
 }): Promise<SandboxFailover> {
   const { sandbox, isolated } = input
   const host = input.pace ? pacedHost(sandbox, input.pace) : sandbox
@@ -46,9 +48,12 @@ export async function failOverSandbox(input: {
   })
   try {
     await engine.start()
+    input.lap?.('engineStart')
     // The restores of the replayed partitions (each asks the unreachable source and fails, as in a disaster).
     await engine.settle()
+    input.lap?.('settle')
     const plan = await engine.failoverPlan(input.mirror, [...input.topics])
+    input.lap?.('preflight')
     const force = plan.gates.filter((gate) => !gate.ok && gate.severity === 'warning').map((gate) => gate.name)
     const { operation } = await engine.failover(input.mirror, { topics: [...input.topics], confirm: input.mirror, force, requestedBy: { actor: 'drill', role: null } })
     const deadline = Date.now() + FAILOVER_TIMEOUT_MS
@@ -59,6 +64,7 @@ export async function failOverSandbox(input: {
       await new Promise((resolve) => setTimeout(resolve, 50))
       finished = engine.getOperation(operation.id)
     }
+    input.lap?.('stopping')
     return { plan, operation: finished, partitions: engine.partitions(input.mirror) }
   } finally {
     await engine.close()

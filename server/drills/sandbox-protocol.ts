@@ -33,7 +33,14 @@ export type ToChild =
 
 export type FromChild =
   | { type: 'ready' }
-  | { type: 'failedOver'; plan: FailoverPreflight; operation: FailoverOperation; refusedCalls: number }
-  | { type: 'checked'; checks: DrillCheck[]; markers: Map<string, DrillPartition['markers']> }
+  | { type: 'failedOver'; plan: FailoverPreflight; operation: FailoverOperation; refusedCalls: number; steps: StepTimes }
+  | { type: 'checked'; checks: DrillCheck[]; markers: Map<string, DrillPartition['markers']>; steps: StepTimes }
   | { type: 'error'; message: string }
   | { type: 'log'; message: string; fields: Record<string, unknown> }
+
+/**
+ * Each step of a request in the sandbox's process, in order: its milliseconds and when it ended (epoch ms), and
+ * the pauses it made for production's lag (logged by the drill: where its time goes; the bench lays its probes
+ * of production's lag over them).
+ */
+export type StepTimes = Array<{ step: string; ms: number; endedAt: number; pausedMs: number; pauses: number }>

@@ -30,8 +30,10 @@ async function main() {
   const runtime = await openTestRuntime(dataDir, {
     demo: false,
     drills: {
-      atPhase: async (drill, reached: DrillPhase) => {
+      atPhase: async (drill, reached: DrillPhase, saved) => {
         if (reached !== phase) return
+        // The test reads the phase the restart names from the record: killed once it is written.
+        await saved
         const sandbox = existsSync(path.join(dataDir, 'drills', 'sandboxes', drill.id, 'metadata.json'))
         // A pipe on Linux is written synchronously: the line is out before the test's SIGKILL.
         process.stdout.write(`${JSON.stringify({ drill: drill.id, phase: reached, sandbox, sandboxProcesses: sandboxProcesses() })}\n`)
