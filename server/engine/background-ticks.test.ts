@@ -23,7 +23,30 @@ describe('background ticks', () => {
     // An hour between ticks: without the immediate follow-up the backlog would take twenty hours.
     harness.engine.startBackground(3_600_000)
     const b = harness.cluster('b')
-    while ((await b.describePartition({ topic: 't', partition: 0 })).logEndOffset < 20) await sleep(10)
+    while ((await b.describePartition({ topic: 't', partition: 0 })).highWatermark < 20) await sleep(10)
     expect((await b.readRecords('t', 0, { limit: 100 })).records.map((r) => r.value)).toEqual(Array.from({ length: 20 }, (_, i) => `r${i}`))
+  })
+
+  it('a round that caught the mirror up waits the interval: a trickle of writes does not keep the loop spinning', async () => {
+    harness = await createEngineHarness({ clusters: { a: { brokers: 1 }, b: { brokers: 1 } } })
+    const a = harness.cluster('a')
+    await a.createTopic({ name: 't', partitions: 1, replicationFactor: 1 })
+    await harness.engine.createMirror({ name: 'm', sourceCluster: 'a', destinationCluster: 'b', topics: ['t'] })
+    await harness.run(4)
+    expect(harness.engine.partitions('m')[0]).toMatchObject({ state: 'MIRRORING' })
+    await a.produce('t', { partition: 0, records: [{ value: 'one' }] })
+    const engine = harness.engine as unknown as { tick: () => Promise<void> }
+    const tick = engine.tick.bind(engine)
+    let ticks = 0
+    engine.tick = () => {
+      ticks += 1
+      return tick()
+    }
+    harness.engine.startBackground(3_600_000)
+    const b = harness.cluster('b')
+    while ((await b.describePartition({ topic: 't', partition: 0 })).highWatermark < 1) await sleep(10)
+    // Long enough for a round scheduled at once to have run several times over.
+    await sleep(200)
+    expect(ticks).toBe(1)
   })
 })

@@ -296,13 +296,25 @@ export class MirrorEngine {
       this.tick()
         .catch((error: unknown) => this.ctx.log('tick failed', { error: String(error) }))
         .finally(() => {
-          // A round that mirrored records is followed at once, as Kafka's replica fetcher fetches again as soon as
-          // it has appended: the pause is for quiet mirrors (a held fetch waits for data anyway). Pausing a
-          // mirror with a backlog left its source and destination idle a fifth of the time (scripts/bench/kafka.ts).
-          if (!this.closed) this.timer = setTimeout(loop, this.recordsMirrored() > before ? 0 : intervalMs)
+          // A round that mirrored records and left a backlog is followed at once, as Kafka's replica fetcher
+          // fetches again as soon as it has appended: pausing a mirror with a backlog left its source and
+          // destination idle a fifth of the time (scripts/bench/kafka.ts). A mirror that caught up waits the
+          // interval, or a steady trickle of writes (the demo's) would keep the loop spinning a round per record.
+          if (!this.closed) this.timer = setTimeout(loop, this.recordsMirrored() > before && this.backlogLeft() ? 0 : intervalMs)
         })
     }
     this.timer = setTimeout(loop, 0)
+  }
+
+  /** Whether some MIRRORING partition's destination is behind the source's high watermark its last fetch saw. */
+  private backlogLeft(): boolean {
+    for (const mirror of this.state.all()) {
+      for (const runtime of mirror.partitions.values()) {
+        if (runtime.value.state !== 'MIRRORING' || runtime.sourceHighWatermark === null) continue
+        if (runtime.destinationLogEndOffset < runtime.sourceHighWatermark) return true
+      }
+    }
+    return false
   }
 
   /** Records mirrored so far by every mirror of this engine (whether a tick moved data). */
