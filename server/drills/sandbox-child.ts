@@ -101,6 +101,9 @@ async function handle(message: ToChild): Promise<FromChild | null> {
 }
 
 process.on('disconnect', () => process.exit(1))
+// The parent may be gone before this module finished loading (seconds at nice 19 on a busy machine): its
+// disconnect was then emitted before the listener above existed, and this process would outlive it.
+if (!process.connected) process.exit(1)
 process.on('message', (message: ToChild) => {
   handle(message).then(
     (answer) => {
