@@ -1,10 +1,11 @@
 'use client'
 
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useCallback } from 'react'
+import { useCallback, useState } from 'react'
 import type { RecordsResponse } from '@/lib/api/records'
 import type { PartitionList } from '@/lib/api/topics'
 import { firstScreenRead, type LogExtent } from '@/lib/ui/log-strip'
+import { joinTail, tailRead } from '@/lib/ui/record-window'
 import { recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
 import { endpointKey, endpointQuery } from './endpoint-query'
 import { queryKeys } from './query-keys'
@@ -48,23 +49,70 @@ export function useFirstScreenRecords(cluster: string | undefined, topic: string
 }
 
 /**
- * A window of records under the partition page's snapshot: read once per extent of the log (`extent`, the
- * snapshot's), kept while nothing moves, and read again only when the snapshot's log start, high watermark or
- * log end did (no event refetches it: queryKeys.pinned). The previous window stays on screen meanwhile.
+ * A window of records under the partition page's snapshot (`extent`, the snapshot's extent of that log). Its records
+ * can change only where the log's readable end (high watermark) moved inside the window, or when the log was cut
+ * (its end went back: a new `generation`, counted here, or a new truncation of the partition, `cutAt`); so the
+ * key holds that clipped end, not the whole extent, and a window away from the log's end is read once however the
+ * log grows. A moving end window reads only its new tail (lib/ui/record-window.ts) and keeps the earlier records'
+ * objects, so the tape's cells that show them do not re-render. No structural sharing: comparing ~1,000 records
+ * deeply on every read was the long task. No event refetches it (queryKeys.pinned); the previous window stays on
+ * screen meanwhile.
  */
-export function useSnapshotRecords(cluster: string | undefined, topic: string, partition: number, read: { fromOffset: number; limit: number } | null, extent: LogExtent | null) {
+export function useSnapshotRecords(
+  cluster: string | undefined,
+  topic: string,
+  partition: number,
+  read: { fromOffset: number; limit: number } | null,
+  extent: LogExtent | null,
+  cutAt: number | null = null,
+) {
+  const queryClient = useQueryClient()
   const request = recordsRequest(cluster ?? '', topic, partition, read ?? { fromOffset: 0, limit: 1 })
   const { queryFn } = endpointQuery(request.endpoint, request)
-  const at = extent === null ? {} : { logStartOffset: extent.logStartOffset, highWatermark: extent.highWatermark, logEndOffset: extent.logEndOffset }
+  const generation = useLogGeneration(extent)
+  const end = extent === null || read === null ? 0 : Math.min(read.fromOffset + read.limit, extent.highWatermark)
+  const history = { generation, cutAt }
+  const family = [queryKeys.pinned(request.endpoint, request.params)[0], request.params] as const
   const window = queryKeys.pinned(request.endpoint, request.params, request.query)
   const sameWindow = JSON.stringify(window)
+  const sameHistory = JSON.stringify(history)
   return useQuery({
-    queryKey: [...window, at] as const,
-    queryFn,
+    queryKey: [...window, { end, ...history }] as const,
+    queryFn: async ({ signal }): Promise<RecordsResponse> => {
+      if (read === null) return queryFn({ signal })
+      const earlier = queryClient
+        .getQueriesData<RecordsResponse>({ queryKey: family })
+        .flatMap(([key, data]) => {
+          const [, , query, at] = key as readonly [string, unknown, { fromOffset: number; limit: number }, { generation: number; cutAt: number | null }]
+          return data !== undefined && at !== undefined && JSON.stringify({ generation: at.generation, cutAt: at.cutAt }) === sameHistory ? [{ read: query, records: data.records, nextOffset: data.nextOffset, data }] : []
+        })
+      const tail = tailRead(read, end, earlier)
+      if (tail === null) return queryFn({ signal })
+      const base = tail.earlier.data
+      if (tail.from === null) return { ...base, records: [...tail.kept], nextOffset: Math.min(base.nextOffset, read.fromOffset + read.limit) }
+      const tailRequest = recordsRequest(cluster ?? '', topic, partition, { fromOffset: tail.from, limit: tail.limit })
+      const answer = await endpointQuery(tailRequest.endpoint, tailRequest).queryFn({ signal })
+      const records = joinTail(read, tail, answer.records)
+      return records === null ? queryFn({ signal }) : { ...answer, records }
+    },
     enabled: cluster !== undefined && read !== null && extent !== null,
     staleTime: Number.POSITIVE_INFINITY,
+    // A moved end window's key is left behind every second or two: the latest one is all a tail read needs.
+    gcTime: 60_000,
+    structuralSharing: false,
     // The same window's records of the previous extent stay on screen while the log moved on; another window's
     // would paint offsets they do not cover as empty, so those show as loading instead.
     placeholderData: (previous, previousQuery) => (previousQuery !== undefined && JSON.stringify(previousQuery.queryKey.slice(0, 3)) === sameWindow ? previous : undefined),
   })
+}
+
+/** Counts the times a log's end went back (a truncation): records read before and after are of different histories. */
+function useLogGeneration(extent: LogExtent | null): number {
+  const [seen, setSeen] = useState({ end: extent?.logEndOffset ?? 0, generation: 0 })
+  if (extent !== null && extent.logEndOffset !== seen.end) {
+    const next = { end: extent.logEndOffset, generation: extent.logEndOffset < seen.end ? seen.generation + 1 : seen.generation }
+    setSeen(next)
+    return next.generation
+  }
+  return seen.generation
 }

@@ -312,8 +312,9 @@ const StripCell = memo(function StripCell({ left, column, lane, cell, mismatch, 
   )
 }, sameCell)
 
-// Cells are rebuilt on every alignment; records keep their identity across refetches (structural sharing),
-// so comparing what a cell shows spares the unchanged ones of a 1,000-offset page.
+// Cells are rebuilt on every alignment; comparing what a cell shows spares the unchanged ones of a 1,000-offset
+// page. A record read again keeps its identity when only the window's tail was read (use-records.ts); read whole
+// (no structural sharing there), it is a new object with the same fields.
 function sameCell(previous: StripCellProps, next: StripCellProps): boolean {
   return (
     previous.left === next.left &&
@@ -325,10 +326,29 @@ function sameCell(previous: StripCellProps, next: StripCellProps): boolean {
     previous.mirroredOffset === next.mirroredOffset &&
     previous.mismatch === next.mismatch &&
     previous.cell.offset === next.cell.offset &&
-    previous.cell.record === next.cell.record &&
+    sameRecord(previous.cell.record, next.cell.record) &&
     previous.cell.empty === next.cell.empty &&
     previous.cell.atRisk === next.cell.atRisk &&
     previous.cell.removed === next.cell.removed
+  )
+}
+
+function sameRecord(a: RecordEntry | null, b: RecordEntry | null): boolean {
+  if (a === b) return true
+  if (a === null || b === null) return false
+  return (
+    a.offset === b.offset &&
+    a.type === b.type &&
+    a.key === b.key &&
+    a.value === b.value &&
+    a.encoding === b.encoding &&
+    a.producerId === b.producerId &&
+    a.producerEpoch === b.producerEpoch &&
+    a.leaderEpoch === b.leaderEpoch &&
+    a.transactional === b.transactional &&
+    a.timestamp === b.timestamp &&
+    a.headers.length === b.headers.length &&
+    a.headers.every((header, index) => header.key === b.headers[index]!.key && header.value === b.headers[index]!.value)
   )
 }
 

@@ -36,7 +36,8 @@ import {
  * The source and destination logs of one mirror partition as tapes: reads the window of each log, aligns
  * them, pages, and shows the selected offset in full. Every boundary (log start, high watermark, log end, the
  * mirrored position and so the at-risk range) is the page's snapshot's, the very reading the header's figures
- * come from; the records fill the window and are read again only when the snapshot's extent of their log moved.
+ * come from; the records fill the window and are read again only where the snapshot's readable end of their log
+ * moved inside it, or the log was cut (components/data/use-records.ts).
  * The window follows the logs as they grow, and stays put once the operator has moved it.
  */
 export function PartitionLogs({
@@ -65,7 +66,7 @@ export function PartitionLogs({
   const sourceRead = snapshot.source ? recordsRead(window, snapshot.source) : null
   const destinationRead = snapshot.destination ? recordsRead(window, snapshot.destination) : null
   const sourceRecords = useSnapshotRecords(mirror.sourceCluster, topic, index, sourceRead, snapshot.source)
-  const destinationRecords = useSnapshotRecords(mirror.destinationCluster, topic, index, destinationRead, snapshot.destination)
+  const destinationRecords = useSnapshotRecords(mirror.destinationCluster, topic, index, destinationRead, snapshot.destination, partition.lastTruncation?.at ?? null)
   const sourceFirstScreen = useFirstScreenRecords(mirror.sourceCluster, topic, index, sourceRead)
   const destinationFirstScreen = useFirstScreenRecords(mirror.destinationCluster, topic, index, destinationRead)
 
