@@ -17,9 +17,10 @@ export const GRID_TEMPLATE = PARTITION_COLUMNS.map((entry) => entry.track).join(
 
 /**
  * Row heights in pixels: one line on wide screens, a two-line card on narrow ones, taller for a FAILED card (its
- * reason and Retry now need a line more). Known from the state, so nothing is measured.
+ * reason and Retry now need a line more), and for a wide FAILED row with Retry now (its reason sits under the
+ * button: in 40 px it touched the row's border). Known from the state, so nothing is measured.
  */
-export const ROW_HEIGHT = { wide: 40, narrow: 72, narrowFailed: 96 } as const
+export const ROW_HEIGHT = { wide: 40, wideFailed: 52, narrow: 72, narrowFailed: 96 } as const
 
 /** A mirroring partition that has not fetched for this long is marked stale. */
 export const STALE_FETCH_MS = 30_000

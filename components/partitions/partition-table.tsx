@@ -109,9 +109,10 @@ export function PartitionTable({
   const narrow = useNarrow(scrollBox, store.isLoaded || preview !== null, phone)
   const rowHeight = narrow ? ROW_HEIGHT.narrow : ROW_HEIGHT.wide
   const heightOf = (index: number) => {
-    if (!narrow) return ROW_HEIGHT.wide
+    if (!narrow && !canOperate) return ROW_HEIGHT.wide
     const key = keys[index] ?? ''
     const row = previewRows !== null ? previewRows.get(key) : store.get(key)
+    if (!narrow) return row?.state === 'FAILED' ? ROW_HEIGHT.wideFailed : ROW_HEIGHT.wide
     return row?.state === 'FAILED' ? ROW_HEIGHT.narrowFailed : ROW_HEIGHT.narrow
   }
   // The React Compiler cannot memoize the virtualizer's functions; it skips this component, which re-renders
@@ -128,8 +129,8 @@ export function PartitionTable({
     // rows rather than none, the same on both sides so hydration matches.
     initialRect: FIRST_RENDER_RECT,
   })
-  // A card's height follows its state: measured again when states change (on phones only: wide rows are all alike).
-  const cardStates = narrow ? ticks.states : 0
+  // A row's height follows its state: measured again when states change (wide rows differ only for an operator's FAILED ones).
+  const cardStates = narrow || canOperate ? ticks.states : 0
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer, cardStates])
 
   if (!store.isLoaded) {
