@@ -7,6 +7,7 @@ import { memo, useEffect, useLayoutEffect, useRef, type Dispatch, type KeyboardE
 import type { RecordEntry } from '@/lib/api/records'
 import { formatCount, formatOffset } from '@/lib/ui/format'
 import { describeCell, openingColumn, RECORD_LOOK, recordContent, type AlignedLogs, type LogCell } from '@/lib/ui/log-strip'
+import { sameRecord } from '@/lib/ui/record-window'
 
 /**
  * Two logs as tapes, aligned by offset (lib/ui/log-strip.ts): one fixed-width cell per offset, record types
@@ -326,29 +327,10 @@ function sameCell(previous: StripCellProps, next: StripCellProps): boolean {
     previous.mirroredOffset === next.mirroredOffset &&
     previous.mismatch === next.mismatch &&
     previous.cell.offset === next.cell.offset &&
-    sameRecord(previous.cell.record, next.cell.record) &&
+    (previous.cell.record === next.cell.record || (previous.cell.record !== null && next.cell.record !== null && sameRecord(previous.cell.record, next.cell.record))) &&
     previous.cell.empty === next.cell.empty &&
     previous.cell.atRisk === next.cell.atRisk &&
     previous.cell.removed === next.cell.removed
-  )
-}
-
-function sameRecord(a: RecordEntry | null, b: RecordEntry | null): boolean {
-  if (a === b) return true
-  if (a === null || b === null) return false
-  return (
-    a.offset === b.offset &&
-    a.type === b.type &&
-    a.key === b.key &&
-    a.value === b.value &&
-    a.encoding === b.encoding &&
-    a.producerId === b.producerId &&
-    a.producerEpoch === b.producerEpoch &&
-    a.leaderEpoch === b.leaderEpoch &&
-    a.transactional === b.transactional &&
-    a.timestamp === b.timestamp &&
-    a.headers.length === b.headers.length &&
-    a.headers.every((header, index) => header.key === b.headers[index]!.key && header.value === b.headers[index]!.value)
   )
 }
 

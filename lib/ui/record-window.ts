@@ -64,15 +64,20 @@ export function joinTail(read: WindowRead, tail: TailRead, tailRecords: readonly
   return joined.length > read.limit ? joined.slice(0, read.limit) : joined
 }
 
-function sameRecord(a: RecordEntry, b: RecordEntry): boolean {
+/** Two reads of a record show the same thing: every field a tape or the window's seam check looks at. */
+export function sameRecord(a: RecordEntry, b: RecordEntry): boolean {
   return (
     a.offset === b.offset &&
     a.type === b.type &&
-    a.leaderEpoch === b.leaderEpoch &&
-    a.timestamp === b.timestamp &&
+    a.key === b.key &&
+    a.value === b.value &&
+    a.encoding === b.encoding &&
     a.producerId === b.producerId &&
     a.producerEpoch === b.producerEpoch &&
-    a.key === b.key &&
-    a.value === b.value
+    a.leaderEpoch === b.leaderEpoch &&
+    a.transactional === b.transactional &&
+    a.timestamp === b.timestamp &&
+    a.headers.length === b.headers.length &&
+    a.headers.every((header, index) => header.key === b.headers[index]!.key && header.value === b.headers[index]!.value)
   )
 }
