@@ -1,5 +1,6 @@
 import 'server-only'
 import { ConfigResourceTypes, type Admin } from 'kafkajs'
+import { createTopicsAwaitingLeaders } from '@/server/cluster/kafka/create-topics'
 
 export interface ControlTopicSpec {
   name: string
@@ -28,8 +29,7 @@ export async function ensureControlTopics(admin: Admin, topics: readonly Control
   const missing = topics.filter((topic) => !existing.has(topic.name))
   if (missing.length > 0) {
     try {
-      await admin.createTopics({
-        waitForLeaders: true,
+      await createTopicsAwaitingLeaders(admin, {
         topics: missing.map((topic) => ({
           topic: topic.name,
           numPartitions: 1,

@@ -9,6 +9,7 @@ import { MirrorStateView } from '../embedded/mirror-state-view'
 import { ClusterError } from '../errors'
 import type { MirrorStateAppendEntry, SourceCluster, TopicDescription } from '../ports'
 import { toKafkaClusterError } from './connection'
+import { createTopicsAwaitingLeaders } from './create-topics'
 import { fetchErrorCode } from './control-scan'
 import type { RecordsPage } from '../embedded/records-view'
 import { UnitTransactions, type UnitFenced } from './unit-transactions'
@@ -123,8 +124,7 @@ export class KafkaStateTopic {
   private async ensureTopic(): Promise<void> {
     if (await this.topicExists()) return
     try {
-      await this.admin.createTopics({
-        waitForLeaders: true,
+      await createTopicsAwaitingLeaders(this.admin, {
         topics: [{ topic: STATE_TOPIC, numPartitions: 1, replicationFactor: -1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }],
       })
     } catch (error) {

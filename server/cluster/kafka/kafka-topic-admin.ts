@@ -6,6 +6,7 @@ import type { ProduceOptions } from '../embedded/produce-path'
 import type { ProduceResult } from '../embedded/producers'
 import type { TopicDescription, TopicPartition } from '../ports'
 import { toKafkaClusterError } from './connection'
+import { createTopicsAwaitingLeaders } from './create-topics'
 
 /**
  * Topic administration, test produce and group offset commits on a real Kafka cluster through kafkajs's admin
@@ -24,8 +25,6 @@ function headersOf(headers: Array<{ key: string; value: string | Uint8Array | nu
 /** What this server refuses on a mirror topic; other clients are refused by ACL where an authorizer runs, else detected (write-deny-acls.ts). */
 /** How long a topic config change may take to show on the broker that answers describeConfigs. */
 const CONFIG_VISIBLE_WITHIN_MS = 5_000
-/** How long a created topic's leaders are waited for once kafkajs's own wait gave up (createThenAwaitLeaders). */
-const LEADER_WAIT_MS = 30_000
 
 function sameConfigs(a: Record<string, string>, b: Record<string, string>): boolean {
   const keys = Object.keys(a)
@@ -62,8 +61,7 @@ export class KafkaTopicAdmin {
   async createTopic(spec: CreateTopicSpec): Promise<TopicDescription> {
     if (spec.topicId !== undefined) throw new ClusterError('VALIDATION_FAILED', 'a Kafka cluster chooses its topic ids: topicId cannot be given')
     const created = await this.run(`create topic ${spec.name}`, () =>
-      this.createThenAwaitLeaders(spec.name, {
-        waitForLeaders: true,
+      createTopicsAwaitingLeaders(this.admin, {
         topics: [
           {
             topic: spec.name,
@@ -76,28 +74,6 @@ export class KafkaTopicAdmin {
     )
     if (!created) throw new ClusterError('CONFLICT', `topic ${JSON.stringify(spec.name)} already exists`, { details: { topic: spec.name } })
     return this.describe(spec.name)
-  }
-
-  /**
-   * kafkajs's `waitForLeaders` retries LEADER_NOT_AVAILABLE only: a broker whose metadata cache has not caught up
-   * with the controller yet (seen on a loaded machine) answers UNKNOWN_TOPIC_OR_PARTITION for a topic the create
-   * just made, and the create would be reported failed. The topic exists then; its leaders are waited for here.
-   */
-  private async createThenAwaitLeaders(topic: string, options: Parameters<Admin['createTopics']>[0]): Promise<boolean> {
-    try {
-      return await this.admin.createTopics(options)
-    } catch (error) {
-      // Thrown as is, or wrapped by kafkajs's retrier (KafkaJSNonRetriableError with the broker's error as cause).
-      const { type, cause } = error as { type?: string; cause?: { type?: string } }
-      if (type !== 'UNKNOWN_TOPIC_OR_PARTITION' && cause?.type !== 'UNKNOWN_TOPIC_OR_PARTITION') throw error
-      const deadline = Date.now() + LEADER_WAIT_MS
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, 250))
-        const described = await this.describe(topic).catch(() => null)
-        if (described !== null && described.partitions.every((partition) => partition.leader >= 0)) return true
-        if (Date.now() > deadline) throw error
-      }
-    }
   }
 
   async deleteTopic(topic: string): Promise<void> {
