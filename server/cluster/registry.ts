@@ -75,6 +75,8 @@ export interface WritesFenced {
   unit: string
   transactionalId: string
   error: ClusterError
+  /** unit-transactions.ts `UnitFenced.reason`: fenced by another instance, or this instance's producer lost. */
+  reason: 'fenced' | 'producerLost'
 }
 
 /**

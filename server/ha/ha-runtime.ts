@@ -90,13 +90,20 @@ export class HaRuntime {
   /**
    * Another instance claimed a mirror whose records this one still wrote (a zombie: paused past the session timeout,
    * or cut off): the write was refused. The mirror stops here at once (the group gave it away), which the log and
-   * GET /instances say.
+   * GET /instances say. A mirror whose transactional producer was lost mid-transaction is given back the same way,
+   * logged as such, not listed as fenced.
    */
   private writesFenced(fenced: WritesFenced): void {
     const mirror = fenced.unit
-    this.deps.log.warn('fenced: another instance took this mirror over; stopping it here', { mirror, cluster: fenced.cluster, transactionalId: fenced.transactionalId, error: fenced.error.message })
-    this.fenced.push({ mirror, cluster: fenced.cluster, transactionalId: fenced.transactionalId, at: Date.now() })
-    if (this.fenced.length > MAX_FENCED_KEPT) this.fenced.splice(0, this.fenced.length - MAX_FENCED_KEPT)
+    if (fenced.reason === 'producerLost') {
+      // Not fenced, but this instance cannot write the mirror's records again without an InitProducerId that would
+      // fence whoever the group gave it to meanwhile: the group places it afresh (here again, claimed, or elsewhere).
+      this.deps.log.warn('lost the transactional producer of a mirror mid-transaction; giving the mirror back to the group', { mirror, cluster: fenced.cluster, transactionalId: fenced.transactionalId, error: fenced.error.message })
+    } else {
+      this.deps.log.warn('fenced: another instance took this mirror over; stopping it here', { mirror, cluster: fenced.cluster, transactionalId: fenced.transactionalId, error: fenced.error.message })
+      this.fenced.push({ mirror, cluster: fenced.cluster, transactionalId: fenced.transactionalId, at: Date.now() })
+      if (this.fenced.length > MAX_FENCED_KEPT) this.fenced.splice(0, this.fenced.length - MAX_FENCED_KEPT)
+    }
     const engine = this.engine
     if (!engine) return
     this.assignments = this.assignments

@@ -9,8 +9,11 @@ import { ClusterError } from '../errors'
  * transaction. The instance that takes the unit over `claim`s it first: its InitProducerId bumps the id's epoch, which
  * aborts whatever transaction the old owner left open and makes the coordinator refuse the old owner's next write
  * (PRODUCER_FENCED / INVALID_PRODUCER_EPOCH), so nothing it writes after that becomes readable to a read_committed
- * reader. A fenced unit is never initialised again here by itself (that would fence the new owner back): it stays
- * refused until this instance claims it again (the group handed it back), and `onFenced` says so once.
+ * reader. A unit is never initialised again here by itself once this instance had a producer for it, since that
+ * would fence whoever owns it now back: a fenced unit, and one whose producer became unusable (a write failed and its
+ * transaction could not be aborted: the broker unreachable, this instance perhaps cut off while the group moved the
+ * unit on), stays refused until this instance claims it again (the group handed it back, after the owner's
+ * `onFenced` gave it up), and `onFenced` says so once, with the reason.
  */
 
 /** Kafka's transaction.timeout.ms for these short transactions: a dead writer's open one blocks readers no longer. */
@@ -35,6 +38,11 @@ export interface UnitFenced {
   unit: string
   transactionalId: string
   error: ClusterError
+  /**
+   * `fenced`: another producer initialised the id (another instance claimed the unit). `producerLost`: this instance's
+   * producer became unusable mid-transaction; whether the unit is still this instance's is for the group to say.
+   */
+  reason: 'fenced' | 'producerLost'
 }
 
 interface UnitProducer {
@@ -107,24 +115,34 @@ export class UnitTransactions {
           throw error
         }
       } catch (error) {
+        const transactionalId = this.transactionalIdOf(unit)
         if (!isProducerFenced(error)) {
           // Kept when its transaction could be aborted: a new producer's InitProducerId would fence whoever claimed the
-          // unit meanwhile (this instance cut off while the group moved on). Dropped only when it is unusable; the
-          // next write then initialises the id again (docs/high-availability.md, "Not built yet").
-          if (!aborted) this.drop(unit, producer)
+          // unit meanwhile (this instance cut off while the group moved on).
+          if (aborted) throw error
+          // Unusable, and not to be replaced by an InitProducerId of this instance's own accord (above): the unit is
+          // refused here until claimed again, and its owner gives it back to the group to be placed afresh.
+          const lost = new ClusterError('CLUSTER_CONNECTION_FAILED', `the transactional producer ${transactionalId} of ${unit} failed mid-transaction and its transaction could not be aborted: ${unit} is refused here until it is claimed again`, {
+            cause: error,
+            details: { unit, transactionalId },
+          })
+          this.refuse(unit, producer, { unit, transactionalId, error: lost, reason: 'producerLost' })
           throw error
         }
-        const transactionalId = this.transactionalIdOf(unit)
         const refused = new ClusterError('INVALID_PRODUCER_EPOCH', `fenced: another instance took ${unit} over (its producer initialised ${transactionalId} after this one); this write was not applied`, {
           cause: error,
           details: { unit, transactionalId },
         })
-        this.fenced.set(unit, refused)
-        this.drop(unit, producer)
-        this.onFenced({ unit, transactionalId, error: refused })
+        this.refuse(unit, producer, { unit, transactionalId, error: refused, reason: 'fenced' })
         throw refused
       }
     })
+  }
+
+  private refuse(unit: string, producer: Producer, refusal: UnitFenced): void {
+    this.fenced.set(unit, refusal.error)
+    this.drop(unit, producer)
+    this.onFenced(refusal)
   }
 
   private drop(unit: string, producer: Producer): void {
