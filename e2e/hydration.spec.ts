@@ -12,7 +12,8 @@ import { viewerToken } from './support/session'
  * node React held the head's first child. The layout now renders no <head> of its own.
  *
  * The failure depends on timing: before the fix, 10 of 52 such loads failed on the shared 2-core machine (load
- * average 8-12), none of 16 after; on a quiet machine this journey may pass without the fix.
+ * average 8-16) and this journey failed twice in two runs (3 errors in its 24 loads); after it, none. On a quiet
+ * machine it may pass without the fix.
  */
 const LOADS = 12
 
