@@ -38,12 +38,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // server/main.ts allows inline scripts by a per-request nonce only (server/http/security-headers.ts).
   const nonce = (await headers()).get(NONCE_REQUEST_HEADER) ?? undefined
   return (
+    // No <head> of ours: React hydrates the head's children (Next's own, ours) with one cursor it sets aside while
+    // inside the head; a hydration slowed and resumed (a phone, a busy machine) came back to the body with that
+    // cursor still in the head (on its <meta charset>), failed on the header with error #418 and rendered the whole
+    // page again (e2e/hydration.spec.ts). The two scripts run first thing in the body, still before any paint.
     <html lang="en" suppressHydrationWarning>
-      <head>
+      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: BROWSER_ZOD_JITLESS_SCRIPT }} />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
-      </head>
-      <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers session={session} renderedAt={renderedAt}>
           <AppHeader session={session} />
           <ConnectionBanner />

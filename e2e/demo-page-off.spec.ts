@@ -3,7 +3,7 @@ import { signIn } from './support/session'
 
 /**
  * The server of playwright.config.ts runs without the demo: /demo is a real not-found page and sign-in has no one-click button.
- * Not CSP-watched: the layout's async chunks (with zod) are placed before the inline jitless script in <head>, so with a warm
+ * Not CSP-watched: the layout's async chunks (with zod) are placed before the inline jitless script (which opens <body>), so with a warm
  * cache zod's eval probe can run first and be reported; a foundation race the lead is told about, not this page's doing.
  */
 

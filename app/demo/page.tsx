@@ -26,10 +26,10 @@ export default async function DemoPage() {
             they need an operator token.
           </p>
           <div className="mt-4 flex flex-wrap gap-3 text-sm">
-            <Link href="/login?next=%2Fdemo" className="rounded-md bg-indigo-600 px-3.5 py-1.5 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+            <Link prefetch={false} href="/login?next=%2Fdemo" className="rounded-md bg-indigo-600 px-3.5 py-1.5 font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
               Sign in as operator
             </Link>
-            <Link href="/" className="rounded-md px-3.5 py-1.5 font-medium text-indigo-700 underline hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800">
+            <Link prefetch={false} href="/" className="rounded-md px-3.5 py-1.5 font-medium text-indigo-700 underline hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800">
               Back to the overview
             </Link>
           </div>

@@ -32,7 +32,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         ) : (
           <p className="mt-1 mb-5 text-sm text-slate-600 dark:text-slate-300">
             You are signed in as <strong>{who}</strong>.{' '}
-            <Link href={next} className="font-medium text-indigo-700 underline dark:text-indigo-300">
+            <Link prefetch={false} href={next} className="font-medium text-indigo-700 underline dark:text-indigo-300">
               Continue
             </Link>{' '}
             or sign in {tokens ? 'again' : 'as someone else'}.

@@ -22,7 +22,7 @@ export function SeverityBadge({ alert }: { alert: Pick<Alert, 'severity' | 'stat
 
 function MirrorLink({ mirror }: { mirror: string }) {
   return (
-    <Link href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+    <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
       {mirror}
     </Link>
   )
@@ -56,7 +56,7 @@ export function FiringAlerts({ alerts }: { alerts: readonly Alert[] }) {
                   <>
                     {' · '}
                     {alert.partition !== undefined ? (
-                      <Link href={partitionHref(alert.mirror, alert.topic, alert.partition)} className="font-mono underline-offset-2 hover:underline">
+                      <Link prefetch={false} href={partitionHref(alert.mirror, alert.topic, alert.partition)} className="font-mono underline-offset-2 hover:underline">
                         {alert.topic}-{alert.partition}
                       </Link>
                     ) : (

@@ -9,7 +9,7 @@ export function AccessRefused({ title, children }: { title: string; children: Re
       <Panel title={title}>
         <p className="text-sm text-slate-700 dark:text-slate-300">{children}</p>
         <div className="mt-4 text-sm">
-          <Link href="/" className="rounded-md px-3.5 py-1.5 font-medium text-indigo-700 underline hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800">
+          <Link prefetch={false} href="/" className="rounded-md px-3.5 py-1.5 font-medium text-indigo-700 underline hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-slate-800">
             Back to the overview
           </Link>
         </div>

@@ -26,7 +26,7 @@ export function ClusterPage({ cluster: name }: { cluster: string }) {
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/" className="text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+        <Link prefetch={false} href="/" className="text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
           Overview
         </Link>
         <span aria-hidden className="mx-1.5 text-slate-400">
@@ -94,7 +94,7 @@ function MirrorLinks({ names }: { names: readonly string[] }) {
       {names.map((mirror, index) => (
         <span key={mirror}>
           {index > 0 && ', '}
-          <Link href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+          <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
             {mirror}
           </Link>
         </span>

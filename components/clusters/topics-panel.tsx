@@ -126,7 +126,7 @@ function MirrorRoles({ cluster, topic, mirrors }: { cluster: string; topic: Topi
       {roles.map((role) => (
         <li key={`${role.role}:${role.mirror}`} className="text-xs wrap-anywhere sm:whitespace-nowrap">
           <span className="text-slate-600 dark:text-slate-300">{role.role === 'destination' ? 'destination of ' : 'source of '}</span>
-          <Link href={`/mirrors/${encodeURIComponent(role.mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+          <Link prefetch={false} href={`/mirrors/${encodeURIComponent(role.mirror)}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
             {role.mirror}
           </Link>
           {role.otherCluster !== null && (

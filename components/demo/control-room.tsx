@@ -52,7 +52,7 @@ function LiveMirrorLine() {
   return (
     <p className="mt-3 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
       <span className="font-medium">Live mirror</span>
-      <Link href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-mono font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 dark:text-indigo-300 dark:decoration-indigo-700">
+      <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-mono font-medium text-indigo-700 underline decoration-indigo-300 underline-offset-2 dark:text-indigo-300 dark:decoration-indigo-700">
         {mirror}
       </Link>
       <span className="font-mono text-slate-600 dark:text-slate-400">

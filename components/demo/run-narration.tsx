@@ -39,7 +39,7 @@ export function RunNarration({ initial }: { initial: Run }) {
       </div>
       <p className="mt-2 text-sm break-words text-slate-600 dark:text-slate-300">
         On its own clusters: <ClusterLink name={sourceCluster} /> → <ClusterLink name={destinationCluster} />, mirror{' '}
-        <Link href={`/mirrors/${encodeURIComponent(mirror)}`} className={linkClass}>
+        <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror)}`} className={linkClass}>
           {mirror}
         </Link>
         , topic <span className="font-mono">{topic}</span>.
@@ -76,7 +76,7 @@ const linkClass = 'font-medium text-indigo-700 underline decoration-indigo-300 u
 
 function ClusterLink({ name }: { name: string }) {
   return (
-    <Link href={`/clusters/${encodeURIComponent(name)}`} className={`${linkClass} font-mono`}>
+    <Link prefetch={false} href={`/clusters/${encodeURIComponent(name)}`} className={`${linkClass} font-mono`}>
       {name}
     </Link>
   )
@@ -102,7 +102,7 @@ function NarrationStep({ step, number, last, current }: { step: RunStep; number:
           <ul className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm" aria-label={`Pages for step ${number}`}>
             {links.map((link) => (
               <li key={link.href}>
-                <Link href={link.href} className={linkClass}>
+                <Link prefetch={false} href={link.href} className={linkClass}>
                   {link.label} <span aria-hidden>→</span>
                 </Link>
               </li>

@@ -44,7 +44,7 @@ function DrillDetails({ drill }: { drill: Drill }) {
     <div className="space-y-5">
       <header className="space-y-2">
         <p className="text-sm">
-          <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(drill.mirror)}?tab=drills`}>
+          <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(drill.mirror)}?tab=drills`}>
             ← Drills of {drill.mirror}
           </Link>
         </p>

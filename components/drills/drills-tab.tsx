@@ -107,7 +107,7 @@ function RunningDrill({ drill }: { drill: Drill }) {
       id="drill-running"
       actions={
         <div className="flex gap-2">
-          <Link className={buttonClass('secondary', 'sm')} href={`/drills/${encodeURIComponent(drill.id)}`}>
+          <Link prefetch={false} className={buttonClass('secondary', 'sm')} href={`/drills/${encodeURIComponent(drill.id)}`}>
             Open the drill
           </Link>
           {canOperate && (

@@ -53,10 +53,10 @@ export function FailbackDone({ mirror, reverseName }: { mirror: Mirror; reverseN
       )}
       <TruncationTable linkMirror={reverseName} entries={truncations} oldSource={mirror.sourceCluster} newSource={mirror.destinationCluster} before={false} />
       <div className="flex flex-wrap gap-2">
-        <Link className={buttonClass('primary')} href={`/mirrors/${encodeURIComponent(reverseName)}`}>
+        <Link prefetch={false} className={buttonClass('primary')} href={`/mirrors/${encodeURIComponent(reverseName)}`}>
           Open mirror {reverseName}
         </Link>
-        <Link className={buttonClass('secondary')} href={`/mirrors/${encodeURIComponent(mirror.name)}`}>
+        <Link prefetch={false} className={buttonClass('secondary')} href={`/mirrors/${encodeURIComponent(mirror.name)}`}>
           Back to {mirror.name}
         </Link>
       </div>

@@ -104,7 +104,7 @@ export function FailbackWizard({ mirror, defaultReverseName, existingReverse }: 
         ) : (
           <p role="alert" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-50">
             ▲ A failback needs every partition of <span className="font-mono">{mirror.name}</span> STOPPED ({stopped} of {total} are). Fail it over first:{' '}
-            <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`}>
+            <Link prefetch={false} className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`}>
               open the failover wizard
             </Link>
             .

@@ -35,7 +35,7 @@ export function FailoverResult({ operation, destinationCluster }: { operation: O
       ) : (
         <p role="status" className="rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/50 dark:text-red-50">
           ✕ The failover finished with {failed.length} of {counted(operation.partitions.length, 'partition')} not STOPPED. Open each below to see why; recover FAILED partitions from the{' '}
-          <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror)}`}>
+          <Link prefetch={false} className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(mirror)}`}>
             mirror page
           </Link>{' '}
           and fail over their topics again.
@@ -55,7 +55,7 @@ export function FailoverResult({ operation, destinationCluster }: { operation: O
           <li>Stop every producer that still writes to the old source: the split-brain guard above counts what they write.</li>
           <li>
             When the old source is back and you want to return, run the{' '}
-            <Link className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}/failback`}>
+            <Link prefetch={false} className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}/failback`}>
               failback wizard
             </Link>
             .
@@ -64,10 +64,10 @@ export function FailoverResult({ operation, destinationCluster }: { operation: O
       </section>
       <div className="flex flex-wrap gap-2">
         <ReportDownload id={operation.id} variant="primary" />
-        <Link className={buttonClass('secondary')} href={`/operations/${encodeURIComponent(operation.id)}`}>
+        <Link prefetch={false} className={buttonClass('secondary')} href={`/operations/${encodeURIComponent(operation.id)}`}>
           Open the operation page
         </Link>
-        <Link className={buttonClass('ghost')} href={`/mirrors/${encodeURIComponent(mirror)}`}>
+        <Link prefetch={false} className={buttonClass('ghost')} href={`/mirrors/${encodeURIComponent(mirror)}`}>
           Back to the mirror
         </Link>
       </div>

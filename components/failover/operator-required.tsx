@@ -11,7 +11,7 @@ export function OperatorRequired({ action, path, reason }: { action: string; pat
       <p className="mt-1 text-sm">
         {reason === undefined ? `You are signed in as a viewer. To ${action}, sign in with an operator token.` : `To ${action}: ${reason}. Ask an administrator for it, or sign in as someone who has it.`}
       </p>
-      <Link
+      <Link prefetch={false}
         className="mt-3 inline-flex rounded-md bg-indigo-600 px-3.5 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
         href={`/login?next=${encodeURIComponent(path)}`}
       >

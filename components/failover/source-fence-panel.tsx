@@ -81,7 +81,7 @@ export function SourceFencePanel({ mirror }: { mirror: string }) {
             {operations.map((operation, index) => (
               <span key={operation}>
                 {index > 0 && ', '}
-                <Link className="font-mono underline underline-offset-2" href={`/operations/${encodeURIComponent(operation)}`}>
+                <Link prefetch={false} className="font-mono underline underline-offset-2" href={`/operations/${encodeURIComponent(operation)}`}>
                   {operation.slice(0, 8)}
                 </Link>
               </span>

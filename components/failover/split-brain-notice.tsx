@@ -83,7 +83,7 @@ function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
           {formatCount(watch.recordsWritten)}
         </span>{' '}
         {watch.recordsWritten === 1 ? 'record was' : 'records were'} written to <span className="font-mono">{watch.oldSourceCluster}</span> since{' '}
-        <Link className="font-mono underline underline-offset-2" href={`/mirrors/${encodeURIComponent(summary.name)}`}>
+        <Link prefetch={false} className="font-mono underline underline-offset-2" href={`/mirrors/${encodeURIComponent(summary.name)}`}>
           {summary.name}
         </Link>{' '}
         failed over (<RelativeTime at={watch.since} />
@@ -99,7 +99,7 @@ function SplitBrainMirror({ summary }: { summary: MirrorSummary }) {
           </>
         )}
         . Point those producers at <span className="font-mono">{summary.destinationCluster}</span>; a{' '}
-        <Link className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(summary.name)}/failback`}>
+        <Link prefetch={false} className="underline underline-offset-2" href={`/mirrors/${encodeURIComponent(summary.name)}/failback`}>
           failback
         </Link>{' '}
         truncates these records away.
@@ -148,7 +148,7 @@ function FailedOverBy({ failover }: { failover: SplitBrainFailover }) {
   return (
     <span data-testid="split-brain-failed-over-by">
       by <span className="font-semibold">{requesterName(failover.requestedBy)}</span> at{' '}
-      <Link className="underline underline-offset-2" href={`/operations/${encodeURIComponent(failover.operationId)}`} title={dateTime(failover.startedAt)}>
+      <Link prefetch={false} className="underline underline-offset-2" href={`/operations/${encodeURIComponent(failover.operationId)}`} title={dateTime(failover.startedAt)}>
         {clockTime(failover.startedAt)} UTC
       </Link>
     </span>

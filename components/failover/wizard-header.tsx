@@ -6,7 +6,7 @@ export function WizardHeader({ title, mirror, from, to, children }: { title: str
   return (
     <header className="mb-5 space-y-1">
       <p className="text-sm">
-        <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}`}>
+        <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}`}>
           ← Mirror {mirror}
         </Link>
       </p>

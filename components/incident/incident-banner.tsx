@@ -87,7 +87,7 @@ export function IncidentBanner({
           </ul>
           {mirrorHref !== undefined && (
             <p className="mt-1.5">
-              <Link href={mirrorHref} className="font-medium underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-indigo-500">
+              <Link prefetch={false} href={mirrorHref} className="font-medium underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-indigo-500">
                 Open the mirror&apos;s partitions
               </Link>
             </p>

@@ -113,7 +113,7 @@ function InstanceRow({ instance, grouped, cutOff }: { instance: Instance; groupe
             <ul aria-label={`Mirrors run by ${grouped ? instance.id : 'this instance'}`} className="flex flex-wrap gap-x-3 gap-y-1">
               {instance.mirrors.map((mirror) => (
                 <li key={mirror}>
-                  <Link href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-mono break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+                  <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror)}`} className="font-mono break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
                     {mirror}
                   </Link>
                 </li>

@@ -110,7 +110,7 @@ export function AddClusterForm({ onCreated }: { onCreated?: (cluster: Cluster) =
         mutation.isSuccess && (
           <>
             Added {mutation.data.kind} cluster{' '}
-            <Link href={`/clusters/${encodeURIComponent(mutation.data.name)}`} className="font-mono font-semibold underline underline-offset-2">
+            <Link prefetch={false} href={`/clusters/${encodeURIComponent(mutation.data.name)}`} className="font-mono font-semibold underline underline-offset-2">
               {mutation.data.name}
             </Link>{' '}
             with {mutation.data.brokers.length} {mutation.data.brokers.length === 1 ? 'broker' : 'brokers'}.

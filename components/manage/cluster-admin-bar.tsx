@@ -24,7 +24,7 @@ export function ClusterAdminBar({ cluster, brokers }: { cluster: string; brokers
         >
           <span aria-hidden>+</span> Create topic…
         </button>
-        <Link href={`/create/mirror?source=${encodeURIComponent(cluster)}`} className={buttonClass('secondary', 'sm')}>
+        <Link prefetch={false} href={`/create/mirror?source=${encodeURIComponent(cluster)}`} className={buttonClass('secondary', 'sm')}>
           <span aria-hidden>⇄</span> Mirror from this cluster…
         </Link>
       </div>

@@ -46,7 +46,7 @@ export function ClustersList() {
           </p>
         </div>
         {canOperate && (list?.length ?? 0) >= 2 && (
-          <Link href="/create/mirror" className={buttonClass('secondary', 'sm')}>
+          <Link prefetch={false} href="/create/mirror" className={buttonClass('secondary', 'sm')}>
             <span aria-hidden>⇄</span> Create a mirror…
           </Link>
         )}
@@ -70,7 +70,7 @@ export function ClustersList() {
               return (
                 <li key={cluster.name} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-2.5">
                   <div className="min-w-0">
-                    <Link href={`/clusters/${encodeURIComponent(cluster.name)}`} className={`font-mono break-all ${linkClass}`}>
+                    <Link prefetch={false} href={`/clusters/${encodeURIComponent(cluster.name)}`} className={`font-mono break-all ${linkClass}`}>
                       {cluster.name}
                     </Link>
                     <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-600 dark:text-slate-400">

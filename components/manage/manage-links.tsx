@@ -5,11 +5,11 @@ import { buttonClass } from '@/components/ui/button-class'
 export function ManageLinks({ clusterCount }: { clusterCount: number }) {
   return (
     <div role="group" aria-label="Set up" className="flex flex-wrap gap-2">
-      <Link href="/clusters#add-cluster" className={buttonClass('secondary', 'sm')}>
+      <Link prefetch={false} href="/clusters#add-cluster" className={buttonClass('secondary', 'sm')}>
         <span aria-hidden>+</span> Add a cluster
       </Link>
       {clusterCount >= 2 && (
-        <Link href="/create/mirror" className={buttonClass('secondary', 'sm')}>
+        <Link prefetch={false} href="/create/mirror" className={buttonClass('secondary', 'sm')}>
           <span aria-hidden>⇄</span> Create a mirror…
         </Link>
       )}

@@ -134,7 +134,7 @@ function DeleteSection({ mirror }: { mirror: Mirror }) {
             <span aria-hidden>⊘ </span>
             {formatInteger(notStopped)} {notStopped === 1 ? 'partition is' : 'partitions are'} not STOPPED ({counts.filter(([state]) => state !== 'STOPPED').map(([state, count]) => `${state} ${count}`).join(', ')}). A mirror
             can be deleted once every topic is STOPPED:{' '}
-            <Link href={`${base}/failover`} className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300">
+            <Link prefetch={false} href={`${base}/failover`} className="font-medium text-indigo-700 underline underline-offset-2 dark:text-indigo-300">
               fail it over
             </Link>{' '}
             first.

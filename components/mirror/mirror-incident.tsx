@@ -56,7 +56,7 @@ export function MirrorIncident({ mirror, store, snapshot }: { mirror: Mirror; st
                   <span aria-hidden>↻</span> Recover {formatInteger(incident.failed)} failed now
                 </button>
                 {!stopped && (
-                  <Link href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`} className={buttonClass('secondary', 'sm')}>
+                  <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror.name)}/failover`} className={buttonClass('secondary', 'sm')}>
                     Fail over…
                   </Link>
                 )}

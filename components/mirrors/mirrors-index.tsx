@@ -78,7 +78,7 @@ export function MirrorsIndex() {
           </div>
         ) : total === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">
-            No mirror yet. <Link href="/create/mirror" className="font-medium text-indigo-700 underline dark:text-indigo-300">Create one</Link>, or run the demo.
+            No mirror yet. <Link prefetch={false} href="/create/mirror" className="font-medium text-indigo-700 underline dark:text-indigo-300">Create one</Link>, or run the demo.
           </p>
         ) : rows.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300" role="status">
@@ -150,7 +150,7 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
   return (
     <tr data-mirror={mirror.name} className="max-sm:block max-sm:py-2">
       <td className="px-3 py-2 align-top max-sm:block max-sm:py-1">
-        <Link href={`/mirrors/${encodeURIComponent(mirror.name)}`} className="font-mono font-medium break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+        <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror.name)}`} className="font-mono font-medium break-all text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
           {mirror.name}
         </Link>
         <span className="block text-xs text-slate-600 dark:text-slate-400">
@@ -188,7 +188,7 @@ function MirrorIndexLine({ row, search }: { row: MirrorIndexRow; search: string 
           <span className="text-slate-500 dark:text-slate-400">never</span>
         ) : (
           <span className="flex flex-wrap items-center gap-1.5">
-            <Link href={`/operations/${encodeURIComponent(row.lastFailover.id)}`} className="rounded hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500">
+            <Link prefetch={false} href={`/operations/${encodeURIComponent(row.lastFailover.id)}`} className="rounded hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500">
               <RelativeTime at={row.lastFailover.startedAt} />
             </Link>
             <span className="text-xs whitespace-nowrap text-slate-500 tabular-nums dark:text-slate-400">{clockTime(row.lastFailover.startedAt)} UTC</span>

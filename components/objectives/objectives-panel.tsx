@@ -63,7 +63,7 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
       title="Recovery objectives"
       id="objectives"
       actions={
-        <Link className="text-sm text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}/settings`}>
+        <Link prefetch={false} className="text-sm text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}/settings`}>
           Change
         </Link>
       }
@@ -128,14 +128,14 @@ export function ObjectivesPanel({ mirror }: { mirror: string }) {
             {lastDrill === undefined ? (
               <>
                 none succeeded in the last 30 days (a drill rehearses the failover on a copy and measures its RTO;{' '}
-                <Link className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}?tab=drills`}>
+                <Link prefetch={false} className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror)}?tab=drills`}>
                   run one
                 </Link>
                 )
               </>
             ) : (
               <>
-                <Link className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/drills/${encodeURIComponent(lastDrill.drill)}`}>
+                <Link prefetch={false} className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={`/drills/${encodeURIComponent(lastDrill.drill)}`}>
                   the last drill
                 </Link>{' '}
                 took <span className="font-semibold tabular-nums">{formatDuration(lastDrill.rtoMs)}</span> to a writable copy{' '}

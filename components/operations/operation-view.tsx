@@ -32,7 +32,7 @@ export function OperationView({ id }: { id: string }) {
     <div className="space-y-5">
       <header className="space-y-2">
         <p className="text-sm">
-          <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(data.mirror)}`}>
+          <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(data.mirror)}`}>
             ← Mirror {data.mirror}
           </Link>
         </p>

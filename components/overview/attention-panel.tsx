@@ -101,7 +101,7 @@ function RpoBreachList({ breaches }: { breaches: readonly RpoBreach[] }) {
       {breaches.map((breach) => (
         <li key={breach.mirror} data-rpo-breach={breach.mirror} className="rounded-md border border-slate-200 p-2.5 text-sm dark:border-slate-800">
           <span className="flex flex-wrap items-center gap-x-1.5 gap-y-1">
-            <Link
+            <Link prefetch={false}
               href={`/mirrors/${encodeURIComponent(breach.mirror)}#objectives`}
               className="font-mono font-medium break-all text-slate-900 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-white"
             >
@@ -171,7 +171,7 @@ function AttentionGroupRow({ group, staleAfterMs }: { group: AttentionGroup; sta
           <ul className="flex flex-wrap gap-1" aria-label={`${group.mirror}: partitions`}>
             {group.examples.map((example) => (
               <li key={`${example.topic}/${example.partition}`}>
-                <Link
+                <Link prefetch={false}
                   href={`${mirrorHref}/partitions/${encodeURIComponent(example.topic)}/${example.partition}`}
                   className="inline-block rounded border border-slate-200 px-1.5 py-0.5 font-mono text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
                 >
@@ -182,7 +182,7 @@ function AttentionGroupRow({ group, staleAfterMs }: { group: AttentionGroup; sta
           </ul>
           <p className="mt-1.5">
             {group.examples.length < group.partitions && <span className="text-slate-500 dark:text-slate-400">{group.examples.length} of {formatInteger(group.partitions)} shown · </span>}
-            <Link href={mirrorHref} className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
+            <Link prefetch={false} href={mirrorHref} className="font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300">
               Open {group.mirror}
             </Link>
           </p>
@@ -231,7 +231,7 @@ function AttentionRow({ item, staleAfterMs }: { item: AttentionItem; staleAfterM
   const href = `/mirrors/${encodeURIComponent(item.mirror)}/partitions/${encodeURIComponent(item.topic)}/${item.partition}`
   return (
     <li data-kind={item.kind}>
-      <Link
+      <Link prefetch={false}
         href={href}
         className="flex gap-2.5 rounded-md border border-slate-200 p-2.5 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-indigo-500 dark:border-slate-800 dark:hover:bg-slate-800/60"
       >

@@ -7,7 +7,7 @@ export function DemoBanner({ canOperate }: { canOperate: boolean }) {
       <span className="font-semibold">Demo environment</span>
       <span>Clusters, workloads and faults here are simulated for trying things out.</span>
       {canOperate ? (
-        <Link href="/demo" className="ml-auto font-medium text-indigo-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+        <Link prefetch={false} href="/demo" className="ml-auto font-medium text-indigo-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
           Open the demo control room →
         </Link>
       ) : (

@@ -35,7 +35,7 @@ export function DrillCadencePanel({ mirrors }: { mirrors: readonly MirrorSummary
       <ul className="grid gap-x-6 gap-y-2 sm:grid-cols-2">
         {shown.map((mirror) => (
           <li key={mirror.name} className="flex min-w-0 flex-wrap items-baseline gap-x-2" data-mirror={mirror.name}>
-            <Link className="font-mono text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror.name)}?tab=drills`}>
+            <Link prefetch={false} className="font-mono text-sm font-medium text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(mirror.name)}?tab=drills`}>
               {mirror.name}
             </Link>
             <DrillCadence drills={mirror.drills} compact />

@@ -23,7 +23,7 @@ export function EmptyOverview({ canOperate }: { canOperate: boolean }) {
         {!canOperate && <p className="font-medium">You are signed in as a viewer: adding clusters needs the operator token.</p>}
         {canOperate && (
           <p>
-            <Link href="/clusters#add-cluster" className={buttonClass('primary')}>
+            <Link prefetch={false} href="/clusters#add-cluster" className={buttonClass('primary')}>
               Add a cluster
             </Link>
           </p>

@@ -39,11 +39,11 @@ export function OverviewIncidents({ attention, mirrors }: { attention: Attention
             clusters={summary === undefined ? undefined : { source: summary.sourceCluster, destination: summary.destinationCluster }}
             actions={
               <>
-                <Link href={href} className={buttonClass(canOperate ? 'danger' : 'secondary', 'sm')}>
+                <Link prefetch={false} href={href} className={buttonClass(canOperate ? 'danger' : 'secondary', 'sm')}>
                   {canOperate ? 'Recover now…' : 'Open the mirror'}
                 </Link>
                 {canOperate && (
-                  <Link href={`${href}/failover`} className={buttonClass('secondary', 'sm')}>
+                  <Link prefetch={false} href={`${href}/failover`} className={buttonClass('secondary', 'sm')}>
                     Fail over…
                   </Link>
                 )}

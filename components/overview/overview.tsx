@@ -46,7 +46,7 @@ export function Overview({ initialLayout }: { initialLayout: InitialTopologyLayo
               : `${clusterCount} ${clusterCount === 1 ? 'cluster' : 'clusters'} · ${mirrorCount} ${mirrorCount === 1 ? 'mirror' : 'mirrors'}`}
             {/* Not in the header: a sixth link crowds the phone's header; who runs the mirrors is an overview question. */}
             {' · '}
-            <Link href="/instances" className="font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
+            <Link prefetch={false} href="/instances" className="font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300">
               Instances
             </Link>
           </p>

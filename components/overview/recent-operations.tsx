@@ -28,7 +28,7 @@ export function RecentOperations({ operations, error, onRetry }: { operations: r
             .slice(0, SHOWN)
             .map((operation) => (
               <li key={operation.id}>
-                <Link
+                <Link prefetch={false}
                   href={`/operations/${encodeURIComponent(operation.id)}`}
                   className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md px-1 py-2 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-500 dark:hover:bg-slate-800/60"
                 >

@@ -112,12 +112,12 @@ export function PartitionActions({ mirror, topic, partition, state, topicPartiti
           </button>
         )}
         {state !== 'STOPPED' && state !== 'STOPPING' && (
-          <Link href={`/mirrors/${encodeURIComponent(mirror)}/failover`} className={buttonClass('danger')}>
+          <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror)}/failover`} className={buttonClass('danger')}>
             Failover…
           </Link>
         )}
         {state === 'STOPPED' && (
-          <Link href={`/mirrors/${encodeURIComponent(mirror)}/failback`} className={buttonClass('secondary')}>
+          <Link prefetch={false} href={`/mirrors/${encodeURIComponent(mirror)}/failback`} className={buttonClass('secondary')}>
             Failback…
           </Link>
         )}

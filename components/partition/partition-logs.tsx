@@ -184,7 +184,7 @@ function VerificationNote({ verification, partition, onJump }: { verification: V
       className={`rounded-md border px-3 py-2 text-sm ${bad ? 'border-red-200 bg-red-50 text-red-950 dark:border-red-900 dark:bg-red-950/50 dark:text-red-100' : 'border-slate-200 bg-slate-50 text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200'}`}
     >
       <p>
-        <Link className="font-medium underline underline-offset-2" href={`/verifications/${encodeURIComponent(verification.id)}`}>
+        <Link prefetch={false} className="font-medium underline underline-offset-2" href={`/verifications/${encodeURIComponent(verification.id)}`}>
           Verification {verification.id}
         </Link>{' '}
         ({VERIFICATION_STATUS_STYLE[verification.status].label.toLowerCase()}): {partition === undefined ? 'this partition was not part of it.' : `${partition.summary}.`}

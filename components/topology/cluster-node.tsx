@@ -27,7 +27,7 @@ export const ClusterNode = memo(function ClusterNode({ node }: { node: TopologyN
   const health = brokerHealth(node)
   return (
     <foreignObject data-topology-node={node.cluster} x={node.position.x} y={node.position.y} width={node.width} height={node.height} overflow="visible">
-      <Link
+      <Link prefetch={false}
         href={`/clusters/${encodeURIComponent(node.cluster)}`}
         draggable={false}
         className={`flex h-full w-full flex-col justify-center rounded-lg border bg-white px-3 py-2 text-left shadow-sm hover:border-indigo-400 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:hover:border-indigo-400 ${

@@ -40,7 +40,7 @@ export const MirrorEdgeLabel = memo(function MirrorEdgeLabel({ edge }: { edge: T
   return (
     <foreignObject x={edge.label.x - LABEL_WIDTH / 2} y={edge.label.y - edge.labelHeight / 2} width={LABEL_WIDTH} height={edge.labelHeight} overflow="visible">
       <div className="flex h-full items-center">
-        <Link
+        <Link prefetch={false}
           href={`/mirrors/${encodeURIComponent(edge.mirror)}`}
           draggable={false}
           className="flex w-full flex-col justify-center rounded-md border bg-white px-2 py-1 text-xs shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-500 dark:bg-slate-900 dark:hover:bg-slate-800"

@@ -14,7 +14,7 @@ export function MirrorList({ edges }: { edges: readonly TopologyEdge[] }) {
         const lag = mirrorLagText(edge)
         return (
           <li key={edge.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2 text-sm">
-            <Link
+            <Link prefetch={false}
               href={`/mirrors/${encodeURIComponent(edge.mirror)}`}
               className="min-w-0 truncate font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-500 dark:text-indigo-300"
             >

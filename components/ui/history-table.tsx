@@ -32,7 +32,7 @@ export function StartedCells({ href, startedAt, look }: { href: string; startedA
   return (
     <>
       <td className="py-2 pr-3">
-        <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={href}>
+        <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={href}>
           <RelativeTime at={startedAt} />
         </Link>
       </td>

@@ -42,7 +42,7 @@ function VerificationDetails({ verification }: { verification: Verification }) {
     <div className="space-y-5">
       <header className="space-y-2">
         <p className="text-sm">
-          <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(verification.mirror)}?tab=verifications`}>
+          <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/mirrors/${encodeURIComponent(verification.mirror)}?tab=verifications`}>
             ← Verifications of {verification.mirror}
           </Link>
         </p>
@@ -74,7 +74,7 @@ function VerificationDetails({ verification }: { verification: Verification }) {
             <dt>Started by</dt>
             <dd>
               {verification.operation !== null ? (
-                <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
+                <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
                   the end of a failover
                 </Link>
               ) : (
@@ -131,7 +131,7 @@ function VerificationDetails({ verification }: { verification: Verification }) {
               {rows.slice(0, ROWS_SHOWN).map((partition) => (
                 <tr key={`${partition.topic}-${partition.partition}`} data-partition={`${partition.topic}-${partition.partition}`}>
                   <td className="px-3 py-2 font-mono break-all">
-                    <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(verification.mirror, partition.topic, partition.partition)}>
+                    <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={partitionHref(verification.mirror, partition.topic, partition.partition)}>
                       {partition.topic}-{partition.partition}
                     </Link>
                   </td>
@@ -166,7 +166,7 @@ function PartitionMismatches({ verification, partition }: { verification: Verifi
       <ul className="mt-1.5 space-y-1.5">
         {partition.mismatches.map((mismatch, index) => (
           <li key={`${mismatch.offset}-${mismatch.kind}-${index}`} className="flex flex-wrap items-baseline gap-x-2 text-sm" data-mismatch={mismatch.offset}>
-            <Link className="font-mono text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={mismatchHref(verification.mirror, verification.id, partition, mismatch.offset)}>
+            <Link prefetch={false} className="font-mono text-indigo-700 underline underline-offset-2 dark:text-indigo-300" href={mismatchHref(verification.mirror, verification.id, partition, mismatch.offset)}>
               offset {formatOffset(mismatch.offset)}
             </Link>
             <span className="rounded bg-red-100 px-1.5 py-px text-xs font-semibold uppercase text-red-900 dark:bg-red-900/70 dark:text-red-100">{mismatch.kind}</span>

@@ -69,7 +69,7 @@ export function VerificationsTab({ mirror }: { mirror: Mirror }) {
           {start.isSuccess && (
             <p role="status" className="text-sm text-emerald-900 dark:text-emerald-200">
               ✓ Started:{' '}
-              <Link className="underline underline-offset-2" href={`/verifications/${encodeURIComponent(start.data.verification)}`}>
+              <Link prefetch={false} className="underline underline-offset-2" href={`/verifications/${encodeURIComponent(start.data.verification)}`}>
                 follow it
               </Link>
             </p>
@@ -77,7 +77,7 @@ export function VerificationsTab({ mirror }: { mirror: Mirror }) {
           {running !== null && (
             <div className="rounded-md border border-sky-200 bg-sky-50 p-3 dark:border-sky-900 dark:bg-sky-950/50">
               <p className="mb-2 text-sm font-medium text-sky-950 dark:text-sky-100">
-                <Link className="underline underline-offset-2" href={`/verifications/${encodeURIComponent(running.id)}`}>
+                <Link prefetch={false} className="underline underline-offset-2" href={`/verifications/${encodeURIComponent(running.id)}`}>
                   Verification running
                 </Link>{' '}
                 since <RelativeTime at={running.startedAt} />
@@ -110,7 +110,7 @@ function VerificationHistory({ verifications }: { verifications: readonly Verifi
           <StartedCells href={`/verifications/${encodeURIComponent(verification.id)}`} startedAt={verification.startedAt} look={VERIFICATION_STATUS_STYLE[verification.status]} />
           <td className="py-2 pr-3 text-xs">
             {verification.operation !== null ? (
-              <Link className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
+              <Link prefetch={false} className="text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300" href={`/operations/${encodeURIComponent(verification.operation)}`}>
                 after a failover
               </Link>
             ) : (
