@@ -1,6 +1,6 @@
 // `npm run bench -- ha`, second part (issue #40): mirroring throughput of one instance against three, in one run.
 // Three Kafka a → Kafka b mirrors of 8 partitions each (24 partitions) are created on empty topics and each source is
-// paused and given a backlog of BENCH_HA_RECORDS (default 200,000) 1 KiB records by Kafka's ProducerPerformance while no
+// paused and given a backlog of BENCH_HA_RECORDS (default 200,000: at 40,000 the 10–90 % window lasted 1.3–3 s, and the warm-up of three fresh processes weighed more than their steady rate) 1 KiB records by Kafka's ProducerPerformance while no
 // instance runs; then N instances (child processes, server/testing/ha-instance-child.ts) join a group of their own,
 // and once the group has settled (every mirror held, each instance holding its share) they resume the mirrors
 // (SIGUSR2) and drain the backlog. The rate is taken between 10 % and 90 % of the backlog at the destinations
@@ -18,6 +18,7 @@ import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
 import { openTestRuntime } from '@/server/testing/test-runtime'
 import type { TestClusters } from '@/scripts/kafka/test-clusters'
 import { client, deleteTopicsAndWait, highWatermarkSum, load, PARTITIONS, seedSource } from './kafka-measure'
+import { median } from './result'
 
 const SECRET_KEY = 'bench-ha-secret-key-0123456789'
 const SESSION_TIMEOUT_MS = 10_000
@@ -128,14 +129,26 @@ export async function drainRate(clusters: TestClusters, instances: number, perTo
   }
 }
 
-/** One instance, then three, in one run: each rate, and three's over one's. */
+/**
+ * Pairs of one instance and three (BENCH_HA_PAIRS, default 3), the order alternating so a drift of the machine's load
+ * weighs on both sides: the median of each side and the median of the pairs' ratios. One pair's ratio read anywhere
+ * from 0.35 to 1.89 on the same code under the other agents' load (session 22), so one pair says little.
+ */
 export async function throughputOneVsThree(clusters: TestClusters): Promise<{ one: number; three: number; ratio: number }> {
-  // 200,000 a topic: at 40,000 the 10–90 % window lasted 1.3–3 s, and three fresh processes' JIT warm-up and first
-  // requests weighed more than their steady rate (three over one read 0.35–1.89 on the same code, session 22).
   const perTopic = Number(process.env.BENCH_HA_RECORDS ?? 200_000)
+  const pairs = Math.max(1, Number(process.env.BENCH_HA_PAIRS ?? 3))
   const log = (message: string): void => console.log(`  ${message} (load ${load()})`)
-  const one = await drainRate(clusters, 1, perTopic, log)
-  const three = await drainRate(clusters, 3, perTopic, log)
-  return { one, three, ratio: three / one }
+  const ones: number[] = []
+  const threes: number[] = []
+  const ratios: number[] = []
+  for (let pair = 0; pair < pairs; pair++) {
+    const order = pair % 2 === 0 ? [1, 3] : [3, 1]
+    const rates = new Map<number, number>()
+    for (const instances of order) rates.set(instances, await drainRate(clusters, instances, perTopic, log))
+    ones.push(rates.get(1)!)
+    threes.push(rates.get(3)!)
+    ratios.push(rates.get(3)! / rates.get(1)!)
+    log(`pair ${pair + 1}: three over one ${ratios.at(-1)!.toFixed(2)}`)
+  }
+  return { one: median(ones), three: median(threes), ratio: median(ratios) }
 }
-
