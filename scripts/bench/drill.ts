@@ -29,7 +29,7 @@ interface StepLog {
   phase: string
   rtoMs?: number
   server: Array<[string, number]>
-  sandbox: Array<{ step: string; ms: number; endedAt: number; pausedMs: number }>
+  sandbox: Array<{ step: string; ms: number; endedAt: number; pausedMs: number; nice: number }>
 }
 
 const topics = () => Array.from({ length: TOPICS }, (_, i) => `drilled-${i}`)
@@ -173,9 +173,9 @@ export async function benchDrill(): Promise<BenchResult[]> {
     )
     for (const log of stepLogs) {
       const sandboxSteps = log.sandbox
-        .map(({ step, ms, endedAt, pausedMs }) => {
+        .map(({ step, ms, endedAt, pausedMs, nice }) => {
           const lags = probedAtEpoch.filter(([when]) => when >= endedAt - ms && when < endedAt).map(([, lag]) => lag)
-          return `${step} ${ms} ms${pausedMs > 0 ? ` (paused ${pausedMs})` : ''} lag p99 ${Math.round(quantile(lags, 0.99) ?? 0)} ms (${lags.length})`
+          return `${step} ${ms} ms (nice ${nice})${pausedMs > 0 ? ` (paused ${pausedMs})` : ''} lag p99 ${Math.round(quantile(lags, 0.99) ?? 0)} ms (${lags.length})`
         })
         .join(', ')
       console.log(`${log.phase}: server ${log.server.map(([step, ms]) => `${step} ${ms} ms`).join(', ')}; sandbox ${sandboxSteps}${log.rtoMs === undefined ? '' : `; RTO ${log.rtoMs} ms`}`)

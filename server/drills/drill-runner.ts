@@ -26,7 +26,8 @@ import { SandboxProcess } from './sandbox-process'
  *                the source untouched (read back from the copy's point on), the production mirror still MIRRORING;
  *   cleaningUp   the sandbox's process ended and its directory removed, whatever happened before.
  *
- * The sandbox's open, failover and its checks run in a process of its own at the lowest CPU priority
+ * The sandbox's open, failover and its checks run in a process of its own at a low CPU priority (nice 10 until the
+ * copy is writable, then 19 for the checks)
  * (sandbox-process.ts, sandbox-child.ts), started as the drill starts so its modules load during the copy; the copy
  * (production's files, inside the mirror's command) and the checks that read production (the source untouched,
  * the mirror still MIRRORING) stay here.
@@ -151,6 +152,8 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
       const failed = failover.operation.partitions.filter((p) => p.state !== 'STOPPED').map((p) => `${p.topic}-${p.partition} ${p.state}${p.error ? ` (${p.error})` : ''}`)
       throw new Error(`the failover of the copy did not finish: ${failed.slice(0, 5).join(', ')}`)
     }
+    // Past the RTO: the checks give production the cores first (sandbox-process.ts SANDBOX_NICE).
+    sandboxProcess.lowerForChecks()
     drill.rtoMs = Math.max(0, (failover.operation.finishedAt ?? env.now()) - drill.startedAt)
     watch.lap('failOverRequest')
     env.log('drill steps', { drill: drill.id, phase: 'failingOver', rtoMs: drill.rtoMs, server: watch.take(), sandbox: failover.steps })

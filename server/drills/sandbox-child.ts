@@ -1,4 +1,5 @@
 import 'server-only'
+import os from 'node:os'
 import type { DrillCheck } from '@/lib/drill/checks'
 import { drillPauseMs } from '@/lib/drill/pacing'
 import type { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
@@ -10,7 +11,7 @@ import { failOverSandbox, type SandboxFailover } from './sandbox-failover'
 import type { FromChild, StepTimes, ToChild } from './sandbox-protocol'
 
 /**
- * The sandbox's own process (started by sandbox-process.ts, at the lowest CPU priority): the drill's copy opened,
+ * The sandbox's own process (started by sandbox-process.ts at a low CPU priority, the lowest once its copy is writable): the drill's copy opened,
  * seeded and failed over, then its checks, then ended by the parent — each on the parent's word, so the drill's
  * phases (and its records) stay the parent's. On one event loop with the production mirror, this work held the
  * loop 93–100 % of a drill and production's every fetch and append queued behind it (server/drills/README.md,
@@ -45,7 +46,7 @@ function stopwatch(): { lap(step: string): void; steps: StepTimes } {
     steps,
     lap(step) {
       const now = performance.now()
-      steps.push({ step, ms: Math.round(now - last), endedAt: Date.now(), pausedMs: paused.ms, pauses: paused.count })
+      steps.push({ step, ms: Math.round(now - last), endedAt: Date.now(), pausedMs: paused.ms, pauses: paused.count, nice: os.getPriority() })
       paused.ms = 0
       paused.count = 0
       last = now

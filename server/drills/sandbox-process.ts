@@ -6,7 +6,7 @@ import path from 'node:path'
 import type { FromChild, ToChild } from './sandbox-protocol'
 
 /**
- * A drill's sandbox process (sandbox-child.ts), at the lowest CPU priority. The sandbox's open, failover and checks
+ * A drill's sandbox process (sandbox-child.ts), at a low CPU priority, the lowest for its checks. The sandbox's open, failover and checks
  * held the server's one event loop 93–100 % of a drill, and production's lag p99 was ~4× its own without a drill
  * (server/drills/README.md, session 19): pausing the drill's steps from the same loop did not give production its
  * turns back. In a process of its own at nice 19 the kernel's scheduler does: whenever production wants a core, it
@@ -18,8 +18,21 @@ import type { FromChild, ToChild } from './sandbox-protocol'
  * loaded under (`server-only`).
  */
 
-/** The sandbox's nice value: the lowest priority, so production mirroring (nice 0) always runs first. */
+/**
+ * The sandbox's nice value through its checks: the lowest priority, so production mirroring (nice 0) always runs
+ * first. The checks are not in the RTO, and they are most of a drill's CPU.
+ */
 export const SANDBOX_NICE = 19
+
+/**
+ * The sandbox's nice value from its start until its copy is writable (module load, open, seeding, the STOPPING
+ * sequence: the RTO's part in this process). At nice 19 the kernel gave it ~1.5 % of a core against a busy
+ * production thread of the same scheduling group (weights 15 against 1,024), and above load ~16 on two cores the
+ * RTO grew past its goal (server/drills/README.md, sessions 20–21); nice 10 (weight 110) is ~10 %. Lowered to
+ * SANDBOX_NICE once the failover answered (lowerForChecks): a process may always lower its own priority, never
+ * raise it back, so the order is this one.
+ */
+export const SANDBOX_FAILOVER_NICE = 10
 
 /**
  * The young generation's semi-space (MB; V8's default is 16): opening and failing over 2,000 logs allocates
@@ -46,17 +59,14 @@ export class SandboxProcess {
   private waiting: { resolve: (answer: FromChild) => void; reject: (error: Error) => void } | null = null
   private ended: Error | null = null
   private readonly ready: Promise<void>
+  private readonly log: (message: string, fields: Record<string, unknown>) => void
 
   private constructor(log: (message: string, fields: Record<string, unknown>) => void) {
     const { file, execArgv } = sandboxEntry()
     // Turbopack would resolve the entry as a module of the server's bundle: it is a process of its own, built apart.
     this.child = fork(/* turbopackIgnore: true */ file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    try {
-      if (this.child.pid !== undefined) os.setPriority(this.child.pid, SANDBOX_NICE)
-    } catch (error) {
-      // Not fatal: the drill runs, only without the priority (reported in the log).
-      log('drill sandbox priority not lowered', { error: error instanceof Error ? error.message : String(error) })
-    }
+    this.log = log
+    this.setNice(SANDBOX_FAILOVER_NICE)
     this.ready = new Promise((resolve, reject) => {
       this.waiting = { resolve: () => resolve(), reject }
     })
@@ -78,6 +88,20 @@ export class SandboxProcess {
     }
     this.child.on('error', (error) => end(`failed: ${error.message}`))
     this.child.on('exit', (code, signal) => end(signal ? `was stopped (${signal})` : `exited with code ${code}`))
+  }
+
+  private setNice(nice: number): void {
+    try {
+      if (this.child.pid !== undefined && this.child.exitCode === null && this.child.signalCode === null) os.setPriority(this.child.pid, nice)
+    } catch (error) {
+      // Not fatal: the drill runs, only without the priority (reported in the log).
+      this.log('drill sandbox priority not lowered', { nice, error: error instanceof Error ? error.message : String(error) })
+    }
+  }
+
+  /** The copy is writable: the checks run at the lowest priority (SANDBOX_NICE). */
+  lowerForChecks(): void {
+    this.setNice(SANDBOX_NICE)
   }
 
   /** Starts the process; its modules load meanwhile (whenReady). */

@@ -40,7 +40,7 @@ export type FromChild =
 
 /**
  * Each step of a request in the sandbox's process, in order: its milliseconds and when it ended (epoch ms), and
- * the pauses it made for production's lag (logged by the drill: where its time goes; the bench lays its probes
+ * the pauses it made for production's lag, its process's nice value as it ended (logged by the drill: where its time goes; the bench lays its probes
  * of production's lag over them).
  */
-export type StepTimes = Array<{ step: string; ms: number; endedAt: number; pausedMs: number; pauses: number }>
+export type StepTimes = Array<{ step: string; ms: number; endedAt: number; pausedMs: number; pauses: number; nice: number }>

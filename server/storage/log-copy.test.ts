@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CLEAN_SHUTDOWN_FILE } from './log-checkpoints'
+import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE } from './log-checkpoints'
 import { copyLog, copyLogs, copyPlan } from './log-copy'
 import type { PartitionLog } from './partition-log'
 import { partitionLogFixture, readAll, values } from './testing/partition-log-fixture'
@@ -80,6 +80,30 @@ describe('a copy of a log', () => {
     }
     expect((await logs.open({ highWatermarkCheckpointIntervalMs: null, closeState: snapshot.closeState }, trusted)).logEndOffset).toBe(8)
     expect((await logs.open({ highWatermarkCheckpointIntervalMs: null }, recovered)).logEndOffset).toBe(6)
+  })
+
+  it("links the checkpoints (one call each, not a copy), and a checkpoint the copy replaces leaves the original's as it was", async () => {
+    const log = await logs.open({ highWatermarkCheckpointIntervalMs: null })
+    await log.appendAsLeader(values(2, 'a'), { leaderEpoch: 0 })
+    await log.appendAsLeader(values(2, 'b'), { leaderEpoch: 1 })
+    log.updateHighWatermark(log.logEndOffset)
+    await log.deleteRecordsBefore(1)
+    const snapshot = log.fileSnapshot()
+    const target = path.join(logs.dir(), 'linked')
+    for (const [index, copied] of [await copyLog(snapshot, target), (await copyLogs([copyPlan(snapshot, path.join(logs.dir(), 'linked-many'))]))[0]!].entries()) {
+      const dir = index === 0 ? target : path.join(logs.dir(), 'linked-many')
+      for (const name of [LEADER_EPOCH_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE]) expect(fs.statSync(path.join(dir, name)).ino).toBe(fs.statSync(path.join(log.dir, name)).ino)
+      expect(copied.bytesCopied).toBe(snapshot.segments.filter((segment) => segment.active).reduce((sum, segment) => sum + segment.bytes, 0))
+    }
+    const before = fs.readFileSync(path.join(log.dir, LEADER_EPOCH_CHECKPOINT_FILE), 'utf8')
+    const copy = await logs.open({ highWatermarkCheckpointIntervalMs: null, closeState: snapshot.closeState }, target)
+    await copy.appendAsLeader(values(1, 'c'), { leaderEpoch: 5 })
+    expect(copy.epochEntries().map((entry) => entry.epoch)).toEqual([0, 1, 5])
+    // A clean close replaces the copy's checkpoints with its own.
+    await copy.close()
+    expect(fs.readFileSync(path.join(log.dir, LEADER_EPOCH_CHECKPOINT_FILE), 'utf8')).toBe(before)
+    expect(fs.readFileSync(path.join(target, LEADER_EPOCH_CHECKPOINT_FILE), 'utf8')).not.toBe(before)
+    expect(log.epochEntries().map((entry) => entry.epoch)).toEqual([0, 1])
   })
 
   it('copies many logs at once on a worker thread, each as copyLog copies it, and names the one that cannot be copied', async () => {
