@@ -53,6 +53,7 @@ export async function applyFetchingAhead(
   let entryOfAnswer = entryOf
   for (;;) {
     const ahead = signal.aborted || ctx.now() - started >= FETCH_AHEAD_BUDGET_MS || ctx.state.get(definition.name) !== mirror ? [] : aheadEntries(answers, entryOfAnswer)
+    const fetchStarted = ctx.now()
     const fetching =
       ahead.length === 0
         ? null
@@ -60,18 +61,20 @@ export async function applyFetchingAhead(
             ahead.map(({ request }) => request),
             { maxBytes: definition.config['fetch.response.max.bytes'], maxWaitMs: 0 },
           ).then(
-            (fetched) => fetched,
+            (fetched) => {
+              // The fetch's own duration, not the appends it overlapped.
+              mirror.throughput.fetched(ctx.now(), ctx.now() - fetchStarted)
+              return fetched
+            },
             (error: unknown) => {
               // Only a read failed: the next round's own fetch meets the source as it is and fails what it must.
               ctx.log('fetch ahead failed; the next round fetches again', { mirror: definition.name, error: String(error) })
               return null
             },
           )
-    const fetchStarted = ctx.now()
     onApplied(await applyAnswers(ctx, mirror, answers, entryOfAnswer))
     if (fetching === null) return
     const fetched = await fetching
-    mirror.throughput.fetched(ctx.now(), ctx.now() - fetchStarted)
     // A mirror another instance took over meanwhile (releaseMirror) writes nothing more.
     if (fetched === null || fetched.length !== ahead.length || ctx.state.get(definition.name) !== mirror) return
     answers = fetched
