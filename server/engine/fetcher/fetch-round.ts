@@ -9,7 +9,7 @@ import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import { interruptFetch, isFetchDelayed, isReadyForFetch, type FetchEntry } from './fetch-state'
 import { closeFetchSessions, sessionFetchRound } from './fetch-session-round'
-import { applyAnswers } from './apply-answers'
+import { applyFetchingAhead } from './fetch-ahead'
 import { inFetchOrder, recordFetchOrder } from './fetch-order'
 
 type DescribedPartition = TopicDescription['partitions'][number]
@@ -110,11 +110,13 @@ async function fetchFromLeader(ctx: ClusterAccess & EngineClock & EngineLog & Fe
   }
   if (results.length !== entries.length) throw new Error(`the source answered ${results.length} partitions of a fetch for ${entries.length}`)
   // Results come in the order of the requests (SourceCluster.fetch); a mismatch would be a port bug.
-  await applyAnswers(ctx, mirror, results, (result, index) => {
+  // The next fetch of the partitions that got records goes out while these are appended (fetch-ahead.ts).
+  const entryOf = (result: FetchPartitionResult, index: number): FetchEntry => {
     const entry = entries[index]!
     if (entry.request.topic !== result.topic || entry.request.partition !== result.partition) {
       throw new Error(`the source answered ${result.topic}-${result.partition} for ${entry.request.topic}-${entry.request.partition}`)
     }
     return entry
-  })
+  }
+  await applyFetchingAhead(ctx, mirror, results, entryOf, signal, () => undefined)
 }

@@ -7,7 +7,7 @@ import { dispatchAll } from '../runner/dispatch-all'
 import type { EngineMirror } from '../state/engine-mirror'
 import { changePartition } from '../state/partition-changes'
 import type { PartitionRuntime } from '../types'
-import { applyAnswers } from './apply-answers'
+import { applyFetchingAhead } from './fetch-ahead'
 import { interruptFetch, type FetchEntry } from './fetch-state'
 
 /** Up to this many partitions of a topic to name in a round are described one by one; more, the whole topic at once. */
@@ -175,12 +175,16 @@ async function fetchFromSession(
   const now = ctx.now()
   for (const member of state.members.values()) if (member.session === session) changePartition(member.entry.runtime, { lastFetchAt: now })
   if (results.length === 0) return
-  const applied = await applyAnswers(ctx, mirror, results, (result) => {
+  // The next fetch of the partitions that got records goes out while these are appended (fetch-ahead.ts): a plain
+  // fetch beside the session, whose partitions it moved are named again next round.
+  const entryOf = (result: FetchPartitionResult) => {
     const runtime = mirror.partitions.get(result)
     const member = runtime === undefined ? undefined : state.members.get(runtime)
     return member?.session === session ? member.entry : undefined
+  }
+  await applyFetchingAhead(ctx, mirror, results, entryOf, signal, (applied) => {
+    for (const entry of applied) state.moved.add(entry.runtime)
   })
-  for (const entry of applied) state.moved.add(entry.runtime)
 }
 
 /** The destination's description of each partition to name: one by one for a few of a topic, else the whole topic. */
