@@ -20,7 +20,11 @@ function isUnknownTopic(error: unknown): boolean {
 export async function createTopicsAwaitingLeaders(
   admin: Pick<Admin, 'createTopics' | 'fetchTopicMetadata'>,
   options: Parameters<Admin['createTopics']>[0],
-  { waitMs = LEADER_WAIT_MS, pollMs = 250 }: { waitMs?: number; pollMs?: number } = {},
+  {
+    waitMs = LEADER_WAIT_MS,
+    pollMs = 250,
+    led = (topics) => leadersByMetadata(admin, topics),
+  }: { waitMs?: number; pollMs?: number; /** Whether every partition of the topics has a leader (a failed read: not yet). */ led?: (topics: string[]) => Promise<boolean> } = {},
 ): Promise<boolean> {
   try {
     return await admin.createTopics({ ...options, waitForLeaders: true })
@@ -30,13 +34,16 @@ export async function createTopicsAwaitingLeaders(
     const deadline = Date.now() + waitMs
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, pollMs))
-      const metadata = await admin.fetchTopicMetadata({ topics }).catch(() => null)
-      const led = metadata !== null && topics.every((topic) => {
-        const described = metadata.topics.find(({ name }) => name === topic)
-        return described !== undefined && described.partitions.length > 0 && described.partitions.every(({ leader }) => leader >= 0)
-      })
-      if (led) return true
+      if (await led(topics).catch(() => false)) return true
       if (Date.now() > deadline) throw error
     }
   }
+}
+
+async function leadersByMetadata(admin: Pick<Admin, 'fetchTopicMetadata'>, topics: string[]): Promise<boolean> {
+  const metadata = await admin.fetchTopicMetadata({ topics })
+  return topics.every((topic) => {
+    const described = metadata.topics.find(({ name }) => name === topic)
+    return described !== undefined && described.partitions.length > 0 && described.partitions.every(({ leader }) => leader >= 0)
+  })
 }

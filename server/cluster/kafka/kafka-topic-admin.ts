@@ -61,16 +61,21 @@ export class KafkaTopicAdmin {
   async createTopic(spec: CreateTopicSpec): Promise<TopicDescription> {
     if (spec.topicId !== undefined) throw new ClusterError('VALIDATION_FAILED', 'a Kafka cluster chooses its topic ids: topicId cannot be given')
     const created = await this.run(`create topic ${spec.name}`, () =>
-      createTopicsAwaitingLeaders(this.admin, {
-        topics: [
-          {
-            topic: spec.name,
-            numPartitions: spec.partitions,
-            replicationFactor: spec.replicationFactor ?? -1,
-            configEntries: Object.entries(spec.configs ?? {}).map(([name, value]) => ({ name, value })),
-          },
-        ],
-      }),
+      createTopicsAwaitingLeaders(
+        this.admin,
+        {
+          topics: [
+            {
+              topic: spec.name,
+              numPartitions: spec.partitions,
+              replicationFactor: spec.replicationFactor ?? -1,
+              configEntries: Object.entries(spec.configs ?? {}).map(([name, value]) => ({ name, value })),
+            },
+          ],
+        },
+        // Our own Metadata v12 (the view every other read of the topic uses).
+        { led: async () => (await this.describe(spec.name)).partitions.every((partition) => partition.leader >= 0) },
+      ),
     )
     if (!created) throw new ClusterError('CONFLICT', `topic ${JSON.stringify(spec.name)} already exists`, { details: { topic: spec.name } })
     return this.describe(spec.name)
