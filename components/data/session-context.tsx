@@ -1,8 +1,8 @@
 'use client'
 
-import { createContext, useContext, type ReactNode } from 'react'
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import type { Role } from '@/lib/api/session'
-import { allows, allowsSomewhere, refusalReason, type Grant, type GrantRole, type Resource } from '@/lib/auth/grants'
+import { allowsSomewhere, allowsWith, isGlobal, refusalReason, type Grant, type GrantRole, type PatternMatcher, type Resource } from '@/lib/auth/grant-rules'
 
 /** Who is signed in, as the server saw it when it rendered the page (server/pages/session.ts). */
 export interface PageSession {
@@ -17,15 +17,40 @@ export interface PageSession {
   readonly email: string | null
 }
 
-const SessionContext = createContext<PageSession | null>(null)
+interface SessionValue {
+  readonly session: PageSession
+  /** RE2's whole-name match once loaded; until then a scoped grant's patterns name nothing here (the server decides anyway). */
+  readonly matches: PatternMatcher
+}
 
+const SessionContext = createContext<SessionValue | null>(null)
+
+const NOT_LOADED: PatternMatcher = () => false
+
+/**
+ * re2js (about 45 KB compressed) is loaded only for a person whose grants are scoped by name patterns: with
+ * global grants (the tokens, most roles files) no pattern is ever asked, and the pages' first load goes without it.
+ */
 export function SessionProvider({ session, children }: { session: PageSession | null; children: ReactNode }) {
-  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>
+  const scoped = session !== null && !session.grants.every(isGlobal)
+  const [matches, setMatches] = useState<PatternMatcher | null>(null)
+  useEffect(() => {
+    if (!scoped) return
+    let current = true
+    void import('@/lib/mirror/name-patterns').then(({ namePattern }) => {
+      if (current) setMatches(() => (pattern: string, name: string) => namePattern(pattern).matches(name))
+    })
+    return () => {
+      current = false
+    }
+  }, [scoped])
+  const value = useMemo(() => (session === null ? null : { session, matches: matches ?? NOT_LOADED }), [session, matches])
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
 }
 
 /** The signed-in session, or null on pages that anyone may see (the sign-in page). */
 export function usePageSession(): PageSession | null {
-  return useContext(SessionContext)
+  return useContext(SessionContext)?.session ?? null
 }
 
 /**
@@ -38,20 +63,20 @@ export function useCanOperate(resource: Resource = null): boolean {
 }
 
 export function useCan(role: GrantRole, resource: Resource = null): boolean {
-  const session = useContext(SessionContext)
-  return session !== null && allows(session.grants, role, resource)
+  const value = useContext(SessionContext)
+  return value !== null && allowsWith(value.session.grants, role, resource, value.matches)
 }
 
 /** True when the person holds `role` somewhere, scoped or not (a form that then offers only what it reaches). */
 export function useCanSomewhere(role: GrantRole): boolean {
-  const session = useContext(SessionContext)
-  return session !== null && allowsSomewhere(session.grants, role)
+  const value = useContext(SessionContext)
+  return value !== null && allowsSomewhere(value.session.grants, role)
 }
 
 /** For lists of resources (a hook cannot be called per row): whether the person may act on each as `role`. */
 export function useMayAct(role: GrantRole): (resource: Resource) => boolean {
-  const session = useContext(SessionContext)
-  return (resource) => session !== null && allows(session.grants, role, resource)
+  const value = useContext(SessionContext)
+  return (resource) => value !== null && allowsWith(value.session.grants, role, resource, value.matches)
 }
 
 /**
@@ -59,7 +84,9 @@ export function useMayAct(role: GrantRole): (resource: Resource) => boolean {
  * null when they may, or when they are a viewer everywhere (viewers see no controls at all).
  */
 export function useOperateRefusal(resource: Resource): string | null {
-  const session = useContext(SessionContext)
-  if (session === null || allows(session.grants, 'operator', resource) || !allowsSomewhere(session.grants, 'operator')) return null
-  return refusalReason(session.grants, 'operator', resource)
+  const value = useContext(SessionContext)
+  if (value === null) return null
+  const { grants } = value.session
+  if (allowsWith(grants, 'operator', resource, value.matches) || !allowsSomewhere(grants, 'operator')) return null
+  return refusalReason(grants, 'operator', resource)
 }

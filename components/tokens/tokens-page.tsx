@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from 'react'
 import type { ApiToken, CreatedApiToken } from '@/lib/api/tokens'
-import type { GrantRole } from '@/lib/auth/grants'
+import type { GrantRole } from '@/lib/auth/grant-rules'
 import { tokenRequestOf, tokenScopeText, type TokenFormValues } from '@/lib/ui/token-form'
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '@/components/data/use-api-tokens'
 import { Field, Refusal, inputClass, monoInputClass } from '@/components/manage/form-controls'

@@ -1,5 +1,5 @@
 import type { PageSession } from '@/components/data/session-context'
-import { describeGrant, highestRole } from '@/lib/auth/grants'
+import { describeGrant, highestRole } from '@/lib/auth/grant-rules'
 
 /**
  * The header's "who am I": a person's name (provider sign-ins) and their strongest role, whose title lists every

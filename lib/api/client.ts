@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { Endpoint } from './endpoints'
 import type { EntryOf, RouteOrEndpoint } from './routes'
-import { ApiError, ErrorBody } from './errors'
+import { ApiError, isErrorBody } from './errors'
 
 /**
  * Pure helpers for code that calls the API (the browser's data layer, the command line, scripts): the URL of a
@@ -35,10 +35,9 @@ export function endpointUrl(
 
 /** The error an HTTP error response stands for; a body that is not the API's error shape becomes INTERNAL. */
 export function toApiError(status: number, body: unknown): ApiError {
-  const parsed = ErrorBody.safeParse(body)
-  if (parsed.success) {
-    const { code, message, details } = parsed.data.error
-    return new ApiError(code, message, details === undefined ? undefined : { details })
+  if (isErrorBody(body)) {
+    const { code, message, details } = body.error
+    return new ApiError(code, message, details === undefined ? undefined : { details: { ...details } })
   }
   return new ApiError(status === 401 ? 'UNAUTHENTICATED' : 'INTERNAL', `HTTP ${status} without an API error body`, { details: { status } })
 }

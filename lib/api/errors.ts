@@ -1,4 +1,3 @@
-import { z } from 'zod'
 import { CodedError } from '../coded-error'
 
 /**
@@ -54,14 +53,26 @@ export function isApiErrorCode(value: unknown): value is ApiErrorCode {
   return typeof value === 'string' && (API_ERROR_CODES as readonly string[]).includes(value)
 }
 
-export const ErrorBody = z.object({
-  error: z.object({
-    code: z.enum(API_ERROR_CODES),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
-  }),
-})
-export type ErrorBody = z.infer<typeof ErrorBody>
+/** An API error response's body (its zod schema, for the server and the OpenAPI document, is in ./error-body.ts). */
+export interface ErrorBody {
+  error: { code: ApiErrorCode; message: string; details?: Record<string, unknown> }
+}
+
+/**
+ * Whether `body` is an API error body, checked by hand so the browser's bundle needs no zod for it; it accepts
+ * what ./error-body.ts's schema accepts (error-body.test.ts holds the two to the same answers).
+ */
+export function isErrorBody(body: unknown): body is ErrorBody {
+  if (!isRecord(body) || !isRecord(body.error)) return false
+  const { code, message, details } = body.error
+  return isApiErrorCode(code) && typeof message === 'string' && (details === undefined || isRecord(details))
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const prototype = Object.getPrototypeOf(value) as unknown
+  return prototype === Object.prototype || prototype === null
+}
 
 /**
  * An error with an API code: thrown by the server's HTTP layer and route handlers, and by client code when

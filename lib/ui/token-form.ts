@@ -1,4 +1,4 @@
-import { describeGrant, type GrantRole } from '../auth/grants'
+import { describeGrant, type GrantRole } from '../auth/grant-rules'
 import type { ApiToken, CreateApiTokenRequest } from '../api/tokens'
 
 /**
