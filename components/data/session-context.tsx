@@ -37,8 +37,8 @@ export function SessionProvider({ session, children }: { session: PageSession | 
   useEffect(() => {
     if (!scoped) return
     let current = true
-    void import('@/lib/mirror/name-patterns').then(({ namePattern }) => {
-      if (current) setMatches(() => (pattern: string, name: string) => namePattern(pattern).matches(name))
+    void import('@/lib/mirror/name-patterns').then(({ matchesNamePattern }) => {
+      if (current) setMatches(() => matchesNamePattern)
     })
     return () => {
       current = false

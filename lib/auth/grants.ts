@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { namePattern } from '../mirror/name-patterns'
-import { allowsWith, grantCoversWith, type Grant as GrantShape, type GrantRole as GrantRoleShape, type PatternMatcher, type Resource } from './grant-rules'
+import { matchesNamePattern } from '../mirror/name-patterns'
+import { allowsWith, grantCoversWith, type Grant as GrantShape, type GrantRole as GrantRoleShape, type Resource } from './grant-rules'
 
 /**
  * What a signed-in person or a token may do, and where (API.md "Round 3 · Identity"). A grant is a role,
@@ -23,12 +23,12 @@ export const Grant = z.strictObject({
 })
 export type Grant = z.infer<typeof Grant>
 
-// The plain types in ./grant-rules.ts (the browser's) and these schemas describe one grant.
-const sameGrant: [Grant, GrantShape, GrantRole, GrantRoleShape] = [{} as GrantShape, {} as Grant, 'viewer' as GrantRoleShape, 'viewer' as GrantRole]
+// The plain types in ./grant-rules.ts (the browser's) and these schemas describe one grant: a compile error if not.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const sameGrant: Same<Grant, GrantShape> & Same<GrantRole, GrantRoleShape> = true
 void sameGrant
 
-/** RE2's whole-name match, compiled patterns cached (lib/mirror/name-patterns.ts). */
-export const matchesNamePattern: PatternMatcher = (pattern, name) => namePattern(pattern).matches(name)
+export { matchesNamePattern }
 
 /**
  * A scoped grant holds only on the resources its patterns name: `{ operator, mirrors: [".*-to-eu-west"] }` lets

@@ -54,6 +54,11 @@ export function namePattern(source: string): NamePattern {
   return pattern
 }
 
+/** RE2's whole-name match of `name` by `pattern`, compiled patterns cached: grant-rules.ts's PatternMatcher. */
+export function matchesNamePattern(pattern: string, name: string): boolean {
+  return namePattern(pattern).matches(name)
+}
+
 /** How many compiled patterns are kept now (for tests of the bound). */
 export function cachedPatternCount(): number {
   return cache.size
