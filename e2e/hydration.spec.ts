@@ -17,7 +17,8 @@ import { viewerToken } from './support/session'
  */
 const LOADS = 12
 
-test('pages hydrate without a mismatch on cold loads like Lighthouse’s (no React error #418)', async ({ browser, baseURL }) => {
+// @wide-only: it makes its own phone-sized contexts, so the phone project would repeat the same 24 loads.
+test('pages hydrate without a mismatch on cold loads like Lighthouse’s (no React error #418)', { tag: '@wide-only' }, async ({ browser, baseURL }) => {
   test.setTimeout(300_000)
   const session = await fetch(`${baseURL}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: viewerToken }) })
   expect(session.status).toBe(200)

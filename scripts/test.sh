@@ -19,8 +19,11 @@ ensure_kafka_jars
 ensure_zsh
 
 kafka_pid=
+integration_pid=
 stop_services() {
   local status=$?
+  # Integration tests still running when a step before them failed: stopped before their brokers are.
+  if [ -n "$integration_pid" ]; then kill "$integration_pid" 2>/dev/null || true; wait "$integration_pid" 2>/dev/null || true; fi
   # A start still under way is waited for, so its brokers are there to be stopped.
   [ -n "$kafka_pid" ] && wait "$kafka_pid" 2>/dev/null
   npx tsx scripts/kafka/clusters.ts stop >/dev/null 2>&1 || true
@@ -82,8 +85,10 @@ fi
 # no advisory source answers, as this workplace's registry mirror does not).
 step "dependency audit (npm audit --omit=dev)"
 npx tsx scripts/test/dependency-audit.ts
-# The integration tests mostly wait (on the brokers, on fsync): 30 % of the cores in a run of their own. They run
-# beside the unit tests, which fill the cores, once the brokers are up; the unit tests' output follows theirs.
+# The integration tests mostly wait (on the brokers, on fsync, on session timeouts): 30 % of the cores in a run of
+# their own, and the longest phase of the run (about 9 minutes). They run in the background from the moment the
+# brokers are up: first beside the unit tests, which fill the cores, then beside the production build, the
+# clean-clone check and the fuzzer, which need no broker. Each phase's output is printed when it is waited for.
 step "unit tests beside the integration tests (real Kafka brokers, once they are up)"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json="$results/unit.json" > "$results/unit.log" 2>&1 &
 unit_pid=$!
@@ -91,9 +96,9 @@ kafka_status=0
 wait "$kafka_pid" || kafka_status=$?
 kafka_pid=
 cat "$results/kafka-start.log"
-integration_status=0
 if [ "$kafka_status" = 0 ]; then
-  npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" || integration_status=$?
+  npx vitest run --project integration --reporter=default --reporter=json --outputFile.json="$results/integration.json" > "$results/integration.log" 2>&1 &
+  integration_pid=$!
 else
   echo "the Kafka clusters did not start (exit $kafka_status)" >&2
 fi
@@ -101,23 +106,30 @@ unit_status=0
 wait "$unit_pid" || unit_status=$?
 echo "--- unit tests"
 cat "$results/unit.log"
-if [ "$kafka_status" != 0 ] || [ "$integration_status" != 0 ] || [ "$unit_status" != 0 ]; then
-  echo "unit tests exit $unit_status, Kafka clusters exit $kafka_status, integration tests exit $integration_status" >&2
+if [ "$kafka_status" != 0 ] || [ "$unit_status" != 0 ]; then
+  echo "unit tests exit $unit_status, Kafka clusters exit $kafka_status" >&2
   exit 1
 fi
-step "production build (type-checked above), and the command line's (dist/cli/)"
+step "production build (type-checked above), and the command line's (dist/cli/), the integration tests still running"
 MIRRORBOARD_BUILD_SKIP_TYPECHECK=1 npx next build
 node cli/build.mjs
 # The fuzzer has a time budget of its own and shares no port, file or timing-sensitive wait with the others, so it
 # runs beside the clean-clone check and then the demo-mode journeys (their own server, port and data dir). The demo
-# journeys wait for the clean clone, whose npm ci and build would take the cores from under their live waits.
-step "API fuzzing (schemathesis) beside the clean-clone check (npm ci --omit=dev && npm run build && npm start), then the demo journeys"
+# journeys wait for the clean clone, whose npm ci and build would take the cores from under their live waits, and
+# for the integration tests, for the same reason.
+step "API fuzzing (schemathesis) beside the clean-clone check (npm ci --omit=dev && npm run build && npm start), the integration tests still running"
 bash scripts/fuzz/run.sh > "$results/fuzz.log" 2>&1 &
 fuzz_pid=$!
 clean_clone_status=0
 bash scripts/test/clean-clone.sh || clean_clone_status=$?
+step "the integration tests finish"
+integration_status=0
+wait "$integration_pid" || integration_status=$?
+integration_pid=
+echo "--- integration tests"
+cat "$results/integration.log"
 demo_status=0
-if [ "$clean_clone_status" = 0 ]; then
+if [ "$clean_clone_status" = 0 ] && [ "$integration_status" = 0 ]; then
   step "browser journeys in demo mode (Debian chromium), the fuzzer still running"
   E2E_DEMO_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" \
     npx playwright test -c playwright.demo.config.ts --reporter=list,json || demo_status=$?
@@ -126,8 +138,8 @@ fuzz_status=0
 wait "$fuzz_pid" || fuzz_status=$?
 echo "--- API fuzzing"
 cat "$results/fuzz.log"
-if [ "$clean_clone_status" != 0 ] || [ "$fuzz_status" != 0 ] || [ "$demo_status" != 0 ]; then
-  echo "clean-clone check exit $clean_clone_status, API fuzzing exit $fuzz_status, demo journeys exit $demo_status" >&2
+if [ "$integration_status" != 0 ] || [ "$clean_clone_status" != 0 ] || [ "$fuzz_status" != 0 ] || [ "$demo_status" != 0 ]; then
+  echo "integration tests exit $integration_status, clean-clone check exit $clean_clone_status, API fuzzing exit $fuzz_status, demo journeys exit $demo_status" >&2
   exit 1
 fi
 # Attacks as issue #41 found them, each against a production server over loopback, bounded in count and time.
