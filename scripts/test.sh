@@ -11,12 +11,9 @@ export CI="${CI:-}" NEXT_TELEMETRY_DISABLED=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 results=test-results/summary
 rm -rf "$results" && mkdir -p "$results"
 
-ensure_node_modules
-ensure_chromium
-ensure_prometheus
-ensure_kafka_jars
-# cli/completion.test.ts drives the zsh completion in a real zsh.
-ensure_zsh
+# Chromium for the browser journeys, Prometheus and Alertmanager for the alerting checks, zsh for the command line's
+# completion test (cli/completion.test.ts), openssl for the brokers' TLS material, Kafka's jars from Maven.
+ensure_everything_for_tests
 
 kafka_pid=
 integration_pid=

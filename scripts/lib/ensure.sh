@@ -51,6 +51,47 @@ ensure_zsh() {
   fi
 }
 
+# The Debian packages the tests use, missing ones installed by one `apt-get update` and one `apt-get install` (each
+# of the functions above runs its own update: on a fresh machine that was four index downloads).
+ensure_debian_packages_for_tests() {
+  local missing=()
+  command -v promtool >/dev/null || missing+=(prometheus)
+  command -v prometheus-alertmanager >/dev/null || missing+=(prometheus-alertmanager)
+  command -v zsh >/dev/null || missing+=(zsh)
+  command -v openssl >/dev/null || missing+=(openssl)
+  local chromium=1
+  [ -x /usr/bin/chromium ] && chromium=0
+  if [ "$chromium" = 1 ] || [ "${#missing[@]}" -gt 0 ]; then
+    echo "==> installing Debian's ${missing[*]}$([ "$chromium" = 1 ] && echo " chromium")"
+    as_root apt-get update -qq
+    # Chromium with its recommended packages (the fonts the screenshots are drawn with), the tools without.
+    if [ "$chromium" = 1 ]; then DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium >/dev/null; fi
+    if [ "${#missing[@]}" -gt 0 ]; then DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; fi
+  fi
+}
+
+# What `npm test` needs, the three sources side by side: they wait on three different servers (the npm registry,
+# Debian's mirror, Maven Central) and each on its own network and disk. A failure of either background one is
+# reported with its output and fails the run.
+ensure_everything_for_tests() {
+  local logs
+  logs="$(mktemp -d)"
+  ensure_debian_packages_for_tests > "$logs/debian.log" 2>&1 &
+  local debian_pid=$!
+  bash scripts/kafka/fetch.sh > "$logs/kafka.log" 2>&1 &
+  local kafka_jars_pid=$!
+  local npm_status=0 debian_status=0 kafka_jars_status=0
+  ensure_node_modules || npm_status=$?
+  wait "$debian_pid" || debian_status=$?
+  wait "$kafka_jars_pid" || kafka_jars_status=$?
+  cat "$logs/debian.log" "$logs/kafka.log"
+  rm -rf "$logs"
+  if [ "$npm_status" != 0 ] || [ "$debian_status" != 0 ] || [ "$kafka_jars_status" != 0 ]; then
+    echo "installing: npm exit $npm_status, Debian packages exit $debian_status, Kafka jars exit $kafka_jars_status" >&2
+    return 1
+  fi
+}
+
 ensure_kafka_jars() {
   bash scripts/kafka/fetch.sh
   # The test brokers' SSL listener gets its CA and certificates from the openssl CLI (scripts/kafka/tls-material.ts).
