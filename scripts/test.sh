@@ -146,10 +146,15 @@ npx vitest run --config scripts/hostile/vitest.config.mts
 # worked example end to end, every action, the exit codes, the terminal's confirmation.
 step "command line against a production server (cli/e2e/)"
 npx vitest run --config cli/e2e/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/cli-e2e.json"
-# One Playwright run, one worker: both projects side by side (a server each) took as long on two cores as one
-# after the other (the journeys are CPU-bound here) and made a 2,000-partition failover's page time out.
-step "browser journeys (Debian chromium)"
-E2E_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --reporter=list,json
+# One worker: both projects side by side (a server each) took as long on two cores as one after the other (the
+# journeys are CPU-bound here) and made a 2,000-partition failover's page time out. But each project gets a server
+# and data dir of its own: every journey leaves its clusters and mirrors behind, still mirroring, and the phone
+# journeys ran after all the desktop ones on a server holding twice as many (overview, mirror list and axe over
+# all of them), and a journey's screens are then what its own project made, not the other's leftovers.
+step "browser journeys at 1440x900 (Debian chromium)"
+E2E_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --project=desktop --reporter=list,json
+step "browser journeys at 390x844 (Debian chromium), on a server of their own"
+E2E_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-phone.json" npx playwright test --project=phone --reporter=list,json
 # Signing in through the company's identity provider: the server configured for OpenID Connect against the test
 # provider of server/testing/oidc-test-provider.ts on a port of its own (issue #39).
 step "browser journeys through the test identity provider (Debian chromium)"

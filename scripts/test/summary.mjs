@@ -15,7 +15,7 @@ for (const name of ['unit.json', 'integration.json', 'cli-e2e.json']) {
   skipped += report.numPendingTests + report.numTodoTests
   console.log(`${name.replace('.json', '')}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`)
 }
-for (const name of ['e2e.json', 'e2e-demo.json', 'e2e-oidc.json', 'e2e-ha.json']) {
+for (const name of ['e2e.json', 'e2e-phone.json', 'e2e-demo.json', 'e2e-oidc.json', 'e2e-ha.json']) {
   const file = path.join(dir, name)
   if (!existsSync(file)) throw new Error(`missing playwright report ${file}`)
   const e2e = JSON.parse(readFileSync(file, 'utf8')).stats
