@@ -4,6 +4,7 @@ import type { ReactNode } from 'react'
 import { Providers } from '@/components/providers'
 import { AppHeader } from '@/components/ui/app-header'
 import { ConnectionBanner } from '@/components/ui/connection-banner'
+import { NavigationProgress } from '@/components/ui/navigation-progress'
 import { THEME_SCRIPT } from '@/components/ui/theme'
 import { BROWSER_ZOD_JITLESS_SCRIPT, NONCE_REQUEST_HEADER } from '@/server/http/security-headers'
 import { getPageSession } from '@/server/pages/session'
@@ -47,6 +48,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: BROWSER_ZOD_JITLESS_SCRIPT }} />
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         <Providers session={session} renderedAt={renderedAt}>
+          <NavigationProgress />
           <AppHeader session={session} />
           <ConnectionBanner />
           <main className="mx-auto w-full max-w-7xl px-4 py-6 sm:px-6 lg:px-8">{children}</main>
