@@ -61,7 +61,8 @@ test('the overview draws the clusters and the mirror, counts partitions by state
   await expect(edge).toHaveAttribute('href', `/mirrors/${pair.mirror}`)
   if (testInfo.project.name === 'phone') await page.getByRole('list', { name: 'Mirrors', exact: true }).getByRole('link', { name: pair.mirror, exact: true }).click()
   else await edge.click()
-  await expect(page).toHaveURL(new RegExp(`/mirrors/${pair.mirror}$`))
+  // The next page is rendered when it is asked for (links do not prefetch): on a busy machine that took over 5 s.
+  await expect(page).toHaveURL(new RegExp(`/mirrors/${pair.mirror}$`), { timeout: 20_000 })
 })
 
 test('a cluster box in the graph opens its cluster page, by keyboard too', async ({ page, request }) => {
@@ -71,7 +72,7 @@ test('a cluster box in the graph opens its cluster page, by keyboard too', async
   await node.focus()
   await expect(node).toBeFocused()
   await page.keyboard.press('Enter')
-  await expect(page).toHaveURL(new RegExp(`/clusters/${pair.destination}$`))
+  await expect(page).toHaveURL(new RegExp(`/clusters/${pair.destination}$`), { timeout: 20_000 })
   await expect(page.getByRole('heading', { level: 1, name: pair.destination })).toBeVisible()
 })
 
