@@ -152,9 +152,15 @@ npx vitest run --config cli/e2e/vitest.config.mts --reporter=default --reporter=
 # journeys ran after all the desktop ones on a server holding twice as many (overview, mirror list and axe over
 # all of them), and a journey's screens are then what its own project made, not the other's leftovers.
 step "browser journeys at 1440x900 (Debian chromium)"
-E2E_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --project=desktop --reporter=list,json
+desktop_status=0
+E2E_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e.json" npx playwright test --project=desktop --reporter=list,json || desktop_status=$?
+# Run whatever the desktop journeys said, so one failure does not hide the other size's.
 step "browser journeys at 390x844 (Debian chromium), on a server of their own"
 E2E_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-phone.json" npx playwright test --project=phone --reporter=list,json
+if [ "$desktop_status" != 0 ]; then
+  echo "the browser journeys at 1440x900 failed (exit $desktop_status)" >&2
+  exit 1
+fi
 # Signing in through the company's identity provider: the server configured for OpenID Connect against the test
 # provider of server/testing/oidc-test-provider.ts on a port of its own (issue #39).
 step "browser journeys through the test identity provider (Debian chromium)"
