@@ -152,7 +152,8 @@ describe('a copy of a log', () => {
     setImmediate(turn)
     const original = Worker.prototype.postMessage
     const postMessage = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: readonly Transferable[]) {
-      sent.push({ dirs: (message as Array<{ dir: string }>).map((plan) => plan.dir), turns })
+      const plans = (message as { plans?: Array<{ dir: string }> }).plans
+      if (plans !== undefined) sent.push({ dirs: plans.map((plan) => plan.dir), turns })
       return original.call(this, message, transfer as never)
     })
     try {
