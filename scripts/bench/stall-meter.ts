@@ -16,6 +16,13 @@ function cpuNs(): number | null {
   }
 }
 
+/**
+ * BENCH_STALL_LOG=<ms>: every turn that used more than that much main-thread CPU is printed after the run with its
+ * window on the monotonic clock (`process.hrtime`, microseconds: the clock of a `node --cpu-prof` profile's
+ * samples), to name the task that ran then from the profile.
+ */
+const LOG_OVER_MS = Number(process.env.BENCH_STALL_LOG ?? Number.NaN)
+
 export interface Stalls {
   /** The longest wait between two ticks of a 1 ms timer, minus the 1 ms. */
   wallMs: number
@@ -33,11 +40,18 @@ export async function withStalls<T>(run: () => Promise<T> | T): Promise<{ value:
   let lastCpu = cpuNs()
   let ticking = true
   let timer: NodeJS.Timeout | undefined
+  const turns: Array<{ fromUs: number; toUs: number; cpuMs: number; wallMs: number }> = []
+  let lastUs = Number(process.hrtime.bigint() / 1000n)
   const tick = () => {
     const wall = performance.now()
     const cpu = cpuNs()
+    const us = Number(process.hrtime.bigint() / 1000n)
     wallMs = Math.max(wallMs, wall - lastWall - 1)
-    if (cpu !== null && lastCpu !== null) cpuMs = Math.max(cpuMs ?? 0, (cpu - lastCpu) / 1e6)
+    if (cpu !== null && lastCpu !== null) {
+      cpuMs = Math.max(cpuMs ?? 0, (cpu - lastCpu) / 1e6)
+      if ((cpu - lastCpu) / 1e6 > LOG_OVER_MS) turns.push({ fromUs: lastUs, toUs: us, cpuMs: Math.round((cpu - lastCpu) / 1e6), wallMs: Math.round(wall - lastWall) })
+    }
+    lastUs = us
     lastWall = wall
     lastCpu = cpu
     if (ticking) timer = setTimeout(tick, 1)
@@ -51,6 +65,7 @@ export async function withStalls<T>(run: () => Promise<T> | T): Promise<{ value:
   await new Promise((resolve) => setTimeout(resolve, 5))
   ticking = false
   clearTimeout(timer)
+  for (const turn of turns) console.log(`long turn: ${turn.cpuMs} ms CPU, ${turn.wallMs} ms wall, hrtime µs ${turn.fromUs}–${turn.toUs}`)
   const cpuTotalMs = cpuStarted === null || cpuEnded === null ? null : (cpuEnded - cpuStarted) / 1e6
   return { value, ms, stalls: { wallMs: Math.max(0, wallMs), cpuMs, cpuTotalMs } }
 }

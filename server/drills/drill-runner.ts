@@ -218,12 +218,15 @@ function stepWatch(): { lap(step: string): void; take(): Array<[string, number]>
 
 /** The copy, taken inside the mirror's command: partitions chosen, state records, files or batches, group offsets. */
 async function takeCopy(drill: Drill, env: RunnerEnvironment, dir: string, definition: ReturnType<RunnerEnvironment['engine']['getMirror']>): Promise<Copied> {
+  // The sandbox's process was forked in the turn that started the drill (~20 ms of this thread): the mirror's
+  // partitions and their state records (~25 ms for 2,000) get a turn of their own, the copy's captures then turns
+  // of their own (partition-copies.ts CAPTURES_PER_TURN). A timer, not setImmediate: an immediate queued from an
+  // I/O callback runs in the same pass of the event loop, before its timers (the stall meter's) and its next poll.
+  await new Promise((resolve) => setTimeout(resolve, 0))
   const topics = new Set(drill.topics)
-  const snapshots = env.engine.partitions(drill.mirror).filter((p) => topics.has(p.topic) && p.state === 'MIRRORING')
-  drill.skipped = env.engine
-    .partitions(drill.mirror)
-    .filter((p) => topics.has(p.topic) && p.state !== 'MIRRORING')
-    .map(({ topic, partition, state }) => ({ topic, partition, state }))
+  const all = env.engine.partitions(drill.mirror).filter((p) => topics.has(p.topic))
+  const snapshots = all.filter((p) => p.state === 'MIRRORING')
+  drill.skipped = all.filter((p) => p.state !== 'MIRRORING').map(({ topic, partition, state }) => ({ topic, partition, state }))
   if (snapshots.length === 0) throw new Error(`no partition of ${drill.topics.join(', ')} is MIRRORING any more`)
   const drilled = snapshots.map(({ topic, partition }) => ({ topic, partition }))
   const state = env.engine.stateRecordsForCopy(drill.mirror, drilled, drill.topics)

@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE } from './log-checkpoints'
-import { copyLog, copyLogs, copyPlan } from './log-copy'
+import { Worker } from 'node:worker_threads'
+import { copyLog, copyLogs, copyPlan, PLANS_PER_MESSAGE } from './log-copy'
 import type { PartitionLog } from './partition-log'
 import { partitionLogFixture, readAll, values } from './testing/partition-log-fixture'
 
@@ -132,5 +133,47 @@ describe('a copy of a log', () => {
     const broken = copyPlan(snapshots[1]!, path.join(logs.dir(), 'broken'))
     const short = broken.steps.map((step) => (step.kind === 'prefix' ? { ...step, bytes: step.bytes + 1 } : step))
     await expect(copyLogs([copyPlan(snapshots[0]!, path.join(logs.dir(), 'fine')), { ...broken, steps: short }])).rejects.toThrow(/broken failed: .*truncated meanwhile/)
+  })
+
+  it('sends the plans to its worker a message at a time, the event loop turning between messages, and names a failure by its index among all', async () => {
+    const log = await logs.open({ segmentBytes: 600, highWatermarkCheckpointIntervalMs: null })
+    for (let i = 0; i < 8; i++) await log.appendAsLeader(values(2, `m${i}-`), { leaderEpoch: 0 })
+    const snapshot = log.fileSnapshot()
+    const count = 2 * PLANS_PER_MESSAGE + 1
+    const plans = Array.from({ length: count }, (_, index) => copyPlan(snapshot, path.join(logs.dir(), 'wide', `copy-${index}`)))
+    // What each message carried, and how many turns the event loop had taken when it was sent.
+    const sent: Array<{ dirs: string[]; turns: number }> = []
+    let turns = 0
+    let copying = true
+    const turn = () => {
+      turns += 1
+      if (copying) setImmediate(turn)
+    }
+    setImmediate(turn)
+    const original = Worker.prototype.postMessage
+    const postMessage = vi.spyOn(Worker.prototype, 'postMessage').mockImplementation(function (this: Worker, message: unknown, transfer?: readonly Transferable[]) {
+      const plans = (message as { plans?: Array<{ dir: string }> }).plans
+      if (plans !== undefined) sent.push({ dirs: plans.map((plan) => plan.dir), turns })
+      return original.call(this, message, transfer as never)
+    })
+    try {
+      const outcomes = await copyLogs(plans)
+      expect(outcomes).toHaveLength(count)
+      for (const outcome of outcomes) expect(outcome).toEqual(outcomes[0])
+      for (const index of [0, PLANS_PER_MESSAGE, count - 1]) expect(fs.readdirSync(plans[index]!.dir).sort()).toEqual(fs.readdirSync(plans[0]!.dir).sort())
+      // Every plan once, in order, at most PLANS_PER_MESSAGE a message, the event loop turning between messages.
+      expect(sent.flatMap((message) => message.dirs)).toEqual(plans.map((plan) => plan.dir))
+      expect(sent.map((message) => message.dirs.length)).toEqual([PLANS_PER_MESSAGE, PLANS_PER_MESSAGE, 1])
+      for (let i = 1; i < sent.length; i++) expect(sent[i]!.turns).toBeGreaterThan(sent[i - 1]!.turns)
+
+      // A plan of the last message that cannot be copied is named by its place among all.
+      sent.length = 0
+      const again = plans.map((_, index) => copyPlan(snapshot, path.join(logs.dir(), 'again', index === count - 1 ? 'broken' : `copy-${index}`)))
+      const short = again.map((plan, index) => (index === count - 1 ? { ...plan, steps: plan.steps.map((step) => (step.kind === 'prefix' ? { ...step, bytes: step.bytes + 1 } : step)) } : plan))
+      await expect(copyLogs(short)).rejects.toThrow(/again\/broken failed: .*truncated meanwhile/)
+    } finally {
+      copying = false
+      postMessage.mockRestore()
+    }
   })
 })

@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { formatReplicationOffsetCheckpoint } from '@/lib/log/replication-offset-checkpoint'
-import { copyLogs, copyPlan } from '@/server/storage/log-copy'
+import { copyPlan, LogCopies, type CopyPlan, type LogCopyOutcome } from '@/server/storage/log-copy'
 import type { LogCloseState, LogFileSnapshot } from '@/server/storage/types'
+import { yieldToEventLoop } from '@/server/util/cooperative'
 import { writeFileDurablyAsync } from '@/server/util/durable-file'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
@@ -18,7 +19,8 @@ import { partitionDirName, type ClusterMetadata, type TopicMetadata } from './me
  * its leader replica as it was at one instant (storage/log-copy.ts, on a worker thread: sealed segments hard-linked, the active one
  * copied to its size then, producer-state snapshots and leader-epoch checkpoint included), its topic as it is
  * (id, configs, read-only flag, mirror), its leader epoch as the metadata has it. The instant is each
- * partition's own: its snapshot is taken synchronously, so no append falls between its offsets and its files.
+ * partition's own: its snapshot is taken synchronously, so no append falls between its offsets and its files;
+ * the event loop gets a turn every CAPTURES_PER_TURN partitions.
  */
 
 export interface CopiedPartition extends TopicPartition {
@@ -42,35 +44,71 @@ export interface CopiedPartition extends TopicPartition {
 
 const BROKER = 1
 
+/**
+ * Partitions captured per turn of the event loop, their copy plans handed to the copy's worker as each turn ends
+ * (it copies them while the next are captured). A capture is synchronous (its offsets, sizes and the state a clean
+ * close would write, from memory, at one instant: no append falls between them), ~30–70 µs of CPU each (the
+ * active segment's indexes encoded, producer state and epochs copied), and 2,000 of them with their plans in one
+ * turn were the drill's longest stall of the server's event loop: 133 ms of main-thread CPU in a drill alone (a
+ * CPU profile laid over the stall meter's long turns, `BENCH_STALL_LOG`, session 23). Each partition's instant was
+ * already its own (`copiedAt`; mirroring appends between partitions), so a turn between captures changes nothing
+ * a copy promises. A count, not a time budget: the same partitions per turn at any load, and few turns — at load
+ * each turn also waits for production's callbacks queued meanwhile.
+ */
+export const CAPTURES_PER_TURN = 128
+
 export async function copyPartitions(directory: ClusterDirectory, targetDir: string, partitions: readonly TopicPartition[]): Promise<CopiedPartition[]> {
   directory.ensureReachable()
   const topics: Record<string, TopicMetadata> = {}
-  const captured: Array<{ tp: TopicPartition; snapshot: LogFileSnapshot; leaderEpoch: number; at: number }> = []
-  for (const tp of partitions) {
-    const partition = directory.requirePartition(tp)
-    const topic = directory.requireTopic(tp.topic)
-    const leader = partition.metadata.leader
-    const log = leader < 0 ? undefined : partition.replicaLog(leader)
-    if (log === undefined) throw new ClusterError('LEADER_NOT_AVAILABLE', `${partitionDirName(tp.topic, tp.partition)} of ${directory.name} has no leader to copy from`, { details: { ...tp } })
-    if (log.fileSnapshot === undefined) throw new ClusterError('VALIDATION_FAILED', `the log of ${partitionDirName(tp.topic, tp.partition)} cannot be copied`)
-    captured.push({ tp, snapshot: log.fileSnapshot(), leaderEpoch: partition.metadata.leaderEpoch, at: directory.clock.now() })
-    const copy = (topics[topic.name] ??= { ...topic, configs: { ...topic.configs }, replicationFactor: 1, partitions: [] })
-    copy.partitions.push({ partition: tp.partition, replicas: [BROKER], leader: BROKER, isr: [BROKER], leaderEpoch: partition.metadata.leaderEpoch })
+  const captured: Array<{ tp: TopicPartition; snapshot: LogFileSnapshot; leaderEpoch: number; at: number; dir: string }> = []
+  // Every log's files on a worker thread of its own (log-copy.ts LogCopies), in the order they were captured.
+  const copies = new LogCopies()
+  try {
+    let plans: CopyPlan[] = []
+    for (const [index, tp] of partitions.entries()) {
+      if (index > 0 && index % CAPTURES_PER_TURN === 0) {
+        copies.add(plans)
+        plans = []
+        await yieldToEventLoop()
+      }
+      const partition = directory.requirePartition(tp)
+      const topic = directory.requireTopic(tp.topic)
+      const leader = partition.metadata.leader
+      const log = leader < 0 ? undefined : partition.replicaLog(leader)
+      if (log === undefined) throw new ClusterError('LEADER_NOT_AVAILABLE', `${partitionDirName(tp.topic, tp.partition)} of ${directory.name} has no leader to copy from`, { details: { ...tp } })
+      if (log.fileSnapshot === undefined) throw new ClusterError('VALIDATION_FAILED', `the log of ${partitionDirName(tp.topic, tp.partition)} cannot be copied`)
+      const snapshot = log.fileSnapshot()
+      const dir = path.resolve(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition))
+      captured.push({ tp, snapshot, leaderEpoch: partition.metadata.leaderEpoch, at: directory.clock.now(), dir })
+      plans.push(copyPlan(snapshot, dir))
+      const copy = (topics[topic.name] ??= { ...topic, configs: { ...topic.configs }, replicationFactor: 1, partitions: [] })
+      copy.partitions.push({ partition: tp.partition, replicas: [BROKER], leader: BROKER, isr: [BROKER], leaderEpoch: partition.metadata.leaderEpoch })
+    }
+    copies.add(plans)
+  } catch (error) {
+    copies.abort()
+    throw error
   }
-  // Every log's files on a worker thread of its own (log-copy.ts copyLogs), in the order they were captured.
-  const dirs = captured.map(({ tp }) => path.resolve(targetDir, `broker-${BROKER}`, partitionDirName(tp.topic, tp.partition)))
-  const outcomes = await copyLogs(captured.map(({ snapshot }, index) => copyPlan(snapshot, dirs[index]!)))
-  const copied: CopiedPartition[] = captured.map(({ tp, snapshot, leaderEpoch, at }, index) => ({
-    ...tp,
-    logStartOffset: snapshot.logStartOffset,
-    logEndOffset: snapshot.logEndOffset,
-    highWatermark: snapshot.highWatermark,
-    leaderEpoch,
-    copiedAt: at,
-    ...outcomes[index]!,
-    dir: dirs[index]!,
-    closeState: snapshot.closeState,
-  }))
+  const outcomes: LogCopyOutcome[] = await copies.finish()
+  // Built field by field, a turn every few hundred: 2,000 spreads of the worker's outcomes were 40 ms of one turn.
+  const copied: CopiedPartition[] = []
+  for (const [index, { tp, snapshot, leaderEpoch, at, dir }] of captured.entries()) {
+    if (index > 0 && index % (4 * CAPTURES_PER_TURN) === 0) await yieldToEventLoop()
+    const outcome = outcomes[index]!
+    copied.push({
+      topic: tp.topic,
+      partition: tp.partition,
+      logStartOffset: snapshot.logStartOffset,
+      logEndOffset: snapshot.logEndOffset,
+      highWatermark: snapshot.highWatermark,
+      leaderEpoch,
+      copiedAt: at,
+      filesLinked: outcome.filesLinked,
+      bytesCopied: outcome.bytesCopied,
+      dir,
+      closeState: snapshot.closeState,
+    })
+  }
   await writeCopyMetadata(targetDir, topics, copied)
   return copied
 }
