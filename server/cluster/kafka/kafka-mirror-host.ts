@@ -13,7 +13,7 @@ import { emptyPartitionEmulation, noteOn, partitionKey, readPartitionEmulation, 
 import { EMULATION_KEY_PREFIX, STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
-import { heldBatches, transactionEnd } from './orphan-records'
+import { abortedTail, heldBatches, transactionEnd } from './orphan-records'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
 import { WriteDenyAcls } from './write-deny-acls'
@@ -47,6 +47,13 @@ export class KafkaMirrorHost implements MirrorHost {
    */
   private readonly pendingOrphans = new TopicPartitionMap<true>()
   private readonly shared: boolean
+  /**
+   * Atomic appends (issue #40): each append's batches and the partition's emulation record commit in one transaction
+   * of the partition's transactional id. The producer whose claim this instance last read the partition's state after
+   * (`writablePartition`): another one claims again, and what the previous writer committed is read again first.
+   */
+  private readonly atomic: boolean
+  private readonly readAfterClaim = new TopicPartitionMap<object>()
 
   constructor(
     readonly name: string,
@@ -57,13 +64,17 @@ export class KafkaMirrorHost implements MirrorHost {
     acls: WriteDenyAcls = new WriteDenyAcls(connection.admin),
     /** Instances share the work (issue #40): each partition's writes are fenced by a transactional id (emulated-producer.ts). */
     fencedWrites = false,
+    /** With fenced writes: each append's data and its emulation record in one transaction (kafka-mirror-append.ts). */
+    atomicAppends = false,
   ) {
+    this.atomic = fencedWrites && atomicAppends
     this.producers = new EmulatedProducers(
       (suffix) => connection.client(suffix),
       (suffix) => connection.channel(suffix),
       `mirrorboard-${name}`,
       (tp) => this.brokerHighWatermark(tp),
       fencedWrites,
+      this.atomic,
     )
     this.acls = acls
     this.shared = fencedWrites
@@ -139,9 +150,11 @@ export class KafkaMirrorHost implements MirrorHost {
       if (!names.has(e.topic)) continue
       await this.producers.forget(e, { idempotent: true })
       this.producers.unfence(e)
+      // Atomic appends: claimed at once, so the previous owner stops now; read again at the first write (writablePartition).
+      if (this.atomic) await this.producers.claim(e)
     }
     await this.state.catchUp()
-    await this.applyEmulationRecords((topic) => names.has(topic))
+    await this.applyEmulationRecords((topic) => names.has(topic), !this.atomic)
   }
 
   claimMirrorState(mirror: string): Promise<void> {
@@ -224,7 +237,36 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.persist([{ partition: e }])
   }
 
-  private persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+  private async persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+    if (this.atomic) {
+      // A partition's record goes through its own transactional id (fenced); the topics' records as before.
+      const partitions = entries.flatMap((e) => (e.partition ? [e.partition] : []))
+      const topics = entries.filter((e) => e.topic)
+      if (topics.length > 0) await this.persistPlain(topics)
+      await Promise.all(partitions.map((e) => this.commitPartition(e, false)))
+      return
+    }
+    return this.persistPlain(entries)
+  }
+
+  /**
+   * Atomic appends: the partition's emulation record written in the partition's open transaction (or one of its own)
+   * and committed; with `holdsData`, once the COMMIT marker is in the log (it takes the offset the record counted it
+   * at), so nothing else is produced to the partition before it.
+   */
+  private async commitPartition(e: PartitionEmulation, holdsData: boolean): Promise<void> {
+    await this.state.ensureExists()
+    const stateLeader = await this.leaderOf({ topic: STATE_TOPIC, partition: 0 })
+    await this.producers.commitState(e, { topic: STATE_TOPIC, partition: 0 }, stateLeader, [{ key: partitionKey(e.topic, e.partition), value: JSON.stringify(e) }])
+    if (!holdsData) return
+    const deadline = Date.now() + ORPHAN_MARKER_WAIT_MS
+    while ((await this.brokerHighWatermark(e)) < e.destinationLogEndOffset) {
+      if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `the COMMIT marker of ${e.topic}-${e.partition} did not reach the log within ${ORPHAN_MARKER_WAIT_MS} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+  }
+
+  private persistPlain(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
     return this.state.append(
       entries.map((e) =>
         e.topic ? { key: topicKey(e.topic.topic), value: JSON.stringify(e.topic) } : { key: partitionKey(e.partition!.topic, e.partition!.partition), value: JSON.stringify(e.partition) },
@@ -253,7 +295,8 @@ export class KafkaMirrorHost implements MirrorHost {
 
   /** The partition about to be written here: open transactions a dead writer left, recovered first (`pendingOrphans`). */
   private async writablePartition(tp: TopicPartition): Promise<PartitionEmulation> {
-    const e = await this.partitionOf(tp)
+    let e = await this.partitionOf(tp)
+    if (this.atomic) e = await this.claimedPartition(e)
     if (this.pendingOrphans.get(e)) {
       this.pendingOrphans.delete(e)
       if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) {
@@ -265,6 +308,35 @@ export class KafkaMirrorHost implements MirrorHost {
       }
     }
     return e
+  }
+
+  /**
+   * Atomic appends: the partition's transactional id claimed by this instance's current producer, and the partition's
+   * emulation as committed before that claim. The claim aborts the transaction a previous writer (a crashed or fenced
+   * instance, this one's producer dropped after a failure) left open, or waits until the one it was committing is
+   * complete; either way its data and its emulation record stand or fall together, so reading the state topic to its
+   * end gives a record that matches the data exactly. What the aborted transactions left beyond the recorded log end
+   * (their records and ABORT markers) is skipped.
+   */
+  private async claimedPartition(e: PartitionEmulation): Promise<PartitionEmulation> {
+    const { producerId, producer } = await this.producers.claim(e)
+    if (this.readAfterClaim.get(e) === producer) return e
+    await this.state.catchUpToEnd()
+    const record = this.state.emulationRecords().find(({ key }) => key === partitionKey(e.topic, e.partition))
+    const committed = record?.value ? readPartitionEmulation(JSON.parse(record.value)) : null
+    const current = committed ?? e
+    if (committed) this.partitions.set(committed, committed)
+    const brokerEnd = await this.brokerHighWatermark(current)
+    if (brokerEnd > current.destinationLogEndOffset && (await abortedTail(this.source, current, current.destinationLogEndOffset, brokerEnd, producerId))) {
+      const translation = new OffsetTranslation(current.translation)
+      translation.record(current.logEndOffset, brokerEnd)
+      noteOn(current, current.logEndOffset, `destination offsets ${current.destinationLogEndOffset}–${brokerEnd - 1} hold aborted transactions of this partition's writer (stopped, fenced or failed mid-append): skipped, the mirror goes on after them`)
+      current.translation = translation.entries()
+      current.destinationLogEndOffset = brokerEnd
+      await this.commitPartition(current, false)
+    }
+    this.readAfterClaim.set(current, producer)
+    return current
   }
 
   /** The partition's leader for produces (metadata refreshed when none is known). */
@@ -545,6 +617,9 @@ export class KafkaMirrorHost implements MirrorHost {
 
   /** What the mirror path (kafka-mirror-append.ts) uses of this host, made once. */
   private readonly mirrorPath: MirrorPathHost = {
+    atomic: () => this.atomic,
+    commit: (e, holdsData) => this.commitPartition(e, holdsData),
+    abandon: (tp) => this.producers.abandon(tp),
     source: () => this.source,
     producers: () => this.producers,
     brokerHighWatermark: (tp) => this.brokerHighWatermark(tp),
