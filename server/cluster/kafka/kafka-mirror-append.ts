@@ -146,9 +146,13 @@ export async function appendMirrored(
         mirrored(header)
       } else {
         if (!e.openTransactions.some((t) => t.producerId === header.producerId)) {
-          e.openTransactions.push({ producerId: header.producerId, producerEpoch: header.producerEpoch, firstOffset: header.baseOffset })
+          e.openTransactions.push({ producerId: header.producerId, producerEpoch: header.producerEpoch, firstOffset: header.baseOffset, records: 0 })
         }
-        mirrored(header, await host.producers().produceTransactional(tp, batch, header))
+        const produced = await host.producers().produceTransactional(tp, batch, header)
+        // Counted, so a recovery knows how many of them retention may have taken before it could carry them.
+        const open = e.openTransactions.find((t) => t.producerId === header.producerId)!
+        if (open.records !== undefined) open.records += produced.records.length
+        mirrored(header, produced)
       }
     }
     await settleAll()

@@ -190,6 +190,12 @@ export class KafkaMirrorHost implements MirrorHost {
         // Its marker is waited for below when it held records here; a copy a crash interrupted is settled here.
         await this.producers.fenceOrphan(e, orphan.producerId, before, held.session && !orphan.carrying ? 0 : undefined)
         const lost = held.logStartOffset === null ? '' : ` (retention removed destination offsets ${from}–${held.logStartOffset - 1} before they could be read back: those records of it are lost here)`
+        // Counted where the transaction's own count is known (kept since it was opened): what was not read back is lost.
+        const readBack = held.batches.reduce((sum, { header }) => sum + header.recordCount, 0)
+        const countLoss = (): void => {
+          if (held.logStartOffset === null || orphan.records === undefined || orphan.records <= readBack || orphan.carrying) return
+          e.carryLosses = [...e.carryLosses, { at: Date.now(), sourceOffset: orphan.firstOffset, records: orphan.records - readBack }].slice(-20)
+        }
         // Carried only once its destination transaction is known aborted: by this claim (or a timeout) — or, with
         // `carrying`, before a crash interrupted the carry. A transaction this claim did not end was written under
         // another transactional id (a host of another name looking at the cluster): carrying it would duplicate it.
@@ -200,6 +206,7 @@ export class KafkaMirrorHost implements MirrorHost {
           translation.record(e.logEndOffset, brokerEnd)
         }
         if (!held.session || held.batches.length === 0) {
+          countLoss()
           delete orphan.carrying
           noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when its writer stopped: the destination aborted its transaction there, and nothing of it could be read back to carry into a new one${lost}; its later records go into a new destination transaction`)
           continue
@@ -210,6 +217,7 @@ export class KafkaMirrorHost implements MirrorHost {
             : `the transaction of source producer ${orphan.producerId} was open when its writer stopped, and its destination transaction was committed at ${ended.offset} before that writer recorded it: kept`)
           continue
         }
+        countLoss()
         orphan.carrying = { from, to, ...held.session }
         e.translation = translation.entries()
         await this.persist([{ partition: e }])
@@ -223,6 +231,7 @@ export class KafkaMirrorHost implements MirrorHost {
           e.destinationLogEndOffset = produced.baseOffset + produced.records.length
         }
         if (first !== null) orphan.destinationFirstOffset = first
+        if (orphan.records !== undefined) orphan.records = records
         delete orphan.carrying
         translation.record(e.logEndOffset, e.destinationLogEndOffset)
         noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when its writer stopped: a client cannot resume another producer's transaction, so the destination aborted it and produced its ${records} records again into a new destination transaction (destination offsets ${first}–${e.destinationLogEndOffset - 1}, after the ABORT marker), which the source's COMMIT or ABORT ends${lost}`)
@@ -487,6 +496,15 @@ export class KafkaMirrorHost implements MirrorHost {
 
   async epochForOffset(tp: TopicPartition, offset: number): Promise<number> {
     return new LeaderEpochCache((await this.partitionOf(tp)).epochs).epochForOffset(offset)
+  }
+
+  /**
+   * Records of orphaned transactions that retention removed before a recovery since `since` could carry them
+   * (recoverOrphans): the source commits them, the destination never will. A switchover counts them as lost.
+   */
+  async recordsLostSince(tp: TopicPartition, since: number): Promise<number> {
+    const e = await this.partitionOf(tp)
+    return e.carryLosses.filter((loss) => loss.at >= since).reduce((sum, loss) => sum + loss.records, 0)
   }
 
   async openTransactions(tp: TopicPartition): Promise<OpenTransaction[]> {
