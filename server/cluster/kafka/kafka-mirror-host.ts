@@ -153,7 +153,9 @@ export class KafkaMirrorHost implements MirrorHost {
       // Atomic appends: claimed at once, so the previous owner stops now; read again at the first write (writablePartition).
       if (this.atomic) await this.producers.claim(e)
     }
-    await this.state.catchUp()
+    // After the claims, everything their previous writer committed (a commit it was finishing included) is read.
+    if (this.atomic) await this.state.catchUpToEnd()
+    else await this.state.catchUp()
     await this.applyEmulationRecords((topic) => names.has(topic), !this.atomic)
   }
 
