@@ -110,6 +110,8 @@ export class EmulatedProducers {
      * emulation's state record of them (`commitState`); see pipelined-producer.ts.
      */
     private readonly atomic = false,
+    /** Atomic appends: where the emulation's records go (added to each transaction with the data partition). */
+    private readonly statePartition: TopicPartition | null = null,
   ) {}
 
   /**
@@ -334,7 +336,7 @@ export class EmulatedProducers {
     let producer = this.idempotent.get(tp)
     if (!producer) {
       const transactionalId = this.fencedWrites ? `${this.idPrefix}-${tp.topic}-${tp.partition}` : null
-      producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp, transactionalId, this.fencedWrites && this.atomic))
+      producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp, transactionalId, this.fencedWrites && this.atomic, this.atomic ? this.statePartition : null))
       // A channel that could not connect is asked for again by the next batch.
       producer.catch(() => {
         if (this.idempotent.get(tp) === producer) this.idempotent.delete(tp)

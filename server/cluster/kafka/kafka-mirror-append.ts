@@ -25,6 +25,8 @@ export interface MirrorPathHost {
   atomic(): boolean
   /** Commits the partition's transaction with `e` as its emulation record (`holdsData`: its marker is counted in `e`). */
   commit(e: PartitionEmulation, holdsData: boolean): Promise<void>
+  /** Waits until the last commit's COMMIT marker is in the partition (before another producer writes to it). */
+  markerIn(tp: TopicPartition): Promise<void>
   /** Aborts the partition's transaction and drops its producer: the next write claims the id and reads the state again. */
   abandon(tp: TopicPartition): Promise<void>
 }
@@ -140,7 +142,10 @@ export async function appendMirrored(
       }
       await settleAll()
       // Atomic appends: what the partition's transaction holds commits before another producer writes the partition.
-      if (atomic) await commitSoFar()
+      if (atomic) {
+        await commitSoFar()
+        await host.markerIn(tp)
+      }
       if (header.isControl) {
         await mirrorControlBatch(host, tp, e, translation, batch, header)
         mirrored(header)

@@ -54,6 +54,8 @@ export class KafkaMirrorHost implements MirrorHost {
    */
   private readonly atomic: boolean
   private readonly readAfterClaim = new TopicPartitionMap<object>()
+  /** Atomic appends: where a committed transaction's COMMIT marker lands, until it is seen in the partition (`markerIn`). */
+  private readonly markersDue = new TopicPartitionMap<number>()
 
   constructor(
     readonly name: string,
@@ -75,6 +77,7 @@ export class KafkaMirrorHost implements MirrorHost {
       (tp) => this.brokerHighWatermark(tp),
       fencedWrites,
       this.atomic,
+      { topic: STATE_TOPIC, partition: 0 },
     )
     this.acls = acls
     this.shared = fencedWrites
@@ -269,12 +272,20 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.state.ensureExists()
     const stateLeader = await this.leaderOf({ topic: STATE_TOPIC, partition: 0 })
     await this.producers.commitState(e, { topic: STATE_TOPIC, partition: 0 }, stateLeader, [{ key: partitionKey(e.topic, e.partition), value: JSON.stringify(e) }])
-    if (!holdsData) return
+    // Waited for by the partition's next write (writablePartition), or before another producer writes in this append.
+    if (holdsData) this.markersDue.set(e, e.destinationLogEndOffset)
+  }
+
+  /** Atomic appends: the last commit's marker is in the partition, so nothing produced next can land before it. */
+  private async markerIn(tp: TopicPartition): Promise<void> {
+    const due = this.markersDue.get(tp)
+    if (due === undefined) return
     const deadline = Date.now() + ORPHAN_MARKER_WAIT_MS
-    while ((await this.brokerHighWatermark(e)) < e.destinationLogEndOffset) {
-      if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `the COMMIT marker of ${e.topic}-${e.partition} did not reach the log within ${ORPHAN_MARKER_WAIT_MS} ms`)
+    while ((await this.brokerHighWatermark(tp)) < due) {
+      if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `the COMMIT marker of ${tp.topic}-${tp.partition} did not reach the log within ${ORPHAN_MARKER_WAIT_MS} ms`)
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
+    this.markersDue.delete(tp)
   }
 
   private persistPlain(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
@@ -307,7 +318,10 @@ export class KafkaMirrorHost implements MirrorHost {
   /** The partition about to be written here: open transactions a dead writer left, recovered first (`pendingOrphans`). */
   private async writablePartition(tp: TopicPartition): Promise<PartitionEmulation> {
     let e = await this.partitionOf(tp)
-    if (this.atomic) e = await this.claimedPartition(e)
+    if (this.atomic) {
+      await this.markerIn(e)
+      e = await this.claimedPartition(e)
+    }
     if (this.pendingOrphans.get(e)) {
       this.pendingOrphans.delete(e)
       if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) {
@@ -639,6 +653,7 @@ export class KafkaMirrorHost implements MirrorHost {
   private readonly mirrorPath: MirrorPathHost = {
     atomic: () => this.atomic,
     commit: (e, holdsData) => this.commitPartition(e, holdsData),
+    markerIn: (tp) => this.markerIn(tp),
     abandon: (tp) => this.producers.abandon(tp),
     source: () => this.source,
     producers: () => this.producers,

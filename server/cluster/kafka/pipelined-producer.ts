@@ -109,6 +109,8 @@ export class PipelinedProducer {
      * and offsets; an InitProducerId of the next writer aborts an open one, so neither lands without the other.
      */
     private readonly atomic = false,
+    /** Atomic appends: the state record's partition, added with the data partition in one AddPartitionsToTxn. */
+    private readonly statePartition: TopicPartition | null = null,
   ) {}
 
   /**
@@ -161,7 +163,8 @@ export class PipelinedProducer {
     const identity = await this.identityAt(leader)
     const { producerId, producerEpoch } = identity
     // Taken in call order: every batch waits for the one AddPartitionsToTxn of its transaction.
-    if (this.atomic) await (this.transaction ??= this.addPartitions(identity, { topic: this.tp.topic, partition: this.tp.partition }))
+    // The state partition goes in the same request: added, it holds back no reader until the record is written at the end.
+    if (this.atomic) await (this.transaction ??= this.addPartitions(identity, this.tp, this.statePartition).then(() => void (this.stateAdded = this.statePartition !== null)))
     const what = `produce to ${this.tp.topic}-${this.tp.partition}`
     const answers = await this.channel.send(leader, produceRequest(this.tp, batchWith({ producerId: Number(producerId), producerEpoch, baseSequence, isTransactional: this.atomic }), PRODUCE_TIMEOUT_MS, this.atomic ? this.transactionalId : null))
     const answer = answers.find((a) => a.topic === this.tp.topic && a.partition === this.tp.partition)
@@ -220,11 +223,10 @@ export class PipelinedProducer {
     this.stateAdded = false
   }
 
-  private addPartitions(identity: InitProducerIdAnswer, tp: TopicPartition): Promise<void> {
+  private addPartitions(identity: InitProducerIdAnswer, tp: TopicPartition, also: TopicPartition | null = null): Promise<void> {
     const transactionalId = this.transactionalId!
-    return this.toCoordinator(`add ${tp.topic}-${tp.partition} to the transaction of ${transactionalId}`, () =>
-      addPartitionsToTxnRequest({ transactionalId, ...identity, topics: [{ topic: tp.topic, partitions: [tp.partition] }] }),
-    )
+    const topics = [tp, ...(also && (also.topic !== tp.topic || also.partition !== tp.partition) ? [also] : [])].map((p) => ({ topic: p.topic, partitions: [p.partition] }))
+    return this.toCoordinator(`add ${tp.topic}-${tp.partition} to the transaction of ${transactionalId}`, () => addPartitionsToTxnRequest({ transactionalId, ...identity, topics }))
   }
 
   /** A request to the id's transaction coordinator, sent again while it finishes the previous transaction or moved. */
