@@ -698,8 +698,11 @@ export class KafkaMirrorHost implements MirrorHost {
       const e = await this.partitionOf(tp)
       const target = Math.min(offset, e.logEndOffset)
       if (target <= e.logStartOffset) return
-      await this.admin.deleteRecords(tp, Math.min(new OffsetTranslation(e.translation).toDestination(target), e.destinationLogEndOffset), { bypassReadOnly: true })
+      const translation = new OffsetTranslation(e.translation)
+      await this.admin.deleteRecords(tp, Math.min(translation.toDestination(target), e.destinationLogEndOffset), { bypassReadOnly: true })
       e.logStartOffset = target
+      translation.pruneBelow(target)
+      e.translation = translation.entries()
       await this.persist([{ partition: e }])
     })
   }
