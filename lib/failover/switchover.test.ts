@@ -44,4 +44,15 @@ describe('records lost', () => {
     expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: 'empty' }], [{ ...source(0, 7), logStartOffset: 4 }]).total).toBe(3)
     expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: 5 }], []).total).toBeNull()
   })
+
+  it('count the records below the mirrored offset the destination lost meanwhile (an orphaned transaction retention took before its carry)', () => {
+    expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: 5, lostBelow: 2 }, { topic: 't', partition: 1, mirroredOffset: 2, lostBelow: 0 }], [source(0, 5), source(1, 3)])).toEqual({
+      total: 3,
+      partitions: [
+        { topic: 't', partition: 0, recordsLost: 2 },
+        { topic: 't', partition: 1, recordsLost: 1 },
+      ],
+    })
+    expect(measureRecordsLost([{ topic: 't', partition: 0, mirroredOffset: 5, lostBelow: null }], [source(0, 5)]).total).toBeNull()
+  })
 })

@@ -116,19 +116,21 @@ export interface RecordsLost {
  * What a switchover lost, measured at STOPPED: per partition the source's log end (fenced, so it stands)
  * minus the offset the destination mirrored up to (its last mirror position, captured by STOPPING before its
  * markers). `empty`: STOPPING found the destination empty (its last mirror position is undefined): it lost
- * whatever the source holds, from its log start. A partition whose figures are unknown counts as unknown,
- * never as 0: `total` is then null.
+ * whatever the source holds, from its log start. `lostBelow`: records below that position the destination lost
+ * during the switchover (a Kafka destination's orphaned transaction, partly removed by retention before its records
+ * could be carried into a new one: the source commits them, the destination never will; null when unknown). A
+ * partition whose figures are unknown counts as unknown, never as 0: `total` is then null.
  */
 export function measureRecordsLost(
-  partitions: ReadonlyArray<{ topic: string; partition: number; mirroredOffset: number | 'empty' | null }>,
+  partitions: ReadonlyArray<{ topic: string; partition: number; mirroredOffset: number | 'empty' | null; lostBelow?: number | null }>,
   source: readonly SourcePartitionEnds[],
 ): { total: number | null; partitions: Array<{ topic: string; partition: number; recordsLost: number | null }> } {
   const sourceBy = new Map(source.map((p) => [key(p.topic, p.partition), p]))
   let total: number | null = 0
-  const measured = partitions.map(({ topic, partition, mirroredOffset }) => {
+  const measured = partitions.map(({ topic, partition, mirroredOffset, lostBelow = 0 }) => {
     const ends = sourceBy.get(key(topic, partition))
     const from = mirroredOffset === 'empty' ? (ends?.logStartOffset ?? 0) : mirroredOffset
-    const lost = ends === undefined || from === null ? null : Math.max(0, ends.logEndOffset - from)
+    const lost = ends === undefined || from === null || lostBelow === null ? null : Math.max(0, ends.logEndOffset - from) + lostBelow
     total = lost === null || total === null ? null : total + lost
     return { topic, partition, recordsLost: lost }
   })

@@ -7,7 +7,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { Kafka, logLevel, type Admin, type Producer } from 'kafkajs'
-import { splitBatches } from '@/lib/log/record-batch'
+import { readControlInfo, splitBatches } from '@/lib/log/record-batch'
 import type { KafkaSourceCluster } from '@/server/cluster/kafka/kafka-source'
 
 export const RECORD_BYTES = 1024
@@ -86,10 +86,10 @@ export interface Drain {
  * Polls the destination topic's high watermarks until they hold `total` records. `failed` ends the wait
  * early with its reason (a MirrorMaker that exited, an engine partition that FAILED).
  */
-export async function watchDrain(admin: Admin, topic: string, total: number, startedAt: number, failed: () => string | null, timeoutMs: number): Promise<Drain> {
+export async function watchDrain(admin: Admin, topic: string, total: number, startedAt: number, failed: () => string | null, timeoutMs: number, count: () => Promise<number> = () => highWatermarkSum(admin, topic)): Promise<Drain> {
   let first: { at: number; records: number } | null = null
   for (;;) {
-    const records = await highWatermarkSum(admin, topic)
+    const records = await count()
     const at = performance.now()
     if (first === null && records > 0) first = { at, records }
     if (records >= total && first !== null) {
@@ -108,15 +108,17 @@ export async function watchDrain(admin: Admin, topic: string, total: number, sta
  * the source (acks=all), and the time from its acknowledgement until the destination's high watermarks cover
  * it is measured, `rounds` times a second apart. Returns the lags in ms and how many records were added.
  */
-export async function burstLags(producer: Producer, sourceTopic: string, destinationAdmin: Admin, destinationTopic: string, rounds: number): Promise<{ lagsMs: number[]; added: number }> {
+export async function burstLags(producer: Producer, sourceTopic: string, destinationAdmin: Admin, destinationTopic: string, rounds: number, markersPerBurst = 0): Promise<{ lagsMs: number[]; added: number }> {
   const lagsMs: number[] = []
   let expected = await highWatermarkSum(destinationAdmin, destinationTopic)
   const perBurst = PARTITIONS * 100
+  // Atomic appends: each partition's append of the burst ends with its COMMIT marker (an offset of its own), the
+  // moment the burst is readable read_committed.
   for (let round = 0; round < rounds; round++) {
     const value = `burst ${round}:`.padEnd(RECORD_BYTES, 'x')
     await producer.send({ topic: sourceTopic, acks: -1, messages: Array.from({ length: perBurst }, (_, i) => ({ partition: i % PARTITIONS, value })) })
     const acknowledged = performance.now()
-    expected += perBurst
+    expected += perBurst + markersPerBurst
     for (;;) {
       if ((await highWatermarkSum(destinationAdmin, destinationTopic)) >= expected) break
       if (performance.now() - acknowledged > 60_000) throw new Error(`burst ${round} not on ${destinationTopic} after 60 s`)
@@ -175,4 +177,35 @@ export async function kafkajsConsumerRate(kafka: Kafka, admin: Admin, topic: str
     await consumer.disconnect()
     await admin.deleteGroups([groupId]).catch(() => undefined)
   }
+}
+
+/**
+ * The data records a read_committed reader gets from `topic`, counted from the raw batches (0 → high watermark of each
+ * partition): records outside transactions, and those of transactions that ended with a COMMIT marker; control
+ * records and aborted transactions not counted. Independent of the emulation's own bookkeeping.
+ */
+export async function committedRecords(source: KafkaSourceCluster, topic: string): Promise<number> {
+  const [described] = await source.describeBrokerTopics([topic])
+  if (!described) throw new Error(`${topic} does not exist`)
+  let total = 0
+  for (const { partition, highWatermark } of described.partitions) {
+    const open = new Map<number, number>()
+    for (let next = 0; next < highWatermark; ) {
+      const [result] = await source.fetch([{ topic, partition, fetchOffset: next, lastFetchedEpoch: -1, maxBytes: 1024 * 1024 }], { maxBytes: 10 * 1024 * 1024, maxWaitMs: 0 })
+      if (!result || !result.ok) throw new Error(`raw fetch ${topic}-${partition}: ${result?.ok === false ? result.error.message : 'no answer'}`)
+      const found = splitBatches(result.records)
+      if (found.length === 0) break
+      for (const { header, position } of found) {
+        if (header.baseOffset < next) continue
+        if (header.isControl) {
+          const { type } = readControlInfo(result.records.subarray(position, position + header.sizeInBytes), header)
+          if (type === 'COMMIT') total += open.get(header.producerId) ?? 0
+          open.delete(header.producerId)
+        } else if (header.isTransactional) open.set(header.producerId, (open.get(header.producerId) ?? 0) + header.recordCount)
+        else total += header.recordCount
+      }
+      next = found.at(-1)!.header.lastOffset + 1
+    }
+  }
+  return total
 }

@@ -8,7 +8,8 @@
 // BENCH_KAFKA_RECORDS sets the count (default the issue's 1,000,000: 1 GiB through two brokers, several
 // minutes here); BENCH_KAFKA_LAG_ROUNDS the bursts per contestant (default 5); BENCH_KAFKA_ONLY=engine runs the
 // engine alone (for `node --cpu-prof`: no MirrorMaker, no read comparison in the profile); the engine's destination
-// writes are fenced (transactional ids, as with several instances) unless BENCH_KAFKA_FENCED=0. Every topic the run created —
+// writes are fenced (transactional ids, as with several instances) unless BENCH_KAFKA_FENCED=0; BENCH_KAFKA_ATOMIC=1 commits
+// each append with its emulation record in one transaction (issue #40). Every topic the run created —
 // the source topic, the engine's destination topic and state topic, MirrorMaker's replicated and internal
 // topics — is deleted at the end, so a second run starts clean.
 import { performance } from 'node:perf_hooks'
@@ -18,7 +19,7 @@ import { STATE_TOPIC } from '@/server/cluster/kafka/kafka-state-topic'
 import { MirrorEngine } from '@/server/engine/engine'
 import { MirrorMaker, removeMirrorMakerTopics, replicatedTopic } from '@/scripts/kafka/mm2/mirror-maker'
 import { getTestClusters, TestClustersNotRunningError, type TestClusters } from '@/scripts/kafka/test-clusters'
-import { burstLags, client, deleteTopicsAndWait, highWatermarkSum, kafkajsConsumerRate, load, PARTITIONS, rawFetchRate, seedSource, watchDrain, type Drain } from './kafka-measure'
+import { burstLags, client, committedRecords, deleteTopicsAndWait, highWatermarkSum, kafkajsConsumerRate, load, PARTITIONS, rawFetchRate, seedSource, watchDrain, type Drain } from './kafka-measure'
 import { median, type BenchResult } from './result'
 
 /** The server's engine settings (server/runtime.ts): ticks every 100 ms, fetches held up to 500 ms at the source. */
@@ -123,8 +124,10 @@ async function raceEngine(adminA: Admin, adminB: Admin, producer: Producer, sour
   // Fenced writes as several instances write (a transactional id per destination partition, server/runtime.ts turns
   // them on with MIRRORBOARD_CONTROL_BOOTSTRAP): the figure to beat MirrorMaker 2 with. BENCH_KAFKA_FENCED=0: unfenced.
   const fencedWrites = process.env.BENCH_KAFKA_FENCED !== '0'
-  console.log(`  engine: fenced writes ${fencedWrites ? 'on' : 'off'}`)
-  const destination = await KafkaCluster.open('bench-b', { bootstrapServers: [destinationBootstrap] }, { fencedWrites })
+  // BENCH_KAFKA_ATOMIC=1 (with fenced writes): each append's data and its emulation record in one transaction (issue #40).
+  const atomicAppends = fencedWrites && process.env.BENCH_KAFKA_ATOMIC === '1'
+  console.log(`  engine: fenced writes ${fencedWrites ? 'on' : 'off'}, atomic appends ${atomicAppends ? 'on' : 'off'}`)
+  const destination = await KafkaCluster.open('bench-b', { bootstrapServers: [destinationBootstrap] }, { fencedWrites, atomicAppends })
   const pair = new Map([
     ['bench-a', source],
     ['bench-b', destination],
@@ -148,9 +151,14 @@ async function raceEngine(adminA: Admin, adminB: Admin, producer: Producer, sour
       }
       return null
     }
-    const drain = await watchDrain(adminB, topic, total, started, failed, DRAIN_TIMEOUT_MS)
-    const { lagsMs } = await burstLags(producer, topic, adminB, topic, lagRounds)
-    return { drain, lagsMs }
+    // Atomic appends: each append's COMMIT marker takes an offset, so the high watermarks run ahead of the records;
+    // progress is the emulation's log end (source offsets), and what the destination holds is counted from its batches.
+    const mirrored = async () => (await destination.host.describeTopics([topic]))[0]?.partitions.reduce((sum, p) => sum + p.highWatermark, 0) ?? 0
+    const drain = await watchDrain(adminB, topic, total, started, failed, DRAIN_TIMEOUT_MS, atomicAppends ? mirrored : undefined)
+    const held = await committedRecords(destination.source, topic)
+    log(`engine: the destination holds ${held.toLocaleString('en-US')} records read_committed (high watermark sum ${(await highWatermarkSum(adminB, topic)).toLocaleString('en-US')})`)
+    const { lagsMs } = await burstLags(producer, topic, adminB, topic, lagRounds, atomicAppends ? PARTITIONS : 0)
+    return { drain: { ...drain, records: held }, lagsMs }
   } finally {
     await engine.close()
     await source.close()

@@ -232,6 +232,12 @@ export interface MirrorHost {
    * the previous owner's (a zombie's later write is refused and never read), before its records are read.
    */
   claimMirrorState?(mirror: string): Promise<void>
+  /**
+   * Records the destination lost since `since` that the mirror had mirrored (a Kafka destination: an orphaned
+   * transaction's records retention removed before they could be carried into a new one). Hosts without such a
+   * loss have no method.
+   */
+  recordsLostSince?(tp: TopicPartition, since: number): Promise<number>
   describeTopics(topics?: string[]): Promise<TopicDescription[]>
   /** Creates a read-only mirror topic that keeps the source's topic id. */
   createMirrorTopic(spec: { name: string; topicId: string; partitions: number; replicationFactor?: number; configs?: Record<string, string>; mirror: string }): Promise<TopicDescription>

@@ -105,7 +105,63 @@ export class EmulatedProducers {
      * `<idPrefix>-<topic>-<partition>`, so the instance that takes the partition over fences this one's writes.
      */
     private readonly fencedWrites = false,
+    /**
+     * Atomic appends (issue #40, with fenced writes): those batches go in a transaction of that id, committed with the
+     * emulation's state record of them (`commitState`); see pipelined-producer.ts.
+     */
+    private readonly atomic = false,
+    /** Atomic appends: where the emulation's records go (added to each transaction with the data partition). */
+    private readonly statePartition: TopicPartition | null = null,
   ) {}
+
+  /**
+   * Atomic appends: takes the partition's transactional id if its producer has not yet (the previous writer's open
+   * transaction is aborted, its later writes refused). `producer` names the producer that did: another one (a renewed
+   * producer, a re-adoption) claims again, and the caller reads the state the previous one committed again.
+   */
+  async claim(tp: TopicPartition): Promise<{ producerId: number; producer: object }> {
+    const fenced = this.fenced.get(tp)
+    if (fenced) throw fenced
+    const producer = await this.idempotentProducer(tp)
+    try {
+      return { producerId: (await producer.claim()).producerId, producer }
+    } catch (error) {
+      throw toKafkaClusterError(error, `claim the writes of ${tp.topic}-${tp.partition}`)
+    }
+  }
+
+  /** Atomic appends: whether the partition's open transaction holds data batches (its COMMIT marker takes an offset). */
+  async holdsData(tp: TopicPartition): Promise<boolean> {
+    const producer = await this.idempotent.get(tp)?.catch(() => undefined)
+    return producer?.holdsData ?? false
+  }
+
+  /**
+   * Atomic appends: commits the partition's open transaction with `records` (its emulation state) written to `state`
+   * in it. A failure leaves the producer dropped (its transaction aborted where the coordinator can be told), so the
+   * next write claims the id again; a fenced one leaves the partition fenced here.
+   */
+  async commitState(tp: TopicPartition, state: TopicPartition, stateLeader: number, records: Array<{ key: string; value: string | null }>): Promise<void> {
+    const fenced = this.fenced.get(tp)
+    if (fenced) throw fenced
+    const generation = this.generationOf(tp)
+    const producer = await this.idempotentProducer(tp)
+    try {
+      await producer.commit(state, stateLeader, records)
+    } catch (error) {
+      const refused = toKafkaClusterError(error, `commit the writes of ${tp.topic}-${tp.partition}`)
+      if (refused.code === 'INVALID_PRODUCER_EPOCH' && generation === this.generationOf(tp)) this.fenced.set(tp, refused)
+      await this.abandon(tp)
+      throw refused
+    }
+  }
+
+  /** Atomic appends: the open transaction aborted (as far as the coordinator can be told) and the producer dropped. */
+  async abandon(tp: TopicPartition): Promise<void> {
+    const producer = await this.idempotent.get(tp)?.catch(() => undefined)
+    await producer?.abort().catch(() => undefined)
+    await this.renewIdempotent(tp)
+  }
 
   /** The partition was taken over and given back (issue #40): this instance may write it again, under a new epoch. */
   unfence(tp: TopicPartition): void {
@@ -280,7 +336,7 @@ export class EmulatedProducers {
     let producer = this.idempotent.get(tp)
     if (!producer) {
       const transactionalId = this.fencedWrites ? `${this.idPrefix}-${tp.topic}-${tp.partition}` : null
-      producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp, transactionalId))
+      producer = this.channel(`mirror-producer-${tp.partition}`).then((channel) => new PipelinedProducer(channel, tp, transactionalId, this.fencedWrites && this.atomic, this.atomic ? this.statePartition : null))
       // A channel that could not connect is asked for again by the next batch.
       producer.catch(() => {
         if (this.idempotent.get(tp) === producer) this.idempotent.delete(tp)

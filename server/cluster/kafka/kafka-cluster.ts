@@ -30,6 +30,7 @@ export class KafkaCluster {
     private readonly connection: KafkaConnection,
     fencedWrites: boolean,
     onWritesFenced: (fenced: UnitFenced) => void,
+    atomicAppends: boolean,
   ) {
     // One ACL book for both sides: a fenced old source can also be a failback's read-only mirror destination.
     const acls = new WriteDenyAcls(connection.admin)
@@ -44,15 +45,21 @@ export class KafkaCluster {
       : undefined
     const state = new KafkaStateTopic(connection.admin, (suffix) => connection.client(suffix), this.source, transactions)
     this.source.answerHostedMirrorsFrom(state)
-    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state, acls, fencedWrites)
+    this.host = new KafkaMirrorHost(name, connection, this.source, this.admin, state, acls, fencedWrites, atomicAppends)
     acls.answerReadOnlyFrom((topic) => this.host.keepsReadOnly(topic))
     this.source.reportMirrorTopicIdsFrom((described) => this.host.keptTopicIds(described))
   }
 
   /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
-  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean; fencedWrites?: boolean; onWritesFenced?: (fenced: UnitFenced) => void } = {}): Promise<KafkaCluster> {
+  /**
+   * `atomicAppends` (issue #40, with fenced writes): each append's data and its emulation record in one transaction
+   * (kafka-mirror-append.ts); its COMMIT marker takes a destination offset per append, so offsets are translated from
+   * the first one on. Off unless asked for, or MIRRORBOARD_KAFKA_ATOMIC_APPENDS=1 (several instances, server/runtime.ts).
+   */
+  static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean; fencedWrites?: boolean; atomicAppends?: boolean; onWritesFenced?: (fenced: UnitFenced) => void } = {}): Promise<KafkaCluster> {
     const connection = await KafkaConnection.open(config, `mirrorboard-${name}`, opts)
-    const cluster = new KafkaCluster(name, connection, opts.fencedWrites ?? false, opts.onWritesFenced ?? (() => undefined))
+    const atomicAppends = opts.atomicAppends ?? process.env.MIRRORBOARD_KAFKA_ATOMIC_APPENDS === '1'
+    const cluster = new KafkaCluster(name, connection, opts.fencedWrites ?? false, opts.onWritesFenced ?? (() => undefined), atomicAppends)
     try {
       await cluster.source.clusterId()
       await cluster.brokers()

@@ -21,6 +21,14 @@ export interface MirrorPathHost {
   /** Throws TOPIC_READ_ONLY (and records why) when another client wrote to the mirror topic. */
   checkUntouched(e: PartitionEmulation, brokerEnd?: number): Promise<void>
   persist(e: PartitionEmulation): Promise<void>
+  /** Atomic appends (issue #40): the batches produced in the partition's transaction, committed with `commit`. */
+  atomic(): boolean
+  /** Commits the partition's transaction with `e` as its emulation record (`holdsData`: its marker is counted in `e`). */
+  commit(e: PartitionEmulation, holdsData: boolean): Promise<void>
+  /** Waits until the last commit's COMMIT marker is in the partition (before another producer writes to it). */
+  markerIn(tp: TopicPartition): Promise<void>
+  /** Aborts the partition's transaction and drops its producer: the next write claims the id and reads the state again. */
+  abandon(tp: TopicPartition): Promise<void>
 }
 
 /**
@@ -29,6 +37,16 @@ export interface MirrorPathHost {
  * producer's own destination transaction, markers reproduced as commits and aborts; each answer's offsets
  * recorded in the translation, epochs in the epoch cache, and a produce whose answer was lost found again on
  * the broker instead of written twice. The partition's emulation is persisted whatever happens.
+ *
+ * Atomic appends (issue #40, `host.atomic()`): the batches outside source transactions go in a transaction of the
+ * partition's transactional id, and the emulation record of what they reached (log end, translation, epochs) is
+ * written in the same transaction and committed with them (Kafka Connect's exactly-once source tasks commit records
+ * and offsets so, KIP-618): a writer that crashes, is fenced or fails mid-append leaves neither data without its
+ * record nor a record without its data (the claim of the next writer aborts the transaction). Its COMMIT marker takes
+ * one destination offset (the translation counts it). A source transaction's batches and markers go through that
+ * source producer's own transactional producer (their markers must land where the source's did), so the partition's
+ * transaction is committed before each of them and their record follows in a transaction of its own: not atomic with
+ * their data. On failure nothing of the append is kept: `e` is what was last committed.
  */
 export async function appendMirrored(
   host: MirrorPathHost,
@@ -46,8 +64,23 @@ export async function appendMirrored(
   if (highest > e.leaderEpoch) {
     throw new ClusterError('MIRROR_LEADER_EPOCH_EXCEEDED', `batch epoch ${highest} is above the leader epoch ${e.leaderEpoch} of ${tp.topic}-${tp.partition}`)
   }
+  const atomic = host.atomic()
+  // Atomic appends: what was last committed, which a failure returns to (its transaction is aborted).
+  let committed = atomic ? structuredClone(e) : null
   const translation = new OffsetTranslation(e.translation)
   const epochs = new LeaderEpochCache(e.epochs)
+  const commitSoFar = async (): Promise<void> => {
+    const holdsData = await host.producers().holdsData(tp)
+    if (holdsData) {
+      // Our COMMIT marker lands right after our last batch: the next source offset goes after it.
+      e.destinationLogEndOffset += 1
+      translation.record(e.logEndOffset, e.destinationLogEndOffset)
+    }
+    e.translation = translation.entries()
+    e.epochs = epochs.entries()
+    await host.commit(e, holdsData)
+    committed = structuredClone(e)
+  }
   const pending = batches.map(({ header, position }) => ({ header, bytes: records.subarray(position, position + header.sizeInBytes) }))
   const brokerEnd = e.readOnlyViolation === null ? await host.brokerHighWatermark(tp) : e.destinationLogEndOffset
   const late = await acknowledgedLate(host.source(), tp, e.destinationLogEndOffset, brokerEnd, pending)
@@ -108,25 +141,42 @@ export async function appendMirrored(
         continue
       }
       await settleAll()
+      // Atomic appends: what the partition's transaction holds commits before another producer writes the partition.
+      if (atomic) {
+        await commitSoFar()
+        await host.markerIn(tp)
+      }
       if (header.isControl) {
         await mirrorControlBatch(host, tp, e, translation, batch, header)
         mirrored(header)
       } else {
         if (!e.openTransactions.some((t) => t.producerId === header.producerId)) {
-          e.openTransactions.push({ producerId: header.producerId, producerEpoch: header.producerEpoch, firstOffset: header.baseOffset })
+          e.openTransactions.push({ producerId: header.producerId, producerEpoch: header.producerEpoch, firstOffset: header.baseOffset, records: 0 })
         }
-        mirrored(header, await host.producers().produceTransactional(tp, batch, header))
+        const produced = await host.producers().produceTransactional(tp, batch, header)
+        // Counted, so a recovery knows how many of them retention may have taken before it could carry them.
+        const open = e.openTransactions.find((t) => t.producerId === header.producerId)!
+        if (open.records !== undefined) open.records += produced.records.length
+        mirrored(header, produced)
       }
     }
     await settleAll()
+    if (atomic) await commitSoFar()
   } catch (error) {
     // A failure before the pipeline drained (a marker, a transactional produce): none of ours stays in flight.
     await Promise.all(inFlight.splice(0).map((f) => f.outcome))
+    if (committed) {
+      // Nothing of it was committed after `committed`: aborted, and the next write claims the id and reads the state again.
+      await host.abandon(tp)
+      Object.assign(e, committed)
+    }
     throw error
   } finally {
-    e.translation = translation.entries()
-    e.epochs = epochs.entries()
-    await host.persist(e)
+    if (!atomic) {
+      e.translation = translation.entries()
+      e.epochs = epochs.entries()
+      await host.persist(e)
+    }
   }
   if (e.readOnlyViolation !== null) throw new ClusterError('TOPIC_READ_ONLY', e.readOnlyViolation, { details: { ...tp } })
   return { logEndOffset: e.logEndOffset, highWatermark: e.logEndOffset, lastBatchEpoch: batches.at(-1)!.header.partitionLeaderEpoch }

@@ -13,7 +13,7 @@ import { emptyPartitionEmulation, noteOn, partitionKey, readPartitionEmulation, 
 import { EMULATION_KEY_PREFIX, STATE_TOPIC, type KafkaStateTopic } from './kafka-state-topic'
 import type { KafkaTopicAdmin } from './kafka-topic-admin'
 import { OffsetTranslation } from './offset-translation'
-import { heldBatches, transactionEnd } from './orphan-records'
+import { abortedTail, heldBatches, transactionEnd } from './orphan-records'
 import { errorName, ISOLATION_LEVEL, LATEST_TIMESTAMP, listOffsetsRequest } from './protocol'
 import { scanControlRecord } from './control-scan'
 import { WriteDenyAcls } from './write-deny-acls'
@@ -47,6 +47,15 @@ export class KafkaMirrorHost implements MirrorHost {
    */
   private readonly pendingOrphans = new TopicPartitionMap<true>()
   private readonly shared: boolean
+  /**
+   * Atomic appends (issue #40): each append's batches and the partition's emulation record commit in one transaction
+   * of the partition's transactional id. The producer whose claim this instance last read the partition's state after
+   * (`writablePartition`): another one claims again, and what the previous writer committed is read again first.
+   */
+  private readonly atomic: boolean
+  private readonly readAfterClaim = new TopicPartitionMap<object>()
+  /** Atomic appends: where a committed transaction's COMMIT marker lands, until it is seen in the partition (`markerIn`). */
+  private readonly markersDue = new TopicPartitionMap<number>()
 
   constructor(
     readonly name: string,
@@ -57,13 +66,18 @@ export class KafkaMirrorHost implements MirrorHost {
     acls: WriteDenyAcls = new WriteDenyAcls(connection.admin),
     /** Instances share the work (issue #40): each partition's writes are fenced by a transactional id (emulated-producer.ts). */
     fencedWrites = false,
+    /** With fenced writes: each append's data and its emulation record in one transaction (kafka-mirror-append.ts). */
+    atomicAppends = false,
   ) {
+    this.atomic = fencedWrites && atomicAppends
     this.producers = new EmulatedProducers(
       (suffix) => connection.client(suffix),
       (suffix) => connection.channel(suffix),
       `mirrorboard-${name}`,
       (tp) => this.brokerHighWatermark(tp),
       fencedWrites,
+      this.atomic,
+      { topic: STATE_TOPIC, partition: 0 },
     )
     this.acls = acls
     this.shared = fencedWrites
@@ -139,9 +153,13 @@ export class KafkaMirrorHost implements MirrorHost {
       if (!names.has(e.topic)) continue
       await this.producers.forget(e, { idempotent: true })
       this.producers.unfence(e)
+      // Atomic appends: claimed at once, so the previous owner stops now; read again at the first write (writablePartition).
+      if (this.atomic) await this.producers.claim(e)
     }
-    await this.state.catchUp()
-    await this.applyEmulationRecords((topic) => names.has(topic))
+    // After the claims, everything their previous writer committed (a commit it was finishing included) is read.
+    if (this.atomic) await this.state.catchUpToEnd()
+    else await this.state.catchUp()
+    await this.applyEmulationRecords((topic) => names.has(topic), !this.atomic)
   }
 
   claimMirrorState(mirror: string): Promise<void> {
@@ -177,6 +195,12 @@ export class KafkaMirrorHost implements MirrorHost {
         // Its marker is waited for below when it held records here; a copy a crash interrupted is settled here.
         await this.producers.fenceOrphan(e, orphan.producerId, before, held.session && !orphan.carrying ? 0 : undefined)
         const lost = held.logStartOffset === null ? '' : ` (retention removed destination offsets ${from}–${held.logStartOffset - 1} before they could be read back: those records of it are lost here)`
+        // Counted where the transaction's own count is known (kept since it was opened): what was not read back is lost.
+        const readBack = held.batches.reduce((sum, { header }) => sum + header.recordCount, 0)
+        const countLoss = (): void => {
+          if (held.logStartOffset === null || orphan.records === undefined || orphan.records <= readBack || orphan.carrying) return
+          e.carryLosses = [...e.carryLosses, { at: Date.now(), sourceOffset: orphan.firstOffset, records: orphan.records - readBack }].slice(-20)
+        }
         // Carried only once its destination transaction is known aborted: by this claim (or a timeout) — or, with
         // `carrying`, before a crash interrupted the carry. A transaction this claim did not end was written under
         // another transactional id (a host of another name looking at the cluster): carrying it would duplicate it.
@@ -187,6 +211,7 @@ export class KafkaMirrorHost implements MirrorHost {
           translation.record(e.logEndOffset, brokerEnd)
         }
         if (!held.session || held.batches.length === 0) {
+          countLoss()
           delete orphan.carrying
           noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when its writer stopped: the destination aborted its transaction there, and nothing of it could be read back to carry into a new one${lost}; its later records go into a new destination transaction`)
           continue
@@ -197,6 +222,7 @@ export class KafkaMirrorHost implements MirrorHost {
             : `the transaction of source producer ${orphan.producerId} was open when its writer stopped, and its destination transaction was committed at ${ended.offset} before that writer recorded it: kept`)
           continue
         }
+        countLoss()
         orphan.carrying = { from, to, ...held.session }
         e.translation = translation.entries()
         await this.persist([{ partition: e }])
@@ -210,6 +236,7 @@ export class KafkaMirrorHost implements MirrorHost {
           e.destinationLogEndOffset = produced.baseOffset + produced.records.length
         }
         if (first !== null) orphan.destinationFirstOffset = first
+        if (orphan.records !== undefined) orphan.records = records
         delete orphan.carrying
         translation.record(e.logEndOffset, e.destinationLogEndOffset)
         noteOn(e, orphan.firstOffset, `the transaction of source producer ${orphan.producerId} was open when its writer stopped: a client cannot resume another producer's transaction, so the destination aborted it and produced its ${records} records again into a new destination transaction (destination offsets ${first}–${e.destinationLogEndOffset - 1}, after the ABORT marker), which the source's COMMIT or ABORT ends${lost}`)
@@ -224,7 +251,44 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.persist([{ partition: e }])
   }
 
-  private persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+  private async persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+    if (this.atomic) {
+      // A partition's record goes through its own transactional id (fenced); the topics' records as before.
+      const partitions = entries.flatMap((e) => (e.partition ? [e.partition] : []))
+      const topics = entries.filter((e) => e.topic)
+      if (topics.length > 0) await this.persistPlain(topics)
+      await Promise.all(partitions.map((e) => this.commitPartition(e, false)))
+      return
+    }
+    return this.persistPlain(entries)
+  }
+
+  /**
+   * Atomic appends: the partition's emulation record written in the partition's open transaction (or one of its own)
+   * and committed; with `holdsData`, once the COMMIT marker is in the log (it takes the offset the record counted it
+   * at), so nothing else is produced to the partition before it.
+   */
+  private async commitPartition(e: PartitionEmulation, holdsData: boolean): Promise<void> {
+    await this.state.ensureExists()
+    const stateLeader = await this.leaderOf({ topic: STATE_TOPIC, partition: 0 })
+    await this.producers.commitState(e, { topic: STATE_TOPIC, partition: 0 }, stateLeader, [{ key: partitionKey(e.topic, e.partition), value: JSON.stringify(e) }])
+    // Waited for by the partition's next write (writablePartition), or before another producer writes in this append.
+    if (holdsData) this.markersDue.set(e, e.destinationLogEndOffset)
+  }
+
+  /** Atomic appends: the last commit's marker is in the partition, so nothing produced next can land before it. */
+  private async markerIn(tp: TopicPartition): Promise<void> {
+    const due = this.markersDue.get(tp)
+    if (due === undefined) return
+    const deadline = Date.now() + ORPHAN_MARKER_WAIT_MS
+    while ((await this.brokerHighWatermark(tp)) < due) {
+      if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `the COMMIT marker of ${tp.topic}-${tp.partition} did not reach the log within ${ORPHAN_MARKER_WAIT_MS} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    this.markersDue.delete(tp)
+  }
+
+  private persistPlain(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
     return this.state.append(
       entries.map((e) =>
         e.topic ? { key: topicKey(e.topic.topic), value: JSON.stringify(e.topic) } : { key: partitionKey(e.partition!.topic, e.partition!.partition), value: JSON.stringify(e.partition) },
@@ -253,7 +317,11 @@ export class KafkaMirrorHost implements MirrorHost {
 
   /** The partition about to be written here: open transactions a dead writer left, recovered first (`pendingOrphans`). */
   private async writablePartition(tp: TopicPartition): Promise<PartitionEmulation> {
-    const e = await this.partitionOf(tp)
+    let e = await this.partitionOf(tp)
+    if (this.atomic) {
+      await this.markerIn(e)
+      e = await this.claimedPartition(e)
+    }
     if (this.pendingOrphans.get(e)) {
       this.pendingOrphans.delete(e)
       if (e.openTransactions.length > 0 && this.topics.get(e.topic)?.readOnly) {
@@ -265,6 +333,35 @@ export class KafkaMirrorHost implements MirrorHost {
       }
     }
     return e
+  }
+
+  /**
+   * Atomic appends: the partition's transactional id claimed by this instance's current producer, and the partition's
+   * emulation as committed before that claim. The claim aborts the transaction a previous writer (a crashed or fenced
+   * instance, this one's producer dropped after a failure) left open, or waits until the one it was committing is
+   * complete; either way its data and its emulation record stand or fall together, so reading the state topic to its
+   * end gives a record that matches the data exactly. What the aborted transactions left beyond the recorded log end
+   * (their records and ABORT markers) is skipped.
+   */
+  private async claimedPartition(e: PartitionEmulation): Promise<PartitionEmulation> {
+    const { producerId, producer } = await this.producers.claim(e)
+    if (this.readAfterClaim.get(e) === producer) return e
+    await this.state.catchUpToEnd()
+    const record = this.state.emulationRecords().find(({ key }) => key === partitionKey(e.topic, e.partition))
+    const committed = record?.value ? readPartitionEmulation(JSON.parse(record.value)) : null
+    const current = committed ?? e
+    if (committed) this.partitions.set(committed, committed)
+    const brokerEnd = await this.brokerHighWatermark(current)
+    if (brokerEnd > current.destinationLogEndOffset && (await abortedTail(this.source, current, current.destinationLogEndOffset, brokerEnd, producerId))) {
+      const translation = new OffsetTranslation(current.translation)
+      translation.record(current.logEndOffset, brokerEnd)
+      noteOn(current, current.logEndOffset, `destination offsets ${current.destinationLogEndOffset}–${brokerEnd - 1} hold aborted transactions of this partition's writer (stopped, fenced or failed mid-append): skipped, the mirror goes on after them`)
+      current.translation = translation.entries()
+      current.destinationLogEndOffset = brokerEnd
+      await this.commitPartition(current, false)
+    }
+    this.readAfterClaim.set(current, producer)
+    return current
   }
 
   /** The partition's leader for produces (metadata refreshed when none is known). */
@@ -417,6 +514,15 @@ export class KafkaMirrorHost implements MirrorHost {
     return new LeaderEpochCache((await this.partitionOf(tp)).epochs).epochForOffset(offset)
   }
 
+  /**
+   * Records of orphaned transactions that retention removed before a recovery since `since` could carry them
+   * (recoverOrphans): the source commits them, the destination never will. A switchover counts them as lost.
+   */
+  async recordsLostSince(tp: TopicPartition, since: number): Promise<number> {
+    const e = await this.partitionOf(tp)
+    return e.carryLosses.filter((loss) => loss.at >= since).reduce((sum, loss) => sum + loss.records, 0)
+  }
+
   async openTransactions(tp: TopicPartition): Promise<OpenTransaction[]> {
     const e = await this.partitionOf(tp)
     return [...e.openTransactions].sort((a, b) => a.firstOffset - b.firstOffset).map(({ producerId, producerEpoch, firstOffset }) => ({ producerId, producerEpoch, firstOffset }))
@@ -545,6 +651,10 @@ export class KafkaMirrorHost implements MirrorHost {
 
   /** What the mirror path (kafka-mirror-append.ts) uses of this host, made once. */
   private readonly mirrorPath: MirrorPathHost = {
+    atomic: () => this.atomic,
+    commit: (e, holdsData) => this.commitPartition(e, holdsData),
+    markerIn: (tp) => this.markerIn(tp),
+    abandon: (tp) => this.producers.abandon(tp),
     source: () => this.source,
     producers: () => this.producers,
     brokerHighWatermark: (tp) => this.brokerHighWatermark(tp),
@@ -588,8 +698,11 @@ export class KafkaMirrorHost implements MirrorHost {
       const e = await this.partitionOf(tp)
       const target = Math.min(offset, e.logEndOffset)
       if (target <= e.logStartOffset) return
-      await this.admin.deleteRecords(tp, Math.min(new OffsetTranslation(e.translation).toDestination(target), e.destinationLogEndOffset), { bypassReadOnly: true })
+      const translation = new OffsetTranslation(e.translation)
+      await this.admin.deleteRecords(tp, Math.min(translation.toDestination(target), e.destinationLogEndOffset), { bypassReadOnly: true })
       e.logStartOffset = target
+      translation.pruneBelow(target)
+      e.translation = translation.entries()
       await this.persist([{ partition: e }])
     })
   }

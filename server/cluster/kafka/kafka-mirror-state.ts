@@ -37,6 +37,16 @@ export interface EmulatedTransaction {
    * meanwhile leaves the new transaction open; the next recovery aborts it and carries the same records again.
    */
   carrying?: { from: number; to: number; producerId: number; producerEpoch: number }
+  /** How many of its records its destination transaction holds (counted as they are produced, and when carried). */
+  records?: number
+}
+
+/** Records of an orphaned transaction that retention removed from the destination before a recovery could carry them. */
+export interface CarryLoss {
+  at: number
+  /** Source offset of the transaction's first record. */
+  sourceOffset: number
+  records: number
 }
 
 export interface PartitionEmulation {
@@ -60,6 +70,8 @@ export interface PartitionEmulation {
   readOnlyViolation: string | null
   /** When the topic was last rebuilt for a failback (deleted and created again), and what this partition lost. */
   rebuild: PartitionRebuild | null
+  /** Orphaned transactions' records lost to retention before their carry (the last 20): a switchover counts them. */
+  carryLosses: CarryLoss[]
 }
 
 export interface PartitionRebuild {
@@ -87,6 +99,7 @@ export function emptyPartitionEmulation(topic: string, partition: number, destin
     skipped: [],
     readOnlyViolation: null,
     rebuild: null,
+    carryLosses: [],
   }
 }
 
@@ -124,6 +137,7 @@ export function readPartitionEmulation(value: unknown): PartitionEmulation | nul
     skipped: Array.isArray(value.skipped) ? (value.skipped as PartitionEmulation['skipped']) : [],
     readOnlyViolation: typeof value.readOnlyViolation === 'string' ? value.readOnlyViolation : null,
     rebuild: isObject(value.rebuild) && typeof value.rebuild.at === 'number' ? (value.rebuild as unknown as PartitionRebuild) : null,
+    carryLosses: Array.isArray(value.carryLosses) ? (value.carryLosses as CarryLoss[]) : [],
   }
 }
 

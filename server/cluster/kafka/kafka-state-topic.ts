@@ -84,6 +84,8 @@ export class KafkaStateTopic {
   /** The emulation's records: only the latest value per key matters (as compaction keeps it). */
   private readonly emulation = new Map<string, string | null>()
   private nextOffset = 0
+  /** The last stable offset the latest read_committed read answered with. */
+  private stableTo = 0
   readonly view = new MirrorStateView()
   private readonly fencing = new Map<string, StoredFencing>()
   private writes: Promise<unknown> = Promise.resolve()
@@ -133,6 +135,29 @@ export class KafkaStateTopic {
     this.exists = true
   }
 
+  /** Creates the topic when it is not there yet (a writer producing to it by itself, outside `append`). */
+  ensureExists(): Promise<void> {
+    return this.ensureTopic()
+  }
+
+  /**
+   * Reads everything committed up to the topic's high watermark as of now, waiting (as a write waits to read itself
+   * back) for transactions open below it to end: after a claim, the previous writer's last commit is read for sure.
+   */
+  async catchUpToEnd(): Promise<void> {
+    if (!(await this.topicExists())) return
+    const [described] = await this.reader.describeBrokerTopics([STATE_TOPIC])
+    const end = described?.partitions[0]?.highWatermark ?? 0
+    const deadline = Date.now() + MARKER_WAIT_MS
+    for (;;) {
+      await this.catchUp()
+      // The last offsets may be markers or aborted records, which a read_committed read does not hand over.
+      if (this.nextOffset >= end || this.stableTo >= end) return
+      if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `${STATE_TOPIC} did not become readable up to ${end} within ${MARKER_WAIT_MS} ms (a transaction open below it)`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+
   /** Reads what other writers (or an earlier life of this server) appended since the last read. */
   async catchUp(): Promise<void> {
     if (!(await this.topicExists())) return
@@ -177,6 +202,7 @@ export class KafkaStateTopic {
       const read: StateRecord[] = []
       for (const record of page.records) if (record.type === 'DATA' && record.key !== null && record.encoding === undefined) read.push({ key: record.key, value: record.value })
       this.applyRead(read)
+      this.stableTo = Math.max(this.stableTo, page.lastStableOffset)
       const last = page.records.at(-1)
       if (!last) return
       this.nextOffset = last.offset + 1

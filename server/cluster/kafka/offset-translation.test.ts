@@ -38,4 +38,19 @@ describe('OffsetTranslation', () => {
     expect(translation.record(15, 5)).toBe(true)
     expect(translation.entries()).toEqual([{ sourceOffset: 10, destinationOffset: 0 }])
   })
+
+  it('forgets the segments below the log start, keeping the one that covers it', () => {
+    const translation = new OffsetTranslation()
+    for (let append = 1; append <= 4; append++) translation.record(append * 10, append * 10 + append)
+    translation.pruneBelow(25)
+    expect(translation.entries()).toEqual([
+      { sourceOffset: 20, destinationOffset: 22 },
+      { sourceOffset: 30, destinationOffset: 33 },
+      { sourceOffset: 40, destinationOffset: 44 },
+    ])
+    expect(translation.toDestination(25)).toBe(27)
+    expect(translation.toSource(27)).toBe(25)
+    translation.pruneBelow(5)
+    expect(translation.entries()).toHaveLength(3)
+  })
 })

@@ -38,6 +38,16 @@ export class OffsetTranslation {
     return true
   }
 
+  /**
+   * Forgets the segments wholly below `sourceOffset` (the log start: nothing below it is read or synced any more),
+   * keeping the one that covers it. Atomic appends add a segment per append (their COMMIT markers); this bounds them
+   * by the log's retention.
+   */
+  pruneBelow(sourceOffset: number): void {
+    const covering = this.segments.findLastIndex((s) => s.sourceOffset <= sourceOffset)
+    if (covering > 0) this.segments = this.segments.slice(covering)
+  }
+
   /** The destination offset of a source offset; identity below the first segment. */
   toDestination(sourceOffset: number): number {
     let found: TranslationSegment | undefined

@@ -80,3 +80,31 @@ export async function transactionEnd(cluster: SourceCluster, tp: TopicPartition,
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
+
+/**
+ * Atomic appends (issue #40): whether destination offsets `from`–`to - 1` hold nothing but transactions of producer
+ * `producerId` (the partition's own transactional id) that ended aborted — what a writer that crashed, was fenced or
+ * failed mid-append left once the partition's id was claimed again. Such a tail is skipped, never read as a produce
+ * whose answer was lost (unacknowledged-produce.ts would keep its records) nor as another client's write.
+ */
+export async function abortedTail(cluster: SourceCluster, tp: TopicPartition, from: number, to: number, producerId: number): Promise<boolean> {
+  let last: 'DATA' | 'ABORT' | null = null
+  for (let next = from; next < to; ) {
+    const [result] = await cluster.fetch([{ ...tp, fetchOffset: next, lastFetchedEpoch: -1, maxBytes: FETCH_BYTES }], { maxBytes: FETCH_BYTES })
+    if (!result || !result.ok) return false
+    const found = splitBatches(result.records)
+    if (found.length === 0) return false
+    for (const { header, position } of found) {
+      if (header.lastOffset < from || header.baseOffset >= to) continue
+      if (header.producerId !== producerId || !header.isTransactional) return false
+      if (!header.isControl) {
+        last = 'DATA'
+        continue
+      }
+      if (readControlInfo(result.records.subarray(position, position + header.sizeInBytes), header).type !== 'ABORT') return false
+      last = 'ABORT'
+    }
+    next = found.at(-1)!.header.lastOffset + 1
+  }
+  return last === 'ABORT'
+}

@@ -3,7 +3,10 @@ import { createRequire } from 'node:module'
 import { ClusterError } from '../errors'
 import type { TopicPartition } from '../ports'
 import type { BrokerChannel } from './connection'
+import { encodeBatch } from '@/lib/log/record-batch'
+import { crc32c } from '@/server/storage/crc32c'
 import { errorName, produceRequest, type BatchBytes, type ProtocolRequest } from './protocol'
+import { isProducerFenced } from './unit-transactions'
 
 /**
  * An idempotent producer of one partition with several produces in flight, as Kafka's Java producer keeps
@@ -42,6 +45,8 @@ export interface ProducerStamp {
   producerId: number
   producerEpoch: number
   baseSequence: number
+  /** A batch of our own transaction (an atomic append): the transactional bit set. */
+  isTransactional?: boolean
 }
 
 const requireKafkajs = createRequire(import.meta.url)
@@ -50,12 +55,43 @@ const initProducerIdRequest = (
     protocol(options: { version: number }): (args: { transactionalId: string | null; transactionTimeout?: number }) => ProtocolRequest<InitProducerIdAnswer>
   }
 ).protocol({ version: INIT_PRODUCER_ID_VERSION })
-/** Never used for a transaction (the batches stay outside any): only required by InitProducerId with an id. */
+/** Outside atomic appends never used for a transaction; with them, how long a dead writer's open one blocks readers. */
 const FENCING_TRANSACTION_TIMEOUT_MS = 60_000
+const addPartitionsToTxnRequest = (
+  requireKafkajs('kafkajs/src/protocol/requests/addPartitionsToTxn') as {
+    protocol(options: { version: number }): (args: { transactionalId: string; producerId: string; producerEpoch: number; topics: Array<{ topic: string; partitions: number[] }> }) => ProtocolRequest<unknown>
+  }
+).protocol({ version: 1 })
+const endTxnRequest = (
+  requireKafkajs('kafkajs/src/protocol/requests/endTxn') as {
+    protocol(options: { version: number }): (args: { transactionalId: string; producerId: string; producerEpoch: number; transactionResult: boolean }) => ProtocolRequest<unknown>
+  }
+).protocol({ version: 1 })
+/** The coordinator answers CONCURRENT_TRANSACTIONS while the previous transaction's markers are being written. */
+const COORDINATOR_RETRY_MS = 15_000
+const RETRIED_COORDINATOR_ERRORS = new Set(['CONCURRENT_TRANSACTIONS', 'COORDINATOR_LOAD_IN_PROGRESS'])
+const MOVED_COORDINATOR_ERRORS = new Set(['NOT_COORDINATOR', 'COORDINATOR_NOT_AVAILABLE'])
+
+/** Kafka's name of the error a request was refused with (kafkajs's `type`, kept as a cause). */
+function refusalType(error: unknown): string {
+  for (let cause: unknown = error, depth = 0; cause !== null && typeof cause === 'object' && depth < 5; depth++) {
+    const { type } = cause as { type?: unknown }
+    if (typeof type === 'string') return type
+    const next = cause as { cause?: unknown; originalError?: unknown }
+    cause = next.originalError ?? next.cause
+  }
+  return ''
+}
 
 export class PipelinedProducer {
   private identity: Promise<InitProducerIdAnswer> | null = null
   private nextSequence = 0
+  /** Atomic appends: the data partition added to the open transaction (AddPartitionsToTxn), shared by its batches. */
+  private transaction: Promise<void> | null = null
+  /** Atomic appends: the state record's partition, added once the transaction is committed; its own sequence. */
+  private stateAdded = false
+  private stateSequence = 0
+  private coordinator: Promise<number> | null = null
 
   constructor(
     private readonly channel: BrokerChannel,
@@ -67,6 +103,14 @@ export class PipelinedProducer {
      * outside transactions, exactly as without. Without one, a producer id of its own (idempotence only).
      */
     private readonly transactionalId: string | null = null,
+    /**
+     * Atomic appends (issue #40, needs a transactional id): the batches go in a transaction of that id, committed
+     * together with the emulation's state record of them (`commit`), as Kafka Connect commits a source task's records
+     * and offsets; an InitProducerId of the next writer aborts an open one, so neither lands without the other.
+     */
+    private readonly atomic = false,
+    /** Atomic appends: the state record's partition, added with the data partition in one AddPartitionsToTxn. */
+    private readonly statePartition: TopicPartition | null = null,
   ) {}
 
   /**
@@ -78,12 +122,29 @@ export class PipelinedProducer {
     this.identity ??= (
       transactionalId === null
         ? this.channel.send(leader, initProducerIdRequest({ transactionalId: null }))
-        : this.channel.transactionCoordinator(transactionalId).then((coordinator) => this.channel.send(coordinator, initProducerIdRequest({ transactionalId, transactionTimeout: FENCING_TRANSACTION_TIMEOUT_MS })))
+        : this.initialise(transactionalId)
     ).catch((error: unknown) => {
       this.identity = null
       throw error
     })
     return this.identity
+  }
+
+  /** InitProducerId for the id, sent again while the coordinator aborts (or completes) the previous writer's transaction. */
+  private async initialise(transactionalId: string): Promise<InitProducerIdAnswer> {
+    const deadline = Date.now() + COORDINATOR_RETRY_MS
+    for (;;) {
+      try {
+        this.coordinator ??= this.channel.transactionCoordinator(transactionalId)
+        return await this.channel.send(await this.coordinator, initProducerIdRequest({ transactionalId, transactionTimeout: FENCING_TRANSACTION_TIMEOUT_MS }))
+      } catch (error) {
+        const type = refusalType(error)
+        if (MOVED_COORDINATOR_ERRORS.has(type)) this.coordinator = null
+        else if (!RETRIED_COORDINATOR_ERRORS.has(type)) throw error
+        if (Date.now() > deadline) throw error
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
   }
 
   /** The first sequence the next `send` takes. */
@@ -99,13 +160,93 @@ export class PipelinedProducer {
   async send(leader: number, recordCount: number, batchWith: (stamp: ProducerStamp) => BatchBytes): Promise<number> {
     const baseSequence = this.nextSequence
     this.nextSequence = (baseSequence + recordCount) % SEQUENCE_MODULUS
-    const { producerId, producerEpoch } = await this.identityAt(leader)
+    const identity = await this.identityAt(leader)
+    const { producerId, producerEpoch } = identity
+    // Taken in call order: every batch waits for the one AddPartitionsToTxn of its transaction.
+    // The state partition goes in the same request: added, it holds back no reader until the record is written at the end.
+    if (this.atomic) await (this.transaction ??= this.addPartitions(identity, this.tp, this.statePartition).then(() => void (this.stateAdded = this.statePartition !== null)))
     const what = `produce to ${this.tp.topic}-${this.tp.partition}`
-    const answers = await this.channel.send(leader, produceRequest(this.tp, batchWith({ producerId: Number(producerId), producerEpoch, baseSequence }), PRODUCE_TIMEOUT_MS))
+    const answers = await this.channel.send(leader, produceRequest(this.tp, batchWith({ producerId: Number(producerId), producerEpoch, baseSequence, isTransactional: this.atomic }), PRODUCE_TIMEOUT_MS, this.atomic ? this.transactionalId : null))
     const answer = answers.find((a) => a.topic === this.tp.topic && a.partition === this.tp.partition)
     if (!answer) throw new ClusterError('SOURCE_UNAVAILABLE', `${what}: the broker's answer does not name the partition`)
     if (answer.errorCode !== 0) throw produceRefused(errorName(answer.errorCode), what)
     return answer.baseOffset
+  }
+
+  /**
+   * Takes the transactional id (InitProducerId) if this producer has not yet: the previous writer's open transaction is
+   * aborted (or, when it was already committing, completed) before this answers, and its later writes are refused.
+   */
+  async claim(): Promise<{ producerId: number; producerEpoch: number }> {
+    const { producerId, producerEpoch } = await this.identityAt(-1)
+    return { producerId: Number(producerId), producerEpoch }
+  }
+
+  /** Whether the open transaction holds batches of the data partition (its COMMIT marker then takes an offset there). */
+  get holdsData(): boolean {
+    return this.transaction !== null
+  }
+
+  /**
+   * Atomic appends: writes `records` (the emulation's state of the partition) to `state` in the open transaction, or
+   * in one of their own when none is open, and commits it; with nothing of ours in flight. Resolves once the
+   * coordinator accepted the commit (its markers follow: the caller waits for the data partition's).
+   */
+  async commit(state: TopicPartition, stateLeader: number, records: Array<{ key: string; value: string | null }>): Promise<void> {
+    const identity = await this.identityAt(-1)
+    if (this.transaction) await this.transaction
+    if (!this.stateAdded) await this.addPartitions(identity, state)
+    this.stateAdded = true
+    const baseSequence = this.stateSequence
+    this.stateSequence = (baseSequence + records.length) % SEQUENCE_MODULUS
+    const what = `write the state of ${this.tp.topic}-${this.tp.partition} to ${state.topic}`
+    const batch = encodeBatch({ baseOffset: 0, partitionLeaderEpoch: -1, producerId: Number(identity.producerId), producerEpoch: identity.producerEpoch, baseSequence, isTransactional: true, timestamp: Date.now(), records }, crc32c)
+    const answers = await this.channel.send(stateLeader, produceRequest(state, batch, PRODUCE_TIMEOUT_MS, this.transactionalId))
+    const answer = answers.find((a) => a.topic === state.topic && a.partition === state.partition)
+    if (!answer) throw new ClusterError('SOURCE_UNAVAILABLE', `${what}: the broker's answer does not name the partition`)
+    if (answer.errorCode !== 0) throw produceRefused(errorName(answer.errorCode), what)
+    await this.endTransaction(identity, true)
+  }
+
+  /** Atomic appends: aborts the open transaction, if any (its batches are then never read read_committed). */
+  async abort(): Promise<void> {
+    if (!this.transaction && !this.stateAdded) return
+    const identity = await this.identityAt(-1)
+    await this.transaction?.catch(() => undefined)
+    await this.endTransaction(identity, false)
+  }
+
+  private async endTransaction(identity: InitProducerIdAnswer, commit: boolean): Promise<void> {
+    const transactionalId = this.transactionalId!
+    await this.toCoordinator(`${commit ? 'commit' : 'abort'} the transaction of ${transactionalId}`, () => endTxnRequest({ transactionalId, ...identity, transactionResult: commit }))
+    this.transaction = null
+    this.stateAdded = false
+  }
+
+  private addPartitions(identity: InitProducerIdAnswer, tp: TopicPartition, also: TopicPartition | null = null): Promise<void> {
+    const transactionalId = this.transactionalId!
+    const topics = [tp, ...(also && (also.topic !== tp.topic || also.partition !== tp.partition) ? [also] : [])].map((p) => ({ topic: p.topic, partitions: [p.partition] }))
+    return this.toCoordinator(`add ${tp.topic}-${tp.partition} to the transaction of ${transactionalId}`, () => addPartitionsToTxnRequest({ transactionalId, ...identity, topics }))
+  }
+
+  /** A request to the id's transaction coordinator, sent again while it finishes the previous transaction or moved. */
+  private async toCoordinator(what: string, request: () => ProtocolRequest<unknown>): Promise<void> {
+    const transactionalId = this.transactionalId!
+    const deadline = Date.now() + COORDINATOR_RETRY_MS
+    for (;;) {
+      try {
+        this.coordinator ??= this.channel.transactionCoordinator(transactionalId)
+        await this.channel.send(await this.coordinator, request())
+        return
+      } catch (error) {
+        if (isProducerFenced(error)) throw new ClusterError('INVALID_PRODUCER_EPOCH', `${what}: fenced: another writer of this partition initialised ${transactionalId} after this one`, { cause: { type: 'INVALID_PRODUCER_EPOCH' } })
+        const type = refusalType(error)
+        if (MOVED_COORDINATOR_ERRORS.has(type)) this.coordinator = null
+        else if (!RETRIED_COORDINATOR_ERRORS.has(type)) throw error
+        if (Date.now() > deadline) throw error
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+    }
   }
 
   /** After a failed produce, with nothing of this producer in flight: the next batch reuses `sequence`. */

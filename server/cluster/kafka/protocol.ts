@@ -330,8 +330,10 @@ export interface ProducedAnswer {
 /** A record batch for a produce: its bytes, or its size and how to write it straight into the request (no copy of its own). */
 export type BatchBytes = Uint8Array | { byteLength: number; writeInto(target: Uint8Array): void }
 
-export function produceRequest(tp: { topic: string; partition: number }, batch: BatchBytes, timeoutMs: number): ProtocolRequest<ProducedAnswer[]> {
-  const head = new WireWriter().int16(-1).int16(-1).int32(timeoutMs).int32(1).string(tp.topic).int32(1).int32(tp.partition).int32(batch.byteLength).toBuffer()
+/** With `transactionalId`, the batch is transactional: the broker checks that id (and, KIP-890, the partition's place in its transaction). */
+export function produceRequest(tp: { topic: string; partition: number }, batch: BatchBytes, timeoutMs: number, transactionalId: string | null = null): ProtocolRequest<ProducedAnswer[]> {
+  const id = new WireWriter()
+  const head = (transactionalId === null ? id.int16(-1) : id.string(transactionalId)).int16(-1).int32(timeoutMs).int32(1).string(tp.topic).int32(1).int32(tp.partition).int32(batch.byteLength).toBuffer()
   const body = Buffer.allocUnsafe(head.byteLength + batch.byteLength)
   body.set(head)
   if (batch instanceof Uint8Array) body.set(batch, head.byteLength)

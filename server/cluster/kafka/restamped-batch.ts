@@ -15,6 +15,8 @@ export function keepsItsBytes(header: BatchHeader): boolean {
 
 const ATTRIBUTES_AT = 21
 const KEPT_ATTRIBUTES = 0x07 | 0x08 // the codec and the timestamp type; not transactional, control or delete horizon
+/** Set only for our own transaction's batches (an atomic append, issue #40), never carried over from the source. */
+const TRANSACTIONAL = 0x10
 
 /** A copy of a source batch as our idempotent producer writes it (Kafka's v2 header layout; CRC over attributes…end). */
 export function restamped(batch: Uint8Array, stamp: ProducerStamp): Uint8Array {
@@ -31,7 +33,7 @@ export function restampInto(batch: Uint8Array, stamp: ProducerStamp, target: Uin
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   view.setBigInt64(0, 0n) // base offset: the broker assigns it
   view.setInt32(12, -1) // partition leader epoch: the broker's
-  view.setInt16(ATTRIBUTES_AT, view.getInt16(ATTRIBUTES_AT) & KEPT_ATTRIBUTES)
+  view.setInt16(ATTRIBUTES_AT, (view.getInt16(ATTRIBUTES_AT) & KEPT_ATTRIBUTES) | (stamp.isTransactional ? TRANSACTIONAL : 0))
   view.setBigInt64(43, BigInt(stamp.producerId))
   view.setInt16(51, stamp.producerEpoch)
   view.setInt32(53, stamp.baseSequence)

@@ -212,20 +212,22 @@ export async function measureSwitchoverLoss(ctx: ClusterAccess & PartitionStore,
   const switchover = operation.switchover
   if (switchover === undefined) return
   const definition = ctx.state.require(operation.mirror).definition
-  const { source } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
+  const { source, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   // The measurement is the switchover's proof: a slow answer (a large source under load) is asked again
   // before the loss is declared unknown.
   let ends: SourcePartitionEnds[] | null = null
   for (let attempt = 0; attempt < MEASURE_ATTEMPTS && ends === null; attempt++) ends = await readSource(source, topicsOf(operation), MEASURE_TIMEOUT_MS)
 
-  const partitions = operation.partitions.map(({ topic, partition }) => {
+  const partitions = await Promise.all(operation.partitions.map(async ({ topic, partition }) => {
     const value = ctx.state.partition(operation.mirror, topic, partition)?.value
+    // Records mirrored below that position that the destination lost meanwhile (kafka-mirror-host.ts recordsLostSince).
+    const lostBelow = host.recordsLostSince ? await host.recordsLostSince({ topic, partition }, operation.startedAt).catch(() => null) : 0
     const position = value?.lastMirrorPosition ?? null
     // A STOPPED partition without a last mirror position found its destination empty at STOPPING (lib/mirror/stopping.ts
     // captures { epoch: -1, offset: -1 }, which the state keeps as none).
     const empty = value?.state === 'STOPPED' && (position === null || (position.epoch === -1 && position.offset === -1))
     const mirroredOffset = empty ? ('empty' as const) : position !== null && position.offset >= 0 ? position.offset : null
-    return { topic, partition, mirroredOffset }
-  })
+    return { topic, partition, mirroredOffset, lostBelow }
+  }))
   switchover.recordsLost = measureRecordsLost(partitions, ends ?? [])
 }

@@ -1,0 +1,126 @@
+/**
+ * Issue #40's atomic appends: a mirror partition's batches and the emulation record of how far they reached commit in
+ * one transaction of the partition's transactional id (kafka-mirror-append.ts). An instance paused (here: its EndTxn
+ * held, as a stopped process holds it) after it produced an append's batches and its state record, but before it
+ * committed them, is taken over by another instance: the new owner's claim aborts that transaction, so a
+ * read_committed reader sees neither the batches nor the record, the state the new owner reads matches the data
+ * exactly, the paused instance's commit is refused once it runs again and it writes nothing more, and the new owner
+ * mirrors the same source batches once. Without atomic appends the paused instance's data (and its unfenced state
+ * record) land after the takeover. Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
+ */
+import 'server-only'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { encodeBatch } from '@/lib/log/record-batch'
+import { crc32c } from '@/server/storage/crc32c'
+import { getTestClusters } from '@/scripts/kafka/test-clusters'
+import type { BrokerChannel, KafkaConnection } from './connection'
+import { KafkaCluster } from './kafka-cluster'
+import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
+
+const RUN = Date.now().toString(36)
+const opened: KafkaCluster[] = []
+let client: KafkajsContractClient
+
+async function instance(atomicAppends = true): Promise<KafkaCluster> {
+  const cluster = await KafkaCluster.open('b', { bootstrapServers: [getTestClusters().b.bootstrap] }, { fencedWrites: true, atomicAppends })
+  opened.push(cluster)
+  return cluster
+}
+
+/** `count` source batches of 10 records from source offset `from` (CreateTime, leader epoch 0), as a fetch hands them over. */
+function sourceBatches(from: number, count: number): Uint8Array {
+  const batches = Array.from({ length: count }, (_, i) => {
+    const base = from + i * 10
+    return encodeBatch({ baseOffset: base, partitionLeaderEpoch: 0, timestamp: 1_700_000_000_000 + base, records: Array.from({ length: 10 }, (_, r) => ({ key: `k${base + r}`, value: `v${base + r}` })) }, crc32c)
+  })
+  return Buffer.concat(batches)
+}
+
+/** Holds the instance's EndTxn requests while `hold.on`, as a process paused right before it commits. */
+function holdCommits(cluster: KafkaCluster) {
+  const hold = { on: false, reached: () => {}, release: () => {} }
+  const reached = new Promise<void>((resolve) => (hold.reached = resolve))
+  const released = new Promise<void>((resolve) => (hold.release = resolve))
+  const connection = (cluster as unknown as { connection: KafkaConnection }).connection
+  const channel = connection.channel.bind(connection)
+  connection.channel = async (suffix: string): Promise<BrokerChannel> => {
+    const own = await channel(suffix)
+    return {
+      send: async (nodeId, request) => {
+        if (hold.on && request.request.apiName === 'EndTxn') {
+          hold.reached()
+          await released
+        }
+        return own.send(nodeId, request)
+      },
+      transactionCoordinator: (transactionalId) => own.transactionCoordinator(transactionalId),
+      close: () => own.close(),
+    }
+  }
+  return { hold, reached }
+}
+
+describe('atomic appends: a mirror partition’s data and its state record in one transaction (issue #40)', () => {
+  beforeAll(async () => {
+    const { bootstrap } = getTestClusters().b
+    client = await kafkajsContractClient(bootstrap, 'atomic-test')
+    await client.forget(['atomic-'])
+  })
+  afterAll(async () => {
+    for (const cluster of opened) await cluster.close().catch(() => undefined)
+    await client?.forget(['atomic-']).catch(() => undefined)
+    await client?.close()
+  })
+
+  /** The keys a read_committed reader gets from the destination partition. */
+  async function committedKeys(reader: KafkaCluster, topic: string): Promise<string[]> {
+    const page = await reader.readRecords(topic, 0, { fromOffset: 0, limit: 1000, isolation: 'read_committed' })
+    return page.records.filter((r) => r.type === 'DATA').map((r) => r.key ?? '')
+  }
+  const keys = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `k${from + i}`)
+  /** The broker's own high watermark (read_uncommitted: past records of open transactions). */
+  const brokerEnd = async (cluster: KafkaCluster, topic: string) => (await cluster.source.describePartition({ topic, partition: 0 })).highWatermark
+
+  it('a writer paused before its commit leaves neither data without state nor state without data, and is refused after the takeover', async () => {
+    const topic = `atomic-${RUN}`
+    const tp = { topic, partition: 0 }
+    const owner = await instance()
+    // Its channels are made at its first produce: wrapped from the start.
+    const { hold, reached } = holdCommits(owner)
+    await owner.host.createMirrorTopic({ name: topic, topicId: 'AtomicAppendsTopicId00', partitions: 1, mirror: `atomic-m-${RUN}` })
+    expect(await owner.host.appendMirroredBatches(tp, sourceBatches(0, 3))).toMatchObject({ logEndOffset: 30 })
+    const committedEnd = await brokerEnd(owner, topic)
+
+    // The owner's next append stops right before its commit: its batches and its state record are produced, uncommitted.
+    hold.on = true
+    const paused = owner.host.appendMirroredBatches(tp, sourceBatches(30, 3)).then(
+      () => 'written',
+      (error: { code?: string }) => error.code ?? 'failed',
+    )
+    await Promise.race([reached, paused])
+    expect(await brokerEnd(owner, topic)).toBeGreaterThan(committedEnd)
+
+    // Another instance takes the mirror's partitions over (kafka-mirror-host.ts reloadMirrorTopics: claimed at once).
+    const taker = await instance()
+    await taker.host.reloadMirrorTopics([topic])
+    hold.on = false
+    hold.release()
+    expect(await paused).toBe('INVALID_PRODUCER_EPOCH')
+
+    // What any reader sees: the data and the state record of the first append only, matching each other.
+    const reader = await instance()
+    expect(await committedKeys(reader, topic)).toEqual(keys(0, 30))
+    expect((await reader.host.describePartition(tp)).logEndOffset).toBe(30)
+
+    // The paused owner writes nothing more (it never initialises the id again by itself).
+    await expect(owner.host.appendMirroredBatches(tp, sourceBatches(30, 3))).rejects.toMatchObject({ code: 'INVALID_PRODUCER_EPOCH' })
+
+    // The new owner mirrors the same source batches once, after the aborted ones.
+    expect(await taker.host.appendMirroredBatches(tp, sourceBatches(30, 3))).toMatchObject({ logEndOffset: 60 })
+    expect(await committedKeys(reader, topic)).toEqual(keys(0, 60))
+    const fresh = await instance()
+    expect((await fresh.host.describePartition(tp)).logEndOffset).toBe(60)
+    expect(await taker.host.appendMirroredBatches(tp, sourceBatches(60, 1))).toMatchObject({ logEndOffset: 70 })
+    expect(await committedKeys(reader, topic)).toEqual(keys(0, 70))
+  })
+})
