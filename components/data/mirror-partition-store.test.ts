@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { MirrorPartition } from '@/lib/api/mirrors'
-import { LagEvent, MirrorPartitionStore, readLagEvent, type StoreChange } from './mirror-partition-store'
+import { LagEvent, PartitionEvent } from '@/lib/api/events'
+import { MirrorPartitionStore, readLagEvent, readPartitionEvent, type StoreChange } from './mirror-partition-store'
 
 function partition(topic: string, index: number, patch: Partial<MirrorPartition> = {}): MirrorPartition {
   return {
@@ -179,35 +180,83 @@ describe('a preview of the first screen', () => {
   })
 })
 
-describe('readLagEvent: a mirror’s lag event as the schema reads it, without the schema for a well-formed one', () => {
+describe('readLagEvent: a mirror’s lag event as its schema reads it, without the schema', () => {
   const entry = (patch: Record<string, unknown> = {}) => ({ topic: 'orders', partition: 0, offsetLag: 4, timeLagMs: 120, ...patch })
   const event = (patch: Record<string, unknown> = {}) => ({ mirror: 'dr', at: 5_000, partitions: [entry(), entry({ partition: 1, offsetLag: null, timeLagMs: null, lagKnown: false, lagAsOf: 4_000, timeLagFrom: null })], ...patch })
+  // What the server sends (server/engine/types.ts): the mirror's totals around the partitions.
+  const envelope = { type: 'lag', sampledPartitions: 2, maxOffsetLag: 4, totalOffsetLag: 4, maxTimeLagMs: 120, lagKnown: true, lagAsOf: 4_900 }
 
-  it('takes a well-formed event as it is, and leaves another mirror’s alone', () => {
-    const body = event()
-    expect(readLagEvent(body, 'dr')).toBe(body)
+  it('keeps the server’s list of partitions as it is, and leaves another mirror’s event alone', () => {
+    const body = event(envelope)
+    const read = readLagEvent(body, 'dr')
+    expect(read).toEqual({ mirror: 'dr', at: 5_000, partitions: body.partitions })
+    expect(read?.partitions).toBe(body.partitions)
     expect(readLagEvent(body, 'other')).toBeUndefined()
   })
 
-  it('gives the schema’s verdict for fields of the wrong kind, unknown fields and broken envelopes', () => {
+  it('gives the schema’s verdict and value for fields of the wrong kind, unknown fields and broken envelopes', () => {
     const bodies: unknown[] = [
       null,
       [],
       'dr',
+      event(),
+      event(envelope),
       event({ at: '5000' }),
+      event({ at: null }),
       event({ partitions: {} }),
+      event({ partitions: [] }),
       event({ partitions: [null] }),
+      event({ partitions: [[]] }),
       event({ extra: true }),
       event({ partitions: [entry({ partition: 1.5 })] }),
+      event({ partitions: [entry({ partition: 2 ** 53 })] }),
       event({ partitions: [entry({ offsetLag: '4' })] }),
       event({ partitions: [entry({ lagKnown: true })] }),
       event({ partitions: [entry({ lagAsOf: 'then' })] }),
       event({ partitions: [entry({ extra: 1 })] }),
+      event({ partitions: [entry(), entry({ partition: 1, extra: 1 }), entry({ partition: 2 })] }),
       event({ partitions: [entry({ topic: 3 })] }),
+      event({ partitions: [entry({ timeLagMs: undefined })] }),
     ]
     for (const body of bodies) {
       const schema = LagEvent.safeParse(body)
-      expect(readLagEvent(body, 'dr'), JSON.stringify(body)).toEqual(schema.success ? schema.data : undefined)
+      expect(readLagEvent(body, 'dr'), JSON.stringify(body)).toStrictEqual(schema.success ? schema.data : undefined)
+    }
+  })
+})
+
+describe('readPartitionEvent: a mirror’s transition as its schema reads it, without the schema', () => {
+  const transition = (patch: Record<string, unknown> = {}) => ({ mirror: 'dr', topic: 'orders', partition: 3, from: 'MIRRORING', to: 'FAILED', at: 7_000, stateEpoch: 4, ...patch })
+
+  it('reads the server’s event (type, reason, stateDurable left out) and leaves another mirror’s alone', () => {
+    const body = transition({ type: 'partition', reason: 'fetch failed', stateDurable: false, error: 'boom', failureCode: null, retryAttempt: 2, nextRetryAt: 9_000 })
+    expect(readPartitionEvent(body, 'dr')).toStrictEqual({ mirror: 'dr', topic: 'orders', partition: 3, from: 'MIRRORING', to: 'FAILED', at: 7_000, stateEpoch: 4, error: 'boom', failureCode: null, retryAttempt: 2, nextRetryAt: 9_000 })
+    expect(readPartitionEvent(body, 'other')).toBeUndefined()
+  })
+
+  it('gives the schema’s verdict and value', () => {
+    const bodies: unknown[] = [
+      null,
+      'dr',
+      transition(),
+      transition({ type: 'partition', reason: 'x' }),
+      transition({ from: 'NOPE' }),
+      transition({ to: undefined }),
+      transition({ partition: '3' }),
+      transition({ partition: -1 }),
+      transition({ stateEpoch: 1.5 }),
+      transition({ at: '7000' }),
+      transition({ topic: null }),
+      transition({ error: null, failureCode: null, nextRetryAt: null }),
+      transition({ error: 3 }),
+      transition({ failureCode: 'NOT_A_CODE' }),
+      transition({ retryAttempt: 0.5 }),
+      transition({ retryAttempt: null }),
+      transition({ nextRetryAt: 'soon' }),
+    ]
+    for (const body of bodies) {
+      const schema = PartitionEvent.safeParse(body)
+      expect(readPartitionEvent(body, 'dr'), JSON.stringify(body)).toStrictEqual(schema.success ? schema.data : undefined)
     }
   })
 })

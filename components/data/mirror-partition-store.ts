@@ -1,6 +1,6 @@
-import { z } from 'zod'
 import type { MirrorPartition } from '@/lib/api/mirrors'
-import { FAILURE_CODES } from '@/lib/mirror/failure-code'
+import type { LagEvent, PartitionEvent } from '@/lib/api/events'
+import { isFailureCode } from '@/lib/mirror/failure-code'
 import { MIRROR_PARTITION_STATES } from '@/lib/mirror/states'
 import { timeLagAt } from '@/lib/mirror/partition-lag'
 import { partitionKey, type RowChange } from '@/lib/ui/partition-table'
@@ -15,45 +15,25 @@ import type { PartitionPreview } from '@/lib/ui/partition-preview'
  * visible rows otherwise. Nothing here re-creates a 10,000-element array per tick.
  */
 
-// The states as their own enum rather than lib/api/mirrors.ts's MirrorPartitionState (the same z.enum): that
-// module holds the whole mirror API's schemas, which the mirror page need not evaluate (lib/api/routes.ts).
-const MirrorPartitionState = z.enum(MIRROR_PARTITION_STATES)
+export type { LagEvent, PartitionEvent } from '@/lib/api/events'
 
-export const PartitionEvent = z.object({
-  mirror: z.string(),
-  topic: z.string(),
-  partition: z.number().int(),
-  from: MirrorPartitionState,
-  to: MirrorPartitionState,
-  at: z.number(),
-  stateEpoch: z.number().int(),
-  // A transition's failure details (absent from older servers and from the "state saved" notice).
-  error: z.string().nullable().optional(),
-  failureCode: z.enum(FAILURE_CODES).nullable().optional(),
-  retryAttempt: z.number().int().optional(),
-  nextRetryAt: z.number().nullable().optional(),
-})
-export type PartitionEvent = z.infer<typeof PartitionEvent>
+/*
+ * The two events are read with plain checks that give what their schemas (lib/api/events.ts) give, field for
+ * field: unknown fields are left out, as zod's objects strip them (mirror-partition-store.test.ts holds the two
+ * to the same verdicts). Why not the schemas: zod was the mirror page's largest module of its first load, and
+ * it checks without its compiled fast path in the browser (the page's CSP forbids eval): a 2,000-partition
+ * mirror's lag event cost a phone's CPU a long task every second, on any mirror's page.
+ */
 
-export const LagEvent = z.object({
-  mirror: z.string(),
-  at: z.number(),
-  partitions: z.array(
-    z.object({
-      topic: z.string(),
-      partition: z.number().int(),
-      offsetLag: z.number().nullable(),
-      timeLagMs: z.number().nullable(),
-      // Present on lower bounds only: an entry without them is current as of the event.
-      lagKnown: z.literal(false).optional(),
-      lagAsOf: z.number().nullable().optional(),
-      timeLagFrom: z.number().nullable().optional(),
-    }),
-  ),
-})
-export type LagEvent = z.infer<typeof LagEvent>
+function numberOrNull(value: unknown): value is number | null {
+  return value === null || (typeof value === 'number' && Number.isFinite(value))
+}
 
-const LAG_EVENT_KEYS: ReadonlySet<string> = new Set(['mirror', 'at', 'partitions'])
+function optionalNumberOrNull(value: unknown): boolean {
+  return value === undefined || numberOrNull(value)
+}
+
+const STATES: ReadonlySet<unknown> = new Set(MIRROR_PARTITION_STATES)
 const LAG_ENTRY_KEYS: ReadonlySet<string> = new Set(['topic', 'partition', 'offsetLag', 'timeLagMs', 'lagKnown', 'lagAsOf', 'timeLagFrom'])
 
 function onlyKeys(value: object, keys: ReadonlySet<string>): boolean {
@@ -61,39 +41,70 @@ function onlyKeys(value: object, keys: ReadonlySet<string>): boolean {
   return true
 }
 
-function numberOrNull(value: unknown): boolean {
-  return value === null || (typeof value === 'number' && Number.isFinite(value))
-}
+type LagEntry = LagEvent['partitions'][number]
 
-function lagEntry(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || !onlyKeys(value, LAG_ENTRY_KEYS)) return false
+/** The entry as the schema gives it, or undefined: the same object when it holds only known fields (the rule). */
+function lagEntry(value: unknown): LagEntry | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
   const entry = value as Record<string, unknown>
-  return (
+  const valid =
     typeof entry.topic === 'string' &&
     Number.isSafeInteger(entry.partition) &&
     numberOrNull(entry.offsetLag) &&
     numberOrNull(entry.timeLagMs) &&
     (entry.lagKnown === undefined || entry.lagKnown === false) &&
-    (entry.lagAsOf === undefined || numberOrNull(entry.lagAsOf)) &&
-    (entry.timeLagFrom === undefined || numberOrNull(entry.timeLagFrom))
-  )
+    optionalNumberOrNull(entry.lagAsOf) &&
+    optionalNumberOrNull(entry.timeLagFrom)
+  if (!valid) return undefined
+  if (onlyKeys(entry, LAG_ENTRY_KEYS)) return entry as unknown as LagEntry
+  const { topic, partition, offsetLag, timeLagMs, lagKnown, lagAsOf, timeLagFrom } = entry as unknown as LagEntry
+  return withoutUndefined({ topic, partition, offsetLag, timeLagMs, lagKnown, lagAsOf, timeLagFrom })
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] === undefined) delete value[key]
+  return value
 }
 
 /**
  * `mirror`'s lag event as LagEvent.safeParse gives it, or undefined (another mirror's, or not a lag event).
- * Another mirror's event is not parsed at all, and one made only of known fields of the right kinds is taken as
- * it is; anything else goes through the schema. Why: every mirror's lag event reaches every mirror page once a
- * second, and zod checks without its compiled fast path in the browser (the page's CSP forbids eval): a
- * 2,000-partition mirror's event cost a phone's CPU a long task every second, on any mirror's page.
+ * Another mirror's event is not read at all. The server's envelope (type, the mirror's totals) is left out.
  */
 export function readLagEvent(data: unknown, mirror: string): LagEvent | undefined {
   if (typeof data !== 'object' || data === null || (data as { mirror?: unknown }).mirror !== mirror) return undefined
   const event = data as Record<string, unknown>
-  if (onlyKeys(event, LAG_EVENT_KEYS) && typeof event.at === 'number' && Number.isFinite(event.at) && Array.isArray(event.partitions) && event.partitions.every(lagEntry)) {
-    return event as LagEvent
+  if (typeof event.at !== 'number' || !Number.isFinite(event.at) || !Array.isArray(event.partitions)) return undefined
+  const source = event.partitions as unknown[]
+  let partitions: LagEntry[] | undefined
+  for (let index = 0; index < source.length; index++) {
+    const entry = lagEntry(source[index])
+    if (entry === undefined) return undefined
+    // Copied only from the first entry that had to be rewritten: a well-formed list is taken as it is.
+    if (entry !== source[index]) partitions ??= source.slice(0, index) as LagEntry[]
+    partitions?.push(entry)
   }
-  const parsed = LagEvent.safeParse(data)
-  return parsed.success ? parsed.data : undefined
+  return { mirror, at: event.at, partitions: partitions ?? (source as LagEntry[]) }
+}
+
+/** `mirror`'s partition event as PartitionEvent.safeParse gives it, or undefined (another mirror's, or not one). */
+export function readPartitionEvent(data: unknown, mirror: string): PartitionEvent | undefined {
+  if (typeof data !== 'object' || data === null || (data as { mirror?: unknown }).mirror !== mirror) return undefined
+  const event = data as Record<string, unknown>
+  const valid =
+    typeof event.topic === 'string' &&
+    Number.isSafeInteger(event.partition) &&
+    STATES.has(event.from) &&
+    STATES.has(event.to) &&
+    typeof event.at === 'number' &&
+    Number.isFinite(event.at) &&
+    Number.isSafeInteger(event.stateEpoch) &&
+    (event.error === undefined || event.error === null || typeof event.error === 'string') &&
+    (event.failureCode === undefined || event.failureCode === null || isFailureCode(event.failureCode)) &&
+    (event.retryAttempt === undefined || Number.isSafeInteger(event.retryAttempt)) &&
+    optionalNumberOrNull(event.nextRetryAt)
+  if (!valid) return undefined
+  const { topic, partition, from, to, at, stateEpoch, error, failureCode, retryAttempt, nextRetryAt } = event as unknown as PartitionEvent
+  return withoutUndefined({ mirror, topic, partition, from, to, at, stateEpoch, error, failureCode, retryAttempt, nextRetryAt })
 }
 
 export interface StoreChange {

@@ -6,7 +6,7 @@ import { mirrorEndpoints } from '@/lib/api/routes'
 import { readPartitionList } from '@/lib/ui/partition-list-check'
 import { endpointKey, endpointQuery } from './endpoint-query'
 import { useEventListener, useStreamStatus } from './event-stream'
-import { MirrorPartitionStore, PartitionEvent, readLagEvent, type PartitionPreview } from './mirror-partition-store'
+import { MirrorPartitionStore, readLagEvent, readPartitionEvent, type PartitionPreview } from './mirror-partition-store'
 
 /**
  * A mirror's partitions as a live store (mirror-partition-store.ts): seeded by GET .../partitions, patched
@@ -65,11 +65,9 @@ export function useMirrorPartitions(mirror: string, preview: PartitionPreview | 
     'partition',
     useCallback(
       (data: unknown) => {
-        // Another mirror's transition is not parsed at all.
-        if (typeof data !== 'object' || data === null || (data as { mirror?: unknown }).mirror !== mirror) return
-        const parsed = PartitionEvent.safeParse(data)
-        if (!parsed.success) return
-        store.applyTransition(parsed.data)
+        const event = readPartitionEvent(data, mirror)
+        if (event === undefined) return
+        store.applyTransition(event)
         refetchSoon()
       },
       [mirror, refetchSoon, store],
