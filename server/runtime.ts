@@ -11,6 +11,7 @@ import { Auth, SessionStore, loadTokens } from './http/auth'
 import { ApiTokenStore } from './http/api-token-store'
 import { EventHub } from './http/events'
 import { logger } from './observability/logger'
+import { installShutdownHooks, type ShutdownProgress } from './shutdown'
 import { MetricsRegistry } from './observability/metrics'
 import { MirrorEngine, type EngineOptions } from './engine/engine'
 import { toOperation } from './api/mirror-api'
@@ -144,6 +145,7 @@ async function createRuntime(): Promise<Runtime> {
     : null
 
   let closing: Promise<void> | null = null
+  const shutdownProgress: ShutdownProgress = { closing: '' }
   const runtime: Runtime = {
     version: packageJson.version,
     config,
@@ -162,11 +164,12 @@ async function createRuntime(): Promise<Runtime> {
     demo,
     ha,
     close() {
-      closing ??= closeRuntimeParts({ alerts, demo, splitBrain, events, drills, verifier, engine, ha, clusters, audit })
+      closing ??= closeRuntimeParts({ alerts, demo, splitBrain, events, drills, verifier, engine, ha, clusters, audit }, shutdownProgress)
       return closing
     },
   }
-  installShutdownHooks(runtime)
+  // The HTTP server knows nothing of the engine's files: close them, then let the signal end the process.
+  installShutdownHooks(() => runtime.close(), shutdownProgress)
   return runtime
 }
 
@@ -175,29 +178,27 @@ async function createRuntime(): Promise<Runtime> {
  * files), then the group — leaving it hands this instance's mirrors over at once, not after a session timeout —
  * and last what everything else wrote through (the clusters' connections, the audit log).
  */
-export async function closeRuntimeParts(parts: Pick<Runtime, 'alerts' | 'demo' | 'splitBrain' | 'events' | 'drills' | 'verifier' | 'engine' | 'ha' | 'clusters' | 'audit'>): Promise<void> {
-  await parts.alerts.close()
-  await parts.demo?.close()
-  parts.splitBrain.stop()
-  parts.events.close()
-  await parts.drills.close()
-  await parts.verifier.close()
-  await parts.engine.close()
-  await parts.ha?.close()
-  await parts.clusters.close()
-  await parts.audit.close()
-}
-
-function installShutdownHooks(runtime: Runtime): void {
-  // The HTTP server knows nothing of the engine's files: close them, then let the signal end the process.
-  let closing = false
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (closing) return
-    closing = true
-    runtime.close().finally(() => process.kill(process.pid, signal))
+export async function closeRuntimeParts(
+  parts: Pick<Runtime, 'alerts' | 'demo' | 'splitBrain' | 'events' | 'drills' | 'verifier' | 'engine' | 'ha' | 'clusters' | 'audit'>,
+  progress: ShutdownProgress = { closing: '' },
+): Promise<void> {
+  const steps: Array<[string, () => unknown]> = [
+    ['alerts', () => parts.alerts.close()],
+    ['demo', () => parts.demo?.close()],
+    ['split-brain watch', () => parts.splitBrain.stop()],
+    ['event stream', () => parts.events.close()],
+    ['drills', () => parts.drills.close()],
+    ['verifier', () => parts.verifier.close()],
+    ['engine', () => parts.engine.close()],
+    ['group membership', () => parts.ha?.close()],
+    ['cluster connections', () => parts.clusters.close()],
+    ['audit log', () => parts.audit.close()],
+  ]
+  for (const [name, close] of steps) {
+    progress.closing = name
+    await close()
   }
-  process.once('SIGTERM', shutdown)
-  process.once('SIGINT', shutdown)
+  progress.closing = 'done'
 }
 
 /** Starts the runtime once per process; later calls return the same instance. */
