@@ -3,9 +3,9 @@ import { logger } from './observability/logger'
 
 /**
  * What a signal does to the server: close the runtime's parts in order (nothing acknowledged is lost: the engine
- * syncs its files), then let the signal end the process. A part that never finishes closing (seen once: a demo
- * server kept running for 15 minutes after SIGTERM, answering requests, until a second signal) must not keep the
- * process alive: past the deadline it is logged by name and the process ends anyway, before an orchestrator's own
+ * syncs its files), then let the signal end the process. A part that never finishes closing (a group leave against
+ * an unreachable control cluster, a cluster connection that never answers) must not keep the process alive: past
+ * the deadline it is logged by name and the process ends anyway, before an orchestrator's own
  * grace period (Kubernetes: 30 s) would SIGKILL it without a word. Ending there loses nothing either: every write
  * the engine acknowledged is already on disk (the crash tests SIGKILL it at any point). A second signal ends the
  * process at once (the handlers are `once`: the signal's default action is back).
