@@ -273,6 +273,13 @@ export async function createEngine(deps: {
           return undefined
         }
       },
+      observe: (name) => {
+        try {
+          return clusters.ports(name).source
+        } catch {
+          return undefined
+        }
+      },
     },
     log: (message, fields) => log.info(message, fields),
     fetchMaxWaitMs: FETCH_MAX_WAIT_MS,

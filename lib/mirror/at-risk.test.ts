@@ -39,6 +39,18 @@ describe('one answer for the pages and the failover plan', () => {
     expect(plan.gates.find((gate) => gate.name === 'lag-threshold')).toMatchObject({ ok: false, detail: 'at least 142 record(s) at risk in orders-0' })
   })
 
+  it("counts from Mirrorboard's own reading of the source when the mirror's link does not answer", () => {
+    // The wizard's plan read the source directly (250 now); the mirror's rows kept that reading as their high watermark.
+    const direct = { ...input, source: { logEndOffset: 250, oldestUnmirroredTimestamp: T0 - 5_000 } }
+    const plan = buildFailoverPlan({ mirror: 'm', now: runtime.now, sourceReachable: false, sourceReadDirectly: true, partitions: [direct] })
+    expect(plan.partitions[0]).toMatchObject({ recordsAtRisk: 188, timeAtRiskMs: 36_000, atRisk: { records: 188, known: true } })
+    expect(plan.gates.find((gate) => gate.name === 'source-reachable')).toMatchObject({ ok: false, detail: expect.stringContaining('Mirrorboard reads it directly') })
+    const observedRow: AtRiskRow = { ...row, sourceHighWatermark: 250, lagAsOf: runtime.now }
+    expect(partitionAtRisk(observedRow, runtime.now)).toMatchObject({ records: 188, known: false, asOf: runtime.now })
+    // Without the direct reading the plan keeps to the last fetch's lower bound, as before.
+    expect(buildFailoverPlan({ mirror: 'm', now: runtime.now, sourceReachable: false, partitions: [direct] }).partitions[0]).toMatchObject({ recordsAtRisk: null, atRisk: { records: 142 } })
+  })
+
   it('has nothing at risk for partitions that no longer mirror', () => {
     expect(partitionAtRisk({ ...row, state: 'STOPPED' }, runtime.now)).toBeNull()
     expect(totalAtRisk([null, partitionAtRisk(row, runtime.now)])).toMatchObject({ records: 142, known: false })

@@ -13,7 +13,7 @@
  * Pure: every time is passed in.
  */
 import type { MirrorPartitionState } from './states'
-import { partitionLag, timeLagAt, type PartitionLagInput } from './partition-lag'
+import { partitionLag, sourceReadAt, timeLagAt, type PartitionLagInput } from './partition-lag'
 
 export interface AtRisk {
   /** Exact when `known`, else a lower bound; null when nothing is known. */
@@ -50,7 +50,7 @@ export function lastFetchReading(input: PartitionLagInput): AtRiskInput['lastFet
   if (input.sourceHighWatermark === null || input.lastFetchAt === null) return null
   // As a lower bound whatever the state, so its time grows from the fetch (or the oldest record unmirrored then).
   const lag = partitionLag({ ...input, state: 'FAILED' })
-  return { highWatermark: input.sourceHighWatermark, at: input.lastFetchAt, timeLagFrom: lag.timeLagFrom ?? input.lastFetchAt }
+  return { highWatermark: input.sourceHighWatermark, at: sourceReadAt(input) ?? input.lastFetchAt, timeLagFrom: lag.timeLagFrom ?? input.lastFetchAt }
 }
 
 export const UNKNOWN_AT_RISK: AtRisk = { records: null, timeMs: null, known: false, asOf: null }

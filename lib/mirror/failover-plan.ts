@@ -64,7 +64,13 @@ export interface FailoverPartitionInput {
 export interface FailoverPreflightInput {
   readonly mirror: string
   readonly now: number
+  /** The source answers across the mirror's link (the destination's way to it). */
   readonly sourceReachable: boolean
+  /**
+   * The link does not answer but Mirrorboard read the source itself (out of band): the partitions' `source`
+   * readings are that, and the records at risk exact from it.
+   */
+  readonly sourceReadDirectly?: boolean
   readonly partitions: readonly FailoverPartitionInput[]
   /** The lag gate warns when a partition has more records at risk than this (default 0: any loss). */
   readonly recordsAtRiskThreshold?: number
@@ -135,7 +141,7 @@ export function buildFailoverPlan(input: FailoverPreflightInput): FailoverPrefli
   const gates = [
     selectionGate(partitions),
     stoppableGate(partitions),
-    sourceGate(input.sourceReachable),
+    sourceGate(input.sourceReachable, input.sourceReadDirectly ?? false),
     lagGate(partitions, threshold),
     failedGate(partitions),
   ]
@@ -168,7 +174,7 @@ function planPartition(partition: FailoverPartitionInput, input: FailoverPreflig
     (partition.state === 'STOPPING' || partition.state === 'STOPPED') && isDefinedEpochOffset(partition.lastMirrorPosition)
       ? partition.lastMirrorPosition.offset
       : partition.destinationLogEndOffset
-  const source = input.sourceReachable ? partition.source : null
+  const source = input.sourceReachable || input.sourceReadDirectly === true ? partition.source : null
   const atRisk = sourceReadingAtRisk({ now: input.now, mirroredOffset, source, lastFetch: partition.lastFetch ?? null })
   const recordsAtRisk = atRisk.known ? atRisk.records : null
   const timeAtRiskMs = atRisk.known ? atRisk.timeMs : null
@@ -233,15 +239,13 @@ function stoppableGate(partitions: readonly FailoverPreflightPartition[]): Failo
   }
 }
 
-function sourceGate(sourceReachable: boolean): FailoverGate {
-  return {
-    name: 'source-reachable',
-    ok: sourceReachable,
-    severity: 'warning',
-    detail: sourceReachable
-      ? 'the source cluster answers; records at risk are exact'
-      : 'the source cluster cannot be reached; records at risk are unknown and the failover keeps what was mirrored (the figures shown are lower bounds from the last successful fetch)',
-  }
+function sourceGate(sourceReachable: boolean, sourceReadDirectly: boolean): FailoverGate {
+  let detail = 'the source cluster answers; records at risk are exact'
+  if (!sourceReachable)
+    detail = sourceReadDirectly
+      ? 'the mirror cannot reach the source cluster (its link does not answer), but Mirrorboard reads it directly: records at risk are exact as read now, and the failover keeps what was mirrored'
+      : 'the source cluster cannot be reached; records at risk are unknown and the failover keeps what was mirrored (the figures shown are lower bounds from the last successful fetch)'
+  return { name: 'source-reachable', ok: sourceReachable, severity: 'warning', detail }
 }
 
 function lagGate(partitions: readonly FailoverPreflightPartition[], threshold: number): FailoverGate {

@@ -21,6 +21,13 @@ describe('partitionLag', () => {
     expect(partitionLag({ ...behind, now: T0 + 31_000 })).toEqual({ basis: 'lowerBound', offsetLag: 142, timeLagMs: 36_000, asOf: T0, timeLagFrom: T0 - 5_000 })
   })
 
+  it("stands as of Mirrorboard's own later reading of a silent source, never as of an older one", () => {
+    // The link cut at T0; the dashboard's own view read 230 at T0 + 25 s (server/engine/lag/source-observer.ts).
+    const observed = { ...base, state: 'FAILED' as const, sourceHighWatermark: 230, destinationHighWatermark: 62, oldestUnmirroredTimestamp: T0 - 5_000, lastFetchAt: T0, sourceObservedAt: T0 + 25_000 }
+    expect(partitionLag({ ...observed, now: T0 + 31_000 })).toEqual({ basis: 'lowerBound', offsetLag: 168, timeLagMs: 36_000, asOf: T0 + 25_000, timeLagFrom: T0 - 5_000 })
+    expect(partitionLag({ ...observed, sourceObservedAt: T0 - 1_000, now: T0 + 31_000 }).asOf).toBe(T0)
+  })
+
   it('calls a MIRRORING partition whose fetches stalled a lower bound too, and PAUSED ones', () => {
     expect(partitionLag({ ...base, now: base.lastFetchAt! + LAG_FRESH_MS + 1 }).basis).toBe('lowerBound')
     expect(partitionLag({ ...base, state: 'PAUSED' }).basis).toBe('lowerBound')

@@ -35,6 +35,12 @@ export interface PartitionLagInput {
   /** Timestamp of the source record at the destination high watermark, as the last fetch saw it. */
   readonly oldestUnmirroredTimestamp: number | null
   readonly lastFetchAt: number | null
+  /**
+   * When Mirrorboard last read the source's high watermark itself while the mirror could not (its link cut, the
+   * dashboard's own view still answering: server/engine/lag/source-observer.ts); null when never, or before the
+   * last fetch. `sourceHighWatermark` is then that reading, and the lower bound's figures stand as of it.
+   */
+  readonly sourceObservedAt?: number | null
 }
 
 export interface PartitionLag {
@@ -67,7 +73,14 @@ export function partitionLag(input: PartitionLagInput): PartitionLag {
     return { basis: 'known', offsetLag, timeLagMs, asOf: input.lastFetchAt, timeLagFrom: null }
   }
   const behindSince = offsetLag > 0 && input.oldestUnmirroredTimestamp !== null ? Math.min(input.oldestUnmirroredTimestamp, input.lastFetchAt) : input.lastFetchAt
-  return { basis: 'lowerBound', offsetLag, timeLagMs: Math.max(0, input.now - behindSince), asOf: input.lastFetchAt, timeLagFrom: behindSince }
+  return { basis: 'lowerBound', offsetLag, timeLagMs: Math.max(0, input.now - behindSince), asOf: sourceReadAt(input), timeLagFrom: behindSince }
+}
+
+/** When the source high watermark in hand was read: the last fetch, or a later reading of Mirrorboard's own. */
+export function sourceReadAt(input: Pick<PartitionLagInput, 'lastFetchAt' | 'sourceObservedAt'>): number | null {
+  const observed = input.sourceObservedAt ?? null
+  if (input.lastFetchAt === null) return observed
+  return observed !== null && observed > input.lastFetchAt ? observed : input.lastFetchAt
 }
 
 /** The time lag of a partition at `now`: a lower bound keeps growing from `timeLagFrom`, a known figure stays as read. */

@@ -18,6 +18,9 @@ import * as verificationRoute from '@/app/api/v1/verifications/[id]/route'
 import type { Fault, Run, Scenario, Workload } from '@/lib/api/demo'
 import type { Verification } from '@/lib/api/verifications'
 import { DemoEvent } from '@/lib/api/events'
+import { partitionAtRisk } from '@/lib/mirror/at-risk'
+import { mirrorApiOf } from '@/server/api/mirror-api'
+import { partitionSnapshot } from '@/server/api/partition-snapshot'
 import type { Runtime } from '@/server/runtime'
 import { LIVE, LIVE_MIRROR_CONFIG } from './live-topology'
 import { WORKED_EXAMPLE_DESTINATION, WORKED_EXAMPLE_SOURCE } from './scenarios/kip-worked-example'
@@ -182,6 +185,8 @@ describe('the live demo', () => {
   })
 
   it('cut-link fails the mirror partitions, which retry with backoff; heal-link recovers them', async () => {
+    // A mirror that ran before its link was cut (one cut before any fetch has no figure to bound: unknown).
+    await vi.waitFor(() => expect(runtime.engine.partitions(LIVE.mirror).every((p) => p.lastFetchAt !== null)).toBe(true), waitLong)
     const cut = await injectFault({ kind: 'cut-link', cluster: 'us-east' })
     expect(cut).toMatchObject({ status: 202, body: { fault: { kind: 'cut-link', status: 'active' } } })
     expect(await injectFault({ kind: 'cut-link', cluster: 'us-east' })).toMatchObject({ status: 409 })
@@ -192,6 +197,36 @@ describe('the live demo', () => {
     const behind = await sumLogEnd('eu-west', 'clickstream')
     await vi.waitFor(async () => expect(await sumLogEnd('us-east', 'clickstream')).toBeGreaterThan(behind + 20), waitLong)
     expect(await sumLogEnd('eu-west', 'clickstream')).toBe(behind)
+
+    // One answer to "what would I lose" (issue #33): the mirror's rows, the partition page's snapshot and the
+    // failover plan count the same records at risk. The link is cut but Mirrorboard still reads us-east itself;
+    // the engine keeps the silent source's high watermarks from that view, so its lower bounds count what was
+    // written after the cut. Every workload is held so that the three readings see one source.
+    const workloads = demo().workloads.list().filter((workload) => !workload.paused)
+    for (const workload of workloads) await demo().workloads.pause(workload.name)
+    try {
+      const sourceEnd = new Map((await source().describeTopic('clickstream')).partitions.map((p) => [p.partition, p.highWatermark]))
+      await vi.waitFor(() => {
+        for (const row of runtime.engine.partitions(LIVE.mirror, { topic: 'clickstream' })) expect(row.sourceHighWatermark, `clickstream-${row.partition}`).toBe(sourceEnd.get(row.partition))
+      }, waitLong)
+      const rows = mirrorApiOf(runtime).partitions(LIVE.mirror, { topic: 'clickstream' })
+      const plan = await runtime.engine.failoverPlan(LIVE.mirror, ['clickstream'])
+      expect(plan.gates.find((gate) => gate.name === 'source-reachable')).toMatchObject({ ok: false, detail: expect.stringContaining('Mirrorboard reads it directly') })
+      let total = 0
+      for (const row of rows) {
+        const fromRow = partitionAtRisk(row, Date.now())
+        const snapshot = await partitionSnapshot(runtime, LIVE.mirror, 'clickstream', row.partition)
+        const planned = plan.partitions.find((entry) => entry.partition === row.partition)!
+        expect(fromRow?.known, 'the mirror cannot fetch: a lower bound').toBe(false)
+        expect([fromRow?.records, snapshot.atRisk?.records], `clickstream-${row.partition}`).toEqual([planned.recordsAtRisk, planned.recordsAtRisk])
+        total += planned.recordsAtRisk ?? 0
+      }
+      // Written after the cut, and counted (the last fetch alone saw none of it).
+      expect(total).toBe([...sourceEnd.values()].reduce((sum, end) => sum + end, 0) - behind)
+      expect(total).toBeGreaterThan(20)
+    } finally {
+      for (const workload of workloads) await demo().workloads.resume(workload.name)
+    }
 
     expect(await injectFault({ kind: 'heal-link', cluster: 'us-east' })).toMatchObject({ status: 202, body: { fault: { status: 'healed' } } })
     expect(await injectFault({ kind: 'heal-link', cluster: 'us-east' })).toMatchObject({ status: 409, body: { error: { code: 'CONFLICT' } } })

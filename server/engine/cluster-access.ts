@@ -9,6 +9,11 @@ import { MirrorStateStore } from './state/state-store'
 export interface EngineClusterAccess {
   names(): string[]
   get(name: string): { source: SourceCluster; host: MirrorHost } | undefined
+  /**
+   * The cluster as Mirrorboard itself reads it, outside the link its mirrors fetch across (server/cluster/links.ts:
+   * a cut link fails the mirrors, not the operator's view); without, the same as `get`.
+   */
+  observe?(name: string): SourceCluster | undefined
 }
 
 /** Calls to a source that may be down are bounded, so a disaster never hangs the engine or a request. */
@@ -39,6 +44,14 @@ export class EngineClusters {
     const destination = this.access.get(second)
     if (!destination) throw new EngineError('NOT_FOUND', `cluster ${second} not found`)
     return { source: source.source, host: destination.host }
+  }
+
+  /**
+   * The source as Mirrorboard reads it for its own figures (records at risk, lower bounds of lag) when the mirror's
+   * link to it does not answer; undefined when the cluster is not there.
+   */
+  observer(name: string): SourceCluster | undefined {
+    return this.access.observe ? this.access.observe(name) : this.access.get(name)?.source
   }
 
   /** A cluster by name, or undefined: the replay walks every configured cluster, known or not. */

@@ -24,6 +24,7 @@ import { LeadershipWatch } from './runner/leadership-watch'
 import { interruptFetch } from './fetcher/fetch-state'
 import type { LagArchive } from './lag/lag-archive'
 import { loadLagArchive, sampleLag } from './lag/lag-sampler'
+import { observeSilentSources } from './lag/source-observer'
 import { driveOperation } from './operations/operation-drive'
 import { OperationStore } from './operations/operation-store'
 import { OperationTracker, type OperationFilter } from './operations/operation-tracker'
@@ -365,7 +366,10 @@ export class MirrorEngine {
     }
     // Side by side: a round may wait at its source, and one mirror's wait must not hold another's data.
     await Promise.all(mirrors.map((mirror) => this.isolated(mirror, 'fetch', () => fetchRound(this.ctx, mirror))))
-    for (const mirror of mirrors) await this.isolated(mirror, 'lag', () => sampleLag(this.ctx, mirror))
+    for (const mirror of mirrors) {
+      await this.isolated(mirror, 'lag', () => sampleLag(this.ctx, mirror))
+      observeSilentSources(this.ctx, mirror)
+    }
     this.operations.checkUnsettled()
     for (const waiter of this.tickWaiters.splice(0)) waiter(true)
   }

@@ -216,6 +216,8 @@ export interface PartitionRuntime {
   readonly sourceHighWatermark: number | null
   readonly oldestUnmirroredTimestamp: number | null
   readonly lastFetchAt: number | null
+  /** Mirrorboard's own reading of a silent source (lag/source-observer.ts), when later than the last fetch. */
+  readonly sourceObservedAt: number | null
   readonly destinationHighWatermark: number
   readonly destinationLogEndOffset: number
   readonly destinationLeaderEpoch: number
@@ -248,6 +250,7 @@ export type PartitionField =
   | 'sourceHighWatermark'
   | 'oldestUnmirroredTimestamp'
   | 'lastFetchAt'
+  | 'sourceObservedAt'
   | 'destinationHighWatermark'
   | 'destinationLogEndOffset'
   | 'destinationLeaderEpoch'

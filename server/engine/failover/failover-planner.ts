@@ -22,9 +22,16 @@ export async function failoverPlan(ctx: ClusterAccess & EngineClock & PartitionS
   const mirror = ctx.state.require(mirrorName)
   const { definition } = mirror
   const runtimes = selectPartitions(mirror, topics).sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
-  const { source, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
+  const { source: linkedSource, host } = ctx.clusters.cluster(definition.sourceCluster, definition.destinationCluster)
   const topicNames = [...new Set(runtimes.map((runtime) => runtime.topic))]
-  const sourceTopics = await withTimeout(source.describeTopics(topicNames), PREFLIGHT_SOURCE_TIMEOUT_MS).catch(() => null)
+  const linkedTopics = await withTimeout(linkedSource.describeTopics(topicNames), PREFLIGHT_SOURCE_TIMEOUT_MS).catch(() => null)
+  // The mirror's link does not answer: Mirrorboard's own view of the source may (a cut link, not a dead cluster),
+  // and it is what the partition page and the mirror's lower bounds read (lag/source-observer.ts), so the plan
+  // counts the records at risk from it too rather than answer "unknown" beside them.
+  const observer = linkedTopics === null ? ctx.clusters.observer(definition.sourceCluster) : undefined
+  const observedTopics = observer === undefined ? null : await withTimeout(observer.describeTopics(topicNames), PREFLIGHT_SOURCE_TIMEOUT_MS).catch(() => null)
+  const source = observedTopics !== null && observer !== undefined ? observer : linkedSource
+  const sourceTopics = linkedTopics ?? observedTopics
   const sourceGroups = sourceTopics ? await withTimeout(source.listGroupOffsets(), PREFLIGHT_SOURCE_TIMEOUT_MS).catch(() => null) : null
   const destinationTopics = await host.describeTopics(topicNames)
   const destinationGroups = await host.listGroupOffsets()
@@ -68,12 +75,13 @@ export async function failoverPlan(ctx: ClusterAccess & EngineClock & PartitionS
         destinationHighWatermark: runtime.destinationHighWatermark,
         oldestUnmirroredTimestamp: runtime.oldestUnmirroredTimestamp,
         lastFetchAt: runtime.lastFetchAt,
+        sourceObservedAt: runtime.sourceObservedAt,
       }),
       openTransactions: await host.openTransactions(tp),
       consumerGroups,
     })
   }
-  const plan = buildFailoverPlan({ mirror: mirrorName, now: ctx.now(), sourceReachable: sourceTopics !== null, partitions })
+  const plan = buildFailoverPlan({ mirror: mirrorName, now: ctx.now(), sourceReachable: linkedTopics !== null, sourceReadDirectly: observedTopics !== null, partitions })
   return withRpoGate(plan, rpoObjectiveOf(definition.config.objectives))
 }
 

@@ -156,5 +156,6 @@ export function lagOf(runtime: PartitionRuntime, now: number): PartitionLag {
     destinationHighWatermark: runtime.destinationHighWatermark,
     oldestUnmirroredTimestamp: runtime.oldestUnmirroredTimestamp,
     lastFetchAt: runtime.lastFetchAt,
+    sourceObservedAt: runtime.sourceObservedAt,
   })
 }

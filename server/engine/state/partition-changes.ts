@@ -26,6 +26,7 @@ const SHOWN_FIELDS: ReadonlySet<PartitionField> = new Set<PartitionField>([
   'value',
   'stateDurable',
   'sourceHighWatermark',
+  'sourceObservedAt',
   'oldestUnmirroredTimestamp',
   'destinationHighWatermark',
   'destinationLogEndOffset',

@@ -27,6 +27,7 @@ export function newPartitionRuntime(
     sourceHighWatermark: null,
     oldestUnmirroredTimestamp: null,
     lastFetchAt: null,
+    sourceObservedAt: null,
     destinationHighWatermark: 0,
     destinationLogEndOffset: 0,
     destinationLeaderEpoch: restored.destinationLeaderEpoch ?? 0,
