@@ -133,7 +133,7 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
                       partition.atRisk !== undefined && partition.atRisk.records !== null ? (
                         <span title={`at least: the source did not answer; from the mirror's last fetch ${asOfText(false, partition.atRisk.asOf)}`}>
                           <span className="font-semibold tabular-nums">{countText({ value: partition.atRisk.records, known: partition.atRisk.known })}</span>
-                          {partition.atRisk.timeMs !== null && <span className="text-xs text-slate-600 dark:text-slate-400"> · {durationText({ value: partition.atRisk.timeMs, known: partition.atRisk.known })}</span>}
+                          {partition.atRisk.timeMs !== null && <span className="text-xs whitespace-nowrap text-slate-600 dark:text-slate-400"> · {durationText({ value: partition.atRisk.timeMs, known: partition.atRisk.known })}</span>}
                         </span>
                       ) : (
                         'unknown'
@@ -146,7 +146,7 @@ export function ImpactStep({ plan, mirror }: { plan: FailoverPlan; mirror: strin
                         <span className="font-mono text-xs">
                           (offsets {formatOffset(partition.mirroredOffset)}–{formatOffset((partition.sourceLogEndOffset ?? partition.mirroredOffset) - 1)})
                         </span>
-                        {partition.timeAtRiskMs !== null && <span className="text-xs text-slate-600 dark:text-slate-400"> · {formatDuration(partition.timeAtRiskMs)}</span>}
+                        {partition.timeAtRiskMs !== null && <span className="text-xs whitespace-nowrap text-slate-600 dark:text-slate-400"> · {formatDuration(partition.timeAtRiskMs)}</span>}
                       </span>
                     )}
                   </td>
