@@ -1,6 +1,7 @@
 import 'server-only'
 // Over 400 lines on purpose: the MirrorHost port's methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; the mirror path itself is kafka-mirror-append.ts, run under that lock; reading an orphaned transaction back is orphan-records.ts.
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
+import { BATCH_HEADER_SIZE, readBatchHeader, viewOf } from '@/lib/log/record-batch'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
 import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, ReplicaLogState, TopicDescription, TopicPartition } from '../ports'
@@ -330,7 +331,9 @@ export class KafkaMirrorHost implements MirrorHost {
 
   /**
    * The partition about to be written here: open transactions a dead writer left, recovered first (`pendingOrphans`).
-   * `appending`: an append with batches follows at once (atomic appends: its transaction may be opened already).
+   * `appending`: an append whose first batch goes in the partition's own transaction follows at once (atomic appends:
+   * that transaction may be opened already; one starting with a source transaction's batch or a marker commits first,
+   * and would only add an empty transaction's COMMIT marker).
    */
   private async writablePartition(tp: TopicPartition, appending = false): Promise<PartitionEmulation> {
     let e = await this.partitionOf(tp)
@@ -680,7 +683,7 @@ export class KafkaMirrorHost implements MirrorHost {
   // ---- the mirror path ----
 
   async appendMirroredBatches(tp: TopicPartition, records: Uint8Array): Promise<{ logEndOffset: number; highWatermark: number; lastBatchEpoch: number }> {
-    return this.exclusive(tp, async () => appendMirrored(this.mirrorPath, tp, await this.writablePartition(tp, records.byteLength > 0), records))
+    return this.exclusive(tp, async () => appendMirrored(this.mirrorPath, tp, await this.writablePartition(tp, startsWithData(records)), records))
   }
 
   /** What the mirror path (kafka-mirror-append.ts) uses of this host, made once. */
@@ -824,4 +827,11 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.producers.close()
     await this.state.close()
   }
+}
+
+/** Whether a fetched record set starts with a data batch outside transactions (the partition's own transaction's kind). */
+function startsWithData(records: Uint8Array): boolean {
+  if (records.byteLength < BATCH_HEADER_SIZE) return false
+  const first = readBatchHeader(viewOf(records))
+  return !first.isControl && !first.isTransactional
 }
