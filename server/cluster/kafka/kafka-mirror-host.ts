@@ -258,7 +258,12 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.persist([{ partition: e }])
   }
 
-  private async persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+  /**
+   * Writes emulation records. A topic's record goes in a transaction of its mirror's id (`mirrorboard-state-<mirror>`,
+   * which the instance adopting the mirror claims): the mirror it names, or `unit` (the mirror that had a topic made
+   * writable), so a zombie's read-only flip is refused like its other state writes; one of no mirror goes unfenced.
+   */
+  private async persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation; unit?: string | null }>): Promise<void> {
     if (this.atomic) {
       // A partition's record goes through its own transactional id (fenced); the topics' records as before.
       const partitions = entries.flatMap((e) => (e.partition ? [e.partition] : []))
@@ -302,11 +307,13 @@ export class KafkaMirrorHost implements MirrorHost {
     }
   }
 
-  private persistPlain(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+  private persistPlain(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation; unit?: string | null }>): Promise<void> {
     return this.state.append(
-      entries.map((e) =>
-        e.topic ? { key: topicKey(e.topic.topic), value: JSON.stringify(e.topic) } : { key: partitionKey(e.partition!.topic, e.partition!.partition), value: JSON.stringify(e.partition) },
-      ),
+      entries.map((e) => {
+        if (!e.topic) return { key: partitionKey(e.partition!.topic, e.partition!.partition), value: JSON.stringify(e.partition) }
+        const unit = e.topic.mirror ?? e.unit ?? null
+        return { key: topicKey(e.topic.topic), value: JSON.stringify(e.topic), ...(unit === null ? {} : { unit }) }
+      }),
     )
   }
 
@@ -673,9 +680,10 @@ export class KafkaMirrorHost implements MirrorHost {
       if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
       t = { topic, topicId: real.topicId, brokerTopicId: real.topicId, mirror, readOnly }
     }
+    const had = t.mirror
     t = { ...t, readOnly, mirror }
     this.topics.set(topic, t)
-    await this.persist([{ topic: t }])
+    await this.persist([{ topic: t, unit: had }])
     if (readOnly) await this.acls.deny(topic)
     else await this.acls.allow(topic)
   }
