@@ -143,7 +143,7 @@ describe('instances sharing mirrors through the control cluster', () => {
         const source = await sourceLog(brokers.a.bootstrap, topic, partition)
         expect(source.at(-1)![0] + 1).toBe(produced)
         expect(source.map(([offset]) => offset)).toEqual(Array.from({ length: produced }, (_, i) => i))
-        await vi.waitFor(async () => expect(await mirroredLog(brokers.b.bootstrap, topic, partition)).toEqual(source), settle)
+        await vi.waitFor(async () => expect(await mirroredLog(brokers.b.bootstrap, topic, partition), `${topic}-${partition}; ${alive().map((i) => `${i.id}: ${i.output.slice(-2500)}`).join('\n---\n')}`).toEqual(source), settle)
       }
     }
   }
