@@ -348,7 +348,8 @@ export class KafkaMirrorHost implements MirrorHost {
       // The producer that committed the last append, and read the state after its claim, writes the next one: its
       // next transaction's AddPartitionsToTxn goes out beside the wait for the last COMMIT marker (the coordinator
       // answers it only once that transaction's markers are written), not after it.
-      const steady = appending && this.markersDue.get(e) !== undefined
+      // Not with open transactions left to recover first: their records are committed in a transaction of their own.
+      const steady = appending && this.markersDue.get(e) !== undefined && !this.pendingOrphans.get(e)
       if (steady) this.producers.beginTransaction(e, this.readAfterClaim.get(e))
       let seen: number | null
       let claimed: { e: PartitionEmulation; reread: boolean }
