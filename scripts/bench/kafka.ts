@@ -8,8 +8,9 @@
 // BENCH_KAFKA_RECORDS sets the count (default the issue's 1,000,000: 1 GiB through two brokers, several
 // minutes here); BENCH_KAFKA_LAG_ROUNDS the bursts per contestant (default 5); BENCH_KAFKA_ONLY=engine runs the
 // engine alone (for `node --cpu-prof`: no MirrorMaker, no read comparison in the profile); the engine's destination
-// writes are fenced (transactional ids, as with several instances) unless BENCH_KAFKA_FENCED=0; BENCH_KAFKA_ATOMIC=1 commits
-// each append with its emulation record in one transaction (issue #40). Every topic the run created —
+// writes are fenced (transactional ids, as with several instances) unless BENCH_KAFKA_FENCED=0, and, fenced, each append
+// commits with its emulation record in one transaction (atomic appends, issue #40; the servers' default with several
+// instances) unless BENCH_KAFKA_ATOMIC=0. Every result's name says which mode it measured. Every topic the run created —
 // the source topic, the engine's destination topic and state topic, MirrorMaker's replicated and internal
 // topics — is deleted at the end, so a second run starts clean.
 import { performance } from 'node:perf_hooks'
@@ -56,6 +57,7 @@ async function benchKafkaOn({ a, b, lib }: TestClusters): Promise<BenchResult[]>
   const adminA = kafkaA.admin()
   const adminB = kafkaB.admin()
   const producer = kafkaA.producer({ idempotent: true, maxInFlightRequests: 1 })
+  const mode = engineMode()
   await Promise.all([adminA.connect(), adminB.connect(), producer.connect()])
   const benchStarted = performance.now()
   try {
@@ -69,7 +71,7 @@ async function benchKafkaOn({ a, b, lib }: TestClusters): Promise<BenchResult[]>
     const mm2s: Contestant[] = []
     // Alternating, so a change in the shared machine's load falls on both contestants.
     for (let run = 1; run <= repeats; run++) {
-      const engine = await raceEngine(adminA, adminB, producer, a.bootstrap, b.bootstrap, topic, lagRounds)
+      const engine = await raceEngine(adminA, adminB, producer, a.bootstrap, b.bootstrap, topic, lagRounds, mode)
       log(`engine, run ${run}: ${summary(engine)}`)
       engines.push(engine)
       if (process.env.BENCH_KAFKA_ONLY === 'engine') continue
@@ -77,7 +79,7 @@ async function benchKafkaOn({ a, b, lib }: TestClusters): Promise<BenchResult[]>
       log(`MirrorMaker 2, run ${run}: ${summary(mm2)}`)
       mm2s.push(mm2)
     }
-    const label = `(${PARTITIONS} partitions, 1 KiB, ${total.toLocaleString('en-US')}${repeats > 1 ? `, median of ${repeats}` : ''})`
+    const label = `(${PARTITIONS} partitions, 1 KiB, ${total.toLocaleString('en-US')}${repeats > 1 ? `, median of ${repeats}` : ''}; engine ${mode.label})`
     const engineRate = median(engines.map((c) => c.drain.recordsPerSecond))
     if (process.env.BENCH_KAFKA_ONLY === 'engine') return [{ name: `engine mirroring a → b, backlog ${label}`, value: engineRate, unit: 'records/s' }]
 
@@ -117,15 +119,10 @@ function summary({ drain, lagsMs }: Contestant): string {
 }
 
 /** The engine as the server runs it: background ticks, held fetches; the destination topic keeps the source's name. */
-async function raceEngine(adminA: Admin, adminB: Admin, producer: Producer, sourceBootstrap: string, destinationBootstrap: string, topic: string, lagRounds: number): Promise<Contestant> {
+async function raceEngine(adminA: Admin, adminB: Admin, producer: Producer, sourceBootstrap: string, destinationBootstrap: string, topic: string, lagRounds: number, { fencedWrites, atomicAppends }: EngineMode): Promise<Contestant> {
   // A clean destination for each run: no destination topic, no state topic (the engine would resume from it).
   await deleteTopicsAndWait(adminB, [topic, STATE_TOPIC])
   const source = await KafkaCluster.open('bench-a', { bootstrapServers: [sourceBootstrap] })
-  // Fenced writes as several instances write (a transactional id per destination partition, server/runtime.ts turns
-  // them on with MIRRORBOARD_CONTROL_BOOTSTRAP): the figure to beat MirrorMaker 2 with. BENCH_KAFKA_FENCED=0: unfenced.
-  const fencedWrites = process.env.BENCH_KAFKA_FENCED !== '0'
-  // BENCH_KAFKA_ATOMIC=1 (with fenced writes): each append's data and its emulation record in one transaction (issue #40).
-  const atomicAppends = fencedWrites && process.env.BENCH_KAFKA_ATOMIC === '1'
   console.log(`  engine: fenced writes ${fencedWrites ? 'on' : 'off'}, atomic appends ${atomicAppends ? 'on' : 'off'}`)
   const destination = await KafkaCluster.open('bench-b', { bootstrapServers: [destinationBootstrap] }, { fencedWrites, atomicAppends })
   const pair = new Map([
@@ -164,6 +161,23 @@ async function raceEngine(adminA: Admin, adminB: Admin, producer: Producer, sour
     await source.close()
     await destination.close()
   }
+}
+
+interface EngineMode {
+  fencedWrites: boolean
+  atomicAppends: boolean
+  label: string
+}
+
+/**
+ * Fenced writes as several instances write (a transactional id per destination partition, server/runtime.ts turns
+ * them on with MIRRORBOARD_CONTROL_BOOTSTRAP): the figure to beat MirrorMaker 2 with. BENCH_KAFKA_FENCED=0: unfenced.
+ * Fenced, atomic appends as the servers run them by default (issue #40); BENCH_KAFKA_ATOMIC=0: without.
+ */
+function engineMode(): EngineMode {
+  const fencedWrites = process.env.BENCH_KAFKA_FENCED !== '0'
+  const atomicAppends = fencedWrites && process.env.BENCH_KAFKA_ATOMIC !== '0'
+  return { fencedWrites, atomicAppends, label: !fencedWrites ? 'unfenced' : atomicAppends ? 'fenced, atomic appends' : 'fenced, no atomic appends' }
 }
 
 /** MirrorMaker 2, one task per partition, until `a.<topic>` on b holds everything the source topic does. */

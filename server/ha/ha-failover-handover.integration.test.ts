@@ -66,11 +66,15 @@ async function mirrorsOf(instance: Instance, id: string): Promise<string[]> {
   return ((body?.instances ?? []) as Array<{ id: string; alive: boolean; mirrors: string[] }>).find((view) => view.id === id && view.alive)?.mirrors ?? []
 }
 
-/** Each batch of a destination partition, by type, read from the broker. */
+/**
+ * Each batch of a destination partition, by type, read from the broker; COMMIT markers left out: the source commits
+ * nothing here, so every COMMIT on the destination is an atomic append's own (on with several instances, one per
+ * append, as many as the fetch rounds happened to make).
+ */
 async function destinationBatchTypes(partition: number): Promise<string[]> {
   const [fetched] = await destination!.source.fetch([{ topic: TOPIC, partition, fetchOffset: 0, lastFetchedEpoch: -1, maxBytes: MIB }], { maxBytes: MIB })
   if (!fetched?.ok) throw new Error(`destination fetch failed: ${JSON.stringify(fetched)}`)
-  return summarizeBatches(fetched.records).map((batch) => batch.type)
+  return summarizeBatches(fetched.records).map((batch) => batch.type).filter((type) => type !== 'COMMIT')
 }
 
 /** The MIRROR_PID_RESETs the destination's emulation recorded for a partition (no client can write the record itself). */

@@ -130,6 +130,17 @@ export class EmulatedProducers {
     }
   }
 
+  /**
+   * Atomic appends: opens the partition's next transaction (AddPartitionsToTxn) ahead of its first batch, if `claimed`
+   * is still the partition's producer and it is not fenced here; the batches and the commit wait for it (and fail with
+   * its refusal). Nothing to wait for here.
+   */
+  beginTransaction(tp: TopicPartition, claimed: object | undefined): void {
+    const pending = this.idempotent.get(tp)
+    if (!pending || claimed === undefined || this.fenced.get(tp)) return
+    void pending.then((producer) => (producer === claimed ? producer.begin() : undefined)).catch(() => undefined)
+  }
+
   /** Atomic appends: whether the partition's open transaction holds data batches (its COMMIT marker takes an offset). */
   async holdsData(tp: TopicPartition): Promise<boolean> {
     const producer = await this.idempotent.get(tp)?.catch(() => undefined)

@@ -15,14 +15,16 @@ import { crc32c } from '@/server/storage/crc32c'
 import { getTestClusters } from '@/scripts/kafka/test-clusters'
 import type { BrokerChannel, KafkaConnection } from './connection'
 import { KafkaCluster } from './kafka-cluster'
+import { OffsetTranslation } from './offset-translation'
 import { kafkajsContractClient, type KafkajsContractClient } from './testing/kafkajs-contract-client'
 
 const RUN = Date.now().toString(36)
 const opened: KafkaCluster[] = []
 let client: KafkajsContractClient
 
-async function instance(atomicAppends = true): Promise<KafkaCluster> {
-  const cluster = await KafkaCluster.open('b', { bootstrapServers: [getTestClusters().b.bootstrap] }, { fencedWrites: true, atomicAppends })
+/** An instance's client of cluster b as the runtime opens it with several instances: fenced writes, atomic appends by default. */
+async function instance(opts: { fencedWrites?: boolean } = { fencedWrites: true }): Promise<KafkaCluster> {
+  const cluster = await KafkaCluster.open('b', { bootstrapServers: [getTestClusters().b.bootstrap] }, opts)
   opened.push(cluster)
   return cluster
 }
@@ -80,6 +82,26 @@ describe('atomic appends: a mirror partition’s data and its state record in on
   const keys = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `k${from + i}`)
   /** The broker's own high watermark (read_uncommitted: past records of open transactions). */
   const brokerEnd = async (cluster: KafkaCluster, topic: string) => (await cluster.source.describePartition({ topic, partition: 0 })).highWatermark
+
+  it('is on by default wherever writes are fenced, off with MIRRORBOARD_KAFKA_ATOMIC_APPENDS=0 and without fencing', async () => {
+    const markersAfterOneAppend = async (name: string, opts: { fencedWrites?: boolean }) => {
+      const topic = `atomic-${name}-${RUN}`
+      const cluster = await instance(opts)
+      await cluster.host.createMirrorTopic({ name: topic, topicId: `AtomicDefault${name}`.padEnd(22, '0').slice(0, 22), partitions: 1, mirror: `atomic-m-${name}-${RUN}` })
+      expect(await cluster.host.appendMirroredBatches({ topic, partition: 0 }, sourceBatches(0, 3))).toMatchObject({ logEndOffset: 30 })
+      // Where source offset 30 goes on the destination: after the append's COMMIT marker (atomic), or at 30.
+      const translation = new OffsetTranslation(cluster.host.emulationNotes({ topic, partition: 0 })?.offsetTranslation ?? [])
+      return translation.toDestination(30) - 30
+    }
+    expect(await markersAfterOneAppend('fenced', { fencedWrites: true })).toBe(1)
+    expect(await markersAfterOneAppend('unfenced', { fencedWrites: false })).toBe(0)
+    process.env.MIRRORBOARD_KAFKA_ATOMIC_APPENDS = '0'
+    try {
+      expect(await markersAfterOneAppend('optout', { fencedWrites: true })).toBe(0)
+    } finally {
+      delete process.env.MIRRORBOARD_KAFKA_ATOMIC_APPENDS
+    }
+  })
 
   it('a writer paused before its commit leaves neither data without state nor state without data, and is refused after the takeover', async () => {
     const topic = `atomic-${RUN}`

@@ -50,16 +50,20 @@ export class KafkaCluster {
     this.source.reportMirrorTopicIdsFrom((described) => this.host.keptTopicIds(described))
   }
 
-  /** Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot. */
   /**
+   * Connects and asks the cluster for its id; SOURCE_UNAVAILABLE (with the broker's reason) when it cannot.
+   *
    * `atomicAppends` (issue #40, with fenced writes): each append's data and its emulation record in one transaction
    * (kafka-mirror-append.ts); its COMMIT marker takes a destination offset per append, so offsets are translated from
-   * the first one on. Off unless asked for, or MIRRORBOARD_KAFKA_ATOMIC_APPENDS=1 (several instances, server/runtime.ts).
+   * the first one on. On by default wherever writes are fenced (several instances, server/runtime.ts), since only then
+   * does a zombie writer exist whose batch it keeps out; MIRRORBOARD_KAFKA_ATOMIC_APPENDS=0 turns it off (the fencing
+   * window of docs/high-availability.md "Not built yet" is then open again). Unfenced writes never use it.
    */
   static async open(name: string, config: KafkaConnectionConfig, opts: { quick?: boolean; fencedWrites?: boolean; atomicAppends?: boolean; onWritesFenced?: (fenced: UnitFenced) => void } = {}): Promise<KafkaCluster> {
     const connection = await KafkaConnection.open(config, `mirrorboard-${name}`, opts)
-    const atomicAppends = opts.atomicAppends ?? process.env.MIRRORBOARD_KAFKA_ATOMIC_APPENDS === '1'
-    const cluster = new KafkaCluster(name, connection, opts.fencedWrites ?? false, opts.onWritesFenced ?? (() => undefined), atomicAppends)
+    const fencedWrites = opts.fencedWrites ?? false
+    const atomicAppends = opts.atomicAppends ?? atomicAppendsByDefault(fencedWrites)
+    const cluster = new KafkaCluster(name, connection, fencedWrites, opts.onWritesFenced ?? (() => undefined), atomicAppends)
     try {
       await cluster.source.clusterId()
       await cluster.brokers()
@@ -122,4 +126,9 @@ export class KafkaCluster {
     await this.admin.close()
     await this.connection.close()
   }
+}
+
+/** Atomic appends unless fenced writes are off or MIRRORBOARD_KAFKA_ATOMIC_APPENDS=0 (issue #40). */
+export function atomicAppendsByDefault(fencedWrites: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  return fencedWrites && env.MIRRORBOARD_KAFKA_ATOMIC_APPENDS !== '0'
 }

@@ -17,6 +17,8 @@ export interface MirrorPathHost {
   source(): KafkaSourceCluster
   producers(): EmulatedProducers
   brokerHighWatermark(tp: TopicPartition): Promise<number>
+  /** The broker's log end at the start of this append: read with the last commit's marker (atomic appends), or now. */
+  brokerEndAtStart(tp: TopicPartition): Promise<number>
   leaderOf(tp: TopicPartition): Promise<number>
   /** Throws TOPIC_READ_ONLY (and records why) when another client wrote to the mirror topic. */
   checkUntouched(e: PartitionEmulation, brokerEnd?: number): Promise<void>
@@ -26,7 +28,7 @@ export interface MirrorPathHost {
   /** Commits the partition's transaction with `e` as its emulation record (`holdsData`: its marker is counted in `e`). */
   commit(e: PartitionEmulation, holdsData: boolean): Promise<void>
   /** Waits until the last commit's COMMIT marker is in the partition (before another producer writes to it). */
-  markerIn(tp: TopicPartition): Promise<void>
+  markerIn(tp: TopicPartition): Promise<unknown>
   /** Aborts the partition's transaction and drops its producer: the next write claims the id and reads the state again. */
   abandon(tp: TopicPartition): Promise<void>
 }
@@ -57,14 +59,20 @@ export async function appendMirrored(
   const batches = splitBatches(records)
   if (batches.length === 0) return { logEndOffset: e.logEndOffset, highWatermark: e.logEndOffset, lastBatchEpoch: new LeaderEpochCache(e.epochs).latestEpoch() }
   const first = batches[0]!.header
+  const atomic = host.atomic()
+  // Atomic appends: a transaction opened for this append (kafka-mirror-host.ts writablePartition) is aborted when the
+  // append is refused before it starts, so no transaction of ours stays open past the append.
+  const refuse = async (error: ClusterError): Promise<never> => {
+    if (atomic && (await host.producers().holdsData(tp))) await host.abandon(tp)
+    throw error
+  }
   if (first.baseOffset < e.logEndOffset) {
-    throw new ClusterError('OFFSET_OUT_OF_RANGE', `batch at ${first.baseOffset} is below the log end offset ${e.logEndOffset} of ${tp.topic}-${tp.partition}`, { details: { logStartOffset: e.logStartOffset, logEndOffset: e.logEndOffset } })
+    return refuse(new ClusterError('OFFSET_OUT_OF_RANGE', `batch at ${first.baseOffset} is below the log end offset ${e.logEndOffset} of ${tp.topic}-${tp.partition}`, { details: { logStartOffset: e.logStartOffset, logEndOffset: e.logEndOffset } }))
   }
   const highest = batches.reduce((max, { header }) => Math.max(max, header.partitionLeaderEpoch), -1)
   if (highest > e.leaderEpoch) {
-    throw new ClusterError('MIRROR_LEADER_EPOCH_EXCEEDED', `batch epoch ${highest} is above the leader epoch ${e.leaderEpoch} of ${tp.topic}-${tp.partition}`)
+    return refuse(new ClusterError('MIRROR_LEADER_EPOCH_EXCEEDED', `batch epoch ${highest} is above the leader epoch ${e.leaderEpoch} of ${tp.topic}-${tp.partition}`))
   }
-  const atomic = host.atomic()
   // Atomic appends: what was last committed, which a failure returns to (its transaction is aborted).
   let committed = atomic ? structuredClone(e) : null
   const translation = new OffsetTranslation(e.translation)
@@ -82,7 +90,10 @@ export async function appendMirrored(
     committed = structuredClone(e)
   }
   const pending = batches.map(({ header, position }) => ({ header, bytes: records.subarray(position, position + header.sizeInBytes) }))
-  const brokerEnd = e.readOnlyViolation === null ? await host.brokerHighWatermark(tp) : e.destinationLogEndOffset
+  const brokerEnd = e.readOnlyViolation === null ? await host.brokerEndAtStart(tp) : e.destinationLogEndOffset
+  // A log end that is not ours (another client's write, a produce of ours found late) is handled below as without
+  // atomic appends, by writes outside this append's transaction: one opened ahead for it is aborted first.
+  if (atomic && brokerEnd !== e.destinationLogEndOffset && (await host.producers().holdsData(tp))) await host.abandon(tp)
   const late = await acknowledgedLate(host.source(), tp, e.destinationLogEndOffset, brokerEnd, pending)
   for (const { header, baseOffset, records: placed } of late) {
     for (const r of placed) translation.record(r.sourceOffset, r.destinationOffset)

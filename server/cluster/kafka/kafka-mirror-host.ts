@@ -1,6 +1,7 @@
 import 'server-only'
 // Over 400 lines on purpose: the MirrorHost port's methods (the rebuild included) all read or update one per-partition emulation state under one per-partition lock; the mirror path itself is kafka-mirror-append.ts, run under that lock; reading an orphaned transaction back is orphan-records.ts.
 import { LeaderEpochCache } from '@/lib/log/leader-epoch-cache'
+import { BATCH_HEADER_SIZE, readBatchHeader, viewOf } from '@/lib/log/record-batch'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
 import { ClusterError } from '../errors'
 import type { EpochEndOffset, GroupOffsets, MirrorHost, MirrorStateAppendEntry, OpenTransaction, PartitionDescription, RebuildPlanEntry, ReplicaLogState, TopicDescription, TopicPartition } from '../ports'
@@ -56,6 +57,12 @@ export class KafkaMirrorHost implements MirrorHost {
   private readonly readAfterClaim = new TopicPartitionMap<object>()
   /** Atomic appends: where a committed transaction's COMMIT marker lands, until it is seen in the partition (`markerIn`). */
   private readonly markersDue = new TopicPartitionMap<number>()
+  /**
+   * Atomic appends: the broker's log end `markerIn` read at the start of the partition's append (the last commit's
+   * marker in), which the append takes as its check of the log end instead of asking the leader once more. Set or
+   * cleared by every `writablePartition`, so it never outlives the append it was read for.
+   */
+  private readonly endAtStart = new TopicPartitionMap<number>()
 
   constructor(
     readonly name: string,
@@ -251,7 +258,12 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.persist([{ partition: e }])
   }
 
-  private async persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+  /**
+   * Writes emulation records. A topic's record goes in a transaction of its mirror's id (`mirrorboard-state-<mirror>`,
+   * which the instance adopting the mirror claims): the mirror it names, or `unit` (the mirror that had a topic made
+   * writable), so a zombie's read-only flip is refused like its other state writes; one of no mirror goes unfenced.
+   */
+  private async persist(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation; unit?: string | null }>): Promise<void> {
     if (this.atomic) {
       // A partition's record goes through its own transactional id (fenced); the topics' records as before.
       const partitions = entries.flatMap((e) => (e.partition ? [e.partition] : []))
@@ -276,23 +288,32 @@ export class KafkaMirrorHost implements MirrorHost {
     if (holdsData) this.markersDue.set(e, e.destinationLogEndOffset)
   }
 
-  /** Atomic appends: the last commit's marker is in the partition, so nothing produced next can land before it. */
-  private async markerIn(tp: TopicPartition): Promise<void> {
+  /**
+   * Atomic appends: the last commit's marker is in the partition, so nothing produced next can land before it. Resolves
+   * with the broker's log end it read then (null when no marker was due).
+   */
+  private async markerIn(tp: TopicPartition): Promise<number | null> {
     const due = this.markersDue.get(tp)
-    if (due === undefined) return
+    if (due === undefined) return null
     const deadline = Date.now() + ORPHAN_MARKER_WAIT_MS
-    while ((await this.brokerHighWatermark(tp)) < due) {
+    for (;;) {
+      const end = await this.brokerHighWatermark(tp)
+      if (end >= due) {
+        this.markersDue.delete(tp)
+        return end
+      }
       if (Date.now() > deadline) throw new ClusterError('REQUEST_TIMED_OUT', `the COMMIT marker of ${tp.topic}-${tp.partition} did not reach the log within ${ORPHAN_MARKER_WAIT_MS} ms`)
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
-    this.markersDue.delete(tp)
   }
 
-  private persistPlain(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation }>): Promise<void> {
+  private persistPlain(entries: Array<{ topic?: TopicEmulation; partition?: PartitionEmulation; unit?: string | null }>): Promise<void> {
     return this.state.append(
-      entries.map((e) =>
-        e.topic ? { key: topicKey(e.topic.topic), value: JSON.stringify(e.topic) } : { key: partitionKey(e.partition!.topic, e.partition!.partition), value: JSON.stringify(e.partition) },
-      ),
+      entries.map((e) => {
+        if (!e.topic) return { key: partitionKey(e.partition!.topic, e.partition!.partition), value: JSON.stringify(e.partition) }
+        const unit = e.topic.mirror ?? e.unit ?? null
+        return { key: topicKey(e.topic.topic), value: JSON.stringify(e.topic), ...(unit === null ? {} : { unit }) }
+      }),
     )
   }
 
@@ -315,12 +336,36 @@ export class KafkaMirrorHost implements MirrorHost {
     return created
   }
 
-  /** The partition about to be written here: open transactions a dead writer left, recovered first (`pendingOrphans`). */
-  private async writablePartition(tp: TopicPartition): Promise<PartitionEmulation> {
+  /**
+   * The partition about to be written here: open transactions a dead writer left, recovered first (`pendingOrphans`).
+   * `appending`: an append whose first batch goes in the partition's own transaction follows at once (atomic appends:
+   * that transaction may be opened already; one starting with a source transaction's batch or a marker commits first,
+   * and would only add an empty transaction's COMMIT marker).
+   */
+  private async writablePartition(tp: TopicPartition, appending = false): Promise<PartitionEmulation> {
     let e = await this.partitionOf(tp)
     if (this.atomic) {
-      await this.markerIn(e)
-      e = await this.claimedPartition(e)
+      // The producer that committed the last append, and read the state after its claim, writes the next one: its
+      // next transaction's AddPartitionsToTxn goes out beside the wait for the last COMMIT marker (the coordinator
+      // answers it only once that transaction's markers are written), not after it.
+      // Not with open transactions left to recover first: their records are committed in a transaction of their own.
+      const steady = appending && this.markersDue.get(e) !== undefined && !this.pendingOrphans.get(e)
+      if (steady) this.producers.beginTransaction(e, this.readAfterClaim.get(e))
+      let seen: number | null
+      let claimed: { e: PartitionEmulation; reread: boolean }
+      try {
+        seen = await this.markerIn(e)
+        claimed = await this.claimedPartition(e)
+      } catch (error) {
+        // No append follows: the transaction opened for it must not stay open (its timeout would put an ABORT marker
+        // in the partition that no record counts). Aborted now, the next write's claim finds and skips it.
+        if (steady) await this.producers.abandon(e)
+        throw error
+      }
+      // Read after the marker, and no claim since (which could have aborted a transaction past it): the append's log end.
+      if (seen !== null && !claimed.reread) this.endAtStart.set(e, seen)
+      else this.endAtStart.delete(e)
+      e = claimed.e
     }
     if (this.pendingOrphans.get(e)) {
       this.pendingOrphans.delete(e)
@@ -343,9 +388,9 @@ export class KafkaMirrorHost implements MirrorHost {
    * end gives a record that matches the data exactly. What the aborted transactions left beyond the recorded log end
    * (their records and ABORT markers) is skipped.
    */
-  private async claimedPartition(e: PartitionEmulation): Promise<PartitionEmulation> {
+  private async claimedPartition(e: PartitionEmulation): Promise<{ e: PartitionEmulation; reread: boolean }> {
     const { producerId, producer } = await this.producers.claim(e)
-    if (this.readAfterClaim.get(e) === producer) return e
+    if (this.readAfterClaim.get(e) === producer) return { e, reread: false }
     await this.state.catchUpToEnd()
     const record = this.state.emulationRecords().find(({ key }) => key === partitionKey(e.topic, e.partition))
     const committed = record?.value ? readPartitionEmulation(JSON.parse(record.value)) : null
@@ -361,7 +406,7 @@ export class KafkaMirrorHost implements MirrorHost {
       await this.commitPartition(current, false)
     }
     this.readAfterClaim.set(current, producer)
-    return current
+    return { e: current, reread: true }
   }
 
   /** The partition's leader for produces (metadata refreshed when none is known). */
@@ -636,9 +681,10 @@ export class KafkaMirrorHost implements MirrorHost {
       if (!real) throw new ClusterError('NOT_FOUND', `topic ${JSON.stringify(topic)} does not exist`, { details: { topic } })
       t = { topic, topicId: real.topicId, brokerTopicId: real.topicId, mirror, readOnly }
     }
+    const had = t.mirror
     t = { ...t, readOnly, mirror }
     this.topics.set(topic, t)
-    await this.persist([{ topic: t }])
+    await this.persist([{ topic: t, unit: had }])
     if (readOnly) await this.acls.deny(topic)
     else await this.acls.allow(topic)
   }
@@ -646,7 +692,7 @@ export class KafkaMirrorHost implements MirrorHost {
   // ---- the mirror path ----
 
   async appendMirroredBatches(tp: TopicPartition, records: Uint8Array): Promise<{ logEndOffset: number; highWatermark: number; lastBatchEpoch: number }> {
-    return this.exclusive(tp, async () => appendMirrored(this.mirrorPath, tp, await this.writablePartition(tp), records))
+    return this.exclusive(tp, async () => appendMirrored(this.mirrorPath, tp, await this.writablePartition(tp, startsWithData(records)), records))
   }
 
   /** What the mirror path (kafka-mirror-append.ts) uses of this host, made once. */
@@ -658,6 +704,11 @@ export class KafkaMirrorHost implements MirrorHost {
     source: () => this.source,
     producers: () => this.producers,
     brokerHighWatermark: (tp) => this.brokerHighWatermark(tp),
+    brokerEndAtStart: (tp) => {
+      const seen = this.endAtStart.get(tp)
+      this.endAtStart.delete(tp)
+      return seen === undefined ? this.brokerHighWatermark(tp) : Promise.resolve(seen)
+    },
     leaderOf: (tp) => this.leaderOf(tp),
     checkUntouched: (e, brokerEnd) => this.checkUntouched(e, brokerEnd),
     persist: (e) => this.persist([{ partition: e }]),
@@ -785,4 +836,11 @@ export class KafkaMirrorHost implements MirrorHost {
     await this.producers.close()
     await this.state.close()
   }
+}
+
+/** Whether a fetched record set starts with a data batch outside transactions (the partition's own transaction's kind). */
+function startsWithData(records: Uint8Array): boolean {
+  if (records.byteLength < BATCH_HEADER_SIZE) return false
+  const first = readBatchHeader(viewOf(records))
+  return !first.isControl && !first.isTransactional
 }

@@ -4,7 +4,8 @@
  * instance's registry opens them). Once the instance that took the mirror over has claimed it (its InitProducerId for
  * the mirror's transactional id), the old owner's write is refused by the broker, is not applied for any reader
  * (the topic is read read_committed), and the old owner is told (`onWritesFenced`); it never fences the new owner
- * back, and writes again once it claims the mirror again. Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
+ * back, and writes again once it claims the mirror again. The same holds for a mirror topic's emulation record (its
+ * read-only flag), written in a transaction of the mirror's id since session 24. Real brokers (`npx tsx scripts/kafka/clusters.ts start`).
  */
 import 'server-only'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -87,5 +88,26 @@ describe('fenced state-topic writes of a mirror (issue #40)', () => {
     await expect(both).rejects.toMatchObject({ code: 'INVALID_PRODUCER_EPOCH', details: { written: [`position/${other}/t-${RUN}/0`] } })
     expect(await lastWrite(mirror, true)).toBe('old-1')
     expect(await lastWrite(other, true)).toBe('old-2')
+  })
+
+  it('refuses the old owner’s read-only flip of a mirror topic once the new owner claimed the mirror: the topic’s emulation record goes through the mirror’s id', async () => {
+    const mirror = `sf-topic-${RUN}`
+    const topic = `sf-topic-${RUN}`
+    const old = await instance(true)
+    await old.cluster.host.createMirrorTopic({ name: topic, topicId: `StateFencing${RUN}`.padEnd(22, '0').slice(0, 22), partitions: 1, mirror })
+    const taker = await instance(true)
+    await taker.cluster.host.claimMirrorState(mirror)
+
+    // The zombie, woken in a failover it had started, makes the topic writable (partition-runner.ts: mirror null).
+    await expect(old.cluster.host.setReadOnly(topic, false, null)).rejects.toMatchObject({ code: 'INVALID_PRODUCER_EPOCH' })
+    expect(old.fenced.map((fenced) => [fenced.unit, fenced.transactionalId])).toEqual([[mirror, `mirrorboard-state-${mirror}`]])
+    const { cluster: reader } = await instance(true)
+    expect((await reader.describeTopic(topic)).readOnly).toBe(true)
+
+    // The new owner's own flip is written, and read by the next instance.
+    await taker.cluster.host.setReadOnly(topic, false, null)
+    const { cluster: later } = await instance(true)
+    expect((await later.describeTopic(topic)).readOnly).toBe(false)
+    expect(taker.fenced).toEqual([])
   })
 })

@@ -62,10 +62,19 @@ export interface StateTopicFencing {
   onFenced(fenced: UnitFenced): void
 }
 
-/** The mirror an engine record belongs to (`mirror/<m>`, `partition/<m>/…`, `position/<m>/…`); null for the emulation's. */
-function mirrorOfKey(key: string): string | null {
-  if (key.startsWith(EMULATION_KEY_PREFIX)) return null
-  const [kind, mirror] = key.split('/')
+/**
+ * An entry to append; `unit`: the mirror whose transactional id writes it (an emulation topic record, which names its
+ * mirror in its value — or, made writable, names none, and then goes as the mirror that had it).
+ */
+export type StateAppendEntry = MirrorStateAppendEntry & { unit?: string }
+
+/**
+ * The mirror a record belongs to: an engine record's by its key (`mirror/<m>`, `partition/<m>/…`, `position/<m>/…`),
+ * an emulation record's by the `unit` it was given; null for the rest (written by the instance's own producer).
+ */
+function mirrorOf(entry: StateAppendEntry): string | null {
+  if (entry.key.startsWith(EMULATION_KEY_PREFIX)) return entry.unit ?? null
+  const [kind, mirror] = entry.key.split('/')
   return (kind === 'mirror' || kind === 'partition' || kind === 'position') && mirror ? mirror : null
 }
 
@@ -90,7 +99,7 @@ export class KafkaStateTopic {
   private readonly fencing = new Map<string, StoredFencing>()
   private writes: Promise<unknown> = Promise.resolve()
   /** The last append queued, while it waits and holds only the emulation's unfenced records (`append`). */
-  private waitingEmulation: { entries: MirrorStateAppendEntry[]; written: Promise<void> } | null = null
+  private waitingEmulation: { entries: StateAppendEntry[]; written: Promise<void> } | null = null
   private readonly units: UnitTransactions | null
 
   constructor(
@@ -248,7 +257,7 @@ export class KafkaStateTopic {
   }
 
   /** Appends in one produce (one batch, acks=all); fenced entries are checked first, and a refusal writes nothing. */
-  append(entries: MirrorStateAppendEntry[]): Promise<void> {
+  append(entries: StateAppendEntry[]): Promise<void> {
     const joinable = entries.length > 0 && entries.every((e) => !e.fence && e.key.startsWith(EMULATION_KEY_PREFIX))
     // The emulation's records of partitions appending side by side ride in the append still waiting its turn
     // (one produce for all instead of one round trip each, in turn): it is the last one queued, so the log
@@ -268,13 +277,13 @@ export class KafkaStateTopic {
     return queued.written
   }
 
-  private async appendNow(entries: MirrorStateAppendEntry[]): Promise<void> {
+  private async appendNow(entries: StateAppendEntry[]): Promise<void> {
     if (entries.length === 0) return
     await this.ensureTopic()
     if (entries.some((e) => e.fence)) await this.catchUp()
     const { fenced } = judgeStateWrites(entries, (key) => this.fencing.get(key) ?? null)
     if (fenced.length > 0) throw new ClusterError(fenced[0]!.code, fencedWritesMessage(fenced), { details: { fenced } })
-    if (this.units && entries.some((e) => mirrorOfKey(e.key) !== null)) return this.appendByMirror(this.units, entries)
+    if (this.units && entries.some((e) => mirrorOf(e) !== null)) return this.appendByMirror(this.units, entries)
     const producer = await this.connectedProducer()
     try {
       await producer.send({ topic: STATE_TOPIC, acks: -1, messages: entries.map((e) => ({ partition: 0, key: e.key, value: e.value })) })
@@ -292,11 +301,11 @@ export class KafkaStateTopic {
    * mirror whose transaction fails leaves the others' written: the error names the keys that were
    * (`details.written`), so the callers of those learn they are durable.
    */
-  private async appendByMirror(units: UnitTransactions, entries: MirrorStateAppendEntry[]): Promise<void> {
-    const byMirror = new Map<string, MirrorStateAppendEntry[]>()
-    const others: MirrorStateAppendEntry[] = []
+  private async appendByMirror(units: UnitTransactions, entries: StateAppendEntry[]): Promise<void> {
+    const byMirror = new Map<string, StateAppendEntry[]>()
+    const others: StateAppendEntry[] = []
     for (const entry of entries) {
-      const mirror = mirrorOfKey(entry.key)
+      const mirror = mirrorOf(entry)
       if (mirror === null) others.push(entry)
       else byMirror.set(mirror, [...(byMirror.get(mirror) ?? []), entry])
     }

@@ -162,9 +162,8 @@ export class PipelinedProducer {
     this.nextSequence = (baseSequence + recordCount) % SEQUENCE_MODULUS
     const identity = await this.identityAt(leader)
     const { producerId, producerEpoch } = identity
-    // Taken in call order: every batch waits for the one AddPartitionsToTxn of its transaction.
-    // The state partition goes in the same request: added, it holds back no reader until the record is written at the end.
-    if (this.atomic) await (this.transaction ??= this.addPartitions(identity, this.tp, this.statePartition).then(() => void (this.stateAdded = this.statePartition !== null)))
+    // Taken in call order: every batch waits for the one AddPartitionsToTxn of its transaction (`begin` may have sent it).
+    if (this.atomic) await this.openTransaction(identity)
     const what = `produce to ${this.tp.topic}-${this.tp.partition}`
     const answers = await this.channel.send(leader, produceRequest(this.tp, batchWith({ producerId: Number(producerId), producerEpoch, baseSequence, isTransactional: this.atomic }), PRODUCE_TIMEOUT_MS, this.atomic ? this.transactionalId : null))
     const answer = answers.find((a) => a.topic === this.tp.topic && a.partition === this.tp.partition)
@@ -180,6 +179,26 @@ export class PipelinedProducer {
   async claim(): Promise<{ producerId: number; producerEpoch: number }> {
     const { producerId, producerEpoch } = await this.identityAt(-1)
     return { producerId: Number(producerId), producerEpoch }
+  }
+
+  /**
+   * Atomic appends: opens the transaction (AddPartitionsToTxn of the data partition and the state partition) unless it
+   * is open; the state partition goes in the same request: added, it holds back no reader until the record is written
+   * at the end. Once the data partition is added, the commit writes a COMMIT marker there, data or not.
+   */
+  private openTransaction(identity: InitProducerIdAnswer): Promise<void> {
+    this.transaction ??= this.addPartitions(identity, this.tp, this.statePartition).then(() => void (this.stateAdded = this.statePartition !== null))
+    return this.transaction
+  }
+
+  /**
+   * Atomic appends, with the id claimed: opens the next transaction before its first batch is ready (the coordinator
+   * answers once the last transaction's markers are written, so this overlaps the wait for them). Its refusal is met by
+   * the batches and the commit that wait for it.
+   */
+  begin(): void {
+    if (!this.atomic || this.identity === null) return
+    void this.identity.then((identity) => this.openTransaction(identity)).catch(() => undefined)
   }
 
   /** Whether the open transaction holds batches of the data partition (its COMMIT marker then takes an offset there). */
