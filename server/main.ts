@@ -20,6 +20,7 @@ import { connectionLimitsFrom, limitConnections, serverOptions } from './http/co
 import { applyProxyTrust } from './http/proxy-headers'
 import { listenAddress } from './http/listen-address'
 import { hasMalformedPath, NOT_FOUND_PAGE_PATH } from './http/request-path'
+import { fitScavengesToCores } from './util/scavenge'
 import { NONCE_REQUEST_HEADER, isTlsRequest, newNonce, securityHeaders } from './http/security-headers'
 
 /** A proxy's request id is kept when it looks like one; otherwise each request gets its own. */
@@ -54,6 +55,9 @@ function refusalLogger(): (reason: 'total' | 'address', address: string) => void
 }
 
 async function main(): Promise<void> {
+  // On a host of two cores, young-generation collections on the main thread alone: a parallel one waits for V8's
+  // helper threads to get a core, 100–270 ms of stalled event loop at load (server/util/scavenge.ts).
+  fitScavengesToCores()
   // Before Next loads: the runtime reads it (response checks are off in production) and so does React.
   ;(process.env as Record<string, string>).NODE_ENV ??= 'production'
   // Everything the server writes (tokens, sessions, the audit log, segments) is the owner's alone.

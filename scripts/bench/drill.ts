@@ -10,11 +10,13 @@ import { execFileSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { performance } from 'node:perf_hooks'
 import { quantile } from '@/lib/drill/cadence'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { Drills } from '@/server/drills/drills'
 import { MirrorEngine } from '@/server/engine/engine'
+import { fitScavengesToCores } from '@/server/util/scavenge'
 import type { BenchResult } from './result'
 import { withStalls } from './stall-meter'
 
@@ -57,6 +59,10 @@ function forkBuiltSandbox(): () => void {
 
 export async function benchDrill(): Promise<BenchResult[]> {
   const restoreSandboxEntry = forkBuiltSandbox()
+  // What the production server does as it starts (server/main.ts): this process is the server here.
+  // BENCH_DRILL_PARALLEL_SCAVENGE=1 keeps V8's default, to measure without it.
+  const scavengesAlone = process.env.BENCH_DRILL_PARALLEL_SCAVENGE !== '1' && fitScavengesToCores()
+  console.log(`parallel scavenges: ${scavengesAlone ? 'off (server/util/scavenge.ts)' : 'on'}`)
   const root = await mkdtemp(path.join(os.tmpdir(), 'bench-drill-'))
   const clusters = new Map<string, EmbeddedCluster>()
   for (const name of ['a', 'b']) clusters.set(name, await EmbeddedCluster.open(path.join(root, name), { name, brokers: 1, config: { tickIntervalMs: 100 } }))
@@ -208,5 +214,7 @@ export async function benchDrill(): Promise<BenchResult[]> {
     for (const cluster of clusters.values()) await cluster.close()
     await rm(root, { recursive: true, force: true })
     restoreSandboxEntry()
+    // The suites after this one measure V8's default, as before.
+    if (scavengesAlone) v8.setFlagsFromString('--parallel-scavenge')
   }
 }

@@ -8,18 +8,25 @@ import { performance } from 'node:perf_hooks'
 
 const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`
 
-function cpuNs(): number | null {
+/** The main thread's run time and its time runnable but waiting for a core (schedstat's first two fields, ns). */
+function schedstat(): [number, number] | null {
   try {
-    return Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[0])
+    const [run, waited] = readFileSync(SCHEDSTAT, 'utf8').split(' ')
+    return [Number(run), Number(waited)]
   } catch {
     return null
   }
 }
 
+function cpuNs(): number | null {
+  return schedstat()?.[0] ?? null
+}
+
 /**
- * BENCH_STALL_LOG=<ms>: every turn that used more than that much main-thread CPU is printed after the run with its
- * window on the monotonic clock (`process.hrtime`, microseconds: the clock of a `node --cpu-prof` profile's
- * samples), to name the task that ran then from the profile.
+ * BENCH_STALL_LOG=<ms>: every turn that used more than that much main-thread CPU or wall time is printed after the
+ * run with its window on the monotonic clock (`process.hrtime`, microseconds: the clock of a `node --cpu-prof`
+ * profile's samples), to name the task that ran then from the profile; its `performance.now()` start (the clock of a
+ * `--trace-gc` line's milliseconds, within a few) and its wall end, for a kernel-side trace (`strace -ttt`).
  */
 const LOG_OVER_MS = Number(process.env.BENCH_STALL_LOG ?? Number.NaN)
 
@@ -40,24 +47,30 @@ export async function withStalls<T>(run: () => Promise<T> | T): Promise<{ value:
   let lastCpu = cpuNs()
   let ticking = true
   let timer: NodeJS.Timeout | undefined
-  const turns: Array<{ fromUs: number; toUs: number; cpuMs: number; wallMs: number }> = []
+  const turns: Array<{ fromUs: number; toUs: number; cpuMs: number; wallMs: number; waitedMs: number; endedAt: number; atMs: number }> = []
+  let lastWaited = schedstat()?.[1] ?? 0
   let lastUs = Number(process.hrtime.bigint() / 1000n)
   const tick = () => {
     const wall = performance.now()
-    const cpu = cpuNs()
+    const stat = schedstat()
+    const cpu = stat?.[0] ?? null
+    const waited = stat?.[1] ?? 0
     const us = Number(process.hrtime.bigint() / 1000n)
     wallMs = Math.max(wallMs, wall - lastWall - 1)
     if (cpu !== null && lastCpu !== null) {
       cpuMs = Math.max(cpuMs ?? 0, (cpu - lastCpu) / 1e6)
-      if ((cpu - lastCpu) / 1e6 > LOG_OVER_MS) turns.push({ fromUs: lastUs, toUs: us, cpuMs: Math.round((cpu - lastCpu) / 1e6), wallMs: Math.round(wall - lastWall) })
+      if ((cpu - lastCpu) / 1e6 > LOG_OVER_MS || wall - lastWall > LOG_OVER_MS) {
+        turns.push({ fromUs: lastUs, toUs: us, cpuMs: Math.round((cpu - lastCpu) / 1e6), wallMs: Math.round(wall - lastWall), waitedMs: Math.round((waited - lastWaited) / 1e6), endedAt: Date.now(), atMs: Math.round(lastWall - started) })
+      }
     }
+    lastWaited = waited
     lastUs = us
     lastWall = wall
     lastCpu = cpu
     if (ticking) timer = setTimeout(tick, 1)
   }
-  timer = setTimeout(tick, 1)
   const started = performance.now()
+  timer = setTimeout(tick, 1)
   const cpuStarted = cpuNs()
   const value = await run()
   const ms = performance.now() - started
@@ -65,7 +78,12 @@ export async function withStalls<T>(run: () => Promise<T> | T): Promise<{ value:
   await new Promise((resolve) => setTimeout(resolve, 5))
   ticking = false
   clearTimeout(timer)
-  for (const turn of turns) console.log(`long turn: ${turn.cpuMs} ms CPU, ${turn.wallMs} ms wall, hrtime µs ${turn.fromUs}–${turn.toUs}`)
+  // Wall = CPU + waiting for a core (runnable, descheduled) + the rest, off the CPU by its own doing (blocked in a
+  // system call, a page fault, a lock).
+  for (const turn of turns) {
+    const blocked = Math.max(0, turn.wallMs - turn.cpuMs - turn.waitedMs)
+    console.log(`long turn: ${turn.cpuMs} ms CPU, ${turn.wallMs} ms wall (${turn.waitedMs} ms waiting for a core, ${blocked} ms blocked), hrtime µs ${turn.fromUs}–${turn.toUs}, ${turn.atMs} ms into the run (performance.now ${Math.round(started + turn.atMs)}), ended ${new Date(turn.endedAt).toISOString()}`)
+  }
   const cpuTotalMs = cpuStarted === null || cpuEnded === null ? null : (cpuEnded - cpuStarted) / 1e6
   return { value, ms, stalls: { wallMs: Math.max(0, wallMs), cpuMs, cpuTotalMs } }
 }
