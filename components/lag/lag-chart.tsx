@@ -2,7 +2,7 @@
 // Over 400 lines on purpose: one uPlot chart (offset and time lag, the outage hatching, the RPO objective lines and
 // band) whose series, hooks and legend must agree; split, the legend would drift from what the canvas draws.
 
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react'
 import type uPlot from 'uplot'
 import type { MirrorPartitionStore } from '@/components/data/mirror-partition-store'
 import { useLag } from '@/components/data/use-lag'
@@ -254,11 +254,14 @@ export function LagChart({
   useEffect(
     () =>
       store.subscribeLag((at, sample) =>
-        setExtended((current) => {
-          const origin = baseRef.current
-          if (origin === null) return current
-          return { base: origin, data: appendLagSample(current !== null && current.base === origin ? current.data : origin, at, sample) }
-        }),
+        // A transition, as the page's other live figures: the chart's re-render yields to the browser.
+        startTransition(() =>
+          setExtended((current) => {
+            const origin = baseRef.current
+            if (origin === null) return current
+            return { base: origin, data: appendLagSample(current !== null && current.base === origin ? current.data : origin, at, sample) }
+          }),
+        ),
       ),
     [store],
   )
