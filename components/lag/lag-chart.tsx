@@ -20,8 +20,23 @@ const CHART_HEIGHT = 220
 
 const RANGES = Object.keys(LAG_RANGES) as LagRange[]
 
+// The colours, read once per theme (the <html> class): getComputedStyle after the page's DOM changed forces a style
+// recalculation, and each draw read a colour per series, axis and band, a live chart once a second.
+const colours = new Map<string, string>()
+let coloursTheme: string | null = null
+
 function cssVariable(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#64748b'
+  const theme = document.documentElement.className
+  if (theme !== coloursTheme) {
+    colours.clear()
+    coloursTheme = theme
+  }
+  let colour = colours.get(name)
+  if (colour === undefined) {
+    colour = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#64748b'
+    colours.set(name, colour)
+  }
+  return colour
 }
 
 function colourOf(groupIndex: number): string {
