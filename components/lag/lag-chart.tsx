@@ -2,7 +2,7 @@
 // Over 400 lines on purpose: one uPlot chart (offset and time lag, the outage hatching, the RPO objective lines and
 // band) whose series, hooks and legend must agree; split, the legend would drift from what the canvas draws.
 
-import { useEffect, useMemo, useRef, useState } from 'react'
+import { startTransition, useEffect, useMemo, useRef, useState } from 'react'
 import type uPlot from 'uplot'
 import type { MirrorPartitionStore } from '@/components/data/mirror-partition-store'
 import { useLag } from '@/components/data/use-lag'
@@ -20,8 +20,23 @@ const CHART_HEIGHT = 220
 
 const RANGES = Object.keys(LAG_RANGES) as LagRange[]
 
+// The colours, read once per theme (the <html> class): getComputedStyle after the page's DOM changed forces a style
+// recalculation, and each draw read a colour per series, axis and band, a live chart once a second.
+const colours = new Map<string, string>()
+let coloursTheme: string | null = null
+
 function cssVariable(name: string): string {
-  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#64748b'
+  const theme = document.documentElement.className
+  if (theme !== coloursTheme) {
+    colours.clear()
+    coloursTheme = theme
+  }
+  let colour = colours.get(name)
+  if (colour === undefined) {
+    colour = getComputedStyle(document.documentElement).getPropertyValue(name).trim() || '#64748b'
+    colours.set(name, colour)
+  }
+  return colour
 }
 
 function colourOf(groupIndex: number): string {
@@ -254,11 +269,14 @@ export function LagChart({
   useEffect(
     () =>
       store.subscribeLag((at, sample) =>
-        setExtended((current) => {
-          const origin = baseRef.current
-          if (origin === null) return current
-          return { base: origin, data: appendLagSample(current !== null && current.base === origin ? current.data : origin, at, sample) }
-        }),
+        // A transition, as the page's other live figures: the chart's re-render yields to the browser.
+        startTransition(() =>
+          setExtended((current) => {
+            const origin = baseRef.current
+            if (origin === null) return current
+            return { base: origin, data: appendLagSample(current !== null && current.base === origin ? current.data : origin, at, sample) }
+          }),
+        ),
       ),
     [store],
   )

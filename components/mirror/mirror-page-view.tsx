@@ -1,7 +1,7 @@
 'use client'
 
 import dynamic from 'next/dynamic'
-import { useMemo } from 'react'
+import { memo, useDeferredValue, useMemo } from 'react'
 import { useMirror } from '@/components/data/use-mirrors'
 import type { PartitionPreview } from '@/components/data/mirror-partition-store'
 import { useMirrorPartitions } from '@/components/data/use-mirror-partitions'
@@ -25,6 +25,13 @@ import { useMirrorSnapshot } from './use-mirror-snapshot'
 const DrillsTab = dynamic(() => import('@/components/drills/drills-tab').then((module) => module.DrillsTab))
 const VerificationsTab = dynamic(() => import('@/components/verifications/verifications-tab').then((module) => module.VerificationsTab))
 
+// The figures' components re-render only when what they show changed (the mirror's answer, read every 2 s, is
+// deferred below: its re-render is a transition).
+const Incident = memo(MirrorIncident)
+const Header = memo(MirrorHeader)
+const Throughput = memo(MirrorThroughput)
+const Chart = memo(LagChart)
+
 /**
  * The mirror page: header with actions, then its sections (`?tab=`): the lag chart and partition table, fed by
  * one live partition store; the drills; the verifications. `firstRows`: the table's first screen, rendered with
@@ -40,7 +47,9 @@ export function MirrorPageView({ mirror, firstRows = null, phone = false }: { mi
   // The snapshot moves every second (lower bounds grow with the clock) and on every live change: only what shows
   // its figures re-renders then. The rest stays the same elements, which React skips; the whole page, table rows
   // included, had re-rendered once a second (long tasks on a phone's CPU: Lighthouse's total blocking time).
-  const data = summary.data
+  // The mirror's answer as a transition: TanStack Query tells its observers synchronously, and the header, banner,
+  // throughput and chart had re-rendered in one blocking task on every read.
+  const data = useDeferredValue(summary.data)
   const stoppedCount = data?.partitionsByState.STOPPED ?? 0
   const drillsRunning = Boolean(data?.drills?.running)
   // The mirror's answer is read again every 2 s (its throughput): only the tab that shows it follows it, so the
@@ -76,14 +85,14 @@ export function MirrorPageView({ mirror, firstRows = null, phone = false }: { mi
   return (
     <div className="flex flex-col gap-6">
       {/* The incident first: what broke, since when, and what to do. */}
-      {data !== undefined && <MirrorIncident mirror={data} store={store} snapshot={snapshot} />}
-      {data === undefined ? <MirrorHeaderSkeleton /> : <MirrorHeader mirror={data} store={store} snapshot={snapshot} />}
-      {data !== undefined && <MirrorThroughput mirror={data} snapshot={snapshot} />}
+      {data !== undefined && <Incident mirror={data} store={store} snapshot={snapshot} />}
+      {data === undefined ? <MirrorHeaderSkeleton /> : <Header mirror={data} store={store} snapshot={snapshot} />}
+      {data !== undefined && <Throughput mirror={data} snapshot={snapshot} />}
       {sections}
       {tab === 'partitions' && (
         <>
           {/* The table's rows come first; the lag history (megabytes for 10,000 partitions) is asked for once they are in. */}
-          <LagChart mirror={mirror} store={store} ready={status !== 'pending'} snapshot={snapshot} rpoSeconds={data?.objectives?.rpoSeconds ?? null}
+          <Chart mirror={mirror} store={store} ready={status !== 'pending'} snapshot={snapshot} rpoSeconds={data?.objectives?.rpoSeconds ?? null}
             rpoRecords={data?.objectives?.rpoRecords ?? null}
           />
           {table}

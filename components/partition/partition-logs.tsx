@@ -1,6 +1,6 @@
 'use client'
 
-import { useState } from 'react'
+import { useDeferredValue, useMemo, useState } from 'react'
 import { useFirstScreenRecords, useSnapshotRecords } from '@/components/data/use-records'
 import { useVerification } from '@/components/data/use-verifications'
 import { buttonClass } from '@/components/ui/button-class'
@@ -74,8 +74,10 @@ export function PartitionLogs({
   const verifiedPartition = verified.data?.partitions.find((entry) => entry.topic === topic && entry.partition === index)
   const mismatches = mismatchesByOffset(verifiedPartition)
 
-  const sourceLane = snapshotLane(snapshot.source, sourceRead, sourceRecords, sourceFirstScreen)
-  const destinationLane = snapshotLane(snapshot.destination, destinationRead, destinationRecords, destinationFirstScreen)
+  const sourceShown = useShownRecords(sourceRead, sourceRecords)
+  const destinationShown = useShownRecords(destinationRead, destinationRecords)
+  const sourceLane = snapshotLane(snapshot.source, sourceRead, sourceShown, sourceFirstScreen)
+  const destinationLane = snapshotLane(snapshot.destination, destinationRead, destinationShown, destinationFirstScreen)
   const mirroredOffset = snapshot.mirroredOffset
   // A start from scratch records a truncation that removed nothing: no cut to show.
   const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords > 0 ? partition.lastTruncation : null
@@ -203,6 +205,21 @@ function VerificationNote({ verification, partition, onJump }: { verification: V
       )}
     </div>
   )
+}
+
+/**
+ * A window's records as the tapes show them: new answers for the same window arrive as a transition. TanStack Query
+ * tells its observers synchronously, and a window's first answer (hundreds of cells drawn at once) or a moved end
+ * had been one blocking render of both tapes, seconds at a phone's speed; deferred, React renders the cells in
+ * slices and yields between them. Another window (the reader paged) is shown at once, never the previous window's
+ * records as this one's.
+ */
+function useShownRecords(read: { fromOffset: number; limit: number } | null, records: { data?: RecordsResponse; isPlaceholderData: boolean }): { data?: RecordsResponse; isPlaceholderData: boolean } {
+  const key = read === null ? '' : `${read.fromOffset}:${read.limit}`
+  const { data, isPlaceholderData } = records
+  const current = useMemo(() => ({ key, data, isPlaceholderData }), [key, data, isPlaceholderData])
+  const deferred = useDeferredValue(current)
+  return deferred.key === key ? deferred : current
 }
 
 /**
