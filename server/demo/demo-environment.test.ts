@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: every fault, workload and scenario of the live demo against one runtime started once
+// (a dozen embedded clusters take seconds to open); split, each file would start its own.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
