@@ -30,7 +30,7 @@ export function observeSilentSources(ctx: ClusterAccess & EngineClock & EngineLo
   observations.set(mirror, seen)
   if (seen.inFlight || now - seen.lastAt < SOURCE_OBSERVE_INTERVAL_MS) return
   const topics = new Set<string>()
-  for (const runtime of mirror.partitions.values()) if (isSilent(runtime, now)) topics.add(runtime.topic)
+  for (const runtime of mirror.partitions.values()) if (!topics.has(runtime.topic) && isSilent(runtime, now)) topics.add(runtime.topic)
   if (topics.size === 0) return
   const source = ctx.clusters.observer(mirror.definition.sourceCluster)
   if (source === undefined) return
