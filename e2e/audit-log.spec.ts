@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { asOperator, createCluster, unique } from './support/http'
 import { lookAt } from './support/look'
 import { expectNoSidewaysScroll } from './support/overview-setup'
-import { signIn, waitForLiveUpdates } from './support/session'
+import { signIn, viewerToken, waitForLiveUpdates } from './support/session'
 
 /**
  * The audit page: filters by action and outcome narrow the list and live in the address, an entry opens to
@@ -49,4 +49,27 @@ test('audit filters narrow the list, survive a reload, and an entry opens to its
   await expect(page).toHaveURL(/\/audit$/)
   await expect(entries.locator('[data-outcome="ok"]').first()).toBeVisible()
   await lookAt(page, testInfo, 'audit')
+})
+
+test('what is typed while the page’s scripts load is kept when it hydrates, and applied', async ({ page }) => {
+  // A slow phone: the server's HTML shows the form seconds before the bundles run. The scripts are held here until
+  // the fields are filled; controlled fields were set back to the server's values when React took them over.
+  const session = await page.request.post('/api/v1/session', { data: { token: viewerToken } })
+  expect(session.status()).toBe(200)
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/_next\/static\/chunks\/.+\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto('/audit?outcome=rejected', { waitUntil: 'domcontentloaded' })
+  await page.getByLabel('Action', { exact: true }).fill('cluster.create')
+  await page.getByLabel('From (UTC)').fill('2099-01-01T00:00')
+  release()
+  await waitForLiveUpdates(page)
+  await expect(page.getByLabel('From (UTC)')).toHaveValue('2099-01-01T00:00')
+  await expect(page.getByLabel('Action', { exact: true })).toHaveValue('cluster.create')
+  await page.getByRole('button', { name: 'Apply' }).click()
+  await expect(page).toHaveURL(/\/audit\?action=cluster.create&outcome=rejected&from=2099-01-01T00%3A00$/)
+  await expect(page.getByText('No entry matches these filters.')).toBeVisible()
 })
