@@ -312,7 +312,12 @@ export class HaRuntime {
       // catalog before it existed (its answer would take it from here again), and the leader balances it.
       // Once the create has finished (its topics started, its answer read here): a rebalance that moved the mirror
       // while POST /mirrors was still running made its creator answer 404 for the mirror it had just made.
-      if (this.ownership.sharesOut(definition)) void engine.commandsSettled(definition.name).then(() => this.membership?.requestRebalance())
+      // Until that rebalance has run, an assignment without it does not take it away (GroupOwnership.assign).
+      if (!this.ownership.sharesOut(definition)) return
+      void engine
+        .commandsSettled(definition.name)
+        .then(() => this.membership?.requestRebalance())
+        .finally(() => this.ownership.placedByGroup(definition))
     })
     const log = this.deps.log
     this.membership = new GroupMembership({
