@@ -17,8 +17,11 @@ ensure_everything_for_tests
 
 kafka_pid=
 integration_pid=
+side_pid=
 stop_services() {
   local status=$?
+  # The suites beside the demo journeys, when the run is stopped while they go on.
+  if [ -n "$side_pid" ]; then kill "$side_pid" 2>/dev/null || true; wait "$side_pid" 2>/dev/null || true; fi
   # Integration tests still running when a step before them failed: stopped before their brokers are.
   if [ -n "$integration_pid" ]; then kill "$integration_pid" 2>/dev/null || true; wait "$integration_pid" 2>/dev/null || true; fi
   # A start still under way is waited for, so its brokers are there to be stopped.
@@ -126,26 +129,54 @@ integration_pid=
 echo "--- integration tests"
 cat "$results/integration.log"
 demo_status=0
+side_status=0
 if [ "$clean_clone_status" = 0 ] && [ "$integration_status" = 0 ]; then
-  step "browser journeys in demo mode (Debian chromium), the fuzzer still running"
+  # The demo journeys mostly wait on their live scenarios (the cores were 40-50 % busy through them), so the suites
+  # that bring servers of their own run beside them, one after another: four minutes off the run. Each keeps its
+  # own port, data dir and log; every one runs even when one before it failed, so no failure hides another.
+  read -r oidc_port oidc_provider_port ha_port ha_other_port ha_control_port ha_control_admin_port <<< "$(free_ports 6)"
+  side_suites() {
+    local status=0
+    # Attacks as issue #41 found them, each against a production server over loopback, bounded in count and time.
+    echo "==> hostile-input suite (a production server over loopback)"
+    npx vitest run --config scripts/hostile/vitest.config.mts || status=1
+    # The built `mirrorboard` as a user runs it, against a production server of its own (cli/e2e/README.md): the
+    # KIP's worked example end to end, every action, the exit codes, the terminal's confirmation.
+    echo "==> command line against a production server (cli/e2e/)"
+    npx vitest run --config cli/e2e/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/cli-e2e.json" || status=1
+    # Signing in through the company's identity provider: the server configured for OpenID Connect against the
+    # test provider of server/testing/oidc-test-provider.ts on a port of its own (issue #39).
+    echo "==> browser journeys through the test identity provider (Debian chromium)"
+    E2E_PORT="$oidc_port" E2E_OIDC_PORT="$oidc_provider_port" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-oidc.json" \
+      npx playwright test -c playwright.oidc.config.ts --reporter=list,json || status=1
+    # Several instances sharing the work (issue #40): a production server and a second instance in one group on
+    # the Kafka clusters started above (free now the integration tests are done), their control cluster a broker
+    # of its own behind a proxy a journey cuts.
+    echo "==> browser journeys of a group of instances (Debian chromium, the Kafka clusters above)"
+    E2E_PORT="$ha_port" E2E_HA_OTHER_PORT="$ha_other_port" E2E_HA_CONTROL_PORT="$ha_control_port" E2E_HA_CONTROL_ADMIN_PORT="$ha_control_admin_port" \
+      PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-ha.json" \
+      npx playwright test -c playwright.ha.config.ts --reporter=list,json || status=1
+    return "$status"
+  }
+  step "browser journeys in demo mode (Debian chromium), the fuzzer still running; beside them the hostile-input suite, the command line, the identity provider's and the group of instances' journeys"
+  side_suites > "$results/side-suites.log" 2>&1 &
+  side_pid=$!
   E2E_DEMO_PORT="$(free_ports 1)" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-demo.json" \
     npx playwright test -c playwright.demo.config.ts --reporter=list,json || demo_status=$?
+  step "the suites beside the demo journeys finish"
+  wait "$side_pid" || side_status=$?
+  side_pid=
+  echo "--- hostile-input suite, command line, identity provider's and group of instances' journeys"
+  cat "$results/side-suites.log"
 fi
 fuzz_status=0
 wait "$fuzz_pid" || fuzz_status=$?
 echo "--- API fuzzing"
 cat "$results/fuzz.log"
-if [ "$integration_status" != 0 ] || [ "$clean_clone_status" != 0 ] || [ "$fuzz_status" != 0 ] || [ "$demo_status" != 0 ]; then
-  echo "integration tests exit $integration_status, clean-clone check exit $clean_clone_status, API fuzzing exit $fuzz_status, demo journeys exit $demo_status" >&2
+if [ "$integration_status" != 0 ] || [ "$clean_clone_status" != 0 ] || [ "$fuzz_status" != 0 ] || [ "$demo_status" != 0 ] || [ "$side_status" != 0 ]; then
+  echo "integration tests exit $integration_status, clean-clone check exit $clean_clone_status, API fuzzing exit $fuzz_status, demo journeys exit $demo_status, suites beside them exit $side_status" >&2
   exit 1
 fi
-# Attacks as issue #41 found them, each against a production server over loopback, bounded in count and time.
-step "hostile-input suite (a production server over loopback)"
-npx vitest run --config scripts/hostile/vitest.config.mts
-# The built `mirrorboard` as a user runs it, against a production server of its own (cli/e2e/README.md): the KIP's
-# worked example end to end, every action, the exit codes, the terminal's confirmation.
-step "command line against a production server (cli/e2e/)"
-npx vitest run --config cli/e2e/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$results/cli-e2e.json"
 # One worker: both projects side by side (a server each) took as long on two cores as one after the other (the
 # journeys are CPU-bound here) and made a 2,000-partition failover's page time out. But each project gets a server
 # and data dir of its own: every journey leaves its clusters and mirrors behind, still mirroring, and the phone
@@ -161,18 +192,5 @@ if [ "$desktop_status" != 0 ]; then
   echo "the browser journeys at 1440x900 failed (exit $desktop_status)" >&2
   exit 1
 fi
-# Signing in through the company's identity provider: the server configured for OpenID Connect against the test
-# provider of server/testing/oidc-test-provider.ts on a port of its own (issue #39).
-step "browser journeys through the test identity provider (Debian chromium)"
-read -r oidc_port oidc_provider_port <<< "$(free_ports 2)"
-E2E_PORT="$oidc_port" E2E_OIDC_PORT="$oidc_provider_port" PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-oidc.json" \
-  npx playwright test -c playwright.oidc.config.ts --reporter=list,json
-# Several instances sharing the work (issue #40): the production server and a second instance in one group on the
-# Kafka clusters started above, their control cluster a broker of its own behind a proxy a journey cuts.
-step "browser journeys of a group of instances (Debian chromium, the Kafka clusters above)"
-read -r ha_port ha_other_port ha_control_port ha_control_admin_port <<< "$(free_ports 4)"
-E2E_PORT="$ha_port" E2E_HA_OTHER_PORT="$ha_other_port" E2E_HA_CONTROL_PORT="$ha_control_port" E2E_HA_CONTROL_ADMIN_PORT="$ha_control_admin_port" \
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$results/e2e-ha.json" \
-  npx playwright test -c playwright.ha.config.ts --reporter=list,json
 step "summary"
 node scripts/test/summary.mjs "$results"
