@@ -384,9 +384,12 @@ export class ClusterRegistry {
       throw new ClusterError('CLUSTER_CONNECTION_FAILED', message, { details: { cluster: definition.name, bootstrapServers: definition.bootstrapServers } })
     }
     const entry: OpenCluster = { definition, cluster: null, kafka, error: null, clusterId: await kafka.clusterId(), topicCount: 0 }
-    this.clusters.set(definition.name, entry)
     try {
+      // The secrets first: a cluster that names() lists is read whole by kafkaRequest(), and the control cluster's
+      // sharing (server/ha/shared-clusters.ts) read one listed before its secrets were written and published it
+      // without its credentials, to every other instance.
       await writeKafkaSecrets(this.options.dataDir, definition.name, secrets)
+      this.clusters.set(definition.name, entry)
       await this.saveDefinitions()
     } catch (error) {
       this.clusters.delete(definition.name)

@@ -102,4 +102,27 @@ describe('clusters shared through the control cluster', () => {
     await second.shared.sync()
     expect([first, second, third].map(({ registry }) => registry.names().includes('sc-b'))).toEqual([false, false, false])
   })
+  it('never shows another instance a cluster still being created without its secrets', async () => {
+    const sasl = brokers.b.sasl
+    if (!sasl) throw new Error('test cluster b has no SASL listener: restart the test clusters (scripts/kafka/clusters.ts start)')
+    const { registry } = await instance()
+    // What a round of SharedClusters reads while the create runs (it ran every 3 s beside a create under load, and
+    // published the cluster without its credentials, then again with them: CI's ha-takeover saw four records for three).
+    const seen: unknown[] = []
+    let creating = true
+    const watch = (async () => {
+      while (creating) {
+        if (registry.names().includes('sc-secret')) seen.push(await registry.kafkaRequest('sc-secret'))
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+    })()
+    const request = { name: 'sc-secret', bootstrapServers: [sasl.bootstrap], sasl: { mechanism: 'scram-sha-256' as const, username: sasl.username, password: sasl.password } }
+    await registry.create({ kind: 'kafka', ...request })
+    creating = false
+    await watch
+    seen.push(await registry.kafkaRequest('sc-secret'))
+    expect(seen.length).toBeGreaterThan(0)
+    for (const observed of seen) expect(observed).toEqual(request)
+    await registry.remove('sc-secret', () => null)
+  })
 })
