@@ -67,6 +67,24 @@ describe('assignMirrors', () => {
     expect(assignment.get('member-b')).toEqual(['fresh'])
   })
 
+  it('leaves a mirror nobody runs yet with the member that created it, unmoved this round; once claimed it is balanced', () => {
+    // b runs m1 and created m2 (its create still under way: the join b sent did not claim it yet); a runs nothing.
+    const all: AssignableMirror[] = [{ name: 'm1', partitions: 3 }, { name: 'm2', partitions: 3, createdOn: 'b' }]
+    const during = assignMirrors(all, [member('a'), member('b', ['m1'])])
+    // m2 stays with b; balance moves what b ran before instead.
+    expect(during.get('member-b')).toEqual(['m2'])
+    expect(during.get('member-a')).toEqual(['m1'])
+    // Alone with b, still under way: b runs both, nothing of m2 moves.
+    const alone = [...all, { name: 'm3', partitions: 3 }]
+    expect(assignMirrors(alone, [member('a', ['m3']), member('b', ['m1'])]).get('member-b')).toEqual(['m1', 'm2'])
+    // The rebalance b asks for once the create has finished: b claims both, and one moves to a.
+    const two = assignMirrors(all, [member('a'), member('b', ['m1', 'm2'])])
+    expect([...assignedLoad(two, all).values()]).toEqual([3, 3])
+    // A creator that is not a member (it left): the mirror goes to the least loaded, as any other.
+    const creatorGone = assignMirrors(all, [member('a'), member('c', ['m1'])])
+    expect(creatorGone.get('member-a')).toEqual(['m2'])
+  })
+
   it('lists every member, with nothing to run when there are fewer mirrors than members', () => {
     const assignment = assignMirrors(mirrors({ only: 8 }), [member('a'), member('b'), member('c')])
     expect([...assignment.values()].filter((names) => names.length > 0)).toHaveLength(1)

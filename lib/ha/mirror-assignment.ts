@@ -8,12 +8,19 @@
  * runs (new ones, or those of a member that left) go one by one, biggest first, to the least loaded member. Then
  * balance: a mirror moves from the most loaded member to the least loaded one only while that narrows the gap
  * between them, so a joining member takes over little and a stable group moves nothing.
+ *
+ * A mirror nobody runs whose creator is a member goes to its creator and stays there this round: the leader read a
+ * mirror whose create was still under way (its definition is written first), and another instance adopting it then
+ * fenced the creator's writes and failed the create (409 to POST /mirrors). Its creator asks for a rebalance once
+ * the create has finished; from then on it is claimed like any other, and balanced.
  */
 
 export interface AssignableMirror {
   name: string
   /** The mirror's partition count: the load it puts on the instance that runs it (at least 1 counted). */
   partitions: number
+  /** The instance that created it (MIRRORBOARD_INSTANCE_ID): where it goes while nobody runs it yet. */
+  createdOn?: string
 }
 
 export interface GroupMember {
@@ -75,7 +82,13 @@ function assignToWorkers(mirrors: readonly AssignableMirror[], members: readonly
 
   if (ordered.length > 0) {
     const unowned = mirrors.filter((mirror) => !owner.has(mirror.name)).sort((a, b) => weight(b) - weight(a) || compare(a.name, b.name))
-    for (const mirror of unowned) give(leastLoaded(), mirror)
+    const creatorOf = (mirror: AssignableMirror) => (mirror.createdOn === undefined ? undefined : ordered.find((member) => member.instanceId === mirror.createdOn))
+    const withCreator = new Set<string>()
+    for (const mirror of unowned) {
+      const creator = creatorOf(mirror)
+      if (creator !== undefined) withCreator.add(mirror.name)
+      give(creator?.memberId ?? leastLoaded(), mirror)
+    }
 
     // Each move strictly narrows the gap between the most and least loaded members, so this ends.
     for (;;) {
@@ -85,7 +98,7 @@ function assignToWorkers(mirrors: readonly AssignableMirror[], members: readonly
       // The biggest mirror that still narrows the gap: fewest moves for the most balance.
       const movable = [...held.get(from)!]
         .map((name) => byName.get(name)!)
-        .filter((mirror) => weight(mirror) < gap)
+        .filter((mirror) => weight(mirror) < gap && !withCreator.has(mirror.name))
         .sort((a, b) => weight(b) - weight(a) || compare(a.name, b.name))[0]
       if (!movable) break
       take(from, movable)

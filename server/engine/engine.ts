@@ -396,7 +396,7 @@ export class MirrorEngine {
   // and do not queue.
 
   createMirror(input: CreateMirrorInput): Promise<MirrorDefinition> {
-    return this.commands.submit({ kind: 'create', mirror: input.name, run: () => createMirror(this.ctx, input) })
+    return this.commands.submit({ kind: 'create', mirror: input.name, run: () => createMirror(this.ctx, input, this.ownership.instanceId) })
   }
 
   /** Every check of a create, changing nothing: what a dry run answers and the real create applies. */

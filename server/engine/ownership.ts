@@ -19,6 +19,8 @@ export interface MirrorOwnership {
   assigned(): readonly OwnedMirror[]
   /** Calls `listener` after each change of the assignment; returns the unsubscribe. */
   onChange(listener: () => void): () => void
+  /** This instance's id, recorded on the mirrors it creates (MirrorDefinition.createdOn); none when it runs alone. */
+  readonly instanceId?: string
 }
 
 export const RUN_EVERY_MIRROR: MirrorOwnership = {

@@ -40,6 +40,11 @@ export interface MirrorDefinition {
   topics: string[]
   config: ResolvedMirrorConfig
   createdAt: number
+  /**
+   * The instance that created it, when several share the work (issue #40): the group leaves a mirror nobody runs
+   * yet with its creator, so a create is finished where it began instead of being taken over half done.
+   */
+  createdOn?: string
 }
 
 /** A mirror partition as the API shows it (API.md `Partition`). */

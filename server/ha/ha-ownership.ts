@@ -13,7 +13,10 @@ export class GroupOwnership implements MirrorOwnership {
   private readonly created = new Set<string>()
   private readonly listeners = new Set<() => void>()
 
-  constructor(private readonly isShared: (cluster: string) => boolean) {}
+  constructor(
+    private readonly isShared: (cluster: string) => boolean,
+    readonly instanceId?: string,
+  ) {}
 
   owns(mirror: OwnedMirror & { sourceCluster?: string }): boolean {
     return !this.sharesOut(mirror) || this.keys.has(mirrorKey(mirror))

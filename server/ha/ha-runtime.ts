@@ -70,7 +70,7 @@ export class HaRuntime {
     readonly config: HaConfig,
     private readonly deps: { clusters: ClusterRegistry; version: string; log: Logger },
   ) {
-    this.ownership = new GroupOwnership((name) => this.isShared(name))
+    this.ownership = new GroupOwnership((name) => this.isShared(name), config.instanceId)
     // Nothing answered for a session timeout (the status goes every 2 s, heartbeats every fifth of it): a busy machine
     // that answers late is not taken for a lost control cluster.
     this.control = new ControlClusterHealth({ staleMs: Math.max(5_000, config.sessionTimeoutMs), log: (message, fields) => deps.log.warn(message, fields) })

@@ -32,14 +32,14 @@ export async function readMirrorCatalog(clusters: CatalogClusters, log: (message
     const latest = new Map<string, string | null>()
     for (const record of records) latest.set(record.key, record.value)
     const partitions = new Map<string, number>()
-    const definitions = new Map<string, { sourceCluster: string; destinationCluster: string }>()
+    const definitions = new Map<string, { sourceCluster: string; destinationCluster: string; createdOn?: unknown }>()
     for (const [text, value] of latest) {
       const key = decodeKey(text)
       if (!key || value === null) continue
       if (key.kind === 'partition') partitions.set(key.mirror, (partitions.get(key.mirror) ?? 0) + 1)
       if (key.kind === 'mirror') {
         try {
-          definitions.set(key.mirror, JSON.parse(value) as { sourceCluster: string; destinationCluster: string })
+          definitions.set(key.mirror, JSON.parse(value) as { sourceCluster: string; destinationCluster: string; createdOn?: unknown })
         } catch {
           continue
         }
@@ -47,7 +47,11 @@ export async function readMirrorCatalog(clusters: CatalogClusters, log: (message
     }
     for (const [mirror, definition] of definitions) {
       if (definition.destinationCluster !== name || !clusters.isShared(definition.sourceCluster)) continue
-      mirrors.push({ name: mirrorKey({ name: mirror, destinationCluster: name }), partitions: partitions.get(mirror) ?? 1 })
+      mirrors.push({
+        name: mirrorKey({ name: mirror, destinationCluster: name }),
+        partitions: partitions.get(mirror) ?? 1,
+        ...(typeof definition.createdOn === 'string' ? { createdOn: definition.createdOn } : {}),
+      })
     }
   }
   return mirrors

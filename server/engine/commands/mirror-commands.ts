@@ -66,10 +66,14 @@ export async function planCreateMirror(ctx: ClusterAccess & PartitionStore, inpu
 }
 
 /** Writes the planned mirror's definition, holds it, and starts its named topics; the first sync discovers the rest. */
-export async function applyCreateMirror(ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore, plan: CreateMirrorPlan): Promise<MirrorDefinition> {
+export async function applyCreateMirror(
+  ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore,
+  plan: CreateMirrorPlan,
+  createdOn?: string,
+): Promise<MirrorDefinition> {
   // A second create of the same name may have been applied while this one was planned.
   if (ctx.state.has(plan.definition.name)) throw new EngineError('CONFLICT', `mirror ${plan.definition.name} already exists`)
-  const definition: MirrorDefinition = { ...plan.definition, createdAt: ctx.now() }
+  const definition: MirrorDefinition = { ...plan.definition, createdAt: ctx.now(), ...(createdOn === undefined ? {} : { createdOn }) }
   await ctx.clusters.stateStore(definition.destinationCluster).write([{ key: { kind: 'mirror', mirror: definition.name }, value: definition }])
   const mirror = ctx.state.add(definition)
   ctx.state.emit({ type: 'mirror', mirror: definition.name, change: 'created' })
@@ -80,8 +84,12 @@ export async function applyCreateMirror(ctx: ClusterAccess & EngineClock & Engin
 }
 
 /** Plans the create, then applies it. */
-export async function createMirror(ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore, input: CreateMirrorInput): Promise<MirrorDefinition> {
-  return applyCreateMirror(ctx, await planCreateMirror(ctx, input))
+export async function createMirror(
+  ctx: ClusterAccess & EngineClock & EngineLog & OperationsAccess & PartitionDispatch & PartitionStore,
+  input: CreateMirrorInput,
+  createdOn?: string,
+): Promise<MirrorDefinition> {
+  return applyCreateMirror(ctx, await planCreateMirror(ctx, input), createdOn)
 }
 
 export async function deleteMirror(ctx: ClusterAccess & EngineLog & FetchSettings & LagArchiveAccess & LeadershipAccess & PartitionStore, name: string): Promise<void> {
