@@ -27,7 +27,10 @@ test('the instances page shows the control cluster reachable, as an incident whi
   await signIn(page, 'viewer', '/instances')
   const panel = page.getByTestId('control-cluster')
   await expect(page.getByTestId('control-cluster-status')).toHaveText('●Reachable')
-  await expect(panel.getByTestId('control-last-outage')).toHaveText('none since this instance started')
+  // None yet, unless a busy machine kept the control cluster from answering for a session timeout already (the
+  // page says so truthfully: seen at a load of 8): the outage after the cut below must then be another one.
+  await expect(panel.getByTestId('control-last-outage')).toHaveText(/^none since this instance started$|without an answer/)
+  const outageBefore = await panel.getByTestId('control-last-outage').textContent()
   await expect(panel.getByTestId('control-view-age')).toContainText(/last read \d+ (s|ms) ago/)
   await panel.getByText('Each control topic as this instance last read it').click()
   await expect(panel.getByRole('list', { name: 'Control topics' }).getByRole('listitem')).toHaveCount(5)
@@ -60,6 +63,7 @@ test('the instances page shows the control cluster reachable, as an incident whi
 
   await expect(page.getByTestId('control-cluster-status')).toHaveText('●Reachable', { timeout: 90_000 })
   await expect(page.getByTestId('control-last-outage')).toContainText('without an answer')
+  await expect(page.getByTestId('control-last-outage')).not.toHaveText(outageBefore ?? '')
   await expect(page.getByTestId('control-cluster-incident')).toHaveCount(0)
   await lookAt(page, testInfo, 'instances-control-recovered', { alsoNarrow: true })
 })
