@@ -29,11 +29,19 @@ async function instance(opts: { fencedWrites?: boolean } = { fencedWrites: true 
   return cluster
 }
 
+/**
+ * The records' CreateTime: recent, as a live mirror's are. Batches stamped in 2023 (as this test had them) are past the
+ * destination topic's retention (7 days): the first append's COMMIT marker, stamped now, rolls a new segment (its
+ * timestamp is more than segment.ms past the segment's first batch), and the broker's next retention check (every
+ * 5 min) deleted the segment of offsets 0–29, so reading from offset 0 failed "offset 0 is outside [30, 62]".
+ */
+const CREATE_TIME = Date.now()
+
 /** `count` source batches of 10 records from source offset `from` (CreateTime, leader epoch 0), as a fetch hands them over. */
 function sourceBatches(from: number, count: number): Uint8Array {
   const batches = Array.from({ length: count }, (_, i) => {
     const base = from + i * 10
-    return encodeBatch({ baseOffset: base, partitionLeaderEpoch: 0, timestamp: 1_700_000_000_000 + base, records: Array.from({ length: 10 }, (_, r) => ({ key: `k${base + r}`, value: `v${base + r}` })) }, crc32c)
+    return encodeBatch({ baseOffset: base, partitionLeaderEpoch: 0, timestamp: CREATE_TIME + base, records: Array.from({ length: 10 }, (_, r) => ({ key: `k${base + r}`, value: `v${base + r}` })) }, crc32c)
   })
   return Buffer.concat(batches)
 }
