@@ -167,10 +167,18 @@ export class EmulatedProducers {
     }
   }
 
-  /** Atomic appends: the open transaction aborted (as far as the coordinator can be told) and the producer dropped. */
+  /**
+   * Atomic appends: the open transaction aborted (as far as the coordinator can be told) and the producer dropped. An
+   * abort refused as fenced leaves the partition fenced here: the producer that replaces this one must never claim the
+   * id again by itself (its InitProducerId would take the partition back from the instance that owns it now).
+   */
   async abandon(tp: TopicPartition): Promise<void> {
+    const generation = this.generationOf(tp)
     const producer = await this.idempotent.get(tp)?.catch(() => undefined)
-    await producer?.abort().catch(() => undefined)
+    await producer?.abort().catch((error: unknown) => {
+      const refused = toKafkaClusterError(error, `abort the writes of ${tp.topic}-${tp.partition}`)
+      if (refused.code === 'INVALID_PRODUCER_EPOCH' && generation === this.generationOf(tp)) this.fenced.set(tp, refused)
+    })
     await this.renewIdempotent(tp)
   }
 

@@ -29,11 +29,19 @@ async function instance(opts: { fencedWrites?: boolean } = { fencedWrites: true 
   return cluster
 }
 
+/**
+ * The records' CreateTime: recent, as a live mirror's are. Batches stamped in 2023 (as this test had them) are past the
+ * destination topic's retention (7 days): the first append's COMMIT marker, stamped now, rolls a new segment (its
+ * timestamp is more than segment.ms past the segment's first batch), and the broker's next retention check (every
+ * 5 min) deleted the segment of offsets 0–29, so reading from offset 0 failed "offset 0 is outside [30, 62]".
+ */
+const CREATE_TIME = Date.now()
+
 /** `count` source batches of 10 records from source offset `from` (CreateTime, leader epoch 0), as a fetch hands them over. */
 function sourceBatches(from: number, count: number): Uint8Array {
   const batches = Array.from({ length: count }, (_, i) => {
     const base = from + i * 10
-    return encodeBatch({ baseOffset: base, partitionLeaderEpoch: 0, timestamp: 1_700_000_000_000 + base, records: Array.from({ length: 10 }, (_, r) => ({ key: `k${base + r}`, value: `v${base + r}` })) }, crc32c)
+    return encodeBatch({ baseOffset: base, partitionLeaderEpoch: 0, timestamp: CREATE_TIME + base, records: Array.from({ length: 10 }, (_, r) => ({ key: `k${base + r}`, value: `v${base + r}` })) }, crc32c)
   })
   return Buffer.concat(batches)
 }
@@ -144,5 +152,32 @@ describe('atomic appends: a mirror partition’s data and its state record in on
     expect((await fresh.host.describePartition(tp)).logEndOffset).toBe(60)
     expect(await taker.host.appendMirroredBatches(tp, sourceBatches(60, 1))).toMatchObject({ logEndOffset: 70 })
     expect(await committedKeys(reader, topic)).toEqual(keys(0, 70))
+  })
+
+  it('a writer woken after the takeover, its next transaction opened ahead and refused, never claims the partition back', async () => {
+    // The SIGSTOP case of ha-takeover.integration.test.ts, 1 run in 8: the woken instance's next append opened its
+    // transaction ahead (AddPartitionsToTxn, refused: fenced), aborted it (refused too) and dropped its producer without
+    // noting the fence; it then took the new owner's copies of the same source batches for its own late answers, found
+    // the log end one past them (the new owner's COMMIT marker), judged the topic written by another client and
+    // persisted that verdict through a new producer, whose InitProducerId took the partition back from its owner. The
+    // owner was fenced, and whoever adopted the mirror next read the verdict and refused every append (TOPIC_READ_ONLY).
+    const topic = `atomic-woken-${RUN}`
+    const tp = { topic, partition: 0 }
+    const owner = await instance()
+    await owner.host.createMirrorTopic({ name: topic, topicId: 'AtomicWokenTopicId0000', partitions: 1, mirror: `atomic-m-woken-${RUN}` })
+    expect(await owner.host.appendMirroredBatches(tp, sourceBatches(0, 3))).toMatchObject({ logEndOffset: 30 })
+
+    const taker = await instance()
+    await taker.host.reloadMirrorTopics([topic])
+    expect(await taker.host.appendMirroredBatches(tp, sourceBatches(30, 3))).toMatchObject({ logEndOffset: 60 })
+
+    // The old owner wakes with the same source batches in hand: refused as fenced, writing nothing.
+    await expect(owner.host.appendMirroredBatches(tp, sourceBatches(30, 3))).rejects.toMatchObject({ code: 'INVALID_PRODUCER_EPOCH' })
+    // The new owner is not fenced back, and what every reader gets of the partition carries no verdict of the zombie.
+    expect(await taker.host.appendMirroredBatches(tp, sourceBatches(60, 1))).toMatchObject({ logEndOffset: 70 })
+    const reader = await instance()
+    expect(await committedKeys(reader, topic)).toEqual(keys(0, 70))
+    expect((await reader.host.describePartition(tp)).logEndOffset).toBe(70)
+    expect(reader.host.emulationNotes(tp)?.notes.map((note) => note.code)).not.toContain('READ_ONLY_VIOLATED')
   })
 })
