@@ -485,13 +485,16 @@ test.describe('bad mirror input gets a 4xx with a code and changes nothing', () 
       await expectError(await history('nope', '0'), 404, 'NOT_FOUND')
       await expectError(await get('/api/v1/mirrors/nope/partitions/orders/0/history'), 404, 'NOT_FOUND')
 
-      for (const query of ['stepMs=-5', 'stepMs=10', 'stepMs=1.5', 'from=abc', 'from=-1', 'from=1e3', 'from=20&to=10', `to=${'9'.repeat(17)}`, 'topic=a%20b']) {
+      for (const query of ['stepMs=-5', 'stepMs=10', 'stepMs=1.5', 'from=abc', 'from=-1', 'from=1e3', 'from=20&to=10', `to=${'9'.repeat(17)}`, 'topic=a%20b', 'by=topic', 'by=broker&stepMs=1000']) {
         await expectError(await get(`${m}/lag?${query}`), 400, 'VALIDATION_FAILED')
       }
       await expectError(await get(`${m}/lag?topic=nope`), 404, 'NOT_FOUND')
       await expectError(await get('/api/v1/mirrors/nope/lag'), 404, 'NOT_FOUND')
       const lag = await okJson<{ series: Array<{ topic: string; partition: number; points: unknown[] }> }>(await get(`${m}/lag?topic=orders&stepMs=1000`))
       expect(lag.series.map(({ topic, partition }) => `${topic}-${partition}`)).toEqual(['orders-0', 'orders-1'])
+      const byTopic = await okJson<{ series: unknown[]; topics: Array<{ topic: string; partitions: number }> }>(await get(`${m}/lag?topic=orders&stepMs=1000&by=topic`))
+      expect(byTopic.series).toEqual([])
+      expect(byTopic.topics.map(({ topic, partitions }) => `${topic}×${partitions}`)).toEqual(['orders×2'])
 
       await expectError(await get('/api/v1/operations?status=sleeping'), 400, 'VALIDATION_FAILED')
       for (const query of ['mirror=a%20b', 'limit=0', 'limit=1001', 'limit=x']) await expectError(await get(`/api/v1/operations?${query}`), 400, 'VALIDATION_FAILED')

@@ -21,8 +21,10 @@ export function useLag(mirror: string, range: LagRange, enabled = true) {
     queryFn: async ({ signal }) => {
       const to = Date.now()
       const from = to - rangeMs
-      // Checked field by field, the schema only for what that check does not accept (600,000 points for 10,000 partitions).
-      const answer = await callEndpoint(mirrorEndpoints.mirrorLag, { params: { mirror }, query: { from, to, stepMs }, signal, read: readLagResponse })
+      // Per topic, folded by the server: the chart draws no finer line, and a 2,000-partition mirror's history per
+      // partition was 2.4 MB parsed and folded on the main thread as the page loaded. Checked field by field, the
+      // schema only for what that check does not accept.
+      const answer = await callEndpoint(mirrorEndpoints.mirrorLag, { params: { mirror }, query: { from, to, stepMs, by: 'topic' }, signal, read: readLagResponse })
       return { ...answer, from, to }
     },
     enabled,

@@ -259,7 +259,7 @@ export function LagChart({
   const base = useMemo(() => {
     if (answer === undefined) return null
     const { rangeMs, stepMs } = LAG_RANGES[range]
-    return aggregateLag(answer.series, { stepMs, rangeMs, from: answer.from, to: answer.to, maxGroups: MAX_GROUPS - 1 })
+    return aggregateLag(answer.topics ?? answer.series, { stepMs, rangeMs, from: answer.from, to: answer.to, maxGroups: MAX_GROUPS - 1 })
   }, [answer, range])
   const [extended, setExtended] = useState<{ base: LagChartData; data: LagChartData } | null>(null)
   const baseRef = useRef(base)

@@ -559,17 +559,24 @@ export const LagQuery = z
       .transform(Number)
       .pipe(z.number().int().min(100))
       .optional(),
+    /** `topic`: one series per topic (`topics`, `series` empty), folded on the server; needs `stepMs`, whose buckets it folds. */
+    by: z.enum(['partition', 'topic']).optional(),
   })
   .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
     message: 'from must not be after to',
     path: ['from'],
   })
+  .refine((query) => query.by !== 'topic' || query.stepMs !== undefined, { message: 'by=topic needs stepMs', path: ['by'] })
 
 /** `[t, offsetLag, timeLagMs]` */
 export const LagPoint = z.tuple([Timestamp, NonNegativeInt.nullable(), NonNegativeInt.nullable()])
 export const LagSeries = z.object({ topic: Name, partition: PartitionIndex, points: z.array(LagPoint) })
+/** A topic's partitions folded (`by=topic`): offset lag summed, time lag the worst partition's; null where none had a figure. */
+export const TopicLagSeries = z.object({ topic: Name, partitions: NonNegativeInt, points: z.array(LagPoint) })
 export const LagResponse = z.object({
   series: z.array(LagSeries),
+  /** With `by=topic` only: one series per topic, on the `stepMs` buckets. */
+  topics: z.array(TopicLagSeries).optional(),
   /** Records and bytes per second appended to the destination, `[t, recordsPerSecond, bytesPerSecond]` a second apart, over the last 5 min at most. */
   throughput: z.array(z.tuple([Timestamp, z.number().min(0), z.number().min(0)])).optional(),
   /** Spans of time when some partition's lag was not known (its source silent): the points there are lower bounds. `to` null: still so. */

@@ -97,6 +97,22 @@ describe('readLagResponse', () => {
     }
   })
 
+  it('accepts the per-topic answer (by=topic) as it is and gives the schema’s verdict for its fields', async () => {
+    const topic = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({ topic: 'orders', partitions: 1000, points: [[1_764_590_000_000, 2_000, 40], [1_764_590_005_000, null, null]], ...overrides })
+    const body = { series: [], topics: [topic(), topic({ topic: 'payments', points: [] })], throttled: false, throttledRate: null }
+    expect(readLagResponse(body)).toBe(body)
+    await expectSameVerdict(body)
+    const variants: Record<string, unknown[]> = { topic: SERIES_VARIANTS.topic!, partitions: [0, -1, 1.5, '3', null, undefined], points: SERIES_VARIANTS.points!, partition: [3] }
+    for (const [field, values] of Object.entries(variants)) {
+      for (const value of values) {
+        const changed = topic({ [field]: value })
+        if (value === undefined) delete changed[field]
+        await expectSameVerdict({ series: [], topics: [topic(), changed] })
+      }
+    }
+    for (const topics of [null, {}, [null], [[]]]) await expectSameVerdict({ series: [], topics })
+  })
+
   it('leaves what it does not accept exactly to the schema: extra keys stripped, bad envelopes refused', async () => {
     expect(await readLagResponse({ series: [series({ extra: 1 })], more: true })).toEqual({ series: [series()] })
     for (const body of [null, [], {}, { series: {} }, { series: [null] }, { series: [[]] }]) await expectSameVerdict(body)

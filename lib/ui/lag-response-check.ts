@@ -14,7 +14,8 @@ const MAX_PARTITION = 2 ** 31 - 1
 const SERIES_KEYS: ReadonlySet<string> = new Set(['topic', 'partition', 'points'])
 // Every field of the answer: one the check did not know sent every answer through the schema (throughput and
 // lagUnknown, added after it, did: seconds of a phone's main thread for a 2,000-partition mirror's history).
-const RESPONSE_KEYS: ReadonlySet<string> = new Set(['series', 'throughput', 'lagUnknown', 'throttled', 'throttledRate'])
+const RESPONSE_KEYS: ReadonlySet<string> = new Set(['series', 'topics', 'throughput', 'lagUnknown', 'throttled', 'throttledRate'])
+const TOPIC_SERIES_KEYS: ReadonlySet<string> = new Set(['topic', 'partitions', 'points'])
 const SPAN_KEYS: ReadonlySet<string> = new Set(['from', 'to'])
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -52,16 +53,24 @@ function series(value: unknown): boolean {
   if (!isObject(value) || !onlyKeys(value, SERIES_KEYS)) return false
   const { topic, partition, points } = value
   return (
-    typeof topic === 'string' &&
-    NAME_PATTERN.test(topic) &&
-    topic !== '.' &&
-    topic !== '..' &&
+    topicName(topic) &&
     Number.isSafeInteger(partition) &&
     (partition as number) >= 0 &&
     (partition as number) <= MAX_PARTITION &&
     Array.isArray(points) &&
     points.every(point)
   )
+}
+
+function topicName(value: unknown): boolean {
+  return typeof value === 'string' && NAME_PATTERN.test(value) && value !== '.' && value !== '..'
+}
+
+/** `by=topic`: a topic's partitions folded into one series. */
+function topicSeries(value: unknown): boolean {
+  if (!isObject(value) || !onlyKeys(value, TOPIC_SERIES_KEYS)) return false
+  const { topic, partitions, points } = value
+  return topicName(topic) && Number.isSafeInteger(partitions) && (partitions as number) >= 0 && Array.isArray(points) && points.every(point)
 }
 
 /**
@@ -78,7 +87,8 @@ export function readLagResponse(body: unknown): LagResponse | Promise<LagRespons
     (body.throughput === undefined || (Array.isArray(body.throughput) && body.throughput.every(throughputSample))) &&
     (body.lagUnknown === undefined || (Array.isArray(body.lagUnknown) && body.lagUnknown.every(unknownSpan))) &&
     Array.isArray(body.series) &&
-    body.series.every(series)
+    body.series.every(series) &&
+    (body.topics === undefined || (Array.isArray(body.topics) && body.topics.every(topicSeries)))
   ) {
     return body as LagResponse
   }

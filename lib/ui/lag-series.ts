@@ -19,9 +19,10 @@ export type LagRange = keyof typeof LAG_RANGES
 /** `[t, offsetLag, timeLagMs]`, as the API sends them. */
 export type LagPointInput = readonly [number, number | null, number | null]
 
+/** A partition's series, or a topic's already folded (`by=topic`, lib/mirror/lag-by-topic.ts): folded alike. */
 export interface LagSeriesInput {
   readonly topic: string
-  readonly partition: number
+  readonly partition?: number
   readonly points: readonly LagPointInput[]
 }
 

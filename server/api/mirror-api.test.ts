@@ -1,6 +1,7 @@
 import { MirrorTimeline } from '@/lib/api/mirror-timeline'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FailoverAccepted, FailoverPlanResponse, Mirror, MirrorList, MirrorPartitionList, TruncationPlanResponse } from '@/lib/api/mirrors'
+import { FailoverAccepted, FailoverPlanResponse, LagResponse, Mirror, MirrorList, MirrorPartitionList, TruncationPlanResponse } from '@/lib/api/mirrors'
+import { lagByTopic } from '@/lib/mirror/lag-by-topic'
 import { Operation as ApiOperation, OperationList } from '@/lib/api/operations'
 import { MirrorApi } from './mirror-api'
 import { EngineError } from '../engine/errors'
@@ -57,6 +58,15 @@ describe('MirrorApi', () => {
     expect(api.partitions('dr', { state: ['PAUSED'] })).toEqual([])
     await expectCode(() => api.partitions('dr', { topic: 'payments' }), 'NOT_FOUND')
     await expectCode(() => api.lag('dr', { topic: 'nope' }), 'NOT_FOUND')
+    // by=topic: the chart's series folded on the server, the per-partition list left empty.
+    const perPartition = api.lag('dr', { stepMs: 1000 })
+    const perTopic = api.lag('dr', { stepMs: 1000, by: 'topic' })
+    expect(LagResponse.parse(perTopic)).toEqual(perTopic)
+    expect(perPartition.series.map((series) => `${series.topic}-${series.partition}`)).toEqual(['orders-0', 'orders-1'])
+    expect(perPartition.topics).toBeUndefined()
+    expect(perTopic.series).toEqual([])
+    expect(perTopic.topics).toEqual(lagByTopic(perPartition.series, 1000))
+    expect(perTopic.topics?.map((series) => [series.topic, series.partitions])).toEqual([['orders', 2]])
     expect(api.history('dr', 'orders', 0).transitions.map((t) => t.to)).toContain('MIRRORING')
     // The mirror's timeline: both partitions' transitions as mirror-level entries, checked against the API schema.
     const timeline = MirrorTimeline.parse(api.timeline('dr'))

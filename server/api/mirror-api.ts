@@ -24,6 +24,7 @@ import type { MirrorTimeline } from '@/lib/api/mirror-timeline'
 import type { SplitBrain } from '@/lib/api/split-brain'
 import { mirrorTimeline } from '@/lib/overview/mirror-timeline'
 import { describeEntries, type DescribeEntry, type DescribeStateNames } from '@/lib/mirror/describe-entries'
+import { lagByTopic } from '@/lib/mirror/lag-by-topic'
 import { mirrorRpoStatus } from './mirror-rpo-status'
 import type { ClusterRegistry } from '@/server/cluster/registry'
 import type { CommandConditions, CreateMirrorInput, MirrorEngine } from '../engine/engine'
@@ -314,7 +315,7 @@ export class MirrorApi {
     return { transitions: this.engine.partitionHistory(name, topic, partition).map((transition) => ({ ...transition })) }
   }
 
-  lag(name: string, query: { topic?: string; from?: number; to?: number; stepMs?: number }): LagResponse {
+  lag(name: string, query: { topic?: string; from?: number; to?: number; stepMs?: number; by?: 'partition' | 'topic' }): LagResponse {
     if (query.topic !== undefined) this.assertMirrorsTopic(name, query.topic)
     const series = this.engine.lagSeries(name, {
       ...(query.topic === undefined ? {} : { topic: query.topic }),
@@ -324,12 +325,16 @@ export class MirrorApi {
     })
     const { throttled, throttledRate } = this.engine.mirrorSummary(name)
     const from = query.from ?? 0
+    const byTopic = query.by === 'topic' && query.stepMs !== undefined
     return {
-      series: series.map(({ topic, partition, points }) => ({
-        topic,
-        partition,
-        points: points.map(([time, offsetLag, timeLagMs]) => [time, offsetLag, timeLagMs]),
-      })),
+      series: byTopic
+        ? []
+        : series.map(({ topic, partition, points }) => ({
+            topic,
+            partition,
+            points: points.map(([time, offsetLag, timeLagMs]) => [time, offsetLag, timeLagMs]),
+          })),
+      ...(byTopic && query.stepMs !== undefined ? { topics: lagByTopic(series, query.stepMs) } : {}),
       lagUnknown: this.engine.lagUnknownSpans(name, from, query.to),
       throughput: this.engine.throughputHistory(name, query.from).map(([time, recordsPerSecond, bytesPerSecond]) => [time, recordsPerSecond, bytesPerSecond]),
       // Lag that grows while throttled is the rate's doing, not the link's.
