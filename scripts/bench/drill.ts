@@ -7,7 +7,7 @@
 // written to one partition of each topic every 100 ms, timed from its acknowledgement at the source until the
 // destination's high watermark covers it.
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import v8 from 'node:v8'
@@ -16,7 +16,7 @@ import { quantile } from '@/lib/drill/cadence'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { Drills } from '@/server/drills/drills'
 import { MirrorEngine } from '@/server/engine/engine'
-import { fitScavengesToCores } from '@/server/util/scavenge'
+import { fitScavengesToCores, SERVER_V8_FLAGS, startedWithServerFlags } from '@/server/util/scavenge'
 import type { BenchResult } from './result'
 import { withStalls } from './stall-meter'
 
@@ -57,9 +57,37 @@ function forkBuiltSandbox(): () => void {
   }
 }
 
+/**
+ * This process is the server here, so it runs with the server's V8 flags (SERVER_V8_FLAGS, server/util/scavenge.ts):
+ * flags of node's command line, which `npm run bench` does not pass (the other suites measure V8's defaults). Without
+ * them the drill runs in a child node started with them and this entry's own flags, its figures handed back in a
+ * file. BENCH_DRILL_GC=default measures in this process, with V8's default collectors.
+ */
+async function inServerProcess(): Promise<BenchResult[]> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-drill-results-'))
+  const file = path.join(dir, 'results.json')
+  try {
+    console.log(`the drill in a child node started as the server is: ${SERVER_V8_FLAGS.join(' ')}`)
+    execFileSync(process.execPath, [...SERVER_V8_FLAGS, ...process.execArgv, process.argv[1]!, 'drill of a 2,000'], { stdio: 'inherit', env: { ...process.env, BENCH_DRILL_RESULTS: file } })
+    // JSON writes NaN as null.
+    return (JSON.parse(await readFile(file, 'utf8')) as BenchResult[]).map((result) => ({ ...result, value: result.value ?? Number.NaN, ...(result.ratio === undefined ? {} : { ratio: result.ratio ?? Number.NaN }) }))
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
 export async function benchDrill(): Promise<BenchResult[]> {
+  if (process.env.BENCH_DRILL_GC !== 'default' && !startedWithServerFlags()) return inServerProcess()
+  const results = await drill()
+  if (process.env.BENCH_DRILL_RESULTS === undefined) return results
+  await writeFile(process.env.BENCH_DRILL_RESULTS, JSON.stringify(results))
+  return []
+}
+
+async function drill(): Promise<BenchResult[]> {
   const restoreSandboxEntry = forkBuiltSandbox()
-  // What the production server does as it starts (server/main.ts): this process is the server here.
+  console.log(`V8 flags: ${process.execArgv.filter((flag) => SERVER_V8_FLAGS.includes(flag)).join(' ') || "V8's default collectors (BENCH_DRILL_GC=default)"}`)
+  // What the production server does as it starts (server/main.ts), redundant under SERVER_V8_FLAGS.
   // BENCH_DRILL_PARALLEL_SCAVENGE=1 keeps V8's default, to measure without it.
   const scavengesAlone = process.env.BENCH_DRILL_PARALLEL_SCAVENGE !== '1' && fitScavengesToCores()
   console.log(`parallel scavenges: ${scavengesAlone ? 'off (server/util/scavenge.ts)' : 'on'}`)
