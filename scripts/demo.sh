@@ -62,5 +62,4 @@ port="${PORT:-3000}"
 host="${HOST:-127.0.0.1}"
 echo
 echo "==> starting the demo on http://${host}:${port}  (data in ${data_dir}; the banner below gives the tokens)"
-# --single-threaded-gc: the server's V8 flags (SERVER_V8_FLAGS in server/util/scavenge.ts, as `npm start` has them).
-MIRRORBOARD_DEMO=1 MIRRORBOARD_URL="http://${host}:${port}" exec node --single-threaded-gc dist/main.js -H "$host" -p "$port"
+MIRRORBOARD_DEMO=1 MIRRORBOARD_URL="http://${host}:${port}" exec node dist/main.js -H "$host" -p "$port"

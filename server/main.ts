@@ -56,9 +56,7 @@ function refusalLogger(): (reason: 'total' | 'address', address: string) => void
 
 async function main(): Promise<void> {
   // On a host of two cores, young-generation collections on the main thread alone: a parallel one waits for V8's
-  // helper threads to get a core, 100–270 ms of stalled event loop at load (server/util/scavenge.ts). `npm start`
-  // and the demo go further with SERVER_V8_FLAGS (--single-threaded-gc, the mark-compacts' helpers too), a flag
-  // only node's command line can set; this covers the entries without it (`node --import tsx server/main.ts`).
+  // helper threads to get a core, 100–270 ms of stalled event loop at load (server/util/scavenge.ts).
   fitScavengesToCores()
   // Before Next loads: the runtime reads it (response checks are off in production) and so does React.
   ;(process.env as Record<string, string>).NODE_ENV ??= 'production'

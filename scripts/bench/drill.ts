@@ -16,7 +16,7 @@ import { quantile } from '@/lib/drill/cadence'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { Drills } from '@/server/drills/drills'
 import { MirrorEngine } from '@/server/engine/engine'
-import { fitScavengesToCores, SERVER_V8_FLAGS, startedWithServerFlags } from '@/server/util/scavenge'
+import { fitScavengesToCores } from '@/server/util/scavenge'
 import type { BenchResult } from './result'
 import { withStalls } from './stall-meter'
 
@@ -58,17 +58,18 @@ function forkBuiltSandbox(): () => void {
 }
 
 /**
- * This process is the server here, so it runs with the server's V8 flags (SERVER_V8_FLAGS, server/util/scavenge.ts):
- * flags of node's command line, which `npm run bench` does not pass (the other suites measure V8's defaults). Without
- * them the drill runs in a child node started with them and this entry's own flags, its figures handed back in a
- * file. BENCH_DRILL_GC=default measures in this process, with V8's default collectors.
+ * BENCH_DRILL_V8_FLAGS (e.g. `--single-threaded-gc`): the drill runs in a child node started with those V8 flags and
+ * this entry's own, its figures handed back in a file — flags only node's command line can set (V8 11.3 aborts at
+ * the next mark-compact when `--single-threaded-gc` is set at run time), to measure a server started with them.
  */
-async function inServerProcess(): Promise<BenchResult[]> {
+const V8_FLAGS = (process.env.BENCH_DRILL_V8_FLAGS ?? '').split(/\s+/).filter(Boolean)
+
+async function inChildWithFlags(): Promise<BenchResult[]> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-drill-results-'))
   const file = path.join(dir, 'results.json')
   try {
-    console.log(`the drill in a child node started as the server is: ${SERVER_V8_FLAGS.join(' ')}`)
-    execFileSync(process.execPath, [...SERVER_V8_FLAGS, ...process.execArgv, process.argv[1]!, 'drill of a 2,000'], { stdio: 'inherit', env: { ...process.env, BENCH_DRILL_RESULTS: file } })
+    console.log(`the drill in a child node started with ${V8_FLAGS.join(' ')}`)
+    execFileSync(process.execPath, [...V8_FLAGS, ...process.execArgv, process.argv[1]!, 'drill of a 2,000'], { stdio: 'inherit', env: { ...process.env, BENCH_DRILL_RESULTS: file } })
     // JSON writes NaN as null.
     return (JSON.parse(await readFile(file, 'utf8')) as BenchResult[]).map((result) => ({ ...result, value: result.value ?? Number.NaN, ...(result.ratio === undefined ? {} : { ratio: result.ratio ?? Number.NaN }) }))
   } finally {
@@ -77,7 +78,7 @@ async function inServerProcess(): Promise<BenchResult[]> {
 }
 
 export async function benchDrill(): Promise<BenchResult[]> {
-  if (process.env.BENCH_DRILL_GC !== 'default' && !startedWithServerFlags()) return inServerProcess()
+  if (!V8_FLAGS.every((flag) => process.execArgv.includes(flag))) return inChildWithFlags()
   const results = await drill()
   if (process.env.BENCH_DRILL_RESULTS === undefined) return results
   await writeFile(process.env.BENCH_DRILL_RESULTS, JSON.stringify(results))
@@ -86,8 +87,8 @@ export async function benchDrill(): Promise<BenchResult[]> {
 
 async function drill(): Promise<BenchResult[]> {
   const restoreSandboxEntry = forkBuiltSandbox()
-  console.log(`V8 flags: ${process.execArgv.filter((flag) => SERVER_V8_FLAGS.includes(flag)).join(' ') || "V8's default collectors (BENCH_DRILL_GC=default)"}`)
-  // What the production server does as it starts (server/main.ts), redundant under SERVER_V8_FLAGS.
+  if (V8_FLAGS.length > 0) console.log(`V8 flags: ${V8_FLAGS.join(' ')} (BENCH_DRILL_V8_FLAGS)`)
+  // What the production server does as it starts (server/main.ts): this process is the server here.
   // BENCH_DRILL_PARALLEL_SCAVENGE=1 keeps V8's default, to measure without it.
   const scavengesAlone = process.env.BENCH_DRILL_PARALLEL_SCAVENGE !== '1' && fitScavengesToCores()
   console.log(`parallel scavenges: ${scavengesAlone ? 'off (server/util/scavenge.ts)' : 'on'}`)

@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { startedWithServerFlags } from './scavenge'
 
 /**
  * Read from V8 itself, not timed: a child process with `--trace-parallel-scavenge` (a line per scavenger task) and
@@ -43,25 +41,5 @@ describe('fitScavengesToCores', () => {
   it.skipIf(os.availableParallelism() < 2)('leaves V8 parallel scavenges where there are cores for them, and when not called', { timeout: 120_000 }, () => {
     expect(tasksOfLastScavenges(8).some((tasks) => tasks > 1)).toBe(true)
     expect(tasksOfLastScavenges('not called').some((tasks) => tasks > 1)).toBe(true)
-  })
-})
-
-describe('SERVER_V8_FLAGS', () => {
-  const root = path.resolve(__dirname, '../..')
-
-  // The flags are the command line's (V8 asserts when they are set at run time): each way the production server
-  // starts must carry them.
-  it('are on the command line of npm start and of the demo', () => {
-    const start = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!
-    const demo = readFileSync(path.join(root, 'scripts/demo.sh'), 'utf8').split('\n').find((line) => / node .*dist\/main\.js/.test(line))!
-    for (const command of [start, demo]) {
-      const argv = command.split(/\s+/)
-      expect(startedWithServerFlags(argv.slice(argv.indexOf('node') + 1, argv.indexOf('dist/main.js')))).toBe(true)
-    }
-  })
-
-  it('are told apart in execArgv', () => {
-    expect(startedWithServerFlags(['--single-threaded-gc', '--import', 'tsx'])).toBe(true)
-    expect(startedWithServerFlags(['--import', 'tsx'])).toBe(false)
   })
 })

@@ -21,24 +21,3 @@ export function fitScavengesToCores(cores: number = os.availableParallelism()): 
   v8.setFlagsFromString('--no-parallel-scavenge')
   return true
 }
-
-/**
- * The V8 flags the production server starts with (`npm start` and scripts/demo.sh put them on node's command line):
- * every collection on the main thread alone, the old generation's too. A flag of the command line, not
- * setFlagsFromString: set at run time, Node 20's V8 (11.3) asserts in its cppgc marker on its first mark-compact (its concurrent
- * marking handle was made when the heap was).
- *
- * Why, after fitScavengesToCores: on a host of two cores that other processes share, the drill's remaining
- * blocked turns (40–150 ms asleep with a few ms of CPU, `npm run bench -- drill`, session 25) were the main thread in
- * a futex wait for V8's helper threads, now those of mark-compacts: their concurrent marking and sweeping, their
- * parallel marking, evacuation and pointer updates, each helper waiting for a core while the main thread waited for
- * it. With this flag the main thread does that work itself in incremental steps (a few ms each) and a longer atomic
- * pause (15–55 ms at the drill's ~120 MB heap), and never sleeps on another thread. On a host with cores to spare
- * the helpers are the shorter pause: start the server without it there (`node dist/main.js`).
- */
-export const SERVER_V8_FLAGS: readonly string[] = ['--single-threaded-gc']
-
-/** Whether this process was started with the server's V8 flags (above). */
-export function startedWithServerFlags(execArgv: readonly string[] = process.execArgv): boolean {
-  return SERVER_V8_FLAGS.every((flag) => execArgv.includes(flag))
-}
