@@ -80,7 +80,7 @@ describe('assignMirrors', () => {
     // The rebalance b asks for once the create has finished: b claims both, and one moves to a.
     const two = assignMirrors(all, [member('a'), member('b', ['m1', 'm2'])])
     expect([...assignedLoad(two, all).values()]).toEqual([3, 3])
-    // A creator that is not a member (it left): the mirror goes to the least loaded, as any other.
+    // A creator that is not a member (it left): the mirror goes to the least loaded member, like every unowned one.
     const creatorGone = assignMirrors(all, [member('a'), member('c', ['m1'])])
     expect(creatorGone.get('member-a')).toEqual(['m2'])
   })

@@ -325,16 +325,17 @@ export class MirrorApi {
     })
     const { throttled, throttledRate } = this.engine.mirrorSummary(name)
     const from = query.from ?? 0
-    const byTopic = query.by === 'topic' && query.stepMs !== undefined
+    // The step whose buckets the per-topic answer folds; undefined: the per-partition answer.
+    const topicStepMs = query.by === 'topic' ? query.stepMs : undefined
     return {
-      series: byTopic
+      series: topicStepMs !== undefined
         ? []
         : series.map(({ topic, partition, points }) => ({
             topic,
             partition,
             points: points.map(([time, offsetLag, timeLagMs]) => [time, offsetLag, timeLagMs]),
           })),
-      ...(byTopic && query.stepMs !== undefined ? { topics: lagByTopic(series, query.stepMs) } : {}),
+      ...(topicStepMs === undefined ? {} : { topics: lagByTopic(series, topicStepMs) }),
       lagUnknown: this.engine.lagUnknownSpans(name, from, query.to),
       throughput: this.engine.throughputHistory(name, query.from).map(([time, recordsPerSecond, bytesPerSecond]) => [time, recordsPerSecond, bytesPerSecond]),
       // Lag that grows while throttled is the rate's doing, not the link's.
