@@ -84,8 +84,12 @@ export function UPlotChart({
     const near = new IntersectionObserver((entries) => {
       if (!entries.some((entry) => entry.isIntersecting)) return
       near.disconnect()
+      // Drawn a task after the module loads: its evaluation (the Intl set-up) and the first draw (axes, grid,
+      // series, ~0.1 s each at a phone's speed) had been one long task together.
       void import('uplot').then(({ default: UPlot }) => {
-        if (!cancelled) cleanup = create(UPlot)
+        setTimeout(() => {
+          if (!cancelled) cleanup = create(UPlot)
+        }, 0)
       })
     }, { rootMargin: `${LOAD_MARGIN} 0px` })
     near.observe(element)

@@ -13,7 +13,7 @@ import { throughputText } from '@/lib/ui/throughput-text'
  */
 export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapshot: MirrorSnapshot | null }) {
   const current = useMirrorFlow(mirror.name).data ?? mirror
-  const text = throughputText(current, snapshot?.lagUnknownBecause === 'source unreachable')
+  const text = throughputText(current, snapshot?.lagUnknownBecause ?? null)
   // A failed-over mirror fetches nothing by design: "no fetch was answered: the source or the link is down" would
   // report an incident that is not there (the header and the chart say it is not mirroring).
   if (text === null || (snapshot?.notMirroringBecause ?? null) !== null) return null
@@ -25,8 +25,8 @@ export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapsho
         <Flow label="Fetch latency">{text.latency}</Flow>
         {text.throttle !== null && <Flow label="Throttle use">{text.throttle}</Flow>}
       </dl>
-      <p className={`mt-1 text-xs ${text.limit === 'none' ? 'text-slate-600 dark:text-slate-400' : 'font-medium text-amber-900 dark:text-amber-200'}`}>
-        {text.limit === 'none' ? '' : <span aria-hidden>⚠ </span>}
+      <p className={`mt-1 text-xs ${text.limit === 'none' || text.limit === 'firstFetch' ? 'text-slate-600 dark:text-slate-400' : 'font-medium text-amber-900 dark:text-amber-200'}`}>
+        {text.limit === 'none' || text.limit === 'firstFetch' ? '' : <span aria-hidden>⚠ </span>}
         {text.silent ? 'Now' : `Over the 10 s to ${current.throughput === undefined ? 'now' : `${clockTime(current.throughput.asOf)} UTC`}`}: {text.limitText}.
       </p>
     </section>

@@ -11,7 +11,7 @@ export const THROTTLE_LIMITING = 0.9
 /** A median fetch slower than this (it includes up to 500 ms of waiting at the source for new records) points at the link. */
 export const SLOW_FETCH_MS = 2_000
 
-export type ThroughputLimit = 'throttle' | 'noFetches' | 'slowFetches' | 'none'
+export type ThroughputLimit = 'throttle' | 'noFetches' | 'firstFetch' | 'slowFetches' | 'none'
 
 export interface ThroughputText {
   readonly records: string
@@ -25,9 +25,15 @@ export interface ThroughputText {
   readonly silent: boolean
 }
 
-export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throttledRate' | 'throttled'>, sourceSilent: boolean): ThroughputText | null {
+/**
+ * `lagUnknownBecause`: why the mirror's lag is not known now (lib/ui/mirror-snapshot.ts), null when it is. It tells a
+ * source that stopped answering ("source unreachable") from a mirror that has not had its first answer yet ("no fetch
+ * answered yet": created seconds ago), which both show no fetch in the window; only the first is an incident.
+ */
+export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throttledRate' | 'throttled'>, lagUnknownBecause: string | null): ThroughputText | null {
   const flow = mirror.throughput
   if (flow === undefined) return null
+  const sourceSilent = lagUnknownBecause === 'source unreachable'
   // The window is the last 10 s: while the source is silent it still holds the seconds before the cut, and its
   // average said records were flowing into a mirror that receives nothing. Nothing flows now: 0.
   const silent = sourceSilent || flow.fetches === 0
@@ -39,12 +45,13 @@ export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throt
   const use = silent || flow.throttleUse === null ? null : Math.round(flow.throttleUse * 100)
   const throttle = rate === null ? null : `${use === null ? '–' : `${use} %`} of ${rate}`
   let limit: ThroughputLimit = 'none'
-  if (silent) limit = 'noFetches'
+  if (silent) limit = !sourceSilent && lagUnknownBecause === 'no fetch answered yet' ? 'firstFetch' : 'noFetches'
   else if (mirror.throttled === true || (flow.throttleUse !== null && flow.throttleUse >= THROTTLE_LIMITING)) limit = 'throttle'
   else if (flow.fetchLatencyMs !== null && flow.fetchLatencyMs > SLOW_FETCH_MS) limit = 'slowFetches'
   const limitText = {
     throttle: `the replication throttle sets the pace (${throttle ?? 'at its rate'})`,
     noFetches: sourceSilent ? 'the source does not answer now, so nothing flows' : 'no fetch was answered: the source or the link is down, nothing flows',
+    firstFetch: 'no fetch answered yet: the mirror has just started, its first fetch is on its way',
     slowFetches: `fetches are slow (${formatDuration(flow.fetchLatencyMs ?? 0)} median): the link or the source holds it back`,
     none: 'nothing holds it back: the mirror copies what the source receives',
   }[limit]
