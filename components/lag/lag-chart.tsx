@@ -10,7 +10,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { clockTime, formatCount, formatDuration, formatInteger } from '@/lib/ui/format'
 import { LAG_RANGES, aggregateLag, appendLagSample, describeLagChart, lagTrend, type LagChartData, type LagRange } from '@/lib/ui/lag-series'
-import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
+import { FIRST_FETCH_PENDING, type MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { LagTrendBadge } from './lag-trend-badge'
 import { UPlotChart } from './uplot-chart'
 
@@ -241,6 +241,8 @@ export function LagChart({
   // The figures became known again, or stopped being known: the history is read again for its spans and points.
   const unknownNow = unknownBecause !== null
   const refetchLag = lag.refetch
+  // A mirror with no fetch answered yet has no outage to hatch and no figure to bound: its lag is just not known yet.
+  const boundedNow = unknownNow && unknownBecause !== FIRST_FETCH_PENDING
   const wasUnknown = useRef(unknownNow)
   useEffect(() => {
     if (wasUnknown.current === unknownNow) return
@@ -250,9 +252,9 @@ export function LagChart({
   const spans = useMemo<UnknownSpans>(() => {
     const answered = answer?.lagUnknown ?? []
     const open = answered.some((span) => span.to === null)
-    if (!unknownNow || open) return answered
+    if (!boundedNow || open) return answered
     return [...answered, { from: snapshot?.lag.asOf ?? snapshot?.at ?? 0, to: null }]
-  }, [answer, unknownNow, snapshot?.lag.asOf, snapshot?.at])
+  }, [answer, boundedNow, snapshot?.lag.asOf, snapshot?.at])
   // The chart's draw hook reads the spans from this box (the chart is created once per layout, not per tick).
   const [spansBox] = useState(() => new SpanBox())
   // The history as the server answered it; live samples extend a copy of it until the next answer.
@@ -353,7 +355,7 @@ export function LagChart({
           <div role="img" aria-label={`Lag chart, last ${LAG_RANGES[range].label}. ${summary}`}>
             <UPlotChart options={options} data={aligned} layout={layout} height={CHART_HEIGHT} onCursor={setCursor} onReady={setInstance} />
           </div>
-          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} lowerBound={unknownNow} hatched={spans.length > 0} objectiveMs={objectiveMs} objectiveRecords={rpoRecords} />
+          <LagLegend data={data} labels={labels} hidden={hidden} cursor={cursor} onToggle={toggle} lowerBound={boundedNow} hatched={spans.length > 0} objectiveMs={objectiveMs} objectiveRecords={rpoRecords} />
           <figcaption className="mt-2 text-xs text-slate-600 dark:text-slate-400" data-testid="lag-summary">
             {summary}
           </figcaption>

@@ -1,6 +1,7 @@
 import { StatusBadge } from '@/components/ui/status-badge'
 import { formatCount } from '@/lib/ui/format'
 import type { LagTrend } from '@/lib/ui/lag-series'
+import { FIRST_FETCH_PENDING } from '@/lib/ui/mirror-snapshot'
 import { LAG_TREND_STYLE } from '@/lib/ui/status-style'
 
 /**
@@ -18,7 +19,7 @@ export function LagTrendBadge({ trend, unknownBecause = null, notMirroringBecaus
   }
   if (unknownBecause !== null) {
     return (
-      <StatusBadge look={LAG_TREND_STYLE.unknown} data-trend="unknown">
+      <StatusBadge look={unknownBecause === FIRST_FETCH_PENDING ? LAG_TREND_STYLE.pending : LAG_TREND_STYLE.unknown} data-trend="unknown">
         lag unknown: {unknownBecause}
       </StatusBadge>
     )

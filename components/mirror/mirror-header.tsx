@@ -128,7 +128,7 @@ export function MirrorHeader({ mirror, store, snapshot }: { mirror: Mirror; stor
               detail={figures.atRisk.records === null || figures.atRisk.records === 0 || figures.atRisk.timeMs === null ? undefined : `oldest ${durationText({ value: figures.atRisk.timeMs, known: figures.atRisk.known })}`}
               testId="mirror-at-risk"
             >
-              {stopped ? 'nothing: failed over' : `${countText({ value: figures.atRisk.records, known: figures.atRisk.known })} ${figures.atRisk.records === 1 ? 'record' : 'records'}`}
+              {stopped ? 'nothing: failed over' : figures.atRisk.records === null ? 'unknown' : `${countText({ value: figures.atRisk.records, known: figures.atRisk.known })} ${figures.atRisk.records === 1 ? 'record' : 'records'}`}
             </HeaderFigure>
           )}
           <HeaderFigure label="Last fetch" detail={figures.lastFetchAt === null ? (figures.at === null ? '\u00a0' : undefined) : `at ${clockTime(figures.lastFetchAt)} UTC`}>

@@ -101,4 +101,11 @@ describe('describeLagChart', () => {
     expect(stopped).toBe('Not mirroring: every partition is STOPPED. The chart ends where mirroring stopped; the last total offset lag it shows is 3 records.')
     expect(stopped).not.toContain('caught up')
   })
+
+  it('a mirror with no fetch answered yet: unknown, without a bound or a trend it does not have', () => {
+    const empty = aggregateLag([], { from: 0, to: 60_000, stepMs: 5_000, rangeMs: 60_000, maxGroups: 8 })
+    const text = describeLagChart(empty, { direction: 'unknown', perMinute: 0 }, '5 min', 'no fetch answered yet')
+    expect(text).toBe('Lag unknown: no fetch answered yet. The mirror has just started; its lag is known from its first answered fetch.')
+    expect(text).not.toMatch(/growing/)
+  })
 })

@@ -8,6 +8,7 @@
  * operator wants from a lag chart.
  */
 import { formatCount, formatDuration } from './format'
+import { FIRST_FETCH_PENDING } from './mirror-snapshot'
 
 export const LAG_RANGES = {
   '5m': { label: '5 min', rangeMs: 5 * 60_000, stepMs: 5_000, trendWindowMs: 60_000 },
@@ -233,6 +234,8 @@ export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel
     const last = newest < 0 ? '' : ` The chart ends where mirroring stopped; the last total offset lag it shows is ${formatCount(data.total.offsetLag[newest] ?? 0)} records.`
     return `Not mirroring: ${notMirroringBecause}.${last}`
   }
+  // A mirror that has had no answer yet has no lag to bound: "at least 0, and growing" would invent a trend.
+  if (unknownBecause === FIRST_FETCH_PENDING) return `Lag unknown: ${unknownBecause}. The mirror has just started; its lag is known from its first answered fetch.`
   if (unknownBecause !== null) {
     // The newest figures are the last ones known: saying "caught up" or "shrinking" from them would be a guess.
     const known = newest < 0 ? '' : ` The last known total offset lag was ${formatCount(data.total.offsetLag[newest] ?? 0)} records: the lag now is at least that, and growing.`

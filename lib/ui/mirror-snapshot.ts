@@ -60,6 +60,12 @@ function notMirroringReason(partitions: number, counts: Partial<Record<MirrorPar
   return stopping === 0 ? 'every partition is STOPPED' : `stopping (${stopping} of ${partitions} partitions STOPPING)`
 }
 
+/**
+ * Why the lag of a mirror none of whose partitions has had a fetch answered is unknown: created moments ago (or just
+ * restarted), not an incident (a source that stops answering fails its partitions: "source unreachable").
+ */
+export const FIRST_FETCH_PENDING = 'no fetch answered yet'
+
 function lagUnknownReason(lag: MirrorLag, incident: Incident | null, counts: Partial<Record<MirrorPartitionState, number>>): string | null {
   if (lag.counted === 0) return null
   if (lag.known && lag.maxOffsetLag !== null) return null
@@ -68,6 +74,6 @@ function lagUnknownReason(lag: MirrorLag, incident: Incident | null, counts: Par
   if (cause === 'destinationUnreachable') return 'destination unreachable'
   if (incident !== null) return 'partitions FAILED'
   if ((counts.PAUSED ?? 0) + (counts.PAUSING ?? 0) > 0) return 'partitions paused'
-  if (lag.maxOffsetLag === null) return 'no fetch answered yet'
+  if (lag.maxOffsetLag === null) return FIRST_FETCH_PENDING
   return 'fetches stalled'
 }

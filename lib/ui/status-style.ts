@@ -121,9 +121,11 @@ export const LAG_TREND_STYLE = {
   shrinking: { label: 'shrinking', icon: '▼', tone: 'healthy' },
   steady: { label: 'steady', icon: '→', tone: 'neutral' },
   unknown: { label: 'unknown', icon: '?', tone: 'danger' },
+  /** Not known yet: no fetch of the mirror has been answered (created moments ago), not an incident. */
+  pending: { label: 'pending', icon: '…', tone: 'neutral' },
   /** No partition mirrors (a failed-over mirror): the chart is history. */
   notMirroring: { label: 'not mirroring', icon: '■', tone: 'neutral' },
-} as const satisfies Record<LagTrendDirection | 'notMirroring', StatusStyle>
+} as const satisfies Record<LagTrendDirection | 'notMirroring' | 'pending', StatusStyle>
 
 /** A Mirrorboard instance of the group (GET /api/v1/instances): a dead one's mirrors have gone to the others. */
 export const INSTANCE_STATUS_STYLE = {

@@ -5,6 +5,7 @@
  */
 import type { MirrorSummary } from '../api/mirrors'
 import { formatBytes, formatDuration, formatRate } from './format'
+import { FIRST_FETCH_PENDING } from './mirror-snapshot'
 
 /** Above this share of its rate, the throttle is what sets the pace. */
 export const THROTTLE_LIMITING = 0.9
@@ -45,7 +46,7 @@ export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throt
   const use = silent || flow.throttleUse === null ? null : Math.round(flow.throttleUse * 100)
   const throttle = rate === null ? null : `${use === null ? '–' : `${use} %`} of ${rate}`
   let limit: ThroughputLimit = 'none'
-  if (silent) limit = !sourceSilent && lagUnknownBecause === 'no fetch answered yet' ? 'firstFetch' : 'noFetches'
+  if (silent) limit = !sourceSilent && lagUnknownBecause === FIRST_FETCH_PENDING ? 'firstFetch' : 'noFetches'
   else if (mirror.throttled === true || (flow.throttleUse !== null && flow.throttleUse >= THROTTLE_LIMITING)) limit = 'throttle'
   else if (flow.fetchLatencyMs !== null && flow.fetchLatencyMs > SLOW_FETCH_MS) limit = 'slowFetches'
   const limitText = {
