@@ -30,6 +30,7 @@ const OPEN_TRANSACTIONS = Math.round(PARTITIONS / 10)
 interface StepLog {
   phase: string
   rtoMs?: number
+  sandboxProcess?: { pid: number; spare: boolean }
   server: Array<[string, number]>
   sandbox: Array<{ step: string; ms: number; endedAt: number; pausedMs: number; nice: number }>
 }
@@ -164,8 +165,7 @@ async function drill(): Promise<BenchResult[]> {
       }
       return lags
     }
-    // Warm up, then the baseline window.
-    await sample(5_000)
+    // As a server starts: the drills, whose spare sandbox process (sandbox-spare.ts) is forked during the warm-up.
     const drills = await Drills.open(path.join(root, 'drills'), {
       now: () => Date.now(),
       // Where the drill's time went, step by step (drill-runner.ts, sandbox-child.ts): printed after the drill.
@@ -179,6 +179,10 @@ async function drill(): Promise<BenchResult[]> {
       intervalDays: () => null,
       runningOperation: (mirror, names) => engine.runningOperation(mirror, names),
     }, { atPhase: (_drill, phase) => void phases.push([phase, performance.now()]) })
+    // Warm up, then the drill.
+    await sample(5_000)
+    const spare = await drills.spare?.forked()
+    console.log(spare ? `spare sandbox process forked before the drill: pid ${spare.pid}` : 'no spare sandbox process')
     const phases: Array<[string, number]> = []
     let done = false
     let during: Promise<number[]> = Promise.resolve([])
@@ -213,8 +217,12 @@ async function drill(): Promise<BenchResult[]> {
           return `${step} ${ms} ms (nice ${nice})${pausedMs > 0 ? ` (paused ${pausedMs})` : ''} lag p99 ${Math.round(quantile(lags, 0.99) ?? 0)} ms (${lags.length})`
         })
         .join(', ')
+      if (log.sandboxProcess) console.log(`the drill's sandbox process: pid ${log.sandboxProcess.pid}, ${log.sandboxProcess.spare ? 'the spare forked before it' : 'forked as it started'}`)
       console.log(`${log.phase}: server ${log.server.map(([step, ms]) => `${step} ${ms} ms`).join(', ')}; sandbox ${sandboxSteps}${log.rtoMs === undefined ? '' : `; RTO ${log.rtoMs} ms`}`)
     }
+    // The next spare would be forked 2 s after the drill, in the window without one: a server forks it then, but the
+    // window is production without a drill's work, and a fork is a drill's (its blocked turn).
+    await drills.spare?.close()
     const baselineLags = await sample(drillMs)
     await drills.close()
     if (finished.status !== 'succeeded') throw new Error(`drill ${finished.status}: ${finished.error ?? finished.checks.filter((c) => !c.ok).map((c) => c.detail).join('; ')}`)

@@ -28,7 +28,8 @@ import { SandboxProcess } from './sandbox-process'
  *
  * The sandbox's open, failover and its checks run in a process of its own at a low CPU priority (nice 10 until the
  * copy is writable, then 19 for the checks)
- * (sandbox-process.ts, sandbox-child.ts), started as the drill starts so its modules load during the copy; the copy
+ * (sandbox-process.ts, sandbox-child.ts), forked before the drill as a spare (sandbox-spare.ts: no turn of the drill
+ * waits for a fork) and taken as the drill starts, so its modules load during the copy; the copy
  * (production's files, inside the mirror's command) and the checks that read production (the source untouched,
  * the mirror still MIRRORING) stay here.
  */
@@ -53,6 +54,8 @@ export interface DrillControl {
   /** Where this drill's sandbox lives. */
   readonly sandboxDir: string
   readonly lagSampleMs: number
+  /** The drill's sandbox process, its modules loading: the spare forked before the drill (drills.ts); one forked now without. */
+  sandboxProcess?(log: RunnerEnvironment['log']): { process: SandboxProcess; spare: boolean }
 }
 
 class Cancelled extends Error {}
@@ -107,7 +110,8 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
   }
   try {
     // Its modules load while the copy is taken.
-    sandboxProcess = SandboxProcess.spawn(env.log)
+    const taken = control.sandboxProcess?.(env.log) ?? forkSandboxProcess(env.log)
+    sandboxProcess = taken.process
     const watch = stepWatch()
     await phase('copying')
     watch.lap('copyingAnnounced')
@@ -129,7 +133,13 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     watch.lap('copy')
     await phase('failingOver')
     watch.lap('failingOverAnnounced')
-    await sandboxProcess.whenReady()
+    await sandboxProcess.whenReady().catch(async (error: unknown) => {
+      // A spare that died as the drill took it (its exit not yet reported then): the drill forks its own.
+      if (!taken.spare) throw error
+      env.log('drill spare sandbox process ended as it was taken; forking another', { drill: drill.id, error: error instanceof Error ? error.message : String(error) })
+      sandboxProcess = forkSandboxProcess(env.log).process
+      await sandboxProcess.whenReady()
+    })
     watch.lap('sandboxProcessReady')
     const failover = await sandboxProcess.request(
       {
@@ -156,7 +166,7 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     sandboxProcess.lowerForChecks()
     drill.rtoMs = Math.max(0, (failover.operation.finishedAt ?? env.now()) - drill.startedAt)
     watch.lap('failOverRequest')
-    env.log('drill steps', { drill: drill.id, phase: 'failingOver', rtoMs: drill.rtoMs, server: watch.take(), sandbox: failover.steps })
+    env.log('drill steps', { drill: drill.id, phase: 'failingOver', rtoMs: drill.rtoMs, sandboxProcess: { pid: sandboxProcess.pid, spare: taken.spare }, server: watch.take(), sandbox: failover.steps })
     const planned = new Map(failover.plan.partitions.map((p) => [`${p.topic}\u0000${p.partition}`, p.transactionsToAbort]))
     for (const entry of drill.partitions) entry.plannedAborts = (planned.get(`${entry.topic}\u0000${entry.partition}`) ?? []).map(({ producerId, firstOffset }) => ({ producerId, firstOffset }))
     void control.changed()
@@ -196,6 +206,12 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
     drill.finishedAt = env.now()
     drill.status = outcome
   }
+}
+
+function forkSandboxProcess(log: RunnerEnvironment['log']): { process: SandboxProcess; spare: boolean } {
+  const process = SandboxProcess.spawn(log)
+  process.load()
+  return { process, spare: false }
 }
 
 /** Milliseconds of each step of the drill since the previous (the drill's log: where its time goes). */

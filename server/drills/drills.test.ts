@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -48,6 +48,19 @@ async function finished(id: string): Promise<Drill> {
   }, settle)
 }
 
+/** This process's children that are drills' sandbox processes (Linux: /proc). */
+function sandboxProcesses(): number[] {
+  const tasks = path.join('/proc', String(process.pid), 'task')
+  const children = readdirSync(tasks).flatMap((task) => readFileSync(path.join(tasks, task, 'children'), 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
+  return children.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sandbox-child')
+    } catch {
+      return false
+    }
+  })
+}
+
 function table(records: Array<{ offset: number; type: string; producerId: number | null; key: string | null; value: string | null }>) {
   return records.map(({ offset, type, producerId, key, value }) => [offset, type, producerId, key === null ? null : `${key}=${value}`])
 }
@@ -58,6 +71,9 @@ describe('drills of the worked example', () => {
     runtime = await openTestRuntime(dataDir, {
       demo: false,
       drills: {
+        // As a server runs: each drill takes the sandbox process forked before it.
+        spareSandbox: true,
+        spareDelayMs: 0,
         atPhase: async (_drill, phase) => {
           const current = holdAt
           if (current === null || current.phase !== phase) return
@@ -182,6 +198,25 @@ describe('drills of the worked example', () => {
     const audit = await callRoute(auditRoute.GET, { path: '/api/v1/audit?action=mirror.drill' })
     const outcomes = (audit.body as { entries: Array<{ outcome: string; error: { code: string } | null }> }).entries.map((entry) => entry.outcome + (entry.error ? ` ${entry.error.code}` : ''))
     expect(outcomes).toEqual(['rejected INVALID_MIRROR_STATE', 'rejected NOT_FOUND', 'rejected CONFLICT', 'ok', 'ok'])
+  })
+  it('runs on the spare process forked before it, which ends with the drill; the next spare is forked after', async () => {
+    const spare = runtime.drills.spare!
+    const waiting = (await spare.forked()).pid!
+    const gate = hold('checking')
+    const accepted = await startDrill()
+    expect(accepted.status).toBe(202)
+    const id = (accepted.body as { drill: string }).drill
+    await gate.reached
+    // The drill's process is the spare; none other was forked for it, and none is forked while it runs.
+    expect(sandboxProcesses()).toEqual([waiting])
+    expect(spare.pid).toBeUndefined()
+    gate.release()
+    expect(await finished(id)).toMatchObject({ status: 'succeeded' })
+    await runtime.drills.settled(id)
+    expect(sandboxProcesses()).not.toContain(waiting)
+    const next = await spare.forked()
+    expect(next.pid).not.toBe(waiting)
+    expect(next.alive).toBe(true)
   })
   it('exposes the cadence on /api/metrics and raises DrillOverdue for a mirror with a drillIntervalDays objective and no successful drill', async () => {
     const a = runtime.clusters.embedded('a')

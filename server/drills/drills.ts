@@ -9,6 +9,7 @@ import { drillCadence } from '@/lib/drill/cadence'
 import { JsonRecordStore } from '@/server/util/json-record-store'
 import { runDrill, type RunnerEnvironment } from './drill-runner'
 import { removeSandbox } from './sandbox'
+import { SandboxSpare } from './sandbox-spare'
 
 /**
  * The drills of every mirror (API.md §"Round 3"): accepted after the checks a request can fail (the mirror and
@@ -39,6 +40,13 @@ export interface DrillsOptions {
    * drill's record in that phase (which the phase's work does not wait for: drill-runner.ts).
    */
   atPhase?(drill: Drill, phase: DrillPhase, saved: Promise<void>): Promise<void> | void
+  /**
+   * A spare sandbox process forked while no drill runs, taken by the next drill (sandbox-spare.ts); default on.
+   * Off: each drill forks its own as it starts.
+   */
+  spareSandbox?: boolean
+  /** How long after the start and after each drill the spare is forked (sandbox-spare.ts SPARE_DELAY_MS). */
+  spareDelayMs?: number
 }
 
 export const StoredDrill = Drill.extend({ version: z.literal(1), sequence: z.number().int().nonnegative() })
@@ -55,6 +63,8 @@ export class Drills {
   private readonly running = new Map<string, Running>()
   private nextSequence: number
   private closed = false
+  /** The next drill's sandbox process (null: spares off). */
+  readonly spare: SandboxSpare | null
 
   private constructor(
     private readonly dir: string,
@@ -64,6 +74,7 @@ export class Drills {
   ) {
     for (const record of [...store.loaded].sort((a, b) => a.sequence - b.sequence)) this.byId.set(record.id, record)
     this.nextSequence = Math.max(-1, ...store.loaded.map((record) => record.sequence)) + 1
+    this.spare = options.spareSandbox === false ? null : new SandboxSpare(env.log, () => !this.closed && this.running.size === 0, options.spareDelayMs)
   }
 
   /**
@@ -74,6 +85,7 @@ export class Drills {
     const store = await JsonRecordStore.open(path.join(dir, 'records'), StoredDrill, { onDamagedFile: (info) => env.log('skipped a damaged drill record', info) })
     const drills = new Drills(dir, store, env, options)
     await drills.recover()
+    drills.spare?.prepare()
     return drills
   }
 
@@ -158,6 +170,7 @@ export class Drills {
       atPhase: this.options.atPhase ? (phase, saved) => this.options.atPhase!(this.get(record.id), phase, saved) : undefined,
       sandboxDir: this.sandboxDir(record.id),
       lagSampleMs: this.options.lagSampleMs ?? 250,
+      sandboxProcess: this.spare === null ? undefined : (log) => this.spare!.take(log),
     })
       .catch((error: unknown) => {
         record.status = 'failed'
@@ -166,6 +179,8 @@ export class Drills {
       .then(async () => {
         await this.changed(record)
         this.running.delete(record.id)
+        // The next drill's process, forked while none runs (its fork is then no drill's stall).
+        if (this.running.size === 0) this.spare?.prepare()
         await this.dropExpired(record.mirror)
       })
   }
@@ -199,6 +214,7 @@ export class Drills {
     this.closed = true
     for (const running of this.running.values()) running.cancelled = true
     await Promise.all([...this.running.values()].map((running) => running.done))
+    await this.spare?.close()
     await this.store.flush()
   }
 

@@ -11,6 +11,7 @@ describe("the drill's sandbox process", () => {
     const logged: string[] = []
     const sandbox = SandboxProcess.spawn((message) => logged.push(message))
     try {
+      sandbox.load()
       await sandbox.whenReady()
       // A process can only lower its priority: a test runner already past nice 10 keeps its own.
       const own = os.getPriority()

@@ -6,7 +6,8 @@ import path from 'node:path'
 import type { FromChild, ToChild } from './sandbox-protocol'
 
 /**
- * A drill's sandbox process (sandbox-child.ts), at a low CPU priority, the lowest for its checks. The sandbox's open, failover and checks
+ * A drill's sandbox process (sandbox-child.ts), at a low CPU priority, the lowest for its checks; forked as a
+ * spare before the drill that takes it (sandbox-spare.ts), its modules loaded when taken (`load`). The sandbox's open, failover and checks
  * held the server's one event loop 93–100 % of a drill, and production's lag p99 was ~4× its own without a drill
  * (server/drills/README.md, session 19): pausing the drill's steps from the same loop did not give production its
  * turns back. In a process of its own at nice 19 the kernel's scheduler does: whenever production wants a core, it
@@ -53,15 +54,18 @@ export function sandboxEntry(root = process.cwd()): { file: string; execArgv: st
 }
 
 type Answer = Exclude<FromChild, { type: 'log' } | { type: 'error' } | { type: 'ready' }>
+type Log = (message: string, fields: Record<string, unknown>) => void
 
 export class SandboxProcess {
   private readonly child: ChildProcess
   private waiting: { resolve: (answer: FromChild) => void; reject: (error: Error) => void } | null = null
   private ended: Error | null = null
   private readonly ready: Promise<void>
-  private readonly log: (message: string, fields: Record<string, unknown>) => void
+  private readonly exited: Promise<void>
+  private loading = false
+  private log: Log
 
-  private constructor(log: (message: string, fields: Record<string, unknown>) => void) {
+  private constructor(log: Log) {
     const { file, execArgv } = sandboxEntry()
     // Turbopack would resolve the entry as a module of the server's bundle: it is a process of its own, built apart.
     this.child = fork(/* turbopackIgnore: true */ file, [], { execArgv, serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
@@ -72,8 +76,9 @@ export class SandboxProcess {
     })
     // Awaited by whenReady; a drill cancelled before then never asks.
     this.ready.catch(() => undefined)
+    this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()))
     this.child.on('message', (message: FromChild) => {
-      if (message.type === 'log') return log(message.message, message.fields)
+      if (message.type === 'log') return this.log(message.message, message.fields)
       const waiting = this.waiting
       this.waiting = null
       if (waiting === null) return
@@ -104,18 +109,48 @@ export class SandboxProcess {
     this.setNice(SANDBOX_NICE)
   }
 
-  /** Starts the process; its modules load meanwhile (whenReady). */
-  static spawn(log: (message: string, fields: Record<string, unknown>) => void): SandboxProcess {
-    return new SandboxProcess(log)
+  /**
+   * Starts the process, which waits with none of the sandbox's modules loaded until `load`. The calling turn
+   * waits in libuv's spawn until the child has exec'd (20–92 ms at load, server/drills/README.md sessions 24–25):
+   * a drill takes a spare forked before it (sandbox-spare.ts).
+   */
+  static spawn(log: Log, options: { spare?: boolean } = {}): SandboxProcess {
+    const process = new SandboxProcess(log)
+    // A spare waiting is no reason for the server's process to stay alive (its IPC channel would hold the loop).
+    if (options.spare) {
+      process.child.unref()
+      process.child.channel?.unref()
+    }
+    return process
   }
 
-  /** Resolves once its modules are loaded; rejects if it ended first. */
+  /** A drill took the process: its log is now the drill's, and its modules load (whenReady). */
+  load(log: Log = this.log): void {
+    this.log = log
+    if (this.loading || this.ended) return
+    this.loading = true
+    this.child.ref()
+    this.child.channel?.ref()
+    this.child.send({ type: 'load' } satisfies ToChild)
+  }
+
+  /** Not exited, not exiting, its IPC channel open: a spare that may be handed to a drill. */
+  get alive(): boolean {
+    return this.ended === null && this.child.exitCode === null && this.child.signalCode === null && this.child.connected
+  }
+
+  /** Resolves once its modules are loaded (after `load`); rejects if it ended first. */
   whenReady(): Promise<void> {
     return this.ready
   }
 
+  /** Resolves once the process has exited, however it ended. */
+  whenExited(): Promise<void> {
+    return this.exited
+  }
+
   /** Sends a request and waits for its answer (one at a time). */
-  request<T extends Answer['type']>(message: Exclude<ToChild, { type: 'lag' }>, answer: T): Promise<Extract<FromChild, { type: T }>> {
+  request<T extends Answer['type']>(message: Exclude<ToChild, { type: 'lag' } | { type: 'load' }>, answer: T): Promise<Extract<FromChild, { type: T }>> {
     if (this.ended) return Promise.reject(this.ended)
     if (this.waiting !== null) return Promise.reject(new Error('the sandbox process is busy'))
     return new Promise((resolve, reject) => {
@@ -136,9 +171,8 @@ export class SandboxProcess {
   /** Ends the process now (a cancelled or failed drill, or after its close); resolves once it has exited. */
   kill(): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return Promise.resolve()
-    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()))
     this.child.kill('SIGKILL')
-    return exited
+    return this.exited
   }
 
   get pid(): number | undefined {

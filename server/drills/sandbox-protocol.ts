@@ -12,6 +12,8 @@ import type { LogCloseState } from '@/server/storage/types'
  * parent ends the process when the drill ends (its sandbox is removed next: nothing in it needs closing).
  */
 export type ToChild =
+  /** A drill took the process (a spare, forked before it): load the sandbox's modules; answered `ready`. */
+  | { type: 'load' }
   | {
       type: 'failOver'
       dir: string
@@ -32,6 +34,7 @@ export type ToChild =
   | { type: 'lag'; lagMs: number | null }
 
 export type FromChild =
+  /** The answer to `load`. */
   | { type: 'ready' }
   | { type: 'failedOver'; plan: FailoverPreflight; operation: FailoverOperation; refusedCalls: number; steps: StepTimes }
   | { type: 'checked'; checks: DrillCheck[]; markers: Map<string, DrillPartition['markers']>; steps: StepTimes }

@@ -61,7 +61,8 @@ export async function openTestRuntime(
   await ha?.join(engine)
   ha?.relayEvents(events)
   const verifier = await createVerifier({ clusters, engine, links, dataDir, log, publish: (summary) => events.publish('verification', summary) })
-  const drills = await createDrills({ clusters, engine, metrics, dataDir, log, publish: (drill) => events.publish('drill', drill), options: options.drills })
+  // No spare sandbox process unless a test asks (drills.test.ts): ~40 suites open runtimes, few drill.
+  const drills = await createDrills({ clusters, engine, metrics, dataDir, log, publish: (drill) => events.publish('drill', drill), options: { spareSandbox: false, ...options.drills } })
   const alerts = await startAlerting({ engine, splitBrain, drills, events, dataDir, url: 'http://127.0.0.1:3000', log })
   const demo = links
     ? await DemoEnvironment.start({

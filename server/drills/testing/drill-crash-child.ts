@@ -30,6 +30,10 @@ async function main() {
   const runtime = await openTestRuntime(dataDir, {
     demo: false,
     drills: {
+      // As a server runs: the drill takes the spare process forked at the start (if forked by then), which must
+      // end with this process as a drill's own does.
+      spareSandbox: true,
+      spareDelayMs: 0,
       atPhase: async (drill, reached: DrillPhase, saved) => {
         if (reached !== phase) return
         // The test reads the phase the restart names from the record: killed once it is written.
