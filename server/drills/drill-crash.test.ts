@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
 import * as drillRoute from '@/app/api/v1/drills/[id]/route'
 import type { Drill } from '@/lib/api/drills'
+import { alive } from '@/server/drills/testing/sandbox-processes'
 
 /**
  * A server SIGKILLed in the middle of a drill: at the next start the drill is finished (failed, saying why) and
@@ -21,15 +22,6 @@ interface Killed {
   drill: string
   sandbox: boolean
   sandboxProcesses: number[]
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 function killDuring(phase: string): Promise<Killed & { signal: NodeJS.Signals | null; stderr: string }> {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -12,6 +12,7 @@ import type { Drill, DrillList, DrillPhase } from '@/lib/api/drills'
 import type { ResolvedMirrorConfig } from '@/server/engine/types'
 import type { Runtime } from '@/server/runtime'
 import { callRoute, openTestRuntime } from '@/server/testing/test-runtime'
+import { sandboxProcesses } from '@/server/drills/testing/sandbox-processes'
 
 /**
  * Drills through the API on the KIP's worked example (embedded a → b, producer ids from 4001): the source holds
@@ -46,19 +47,6 @@ async function finished(id: string): Promise<Drill> {
     expect((body as Drill).status).not.toBe('running')
     return body as Drill
   }, settle)
-}
-
-/** This process's children that are drills' sandbox processes (Linux: /proc). */
-function sandboxProcesses(): number[] {
-  const tasks = path.join('/proc', String(process.pid), 'task')
-  const children = readdirSync(tasks).flatMap((task) => readFileSync(path.join(tasks, task, 'children'), 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
-  return children.filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sandbox-child')
-    } catch {
-      return false
-    }
-  })
 }
 
 function table(records: Array<{ offset: number; type: string; producerId: number | null; key: string | null; value: string | null }>) {

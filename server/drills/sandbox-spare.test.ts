@@ -2,20 +2,12 @@ import os from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SANDBOX_FAILOVER_NICE } from './sandbox-process'
 import { SandboxSpare } from './sandbox-spare'
+import { alive } from '@/server/drills/testing/sandbox-processes'
 
 /**
  * A drill's sandbox process is forked before the drill, while none runs: the fork holds the forking thread until
  * the child has exec'd (49–92 ms blocked at load, server/drills/README.md), and no turn of a drill should.
  */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 const spares: SandboxSpare[] = []
 const logged: string[] = []
 function spareOf(): SandboxSpare {

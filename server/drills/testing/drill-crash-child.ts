@@ -1,8 +1,9 @@
 import 'server-only'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import type { DrillPhase } from '@/lib/api/drills'
 import { openTestRuntime } from '@/server/testing/test-runtime'
+import { sandboxProcesses } from '@/server/drills/testing/sandbox-processes'
 
 /**
  * @internal A server process of drill-crash.test.ts over a prepared data directory (mirror `dr` MIRRORING): it
@@ -10,19 +11,6 @@ import { openTestRuntime } from '@/server/testing/test-runtime'
  * (whether the sandbox directory exists; the pids of the drill's sandbox process) and waits for the test to SIGKILL it.
  * Run with: node --conditions=react-server --import tsx server/drills/testing/drill-crash-child.ts <dataDir> <phase>
  */
-/** The drill's sandbox processes among this process's children (Linux: /proc), which must not outlive it. */
-function sandboxProcesses(): number[] {
-  const tasks = path.join('/proc', String(process.pid), 'task')
-  const children = readdirSync(tasks).flatMap((task) => readFileSync(path.join(tasks, task, 'children'), 'utf8').trim().split(/\s+/).filter(Boolean).map(Number))
-  return children.filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sandbox-child')
-    } catch {
-      return false
-    }
-  })
-}
-
 async function main() {
   const [dataDir, phase] = process.argv.slice(2)
   if (!dataDir || !phase) throw new Error('usage: drill-crash-child <dataDir> <phase>')
