@@ -10,7 +10,7 @@ import { ErrorPanel } from '@/components/ui/error-panel'
 import { Panel, Skeleton } from '@/components/ui/panel'
 import { clockTime, formatCount, formatDuration, formatInteger } from '@/lib/ui/format'
 import { LAG_RANGES, aggregateLag, appendLagSample, describeLagChart, lagTrend, type LagChartData, type LagRange } from '@/lib/ui/lag-series'
-import { FIRST_FETCH_PENDING, type MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
+import type { MirrorSnapshot } from '@/lib/ui/mirror-snapshot'
 import { LagTrendBadge } from './lag-trend-badge'
 import { UPlotChart } from './uplot-chart'
 
@@ -211,7 +211,7 @@ function chartOptions(labels: readonly string[], range: LagRange, spans: SpanBox
 
 /**
  * The lag chart: total and per-topic offset and time lag over the range, live-extended from the store. While a
- * source is silent (`snapshot.lagUnknownBecause`) the trend says "lag unknown: source unreachable", the summary
+ * source is silent (`snapshot.lagUnknown`) the trend says "lag unknown: source unreachable", the summary
  * never reads "caught up", and the outage is hatched over the chart (the spans the lag answer gives, and the
  * current one from the snapshot until the answer is read again).
  */
@@ -230,7 +230,7 @@ export function LagChart({
   rpoSeconds?: number | null
   rpoRecords?: number | null
 }) {
-  const unknownBecause = snapshot?.lagUnknownBecause ?? null
+  const lagUnknown = snapshot?.lagUnknown ?? null
   const [range, setRange] = useState<LagRange>('5m')
   const lag = useLag(mirror, range, ready)
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set())
@@ -239,10 +239,10 @@ export function LagChart({
 
   const answer = lag.data
   // The figures became known again, or stopped being known: the history is read again for its spans and points.
-  const unknownNow = unknownBecause !== null
+  const unknownNow = lagUnknown !== null
   const refetchLag = lag.refetch
   // A mirror with no fetch answered yet has no outage to hatch and no figure to bound: its lag is just not known yet.
-  const boundedNow = unknownNow && unknownBecause !== FIRST_FETCH_PENDING
+  const boundedNow = unknownNow && lagUnknown.cause !== 'firstFetchPending'
   const wasUnknown = useRef(unknownNow)
   useEffect(() => {
     if (wasUnknown.current === unknownNow) return
@@ -292,7 +292,7 @@ export function LagChart({
   const aligned = useMemo(() => (data === null ? null : toAligned(data)), [data])
   const trend = useMemo(() => (data === null ? null : lagTrend(data.times, data.total.offsetLag, LAG_RANGES[range].trendWindowMs)), [data, range])
   const notMirroringBecause = snapshot?.notMirroringBecause ?? null
-  const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label, unknownBecause, notMirroringBecause)
+  const summary = data === null || trend === null ? '' : describeLagChart(data, trend, LAG_RANGES[range].label, lagUnknown, notMirroringBecause)
 
   useEffect(() => {
     spansBox.set(spans)
@@ -322,7 +322,7 @@ export function LagChart({
       title={
         <span className="flex flex-wrap items-center gap-2">
           Lag
-          {trend !== null && <LagTrendBadge trend={trend} unknownBecause={unknownBecause} notMirroringBecause={notMirroringBecause} />}
+          {trend !== null && <LagTrendBadge trend={trend} lagUnknown={lagUnknown} notMirroringBecause={notMirroringBecause} />}
         </span>
       }
       actions={

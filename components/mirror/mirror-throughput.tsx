@@ -13,7 +13,7 @@ import { throughputText } from '@/lib/ui/throughput-text'
  */
 export function MirrorThroughput({ mirror, snapshot }: { mirror: Mirror; snapshot: MirrorSnapshot | null }) {
   const current = useMirrorFlow(mirror.name).data ?? mirror
-  const text = throughputText(current, snapshot?.lagUnknownBecause ?? null)
+  const text = throughputText(current, snapshot?.lagUnknown ?? null)
   // A failed-over mirror fetches nothing by design: "no fetch was answered: the source or the link is down" would
   // report an incident that is not there (the header and the chart say it is not mirroring).
   if (text === null || (snapshot?.notMirroringBecause ?? null) !== null) return null

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { lagUnknownOf } from './mirror-snapshot'
 import { OTHER_TOPICS_LABEL, aggregateLag, appendLagSample, describeLagChart, lagTrend, type LagSeriesInput } from './lag-series'
 
 const grid = { stepMs: 1_000, rangeMs: 4_000, from: 10_000, to: 14_000, maxGroups: 8 }
@@ -104,7 +105,7 @@ describe('describeLagChart', () => {
 
   it('a mirror with no fetch answered yet: unknown, without a bound or a trend it does not have', () => {
     const empty = aggregateLag([], { from: 0, to: 60_000, stepMs: 5_000, rangeMs: 60_000, maxGroups: 8 })
-    const text = describeLagChart(empty, { direction: 'unknown', perMinute: 0 }, '5 min', 'no fetch answered yet')
+    const text = describeLagChart(empty, { direction: 'unknown', perMinute: 0 }, '5 min', lagUnknownOf('firstFetchPending'))
     expect(text).toBe('Lag unknown: no fetch answered yet. The mirror has just started; its lag is known from its first answered fetch.')
     expect(text).not.toMatch(/growing/)
   })

@@ -8,7 +8,7 @@
  * operator wants from a lag chart.
  */
 import { formatCount, formatDuration } from './format'
-import { FIRST_FETCH_PENDING } from './mirror-snapshot'
+import type { LagUnknown } from './mirror-snapshot'
 
 export const LAG_RANGES = {
   '5m': { label: '5 min', rangeMs: 5 * 60_000, stepMs: 5_000, trendWindowMs: 60_000 },
@@ -227,7 +227,7 @@ function peakOf(values: ReadonlyArray<number | null>): number | null {
 }
 
 /** The chart in one sentence, for people who cannot see the canvas. */
-export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel: string, unknownBecause: string | null = null, notMirroringBecause: string | null = null): string {
+export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel: string, lagUnknown: LagUnknown | null = null, notMirroringBecause: string | null = null): string {
   // Every figure is read at the newest bucket the total has: a topic without a point there was not behind.
   const newest = lastIndex(data.total.offsetLag)
   if (notMirroringBecause !== null) {
@@ -235,11 +235,11 @@ export function describeLagChart(data: LagChartData, trend: LagTrend, rangeLabel
     return `Not mirroring: ${notMirroringBecause}.${last}`
   }
   // A mirror that has had no answer yet has no lag to bound: "at least 0, and growing" would invent a trend.
-  if (unknownBecause === FIRST_FETCH_PENDING) return `Lag unknown: ${unknownBecause}. The mirror has just started; its lag is known from its first answered fetch.`
-  if (unknownBecause !== null) {
+  if (lagUnknown?.cause === 'firstFetchPending') return `Lag unknown: ${lagUnknown.because}. The mirror has just started; its lag is known from its first answered fetch.`
+  if (lagUnknown !== null) {
     // The newest figures are the last ones known: saying "caught up" or "shrinking" from them would be a guess.
     const known = newest < 0 ? '' : ` The last known total offset lag was ${formatCount(data.total.offsetLag[newest] ?? 0)} records: the lag now is at least that, and growing.`
-    return `Lag unknown: ${unknownBecause}.${known}`
+    return `Lag unknown: ${lagUnknown.because}.${known}`
   }
   if (newest < 0) return `No lag samples in the last ${rangeLabel}: no partition was mirroring.`
   const current = data.total.offsetLag[newest] ?? 0

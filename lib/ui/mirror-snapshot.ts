@@ -24,10 +24,10 @@ export interface MirrorSnapshot {
   readonly lastFetchAt: number | null
   readonly incident: Incident | null
   /**
-   * Why the lag is not current, in the operator's words ("source unreachable"), or null when it is: the trend
-   * and the chart's summary say "unknown: <this>" rather than guess from figures that stopped moving.
+   * Why the lag is not current, or null when it is: the trend and the chart's summary say "unknown: <because>"
+   * rather than guess from figures that stopped moving.
    */
-  readonly lagUnknownBecause: string | null
+  readonly lagUnknown: LagUnknown | null
   /**
    * Why no partition is mirroring ("every partition is STOPPED"), or null while one is: a failed-over mirror's
    * chart ends at its last sample, and reading "steady, every topic caught up" from it would describe a mirror
@@ -50,7 +50,7 @@ export function mirrorSnapshot(mirror: string, rows: Iterable<MirrorPartition>, 
   // position plus it), so they move with the lag instead of standing still at the page's first answer.
   const atRisk = totalAtRisk(all.map((row) => partitionAtRisk(row.offsetLag === null ? row : { ...row, sourceHighWatermark: row.destinationLogEndOffset + row.offsetLag }, now)))
   const incident = incidentOf(mirror, all)
-  return { at: now, partitions: all.length, counts, lag, atRisk, lastFetchAt, incident, lagUnknownBecause: lagUnknownReason(lag, incident, counts), notMirroringBecause: notMirroringReason(all.length, counts) }
+  return { at: now, partitions: all.length, counts, lag, atRisk, lastFetchAt, incident, lagUnknown: lagUnknownReason(lag, incident, counts), notMirroringBecause: notMirroringReason(all.length, counts) }
 }
 
 function notMirroringReason(partitions: number, counts: Partial<Record<MirrorPartitionState, number>>): string | null {
@@ -61,19 +61,39 @@ function notMirroringReason(partitions: number, counts: Partial<Record<MirrorPar
 }
 
 /**
- * Why the lag of a mirror none of whose partitions has had a fetch answered is unknown: created moments ago (or just
- * restarted), not an incident (a source that stops answering fails its partitions: "source unreachable").
+ * Why a mirror's lag is not known now. `firstFetchPending`: none of its partitions has had a fetch answered yet —
+ * created moments ago (or just restarted), not an incident: there is no last figure to bound, so nothing says
+ * "at least …, and growing" (a source that stops answering fails its partitions: `sourceUnreachable`).
  */
-export const FIRST_FETCH_PENDING = 'no fetch answered yet'
+export type LagUnknownCause = 'sourceUnreachable' | 'destinationUnreachable' | 'failed' | 'paused' | 'firstFetchPending' | 'fetchesStalled'
 
-function lagUnknownReason(lag: MirrorLag, incident: Incident | null, counts: Partial<Record<MirrorPartitionState, number>>): string | null {
+export interface LagUnknown {
+  readonly cause: LagUnknownCause
+  /** In the operator's words: "source unreachable". */
+  readonly because: string
+}
+
+const LAG_UNKNOWN_BECAUSE: Record<LagUnknownCause, string> = {
+  sourceUnreachable: 'source unreachable',
+  destinationUnreachable: 'destination unreachable',
+  failed: 'partitions FAILED',
+  paused: 'partitions paused',
+  firstFetchPending: 'no fetch answered yet',
+  fetchesStalled: 'fetches stalled',
+}
+
+export function lagUnknownOf(cause: LagUnknownCause): LagUnknown {
+  return { cause, because: LAG_UNKNOWN_BECAUSE[cause] }
+}
+
+function lagUnknownReason(lag: MirrorLag, incident: Incident | null, counts: Partial<Record<MirrorPartitionState, number>>): LagUnknown | null {
   if (lag.counted === 0) return null
   if (lag.known && lag.maxOffsetLag !== null) return null
   const cause = incident?.groups[0]?.cause
-  if (cause === 'sourceUnreachable') return 'source unreachable'
-  if (cause === 'destinationUnreachable') return 'destination unreachable'
-  if (incident !== null) return 'partitions FAILED'
-  if ((counts.PAUSED ?? 0) + (counts.PAUSING ?? 0) > 0) return 'partitions paused'
-  if (lag.maxOffsetLag === null) return FIRST_FETCH_PENDING
-  return 'fetches stalled'
+  if (cause === 'sourceUnreachable') return lagUnknownOf('sourceUnreachable')
+  if (cause === 'destinationUnreachable') return lagUnknownOf('destinationUnreachable')
+  if (incident !== null) return lagUnknownOf('failed')
+  if ((counts.PAUSED ?? 0) + (counts.PAUSING ?? 0) > 0) return lagUnknownOf('paused')
+  if (lag.maxOffsetLag === null) return lagUnknownOf('firstFetchPending')
+  return lagUnknownOf('fetchesStalled')
 }

@@ -5,7 +5,7 @@
  */
 import type { MirrorSummary } from '../api/mirrors'
 import { formatBytes, formatDuration, formatRate } from './format'
-import { FIRST_FETCH_PENDING } from './mirror-snapshot'
+import type { LagUnknown } from './mirror-snapshot'
 
 /** Above this share of its rate, the throttle is what sets the pace. */
 export const THROTTLE_LIMITING = 0.9
@@ -27,14 +27,14 @@ export interface ThroughputText {
 }
 
 /**
- * `lagUnknownBecause`: why the mirror's lag is not known now (lib/ui/mirror-snapshot.ts), null when it is. It tells a
- * source that stopped answering ("source unreachable") from a mirror that has not had its first answer yet ("no fetch
- * answered yet": created seconds ago), which both show no fetch in the window; only the first is an incident.
+ * `lagUnknown`: why the mirror's lag is not known now (lib/ui/mirror-snapshot.ts), null when it is. It tells a
+ * source that stopped answering (`sourceUnreachable`) from a mirror that has not had its first answer yet
+ * (`firstFetchPending`: created seconds ago), which both show no fetch in the window; only the first is an incident.
  */
-export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throttledRate' | 'throttled'>, lagUnknownBecause: string | null): ThroughputText | null {
+export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throttledRate' | 'throttled'>, lagUnknown: LagUnknown | null): ThroughputText | null {
   const flow = mirror.throughput
   if (flow === undefined) return null
-  const sourceSilent = lagUnknownBecause === 'source unreachable'
+  const sourceSilent = lagUnknown?.cause === 'sourceUnreachable'
   // The window is the last 10 s: while the source is silent it still holds the seconds before the cut, and its
   // average said records were flowing into a mirror that receives nothing. Nothing flows now: 0.
   const silent = sourceSilent || flow.fetches === 0
@@ -46,7 +46,7 @@ export function throughputText(mirror: Pick<MirrorSummary, 'throughput' | 'throt
   const use = silent || flow.throttleUse === null ? null : Math.round(flow.throttleUse * 100)
   const throttle = rate === null ? null : `${use === null ? '–' : `${use} %`} of ${rate}`
   let limit: ThroughputLimit = 'none'
-  if (silent) limit = !sourceSilent && lagUnknownBecause === FIRST_FETCH_PENDING ? 'firstFetch' : 'noFetches'
+  if (silent) limit = lagUnknown?.cause === 'firstFetchPending' ? 'firstFetch' : 'noFetches'
   else if (mirror.throttled === true || (flow.throttleUse !== null && flow.throttleUse >= THROTTLE_LIMITING)) limit = 'throttle'
   else if (flow.fetchLatencyMs !== null && flow.fetchLatencyMs > SLOW_FETCH_MS) limit = 'slowFetches'
   const limitText = {
