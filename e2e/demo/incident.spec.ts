@@ -203,7 +203,8 @@ test('a cut link: the mirror page and the overview show lower bounds that grow, 
   }
 
   await test.step('healed: the banner goes, the figures are current again', async () => {
-    // Each partition comes back at its own next retry (the backoff reached tens of seconds while the link was cut).
+    // The first partition to retry finds the source answering, and the others' retries come forward (their backoffs
+    // reached minutes while the link was cut).
     await expect
       .poll(async () => JSON.stringify((await okJson<MirrorAnswer>(await request.get(`/api/v1/mirrors/${MIRROR}`, { headers: asOperator }))).partitionsByState), { timeout: 150_000 })
       .toBe(JSON.stringify({ MIRRORING: 21 }))

@@ -230,7 +230,7 @@ export class FaultInjector {
         break
       case 'cut-link':
         this.deps.links.heal(fault.cluster)
-        detail = 'The link is up again; failed partitions recover at their next retry.'
+        detail = 'The link is up again; the failed partitions recover from the first one to retry.'
         break
       case 'hanging-transaction': {
         this.producers.get(fault.id)?.close()

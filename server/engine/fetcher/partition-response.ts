@@ -7,6 +7,7 @@ import { classifyFetchError } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
 import { changePartition } from '../state/partition-changes'
+import { retrySourceUnreachableSoon } from '../runner/early-retries'
 import { delayUnknownTopic, isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
 
 /**
@@ -93,7 +94,9 @@ export async function applyFetchResult(ctx: ClusterAccess & EngineClock & Engine
   await followSourceLogStart(host, tp, runtime, result.logStartOffset)
   recordSourcePosition(runtime, result, now)
   if (runtime.value.error !== null || runtime.value.retryAttempt !== 0) {
+    const failedOn = runtime.failureCode
     await ctx.runner.dispatch(definition, runtime, { type: 'fetchSucceeded' }, 'fetch succeeded')
+    if (failedOn === 'SOURCE_UNREACHABLE') retrySourceUnreachableSoon(ctx, mirror, runtime)
   }
 }
 

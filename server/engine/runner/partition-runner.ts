@@ -121,6 +121,17 @@ export class PartitionRunner {
     return firstAccepted
   }
 
+  /**
+   * Brings a scheduled retry forward to `at`, never later (runner/early-retries.ts): the cause it waits out is gone.
+   * The retry's wake-up checks its state epoch as ever, so a partition that left FAILED meanwhile ignores it.
+   */
+  retryEarly(runtime: PartitionRuntime, at: number): boolean {
+    if (runtime.retryAt === null || runtime.retryAt <= at) return false
+    changePartition(runtime, { retryAt: at })
+    this.env.wakeUp(runtime, 'retry', at)
+    return true
+  }
+
   /** Puts a partition back to work from its last durable state, as after a restart. */
   async restore(mirror: MirrorDefinition, runtime: PartitionRuntime): Promise<void> {
     await this.resume(mirror, runtime, effectsOnRestore(runtime.value, this.env.context(mirror, runtime)))

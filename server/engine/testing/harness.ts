@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { ManualClock } from '@/server/cluster/embedded/clock'
+import type { SourceCluster } from '@/server/cluster/ports'
 import type { EmbeddedClusterConfig } from '@/server/cluster/embedded/config'
 import { EmbeddedCluster } from '@/server/cluster/embedded/embedded-cluster'
 import { MirrorEngine, type EngineClusterAccess } from '../engine'
@@ -41,6 +42,8 @@ export interface HarnessOptions {
   onEvent?: (event: EngineEvent) => void
   /** The engine's log lines (none are written anywhere by default). */
   log?: import('../engine').EngineOptions['log']
+  /** The cluster as the engine's fetchers reach it (across a link a test can cut: server/cluster/links.ts); default: itself. */
+  sourceAs?: (cluster: EmbeddedCluster) => SourceCluster
 }
 
 export async function createEngineHarness(options: HarnessOptions): Promise<EngineHarness> {
@@ -55,7 +58,8 @@ export async function createEngineHarness(options: HarnessOptions): Promise<Engi
       names: () => [...clusters.keys()],
       get: (name) => {
         const cluster = clusters.get(name)
-        return cluster ? { source: cluster, host: cluster } : undefined
+        if (!cluster) return undefined
+        return { source: options.sourceAs ? options.sourceAs(cluster) : cluster, host: cluster }
       },
     }
     const engine = new MirrorEngine({
