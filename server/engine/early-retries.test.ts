@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ClusterLinks } from '@/server/cluster/links'
 import { TopicPartitionMap } from '@/lib/mirror/topic-partition'
-import { EARLY_RETRY_SPREAD_MS, retrySourceUnreachableSoon } from './runner/early-retries'
+import { EARLY_RETRY_SPREAD_MS, retrySiblingsSoon } from './runner/early-retries'
 import type { EngineMirror } from './state/engine-mirror'
 import type { PartitionRuntime } from './types'
 import { createEngineHarness, type EngineHarness } from './testing/harness'
@@ -45,7 +45,7 @@ describe('retries after the source answers again', () => {
     expect((await harness.cluster('b').readRecords('t', 0, { limit: 10 })).records.map((r) => r.value)).toContain('after the heal')
   })
 
-  it('only partitions FAILED on the source with a retry further out than the spread come forward', () => {
+  it('only partitions FAILED for the same cluster-wide reason with a retry further out than the spread come forward', () => {
     const now = 1_000_000
     const runtime = (partition: number, state: string, failureCode: string | null, retryAt: number | null) =>
       ({ topic: 't', partition, value: { state }, failureCode, retryAt }) as unknown as PartitionRuntime
@@ -54,16 +54,24 @@ describe('retries after the source answers again', () => {
     const otherCause = runtime(2, 'FAILED', 'FETCH_ERROR', now + 200_000)
     const dueSoon = runtime(3, 'FAILED', 'SOURCE_UNREACHABLE', now + 500)
     const notFailed = runtime(4, 'PAUSED', null, null)
+    const destination = runtime(5, 'FAILED', 'DESTINATION_UNREACHABLE', now + 200_000)
     const partitions = new TopicPartitionMap<PartitionRuntime>()
-    for (const r of [recovered, late, otherCause, dueSoon, notFailed]) partitions.set(r, r)
+    for (const r of [recovered, late, otherCause, dueSoon, notFailed, destination]) partitions.set(r, r)
     const forward: Array<[number, number]> = []
     const ctx = {
       now: () => now,
       random: () => 0.25,
       log: () => undefined,
       runner: { retryEarly: (r: PartitionRuntime, at: number) => (forward.push([r.partition, at]), true) },
-    } as unknown as Parameters<typeof retrySourceUnreachableSoon>[0]
-    expect(retrySourceUnreachableSoon(ctx, { definition: { name: 'm' }, partitions } as unknown as EngineMirror, recovered)).toBe(1)
+    } as unknown as Parameters<typeof retrySiblingsSoon>[0]
+    const mirror = { definition: { name: 'm' }, partitions } as unknown as EngineMirror
+    expect(retrySiblingsSoon(ctx, mirror, recovered, 'SOURCE_UNREACHABLE')).toBe(1)
     expect(forward).toEqual([[1, now + EARLY_RETRY_SPREAD_MS / 4]])
+    forward.length = 0
+    expect(retrySiblingsSoon(ctx, mirror, recovered, 'DESTINATION_UNREACHABLE')).toBe(1)
+    expect(forward).toEqual([[5, now + EARLY_RETRY_SPREAD_MS / 4]])
+    // A partition's own failure says nothing about the others.
+    expect(retrySiblingsSoon(ctx, mirror, recovered, 'FETCH_ERROR')).toBe(0)
+    expect(retrySiblingsSoon(ctx, mirror, recovered, null)).toBe(0)
   })
 })

@@ -7,7 +7,7 @@ import { classifyFetchError } from '../failure-classification'
 import type { EngineMirror } from '../state/engine-mirror'
 import type { PartitionRuntime } from '../types'
 import { changePartition } from '../state/partition-changes'
-import { retrySourceUnreachableSoon } from '../runner/early-retries'
+import { retrySiblingsSoon } from '../runner/early-retries'
 import { delayUnknownTopic, isResponseCurrent, recordSourcePosition, type FetchEntry } from './fetch-state'
 
 /**
@@ -96,7 +96,7 @@ export async function applyFetchResult(ctx: ClusterAccess & EngineClock & Engine
   if (runtime.value.error !== null || runtime.value.retryAttempt !== 0) {
     const failedOn = runtime.failureCode
     await ctx.runner.dispatch(definition, runtime, { type: 'fetchSucceeded' }, 'fetch succeeded')
-    if (failedOn === 'SOURCE_UNREACHABLE') retrySourceUnreachableSoon(ctx, mirror, runtime)
+    retrySiblingsSoon(ctx, mirror, runtime, failedOn)
   }
 }
 
