@@ -4,7 +4,7 @@
 // longest stall during the drill (goal < 100 ms) in wall time and in the main thread's own CPU time
 // (stall-meter.ts: on a shared machine the wall figure includes the time the OS gave other processes), with the
 // main thread's CPU over the whole drill beside the drill's wall time; both stall figures also over the window
-// without a drill, where the bench's producers and the mirror's appends alone make turns of 36–74 ms of CPU
+// without a drill, where the bench's producers and the mirror's appends alone make turns of 36–91 ms of CPU
 // (server/drills/README.md, session 27). Production lag is measured end to end: a probe record
 // written to one partition of each topic every 100 ms, timed from its acknowledgement at the source until the
 // destination's high watermark covers it.
