@@ -74,7 +74,7 @@ async function inChildWithFlags(): Promise<BenchResult[]> {
     console.log(`the drill in a child node started with ${V8_FLAGS.join(' ')}`)
     execFileSync(process.execPath, [...V8_FLAGS, ...process.execArgv, process.argv[1]!, 'drill of a 2,000'], { stdio: 'inherit', env: { ...process.env, BENCH_DRILL_RESULTS: file } })
     // JSON writes NaN as null.
-    return (JSON.parse(await readFile(file, 'utf8')) as BenchResult[]).map((result) => ({ ...result, value: result.value ?? Number.NaN, ...(result.ratio === undefined ? {} : { ratio: result.ratio ?? Number.NaN }) }))
+    return (JSON.parse(await readFile(file, 'utf8')) as BenchResult[]).map((result) => ({ ...result, value: result.value ?? Number.NaN, ...(result.ratio === undefined ? {} : { ratio: result.ratio ?? Number.NaN }), ...(result.baseline === undefined ? {} : { baseline: { ...result.baseline, value: result.baseline.value ?? Number.NaN } }) }))
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
