@@ -141,12 +141,12 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
       await sandboxProcess.whenReady()
     })
     watch.lap('sandboxProcessReady')
+    await sandboxProcess.sendCloseStates(copied.copy.closeStates)
     const failover = await sandboxProcess.request(
       {
         type: 'failOver',
         dir: control.sandboxDir,
         name: drill.sandbox.name,
-        closeStates: copied.copy.closeStates,
         state: copied.state,
         groups: copied.groups,
         drilled: copied.drilled,
@@ -158,17 +158,14 @@ export async function runDrill(drill: Drill, env: RunnerEnvironment, control: Dr
       },
       'failedOver',
     )
-    if (failover.operation.status !== 'succeeded') {
-      const failed = failover.operation.partitions.filter((p) => p.state !== 'STOPPED').map((p) => `${p.topic}-${p.partition} ${p.state}${p.error ? ` (${p.error})` : ''}`)
-      throw new Error(`the failover of the copy did not finish: ${failed.slice(0, 5).join(', ')}`)
-    }
+    if (failover.status !== 'succeeded') throw new Error(`the failover of the copy did not finish: ${failover.notStopped.slice(0, 5).join(', ')}`)
     // Past the RTO: the checks give production the cores first (sandbox-process.ts SANDBOX_NICE).
     sandboxProcess.lowerForChecks()
-    drill.rtoMs = Math.max(0, (failover.operation.finishedAt ?? env.now()) - drill.startedAt)
+    drill.rtoMs = Math.max(0, (failover.finishedAt ?? env.now()) - drill.startedAt)
     watch.lap('failOverRequest')
     env.log('drill steps', { drill: drill.id, phase: 'failingOver', rtoMs: drill.rtoMs, sandboxProcess: { pid: sandboxProcess.pid, spare: taken.spare }, server: watch.take(), sandbox: failover.steps })
-    const planned = new Map(failover.plan.partitions.map((p) => [`${p.topic}\u0000${p.partition}`, p.transactionsToAbort]))
-    for (const entry of drill.partitions) entry.plannedAborts = (planned.get(`${entry.topic}\u0000${entry.partition}`) ?? []).map(({ producerId, firstOffset }) => ({ producerId, firstOffset }))
+    const planned = new Map(failover.plannedAborts)
+    for (const entry of drill.partitions) entry.plannedAborts = planned.get(`${entry.topic}\u0000${entry.partition}`) ?? []
     void control.changed()
 
     await phase('checking')

@@ -3,7 +3,9 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import type { FromChild, ToChild } from './sandbox-protocol'
+import type { LogCloseState } from '@/server/storage/types'
+import { yieldToEventLoop } from '@/server/util/cooperative'
+import { CLOSE_STATES_PER_MESSAGE, type FromChild, type ToChild } from './sandbox-protocol'
 
 /**
  * A drill's sandbox process (sandbox-child.ts), at a low CPU priority, the lowest for its checks; forked as a
@@ -150,7 +152,7 @@ export class SandboxProcess {
   }
 
   /** Sends a request and waits for its answer (one at a time). */
-  request<T extends Answer['type']>(message: Exclude<ToChild, { type: 'lag' } | { type: 'load' }>, answer: T): Promise<Extract<FromChild, { type: T }>> {
+  request<T extends Answer['type']>(message: Exclude<ToChild, { type: 'lag' } | { type: 'load' } | { type: 'closeStates' }>, answer: T): Promise<Extract<FromChild, { type: T }>> {
     if (this.ended) return Promise.reject(this.ended)
     if (this.waiting !== null) return Promise.reject(new Error('the sandbox process is busy'))
     return new Promise((resolve, reject) => {
@@ -160,6 +162,27 @@ export class SandboxProcess {
       }
       this.child.send(message)
     })
+  }
+
+  /**
+   * A copy's close states, CLOSE_STATES_PER_MESSAGE a message, each serialized in a turn of its own (one message
+   * of 2,000 was one turn of 28–37 ms of this thread); sent before the `failOver` request that opens the copy.
+   */
+  async sendCloseStates(closeStates: ReadonlyMap<string, LogCloseState>): Promise<void> {
+    let entries: Array<[string, LogCloseState]> = []
+    for (const entry of closeStates) {
+      entries.push(entry)
+      if (entries.length < CLOSE_STATES_PER_MESSAGE) continue
+      this.sendCloseStateEntries(entries)
+      entries = []
+      await yieldToEventLoop()
+    }
+    if (entries.length > 0) this.sendCloseStateEntries(entries)
+  }
+
+  private sendCloseStateEntries(entries: Array<[string, LogCloseState]>): void {
+    if (this.ended) throw this.ended
+    this.child.send({ type: 'closeStates', entries } satisfies ToChild)
   }
 
   /** Production's latest lag, for the sandbox's pacing; dropped when the process is gone. */

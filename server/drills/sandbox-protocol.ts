@@ -1,6 +1,5 @@
 import type { DrillPartition } from '@/lib/api/drills'
 import type { DrillCheck } from '@/lib/drill/checks'
-import type { FailoverPreflight } from '@/lib/mirror/failover-plan'
 import type { GroupOffsets, MirrorStateAppendEntry, TopicPartition } from '@/server/cluster/ports'
 import type { FailoverOperation } from '@/server/engine/types'
 import type { LogCloseState } from '@/server/storage/types'
@@ -14,12 +13,15 @@ import type { LogCloseState } from '@/server/storage/types'
 export type ToChild =
   /** A drill took the process (a spare, forked before it): load the sandbox's modules; answered `ready`. */
   | { type: 'load' }
+  /**
+   * A copy from files: some of its logs' states at the copy, for their first open (sandbox.ts openSandbox), sent
+   * before `failOver` in messages of CLOSE_STATES_PER_MESSAGE; not answered.
+   */
+  | { type: 'closeStates'; entries: Array<[string, LogCloseState]> }
   | {
       type: 'failOver'
       dir: string
       name: string
-      /** A copy from files: each log's state at the copy, for its first open (sandbox.ts openSandbox). */
-      closeStates: ReadonlyMap<string, LogCloseState>
       state: MirrorStateAppendEntry[]
       groups: GroupOffsets[]
       drilled: TopicPartition[]
@@ -36,7 +38,17 @@ export type ToChild =
 export type FromChild =
   /** The answer to `load`. */
   | { type: 'ready' }
-  | { type: 'failedOver'; plan: FailoverPreflight; operation: FailoverOperation; refusedCalls: number; steps: StepTimes }
+  | {
+      type: 'failedOver'
+      status: FailoverOperation['status']
+      finishedAt: number | null
+      /** The partitions the failover left short of STOPPED, each `topic-partition STATE (error)`, in its order. */
+      notStopped: string[]
+      /** The preflight's transactions to abort, by partition (`topic\u0000partition`): only partitions with any. */
+      plannedAborts: Array<[string, Array<{ producerId: number; firstOffset: number }>]>
+      refusedCalls: number
+      steps: StepTimes
+    }
   | { type: 'checked'; checks: DrillCheck[]; markers: Map<string, DrillPartition['markers']>; steps: StepTimes }
   | { type: 'error'; message: string }
   | { type: 'log'; message: string; fields: Record<string, unknown> }
@@ -46,4 +58,11 @@ export type FromChild =
  * the pauses it made for production's lag, its process's nice value as it ended (logged by the drill: where its time goes; the bench lays its probes
  * of production's lag over them).
  */
+/**
+ * Logs' close states a `closeStates` message carries. All 2,000 of a drill's in the `failOver` request were one
+ * structured clone of 28–37 ms of the server's main thread (its index byte arrays, producer states, epochs; a CPU
+ * profile of npm run bench -- drill, server/drills/README.md session 27); 200 a message, each sent in a turn of its own.
+ */
+export const CLOSE_STATES_PER_MESSAGE = 200
+
 export type StepTimes = Array<{ step: string; ms: number; endedAt: number; pausedMs: number; pauses: number; nice: number }>
