@@ -43,6 +43,9 @@ export function RenderTimeProvider({ at, children }: { at: number; children: Rea
  * component: equal until then, so hydrating components are not rendered again synchronously for it.
  */
 let firstHydration = true
+/** One timer ends the first hydration for every clock reader: each reader's effect had set its own (a 2,000-row page's
+ * table set hundreds of timers in one task, ~60 ms of a Lighthouse run's main thread in setTimeout alone). */
+let endOfHydrationScheduled = false
 const noSubscription = () => () => {}
 const whileHydrating = () => true
 const clientSnapshot = () => firstHydration
@@ -59,7 +62,10 @@ export function useNow(): number {
   const hydrating = useSyncExternalStore(noSubscription, clientSnapshot, whileHydrating)
   const [shown, setShown] = useState(() => (hydrating ? renderedAt : timer === undefined ? Date.now() : now))
   useEffect(() => {
-    if (firstHydration) setTimeout(() => (firstHydration = false), 0)
+    if (firstHydration && !endOfHydrationScheduled) {
+      endOfHydrationScheduled = true
+      setTimeout(() => (firstHydration = false), 0)
+    }
     const follow = () => startTransition(() => setShown(now))
     const stop = subscribe(follow)
     follow()
