@@ -226,6 +226,37 @@ describe('paging windows', () => {
     expect(initialWindow(200, bounds, null)).toEqual({ from: 4_800, size: 200 })
   })
 
+  it('stands still while a live log grows by less than a step, and moves a step at a time', () => {
+    // Mirrored to the end: the window ends at the log end rounded up to a quarter of it (50 offsets).
+    const at = (end: number) => initialWindow(200, { start: 0, end }, end)
+    expect(at(5_001)).toEqual({ from: 4_850, size: 200 })
+    expect(at(5_020)).toEqual(at(5_001))
+    expect(at(5_050)).toEqual(at(5_001))
+    expect(at(5_051)).toEqual({ from: 4_900, size: 200 })
+    // Behind the end (lag): the start moves on a grid of an eighth (25), the mirrored position always inside.
+    const behind = (mirrored: number) => initialWindow(200, { start: 0, end: 9_000 }, mirrored)
+    expect(behind(3_000)).toEqual(behind(3_020))
+    for (let mirrored = 3_000; mirrored < 3_100; mirrored += 7) {
+      const window = behind(mirrored)
+      expect(mirrored - window.from).toBeGreaterThanOrEqual(50)
+      expect(mirrored).toBeLessThan(window.from + window.size)
+    }
+    // Never past the log start, and without a story point at the end.
+    expect(initialWindow(200, { start: 4_990, end: 5_300 }, 5_000)).toEqual({ from: 4_990, size: 200 })
+    expect(initialWindow(200, { start: 0, end: 5_001 }, null)).toEqual({ from: 4_850, size: 200 })
+  })
+
+  it('holds a truncation cut and the mirrored position in one window whenever storyFocus says both fit', () => {
+    for (let gap = 0; gap < 200; gap++) {
+      const p = { state: 'MIRRORING', destinationHighWatermark: 7_000 + gap, lastMirrorPosition: null, lastTruncation: { offset: 7_000, removedRecords: 3 } }
+      const focus = storyFocus(p, 200)
+      if (focus !== 7_000) continue
+      const window = initialWindow(200, { start: 0, end: 9_000 }, focus)
+      expect(window.from).toBeLessThanOrEqual(7_000)
+      expect(window.from + window.size, `gap ${gap}`).toBeGreaterThan(7_000 + gap)
+    }
+  })
+
   it('resolves where the window stands as the logs grow', () => {
     expect(resolveWindow({ kind: 'auto' }, 200, bounds, 3_000)).toEqual({ from: 2_950, size: 200 })
     expect(resolveWindow({ kind: 'end' }, 200, bounds, 3_000)).toEqual({ from: 4_800, size: 200 })
@@ -273,7 +304,8 @@ describe('storyFocus: where the tapes open on a long log', () => {
   const bounds = { start: 0, end: 10_000 }
 
   it('opens at the mirrored position, not at offset 0', () => {
-    expect(resolveWindow({ kind: 'auto' }, 100, bounds, storyFocus(partition('MIRRORING', 9_000, null), 100))).toEqual({ from: 8_975, size: 100 })
+    // A quarter of the window before it at least, its start on the window's grid of twelve (an eighth of 100).
+    expect(resolveWindow({ kind: 'auto' }, 100, bounds, storyFocus(partition('MIRRORING', 9_000, null), 100))).toEqual({ from: 8_964, size: 100 })
   })
 
   it('keeps the truncation cut and the mirrored position in one window when they fit', () => {

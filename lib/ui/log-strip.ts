@@ -86,11 +86,31 @@ export function openingColumn(window: LogWindow, focus: number | null, visibleCo
 
 /**
  * Where the page opens: the whole log when it fits, else around the mirrored position (where the records at
- * risk begin), else the end.
+ * risk begin, with at least a quarter of the window before it), else the end.
+ *
+ * The page re-reads its logs every few seconds and they grow: a window that followed every record (the mirrored
+ * position, the log end) moved with each read, and each move re-drew every cell of the tape twice and scrolled it
+ * back to the story (a 1.2–1.5 s task per read in Lighthouse's trace of a live partition, docs/architecture.md
+ * session 27). So it moves in steps: its start on a grid of an eighth of the window (FOCUS_STEP), its end held at
+ * the log end rounded up to a quarter (TAIL_STEP, the last columns not written yet), and it stands still between.
  */
 export function initialWindow(size: number, bounds: LogBounds, focus: number | null): LogWindow {
   if (bounds.end - bounds.start <= size) return firstWindow(size, bounds)
-  return focus === null ? lastWindow(size, bounds) : windowAround(focus, size, bounds)
+  const tailStep = Math.max(1, Math.floor(size * TAIL_STEP))
+  const lastFrom = Math.max(bounds.start, Math.ceil(bounds.end / tailStep) * tailStep - size)
+  if (focus === null) return { from: lastFrom, size }
+  const focusStep = focusStepOf(size)
+  const wanted = Math.floor((focus - Math.floor(size / 4)) / focusStep) * focusStep
+  return { from: Math.max(bounds.start, Math.min(wanted, lastFrom)), size }
+}
+
+/** The grid an opened window's start moves on, as a share of the window. */
+const FOCUS_STEP = 1 / 8
+/** The grid an opened window's end moves on at the log's end, as a share of the window. */
+const TAIL_STEP = 1 / 4
+
+function focusStepOf(size: number): number {
+  return Math.max(1, Math.floor(size * FOCUS_STEP))
 }
 
 /** Where the window stands: opened by the page (auto), kept at the end, at a start, or around an offset. */
@@ -175,7 +195,9 @@ export function storyFocus(
   const truncation = partition.lastTruncation !== null && partition.lastTruncation.removedRecords !== 0 ? partition.lastTruncation : null
   const cut = divergence !== null ? (divergence.truncateTo ?? 0) : (truncation?.offset ?? null)
   if (cut === null) return mirrored
-  if (Math.abs(mirrored - cut) < size - Math.floor(size / 4)) return Math.min(mirrored, cut)
+  // Both in one window: the later one within what the window holds after the earlier one, however its start
+  // falls on its grid (initialWindow).
+  if (Math.abs(mirrored - cut) < size - Math.floor(size / 4) - focusStepOf(size)) return Math.min(mirrored, cut)
   return partition.state === 'FAILED' || partition.state === 'PREPARING' ? cut : mirrored
 }
 
