@@ -74,4 +74,30 @@ describe('retries after the source answers again', () => {
     expect(retrySiblingsSoon(ctx, mirror, recovered, 'FETCH_ERROR')).toBe(0)
     expect(retrySiblingsSoon(ctx, mirror, recovered, null)).toBe(0)
   })
+
+  it('partitions recovering within the spread window do not scan the mirror again; the first one after it does', () => {
+    let now = 1_000_000
+    const runtime = (partition: number, state: string, retryAt: number | null) =>
+      ({ topic: 't', partition, value: { state }, failureCode: 'SOURCE_UNREACHABLE', retryAt }) as unknown as PartitionRuntime
+    const first = runtime(0, 'MIRRORING', null)
+    const second = runtime(1, 'MIRRORING', null)
+    const partitions = new TopicPartitionMap<PartitionRuntime>()
+    for (const r of [first, second, runtime(2, 'FAILED', now + 200_000)]) partitions.set(r, r)
+    const forward: number[] = []
+    const ctx = {
+      now: () => now,
+      random: () => 0.5,
+      log: () => undefined,
+      runner: { retryEarly: (r: PartitionRuntime) => (forward.push(r.partition), true) },
+    } as unknown as Parameters<typeof retrySiblingsSoon>[0]
+    const mirror = { definition: { name: 'm' }, partitions } as unknown as EngineMirror
+    expect(retrySiblingsSoon(ctx, mirror, first, 'SOURCE_UNREACHABLE')).toBe(1)
+    const late = runtime(3, 'FAILED', now + 200_000)
+    partitions.set(late, late)
+    now += EARLY_RETRY_SPREAD_MS - 1
+    expect(retrySiblingsSoon(ctx, mirror, second, 'SOURCE_UNREACHABLE')).toBe(0)
+    now += 1
+    expect(retrySiblingsSoon(ctx, mirror, second, 'SOURCE_UNREACHABLE')).toBe(2)
+    expect(forward).toEqual([2, 2, 3])
+  })
 })

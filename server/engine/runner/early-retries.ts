@@ -20,12 +20,25 @@ export const EARLY_RETRY_SPREAD_MS = 2_000
 const CLUSTER_WIDE: ReadonlySet<FailureCode> = new Set(['SOURCE_UNREACHABLE', 'DESTINATION_UNREACHABLE'])
 
 /**
+ * When each mirror last brought its retries forward, per cause. After a scan every sibling's retry lies within the
+ * spread window, so the partitions recovering during it would scan all the mirror's partitions to move nothing:
+ * 2,000 partitions coming back meant 2,000 scans of 2,000. A partition failing anew in the window is reached by the
+ * first recovery after it.
+ */
+const lastScanAt = new WeakMap<EngineMirror, Map<FailureCode, number>>()
+
+/**
  * Called once `recovered`, FAILED with `failedOn`, has had a fetch answered and applied: returns how many retries
  * came forward.
  */
 export function retrySiblingsSoon(ctx: EngineClock & EngineLog & PartitionDispatch, mirror: EngineMirror, recovered: PartitionRuntime, failedOn: FailureCode | null): number {
   if (failedOn === null || !CLUSTER_WIDE.has(failedOn)) return 0
   const now = ctx.now()
+  let scans = lastScanAt.get(mirror)
+  if (scans === undefined) lastScanAt.set(mirror, (scans = new Map()))
+  const last = scans.get(failedOn)
+  if (last !== undefined && now >= last && now - last < EARLY_RETRY_SPREAD_MS) return 0
+  scans.set(failedOn, now)
   let count = 0
   for (const runtime of mirror.partitions.values()) {
     if (runtime === recovered || runtime.value.state !== 'FAILED' || runtime.failureCode !== failedOn) continue
