@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { CLEAN_SHUTDOWN_FILE, LEADER_EPOCH_CHECKPOINT_FILE, LOG_START_OFFSET_CHECKPOINT_FILE } from './log-checkpoints'
 import { Worker } from 'node:worker_threads'
-import { copyLog, copyLogs, copyPlan, PLANS_PER_MESSAGE } from './log-copy'
+import { COPY_WORKER_NICE, copyLog, copyLogs, copyPlan, LogCopies, PLANS_PER_MESSAGE } from './log-copy'
 import type { PartitionLog } from './partition-log'
 import { partitionLogFixture, readAll, values } from './testing/partition-log-fixture'
 
@@ -174,6 +174,29 @@ describe('a copy of a log', () => {
     } finally {
       copying = false
       postMessage.mockRestore()
+    }
+  })
+
+  it.runIf(process.platform === 'linux')('copies on a thread of lower priority than the event loop (Linux: a nice value per thread)', async () => {
+    /** This process's threads' nice values (the 19th field of /proc/self/task/<tid>/stat, after the command's ")"). */
+    const niceValues = () =>
+      fs.readdirSync('/proc/self/task').map((tid) => {
+        const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+      })
+    const before = niceValues().filter((nice) => nice === COPY_WORKER_NICE).length
+    const copies = new LogCopies()
+    try {
+      let niced = 0
+      for (let waited = 0; waited < 10_000 && niced <= before; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        niced = niceValues().filter((nice) => nice === COPY_WORKER_NICE).length
+      }
+      expect(niced).toBe(before + 1)
+      expect(niceValues()[0]).toBe(0)
+      await expect(copies.finish()).resolves.toEqual([])
+    } finally {
+      copies.abort()
     }
   })
 })

@@ -115,6 +115,13 @@ export async function copyLog(snapshot: LogFileSnapshot, targetDir: string): Pro
 }
 
 /**
+ * The copy worker's nice value: its copies (hard links, the active segments' bytes) ran at the main thread's
+ * priority, and at a drill's start the server's event loop waited for a core behind them (the drill bench's stall
+ * meter: turns of 40–130 ms waiting at the copy's start, session 28).
+ */
+export const COPY_WORKER_NICE = 10
+
+/**
  * The worker's side of LogCopies, as source (a worker evaluated from a string loads no module of the app, under
  * tsx or a bundler alike): plans arrive in messages (`{ plans }`), each plan's steps taken with synchronous calls,
  * as copyLog takes them, as its message arrives; `{ end: true }` asks for the outcomes; the first plan's failure,
@@ -123,6 +130,14 @@ export async function copyLog(snapshot: LogFileSnapshot, targetDir: string): Pro
 const WORKER_SOURCE = `
 const fs = require('node:fs')
 const { parentPort } = require('node:worker_threads')
+// On Linux a nice value is a thread's own (setpriority on the calling thread): this one's copies give way to the
+// event loop's thread, as the drill's sandbox process does (nice 10 inside the RTO). Elsewhere it is the
+// process's, which must not be lowered: skipped there.
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(${COPY_WORKER_NICE})
+  } catch {}
+}
 const isMissing = (error) => error && error.code === 'ENOENT'
 const cannotLink = (error) => error && ['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes(error.code)
 const outcomes = []

@@ -39,6 +39,46 @@ export class TimeSlice {
 }
 
 /**
+ * A budget for one turn of the event loop shared by callers that do not know each other: a timer's callback that
+ * starts a hundred produce calls runs all their appends (encode, write, replicate) as one chain of microtasks, one
+ * turn of 30–90 ms of CPU that every request and timer waited behind. Each caller asks before its piece of work;
+ * once the turn has spent `budgetMs` on such pieces, the callers wait for the next turn (all of them re-ask then,
+ * so a crowd woken together does not run past the budget). Unlike TimeSlice, a caller in a fresh turn never waits:
+ * the budget starts with the turn's first ask and ends with the turn (an immediate marks it), so work arriving one
+ * request at a time pays nothing.
+ */
+export class TurnBudget {
+  private turnStart = -1
+  private next: Promise<void> | undefined
+
+  constructor(private readonly budgetMs = 4) {}
+
+  /**
+   * A promise to await when this turn's budget is spent, else undefined (not async: see TimeSlice.maybeYield). Ask
+   * right before the synchronous work, and again after each wait —
+   * `for (let turn = budget.maybeYield(); turn; turn = budget.maybeYield()) await turn` — never through a helper
+   * that resolves first: every caller woken with the others would pass its ask before any of them had worked.
+   */
+  maybeYield(): Promise<void> | undefined {
+    if (this.next) return this.next
+    const now = performance.now()
+    if (this.turnStart < 0) {
+      this.turnStart = now
+      setImmediate(() => {
+        this.turnStart = -1
+      })
+      return undefined
+    }
+    if (now - this.turnStart < this.budgetMs) return undefined
+    this.next = yieldToEventLoop().then(() => {
+      this.next = undefined
+    })
+    return this.next
+  }
+
+}
+
+/**
  * Runs `work` over `items` with at most `limit` in flight, yielding to the event loop between starts
  * when the time slice is used up. Concurrency lets durable writes of many partitions share one fsync
  * (state store, metadata file); the limit keeps a sweep from queueing 10,000 promises at once.
