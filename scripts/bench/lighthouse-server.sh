@@ -24,8 +24,12 @@ mirror=big-2000
 
 if [ "${2:-}" = stop ]; then
   if [ -f "$pid_file" ] && kill -0 "$(cat "$pid_file")" 2>/dev/null; then
-    kill "$(cat "$pid_file")"
-    echo "stopped the server on port $port (pid $(cat "$pid_file"))"
+    pid=$(cat "$pid_file")
+    kill "$pid"
+    # A graceful shutdown may wait on open event streams: 15 s, then for good.
+    for _ in $(seq 15); do kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
+    echo "stopped the server on port $port (pid $pid)"
   else
     echo "no server of this script runs on port $port"
   fi
