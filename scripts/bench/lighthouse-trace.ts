@@ -166,6 +166,10 @@ for (const task of tasks) {
   }
   console.log(`\n== task at ${ms(task.ts - navigation)} after navigation: ${ms(task.dur!)} (${ms(sampled)} sampled)`)
   console.log(`   events: ${sorted(byKind).map(([kind, time]) => `${kind} ${ms(time)}`).join(', ')}`)
+  // Lighthouse traces with invalidation tracking on: each DOM node added, removed or restyled records an event with
+  // its JavaScript stack, so the task's cost grows with the DOM it changes far more than in a user's browser.
+  const invalidations = inside.filter((event) => event.name.endsWith('InvalidationTracking')).length
+  if (invalidations > 0) console.log(`   invalidations recorded (each with a stack): ${invalidations}`)
   console.log('   self time by function:')
   for (const [name, time] of sorted(self)) console.log(`     ${ms(time).padStart(7)}  ${name}`)
   if (ours.size > 0) {
