@@ -4,10 +4,10 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useCallback, useState } from 'react'
 import type { RecordsResponse } from '@/lib/api/records'
 import type { PartitionList } from '@/lib/api/topics'
-import { firstScreenRead, type LogExtent } from '@/lib/ui/log-strip'
+import { FIRST_SCREEN_OFFSETS, type LogExtent } from '@/lib/ui/log-strip'
 import { joinTail, tailRead } from '@/lib/ui/record-window'
 import { recordsRequest, topicPartitionsRequest } from '@/components/partition/queries'
-import { endpointKey, endpointQuery } from './endpoint-query'
+import { endpointQuery } from './endpoint-query'
 import { queryKeys } from './query-keys'
 
 /** Where a partition's log starts and ends on one cluster (null when the cluster has no such partition). */
@@ -36,16 +36,30 @@ export function useRecords(cluster: string | undefined, topic: string, partition
 }
 
 /**
- * The first screen of a window's records as the server page prefetched them (app/…/partitions/…/page.tsx),
- * shown while the whole window is read; never fetched from here. `endOffset`: the offsets they cover end there.
+ * The first screen of a window's records as the server page prefetched them (app/…/partitions/…/page.tsx: around
+ * the point the tape opens at), shown while the whole window is read; never fetched from here. Found by what it
+ * covers rather than by recomputing the server's read: the story point it was read around moves with every
+ * snapshot. `fromOffset`, `endOffset`: the offsets it covers. Spent once the lane has had a whole window
+ * (`windowRead`): a later window that still holds those offsets reads them again (the log may have been cut since).
  */
-export function useFirstScreenRecords(cluster: string | undefined, topic: string, partition: number, read: { fromOffset: number; limit: number } | null): { records: RecordsResponse['records']; endOffset: number } | null {
+export function useFirstScreenRecords(
+  cluster: string | undefined,
+  topic: string,
+  partition: number,
+  read: { fromOffset: number; limit: number } | null,
+  windowRead: boolean,
+): { records: RecordsResponse['records']; fromOffset: number; endOffset: number } | null {
   const queryClient = useQueryClient()
-  if (cluster === undefined || read === null) return null
-  const first = firstScreenRead(read)
-  const request = recordsRequest(cluster, topic, partition, first)
-  const data = queryClient.getQueryData(endpointKey(request.endpoint, request))
-  return data === undefined ? null : { records: data.records, endOffset: first.fromOffset + first.limit }
+  const [spent, setSpent] = useState(false)
+  if (windowRead && !spent) setSpent(true)
+  if (spent || windowRead || cluster === undefined || read === null) return null
+  const { endpoint, params } = recordsRequest(cluster, topic, partition, read)
+  for (const [key, data] of queryClient.getQueriesData<RecordsResponse>({ queryKey: queryKeys.of(endpoint, params) })) {
+    const query = key[2] as { fromOffset?: unknown; limit?: unknown } | undefined
+    if (data === undefined || typeof query?.fromOffset !== 'number' || typeof query.limit !== 'number' || query.limit > FIRST_SCREEN_OFFSETS) continue
+    if (query.fromOffset >= read.fromOffset && query.fromOffset + query.limit <= read.fromOffset + read.limit) return { records: data.records, fromOffset: query.fromOffset, endOffset: query.fromOffset + query.limit }
+  }
+  return null
 }
 
 /**

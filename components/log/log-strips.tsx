@@ -33,6 +33,9 @@ export interface StripSelection {
 }
 
 const CELL_WIDTH = 96
+/** The tape's width before it is measured: a wide screen's, or a phone's (UI.md: 390 px wide). */
+const WIDE_WIDTH = 1280
+const PHONE_WIDTH = 390
 const LANES: readonly LaneId[] = ['source', 'destination']
 
 type Step = (current: StripSelection, firstOffset: number, lastOffset: number) => StripSelection
@@ -55,6 +58,7 @@ export function LogStrips({
   label,
   mismatches,
   openAt = null,
+  phone = false,
 }: {
   aligned: AlignedLogs
   names: Readonly<Record<LaneId, LaneName>>
@@ -68,10 +72,13 @@ export function LogStrips({
    * so a window holding the whole log does not open at offset 0. Null once the operator picked an offset.
    */
   openAt?: number | null
+  /** The server's guess that the screen is a phone's (lib/ui/phone-guess.ts): its first render draws a phone's width of cells. */
+  phone?: boolean
 }) {
   const grid = useRef<HTMLDivElement>(null)
   const scroller = useRef<HTMLDivElement>(null)
   const { columns } = aligned
+  const firstWidth = phone ? PHONE_WIDTH : WIDE_WIDTH
   // A page of 1,000 offsets is 2,000 cells: only the columns in view (and a few either side) are in the DOM.
   // The React Compiler cannot memoize the virtualizer's functions; this component is not compiled, and the
   // virtualizer re-renders it on scroll by design.
@@ -81,11 +88,13 @@ export function LogStrips({
     count: columns.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => CELL_WIDTH,
-    overscan: 8,
-    // The server renders the first columns a wide screen shows.
-    initialRect: { width: 1280, height: 200 },
+    // Columns beyond the box's edges, for smooth scrolling. Each cell is about a dozen DOM nodes, and a tape that
+    // re-opens at a moved story point replaces all of them: 8 a side drew up to 20 columns a tape on a phone showing 4.
+    overscan: 3,
+    // The server renders the first columns the screen it guessed shows (the browser's first render must match).
+    initialRect: { width: firstWidth, height: 200 },
     // Opened at the story's point (openAt) rather than at the page's first offset.
-    initialOffset: () => (openAt === null ? 0 : openingColumn({ from: columns[0]?.offset ?? 0, size: columns.length }, openAt, Math.floor((scroller.current?.clientWidth ?? 1280) / CELL_WIDTH)) * CELL_WIDTH),
+    initialOffset: () => (openAt === null ? 0 : openingColumn({ from: columns[0]?.offset ?? 0, size: columns.length }, openAt, Math.floor((scroller.current?.clientWidth ?? firstWidth) / CELL_WIDTH)) * CELL_WIDTH),
   })
   const firstOffset = columns[0]?.offset ?? 0
   const lastOffset = columns.at(-1)?.offset ?? 0
@@ -298,7 +307,8 @@ const StripCell = memo(function StripCell({ left, column, lane, cell, mismatch, 
       }`}
       style={{ left, width: CELL_WIDTH }}
     >
-      {/* The cell's name is the sentence; the drawing is for the eyes (it abbreviates what the sentence says). */}
+      {/* The cell's name is the sentence (a hidden text, not an aria-label: axe's label-content-name-mismatch wants a
+          label to hold the drawing's text); the drawing is for the eyes (it abbreviates what the sentence says). */}
       <span className="sr-only">{description}</span>
       <div aria-hidden className="h-full">
         {cell.record !== null ? <RecordBox record={cell.record} atRisk={cell.atRisk} selected={selected} /> : <EmptyBox cell={cell} selected={selected} />}

@@ -46,6 +46,7 @@ export function PartitionLogs({
   initialSelection,
   initialSize,
   verification = null,
+  phone = false,
 }: {
   mirror: Mirror
   snapshot: PartitionSnapshot
@@ -53,6 +54,8 @@ export function PartitionLogs({
   initialSize: LogWindowSize
   /** A verification whose mismatches of this partition are drawn on the tapes (`?verification=` on the page). */
   verification?: string | null
+  /** The server's guess that the screen is a phone's: the tapes' first render at its width. */
+  phone?: boolean
 }) {
   const partition = snapshot.partition
   const { topic } = partition
@@ -67,8 +70,6 @@ export function PartitionLogs({
   const destinationRead = snapshot.destination ? recordsRead(window, snapshot.destination) : null
   const sourceRecords = useSnapshotRecords(mirror.sourceCluster, topic, index, sourceRead, snapshot.source)
   const destinationRecords = useSnapshotRecords(mirror.destinationCluster, topic, index, destinationRead, snapshot.destination, partition.lastTruncation?.at ?? null)
-  const sourceFirstScreen = useFirstScreenRecords(mirror.sourceCluster, topic, index, sourceRead)
-  const destinationFirstScreen = useFirstScreenRecords(mirror.destinationCluster, topic, index, destinationRead)
 
   const verified = useVerification(verification)
   const verifiedPartition = verified.data?.partitions.find((entry) => entry.topic === topic && entry.partition === index)
@@ -76,6 +77,9 @@ export function PartitionLogs({
 
   const sourceShown = useShownRecords(sourceRead, sourceRecords)
   const destinationShown = useShownRecords(destinationRead, destinationRecords)
+  // What the tapes show (deferred), not the query: the first screen stays until a whole window is on screen.
+  const sourceFirstScreen = useFirstScreenRecords(mirror.sourceCluster, topic, index, sourceRead, sourceShown.data !== undefined && !sourceShown.isPlaceholderData)
+  const destinationFirstScreen = useFirstScreenRecords(mirror.destinationCluster, topic, index, destinationRead, destinationShown.data !== undefined && !destinationShown.isPlaceholderData)
   const sourceLane = snapshotLane(snapshot.source, sourceRead, sourceShown, sourceFirstScreen)
   const destinationLane = snapshotLane(snapshot.destination, destinationRead, destinationShown, destinationFirstScreen)
   const mirroredOffset = snapshot.mirroredOffset
@@ -161,6 +165,7 @@ export function PartitionLogs({
       )}
       <LogStrips
         mismatches={mismatches}
+        phone={phone}
         aligned={aligned}
         names={names}
         selection={selection}
@@ -231,13 +236,13 @@ function snapshotLane(
   extent: LogExtent | null,
   read: { fromOffset: number; limit: number } | null,
   records: { data?: RecordsResponse; isPlaceholderData: boolean },
-  firstScreen: { records: RecordsResponse['records']; endOffset: number } | null,
+  firstScreen: { records: RecordsResponse['records']; fromOffset: number; endOffset: number } | null,
 ): LaneInput {
   if (extent === null) return { extent: null, records: null }
   if (read === null) return { extent, records: [] }
   const within = (list: RecordsResponse['records']) => list.filter((record) => record.offset < extent.logEndOffset)
   if (records.data !== undefined && !records.isPlaceholderData) return { extent, records: within(records.data.records) }
-  if (firstScreen !== null) return { extent, records: within(firstScreen.records), recordsEndOffset: firstScreen.endOffset }
+  if (firstScreen !== null) return { extent, records: within(firstScreen.records), recordsFromOffset: firstScreen.fromOffset, recordsEndOffset: firstScreen.endOffset }
   // The previous window's records while this one loads: the offsets they do not cover read as loading.
   if (records.data !== undefined) return { extent, records: within(records.data.records), recordsEndOffset: Math.min(records.data.logEndOffset, read.fromOffset + read.limit) }
   return { extent, records: null }

@@ -29,6 +29,7 @@ export function PartitionView({
   initialSelection,
   initialSize,
   verification = null,
+  phone = false,
 }: {
   mirror: string
   topic: string
@@ -36,6 +37,8 @@ export function PartitionView({
   initialSelection: number | null
   initialSize: LogWindowSize
   verification?: string | null
+  /** The server's guess that the screen is a phone's (lib/ui/phone-guess.ts): the tapes' first render at its width. */
+  phone?: boolean
 }) {
   const mirrorQuery = useMirror(mirror)
   const clusters = mirrorQuery.data === undefined ? [] : [mirrorQuery.data.sourceCluster, mirrorQuery.data.destinationCluster]
@@ -77,6 +80,7 @@ export function PartitionView({
       initialSelection={initialSelection}
       initialSize={initialSize}
       verification={verification}
+      phone={phone}
     />
   )
 }
@@ -91,6 +95,7 @@ const PartitionBody = memo(function PartitionBody({
   initialSelection,
   initialSize,
   verification,
+  phone,
 }: {
   mirror: Mirror
   snapshot: PartitionSnapshot
@@ -101,6 +106,7 @@ const PartitionBody = memo(function PartitionBody({
   initialSelection: number | null
   initialSize: LogWindowSize
   verification: string | null
+  phone: boolean
 }) {
   const found = snapshot.partition
   const transitions = history?.transitions ?? []
@@ -109,7 +115,7 @@ const PartitionBody = memo(function PartitionBody({
       <PartitionHeader mirror={mirror} snapshot={snapshot} refreshError={refreshError} />
       <EmulationNotes emulation={found.emulation} scope="partition" />
       <Panel title="Logs, aligned by offset" id="logs">
-        <PartitionLogs mirror={mirror} snapshot={snapshot} initialSelection={initialSelection} initialSize={initialSize} verification={verification} />
+        <PartitionLogs mirror={mirror} snapshot={snapshot} initialSelection={initialSelection} initialSize={initialSize} verification={verification} phone={phone} />
       </Panel>
       <div className="grid gap-6 xl:grid-cols-[minmax(0,7fr)_minmax(0,5fr)]">
         <Panel title="State graph" id="state-graph">

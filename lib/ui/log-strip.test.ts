@@ -159,6 +159,17 @@ describe('alignLogs on the worked example', () => {
     expect(aligned.columns.map((column) => column.destination.record?.offset ?? column.destination.empty)).toEqual([0, 1, 2, 'beyondLogEnd', 'beyondLogEnd', 'beyondLogEnd'])
   })
 
+  it('shows the cells before a first screen around the story point as loading too', () => {
+    const aligned = alignLogs({
+      window: { from: 0, size: 50 },
+      source: { extent: extent(0, 6), records: SOURCE.slice(2, 4), recordsFromOffset: 2, recordsEndOffset: 4 },
+      destination: { extent: extent(0, 3), records: DESTINATION_AT_FAILOVER },
+      mirroredOffset: 3,
+      truncation: null,
+    })
+    expect(aligned.columns.map((column) => column.source.record?.offset ?? column.source.empty)).toEqual(['loading', 'loading', 2, 3, 'loading', 'loading'])
+  })
+
   it('tells apart deleted, compacted and not yet readable offsets', () => {
     const aligned = alignLogs({
       window: { from: 0, size: 50 },
@@ -296,6 +307,16 @@ describe('firstScreenRead', () => {
     expect(firstScreenRead({ fromOffset: 400, limit: 1000 })).toEqual({ fromOffset: 400, limit: FIRST_SCREEN_OFFSETS })
     const short = { fromOffset: 7, limit: FIRST_SCREEN_OFFSETS }
     expect(firstScreenRead(short)).toBe(short)
+  })
+
+  it('reads the first screen around the point the tape opens at, inside the read', () => {
+    // The tape opens at its story point near the window's end: the screen before it and after it.
+    expect(firstScreenRead({ fromOffset: 700, limit: 200 }, 880)).toEqual({ fromOffset: 860, limit: FIRST_SCREEN_OFFSETS })
+    expect(firstScreenRead({ fromOffset: 700, limit: 200 }, 760)).toEqual({ fromOffset: 748, limit: FIRST_SCREEN_OFFSETS })
+    // Near the read's start, its start; a point outside it (the tape opens at the window's start): its start too.
+    expect(firstScreenRead({ fromOffset: 700, limit: 200 }, 705)).toEqual({ fromOffset: 700, limit: FIRST_SCREEN_OFFSETS })
+    expect(firstScreenRead({ fromOffset: 700, limit: 200 }, 950)).toEqual({ fromOffset: 700, limit: FIRST_SCREEN_OFFSETS })
+    expect(firstScreenRead({ fromOffset: 700, limit: 200 }, null)).toEqual({ fromOffset: 700, limit: FIRST_SCREEN_OFFSETS })
   })
 })
 

@@ -153,9 +153,20 @@ export function recordsRead(window: LogWindow, extent: LogExtent): { fromOffset:
  */
 export const FIRST_SCREEN_OFFSETS = 40
 
-/** The part of a window's read that the tapes show before any scrolling: the read itself when it is that short. */
-export function firstScreenRead(read: { fromOffset: number; limit: number }): { fromOffset: number; limit: number } {
-  return read.limit <= FIRST_SCREEN_OFFSETS ? read : { fromOffset: read.fromOffset, limit: FIRST_SCREEN_OFFSETS }
+/** How far before the tape's opening point (`openAt`) the first screen starts: a wide screen's lead and overscan, with room. */
+const FIRST_SCREEN_LEAD = 12
+
+/**
+ * The part of a window's read that the tapes show before any scrolling: the read itself when it is that short;
+ * around `openAt` when the tape opens there (its story point, inside the window), else the window's start. The
+ * first screen read at the window's start while the tape opened at the story near its end left every cell in
+ * view loading until the whole window came, then re-drawn: one more long task of the page's load.
+ */
+export function firstScreenRead(read: { fromOffset: number; limit: number }, openAt: number | null = null): { fromOffset: number; limit: number } {
+  if (read.limit <= FIRST_SCREEN_OFFSETS) return read
+  const end = read.fromOffset + read.limit
+  if (openAt === null || openAt > end) return { fromOffset: read.fromOffset, limit: FIRST_SCREEN_OFFSETS }
+  return { fromOffset: Math.max(read.fromOffset, Math.min(openAt - FIRST_SCREEN_LEAD, end - FIRST_SCREEN_OFFSETS)), limit: FIRST_SCREEN_OFFSETS }
 }
 
 /**
@@ -245,6 +256,8 @@ export interface LaneInput {
    * whole window is read): the cells from here on are still loading, not empty.
    */
   readonly recordsEndOffset?: number
+  /** Likewise, the records cover only the offsets from this one on (a first screen around the story's point). */
+  readonly recordsFromOffset?: number
 }
 
 export interface Truncation {
@@ -331,7 +344,7 @@ function cell(
   else if (offset < extent.logStartOffset) empty = 'beforeLogStart'
   else if (offset >= extent.logEndOffset) empty = 'beyondLogEnd'
   else if (offset >= extent.highWatermark) empty = 'aboveHighWatermark'
-  else if (records === null || (lane.recordsEndOffset !== undefined && offset >= lane.recordsEndOffset)) empty = 'loading'
+  else if (records === null || (lane.recordsEndOffset !== undefined && offset >= lane.recordsEndOffset) || (lane.recordsFromOffset !== undefined && offset < lane.recordsFromOffset)) empty = 'loading'
   else empty = 'noRecord'
   // The destination's empty tail over the source's at-risk range is the hatched gap of the sketch.
   return { offset, record: null, empty, atRisk: atRisk || (gapAtRisk && empty === 'beyondLogEnd'), removed }

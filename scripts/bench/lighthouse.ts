@@ -8,7 +8,11 @@
 // LIGHTHOUSE_PAGES: comma-separated paths (default: /, the first mirror, its first partition, /audit);
 // LIGHTHOUSE_RUNS: runs per page (default 3, the median is printed); CHROME_PATH: the browser (/usr/bin/chromium);
 // LIGHTHOUSE_REPORTS: a directory to keep each run's JSON report in (its trace-based diagnostics: bootup-time,
-// mainthread-work-breakdown, long-tasks), for finding what blocks the main thread.
+// mainthread-work-breakdown, long-tasks), for finding what blocks the main thread; with LIGHTHOUSE_TRACE=1 also
+// each run's trace with V8's samples (`<name>-0.trace.json`), which scripts/bench/lighthouse-trace.ts splits into the
+// main thread's long tasks and their functions (source-mapped with a `MIRRORBOARD_SOURCE_MAPS=1` build).
+// The target: scripts/bench/lighthouse-server.sh starts a built production server in demo mode with a
+// 2,000-partition mirror `big-2000` and prints LIGHTHOUSE_BASE, LIGHTHOUSE_TOKEN and LIGHTHOUSE_PAGES.
 // Lighthouse is run through `npx -y lighthouse@12.2.3` (not a dependency of the project). The machine's load
 // average is printed with each page: Lighthouse's simulated CPU multiplies the main-thread time it observes, so a
 // busy machine lowers the scores.
@@ -70,6 +74,8 @@ async function lighthouse(url: string, cookie: string, directory: string, name: 
       '--output=json',
       `--output-path=${output}`,
       '--quiet',
+      // The saved trace with V8's samples, for scripts/bench/lighthouse-trace.ts (the sampling adds some overhead).
+      ...(process.env.LIGHTHOUSE_TRACE === '1' ? ['--save-assets', '--additional-trace-categories=disabled-by-default-v8.cpu_profiler'] : []),
     ],
     { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, maxBuffer: 64 * 1024 * 1024 },
   )

@@ -1,5 +1,6 @@
 import { HydrationBoundary } from '@tanstack/react-query'
 import type { Metadata } from 'next'
+import { headers } from 'next/headers'
 import { notFound } from 'next/navigation'
 import { dehydrateAnswers, type Prefetched } from '@/components/data/prefetch'
 import { PartitionView } from '@/components/partition/partition-view'
@@ -7,6 +8,7 @@ import { mirrorRequest, partitionHistoryRequest, partitionSnapshotRequest, recor
 import { Name } from '@/lib/api/common'
 import { VerificationParams } from '@/lib/api/verifications'
 import { DEFAULT_LOG_WINDOW_SIZE, firstScreenRead, isLogWindowSize, logBounds, recordsRead, resolveWindow, storyFocus, type LogWindowSize } from '@/lib/ui/log-strip'
+import { looksLikePhone } from '@/lib/ui/phone-guess'
 import { partitionSnapshot } from '@/server/api/partition-snapshot'
 import { clusterApiOf } from '@/server/api/cluster-api'
 import { mirrorApiOf } from '@/server/api/mirror-api'
@@ -53,6 +55,9 @@ export default async function PartitionPage({ params, searchParams }: { params: 
   const verificationText = single(search.verification)
   const verification = verificationText !== undefined && VerificationParams.safeParse({ id: verificationText }).success ? verificationText : null
 
+  // The tapes' first screen at a phone's width: drawn for a wide screen, a phone removed two thirds of its cells while hydrating.
+  const requestHeaders = await headers()
+  const phone = looksLikePhone(requestHeaders.get('user-agent'), requestHeaders.get('sec-ch-ua-mobile'))
   const runtime = await getRuntime()
   const api = mirrorApiOf(runtime)
   const clusterApi = clusterApiOf(runtime)
@@ -80,15 +85,17 @@ export default async function PartitionPage({ params, searchParams }: { params: 
     const extents = [snapshot.source, snapshot.destination]
     const bounds = logBounds(extents)
     const anchor = initialSelection === null ? ({ kind: 'auto' } as const) : ({ kind: 'around', offset: initialSelection } as const)
-    const window = resolveWindow(anchor, initialSize, bounds, storyFocus(snapshot.partition, initialSize))
-    // Only the first screen of records comes with the HTML (the tapes open at the window's start); the
-    // browser reads the whole window itself. 1,000 offsets inline were most of a 460 kB page.
+    const focus = storyFocus(snapshot.partition, initialSize)
+    const window = resolveWindow(anchor, initialSize, bounds, focus)
+    // Only the first screen of records comes with the HTML, where the tapes open (the story's point when the page
+    // chose the window, as PartitionLogs' openAt); the browser reads the whole window itself. 1,000 offsets inline
+    // were most of a 460 kB page.
     await Promise.all(
       clusters.map(async (cluster, index) => {
         const extent = extents[index] ?? null
         const windowRead = extent === null ? null : recordsRead(window, extent)
         if (windowRead === null) return
-        const read = firstScreenRead(windowRead)
+        const read = firstScreenRead(windowRead, anchor.kind === 'auto' ? focus : null)
         const records = await settle(clusterApi.readRecords(cluster, topic, partition, { ...read, isolation: 'read_uncommitted' }))
         if (records !== undefined) answers.push({ ...recordsRequest(cluster, topic, partition, read), value: records })
       }),
@@ -97,7 +104,7 @@ export default async function PartitionPage({ params, searchParams }: { params: 
 
   return (
     <HydrationBoundary state={dehydrateAnswers(answers)}>
-      <PartitionView mirror={mirror} topic={topic} partition={partition} initialSelection={initialSelection} initialSize={initialSize} verification={verification} />
+      <PartitionView mirror={mirror} topic={topic} partition={partition} initialSelection={initialSelection} initialSize={initialSize} verification={verification} phone={phone} />
     </HydrationBoundary>
   )
 }
